@@ -1,0 +1,91 @@
+/**
+ * Every setting, read from the environment and checked at start. A bad value stops the start
+ * with one line that names the setting, rather than surfacing later as a strange failure.
+ */
+import { resolve } from 'node:path';
+import type { SqliteSynchronous } from './store/sqlite.js';
+
+export interface Config {
+  port: number;
+  host: string;
+  database: { kind: 'sqlite'; path: string; synchronous: SqliteSynchronous };
+  /** Absolute base for links and Location, without a trailing slash; derived per request when unset. */
+  publicUrl: string | undefined;
+  trustProxy: boolean;
+  logLevel: string;
+}
+
+export class ConfigError extends Error {
+  constructor(setting: string, problem: string) {
+    super(`invalid setting ${setting}: ${problem}`);
+    this.name = 'ConfigError';
+  }
+}
+
+export const DEFAULT_DATABASE_PATH = './data/circulation.db';
+
+type Env = Readonly<Record<string, string | undefined>>;
+
+export function loadConfig(env: Env = process.env): Config {
+  return {
+    port: port(env.PORT),
+    host: host(env.HOST),
+    database: database(env.DATABASE_URL, env.SQLITE_SYNCHRONOUS),
+    publicUrl: publicUrl(env.PUBLIC_URL),
+    trustProxy: flag('TRUST_PROXY', env.TRUST_PROXY),
+    logLevel: logLevel(env.LOG_LEVEL),
+  };
+}
+
+function port(value = '3000'): number {
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < 0 || n > 65535) throw new ConfigError('PORT', `"${value}" is not a port number (0-65535)`);
+  return n;
+}
+
+function host(value = '127.0.0.1'): string {
+  if (!/^[A-Za-z0-9.:\-[\]]+$/.test(value)) throw new ConfigError('HOST', `"${value}" is not a host name or address`);
+  return value;
+}
+
+function database(url = DEFAULT_DATABASE_PATH, synchronous = 'NORMAL'): Config['database'] {
+  if (synchronous !== 'NORMAL' && synchronous !== 'FULL') {
+    throw new ConfigError('SQLITE_SYNCHRONOUS', `"${synchronous}" is neither NORMAL nor FULL`);
+  }
+  if (/^postgres(ql)?:/.test(url)) {
+    throw new ConfigError('DATABASE_URL', 'PostgreSQL is not supported by this release yet; use a SQLite file path');
+  }
+  if (/^[a-z][a-z0-9+.-]*:\/\/?/i.test(url) && !url.startsWith('sqlite:')) {
+    throw new ConfigError('DATABASE_URL', `"${url}" is neither a SQLite file path nor a sqlite: URL`);
+  }
+  const path = url.startsWith('sqlite:') ? url.slice('sqlite:'.length).replace(/^\/\//, '') : url;
+  if (path === '') throw new ConfigError('DATABASE_URL', 'the sqlite: URL names no file');
+  return { kind: 'sqlite', path: path === ':memory:' ? path : resolve(path), synchronous };
+}
+
+function publicUrl(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  let url: URL;
+  try {
+    url = new URL(value);
+  } catch {
+    throw new ConfigError('PUBLIC_URL', `"${value}" is not an absolute URL`);
+  }
+  if ((url.protocol !== 'http:' && url.protocol !== 'https:') || url.search || url.hash) {
+    throw new ConfigError('PUBLIC_URL', `"${value}" must be an http(s) URL without query or fragment`);
+  }
+  return url.href.replace(/\/+$/, '');
+}
+
+function flag(setting: string, value: string | undefined): boolean {
+  if (value === undefined || value === '' || value === 'false' || value === '0') return false;
+  if (value === 'true' || value === '1') return true;
+  throw new ConfigError(setting, `"${value}" is not true or false`);
+}
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function logLevel(value = 'info'): string {
+  if (!LOG_LEVELS.includes(value)) throw new ConfigError('LOG_LEVEL', `"${value}" is not one of ${LOG_LEVELS.join(', ')}`);
+  return value;
+}

@@ -1,0 +1,39 @@
+/**
+ * Instants as the interface writes them: ISO-8601 with a UTC offset. They are stored as whole
+ * seconds since the epoch and always written back in UTC as `YYYY-MM-DDThh:mm:ss+00:00`.
+ */
+
+const ISO_DATE_TIME =
+  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(Z|[+-](\d{2}):(\d{2}))$/;
+
+/** Epoch seconds of an ISO-8601 timestamp with offset, or undefined when it is not one. */
+export function parseInstant(text: string): number | undefined {
+  const m = ISO_DATE_TIME.exec(text);
+  if (!m) return undefined;
+  const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [
+    number, number, number, number, number, number,
+  ];
+  const offsetHours = m[8] === undefined ? 0 : Number(m[8]);
+  const offsetMinutes = m[9] === undefined ? 0 : Number(m[9]);
+  if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
+  if (hour > 23 || minute > 59 || second > 59 || offsetHours > 23 || offsetMinutes > 59) return undefined;
+  const sign = m[7]?.startsWith('-') ? -1 : 1;
+  const utcSeconds = Date.UTC(year, month - 1, day, hour, minute, second) / 1000;
+  return utcSeconds - sign * (offsetHours * 3600 + offsetMinutes * 60);
+}
+
+export function isIsoDateTime(text: string): boolean {
+  return parseInstant(text) !== undefined;
+}
+
+export function formatInstant(epochSeconds: number): string {
+  return new Date(epochSeconds * 1000).toISOString().slice(0, 19) + '+00:00';
+}
+
+export function nowInSeconds(): number {
+  return Math.floor(Date.now() / 1000);
+}
+
+function daysInMonth(year: number, month: number): number {
+  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+}

@@ -1,0 +1,33 @@
+/**
+ * Small schema builders shared by the resources. A resource's TypeBox schema is the one source
+ * of truth for a field: it validates requests, shapes responses, types the code and documents
+ * the API. `errorMessage` (an annotation of ours) gives the detail text a client sees when a
+ * keyword fails, where the interface prescribes one.
+ */
+import { Type, type Static, type TSchema, type TUnsafe, type SchemaOptions } from '@sinclair/typebox';
+
+export type ErrorMessages = Partial<Record<string, string>>;
+
+declare module '@sinclair/typebox' {
+  interface SchemaOptions {
+    errorMessage?: ErrorMessages;
+  }
+}
+
+/** The same schema, also accepting null: how a client clears an optional attribute. */
+export function Nullable<T extends TSchema>(schema: T): TUnsafe<Static<T> | null> {
+  const plain = JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;
+  if (Array.isArray(plain.enum)) plain.enum = [...plain.enum, null];
+  plain.type = [plain.type, 'null'];
+  return Type.Unsafe<Static<T> | null>(plain);
+}
+
+/** A string from a fixed list, as a plain JSON Schema `enum` (readable errors and docs). */
+export function StringEnum<const V extends readonly string[]>(values: V, options: SchemaOptions = {}) {
+  return Type.Unsafe<V[number]>({ type: 'string', enum: [...values], ...options });
+}
+
+/** Optional free text of at most `maxLength` characters; null clears it. */
+export function Text(maxLength: number, options: SchemaOptions = {}) {
+  return Type.Optional(Nullable(Type.String({ maxLength, ...options })));
+}

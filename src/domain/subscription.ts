@@ -1,0 +1,155 @@
+/**
+ * The subscription resource: its schemas, the date rules, and expiry. Dates travel as
+ * ISO-8601 text and are kept as epoch seconds.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { formatInstant, parseInstant } from './dates.js';
+import { errors } from './errors.js';
+import { Nullable, StringEnum } from './schema.js';
+
+export const SUBSCRIPTIONS = 'subscriptions';
+export const PRODUCTS = 'products';
+
+export const LICENSES = ['individual', 'free', 'site'] as const;
+export const RESOURCES = ['online', 'print', 'print-online'] as const;
+export type License = (typeof LICENSES)[number];
+export type Resource = (typeof RESOURCES)[number];
+
+const Instant = Type.String({
+  format: 'date-time',
+  errorMessage: { format: 'must be an ISO-8601 timestamp with a UTC offset, such as 2025-01-31T00:00:00+00:00' },
+  description: 'ISO-8601 with a UTC offset; returned in UTC, to the second.',
+});
+
+export const ProductId = Type.String({ minLength: 1, maxLength: 64 });
+
+export const SubscriptionCreateAttributes = Type.Object(
+  {
+    dateStarted: Instant,
+    dateEnded: Type.Optional(Nullable(Instant)),
+    externalIdentifier: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
+    license: Type.Optional(Nullable(StringEnum(LICENSES))),
+    resource: Type.Optional(Nullable(StringEnum(RESOURCES))),
+    trial: Type.Optional(Type.Boolean({ default: false })),
+  },
+  { additionalProperties: false },
+);
+
+export const SubscriptionUpdateAttributes = Type.Partial(SubscriptionCreateAttributes, {
+  additionalProperties: false,
+});
+
+export const SubscriptionAttributes = Type.Object({
+  dateStarted: Type.String({ format: 'date-time' }),
+  dateEnded: Nullable(Type.String({ format: 'date-time' })),
+  externalIdentifier: Nullable(Type.String()),
+  license: Nullable(StringEnum(LICENSES)),
+  resource: Nullable(StringEnum(RESOURCES)),
+  trial: Type.Boolean(),
+  expired: Type.Boolean(),
+});
+
+export type SubscriptionCreate = Static<typeof SubscriptionCreateAttributes>;
+export type SubscriptionUpdate = Static<typeof SubscriptionUpdateAttributes>;
+export type SubscriptionRead = Static<typeof SubscriptionAttributes>;
+
+/** What a store keeps of a subscription, apart from its ids and `expired`. */
+export interface SubscriptionValues {
+  dateStarted: number;
+  dateEnded: number | null;
+  externalIdentifier: string | null;
+  license: License | null;
+  resource: Resource | null;
+  trial: boolean;
+  productId: string | null;
+}
+
+export interface StoredSubscription extends SubscriptionValues {
+  id: string;
+  userId: string;
+  expired: boolean;
+}
+
+/** The values of a new subscription; throws the 422 when the dates are out of order. */
+export function newSubscription(attributes: SubscriptionCreate, productId: string | null): SubscriptionValues {
+  return checked({
+    dateStarted: instant(attributes.dateStarted),
+    dateEnded: attributes.dateEnded == null ? null : instant(attributes.dateEnded),
+    externalIdentifier: attributes.externalIdentifier ?? null,
+    license: attributes.license ?? null,
+    resource: attributes.resource ?? null,
+    trial: attributes.trial ?? false,
+    productId,
+  });
+}
+
+/** The current values with the sent attributes applied; only what was sent changes. */
+export function changedSubscription(
+  current: SubscriptionValues,
+  attributes: SubscriptionUpdate,
+  productId: string | null | undefined,
+): SubscriptionValues {
+  const next: SubscriptionValues = { ...current };
+  if (attributes.dateStarted !== undefined) next.dateStarted = instant(attributes.dateStarted);
+  if (attributes.dateEnded !== undefined) {
+    next.dateEnded = attributes.dateEnded === null ? null : instant(attributes.dateEnded);
+  }
+  if (attributes.externalIdentifier !== undefined) next.externalIdentifier = attributes.externalIdentifier;
+  if (attributes.license !== undefined) next.license = attributes.license;
+  if (attributes.resource !== undefined) next.resource = attributes.resource;
+  if (attributes.trial !== undefined) next.trial = attributes.trial;
+  if (productId !== undefined) next.productId = productId;
+  // Only a write that sends a date is held to the order of dates: expiry may end a
+  // subscription before the start it had planned.
+  const sendsDate = attributes.dateStarted !== undefined || attributes.dateEnded !== undefined;
+  return sendsDate ? checked(next) : next;
+}
+
+export function toSubscriptionAttributes(s: StoredSubscription): SubscriptionRead {
+  return {
+    dateStarted: formatInstant(s.dateStarted),
+    dateEnded: s.dateEnded === null ? null : formatInstant(s.dateEnded),
+    externalIdentifier: s.externalIdentifier,
+    license: s.license,
+    resource: s.resource,
+    trial: s.trial,
+    expired: s.expired,
+  };
+}
+
+function instant(text: string): number {
+  // The schema has already checked the format; this cannot be undefined here.
+  return parseInstant(text) as number;
+}
+
+function checked(values: SubscriptionValues): SubscriptionValues {
+  if (values.dateEnded !== null && values.dateEnded < values.dateStarted) {
+    throw errors.invalidAttributes([
+      { pointer: '/data/attributes/dateEnded', detail: 'must not be before dateStarted' },
+    ]);
+  }
+  return values;
+}
+
+const ProductIdentifier = Type.Object(
+  { type: Type.Literal(PRODUCTS), id: ProductId },
+  { additionalProperties: false },
+);
+
+/** The optional link to a subscription product; `data: null` removes it on update. */
+export const SubscriptionRelationships = Type.Object(
+  {
+    product: Type.Optional(
+      Type.Object({ data: Nullable(ProductIdentifier) }, { additionalProperties: false }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+export const SubscriptionRelationshipsRead = Type.Object({
+  product: Type.Object({ data: Nullable(ProductIdentifier) }),
+});
+
+export function toSubscriptionRelationships(s: StoredSubscription): Static<typeof SubscriptionRelationshipsRead> {
+  return { product: { data: s.productId === null ? null : { type: PRODUCTS, id: s.productId } } };
+}

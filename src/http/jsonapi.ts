@@ -1,0 +1,114 @@
+/**
+ * Schemas of JSON:API documents, built around a resource's attribute schemas: what a request
+ * must send and what a response carries. Routes declare these, so the same definitions
+ * validate requests, serialize responses and (later) document the API.
+ */
+import { Type, type TObject, type TSchema } from '@sinclair/typebox';
+
+const NoRelationships = Type.Object({}, { additionalProperties: false });
+
+const ResourceMeta = Type.Optional(Type.Object({}, { additionalProperties: true }));
+
+/** Top-level members a client may send beside `data`; the service ignores them. */
+const DocumentExtras = {
+  meta: Type.Optional(Type.Object({}, { additionalProperties: true })),
+  jsonapi: Type.Optional(Type.Object({}, { additionalProperties: true })),
+};
+
+/** A document creating a resource: `id` is accepted by the schema only to be refused as client-generated. */
+export function createDocument<T extends string, A extends TSchema, R extends TObject = typeof NoRelationships>(
+  type: T,
+  attributes: A,
+  relationships?: R,
+) {
+  return Type.Object(
+    {
+      data: Type.Object(
+        {
+          type: Type.Literal(type),
+          id: Type.Optional(Type.String({ description: 'Client-generated ids are refused with 403.' })),
+          attributes,
+          relationships: Type.Optional((relationships ?? NoRelationships) as R),
+          meta: ResourceMeta,
+        },
+        { additionalProperties: false },
+      ),
+      ...DocumentExtras,
+    },
+    { additionalProperties: false },
+  );
+}
+
+/** A document updating a resource: `id` must be present and equal to the one in the address. */
+export function updateDocument<T extends string, A extends TSchema, R extends TObject = typeof NoRelationships>(
+  type: T,
+  attributes: A,
+  relationships?: R,
+) {
+  return Type.Object(
+    {
+      data: Type.Object(
+        {
+          type: Type.Literal(type),
+          id: Type.String(),
+          attributes: Type.Optional(attributes),
+          relationships: Type.Optional((relationships ?? NoRelationships) as R),
+          meta: ResourceMeta,
+        },
+        { additionalProperties: false },
+      ),
+      ...DocumentExtras,
+    },
+    { additionalProperties: false },
+  );
+}
+
+export const SelfLinks = Type.Object({ self: Type.String({ format: 'uri' }) });
+
+/** A resource object as responses carry it. */
+export function resourceObject(type: string, attributes: TSchema, relationships?: TObject) {
+  return Type.Object({
+    type: Type.Literal(type),
+    id: Type.String(),
+    attributes,
+    ...(relationships ? { relationships } : {}),
+    links: SelfLinks,
+  });
+}
+
+export function singleDocument(resource: TSchema) {
+  return Type.Object({ data: resource });
+}
+
+export const PageLinks = Type.Object({
+  self: Type.String({ format: 'uri' }),
+  first: Type.String({ format: 'uri' }),
+  prev: Type.Optional(Type.String({ format: 'uri' })),
+  next: Type.Optional(Type.String({ format: 'uri' })),
+});
+
+export function collectionDocument(resource: TSchema, links: TSchema = SelfLinks) {
+  return Type.Object({ links, data: Type.Array(resource) });
+}
+
+export const ErrorDocument = Type.Object({
+  errors: Type.Array(
+    Type.Object({
+      status: Type.String(),
+      title: Type.String(),
+      detail: Type.Optional(Type.String()),
+      source: Type.Optional(
+        Type.Object({
+          pointer: Type.Optional(Type.String()),
+          parameter: Type.Optional(Type.String()),
+          header: Type.Optional(Type.String()),
+        }),
+      ),
+    }),
+  ),
+});
+
+/** The error statuses a route may answer, each with the JSON:API error document. */
+export function errorResponses(...statuses: number[]) {
+  return Object.fromEntries(statuses.map((status) => [status, ErrorDocument]));
+}

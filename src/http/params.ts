@@ -1,0 +1,10 @@
+/**
+ * Path parameters. Ids are decimal strings of a database sequence; anything else cannot name a
+ * record, so it is a 404 (see validation.ts), never a query.
+ */
+import { Type } from '@sinclair/typebox';
+
+const Id = Type.String({ pattern: '^[1-9][0-9]{0,14}$' });
+
+export const UserParams = Type.Object({ user_id: Id });
+export const SubscriptionParams = Type.Object({ user_id: Id, subscription_id: Id });

@@ -1,0 +1,150 @@
+/**
+ * /users/{user_id}/subscriptions: a user's subscriptions, reachable only under their own user.
+ */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { nowInSeconds } from '../../domain/dates.js';
+import { errors } from '../../domain/errors.js';
+import {
+  changedSubscription,
+  newSubscription,
+  SUBSCRIPTIONS,
+  SubscriptionAttributes,
+  SubscriptionCreateAttributes,
+  SubscriptionRelationships,
+  SubscriptionRelationshipsRead,
+  SubscriptionUpdateAttributes,
+  toSubscriptionAttributes,
+  toSubscriptionRelationships,
+  type StoredSubscription,
+} from '../../domain/subscription.js';
+import type { Store } from '../../store/port.js';
+import {
+  collectionDocument,
+  createDocument,
+  errorResponses,
+  resourceObject,
+  singleDocument,
+  updateDocument,
+} from '../jsonapi.js';
+import { SubscriptionParams, UserParams } from '../params.js';
+import { noSuchUser } from './users.js';
+
+const SubscriptionResource = resourceObject(SUBSCRIPTIONS, SubscriptionAttributes, SubscriptionRelationshipsRead);
+const SubscriptionDocument = singleDocument(SubscriptionResource);
+
+export function subscriptionRoutes(
+  fastify: FastifyInstance,
+  store: Store,
+  baseUrl: (request: FastifyRequest) => string,
+): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const render = (request: FastifyRequest, s: StoredSubscription) => ({
+    type: SUBSCRIPTIONS,
+    id: s.id,
+    attributes: toSubscriptionAttributes(s),
+    relationships: toSubscriptionRelationships(s),
+    links: { self: `${baseUrl(request)}/users/${s.userId}/subscriptions/${s.id}` },
+  });
+
+  app.post(
+    '/users/:user_id/subscriptions',
+    {
+      schema: {
+        params: UserParams,
+        body: createDocument(SUBSCRIPTIONS, SubscriptionCreateAttributes, SubscriptionRelationships),
+        response: { 201: SubscriptionDocument, ...errorResponses(400, 403, 404, 406, 409, 413, 415, 422) },
+      },
+    },
+    async (request, reply) => {
+      const { user_id } = request.params;
+      const { data } = request.body;
+      if (data.id !== undefined) throw errors.clientGeneratedId();
+      const values = newSubscription(data.attributes, data.relationships?.product?.data?.id ?? null);
+      const created = await store.createSubscription(user_id, values);
+      if (!created) throw noSuchUser(user_id);
+      const resource = render(request, created);
+      return reply.status(201).header('location', resource.links.self).send({ data: resource });
+    },
+  );
+
+  app.get(
+    '/users/:user_id/subscriptions',
+    {
+      schema: {
+        params: UserParams,
+        response: { 200: collectionDocument(SubscriptionResource), ...errorResponses(404, 406) },
+      },
+    },
+    async (request) => {
+      const { user_id } = request.params;
+      const list = await store.listSubscriptions(user_id);
+      if (!list) throw noSuchUser(user_id);
+      return {
+        links: { self: `${baseUrl(request)}/users/${user_id}/subscriptions` },
+        data: list.map((s) => render(request, s)),
+      };
+    },
+  );
+
+  app.get(
+    '/users/:user_id/subscriptions/:subscription_id',
+    { schema: { params: SubscriptionParams, response: { 200: SubscriptionDocument, ...errorResponses(404, 406) } } },
+    async (request) => {
+      const { user_id, subscription_id } = request.params;
+      const found = await store.getSubscription(user_id, subscription_id);
+      if (!found) throw noSuchSubscription(user_id, subscription_id);
+      return { data: render(request, found) };
+    },
+  );
+
+  app.route({
+    method: ['PUT', 'PATCH'],
+    url: '/users/:user_id/subscriptions/:subscription_id',
+    schema: {
+      params: SubscriptionParams,
+      body: updateDocument(SUBSCRIPTIONS, SubscriptionUpdateAttributes, SubscriptionRelationships),
+      response: { 200: SubscriptionDocument, ...errorResponses(400, 404, 406, 409, 413, 415, 422) },
+    },
+    handler: async (request, reply) => {
+      const { user_id, subscription_id } = request.params;
+      const { data } = request.body;
+      if (data.id !== subscription_id) throw errors.idConflict();
+      const product = data.relationships?.product;
+      const updated = await store.updateSubscription(user_id, subscription_id, (current) =>
+        changedSubscription(current, data.attributes ?? {}, product === undefined ? undefined : (product.data?.id ?? null)),
+      );
+      if (!updated) throw noSuchSubscription(user_id, subscription_id);
+      const resource = render(request, updated);
+      return reply.header('location', resource.links.self).send({ data: resource });
+    },
+  });
+
+  app.delete(
+    '/users/:user_id/subscriptions/:subscription_id',
+    { schema: { params: SubscriptionParams, response: { 204: Type.Null(), ...errorResponses(404, 406) } } },
+    async (request, reply) => {
+      const { user_id, subscription_id } = request.params;
+      if (!(await store.deleteSubscription(user_id, subscription_id))) {
+        throw noSuchSubscription(user_id, subscription_id);
+      }
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.put(
+    '/users/:user_id/subscriptions/:subscription_id/expire',
+    { schema: { params: SubscriptionParams, response: { 200: SubscriptionDocument, ...errorResponses(404, 406) } } },
+    async (request) => {
+      const { user_id, subscription_id } = request.params;
+      const expired = await store.expireSubscription(user_id, subscription_id, nowInSeconds());
+      if (!expired) throw noSuchSubscription(user_id, subscription_id);
+      return { data: render(request, expired) };
+    },
+  );
+}
+
+function noSuchSubscription(userId: string, id: string) {
+  return errors.notFound(`User ${userId} has no subscription with id "${id}".`);
+}

@@ -1,0 +1,202 @@
+/**
+ * /users: create, list (paged, filtered), read, update and erase user records.
+ */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { errors } from '../../domain/errors.js';
+import { hashPassword } from '../../domain/password.js';
+import {
+  toUserAttributes,
+  toUserFields,
+  USERS,
+  UserAttributes,
+  UserCreateAttributes,
+  userRuleProblems,
+  UserUpdateAttributes,
+  type UserUpdate,
+} from '../../domain/user.js';
+import type { EmailFilter, Store, StoredUser } from '../../store/port.js';
+import {
+  collectionDocument,
+  createDocument,
+  errorResponses,
+  PageLinks,
+  resourceObject,
+  singleDocument,
+  updateDocument,
+} from '../jsonapi.js';
+import { UserParams } from '../params.js';
+
+export const PAGE_SIZE = 100;
+
+const UserResource = resourceObject(USERS, UserAttributes);
+const UserDocument = singleDocument(UserResource);
+
+const UserListQuery = Type.Object(
+  {
+    'filter[email]': Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 254,
+        description: 'A whole address (matched without regard to case), or a domain when it has no @.',
+      }),
+    ),
+    'filter[circulationNumber]': Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),
+    'page[number]': Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000 })),
+    page: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000, description: 'Same as page[number].' })),
+    'page[size]': Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_SIZE, default: PAGE_SIZE })),
+  },
+  { additionalProperties: false },
+);
+type UserListQuery = Static<typeof UserListQuery>;
+
+export function userRoutes(
+  fastify: FastifyInstance,
+  store: Store,
+  baseUrl: (request: FastifyRequest) => string,
+): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const userUrl = (request: FastifyRequest, id: string) => `${baseUrl(request)}/users/${id}`;
+  const render = (request: FastifyRequest, user: StoredUser) => ({
+    type: USERS,
+    id: user.id,
+    attributes: toUserAttributes(user.email, user.fields, user.newsletters),
+    links: { self: userUrl(request, user.id) },
+  });
+
+  app.post(
+    '/users',
+    {
+      schema: {
+        body: createDocument(USERS, UserCreateAttributes),
+        response: { 201: UserDocument, ...errorResponses(400, 403, 406, 409, 413, 415, 422) },
+      },
+    },
+    async (request, reply) => {
+      const { data } = request.body;
+      if (data.id !== undefined) throw errors.clientGeneratedId();
+      const attributes = data.attributes;
+      rejectRuleProblems(attributes);
+      const user = await store.createUser({
+        email: attributes.email,
+        passwordHash: attributes.password === undefined ? null : await hashPassword(attributes.password),
+        fields: toUserFields(attributes),
+        newsletters: attributes.newsletters?.add ?? [],
+      });
+      const resource = render(request, user);
+      return reply.status(201).header('location', resource.links.self).send({ data: resource });
+    },
+  );
+
+  app.get(
+    '/users',
+    {
+      schema: {
+        querystring: UserListQuery,
+        response: { 200: collectionDocument(UserResource, PageLinks), ...errorResponses(400, 406) },
+      },
+    },
+    async (request) => {
+      const query = request.query;
+      if (query.page !== undefined && query['page[number]'] !== undefined && query.page !== query['page[number]']) {
+        throw errors.invalidQueryParameter('page', 'page and page[number] disagree; send one of them');
+      }
+      const number = query['page[number]'] ?? query.page ?? 1;
+      const size = query['page[size]'] ?? PAGE_SIZE;
+      const email = query['filter[email]'];
+      const rows = await store.listUsers({
+        email: email === undefined ? undefined : emailFilter(email),
+        circulationNumber: query['filter[circulationNumber]'],
+        offset: (number - 1) * size,
+        limit: size + 1,
+      });
+      const hasNext = rows.length > size;
+      const pageUrl = (n: number) => listUrl(baseUrl(request), query, n);
+      return {
+        links: {
+          self: `${baseUrl(request)}${request.url}`,
+          first: pageUrl(1),
+          ...(number > 1 ? { prev: pageUrl(number - 1) } : {}),
+          ...(hasNext ? { next: pageUrl(number + 1) } : {}),
+        },
+        data: rows.slice(0, size).map((user) => render(request, user)),
+      };
+    },
+  );
+
+  app.get(
+    '/users/:user_id',
+    { schema: { params: UserParams, response: { 200: UserDocument, ...errorResponses(404, 406) } } },
+    async (request) => {
+      const { user_id } = request.params;
+      const user = await store.getUser(user_id);
+      if (!user) throw noSuchUser(user_id);
+      return { data: render(request, user) };
+    },
+  );
+
+  app.route({
+    method: ['PUT', 'PATCH'],
+    url: '/users/:user_id',
+    schema: {
+      params: UserParams,
+      body: updateDocument(USERS, UserUpdateAttributes),
+      response: { 200: UserDocument, 204: Type.Null(), ...errorResponses(400, 404, 406, 409, 413, 415, 422) },
+    },
+    handler: async (request, reply) => {
+    const { user_id } = request.params;
+    const { data } = request.body;
+    if (data.id !== user_id) throw errors.idConflict();
+    const attributes: UserUpdate = data.attributes ?? {};
+    rejectRuleProblems(attributes);
+    const found = await store.updateUser(user_id, {
+      email: attributes.email,
+      passwordHash: attributes.password === undefined ? undefined : await hashPassword(attributes.password),
+      fields: toUserFields(attributes),
+      addNewsletters: attributes.newsletters?.add ?? [],
+      removeNewsletters: attributes.newsletters?.remove ?? [],
+    });
+    if (!found) throw noSuchUser(user_id);
+    if (request.method === 'PUT') return reply.status(204).send(null);
+    // PATCH answers as JSON:API clients expect: the resource as it now is.
+    const user = await store.getUser(user_id);
+    if (!user) throw noSuchUser(user_id);
+    return reply.send({ data: render(request, user) });
+    },
+  });
+
+  app.delete(
+    '/users/:user_id',
+    { schema: { params: UserParams, response: { 204: Type.Null(), ...errorResponses(404, 406) } } },
+    async (request, reply) => {
+      const { user_id } = request.params;
+      if (!(await store.deleteUser(user_id))) throw noSuchUser(user_id);
+      return reply.status(204).send(null);
+    },
+  );
+}
+
+export function noSuchUser(id: string) {
+  return errors.notFound(`There is no user with id "${id}".`);
+}
+
+function rejectRuleProblems(attributes: UserUpdate): void {
+  const problems = userRuleProblems(attributes);
+  if (problems.length > 0) throw errors.invalidAttributes(problems);
+}
+
+function emailFilter(value: string): EmailFilter {
+  return value.includes('@') ? { address: value } : { domain: value };
+}
+
+/** A page's address: the filters and size as sent, and the page number. */
+function listUrl(base: string, query: UserListQuery, page: number): string {
+  const parts: string[] = [];
+  for (const key of ['filter[email]', 'filter[circulationNumber]', 'page[size]'] as const) {
+    const value = query[key];
+    if (value !== undefined) parts.push(`${key}=${encodeURIComponent(String(value))}`);
+  }
+  parts.push(`page[number]=${page}`);
+  return `${base}/users?${parts.join('&')}`;
+}

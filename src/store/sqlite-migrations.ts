@@ -1,0 +1,74 @@
+/**
+ * The SQLite schema, as numbered migrations. A migration, once released, never changes: a
+ * change to the schema is a new entry at the end. Column names of user profile fields are
+ * derived from the attribute paths (see `columnOf`), and a store test checks they match.
+ */
+export interface Migration {
+  version: number;
+  name: string;
+  sql: string;
+}
+
+export const sqliteMigrations: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'users, newsletters and subscriptions',
+    sql: `
+      CREATE TABLE users (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        email TEXT NOT NULL,
+        email_lower TEXT NOT NULL,
+        email_domain TEXT NOT NULL,
+        password_hash TEXT,
+        family_name TEXT NOT NULL CHECK (length(trim(family_name)) > 0),
+        honorific_prefix TEXT,
+        given_name TEXT,
+        additional_name TEXT,
+        honorific_suffix TEXT,
+        address_street_address TEXT,
+        address_unit_number TEXT,
+        address_address_locality TEXT,
+        address_address_region TEXT,
+        address_address_country TEXT,
+        address_postal_code TEXT,
+        circulation_number TEXT,
+        internal_notes TEXT,
+        job_title TEXT,
+        works_for_legal_name TEXT,
+        works_for_telephone TEXT,
+        telephone TEXT,
+        cell_number TEXT,
+        fax_number TEXT,
+        demographics TEXT CHECK (demographics IS NULL OR json_valid(demographics)),
+        created_at INTEGER NOT NULL DEFAULT (unixepoch()),
+        updated_at INTEGER NOT NULL DEFAULT (unixepoch())
+      );
+      CREATE UNIQUE INDEX users_email_lower ON users (email_lower);
+      CREATE INDEX users_email_domain ON users (email_domain, id);
+      CREATE INDEX users_circulation_number ON users (circulation_number, id);
+
+      CREATE TABLE user_newsletters (
+        user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        newsletter_id TEXT NOT NULL,
+        PRIMARY KEY (user_id, newsletter_id)
+      ) WITHOUT ROWID;
+
+      CREATE TABLE subscriptions (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        date_started INTEGER NOT NULL,
+        date_ended INTEGER,
+        external_identifier TEXT,
+        license TEXT CHECK (license IN ('individual', 'free', 'site')),
+        resource TEXT CHECK (resource IN ('online', 'print', 'print-online')),
+        trial INTEGER NOT NULL CHECK (trial IN (0, 1)),
+        expired INTEGER NOT NULL DEFAULT 0 CHECK (expired IN (0, 1)),
+        product_id TEXT,
+        created_at INTEGER NOT NULL DEFAULT (unixepoch()),
+        updated_at INTEGER NOT NULL DEFAULT (unixepoch()),
+        CHECK (date_ended IS NULL OR date_ended >= date_started OR expired = 1)
+      );
+      CREATE INDEX subscriptions_user ON subscriptions (user_id, id);
+    `,
+  },
+];

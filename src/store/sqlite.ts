@@ -1,0 +1,272 @@
+/**
+ * The SQLite adapter: one better-sqlite3 connection in WAL mode. Calls are synchronous, so each
+ * method (and each `transaction`) runs without any other request's statements in between;
+ * statements are prepared once and reused, because preparing costs more than running them.
+ */
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import Database from 'better-sqlite3';
+import { emailKeys } from '../domain/email.js';
+import { errors } from '../domain/errors.js';
+import type { License, Resource, StoredSubscription, SubscriptionValues } from '../domain/subscription.js';
+import { USER_FIELDS } from '../domain/user.js';
+import { columnOf, fieldsOfRow, toColumnValue, USER_COLUMNS } from './columns.js';
+import type { NewUser, Store, StoredUser, UserChanges, UserListQuery } from './port.js';
+import { sqliteMigrations, type Migration } from './sqlite-migrations.js';
+
+export type SqliteSynchronous = 'NORMAL' | 'FULL';
+
+export interface SqliteOptions {
+  /** A file path, or `:memory:`. */
+  path: string;
+  /** NORMAL survives a crash of the process; FULL also survives a loss of power. */
+  synchronous?: SqliteSynchronous;
+}
+
+type Row = Record<string, unknown>;
+
+const USER_SELECT = `
+  SELECT id, email, ${USER_COLUMNS.join(', ')},
+    (SELECT json_group_array(newsletter_id) FROM
+      (SELECT newsletter_id FROM user_newsletters n WHERE n.user_id = users.id ORDER BY newsletter_id)
+    ) AS newsletters
+  FROM users`;
+
+const SUBSCRIPTION_COLUMNS = `id, user_id, date_started, date_ended, external_identifier, license, resource,
+  trial, expired, product_id`;
+
+export function openSqliteStore(options: SqliteOptions): Store {
+  if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+  const db = new Database(options.path);
+  db.pragma('journal_mode = WAL');
+  db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
+  db.pragma('foreign_keys = ON');
+  db.pragma('busy_timeout = 5000');
+  migrate(db, sqliteMigrations);
+  return new SqliteStore(db);
+}
+
+/** Applies the migrations the file lacks, in one transaction; refuses a newer schema. */
+export function migrate(db: Database.Database, migrations: readonly Migration[]): void {
+  db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
+    version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL DEFAULT (unixepoch()))`);
+  db.transaction(() => {
+    const applied = db.prepare('SELECT max(version) AS v FROM schema_migrations').get() as { v: number | null };
+    const current = applied.v ?? 0;
+    const latest = migrations.at(-1)?.version ?? 0;
+    if (current > latest) {
+      throw new Error(`the database schema is version ${current}, newer than this release knows (${latest})`);
+    }
+    for (const m of migrations) {
+      if (m.version <= current) continue;
+      db.exec(m.sql);
+      db.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)').run(m.version, m.name);
+    }
+  }).immediate();
+}
+
+class SqliteStore implements Store {
+  private readonly statements;
+  private readonly listStatements = new Map<string, Database.Statement>();
+
+  constructor(private readonly db: Database.Database) {
+    const profileColumns = USER_COLUMNS.join(', ');
+    const profileParams = USER_COLUMNS.map((c) => `@${c}`).join(', ');
+    this.statements = {
+      insertUser: db.prepare(`
+        INSERT INTO users (email, email_lower, email_domain, password_hash, ${profileColumns})
+        VALUES (@email, @email_lower, @email_domain, @password_hash, ${profileParams})`),
+      getUser: db.prepare(`${USER_SELECT} WHERE id = ?`),
+      getUserRow: db.prepare(`
+        SELECT email, email_lower, email_domain, password_hash, ${profileColumns} FROM users WHERE id = ?`),
+      updateUser: db.prepare(`
+        UPDATE users SET email = @email, email_lower = @email_lower, email_domain = @email_domain,
+          password_hash = @password_hash, ${USER_COLUMNS.map((c) => `${c} = @${c}`).join(', ')},
+          updated_at = unixepoch()
+        WHERE id = @id`),
+      deleteUser: db.prepare('DELETE FROM users WHERE id = ?'),
+      addNewsletter: db.prepare('INSERT OR IGNORE INTO user_newsletters (user_id, newsletter_id) VALUES (?, ?)'),
+      removeNewsletter: db.prepare('DELETE FROM user_newsletters WHERE user_id = ? AND newsletter_id = ?'),
+      insertSubscription: db.prepare(`
+        INSERT INTO subscriptions (user_id, date_started, date_ended, external_identifier, license, resource,
+          trial, product_id)
+        SELECT @user_id, @date_started, @date_ended, @external_identifier, @license, @resource, @trial, @product_id
+        WHERE EXISTS (SELECT 1 FROM users WHERE id = @user_id)
+        RETURNING ${SUBSCRIPTION_COLUMNS}`),
+      listSubscriptions: db.prepare(`
+        SELECT u.id AS owner, ${SUBSCRIPTION_COLUMNS.split(',').map((c) => `s.${c.trim()}`).join(', ')}
+        FROM users u LEFT JOIN subscriptions s ON s.user_id = u.id
+        WHERE u.id = ? ORDER BY s.id`),
+      getSubscription: db.prepare(`SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE user_id = ? AND id = ?`),
+      updateSubscription: db.prepare(`
+        UPDATE subscriptions SET date_started = @date_started, date_ended = @date_ended,
+          external_identifier = @external_identifier, license = @license, resource = @resource,
+          trial = @trial, product_id = @product_id, updated_at = unixepoch()
+        WHERE user_id = @user_id AND id = @id
+        RETURNING ${SUBSCRIPTION_COLUMNS}`),
+      expireSubscription: db.prepare(`
+        UPDATE subscriptions SET expired = 1, date_ended = ?, updated_at = unixepoch()
+        WHERE user_id = ? AND id = ? AND expired = 0`),
+      deleteSubscription: db.prepare('DELETE FROM subscriptions WHERE user_id = ? AND id = ?'),
+    };
+  }
+
+  async createUser(user: NewUser): Promise<StoredUser> {
+    const id = this.db.transaction(() => {
+      const keys = emailKeys(user.email);
+      const row: Row = {
+        email: user.email,
+        email_lower: keys.lower,
+        email_domain: keys.domain,
+        password_hash: user.passwordHash,
+      };
+      for (const field of USER_FIELDS) row[columnOf(field)] = toColumnValue(field, user.fields[field]);
+      const userId = uniqueEmail(() => this.statements.insertUser.run(row).lastInsertRowid);
+      for (const newsletter of user.newsletters) this.statements.addNewsletter.run(userId, newsletter);
+      return String(userId);
+    }).immediate();
+    return (await this.getUser(id)) as StoredUser;
+  }
+
+  async getUser(id: string): Promise<StoredUser | undefined> {
+    const row = this.statements.getUser.get(id) as Row | undefined;
+    return row && toStoredUser(row);
+  }
+
+  async listUsers(query: UserListQuery): Promise<StoredUser[]> {
+    const conditions: string[] = [];
+    const params: unknown[] = [];
+    if (query.email && 'address' in query.email) {
+      conditions.push('email_lower = ?');
+      params.push(query.email.address.toLowerCase());
+    } else if (query.email) {
+      conditions.push('email_domain = ?');
+      params.push(query.email.domain.toLowerCase());
+    }
+    if (query.circulationNumber !== undefined) {
+      conditions.push('circulation_number = ?');
+      params.push(query.circulationNumber);
+    }
+    const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
+    const sql = `${USER_SELECT} ${where} ORDER BY id LIMIT ? OFFSET ?`;
+    let statement = this.listStatements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.listStatements.set(sql, statement);
+    }
+    return (statement.all(...params, query.limit, query.offset) as Row[]).map(toStoredUser);
+  }
+
+  async updateUser(id: string, changes: UserChanges): Promise<boolean> {
+    return this.db.transaction(() => {
+      const current = this.statements.getUserRow.get(id) as Row | undefined;
+      if (!current) return false;
+      const row: Row = { ...current, id };
+      if (changes.email !== undefined) {
+        const keys = emailKeys(changes.email);
+        Object.assign(row, { email: changes.email, email_lower: keys.lower, email_domain: keys.domain });
+      }
+      if (changes.passwordHash !== undefined) row.password_hash = changes.passwordHash;
+      for (const [field, value] of Object.entries(changes.fields)) row[columnOf(field)] = toColumnValue(field, value);
+      uniqueEmail(() => this.statements.updateUser.run(row));
+      for (const newsletter of changes.removeNewsletters) this.statements.removeNewsletter.run(id, newsletter);
+      for (const newsletter of changes.addNewsletters) this.statements.addNewsletter.run(id, newsletter);
+      return true;
+    }).immediate();
+  }
+
+  async deleteUser(id: string): Promise<boolean> {
+    return this.statements.deleteUser.run(id).changes > 0;
+  }
+
+  async createSubscription(userId: string, values: SubscriptionValues): Promise<StoredSubscription | undefined> {
+    const row = this.statements.insertSubscription.get(subscriptionParams(userId, values)) as Row | undefined;
+    return row && toStoredSubscription(row);
+  }
+
+  async listSubscriptions(userId: string): Promise<StoredSubscription[] | undefined> {
+    const rows = this.statements.listSubscriptions.all(userId) as Row[];
+    if (rows.length === 0) return undefined;
+    return rows.filter((r) => r.id !== null).map(toStoredSubscription);
+  }
+
+  async getSubscription(userId: string, id: string): Promise<StoredSubscription | undefined> {
+    const row = this.statements.getSubscription.get(userId, id) as Row | undefined;
+    return row && toStoredSubscription(row);
+  }
+
+  async updateSubscription(
+    userId: string,
+    id: string,
+    change: (current: SubscriptionValues) => SubscriptionValues,
+  ): Promise<StoredSubscription | undefined> {
+    return this.db.transaction(() => {
+      const row = this.statements.getSubscription.get(userId, id) as Row | undefined;
+      if (!row) return undefined;
+      const next = change(toStoredSubscription(row));
+      const updated = this.statements.updateSubscription.get({ ...subscriptionParams(userId, next), id }) as Row;
+      return toStoredSubscription(updated);
+    }).immediate();
+  }
+
+  async expireSubscription(userId: string, id: string, now: number): Promise<StoredSubscription | undefined> {
+    this.statements.expireSubscription.run(now, userId, id);
+    return this.getSubscription(userId, id);
+  }
+
+  async deleteSubscription(userId: string, id: string): Promise<boolean> {
+    return this.statements.deleteSubscription.run(userId, id).changes > 0;
+  }
+
+  async close(): Promise<void> {
+    this.db.close();
+  }
+}
+
+/** Runs a write that may break the unique email index, turning that into the 422 it is. */
+function uniqueEmail<T>(write: () => T): T {
+  try {
+    return write();
+  } catch (error) {
+    const e = error as { code?: string; message?: string };
+    if (e.code === 'SQLITE_CONSTRAINT_UNIQUE' && e.message?.includes('email_lower')) throw errors.emailTaken();
+    throw error;
+  }
+}
+
+function toStoredUser(row: Row): StoredUser {
+  return {
+    id: String(row.id),
+    email: row.email as string,
+    fields: fieldsOfRow(row),
+    newsletters: JSON.parse(row.newsletters as string) as string[],
+  };
+}
+
+function subscriptionParams(userId: string, v: SubscriptionValues): Row {
+  return {
+    user_id: userId,
+    date_started: v.dateStarted,
+    date_ended: v.dateEnded,
+    external_identifier: v.externalIdentifier,
+    license: v.license,
+    resource: v.resource,
+    trial: v.trial ? 1 : 0,
+    product_id: v.productId,
+  };
+}
+
+function toStoredSubscription(row: Row): StoredSubscription {
+  return {
+    id: String(row.id),
+    userId: String(row.user_id),
+    dateStarted: row.date_started as number,
+    dateEnded: row.date_ended as number | null,
+    externalIdentifier: row.external_identifier as string | null,
+    license: row.license as License | null,
+    resource: row.resource as Resource | null,
+    trial: row.trial === 1,
+    expired: row.expired === 1,
+    productId: row.product_id as string | null,
+  };
+}

@@ -1,0 +1,128 @@
+/**
+ * A real service for the API tests: the application listening on a loopback port over a real
+ * store in a fresh temporary database, and a client that speaks JSON:API to it and checks every
+ * response on the way: a JSON:API document of the right media type, and never a password or a
+ * password hash in it.
+ */
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Ajv } from 'ajv';
+import type { FastifyInstance } from 'fastify';
+import { buildApp, type AppOptions } from '../../src/http/app.js';
+import type { Store } from '../../src/store/port.js';
+import { openSqliteStore } from '../../src/store/sqlite.js';
+import { jsonApiDocumentSchema } from './jsonapi-schema.js';
+
+const ajv = new Ajv({ allErrors: true, strict: false });
+ajv.addFormat('uri', (text: string) => URL.canParse(text) && /^[a-z][a-z0-9+.-]*:/i.test(text));
+const isJsonApiDocument = ajv.compile(jsonApiDocumentSchema);
+
+export const MEDIA_TYPE = 'application/vnd.api+json';
+
+/** Every password a test sends, so that no response can be checked without them. */
+const sentPasswords = new Set<string>();
+
+export interface Response {
+  status: number;
+  headers: Headers;
+  /** The parsed body; undefined when there was none. */
+  body: any;
+  text: string;
+}
+
+export interface RequestOptions {
+  headers?: Record<string, string>;
+  /** A value to send as JSON, or a string to send as it is. */
+  body?: unknown;
+}
+
+export class Client {
+  constructor(readonly baseUrl: string) {}
+
+  get(path: string, options?: RequestOptions) {
+    return this.request('GET', path, options);
+  }
+  post(path: string, body: unknown, options?: RequestOptions) {
+    return this.request('POST', path, { ...options, body });
+  }
+  put(path: string, body?: unknown, options?: RequestOptions) {
+    return this.request('PUT', path, { ...options, body });
+  }
+  patch(path: string, body: unknown, options?: RequestOptions) {
+    return this.request('PATCH', path, { ...options, body });
+  }
+  delete(path: string, options?: RequestOptions) {
+    return this.request('DELETE', path, options);
+  }
+
+  async request(method: string, path: string, options: RequestOptions = {}): Promise<Response> {
+    const headers: Record<string, string> = { accept: MEDIA_TYPE, ...options.headers };
+    let payload: string | undefined;
+    if (options.body !== undefined) {
+      payload = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
+      headers['content-type'] ??= MEDIA_TYPE;
+      rememberPasswords(options.body);
+    }
+    const response = await fetch(this.baseUrl + path, { method, headers, body: payload });
+    const text = await response.text();
+    const result: Response = { status: response.status, headers: response.headers, text, body: undefined };
+    if (text !== '') {
+      assert.equal(response.headers.get('content-type'), MEDIA_TYPE, `${method} ${path}: content type`);
+      result.body = JSON.parse(text);
+      assert.ok(
+        isJsonApiDocument(result.body),
+        `${method} ${path}: not a JSON:API document: ${ajv.errorsText(isJsonApiDocument.errors)}\n${text.slice(0, 500)}`,
+      );
+      assertNoSecrets(text, `${method} ${path}`);
+    }
+    return result;
+  }
+}
+
+export function assertNoSecrets(text: string, where: string): void {
+  assert.ok(!/"password"\s*:/.test(text), `${where}: a response names a password attribute`);
+  assert.ok(!text.includes('$argon2'), `${where}: a response carries a password hash`);
+  for (const password of sentPasswords) {
+    assert.ok(!text.includes(password), `${where}: a response carries a password that was sent`);
+  }
+}
+
+function rememberPasswords(body: unknown): void {
+  const password = (body as { data?: { attributes?: { password?: unknown } } })?.data?.attributes?.password;
+  if (typeof password === 'string' && password.length >= 8) sentPasswords.add(password);
+}
+
+export interface Service {
+  client: Client;
+  baseUrl: string;
+  store: Store;
+  app: FastifyInstance;
+  databasePath: string;
+  close(): Promise<void>;
+}
+
+/** Starts the service on a fresh SQLite database; `close` stops it and removes the database. */
+export async function startService(options: Partial<Omit<AppOptions, 'store'>> = {}): Promise<Service> {
+  const dir = mkdtempSync(join(tmpdir(), 'circulation-test-'));
+  const databasePath = join(dir, 'test.db');
+  const store = openSqliteStore({ path: databasePath });
+  const app = await buildApp({ store, ...options });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  assert.ok(address && typeof address === 'object');
+  const baseUrl = `http://127.0.0.1:${address.port}`;
+  return {
+    client: new Client(baseUrl),
+    baseUrl,
+    store,
+    app,
+    databasePath,
+    async close() {
+      await app.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
