@@ -6,6 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
@@ -125,4 +126,40 @@ export async function startService(options: Partial<Omit<AppOptions, 'store'>> =
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+export interface RawResponse {
+  status: number;
+  headers: import('node:http').IncomingHttpHeaders;
+  text: string;
+}
+
+/**
+ * A request through node:http, for what fetch refuses to send: a Host header of our choosing,
+ * malformed framing, and the like. The caller checks the answer itself.
+ */
+export function rawRequest(
+  baseUrl: string,
+  options: { method?: string; path: string; headers?: Record<string, string>; body?: string },
+): Promise<RawResponse> {
+  const url = new URL(baseUrl);
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(
+      {
+        host: url.hostname,
+        port: url.port,
+        method: options.method ?? 'GET',
+        path: options.path,
+        headers: { accept: MEDIA_TYPE, ...options.headers },
+      },
+      (response) => {
+        let text = '';
+        response.setEncoding('utf8');
+        response.on('data', (chunk: string) => (text += chunk));
+        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text }));
+      },
+    );
+    request.on('error', reject);
+    request.end(options.body);
+  });
 }
