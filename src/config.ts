@@ -52,13 +52,14 @@ function database(url = DEFAULT_DATABASE_PATH, synchronous = 'NORMAL'): Config['
   if (synchronous !== 'NORMAL' && synchronous !== 'FULL') {
     throw new ConfigError('SQLITE_SYNCHRONOUS', `"${synchronous}" is neither NORMAL nor FULL`);
   }
-  if (/^postgres(ql)?:/.test(url)) {
+  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
+  if (scheme === 'postgres' || scheme === 'postgresql') {
     throw new ConfigError('DATABASE_URL', 'PostgreSQL is not supported by this release yet; use a SQLite file path');
   }
-  if (/^[a-z][a-z0-9+.-]*:\/\/?/i.test(url) && !url.startsWith('sqlite:')) {
+  if (scheme !== undefined && scheme !== 'sqlite' && url.startsWith(`${scheme}:/`)) {
     throw new ConfigError('DATABASE_URL', `"${url}" is neither a SQLite file path nor a sqlite: URL`);
   }
-  const path = url.startsWith('sqlite:') ? url.slice('sqlite:'.length).replace(/^\/\//, '') : url;
+  const path = scheme === 'sqlite' ? url.slice('sqlite:'.length).replace(/^\/\//, '') : url;
   if (path === '') throw new ConfigError('DATABASE_URL', 'the sqlite: URL names no file');
   return { kind: 'sqlite', path: path === ':memory:' ? path : resolve(path), synchronous };
 }

@@ -18,7 +18,7 @@ export function parseInstant(text: string): number | undefined {
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
   if (hour > 23 || minute > 59 || second > 59 || offsetHours > 23 || offsetMinutes > 59) return undefined;
   const sign = m[7]?.startsWith('-') ? -1 : 1;
-  const utcSeconds = Date.UTC(year, month - 1, day, hour, minute, second) / 1000;
+  const utcSeconds = utcDate(year, month - 1, day).setUTCHours(hour, minute, second) / 1000;
   return utcSeconds - sign * (offsetHours * 3600 + offsetMinutes * 60);
 }
 
@@ -35,5 +35,12 @@ export function nowInSeconds(): number {
 }
 
 function daysInMonth(year: number, month: number): number {
-  return new Date(Date.UTC(year, month, 0)).getUTCDate();
+  return utcDate(year, month, 0).getUTCDate();
+}
+
+/** A UTC midnight; unlike Date.UTC, it does not read years 0–99 as 1900–1999. */
+function utcDate(year: number, monthIndex: number, day: number): Date {
+  const date = new Date(0);
+  date.setUTCFullYear(year, monthIndex, day);
+  return date;
 }

@@ -38,12 +38,17 @@ const SUBSCRIPTION_COLUMNS = `id, user_id, date_started, date_ended, external_id
 export function openSqliteStore(options: SqliteOptions): Store {
   if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
   const db = new Database(options.path);
-  db.pragma('journal_mode = WAL');
-  db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
-  db.pragma('foreign_keys = ON');
-  db.pragma('busy_timeout = 5000');
-  migrate(db, sqliteMigrations);
-  return new SqliteStore(db);
+  try {
+    db.pragma('journal_mode = WAL');
+    db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
+    db.pragma('foreign_keys = ON');
+    db.pragma('busy_timeout = 5000');
+    migrate(db, sqliteMigrations);
+    return new SqliteStore(db);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
 }
 
 /** Applies the migrations the file lacks, in one transaction; refuses a newer schema. */

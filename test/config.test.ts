@@ -1,0 +1,124 @@
+import assert from 'node:assert/strict';
+import { resolve } from 'node:path';
+import { describe, it } from 'node:test';
+import { ConfigError, DEFAULT_DATABASE_PATH, loadConfig } from '../src/config.js';
+
+/** Asserts that loading `env` fails with a ConfigError naming `setting`. */
+function assertRefused(env: Record<string, string>, setting: string): void {
+  assert.throws(
+    () => loadConfig(env),
+    (error: unknown) => {
+      assert.ok(error instanceof ConfigError, `expected a ConfigError, got ${String(error)}`);
+      assert.match(error.message, new RegExp(`\\b${setting}\\b`));
+      return true;
+    },
+  );
+}
+
+describe('loadConfig defaults', () => {
+  it('gives every default when nothing is set', () => {
+    assert.deepEqual(loadConfig({}), {
+      port: 3000,
+      host: '127.0.0.1',
+      database: { kind: 'sqlite', path: resolve(DEFAULT_DATABASE_PATH), synchronous: 'NORMAL' },
+      publicUrl: undefined,
+      trustProxy: false,
+      logLevel: 'info',
+    });
+  });
+
+  it('treats an empty PUBLIC_URL and TRUST_PROXY as unset', () => {
+    const config = loadConfig({ PUBLIC_URL: '', TRUST_PROXY: '' });
+    assert.equal(config.publicUrl, undefined);
+    assert.equal(config.trustProxy, false);
+  });
+});
+
+describe('loadConfig accepts valid settings', () => {
+  it('reads PORT as a number, 0 and 65535 included', () => {
+    assert.equal(loadConfig({ PORT: '8080' }).port, 8080);
+    assert.equal(loadConfig({ PORT: '0' }).port, 0);
+    assert.equal(loadConfig({ PORT: '65535' }).port, 65535);
+  });
+
+  it('accepts host names, IPv4 and IPv6 addresses as HOST', () => {
+    for (const HOST of ['0.0.0.0', 'localhost', 'api.example.com', '::', '::1', '[::1]']) {
+      assert.equal(loadConfig({ HOST }).host, HOST);
+    }
+  });
+
+  it('drops the trailing slash of PUBLIC_URL', () => {
+    assert.equal(loadConfig({ PUBLIC_URL: 'https://api.example.com/v1/' }).publicUrl, 'https://api.example.com/v1');
+    assert.equal(loadConfig({ PUBLIC_URL: 'http://localhost:3000' }).publicUrl, 'http://localhost:3000');
+  });
+
+  it('reads TRUST_PROXY true/1 and false/0', () => {
+    assert.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true);
+    assert.equal(loadConfig({ TRUST_PROXY: '1' }).trustProxy, true);
+    assert.equal(loadConfig({ TRUST_PROXY: 'false' }).trustProxy, false);
+    assert.equal(loadConfig({ TRUST_PROXY: '0' }).trustProxy, false);
+  });
+
+  it('accepts every pino log level', () => {
+    for (const LOG_LEVEL of ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) {
+      assert.equal(loadConfig({ LOG_LEVEL }).logLevel, LOG_LEVEL);
+    }
+  });
+
+  it('accepts SQLITE_SYNCHRONOUS=FULL', () => {
+    assert.equal(loadConfig({ SQLITE_SYNCHRONOUS: 'FULL' }).database.synchronous, 'FULL');
+  });
+});
+
+describe('loadConfig resolves the database location', () => {
+  it('resolves a plain relative path to an absolute path', () => {
+    assert.equal(loadConfig({ DATABASE_URL: 'data/x.db' }).database.path, resolve('data/x.db'));
+  });
+
+  it('keeps a plain absolute path', () => {
+    assert.equal(loadConfig({ DATABASE_URL: '/var/lib/circulation/x.db' }).database.path, '/var/lib/circulation/x.db');
+  });
+
+  it('reads sqlite:relative as a path relative to the working directory', () => {
+    assert.equal(loadConfig({ DATABASE_URL: 'sqlite:./data/x.db' }).database.path, resolve('./data/x.db'));
+  });
+
+  it('reads sqlite:/abs and sqlite:///abs as absolute paths', () => {
+    assert.equal(loadConfig({ DATABASE_URL: 'sqlite:/tmp/x.db' }).database.path, '/tmp/x.db');
+    assert.equal(loadConfig({ DATABASE_URL: 'sqlite:///tmp/x.db' }).database.path, '/tmp/x.db');
+  });
+
+  it('keeps :memory: as it is, plain or as sqlite::memory:', () => {
+    assert.equal(loadConfig({ DATABASE_URL: ':memory:' }).database.path, ':memory:');
+    assert.equal(loadConfig({ DATABASE_URL: 'sqlite::memory:' }).database.path, ':memory:');
+  });
+});
+
+describe('loadConfig refuses invalid settings, naming the setting', () => {
+  it('refuses PORT=abc', () => assertRefused({ PORT: 'abc' }, 'PORT'));
+  it('refuses PORT=70000', () => assertRefused({ PORT: '70000' }, 'PORT'));
+  it('refuses PORT=-1 and PORT=80.5', () => {
+    assertRefused({ PORT: '-1' }, 'PORT');
+    assertRefused({ PORT: '80.5' }, 'PORT');
+  });
+  it('refuses a HOST with spaces', () => assertRefused({ HOST: 'my host' }, 'HOST'));
+  it('refuses a postgres:// DATABASE_URL', () =>
+    assertRefused({ DATABASE_URL: 'postgres://user:pw@db.example.com:5432/circulation' }, 'DATABASE_URL'));
+  it('refuses a postgresql:// DATABASE_URL', () =>
+    assertRefused({ DATABASE_URL: 'postgresql://db.example.com/circulation' }, 'DATABASE_URL'));
+  it('refuses DATABASE_URL=mysql://x', () => assertRefused({ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'));
+  it('refuses a sqlite: URL that names no file', () => {
+    assertRefused({ DATABASE_URL: 'sqlite:' }, 'DATABASE_URL');
+    assertRefused({ DATABASE_URL: 'sqlite://' }, 'DATABASE_URL');
+  });
+  it('refuses PUBLIC_URL=not-a-url', () => assertRefused({ PUBLIC_URL: 'not-a-url' }, 'PUBLIC_URL'));
+  it('refuses a PUBLIC_URL with a query', () =>
+    assertRefused({ PUBLIC_URL: 'https://api.example.com/?a=1' }, 'PUBLIC_URL'));
+  it('refuses a PUBLIC_URL with a fragment', () =>
+    assertRefused({ PUBLIC_URL: 'https://api.example.com/#top' }, 'PUBLIC_URL'));
+  it('refuses a PUBLIC_URL that is not http(s)', () =>
+    assertRefused({ PUBLIC_URL: 'ftp://files.example.com' }, 'PUBLIC_URL'));
+  it('refuses TRUST_PROXY=maybe', () => assertRefused({ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY'));
+  it('refuses LOG_LEVEL=loud', () => assertRefused({ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'));
+  it('refuses SQLITE_SYNCHRONOUS=OFF', () => assertRefused({ SQLITE_SYNCHRONOUS: 'OFF' }, 'SQLITE_SYNCHRONOUS'));
+});

@@ -1,0 +1,176 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { ApiError } from '../../src/domain/errors.js';
+import {
+  changedSubscription,
+  newSubscription,
+  toSubscriptionAttributes,
+  type SubscriptionValues,
+} from '../../src/domain/subscription.js';
+
+const seconds = (iso: string) => Date.parse(iso) / 1000;
+
+const JAN_2025 = '2025-01-01T00:00:00+00:00';
+const JAN_2026 = '2026-01-01T00:00:00+00:00';
+
+/** Asserts a 422 with one error at dateEnded. */
+function isDateOrderError(error: unknown): boolean {
+  assert.ok(error instanceof ApiError);
+  assert.equal(error.status, 422);
+  assert.equal(error.errors.length, 1);
+  assert.deepEqual(error.errors[0]?.source, { pointer: '/data/attributes/dateEnded' });
+  return true;
+}
+
+function current(overrides: Partial<SubscriptionValues> = {}): SubscriptionValues {
+  return {
+    dateStarted: seconds(JAN_2025),
+    dateEnded: seconds(JAN_2026),
+    externalIdentifier: 'ext-1',
+    license: 'individual',
+    resource: 'online',
+    trial: false,
+    productId: 'digital-annual',
+    ...overrides,
+  };
+}
+
+describe('newSubscription', () => {
+  it('defaults every optional value: no end, nulls and trial false', () => {
+    assert.deepEqual(newSubscription({ dateStarted: JAN_2025 }, null), {
+      dateStarted: seconds(JAN_2025),
+      dateEnded: null,
+      externalIdentifier: null,
+      license: null,
+      resource: null,
+      trial: false,
+      productId: null,
+    });
+  });
+
+  it('keeps every sent value, dates as epoch seconds, and the product id', () => {
+    const values = newSubscription(
+      {
+        dateStarted: '2025-01-01T02:00:00+02:00',
+        dateEnded: '2026-01-01T00:00:00Z',
+        externalIdentifier: 'abc',
+        license: 'site',
+        resource: 'print-online',
+        trial: true,
+      },
+      'print-weekly',
+    );
+    assert.deepEqual(values, {
+      dateStarted: seconds(JAN_2025),
+      dateEnded: seconds(JAN_2026),
+      externalIdentifier: 'abc',
+      license: 'site',
+      resource: 'print-online',
+      trial: true,
+      productId: 'print-weekly',
+    });
+  });
+
+  it('reads a dateEnded of null as no end', () => {
+    assert.equal(newSubscription({ dateStarted: JAN_2025, dateEnded: null }, null).dateEnded, null);
+  });
+
+  it('refuses a dateEnded before dateStarted with a 422 at dateEnded', () => {
+    assert.throws(() => newSubscription({ dateStarted: JAN_2026, dateEnded: JAN_2025 }, null), isDateOrderError);
+  });
+
+  it('compares the instants, not the text, when offsets differ', () => {
+    // 01:00+02:00 is 23:00 UTC the day before, so this ends before it starts
+    assert.throws(
+      () => newSubscription({ dateStarted: '2025-01-01T00:00:00Z', dateEnded: '2025-01-01T01:00:00+02:00' }, null),
+      isDateOrderError,
+    );
+  });
+
+  it('allows a subscription that ends when it starts', () => {
+    const values = newSubscription({ dateStarted: JAN_2025, dateEnded: JAN_2025 }, null);
+    assert.equal(values.dateEnded, values.dateStarted);
+  });
+});
+
+describe('changedSubscription', () => {
+  it('changes only the attributes sent', () => {
+    assert.deepEqual(changedSubscription(current(), { license: 'site' }, undefined), current({ license: 'site' }));
+  });
+
+  it('changes nothing when nothing is sent', () => {
+    assert.deepEqual(changedSubscription(current(), {}, undefined), current());
+  });
+
+  it('does not modify the current values it is given', () => {
+    const before = current();
+    changedSubscription(before, { license: 'site', dateEnded: null }, 'other');
+    assert.deepEqual(before, current());
+  });
+
+  it('clears the values sent as null', () => {
+    assert.deepEqual(
+      changedSubscription(
+        current(),
+        { dateEnded: null, externalIdentifier: null, license: null, resource: null },
+        undefined,
+      ),
+      current({ dateEnded: null, externalIdentifier: null, license: null, resource: null }),
+    );
+  });
+
+  it('keeps the product when none is given, sets it when one is, and clears it with null', () => {
+    assert.equal(changedSubscription(current(), {}, undefined).productId, 'digital-annual');
+    assert.equal(changedSubscription(current(), {}, 'print-weekly').productId, 'print-weekly');
+    assert.equal(changedSubscription(current(), {}, null).productId, null);
+  });
+
+  it('sets trial to false when false is sent', () => {
+    assert.equal(changedSubscription(current({ trial: true }), { trial: false }, undefined).trial, false);
+  });
+
+  it('refuses a sent dateEnded before the current dateStarted', () => {
+    assert.throws(
+      () => changedSubscription(current(), { dateEnded: '2024-06-01T00:00:00Z' }, undefined),
+      isDateOrderError,
+    );
+  });
+
+  it('refuses a sent dateStarted after the current dateEnded', () => {
+    assert.throws(
+      () => changedSubscription(current(), { dateStarted: '2027-01-01T00:00:00Z' }, undefined),
+      isDateOrderError,
+    );
+  });
+
+  it('allows moving both dates together past the old ones', () => {
+    const next = changedSubscription(
+      current(),
+      { dateStarted: '2027-01-01T00:00:00Z', dateEnded: '2028-01-01T00:00:00Z' },
+      undefined,
+    );
+    assert.equal(next.dateStarted, seconds('2027-01-01T00:00:00Z'));
+    assert.equal(next.dateEnded, seconds('2028-01-01T00:00:00Z'));
+  });
+
+  it('does not re-check the order of dates when no date is sent', () => {
+    // an expired subscription may have ended before the start it had planned
+    const endedEarly = current({ dateStarted: seconds(JAN_2026), dateEnded: seconds(JAN_2025) });
+    assert.deepEqual(changedSubscription(endedEarly, { trial: true }, undefined), { ...endedEarly, trial: true });
+  });
+});
+
+describe('toSubscriptionAttributes', () => {
+  it('writes dates in UTC to the second and leaves out the ids and product', () => {
+    const attributes = toSubscriptionAttributes({ ...current(), id: '7', userId: '3', expired: true });
+    assert.deepEqual(attributes, {
+      dateStarted: JAN_2025,
+      dateEnded: JAN_2026,
+      externalIdentifier: 'ext-1',
+      license: 'individual',
+      resource: 'online',
+      trial: false,
+      expired: true,
+    });
+  });
+});

@@ -1,0 +1,163 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  toUserAttributes,
+  toUserFields,
+  USER_FIELDS,
+  userRuleProblems,
+  type UserCreate,
+} from '../../src/domain/user.js';
+
+const REGION_POINTER = '/data/attributes/address/addressRegion';
+
+function fullAttributes(): UserCreate {
+  return {
+    email: 'ada@example.com',
+    password: 'correct horse battery',
+    honorificPrefix: 'Dr.',
+    givenName: 'Ada',
+    additionalName: 'King',
+    familyName: 'Lovelace',
+    honorificSuffix: 'PhD',
+    address: {
+      streetAddress: '12 St James Square',
+      unitNumber: '4B',
+      addressLocality: 'London',
+      addressRegion: 'Greater London',
+      addressCountry: 'GB',
+      postalCode: 'SW1Y 4JH',
+    },
+    circulationNumber: 'C-1001',
+    internalNotes: 'Prefers post.',
+    jobTitle: 'Analyst',
+    worksFor: { legalName: 'Analytical Engines Ltd', telephone: '+44 20 7946 0000' },
+    telephone: '+44 20 7946 0001',
+    cellNumber: '+44 7700 900001',
+    faxNumber: '+44 20 7946 0002',
+    demographics: { recommendations: ['science', 'history'] },
+    newsletters: { add: ['daily'] },
+  };
+}
+
+describe('userRuleProblems', () => {
+  it('finds no problem in a user without an address', () => {
+    assert.deepEqual(userRuleProblems({ familyName: 'Reader' }), []);
+  });
+
+  it('allows a two-letter region in the US and Canada', () => {
+    for (const addressCountry of ['US', 'CA', 'USA', 'CAN']) {
+      assert.deepEqual(userRuleProblems({ address: { addressCountry, addressRegion: 'NY' } }), [], addressCountry);
+    }
+  });
+
+  it('refuses a longer region in US, CA, USA and CAN, at the region pointer', () => {
+    for (const addressCountry of ['US', 'CA', 'USA', 'CAN']) {
+      const problems = userRuleProblems({ address: { addressCountry, addressRegion: 'New York' } });
+      assert.equal(problems.length, 1, addressCountry);
+      assert.equal(problems[0]?.pointer, REGION_POINTER);
+    }
+  });
+
+  it('applies the region rule whatever the letter case of the country', () => {
+    for (const addressCountry of ['us', 'Ca', 'usa', 'cAn']) {
+      const problems = userRuleProblems({ address: { addressCountry, addressRegion: 'Ontario' } });
+      assert.deepEqual(
+        problems.map((p) => p.pointer),
+        [REGION_POINTER],
+        addressCountry,
+      );
+    }
+  });
+
+  it('leaves the region free in other countries', () => {
+    for (const addressCountry of ['GB', 'DE', 'MEX', 'AU']) {
+      assert.deepEqual(
+        userRuleProblems({ address: { addressCountry, addressRegion: 'Greater London' } }),
+        [],
+        addressCountry,
+      );
+    }
+  });
+
+  it('leaves the region free when no country is given', () => {
+    assert.deepEqual(userRuleProblems({ address: { addressRegion: 'Greater London' } }), []);
+    assert.deepEqual(userRuleProblems({ address: { addressRegion: 'Greater London', addressCountry: null } }), []);
+  });
+
+  it('refuses a newsletter both added and removed, naming it', () => {
+    const problems = userRuleProblems({ newsletters: { add: ['daily', 'weekly'], remove: ['weekly'] } });
+    assert.equal(problems.length, 1);
+    assert.equal(problems[0]?.pointer, '/data/attributes/newsletters');
+    assert.match(problems[0]?.detail ?? '', /\bweekly\b/);
+  });
+
+  it('allows adding some newsletters while removing others', () => {
+    assert.deepEqual(userRuleProblems({ newsletters: { add: ['daily'], remove: ['weekly'] } }), []);
+  });
+});
+
+describe('toUserFields', () => {
+  it('gives every profile field for a user with every attribute', () => {
+    assert.deepEqual(Object.keys(toUserFields(fullAttributes())).sort(), [...USER_FIELDS].sort());
+  });
+
+  it('leaves out email, password and newsletters', () => {
+    const fields = toUserFields({ email: 'a@example.com', password: 'secret-password', newsletters: { add: ['x'] } });
+    assert.deepEqual(fields, {});
+  });
+
+  it('flattens a nested object into dotted fields', () => {
+    assert.deepEqual(toUserFields({ worksFor: { legalName: 'Acme', telephone: '555' } }), {
+      'worksFor.legalName': 'Acme',
+      'worksFor.telephone': '555',
+    });
+  });
+
+  it('sets to null the fields a nested object leaves out, so the object replaces them all', () => {
+    assert.deepEqual(toUserFields({ address: { postalCode: 'EC1A 1BB' } }), {
+      'address.streetAddress': null,
+      'address.unitNumber': null,
+      'address.addressLocality': null,
+      'address.addressRegion': null,
+      'address.addressCountry': null,
+      'address.postalCode': 'EC1A 1BB',
+    });
+  });
+
+  it('clears every field of a nested object sent as null', () => {
+    assert.deepEqual(toUserFields({ worksFor: null }), { 'worksFor.legalName': null, 'worksFor.telephone': null });
+  });
+
+  it('gives only the attributes sent, null included', () => {
+    assert.deepEqual(toUserFields({ givenName: 'Ada', jobTitle: null }), { givenName: 'Ada', jobTitle: null });
+  });
+
+  it('keeps the demographics document whole', () => {
+    assert.deepEqual(toUserFields({ demographics: { recommendations: ['a', 'b'] } }), {
+      demographics: { recommendations: ['a', 'b'] },
+    });
+  });
+});
+
+describe('toUserAttributes', () => {
+  it('rebuilds from the fields the attributes they came from', () => {
+    const { password: _password, newsletters: _newsletters, ...attributes } = fullAttributes();
+    const read = toUserAttributes(attributes.email, toUserFields(attributes), ['daily', 'weekly']);
+    assert.deepEqual(read, { ...attributes, newsletters: ['daily', 'weekly'] });
+  });
+
+  it('rebuilds nested objects with null members from null fields', () => {
+    const nulls = Object.fromEntries(USER_FIELDS.map((f) => [f, null]));
+    const read = toUserAttributes('a@example.com', { ...nulls, familyName: 'Reader' }, []);
+    assert.deepEqual(read.address, {
+      streetAddress: null,
+      unitNumber: null,
+      addressLocality: null,
+      addressRegion: null,
+      addressCountry: null,
+      postalCode: null,
+    });
+    assert.deepEqual(read.worksFor, { legalName: null, telephone: null });
+    assert.equal(read.demographics, null);
+  });
+});

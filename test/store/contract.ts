@@ -1,0 +1,605 @@
+/**
+ * The contract every store adapter meets, tested through the port alone: call
+ * `storeContract(name, open)` from an adapter's test file. `open` gives a store over an empty
+ * database; the suite closes it at the end. Every test makes its own users, with emails,
+ * domains and circulation numbers no other test uses, so tests do not depend on one another.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { ApiError, errors } from '../../src/domain/errors.js';
+import type { StoredSubscription, SubscriptionValues } from '../../src/domain/subscription.js';
+import { toUserFields, USER_FIELDS, type UserCreate, type UserFields } from '../../src/domain/user.js';
+import type { NewUser, Store, StoredUser, UserChanges } from '../../src/store/port.js';
+
+const UNKNOWN_ID = '999999999';
+
+let counter = 0;
+
+/** A token no other test of this process uses. */
+function unique(): string {
+  counter += 1;
+  return `${process.pid}-${counter}`;
+}
+
+/** A domain no other test uses, so a domain filter sees only this test's users. */
+function uniqueDomain(): string {
+  return `d-${unique()}.example`;
+}
+
+function uniqueEmail(domain = 'example.com'): string {
+  return `reader-${unique()}@${domain}`;
+}
+
+/** Every profile attribute, nested objects and the JSON document included. */
+function fullAttributes(): UserCreate {
+  return {
+    email: uniqueEmail(),
+    honorificPrefix: 'Dr.',
+    givenName: 'Ada',
+    additionalName: 'King',
+    familyName: 'Lovelace',
+    honorificSuffix: 'PhD',
+    address: {
+      streetAddress: '12 St James Square',
+      unitNumber: '4B',
+      addressLocality: 'London',
+      addressRegion: 'Greater London',
+      addressCountry: 'GB',
+      postalCode: 'SW1Y 4JH',
+    },
+    circulationNumber: `C-${unique()}`,
+    internalNotes: 'Prefers post. Ünïcödé and "quotes" survive.',
+    jobTitle: 'Analyst',
+    worksFor: { legalName: 'Analytical Engines Ltd', telephone: '+44 20 7946 0000' },
+    telephone: '+44 20 7946 0001',
+    cellNumber: '+44 7700 900001',
+    faxNumber: '+44 20 7946 0002',
+    demographics: { recommendations: ['science', 'history'] },
+  };
+}
+
+function newUser(overrides: Partial<NewUser> = {}): NewUser {
+  return {
+    email: uniqueEmail(),
+    passwordHash: null,
+    fields: toUserFields({ familyName: 'Reader' }),
+    newsletters: [],
+    ...overrides,
+  };
+}
+
+function userChanges(overrides: Partial<UserChanges> = {}): UserChanges {
+  return { fields: {}, addNewsletters: [], removeNewsletters: [], ...overrides };
+}
+
+function subscriptionValues(overrides: Partial<SubscriptionValues> = {}): SubscriptionValues {
+  return {
+    dateStarted: Date.UTC(2025, 0, 1) / 1000,
+    dateEnded: Date.UTC(2026, 0, 1) / 1000,
+    externalIdentifier: 'ext-1',
+    license: 'individual',
+    resource: 'online',
+    trial: false,
+    productId: 'digital-annual',
+    ...overrides,
+  };
+}
+
+/** The values part of a stored subscription, as a change callback receives and returns them. */
+function valuesOf(s: StoredSubscription): SubscriptionValues {
+  const { dateStarted, dateEnded, externalIdentifier, license, resource, trial, productId } = s;
+  return { dateStarted, dateEnded, externalIdentifier, license, resource, trial, productId };
+}
+
+function sorted(values: readonly string[]): string[] {
+  return [...values].sort();
+}
+
+function ids(users: readonly StoredUser[]): string[] {
+  return users.map((u) => u.id);
+}
+
+/** Asserts that `promise` rejects with exactly the emailTaken error. */
+async function rejectsWithEmailTaken(promise: Promise<unknown>): Promise<void> {
+  await assert.rejects(promise, (error: unknown) => {
+    assert.ok(error instanceof ApiError, `expected an ApiError, got ${String(error)}`);
+    assert.equal(error.status, 422);
+    assert.deepEqual(error.errors, errors.emailTaken().errors);
+    return true;
+  });
+}
+
+export function storeContract(name: string, open: () => Promise<Store> | Store): void {
+  describe(`${name} store contract`, () => {
+    let store: Store;
+    before(async () => {
+      store = await open();
+    });
+    after(async () => {
+      await store.close();
+    });
+
+    async function createUsers(count: number, make: (i: number) => Partial<NewUser>): Promise<StoredUser[]> {
+      const users: StoredUser[] = [];
+      for (let i = 0; i < count; i += 1) users.push(await store.createUser(newUser(make(i))));
+      return users;
+    }
+
+    async function userWithSubscription(values: Partial<SubscriptionValues> = {}) {
+      const user = await store.createUser(newUser());
+      const subscription = await store.createSubscription(user.id, subscriptionValues(values));
+      assert.ok(subscription);
+      return { user, subscription };
+    }
+
+    describe('createUser and getUser', () => {
+      it('reads back every profile field, nested objects and the demographics document included', async () => {
+        const attributes = fullAttributes();
+        const fields = toUserFields(attributes);
+        assert.deepEqual(sorted(Object.keys(fields)), sorted(USER_FIELDS), 'the fixture sets every field');
+        const created = await store.createUser({
+          email: attributes.email,
+          passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA',
+          fields,
+          newsletters: ['daily', 'weekly'],
+        });
+        const read = await store.getUser(created.id);
+        assert.ok(read);
+        assert.equal(read.email, attributes.email);
+        assert.deepEqual(read.fields, fields);
+        assert.deepEqual(sorted(read.newsletters), ['daily', 'weekly']);
+      });
+
+      it('answers from createUser the user exactly as getUser then reads it', async () => {
+        const created = await store.createUser(newUser({ fields: toUserFields(fullAttributes()), newsletters: ['a'] }));
+        assert.deepEqual(await store.getUser(created.id), created);
+      });
+
+      it('reads back as null every profile field a new user leaves out', async () => {
+        const created = await store.createUser(newUser({ fields: toUserFields({ familyName: 'Minimal' }) }));
+        const expected: UserFields = Object.fromEntries(USER_FIELDS.map((f) => [f, null]));
+        expected.familyName = 'Minimal';
+        assert.deepEqual((await store.getUser(created.id))?.fields, expected);
+        assert.deepEqual(created.newsletters, []);
+      });
+
+      it('gives ids that are decimal strings, ascending in the order of creation', async () => {
+        const [first, second] = await createUsers(2, () => ({}));
+        assert.ok(first && second);
+        assert.match(first.id, /^[1-9][0-9]*$/);
+        assert.match(second.id, /^[1-9][0-9]*$/);
+        assert.ok(BigInt(second.id) > BigInt(first.id), `${second.id} should be greater than ${first.id}`);
+      });
+
+      it('answers undefined for an unknown id', async () => {
+        assert.equal(await store.getUser(UNKNOWN_ID), undefined);
+      });
+
+      it('refuses an email taken in another letter case with emailTaken', async () => {
+        const email = uniqueEmail();
+        await store.createUser(newUser({ email }));
+        await rejectsWithEmailTaken(store.createUser(newUser({ email: email.toUpperCase() })));
+      });
+
+      it('stores nothing of a user refused for a taken email', async () => {
+        const domain = uniqueDomain();
+        const email = `taken@${domain}`;
+        const original = await store.createUser(newUser({ email }));
+        await rejectsWithEmailTaken(
+          store.createUser(
+            newUser({
+              email: `TAKEN@${domain.toUpperCase()}`,
+              fields: toUserFields({ familyName: 'Dup' }),
+              newsletters: ['x'],
+            }),
+          ),
+        );
+        const found = await store.listUsers({ email: { domain }, offset: 0, limit: 100 });
+        assert.deepEqual(found, [original]);
+      });
+    });
+
+    describe('listUsers', () => {
+      it('orders users by numeric id ascending', async () => {
+        await createUsers(11, () => ({})); // ids pass from one digit to two, where text order differs
+        const all = await store.listUsers({ offset: 0, limit: 100_000 });
+        assert.ok(all.length >= 11);
+        const numeric = all.map((u) => BigInt(u.id));
+        const ascending = [...numeric].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
+        assert.deepEqual(numeric, ascending);
+      });
+
+      it('honours offset and limit', async () => {
+        const domain = uniqueDomain();
+        const users = await createUsers(5, () => ({ email: uniqueEmail(domain) }));
+        const page = await store.listUsers({ email: { domain }, offset: 1, limit: 2 });
+        assert.deepEqual(ids(page), ids(users.slice(1, 3)));
+      });
+
+      it('answers an empty list for an offset past the last user', async () => {
+        const domain = uniqueDomain();
+        await createUsers(2, () => ({ email: uniqueEmail(domain) }));
+        assert.deepEqual(await store.listUsers({ email: { domain }, offset: 2, limit: 10 }), []);
+      });
+
+      it('filters by the whole address, ignoring letter case', async () => {
+        const domain = uniqueDomain();
+        const [wanted] = await createUsers(1, () => ({ email: `Ada.Byron@${domain}` }));
+        await store.createUser(newUser({ email: `ada.byron2@${domain}` }));
+        await store.createUser(newUser({ email: `xada.byron@${domain}` }));
+        const found = await store.listUsers({
+          email: { address: `ADA.BYRON@${domain.toUpperCase()}` },
+          offset: 0,
+          limit: 10,
+        });
+        assert.deepEqual(found, [wanted]);
+      });
+
+      it('filters by domain, ignoring letter case', async () => {
+        const domain = uniqueDomain();
+        const users = await createUsers(2, (i) => ({ email: `r${i}@${i === 0 ? domain.toUpperCase() : domain}` }));
+        const found = await store.listUsers({ email: { domain: domain.toUpperCase() }, offset: 0, limit: 10 });
+        assert.deepEqual(ids(found), ids(users));
+      });
+
+      it('matches the domain filter against the whole domain part only', async () => {
+        const domain = uniqueDomain();
+        const [wanted] = await createUsers(1, () => ({ email: `in@${domain}` }));
+        await store.createUser(newUser({ email: `prefix@not${domain}` }));
+        await store.createUser(newUser({ email: `suffix@${domain}.evil` }));
+        await store.createUser(newUser({ email: `${domain}@other.example` }));
+        const found = await store.listUsers({ email: { domain }, offset: 0, limit: 10 });
+        assert.deepEqual(ids(found), ids([wanted!]));
+      });
+
+      it('filters by the exact circulationNumber', async () => {
+        const number = `C-${unique()}`;
+        const [wanted] = await createUsers(1, () => ({
+          fields: toUserFields({ familyName: 'A', circulationNumber: number }),
+        }));
+        await store.createUser(newUser({ fields: toUserFields({ familyName: 'B', circulationNumber: `${number}0` }) }));
+        await store.createUser(newUser({ fields: toUserFields({ familyName: 'C', circulationNumber: `x${number}` }) }));
+        const found = await store.listUsers({ circulationNumber: number, offset: 0, limit: 10 });
+        assert.deepEqual(found, [wanted]);
+      });
+
+      it('combines an email filter and a circulationNumber filter with AND', async () => {
+        const domain = uniqueDomain();
+        const number = `C-${unique()}`;
+        const fieldsWith = (circulationNumber: string) => toUserFields({ familyName: 'R', circulationNumber });
+        const [both] = await createUsers(1, () => ({ email: uniqueEmail(domain), fields: fieldsWith(number) }));
+        await store.createUser(newUser({ email: uniqueEmail(domain), fields: fieldsWith(`${number}-other`) }));
+        await store.createUser(newUser({ email: uniqueEmail(uniqueDomain()), fields: fieldsWith(number) }));
+        const byDomain = await store.listUsers({ email: { domain }, circulationNumber: number, offset: 0, limit: 10 });
+        assert.deepEqual(ids(byDomain), ids([both!]));
+        const byAddress = await store.listUsers({
+          email: { address: both!.email },
+          circulationNumber: `${number}-other`,
+          offset: 0,
+          limit: 10,
+        });
+        assert.deepEqual(byAddress, []);
+      });
+    });
+
+    describe('updateUser', () => {
+      it('changes only the fields it is given', async () => {
+        const created = await store.createUser(
+          newUser({ fields: toUserFields(fullAttributes()), newsletters: ['daily'] }),
+        );
+        assert.equal(
+          await store.updateUser(created.id, userChanges({ fields: toUserFields({ givenName: 'Augusta' }) })),
+          true,
+        );
+        const read = await store.getUser(created.id);
+        assert.deepEqual(read, { ...created, fields: { ...created.fields, givenName: 'Augusta' } });
+      });
+
+      it('replaces every field of a nested object, clearing those the change leaves out', async () => {
+        const created = await store.createUser(newUser({ fields: toUserFields(fullAttributes()) }));
+        await store.updateUser(
+          created.id,
+          userChanges({ fields: toUserFields({ address: { postalCode: 'EC1A 1BB' } }) }),
+        );
+        const read = await store.getUser(created.id);
+        assert.deepEqual(read?.fields, {
+          ...created.fields,
+          'address.streetAddress': null,
+          'address.unitNumber': null,
+          'address.addressLocality': null,
+          'address.addressRegion': null,
+          'address.addressCountry': null,
+          'address.postalCode': 'EC1A 1BB',
+        });
+      });
+
+      it('replaces and clears the demographics document', async () => {
+        const created = await store.createUser(newUser({ fields: toUserFields(fullAttributes()) }));
+        await store.updateUser(created.id, userChanges({ fields: { demographics: { recommendations: ['sport'] } } }));
+        assert.deepEqual((await store.getUser(created.id))?.fields.demographics, { recommendations: ['sport'] });
+        await store.updateUser(created.id, userChanges({ fields: { demographics: null } }));
+        assert.equal((await store.getUser(created.id))?.fields.demographics, null);
+      });
+
+      it('changes the email, so the address filter finds the new address and not the old', async () => {
+        const created = await store.createUser(newUser());
+        const email = uniqueEmail();
+        await store.updateUser(created.id, userChanges({ email }));
+        assert.equal((await store.getUser(created.id))?.email, email);
+        assert.deepEqual(ids(await store.listUsers({ email: { address: email }, offset: 0, limit: 10 })), [created.id]);
+        assert.deepEqual(await store.listUsers({ email: { address: created.email }, offset: 0, limit: 10 }), []);
+      });
+
+      it('lets a user change the letter case of their own email', async () => {
+        const created = await store.createUser(newUser());
+        const email = created.email.toUpperCase();
+        assert.equal(await store.updateUser(created.id, userChanges({ email })), true);
+        assert.equal((await store.getUser(created.id))?.email, email);
+      });
+
+      it('adds and removes newsletters', async () => {
+        const created = await store.createUser(newUser({ newsletters: ['a', 'b'] }));
+        await store.updateUser(created.id, userChanges({ addNewsletters: ['c'], removeNewsletters: ['a'] }));
+        assert.deepEqual(sorted((await store.getUser(created.id))?.newsletters ?? []), ['b', 'c']);
+      });
+
+      it('adds a newsletter the user already has without error or duplicate', async () => {
+        const created = await store.createUser(newUser({ newsletters: ['a'] }));
+        assert.equal(await store.updateUser(created.id, userChanges({ addNewsletters: ['a', 'b'] })), true);
+        assert.equal(await store.updateUser(created.id, userChanges({ addNewsletters: ['b'] })), true);
+        assert.deepEqual(sorted((await store.getUser(created.id))?.newsletters ?? []), ['a', 'b']);
+      });
+
+      it('removes a newsletter the user does not have without error', async () => {
+        const created = await store.createUser(newUser({ newsletters: ['a'] }));
+        assert.equal(await store.updateUser(created.id, userChanges({ removeNewsletters: ['z'] })), true);
+        assert.deepEqual((await store.getUser(created.id))?.newsletters, ['a']);
+      });
+
+      it('answers false for an unknown id', async () => {
+        assert.equal(await store.updateUser(UNKNOWN_ID, userChanges({ fields: { givenName: 'Nobody' } })), false);
+        assert.equal(await store.getUser(UNKNOWN_ID), undefined);
+      });
+
+      it("refuses another user's email, in another letter case, with emailTaken", async () => {
+        const other = await store.createUser(newUser());
+        const created = await store.createUser(newUser());
+        await rejectsWithEmailTaken(store.updateUser(created.id, userChanges({ email: other.email.toUpperCase() })));
+      });
+
+      it('leaves the user unchanged when an update is refused for a taken email', async () => {
+        const other = await store.createUser(newUser());
+        const created = await store.createUser(newUser({ fields: toUserFields(fullAttributes()), newsletters: ['a'] }));
+        await rejectsWithEmailTaken(
+          store.updateUser(
+            created.id,
+            userChanges({
+              email: other.email,
+              fields: toUserFields({ givenName: 'Changed', address: null }),
+              addNewsletters: ['b'],
+              removeNewsletters: ['a'],
+            }),
+          ),
+        );
+        assert.deepEqual(await store.getUser(created.id), created);
+      });
+    });
+
+    describe('deleteUser', () => {
+      it('erases the user and answers true', async () => {
+        const created = await store.createUser(newUser({ newsletters: ['a'] }));
+        assert.equal(await store.deleteUser(created.id), true);
+        assert.equal(await store.getUser(created.id), undefined);
+        assert.deepEqual(await store.listUsers({ email: { address: created.email }, offset: 0, limit: 10 }), []);
+      });
+
+      it("erases the user's subscriptions", async () => {
+        const { user, subscription } = await userWithSubscription();
+        await store.deleteUser(user.id);
+        assert.equal(await store.getSubscription(user.id, subscription.id), undefined);
+        assert.equal(await store.listSubscriptions(user.id), undefined);
+      });
+
+      it('frees the email of an erased user for a new user', async () => {
+        const created = await store.createUser(newUser());
+        await store.deleteUser(created.id);
+        const again = await store.createUser(newUser({ email: created.email }));
+        assert.notEqual(again.id, created.id);
+      });
+
+      it('answers false for an unknown id, and for a user already erased', async () => {
+        const created = await store.createUser(newUser());
+        await store.deleteUser(created.id);
+        assert.equal(await store.deleteUser(created.id), false);
+        assert.equal(await store.deleteUser(UNKNOWN_ID), false);
+      });
+
+      it('leaves other users and their subscriptions alone', async () => {
+        const kept = await userWithSubscription();
+        const erased = await userWithSubscription();
+        await store.deleteUser(erased.user.id);
+        assert.deepEqual(await store.getUser(kept.user.id), kept.user);
+        assert.deepEqual(await store.listSubscriptions(kept.user.id), [kept.subscription]);
+      });
+    });
+
+    describe('createSubscription and getSubscription', () => {
+      it('stores every value and reads it back under its user, not expired', async () => {
+        const user = await store.createUser(newUser());
+        const values = subscriptionValues({
+          dateEnded: null,
+          externalIdentifier: 'abc-123',
+          license: 'site',
+          resource: 'print-online',
+          trial: true,
+          productId: 'print-weekly',
+        });
+        const created = await store.createSubscription(user.id, values);
+        assert.ok(created);
+        assert.match(created.id, /^[1-9][0-9]*$/);
+        assert.deepEqual(created, { ...values, id: created.id, userId: user.id, expired: false });
+        assert.deepEqual(await store.getSubscription(user.id, created.id), created);
+      });
+
+      it('stores null license, resource, externalIdentifier and productId', async () => {
+        const user = await store.createUser(newUser());
+        const values = subscriptionValues({ externalIdentifier: null, license: null, resource: null, productId: null });
+        const created = await store.createSubscription(user.id, values);
+        assert.ok(created);
+        assert.deepEqual(valuesOf((await store.getSubscription(user.id, created.id))!), values);
+      });
+
+      it('answers undefined for an unknown user', async () => {
+        assert.equal(await store.createSubscription(UNKNOWN_ID, subscriptionValues()), undefined);
+      });
+
+      it("answers undefined for a subscription asked for under another user's id", async () => {
+        const { subscription } = await userWithSubscription();
+        const other = await store.createUser(newUser());
+        assert.equal(await store.getSubscription(other.id, subscription.id), undefined);
+      });
+
+      it('answers undefined for an unknown subscription id', async () => {
+        const user = await store.createUser(newUser());
+        assert.equal(await store.getSubscription(user.id, UNKNOWN_ID), undefined);
+      });
+    });
+
+    describe('listSubscriptions', () => {
+      it("answers the user's own subscriptions in id order", async () => {
+        const user = await store.createUser(newUser());
+        const first = await store.createSubscription(user.id, subscriptionValues({ externalIdentifier: 'first' }));
+        await userWithSubscription(); // another user's subscription, between the two
+        const second = await store.createSubscription(user.id, subscriptionValues({ externalIdentifier: 'second' }));
+        assert.deepEqual(await store.listSubscriptions(user.id), [first, second]);
+      });
+
+      it('answers an empty list for a user without subscriptions', async () => {
+        const user = await store.createUser(newUser());
+        assert.deepEqual(await store.listSubscriptions(user.id), []);
+      });
+
+      it('answers undefined for an unknown user', async () => {
+        assert.equal(await store.listSubscriptions(UNKNOWN_ID), undefined);
+      });
+    });
+
+    describe('updateSubscription', () => {
+      it('passes the current values to the change and stores what it returns', async () => {
+        const { user, subscription } = await userWithSubscription();
+        let seen: SubscriptionValues | undefined;
+        const updated = await store.updateSubscription(user.id, subscription.id, (current) => {
+          seen = valuesOf(current as StoredSubscription);
+          return { ...current, license: 'free', trial: true, productId: null };
+        });
+        assert.deepEqual(seen, valuesOf(subscription));
+        const expected = { ...subscription, license: 'free', trial: true, productId: null };
+        assert.deepEqual(updated, expected);
+        assert.deepEqual(await store.getSubscription(user.id, subscription.id), expected);
+      });
+
+      it('answers undefined under another user, without calling the change or changing anything', async () => {
+        const { user, subscription } = await userWithSubscription();
+        const other = await store.createUser(newUser());
+        let called = false;
+        const result = await store.updateSubscription(other.id, subscription.id, (current) => {
+          called = true;
+          return { ...current, license: 'free' };
+        });
+        assert.equal(result, undefined);
+        assert.equal(called, false);
+        assert.deepEqual(await store.getSubscription(user.id, subscription.id), subscription);
+      });
+
+      it('passes on an ApiError thrown by the change and leaves the subscription unchanged', async () => {
+        const { user, subscription } = await userWithSubscription();
+        const refusal = errors.invalidAttributes([{ pointer: '/data/attributes/dateEnded', detail: 'no' }]);
+        await assert.rejects(
+          store.updateSubscription(user.id, subscription.id, () => {
+            throw refusal;
+          }),
+          (error: unknown) => error === refusal,
+        );
+        assert.deepEqual(await store.getSubscription(user.id, subscription.id), subscription);
+      });
+
+      it('applies concurrent changes one after another, none lost', async () => {
+        const { user, subscription } = await userWithSubscription({ externalIdentifier: '' });
+        await Promise.all(
+          Array.from({ length: 10 }, () =>
+            store.updateSubscription(user.id, subscription.id, (current) => ({
+              ...current,
+              externalIdentifier: `${current.externalIdentifier}x`,
+            })),
+          ),
+        );
+        assert.equal((await store.getSubscription(user.id, subscription.id))?.externalIdentifier, 'x'.repeat(10));
+      });
+
+      it('keeps an expired subscription expired', async () => {
+        const { user, subscription } = await userWithSubscription();
+        await store.expireSubscription(user.id, subscription.id, subscription.dateStarted + 60);
+        const updated = await store.updateSubscription(user.id, subscription.id, (current) => ({
+          ...current,
+          license: 'free',
+        }));
+        assert.equal(updated?.expired, true);
+        assert.equal(updated?.license, 'free');
+      });
+    });
+
+    describe('expireSubscription', () => {
+      it('marks the subscription expired with dateEnded = now', async () => {
+        const { user, subscription } = await userWithSubscription();
+        const now = subscription.dateStarted + 3600;
+        const expired = await store.expireSubscription(user.id, subscription.id, now);
+        const expected = { ...subscription, expired: true, dateEnded: now };
+        assert.deepEqual(expired, expected);
+        assert.deepEqual(await store.getSubscription(user.id, subscription.id), expected);
+      });
+
+      it('may end a subscription before the dateStarted it had planned', async () => {
+        const { user, subscription } = await userWithSubscription();
+        const now = subscription.dateStarted - 86_400;
+        const expired = await store.expireSubscription(user.id, subscription.id, now);
+        assert.equal(expired?.expired, true);
+        assert.equal(expired?.dateEnded, now);
+      });
+
+      it('changes nothing when the subscription is already expired; dateEnded keeps the first value', async () => {
+        const { user, subscription } = await userWithSubscription();
+        const first = await store.expireSubscription(user.id, subscription.id, subscription.dateStarted + 10);
+        const second = await store.expireSubscription(user.id, subscription.id, subscription.dateStarted + 20);
+        assert.deepEqual(second, first);
+        assert.equal(second?.dateEnded, subscription.dateStarted + 10);
+      });
+
+      it("answers undefined under another user's id and leaves the subscription as it was", async () => {
+        const { user, subscription } = await userWithSubscription();
+        const other = await store.createUser(newUser());
+        assert.equal(
+          await store.expireSubscription(other.id, subscription.id, subscription.dateStarted + 10),
+          undefined,
+        );
+        assert.deepEqual(await store.getSubscription(user.id, subscription.id), subscription);
+      });
+    });
+
+    describe('deleteSubscription', () => {
+      it('removes the subscription and answers true, then false the second time', async () => {
+        const { user, subscription } = await userWithSubscription();
+        assert.equal(await store.deleteSubscription(user.id, subscription.id), true);
+        assert.equal(await store.getSubscription(user.id, subscription.id), undefined);
+        assert.deepEqual(await store.listSubscriptions(user.id), []);
+        assert.equal(await store.deleteSubscription(user.id, subscription.id), false);
+      });
+
+      it("answers false under another user's id and keeps the subscription", async () => {
+        const { user, subscription } = await userWithSubscription();
+        const other = await store.createUser(newUser());
+        assert.equal(await store.deleteSubscription(other.id, subscription.id), false);
+        assert.deepEqual(await store.getSubscription(user.id, subscription.id), subscription);
+      });
+    });
+  });
+}
