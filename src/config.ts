@@ -39,7 +39,8 @@ export function loadConfig(env: Env = process.env): Config {
 
 function port(value = '3000'): number {
   const n = Number(value);
-  if (!/^\d+$/.test(value) || n < 0 || n > 65535) throw new ConfigError('PORT', `"${value}" is not a port number (0-65535)`);
+  if (!/^\d+$/.test(value) || n < 0 || n > 65535)
+    throw new ConfigError('PORT', `"${value}" is not a port number (0-65535)`);
   return n;
 }
 
@@ -87,6 +88,7 @@ function flag(setting: string, value: string | undefined): boolean {
 const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 function logLevel(value = 'info'): string {
-  if (!LOG_LEVELS.includes(value)) throw new ConfigError('LOG_LEVEL', `"${value}" is not one of ${LOG_LEVELS.join(', ')}`);
+  if (!LOG_LEVELS.includes(value))
+    throw new ConfigError('LOG_LEVEL', `"${value}" is not one of ${LOG_LEVELS.join(', ')}`);
   return value;
 }

@@ -3,15 +3,19 @@
  * seconds since the epoch and always written back in UTC as `YYYY-MM-DDThh:mm:ss+00:00`.
  */
 
-const ISO_DATE_TIME =
-  /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(Z|[+-](\d{2}):(\d{2}))$/;
+const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(Z|[+-](\d{2}):(\d{2}))$/;
 
 /** Epoch seconds of an ISO-8601 timestamp with offset, or undefined when it is not one. */
 export function parseInstant(text: string): number | undefined {
   const m = ISO_DATE_TIME.exec(text);
   if (!m) return undefined;
   const [year, month, day, hour, minute, second] = m.slice(1, 7).map(Number) as [
-    number, number, number, number, number, number,
+    number,
+    number,
+    number,
+    number,
+    number,
+    number,
   ];
   const offsetHours = m[8] === undefined ? 0 : Number(m[8]);
   const offsetMinutes = m[9] === undefined ? 0 : Number(m[9]);

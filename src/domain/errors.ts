@@ -45,8 +45,7 @@ function single(status: number, title: string, detail?: string, source?: ErrorSo
 export const INVALID_ATTRIBUTE = 'Invalid Attribute';
 
 export const errors = {
-  problemsParsingJson: (detail = 'The request body is not valid JSON.') =>
-    single(400, 'Problems parsing JSON', detail),
+  problemsParsingJson: (detail = 'The request body is not valid JSON.') => single(400, 'Problems parsing JSON', detail),
 
   bodyMustBeObject: (detail = 'The request body must be a JSON object (a JSON:API document).') =>
     single(400, 'Body must be a JSON object', detail),
@@ -54,8 +53,7 @@ export const errors = {
   invalidQueryParameter: (parameter: string, detail: string) =>
     single(400, 'Invalid Query Parameter', detail, { parameter }),
 
-  invalidHeader: (header: string, detail: string) =>
-    single(400, 'Invalid Header', detail, { header }),
+  invalidHeader: (header: string, detail: string) => single(400, 'Invalid Header', detail, { header }),
 
   badRequest: (detail: string) => single(400, 'Bad Request', detail),
 
@@ -71,8 +69,7 @@ export const errors = {
       })),
     ),
 
-  emailTaken: () =>
-    errors.invalidAttributes([{ pointer: '/data/attributes/email', detail: 'has already been taken' }]),
+  emailTaken: () => errors.invalidAttributes([{ pointer: '/data/attributes/email', detail: 'has already been taken' }]),
 
   clientGeneratedId: () =>
     single(403, 'Forbidden', 'Client-generated ids are not supported; leave out data.id.', {
@@ -81,8 +78,7 @@ export const errors = {
 
   notFound: (detail: string) => single(404, 'Not Found', detail),
 
-  routeNotFound: (method: string, path: string) =>
-    single(404, 'Not Found', `There is no route ${method} ${path}.`),
+  routeNotFound: (method: string, path: string) => single(404, 'Not Found', `There is no route ${method} ${path}.`),
 
   methodNotAllowed: (method: string, allowed: readonly string[]) => {
     const error = single(405, 'Method Not Allowed', `${method} is not allowed here; use ${allowed.join(', ')}.`);
@@ -100,8 +96,7 @@ export const errors = {
   typeConflict: (expected: string) =>
     single(409, 'Conflict', `type must be ${expected} at this endpoint`, { pointer: '/data/type' }),
 
-  idConflict: () =>
-    single(409, 'Conflict', 'data.id does not match the id in the address', { pointer: '/data/id' }),
+  idConflict: () => single(409, 'Conflict', 'data.id does not match the id in the address', { pointer: '/data/id' }),
 
   payloadTooLarge: (limitBytes: number) =>
     single(413, 'Payload Too Large', `The request body is larger than ${limitBytes} bytes.`),

@@ -131,17 +131,12 @@ function checked(values: SubscriptionValues): SubscriptionValues {
   return values;
 }
 
-const ProductIdentifier = Type.Object(
-  { type: Type.Literal(PRODUCTS), id: ProductId },
-  { additionalProperties: false },
-);
+const ProductIdentifier = Type.Object({ type: Type.Literal(PRODUCTS), id: ProductId }, { additionalProperties: false });
 
 /** The optional link to a subscription product; `data: null` removes it on update. */
 export const SubscriptionRelationships = Type.Object(
   {
-    product: Type.Optional(
-      Type.Object({ data: Nullable(ProductIdentifier) }, { additionalProperties: false }),
-    ),
+    product: Type.Optional(Type.Object({ data: Nullable(ProductIdentifier) }, { additionalProperties: false })),
   },
   { additionalProperties: false },
 );

@@ -58,10 +58,7 @@ const Address = Type.Object(
   { additionalProperties: false },
 );
 
-const WorksFor = Type.Object(
-  { legalName: Text(200), telephone: Text(50) },
-  { additionalProperties: false },
-);
+const WorksFor = Type.Object({ legalName: Text(200), telephone: Text(50) }, { additionalProperties: false });
 
 const Demographics = Type.Object(
   { recommendations: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 100 })) },

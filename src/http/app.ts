@@ -4,12 +4,15 @@
  */
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Store } from '../store/port.js';
-import { BODY_LIMIT_BYTES, registerErrorHandling } from './error-handling.js';
+import { Type } from '@sinclair/typebox';
+import { BODY_LIMIT_BYTES, clientErrorHandler, frameworkErrors, registerErrorHandling } from './error-handling.js';
 import { baseUrlOf } from './links.js';
 import { registerMediaTypes } from './media-type.js';
 import { subscriptionRoutes } from './routes/subscriptions.js';
 import { userRoutes } from './routes/users.js';
 import { validatorCompiler } from './validation.js';
+
+const NoQueryParameters = Type.Object({}, { additionalProperties: false });
 
 export interface AppOptions {
   store: Store;
@@ -25,8 +28,14 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT_BYTES,
     requestIdHeader: 'x-request-id',
     routerOptions: { maxParamLength: 200 },
+    frameworkErrors,
+    clientErrorHandler,
   });
   app.setValidatorCompiler(validatorCompiler);
+  // A route that declares no query parameters takes none: JSON:API wants unknown ones refused.
+  app.addHook('onRoute', (route) => {
+    route.schema = { querystring: NoQueryParameters, ...route.schema };
+  });
   registerMediaTypes(app);
   registerErrorHandling(app);
   app.addHook('onSend', async (_request, reply) => {

@@ -4,9 +4,42 @@
  * exact `application/vnd.api+json`, which Fastify would otherwise extend with a charset.
  */
 import type { FastifyInstance } from 'fastify';
-import { errors } from '../domain/errors.js';
+import { errors, type Problem } from '../domain/errors.js';
 
 export const JSONAPI = 'application/vnd.api+json';
+
+const utf8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * Strings no store can keep as sent: NUL (PostgreSQL refuses it, SQLite cuts text at it) and
+ * unpaired surrogates (not text at all). Walked without recursion, since bodies nest deeply.
+ */
+function unstorableText(body: unknown): Problem[] {
+  const problems: Problem[] = [];
+  const pending: [unknown, string][] = [[body, '']];
+  while (pending.length > 0 && problems.length < 50) {
+    const [value, pointer] = pending.pop() as [unknown, string];
+    if (typeof value === 'string') {
+      if (!isStorable(value))
+        problems.push({ pointer, detail: 'must not contain NUL characters or unpaired surrogates' });
+    } else if (typeof value === 'object' && value !== null) {
+      for (const [key, child] of Object.entries(value)) {
+        const childPointer = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
+        if (!isStorable(key))
+          problems.push({
+            pointer: childPointer,
+            detail: 'member names must not contain NUL characters or unpaired surrogates',
+          });
+        pending.push([child, childPointer]);
+      }
+    }
+  }
+  return problems;
+}
+
+function isStorable(text: string): boolean {
+  return !text.includes('\u0000') && text.isWellFormed();
+}
 
 interface MediaRange {
   type: string;
@@ -52,22 +85,29 @@ export function isAcceptable(header: string | undefined): boolean {
 
 export function registerMediaTypes(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser(
-    [JSONAPI, 'application/json'],
-    { parseAs: 'string' },
-    (_request, body: string, done) => {
-      if (body.trim() === '') return done(null, undefined);
-      try {
-        done(null, JSON.parse(body));
-      } catch {
-        // The parser's message quotes the body, which may hold a password: say no more than this.
-        done(errors.problemsParsingJson(), undefined);
-      }
-    },
-  );
+  app.addContentTypeParser([JSONAPI, 'application/json'], { parseAs: 'buffer' }, (_request, raw: Buffer, done) => {
+    let text: string;
+    try {
+      text = utf8.decode(raw);
+    } catch {
+      return done(errors.problemsParsingJson('The request body is not valid UTF-8.'), undefined);
+    }
+    if (text.trim() === '') return done(null, undefined);
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      // The parser's message quotes the body, which may hold a password: say no more than this.
+      return done(errors.problemsParsingJson(), undefined);
+    }
+    const problems = unstorableText(body);
+    done(problems.length > 0 ? errors.invalidAttributes(problems) : null, body);
+  });
 
   app.addHook('onRequest', async (request) => {
     if (!isAcceptable(request.headers.accept)) throw errors.notAcceptable();
+    const encoding = request.headers['content-encoding'];
+    if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') throw errors.unsupportedMediaType();
     const contentType = request.headers['content-type'];
     if (contentType !== undefined && !isAcceptableContentType(contentType)) throw errors.unsupportedMediaType();
   });

@@ -1,8 +1,8 @@
 /**
  * Request validation: the routes' schemas compiled with Ajv, and every failure turned into the
- * JSON:API error the interface prescribes. Bodies are checked strictly (no coercion, every
- * problem reported); query strings are coerced from text; an id in the path that cannot exist
- * is simply not found.
+ * JSON:API error the interface prescribes. Nothing is coerced: bodies report every problem;
+ * query parameters stay text (numbers in them are matched by pattern, so `1e3` is no page
+ * number); an id in the path that cannot exist is simply not found.
  */
 import { Ajv, type ErrorObject as AjvError, type ValidateFunction } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
@@ -14,9 +14,10 @@ import type { ErrorMessages } from '../domain/schema.js';
 /** Enough errors to fix a document by; more would only let a hostile body inflate the answer. */
 const MAX_PROBLEMS = 50;
 
-function createAjv(options: { coerceTypes: boolean; allErrors: boolean }): Ajv {
+function createAjv(options: { allErrors: boolean }): Ajv {
   const ajv = new Ajv({
     ...options,
+    coerceTypes: false,
     verbose: true,
     allowUnionTypes: true,
     useDefaults: false,
@@ -28,21 +29,29 @@ function createAjv(options: { coerceTypes: boolean; allErrors: boolean }): Ajv {
   return ajv;
 }
 
-const bodyAjv = createAjv({ coerceTypes: false, allErrors: true });
-const queryAjv = createAjv({ coerceTypes: true, allErrors: false });
+const bodyAjv = createAjv({ allErrors: true });
+const queryAjv = createAjv({ allErrors: false });
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   const ajv = httpPart === 'body' ? bodyAjv : queryAjv;
   const validate = ajv.compile(schema as object);
   const toError =
-    httpPart === 'body' ? bodyError : httpPart === 'querystring' ? queryError : httpPart === 'params' ? paramsError : headerError;
+    httpPart === 'body'
+      ? bodyError
+      : httpPart === 'querystring'
+        ? queryError
+        : httpPart === 'params'
+          ? paramsError
+          : headerError;
   return (data: unknown) => (validate(data) ? { value: data } : { error: toError(validate) });
 };
 
 function bodyError(validate: ValidateFunction): ApiError {
   const failures = validate.errors ?? [];
   if (failures.some((e) => e.instancePath === '' && e.keyword === 'type')) return errors.bodyMustBeObject();
-  const typeConflict = failures.find((e) => e.instancePath === '/data/type' && e.keyword === 'const' && typeof e.data === 'string');
+  const typeConflict = failures.find(
+    (e) => e.instancePath === '/data/type' && e.keyword === 'const' && typeof e.data === 'string',
+  );
   if (typeConflict) return errors.typeConflict(String(typeConflict.params.allowedValue));
   return errors.invalidAttributes(failures.slice(0, MAX_PROBLEMS).map(problemOf));
 }

@@ -99,7 +99,9 @@ class SqliteStore implements Store {
         WHERE EXISTS (SELECT 1 FROM users WHERE id = @user_id)
         RETURNING ${SUBSCRIPTION_COLUMNS}`),
       listSubscriptions: db.prepare(`
-        SELECT u.id AS owner, ${SUBSCRIPTION_COLUMNS.split(',').map((c) => `s.${c.trim()}`).join(', ')}
+        SELECT u.id AS owner, ${SUBSCRIPTION_COLUMNS.split(',')
+          .map((c) => `s.${c.trim()}`)
+          .join(', ')}
         FROM users u LEFT JOIN subscriptions s ON s.user_id = u.id
         WHERE u.id = ? ORDER BY s.id`),
       getSubscription: db.prepare(`SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE user_id = ? AND id = ?`),
@@ -117,19 +119,21 @@ class SqliteStore implements Store {
   }
 
   async createUser(user: NewUser): Promise<StoredUser> {
-    const id = this.db.transaction(() => {
-      const keys = emailKeys(user.email);
-      const row: Row = {
-        email: user.email,
-        email_lower: keys.lower,
-        email_domain: keys.domain,
-        password_hash: user.passwordHash,
-      };
-      for (const field of USER_FIELDS) row[columnOf(field)] = toColumnValue(field, user.fields[field]);
-      const userId = uniqueEmail(() => this.statements.insertUser.run(row).lastInsertRowid);
-      for (const newsletter of user.newsletters) this.statements.addNewsletter.run(userId, newsletter);
-      return String(userId);
-    }).immediate();
+    const id = this.db
+      .transaction(() => {
+        const keys = emailKeys(user.email);
+        const row: Row = {
+          email: user.email,
+          email_lower: keys.lower,
+          email_domain: keys.domain,
+          password_hash: user.passwordHash,
+        };
+        for (const field of USER_FIELDS) row[columnOf(field)] = toColumnValue(field, user.fields[field]);
+        const userId = uniqueEmail(() => this.statements.insertUser.run(row).lastInsertRowid);
+        for (const newsletter of user.newsletters) this.statements.addNewsletter.run(userId, newsletter);
+        return String(userId);
+      })
+      .immediate();
     return (await this.getUser(id)) as StoredUser;
   }
 
@@ -163,21 +167,23 @@ class SqliteStore implements Store {
   }
 
   async updateUser(id: string, changes: UserChanges): Promise<boolean> {
-    return this.db.transaction(() => {
-      const current = this.statements.getUserRow.get(id) as Row | undefined;
-      if (!current) return false;
-      const row: Row = { ...current, id };
-      if (changes.email !== undefined) {
-        const keys = emailKeys(changes.email);
-        Object.assign(row, { email: changes.email, email_lower: keys.lower, email_domain: keys.domain });
-      }
-      if (changes.passwordHash !== undefined) row.password_hash = changes.passwordHash;
-      for (const [field, value] of Object.entries(changes.fields)) row[columnOf(field)] = toColumnValue(field, value);
-      uniqueEmail(() => this.statements.updateUser.run(row));
-      for (const newsletter of changes.removeNewsletters) this.statements.removeNewsletter.run(id, newsletter);
-      for (const newsletter of changes.addNewsletters) this.statements.addNewsletter.run(id, newsletter);
-      return true;
-    }).immediate();
+    return this.db
+      .transaction(() => {
+        const current = this.statements.getUserRow.get(id) as Row | undefined;
+        if (!current) return false;
+        const row: Row = { ...current, id };
+        if (changes.email !== undefined) {
+          const keys = emailKeys(changes.email);
+          Object.assign(row, { email: changes.email, email_lower: keys.lower, email_domain: keys.domain });
+        }
+        if (changes.passwordHash !== undefined) row.password_hash = changes.passwordHash;
+        for (const [field, value] of Object.entries(changes.fields)) row[columnOf(field)] = toColumnValue(field, value);
+        uniqueEmail(() => this.statements.updateUser.run(row));
+        for (const newsletter of changes.removeNewsletters) this.statements.removeNewsletter.run(id, newsletter);
+        for (const newsletter of changes.addNewsletters) this.statements.addNewsletter.run(id, newsletter);
+        return true;
+      })
+      .immediate();
   }
 
   async deleteUser(id: string): Promise<boolean> {
@@ -205,13 +211,15 @@ class SqliteStore implements Store {
     id: string,
     change: (current: SubscriptionValues) => SubscriptionValues,
   ): Promise<StoredSubscription | undefined> {
-    return this.db.transaction(() => {
-      const row = this.statements.getSubscription.get(userId, id) as Row | undefined;
-      if (!row) return undefined;
-      const next = change(toStoredSubscription(row));
-      const updated = this.statements.updateSubscription.get({ ...subscriptionParams(userId, next), id }) as Row;
-      return toStoredSubscription(updated);
-    }).immediate();
+    return this.db
+      .transaction(() => {
+        const row = this.statements.getSubscription.get(userId, id) as Row | undefined;
+        if (!row) return undefined;
+        const next = change(toStoredSubscription(row));
+        const updated = this.statements.updateSubscription.get({ ...subscriptionParams(userId, next), id }) as Row;
+        return toStoredSubscription(updated);
+      })
+      .immediate();
   }
 
   async expireSubscription(userId: string, id: string, now: number): Promise<StoredSubscription | undefined> {

@@ -52,10 +52,7 @@ describe('concurrent requests', () => {
         service.client.post('/users', userDocument({ email, password: 'raced password one' })),
         service.client.post('/users', userDocument({ email: email.toUpperCase(), password: 'raced password two' })),
       ]);
-      assert.deepEqual(
-        responses.map((r) => r.status).sort(),
-        [201, 422],
-      );
+      assert.deepEqual(responses.map((r) => r.status).sort(), [201, 422]);
       const found = await service.client.get(`/users?filter[email]=${encodeURIComponent(email)}`);
       assert.equal(found.body.data.length, 1);
     }

@@ -80,13 +80,10 @@ describe('POST /users/{id}/subscriptions', () => {
       subscriptionDocument({ license: 'corporate', resource: 'radio' }),
     );
     assert.equal(response.status, 422);
-    assert.deepEqual(
-      response.body.errors.map((e: any) => [e.source.pointer, e.detail]).sort(),
-      [
-        ['/data/attributes/license', 'must be one of: individual, free, site'],
-        ['/data/attributes/resource', 'must be one of: online, print, print-online'],
-      ],
-    );
+    assert.deepEqual(response.body.errors.map((e: any) => [e.source.pointer, e.detail]).sort(), [
+      ['/data/attributes/license', 'must be one of: individual, free, site'],
+      ['/data/attributes/resource', 'must be one of: online, print, print-online'],
+    ]);
   });
 
   it('refuses an externalIdentifier that is not a string and a trial that is not a boolean', async () => {
@@ -96,13 +93,10 @@ describe('POST /users/{id}/subscriptions', () => {
       subscriptionDocument({ externalIdentifier: 42, trial: 'yes' }),
     );
     assert.equal(response.status, 422);
-    assert.deepEqual(
-      response.body.errors.map((e: any) => [e.source.pointer, e.detail]).sort(),
-      [
-        ['/data/attributes/externalIdentifier', 'must be a string'],
-        ['/data/attributes/trial', 'must be true or false'],
-      ],
-    );
+    assert.deepEqual(response.body.errors.map((e: any) => [e.source.pointer, e.detail]).sort(), [
+      ['/data/attributes/externalIdentifier', 'must be a string'],
+      ['/data/attributes/trial', 'must be true or false'],
+    ]);
   });
 
   it('refuses dateEnded before dateStarted', async () => {
@@ -155,7 +149,7 @@ describe('POST /users/{id}/subscriptions', () => {
 });
 
 describe('GET /users/{id}/subscriptions', () => {
-  it('lists only that user\'s subscriptions, by id', async () => {
+  it("lists only that user's subscriptions, by id", async () => {
     const userId = await createUser(service.client);
     const other = await createUser(service.client);
     const first = await createSubscription(service.client, userId);
@@ -324,7 +318,7 @@ describe('PUT /users/{id}/subscriptions/{id}/expire', () => {
     assert.equal(response.body.data.attributes.expired, true);
   });
 
-  it('answers 404 for an unknown subscription or another user\'s', async () => {
+  it("answers 404 for an unknown subscription or another user's", async () => {
     const owner = await createUser(service.client);
     const stranger = await createUser(service.client);
     const id = await createSubscription(service.client, owner);

@@ -74,7 +74,7 @@ describe('POST /users', () => {
     assert.deepEqual(attributes.newsletters, []);
   });
 
-  it('refuses an invalid email with the interface\'s detail', async () => {
+  it("refuses an invalid email with the interface's detail", async () => {
     const error = onlyError(await service.client.post('/users', userDocument({ email: 'not-an-address' })), 422);
     assert.deepEqual(error.source, { pointer: '/data/attributes/email' });
     assert.equal(error.detail, 'must be a valid email address');
@@ -232,13 +232,10 @@ describe('PUT /users/{id}', () => {
       data: { type: 'users', id, attributes: { email: 'broken', familyName: '', givenName: 'Changed' } },
     });
     assert.equal(response.status, 422);
-    assert.deepEqual(
-      response.body.errors.map((e: any) => [e.source.pointer, e.detail]).sort(),
-      [
-        ['/data/attributes/email', 'must be a valid email address'],
-        ['/data/attributes/familyName', "can't be blank"],
-      ],
-    );
+    assert.deepEqual(response.body.errors.map((e: any) => [e.source.pointer, e.detail]).sort(), [
+      ['/data/attributes/email', 'must be a valid email address'],
+      ['/data/attributes/familyName', "can't be blank"],
+    ]);
     assert.deepEqual((await service.client.get(`/users/${id}`)).body, created.body);
   });
 
@@ -264,7 +261,9 @@ describe('PUT /users/{id}', () => {
 
   it('answers 404 for an unknown user', async () => {
     onlyError(
-      await service.client.put('/users/987654', { data: { type: 'users', id: '987654', attributes: { givenName: 'X' } } }),
+      await service.client.put('/users/987654', {
+        data: { type: 'users', id: '987654', attributes: { givenName: 'X' } },
+      }),
       404,
     );
   });

@@ -36,7 +36,9 @@ const relationship = {
 };
 /** Attributes and relationships share one namespace and may not use `relationships`, `links`, `id` or `type`. */
 const fieldsNamespace = {
-  not: { anyOf: [{ required: ['relationships'] }, { required: ['links'] }, { required: ['id'] }, { required: ['type'] }] },
+  not: {
+    anyOf: [{ required: ['relationships'] }, { required: ['links'] }, { required: ['id'] }, { required: ['type'] }],
+  },
 };
 const resource = {
   type: 'object',

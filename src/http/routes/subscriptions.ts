@@ -113,7 +113,11 @@ export function subscriptionRoutes(
       if (data.id !== subscription_id) throw errors.idConflict();
       const product = data.relationships?.product;
       const updated = await store.updateSubscription(user_id, subscription_id, (current) =>
-        changedSubscription(current, data.attributes ?? {}, product === undefined ? undefined : (product.data?.id ?? null)),
+        changedSubscription(
+          current,
+          data.attributes ?? {},
+          product === undefined ? undefined : (product.data?.id ?? null),
+        ),
       );
       if (!updated) throw noSuchSubscription(user_id, subscription_id);
       const resource = render(request, updated);

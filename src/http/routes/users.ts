@@ -33,29 +33,42 @@ export const PAGE_SIZE = 100;
 const UserResource = resourceObject(USERS, UserAttributes);
 const UserDocument = singleDocument(UserResource);
 
+const PageNumber = Type.String({
+  pattern: '^[1-9][0-9]{0,6}$',
+  errorMessage: { pattern: 'must be a whole number from 1 to 9999999' },
+});
+
+/** A filter value: text a store can compare (no NUL, which PostgreSQL cannot even receive). */
+const FilterValue = (maxLength: number, description?: string) =>
+  Type.String({
+    minLength: 1,
+    maxLength,
+    pattern: '^[^\\u0000]*$',
+    errorMessage: { pattern: 'must not contain NUL characters' },
+    ...(description ? { description } : {}),
+  });
+
 const UserListQuery = Type.Object(
   {
     'filter[email]': Type.Optional(
+      FilterValue(254, 'A whole address (matched without regard to case), or a domain when it has no @.'),
+    ),
+    'filter[circulationNumber]': Type.Optional(FilterValue(50)),
+    'page[number]': Type.Optional(PageNumber),
+    page: Type.Optional({ ...PageNumber, description: 'Same as page[number].' }),
+    'page[size]': Type.Optional(
       Type.String({
-        minLength: 1,
-        maxLength: 254,
-        description: 'A whole address (matched without regard to case), or a domain when it has no @.',
+        pattern: '^(100|[1-9][0-9]?)$',
+        errorMessage: { pattern: 'must be a whole number from 1 to 100' },
+        default: String(PAGE_SIZE),
       }),
     ),
-    'filter[circulationNumber]': Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),
-    'page[number]': Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000 })),
-    page: Type.Optional(Type.Integer({ minimum: 1, maximum: 10_000_000, description: 'Same as page[number].' })),
-    'page[size]': Type.Optional(Type.Integer({ minimum: 1, maximum: PAGE_SIZE, default: PAGE_SIZE })),
   },
   { additionalProperties: false },
 );
 type UserListQuery = Static<typeof UserListQuery>;
 
-export function userRoutes(
-  fastify: FastifyInstance,
-  store: Store,
-  baseUrl: (request: FastifyRequest) => string,
-): void {
+export function userRoutes(fastify: FastifyInstance, store: Store, baseUrl: (request: FastifyRequest) => string): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
   const userUrl = (request: FastifyRequest, id: string) => `${baseUrl(request)}/users/${id}`;
   const render = (request: FastifyRequest, user: StoredUser) => ({
@@ -102,8 +115,8 @@ export function userRoutes(
       if (query.page !== undefined && query['page[number]'] !== undefined && query.page !== query['page[number]']) {
         throw errors.invalidQueryParameter('page', 'page and page[number] disagree; send one of them');
       }
-      const number = query['page[number]'] ?? query.page ?? 1;
-      const size = query['page[size]'] ?? PAGE_SIZE;
+      const number = Number(query['page[number]'] ?? query.page ?? 1);
+      const size = Number(query['page[size]'] ?? PAGE_SIZE);
       const email = query['filter[email]'];
       const rows = await store.listUsers({
         email: email === undefined ? undefined : emailFilter(email),
@@ -145,24 +158,24 @@ export function userRoutes(
       response: { 200: UserDocument, 204: Type.Null(), ...errorResponses(400, 404, 406, 409, 413, 415, 422) },
     },
     handler: async (request, reply) => {
-    const { user_id } = request.params;
-    const { data } = request.body;
-    if (data.id !== user_id) throw errors.idConflict();
-    const attributes: UserUpdate = data.attributes ?? {};
-    rejectRuleProblems(attributes);
-    const found = await store.updateUser(user_id, {
-      email: attributes.email,
-      passwordHash: attributes.password === undefined ? undefined : await hashPassword(attributes.password),
-      fields: toUserFields(attributes),
-      addNewsletters: attributes.newsletters?.add ?? [],
-      removeNewsletters: attributes.newsletters?.remove ?? [],
-    });
-    if (!found) throw noSuchUser(user_id);
-    if (request.method === 'PUT') return reply.status(204).send(null);
-    // PATCH answers as JSON:API clients expect: the resource as it now is.
-    const user = await store.getUser(user_id);
-    if (!user) throw noSuchUser(user_id);
-    return reply.send({ data: render(request, user) });
+      const { user_id } = request.params;
+      const { data } = request.body;
+      if (data.id !== user_id) throw errors.idConflict();
+      const attributes: UserUpdate = data.attributes ?? {};
+      rejectRuleProblems(attributes);
+      const found = await store.updateUser(user_id, {
+        email: attributes.email,
+        passwordHash: attributes.password === undefined ? undefined : await hashPassword(attributes.password),
+        fields: toUserFields(attributes),
+        addNewsletters: attributes.newsletters?.add ?? [],
+        removeNewsletters: attributes.newsletters?.remove ?? [],
+      });
+      if (!found) throw noSuchUser(user_id);
+      if (request.method === 'PUT') return reply.status(204).send(null);
+      // PATCH answers as JSON:API clients expect: the resource as it now is.
+      const user = await store.getUser(user_id);
+      if (!user) throw noSuchUser(user_id);
+      return reply.send({ data: render(request, user) });
     },
   });
 
