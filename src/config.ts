@@ -8,12 +8,16 @@ import type { SqliteSynchronous } from './store/sqlite.js';
 export interface Config {
   port: number;
   host: string;
-  database: { kind: 'sqlite'; path: string; synchronous: SqliteSynchronous };
+  database: DatabaseConfig;
   /** Absolute base for links and Location, without a trailing slash; derived per request when unset. */
   publicUrl: string | undefined;
   trustProxy: boolean;
   logLevel: string;
 }
+
+export type DatabaseConfig =
+  | { kind: 'sqlite'; path: string; synchronous: SqliteSynchronous }
+  | { kind: 'postgres'; url: string; poolSize: number; statementTimeoutMs: number };
 
 export class ConfigError extends Error {
   constructor(setting: string, problem: string) {
@@ -30,7 +34,7 @@ export function loadConfig(env: Env = process.env): Config {
   return {
     port: port(env.PORT),
     host: host(env.HOST),
-    database: database(env.DATABASE_URL, env.SQLITE_SYNCHRONOUS),
+    database: database(env),
     publicUrl: publicUrl(env.PUBLIC_URL),
     trustProxy: flag('TRUST_PROXY', env.TRUST_PROXY),
     logLevel: logLevel(env.LOG_LEVEL),
@@ -49,20 +53,41 @@ function host(value = '127.0.0.1'): string {
   return value;
 }
 
-function database(url = DEFAULT_DATABASE_PATH, synchronous = 'NORMAL'): Config['database'] {
-  if (synchronous !== 'NORMAL' && synchronous !== 'FULL') {
-    throw new ConfigError('SQLITE_SYNCHRONOUS', `"${synchronous}" is neither NORMAL nor FULL`);
-  }
+function database(env: Env): DatabaseConfig {
+  const url = env.DATABASE_URL || DEFAULT_DATABASE_PATH;
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase();
   if (scheme === 'postgres' || scheme === 'postgresql') {
-    throw new ConfigError('DATABASE_URL', 'PostgreSQL is not supported by this release yet; use a SQLite file path');
+    try {
+      new URL(url);
+    } catch {
+      throw new ConfigError('DATABASE_URL', 'is not a valid postgres:// URL');
+    }
+    return {
+      kind: 'postgres',
+      url,
+      poolSize: integer('DATABASE_POOL_SIZE', env.DATABASE_POOL_SIZE, 10, 1, 1000),
+      statementTimeoutMs: integer('DATABASE_STATEMENT_TIMEOUT_MS', env.DATABASE_STATEMENT_TIMEOUT_MS, 5000, 1, 3_600_000),
+    };
   }
   if (scheme !== undefined && scheme !== 'sqlite' && url.startsWith(`${scheme}:/`)) {
-    throw new ConfigError('DATABASE_URL', `"${url}" is neither a SQLite file path nor a sqlite: URL`);
+    throw new ConfigError('DATABASE_URL', `"${url}" is neither a SQLite file path, a sqlite: URL nor a postgres:// URL`);
+  }
+  const synchronous = env.SQLITE_SYNCHRONOUS || 'NORMAL';
+  if (synchronous !== 'NORMAL' && synchronous !== 'FULL') {
+    throw new ConfigError('SQLITE_SYNCHRONOUS', `"${synchronous}" is neither NORMAL nor FULL`);
   }
   const path = scheme === 'sqlite' ? url.slice('sqlite:'.length).replace(/^\/\//, '') : url;
   if (path === '') throw new ConfigError('DATABASE_URL', 'the sqlite: URL names no file');
   return { kind: 'sqlite', path: path === ':memory:' ? path : resolve(path), synchronous };
+}
+
+function integer(setting: string, value: string | undefined, fallback: number, min: number, max: number): number {
+  if (value === undefined || value === '') return fallback;
+  const n = Number(value);
+  if (!/^\d+$/.test(value) || n < min || n > max) {
+    throw new ConfigError(setting, `"${value}" is not a whole number from ${min} to ${max}`);
+  }
+  return n;
 }
 
 function publicUrl(value: string | undefined): string | undefined {

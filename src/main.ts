@@ -17,7 +17,7 @@ async function main(): Promise<void> {
     throw error;
   }
 
-  const store = openStore(config.database);
+  const store = await openStore(config.database);
   const app = await buildApp({
     store,
     publicUrl: config.publicUrl,

@@ -66,31 +66,49 @@ describe('loadConfig accepts valid settings', () => {
   });
 
   it('accepts SQLITE_SYNCHRONOUS=FULL', () => {
-    assert.equal(loadConfig({ SQLITE_SYNCHRONOUS: 'FULL' }).database.synchronous, 'FULL');
+    assert.equal(sqlite({ SQLITE_SYNCHRONOUS: 'FULL' }).synchronous, 'FULL');
   });
 });
 
+/** The SQLite settings a configuration names, asserting that it names SQLite. */
+function sqlite(env: Record<string, string>) {
+  const { database } = loadConfig(env);
+  assert.equal(database.kind, 'sqlite');
+  return database;
+}
+
 describe('loadConfig resolves the database location', () => {
+  it('takes a postgres:// or postgresql:// URL with the pool settings', () => {
+    for (const url of ['postgres://user:pw@db.example.com:5432/circulation', 'postgresql://db.example.com/c']) {
+      assert.deepEqual(loadConfig({ DATABASE_URL: url, DATABASE_POOL_SIZE: '20' }).database, {
+        kind: 'postgres',
+        url,
+        poolSize: 20,
+        statementTimeoutMs: 5000,
+      });
+    }
+  });
+
   it('resolves a plain relative path to an absolute path', () => {
-    assert.equal(loadConfig({ DATABASE_URL: 'data/x.db' }).database.path, resolve('data/x.db'));
+    assert.equal(sqlite({ DATABASE_URL: 'data/x.db' }).path, resolve('data/x.db'));
   });
 
   it('keeps a plain absolute path', () => {
-    assert.equal(loadConfig({ DATABASE_URL: '/var/lib/circulation/x.db' }).database.path, '/var/lib/circulation/x.db');
+    assert.equal(sqlite({ DATABASE_URL: '/var/lib/circulation/x.db' }).path, '/var/lib/circulation/x.db');
   });
 
   it('reads sqlite:relative as a path relative to the working directory', () => {
-    assert.equal(loadConfig({ DATABASE_URL: 'sqlite:./data/x.db' }).database.path, resolve('./data/x.db'));
+    assert.equal(sqlite({ DATABASE_URL: 'sqlite:./data/x.db' }).path, resolve('./data/x.db'));
   });
 
   it('reads sqlite:/abs and sqlite:///abs as absolute paths', () => {
-    assert.equal(loadConfig({ DATABASE_URL: 'sqlite:/tmp/x.db' }).database.path, '/tmp/x.db');
-    assert.equal(loadConfig({ DATABASE_URL: 'sqlite:///tmp/x.db' }).database.path, '/tmp/x.db');
+    assert.equal(sqlite({ DATABASE_URL: 'sqlite:/tmp/x.db' }).path, '/tmp/x.db');
+    assert.equal(sqlite({ DATABASE_URL: 'sqlite:///tmp/x.db' }).path, '/tmp/x.db');
   });
 
   it('keeps :memory: as it is, plain or as sqlite::memory:', () => {
-    assert.equal(loadConfig({ DATABASE_URL: ':memory:' }).database.path, ':memory:');
-    assert.equal(loadConfig({ DATABASE_URL: 'sqlite::memory:' }).database.path, ':memory:');
+    assert.equal(sqlite({ DATABASE_URL: ':memory:' }).path, ':memory:');
+    assert.equal(sqlite({ DATABASE_URL: 'sqlite::memory:' }).path, ':memory:');
   });
 });
 
@@ -102,10 +120,16 @@ describe('loadConfig refuses invalid settings, naming the setting', () => {
     assertRefused({ PORT: '80.5' }, 'PORT');
   });
   it('refuses a HOST with spaces', () => assertRefused({ HOST: 'my host' }, 'HOST'));
-  it('refuses a postgres:// DATABASE_URL', () =>
-    assertRefused({ DATABASE_URL: 'postgres://user:pw@db.example.com:5432/circulation' }, 'DATABASE_URL'));
-  it('refuses a postgresql:// DATABASE_URL', () =>
-    assertRefused({ DATABASE_URL: 'postgresql://db.example.com/circulation' }, 'DATABASE_URL'));
+  it('refuses a DATABASE_POOL_SIZE that is not a positive whole number', () => {
+    for (const DATABASE_POOL_SIZE of ['0', 'ten', '2.5']) {
+      assertRefused({ DATABASE_URL: 'postgres://db.example.com/c', DATABASE_POOL_SIZE }, 'DATABASE_POOL_SIZE');
+    }
+  });
+  it('refuses a DATABASE_STATEMENT_TIMEOUT_MS that is not a positive whole number', () =>
+    assertRefused(
+      { DATABASE_URL: 'postgres://db.example.com/c', DATABASE_STATEMENT_TIMEOUT_MS: '-5' },
+      'DATABASE_STATEMENT_TIMEOUT_MS',
+    ));
   it('refuses DATABASE_URL=mysql://x', () => assertRefused({ DATABASE_URL: 'mysql://x' }, 'DATABASE_URL'));
   it('refuses a sqlite: URL that names no file', () => {
     assertRefused({ DATABASE_URL: 'sqlite:' }, 'DATABASE_URL');

@@ -8,48 +8,51 @@ import { promisify } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { startService, type Service } from './support/service.js';
+import { forEachStore } from './support/stores.js';
 
-interface Example {
-  title: string;
-  status: number;
-  command: string;
-}
+forEachStore((kind) => {
+  interface Example {
+    title: string;
+    status: number;
+    command: string;
+  }
 
-function readmeExamples(): Example[] {
-  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-  const examples: Example[] = [];
-  for (const block of readme.matchAll(/```sh\n([\s\S]*?)```/g)) {
-    let title = '';
-    let status = 0;
-    const lines = (block[1] as string).replace(/\\\n\s*/g, ' ').split('\n');
-    for (const line of lines) {
-      const comment = /^# (.*?)→ (\d{3})/.exec(line);
-      if (comment) [title, status] = [comment[1] as string, Number(comment[2])];
-      if (line.startsWith('curl ')) examples.push({ title, status, command: line });
+  function readmeExamples(): Example[] {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const examples: Example[] = [];
+    for (const block of readme.matchAll(/```sh\n([\s\S]*?)```/g)) {
+      let title = '';
+      let status = 0;
+      const lines = (block[1] as string).replace(/\\\n\s*/g, ' ').split('\n');
+      for (const line of lines) {
+        const comment = /^# (.*?)→ (\d{3})/.exec(line);
+        if (comment) [title, status] = [comment[1] as string, Number(comment[2])];
+        if (line.startsWith('curl ')) examples.push({ title, status, command: line });
+      }
     }
+    return examples;
   }
-  return examples;
-}
 
-const examples = readmeExamples();
-let service: Service;
-before(async () => {
-  service = await startService();
-});
-after(() => service.close());
-
-describe('README examples', () => {
-  it('include every endpoint', () => {
-    assert.ok(examples.length >= 16, `found ${examples.length} examples`);
+  const examples = readmeExamples();
+  let service: Service;
+  before(async () => {
+    service = await startService(kind);
   });
+  after(() => service.close());
 
-  for (const [index, example] of examples.entries()) {
-    it(`${index + 1}. ${example.title.trim()} (${example.status})`, async () => {
-      const command = example.command.replaceAll('http://127.0.0.1:3000', service.baseUrl);
-      // Asynchronously: the service answering curl runs in this very process.
-      const { stdout: output } = await promisify(execFile)('bash', ['-c', `${command} -w '\\n%{http_code}'`]);
-      const status = Number(output.slice(output.lastIndexOf('\n') + 1));
-      assert.equal(status, example.status, output);
+  describe('README examples', () => {
+    it('include every endpoint', () => {
+      assert.ok(examples.length >= 16, `found ${examples.length} examples`);
     });
-  }
+
+    for (const [index, example] of examples.entries()) {
+      it(`${index + 1}. ${example.title.trim()} (${example.status})`, async () => {
+        const command = example.command.replaceAll('http://127.0.0.1:3000', service.baseUrl);
+        // Asynchronously: the service answering curl runs in this very process.
+        const { stdout: output } = await promisify(execFile)('bash', ['-c', `${command} -w '\\n%{http_code}'`]);
+        const status = Number(output.slice(output.lastIndexOf('\n') + 1));
+        assert.equal(status, example.status, output);
+      });
+    }
+  });
 });

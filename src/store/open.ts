@@ -1,10 +1,18 @@
 /**
- * Opens the store a configuration names.
+ * Opens the store a configuration names, with its schema migrated to this release.
  */
-import type { Config } from '../config.js';
+import type { DatabaseConfig } from '../config.js';
 import type { Store } from './port.js';
+import { openPostgresStore } from './postgres.js';
 import { openSqliteStore } from './sqlite.js';
 
-export function openStore(database: Config['database']): Store {
+export async function openStore(database: DatabaseConfig): Promise<Store> {
+  if (database.kind === 'postgres') {
+    return openPostgresStore({
+      url: database.url,
+      poolSize: database.poolSize,
+      statementTimeoutMs: database.statementTimeoutMs,
+    });
+  }
   return openSqliteStore({ path: database.path, synchronous: database.synchronous });
 }

@@ -1,13 +1,8 @@
 /**
- * The SQLite schema, as numbered migrations. A migration, once released, never changes: a
- * change to the schema is a new entry at the end. Column names of user profile fields are
- * derived from the attribute paths (see `columnOf`), and a store test checks they match.
+ * The SQLite schema, as numbered migrations (see migration.ts). Column names of user profile
+ * fields are derived from the attribute paths (see `columnOf`), and a store test checks them.
  */
-export interface Migration {
-  version: number;
-  name: string;
-  sql: string;
-}
+import type { Migration } from './migration.js';
 
 export const sqliteMigrations: readonly Migration[] = [
   {

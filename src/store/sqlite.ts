@@ -8,11 +8,13 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { emailKeys } from '../domain/email.js';
 import { errors } from '../domain/errors.js';
-import type { License, Resource, StoredSubscription, SubscriptionValues } from '../domain/subscription.js';
+import type { StoredSubscription, SubscriptionValues } from '../domain/subscription.js';
 import { USER_FIELDS } from '../domain/user.js';
-import { columnOf, fieldsOfRow, toColumnValue, USER_COLUMNS } from './columns.js';
+import { columnOf, toColumnValue, USER_COLUMNS } from './columns.js';
+import { toStoredSubscription, toStoredUser, type Row } from './rows.js';
 import type { NewUser, Store, StoredUser, UserChanges, UserListQuery } from './port.js';
-import { sqliteMigrations, type Migration } from './sqlite-migrations.js';
+import { pendingMigrations, type Migration } from './migration.js';
+import { sqliteMigrations } from './sqlite-migrations.js';
 
 export type SqliteSynchronous = 'NORMAL' | 'FULL';
 
@@ -22,8 +24,6 @@ export interface SqliteOptions {
   /** NORMAL survives a crash of the process; FULL also survives a loss of power. */
   synchronous?: SqliteSynchronous;
 }
-
-type Row = Record<string, unknown>;
 
 const USER_SELECT = `
   SELECT id, email, ${USER_COLUMNS.join(', ')},
@@ -57,13 +57,7 @@ export function migrate(db: Database.Database, migrations: readonly Migration[])
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL DEFAULT (unixepoch()))`);
   db.transaction(() => {
     const applied = db.prepare('SELECT max(version) AS v FROM schema_migrations').get() as { v: number | null };
-    const current = applied.v ?? 0;
-    const latest = migrations.at(-1)?.version ?? 0;
-    if (current > latest) {
-      throw new Error(`the database schema is version ${current}, newer than this release knows (${latest})`);
-    }
-    for (const m of migrations) {
-      if (m.version <= current) continue;
+    for (const m of pendingMigrations(applied.v ?? 0, migrations)) {
       db.exec(m.sql);
       db.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)').run(m.version, m.name);
     }
@@ -247,15 +241,6 @@ function uniqueEmail<T>(write: () => T): T {
   }
 }
 
-function toStoredUser(row: Row): StoredUser {
-  return {
-    id: String(row.id),
-    email: row.email as string,
-    fields: fieldsOfRow(row),
-    newsletters: JSON.parse(row.newsletters as string) as string[],
-  };
-}
-
 function subscriptionParams(userId: string, v: SubscriptionValues): Row {
   return {
     user_id: userId,
@@ -266,20 +251,5 @@ function subscriptionParams(userId: string, v: SubscriptionValues): Row {
     resource: v.resource,
     trial: v.trial ? 1 : 0,
     product_id: v.productId,
-  };
-}
-
-function toStoredSubscription(row: Row): StoredSubscription {
-  return {
-    id: String(row.id),
-    userId: String(row.user_id),
-    dateStarted: row.date_started as number,
-    dateEnded: row.date_ended as number | null,
-    externalIdentifier: row.external_identifier as string | null,
-    license: row.license as License | null,
-    resource: row.resource as Resource | null,
-    trial: row.trial === 1,
-    expired: row.expired === 1,
-    productId: row.product_id as string | null,
   };
 }

@@ -5,16 +5,13 @@
  * password hash in it.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { Ajv } from 'ajv';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from '../../src/http/app.js';
 import type { Store } from '../../src/store/port.js';
-import { openSqliteStore } from '../../src/store/sqlite.js';
 import { jsonApiDocumentSchema } from './jsonapi-schema.js';
+import { openTestStore, type StoreKind, type TestStore } from './stores.js';
 
 const ajv = new Ajv({ allErrors: true, strict: false });
 ajv.addFormat('uri', (text: string) => URL.canParse(text) && /^[a-z][a-z0-9+.-]*:/i.test(text));
@@ -98,18 +95,22 @@ function rememberPasswords(body: unknown): void {
 export interface Service {
   client: Client;
   baseUrl: string;
+  kind: StoreKind;
   store: Store;
   app: FastifyInstance;
-  databasePath: string;
+  /** Direct SQL on the service's database; `?` marks a parameter. */
+  sql: TestStore['sql'];
+  snapshot: TestStore['snapshot'];
   close(): Promise<void>;
 }
 
-/** Starts the service on a fresh SQLite database; `close` stops it and removes the database. */
-export async function startService(options: Partial<Omit<AppOptions, 'store'>> = {}): Promise<Service> {
-  const dir = mkdtempSync(join(tmpdir(), 'circulation-test-'));
-  const databasePath = join(dir, 'test.db');
-  const store = openSqliteStore({ path: databasePath });
-  const app = await buildApp({ store, ...options });
+/** Starts the service on a fresh database of the given kind; `close` stops it and removes the data. */
+export async function startService(
+  kind: StoreKind = 'SQLite',
+  options: Partial<Omit<AppOptions, 'store'>> = {},
+): Promise<Service> {
+  const testStore = await openTestStore(kind);
+  const app = await buildApp({ store: testStore.store, ...options });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   assert.ok(address && typeof address === 'object');
@@ -117,13 +118,14 @@ export async function startService(options: Partial<Omit<AppOptions, 'store'>> =
   return {
     client: new Client(baseUrl),
     baseUrl,
-    store,
+    kind,
+    store: testStore.store,
     app,
-    databasePath,
+    sql: testStore.sql,
+    snapshot: testStore.snapshot,
     async close() {
       await app.close();
-      await store.close();
-      rmSync(dir, { recursive: true, force: true });
+      await testStore.close();
     },
   };
 }

@@ -1,0 +1,72 @@
+/**
+ * The PostgreSQL schema, as numbered migrations (see migration.ts). Integrity lives in the
+ * schema: foreign keys that erase what belongs to a user with them, a unique index on the
+ * lower-cased email, NOT NULL and CHECK constraints for the enumerations, and an index for
+ * every list and filter. Every per-user table leads with `user_id`, the distribution column
+ * in a sharded (Citus) deployment, so each subscription query routes to one shard.
+ */
+import type { Migration } from './migration.js';
+
+export const postgresMigrations: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'users, newsletters and subscriptions',
+    sql: `
+      CREATE TABLE users (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        email text NOT NULL,
+        email_lower text NOT NULL,
+        email_domain text NOT NULL,
+        password_hash text,
+        family_name text NOT NULL CHECK (btrim(family_name) <> ''),
+        honorific_prefix text,
+        given_name text,
+        additional_name text,
+        honorific_suffix text,
+        address_street_address text,
+        address_unit_number text,
+        address_address_locality text,
+        address_address_region text,
+        address_address_country text,
+        address_postal_code text,
+        circulation_number text,
+        internal_notes text,
+        job_title text,
+        works_for_legal_name text,
+        works_for_telephone text,
+        telephone text,
+        cell_number text,
+        fax_number text,
+        demographics jsonb,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE UNIQUE INDEX users_email_lower ON users (email_lower);
+      CREATE INDEX users_email_domain ON users (email_domain, id);
+      CREATE INDEX users_circulation_number ON users (circulation_number, id);
+
+      CREATE TABLE user_newsletters (
+        user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        newsletter_id text NOT NULL,
+        PRIMARY KEY (user_id, newsletter_id)
+      );
+
+      CREATE TABLE subscriptions (
+        user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        id bigint GENERATED ALWAYS AS IDENTITY,
+        date_started timestamptz NOT NULL,
+        date_ended timestamptz,
+        external_identifier text,
+        license text CHECK (license IN ('individual', 'free', 'site')),
+        resource text CHECK (resource IN ('online', 'print', 'print-online')),
+        trial boolean NOT NULL DEFAULT false,
+        expired boolean NOT NULL DEFAULT false,
+        product_id text,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (user_id, id),
+        CHECK (date_ended IS NULL OR date_ended >= date_started OR expired)
+      );
+    `,
+  },
+];

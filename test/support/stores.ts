@@ -1,0 +1,100 @@
+/**
+ * The stores every store and API test runs against: SQLite in a fresh temporary file and
+ * PostgreSQL in a fresh schema. `forEachStore` wraps a test file's suites once per store.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe } from 'node:test';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import type { Store } from '../../src/store/port.js';
+import { openPostgresStore } from '../../src/store/postgres.js';
+import { openSqliteStore } from '../../src/store/sqlite.js';
+import { createTestSchema, postgresSkipReason } from './postgres.js';
+
+export type StoreKind = 'SQLite' | 'PostgreSQL';
+export const STORE_KINDS: readonly StoreKind[] = ['SQLite', 'PostgreSQL'];
+
+export type Row = Record<string, unknown>;
+
+export interface TestStore {
+  kind: StoreKind;
+  store: Store;
+  /** The DATABASE_URL of this store, for a service process of its own. */
+  databaseUrl: string;
+  /** Runs SQL directly on the database, behind the service's back; `?` marks a parameter. */
+  sql(text: string, params?: unknown[]): Promise<Row[]>;
+  /** Every row the service keeps, in a fixed order: equal snapshots mean an unchanged store. */
+  snapshot(): Promise<string>;
+  close(): Promise<void>;
+}
+
+/** Defines `body`'s suites once for each store, each under the store's name. */
+export function forEachStore(body: (kind: StoreKind) => void): void {
+  for (const kind of STORE_KINDS) {
+    const skip = kind === 'PostgreSQL' ? postgresSkipReason : undefined;
+    describe(kind, { skip }, () => body(kind));
+  }
+}
+
+/** A database of this kind that nothing else uses, with the schema of this release. */
+export async function openTestStore(kind: StoreKind): Promise<TestStore> {
+  const store = kind === 'SQLite' ? await sqliteTestStore() : await postgresTestStore();
+  return {
+    ...store,
+    kind,
+    async snapshot() {
+      const tables = await Promise.all([
+        store.sql('SELECT * FROM users ORDER BY id'),
+        store.sql('SELECT * FROM user_newsletters ORDER BY user_id, newsletter_id'),
+        store.sql('SELECT * FROM subscriptions ORDER BY id'),
+      ]);
+      return JSON.stringify(tables);
+    },
+  };
+}
+
+async function sqliteTestStore() {
+  const dir = mkdtempSync(join(tmpdir(), 'circulation-test-'));
+  const path = join(dir, 'test.db');
+  const store = openSqliteStore({ path });
+  const raw = new Database(path, { readonly: true });
+  return {
+    store,
+    databaseUrl: `sqlite:${path}`,
+    async sql(text: string, params: unknown[] = []) {
+      return raw.prepare(text).all(...params) as Row[];
+    },
+    async close() {
+      raw.close();
+      await store.close();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function postgresTestStore() {
+  const schema = await createTestSchema();
+  const store = await openPostgresStore({ url: schema.url, poolSize: 5 });
+  const raw = new pg.Client({ connectionString: schema.url });
+  await raw.connect();
+  return {
+    store,
+    databaseUrl: schema.url,
+    async sql(text: string, params: unknown[] = []) {
+      let n = 0;
+      return (
+        await raw.query(
+          text.replace(/\?/g, () => `$${++n}`),
+          params,
+        )
+      ).rows as Row[];
+    },
+    async close() {
+      await raw.end();
+      await store.close();
+      await schema.drop();
+    },
+  };
+}
