@@ -1,40 +1,16 @@
 import assert from 'node:assert/strict';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { Client } from './support/service.js';
 import { userDocument } from './support/fixtures.js';
+import { postgresMigrations } from '../src/store/postgres-migrations.js';
+import { admin, createTestSchema, postgresSkipReason } from './support/postgres.js';
+import { MAIN, startProcess } from './support/process.js';
 
-const MAIN = ['--import', 'tsx', 'src/main.ts'];
 const dir = mkdtempSync(join(tmpdir(), 'circulation-process-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
-
-/** Starts the service as `npm start` does, on a free port, and answers its address. */
-async function startProcess(env: Record<string, string>) {
-  const child = spawn(process.execPath, MAIN, {
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const baseUrl = await new Promise<string>((resolve, reject) => {
-    let output = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
-      output += chunk;
-      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
-      if (match?.[1]) resolve(match[1]);
-    });
-    child.on('exit', (code) => reject(new Error(`exited with ${code}: ${output}`)));
-  });
-  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
-  return {
-    client: new Client(baseUrl),
-    async stop() {
-      child.kill('SIGTERM');
-      return exited;
-    },
-  };
-}
 
 describe('the service process', () => {
   it('creates its SQLite file on first start, keeps the data across a restart, and exits 0 on SIGTERM', async () => {
@@ -51,15 +27,74 @@ describe('the service process', () => {
     assert.equal(await second.stop(), 0);
   });
 
+  it(
+    'migrates an empty PostgreSQL database on start and keeps the data across a restart',
+    { skip: postgresSkipReason },
+    async () => {
+      const schema = await createTestSchema();
+      try {
+        const first = await startProcess({ DATABASE_URL: schema.url });
+        const created = await first.client.post('/users', userDocument());
+        assert.equal(created.status, 201, created.text);
+        assert.equal(await first.stop(), 0);
+        const second = await startProcess({ DATABASE_URL: schema.url });
+        const read = await second.client.get(`/users/${created.body.data.id}`);
+        assert.deepEqual(read.body.data.attributes, created.body.data.attributes);
+        assert.equal(await second.stop(), 0);
+      } finally {
+        await schema.drop();
+      }
+    },
+  );
+
+  it(
+    'migrates a PostgreSQL database with the migrate command, and again changes nothing',
+    { skip: postgresSkipReason },
+    async () => {
+      const schema = await createTestSchema();
+      try {
+        for (let run = 0; run < 2; run += 1) {
+          const result = spawnSync(process.execPath, ['--import', 'tsx', 'src/cli.ts', 'migrate'], {
+            env: { ...process.env, DATABASE_URL: schema.url },
+            encoding: 'utf8',
+            timeout: 30_000,
+          });
+          assert.equal(result.status, 0, result.stderr);
+        }
+        const versions = await admin('SELECT version FROM schema_migrations', [], schema.name);
+        assert.deepEqual(
+          versions.map((r) => r.version),
+          postgresMigrations.map((m) => m.version),
+        );
+      } finally {
+        await schema.drop();
+      }
+    },
+  );
+
+  it('refuses to start when PostgreSQL cannot be reached, saying so in one line', () => {
+    const result = spawnSync(process.execPath, MAIN, {
+      env: { ...process.env, DATABASE_URL: 'postgres://postgres@127.0.0.1:1/none' },
+      encoding: 'utf8',
+      timeout: 20_000,
+    });
+    assert.notEqual(result.status, 0);
+    const lines = result.stderr.trim().split('\n');
+    assert.equal(lines.length, 1, result.stderr);
+    assert.match(lines[0] as string, /could not serve: cannot open the postgres database: .*ECONNREFUSED/);
+  });
+
   for (const [name, value] of [
     ['PORT', 'eighty'],
     ['DATABASE_URL', 'mysql://localhost/db'],
+    ['DATABASE_POOL_SIZE', 'many'],
     ['PUBLIC_URL', 'not a url'],
     ['TRUST_PROXY', 'perhaps'],
   ]) {
     it(`refuses to start on an invalid ${name}, with one line naming it`, () => {
+      const database = name === 'DATABASE_POOL_SIZE' ? 'postgres://127.0.0.1/x' : join(dir, 'never.db');
       const result = spawnSync(process.execPath, MAIN, {
-        env: { ...process.env, DATABASE_URL: join(dir, 'never.db'), [name as string]: value as string },
+        env: { ...process.env, DATABASE_URL: database, [name as string]: value as string },
         encoding: 'utf8',
         timeout: 20_000,
       });

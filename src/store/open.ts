@@ -7,12 +7,17 @@ import { openPostgresStore } from './postgres.js';
 import { openSqliteStore } from './sqlite.js';
 
 export async function openStore(database: DatabaseConfig): Promise<Store> {
-  if (database.kind === 'postgres') {
-    return openPostgresStore({
-      url: database.url,
-      poolSize: database.poolSize,
-      statementTimeoutMs: database.statementTimeoutMs,
-    });
+  try {
+    if (database.kind === 'postgres') {
+      return await openPostgresStore({
+        url: database.url,
+        poolSize: database.poolSize,
+        statementTimeoutMs: database.statementTimeoutMs,
+      });
+    }
+    return openSqliteStore({ path: database.path, synchronous: database.synchronous });
+  } catch (error) {
+    // The URL is left out on purpose: it may carry a password.
+    throw new Error(`cannot open the ${database.kind} database: ${(error as Error).message}`, { cause: error });
   }
-  return openSqliteStore({ path: database.path, synchronous: database.synchronous });
 }

@@ -1,0 +1,54 @@
+/**
+ * The commands of `circulation`. Settings come from the environment, as for the service itself.
+ */
+import { ConfigError, loadConfig, type Config } from './config.js';
+import { serve } from './serve.js';
+import { openStore } from './store/open.js';
+
+const USAGE = `Usage: circulation <command>
+
+Commands:
+  serve     serve the API (what \`npm start\` runs)
+  migrate   bring the database schema up to this release, then exit
+
+Settings are read from the environment: PORT, HOST, DATABASE_URL, DATABASE_POOL_SIZE,
+DATABASE_STATEMENT_TIMEOUT_MS, SQLITE_SYNCHRONOUS, PUBLIC_URL, TRUST_PROXY, LOG_LEVEL.
+See the README for what each means.
+`;
+
+const commands: Record<string, (config: Config) => Promise<void>> = {
+  serve,
+  async migrate(config) {
+    // Opening a store migrates it, under a lock where several processes may start at once.
+    const store = await openStore(config.database);
+    await store.close();
+    process.stdout.write('the database schema is up to date\n');
+  },
+};
+
+export async function runCli(args: readonly string[]): Promise<void> {
+  const [name = 'serve', ...rest] = args;
+  if (name === '--help' || name === '-h' || name === 'help' || rest.includes('--help')) {
+    process.stdout.write(USAGE);
+    return;
+  }
+  const command = commands[name];
+  if (!command) {
+    process.stderr.write(`circulation: unknown command "${name}"\n\n${USAGE}`);
+    process.exit(2);
+  }
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`circulation: ${error.message}\n`);
+    process.exit(2);
+  }
+  try {
+    await command(config);
+  } catch (error) {
+    process.stderr.write(`circulation: could not ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.exit(1);
+  }
+}

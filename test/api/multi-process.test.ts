@@ -1,0 +1,112 @@
+/**
+ * Several stateless service processes over one PostgreSQL database, driven concurrently: what
+ * one process writes, the other sees, and no race between them loses or doubles anything.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createSubscription, createUser, uniqueEmail, userDocument } from '../support/fixtures.js';
+import { createTestSchema, postgresSkipReason, type TestSchema } from '../support/postgres.js';
+import { startProcess, type ServiceProcess } from '../support/process.js';
+import type { Client } from '../support/service.js';
+
+describe('two service processes on one PostgreSQL database', { skip: postgresSkipReason }, () => {
+  let schema: TestSchema;
+  let a: ServiceProcess;
+  let b: ServiceProcess;
+  /** The two clients, to alternate requests between the processes. */
+  let both: [Client, Client];
+
+  before(async () => {
+    schema = await createTestSchema();
+    // Started together: both run the migrations, and the advisory lock lets one of them do it.
+    [a, b] = await Promise.all([
+      startProcess({ DATABASE_URL: schema.url }),
+      startProcess({ DATABASE_URL: schema.url }),
+    ]);
+    both = [a.client, b.client];
+  });
+  after(async () => {
+    await Promise.all([a?.stop(), b?.stop()]);
+    await schema?.drop();
+  });
+
+  it('create users through both without colliding ids, each visible through the other', async () => {
+    const responses = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => both[i % 2]!.post('/users', userDocument())),
+    );
+    assert.ok(responses.every((r) => r.status === 201));
+    const ids = responses.map((r) => r.body.data.id);
+    assert.equal(new Set(ids).size, 40);
+    for (const [i, id] of ids.entries()) {
+      assert.equal((await both[(i + 1) % 2]!.get(`/users/${id}`)).status, 200);
+    }
+  });
+
+  it('yield exactly one user when the same email is raced through both', async () => {
+    for (let round = 0; round < 10; round += 1) {
+      const email = uniqueEmail();
+      const statuses = (
+        await Promise.all([
+          a.client.post('/users', userDocument({ email })),
+          b.client.post('/users', userDocument({ email: email.toUpperCase() })),
+        ])
+      ).map((r) => r.status);
+      assert.deepEqual(statuses.sort(), [201, 422]);
+      const found = await a.client.get(`/users?filter[email]=${encodeURIComponent(email)}`);
+      assert.equal(found.body.data.length, 1);
+    }
+  });
+
+  it('apply every newsletter add and remove sent through both at once', async () => {
+    const old = Array.from({ length: 20 }, (_, i) => `old-${String(i).padStart(2, '0')}`);
+    const fresh = Array.from({ length: 20 }, (_, i) => `new-${String(i).padStart(2, '0')}`);
+    const id = await createUser(a.client, { newsletters: { add: old } });
+    const change = (i: number, attributes: object) =>
+      both[i % 2]!.put(`/users/${id}`, { data: { type: 'users', id, attributes: { newsletters: attributes } } });
+    const responses = await Promise.all([
+      ...fresh.map((n, i) => change(i, { add: [n] })),
+      ...old.map((n, i) => change(i + 1, { remove: [n] })),
+    ]);
+    assert.ok(responses.every((r) => r.status === 204));
+    assert.deepEqual((await b.client.get(`/users/${id}`)).body.data.attributes.newsletters, fresh);
+  });
+
+  it('forget a subscription deleted through one process in the other', async () => {
+    const userId = await createUser(a.client);
+    const id = await createSubscription(a.client, userId);
+    assert.equal((await b.client.get(`/users/${userId}/subscriptions/${id}`)).status, 200);
+    assert.equal((await a.client.delete(`/users/${userId}/subscriptions/${id}`)).status, 204);
+    assert.equal((await b.client.get(`/users/${userId}/subscriptions/${id}`)).status, 404);
+    assert.deepEqual((await b.client.get(`/users/${userId}/subscriptions`)).body.data, []);
+  });
+
+  it('keep list pages ordered and complete while the other process writes', async () => {
+    for (let i = 0; i < 150; i += 1) await createUser(both[i % 2]!);
+    const before = await allIds(a.client);
+    let writing = true;
+    const writer = (async () => {
+      while (writing) await b.client.post('/users', userDocument());
+    })();
+    const seen = await allIds(a.client);
+    writing = false;
+    await writer;
+    for (let i = 1; i < seen.length; i += 1) assert.ok(Number(seen[i]) > Number(seen[i - 1]), 'pages out of order');
+    const seenSet = new Set(seen);
+    assert.ok(
+      before.every((id) => seenSet.has(id)),
+      'a user that existed before paging began is missing',
+    );
+  });
+});
+
+/** Every user id, by following links.next from the first page. */
+async function allIds(client: Client): Promise<string[]> {
+  const ids: string[] = [];
+  let next: string | undefined = `${client.baseUrl}/users?page[size]=50`;
+  while (next) {
+    const page = await client.get(next.slice(client.baseUrl.length));
+    ids.push(...page.body.data.map((u: { id: string }) => u.id));
+    next = page.body.links.next;
+  }
+  return ids;
+}

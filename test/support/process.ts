@@ -1,0 +1,42 @@
+/**
+ * The service as its own process, started as `npm start` starts it (from source, through tsx),
+ * on a free port: for tests of what only a real process shows.
+ */
+import { spawn } from 'node:child_process';
+import { Client } from './service.js';
+
+export const MAIN = ['--import', 'tsx', 'src/main.ts'];
+
+export interface ServiceProcess {
+  client: Client;
+  baseUrl: string;
+  /** Sends SIGTERM and answers the exit code. */
+  stop(): Promise<number | null>;
+}
+
+export async function startProcess(env: Record<string, string>): Promise<ServiceProcess> {
+  const child = spawn(process.execPath, MAIN, {
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const baseUrl = await new Promise<string>((resolve, reject) => {
+    let output = '';
+    const collect = (chunk: string) => {
+      output += chunk;
+      const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (match?.[1]) resolve(match[1]);
+    };
+    child.stdout.setEncoding('utf8').on('data', collect);
+    child.stderr.setEncoding('utf8').on('data', collect);
+    void exited.then((code) => reject(new Error(`the service exited with ${code}: ${output}`)));
+  });
+  return {
+    client: new Client(baseUrl),
+    baseUrl,
+    async stop() {
+      child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
