@@ -141,7 +141,13 @@ class PostgresStore implements Store {
     }
     const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
     params.push(query.limit, query.offset);
-    const sql = `${USER_SELECT} ${where} ORDER BY id LIMIT $${params.length - 1} OFFSET $${params.length}`;
+    // The page's ids first (an index-only scan), then the rows: PostgreSQL would otherwise
+    // compute every column, newsletters included, for each row that OFFSET skips.
+    const sql = `
+      WITH page AS (
+        SELECT id FROM users ${where} ORDER BY id LIMIT $${params.length - 1} OFFSET $${params.length}
+      )
+      ${USER_SELECT} WHERE id IN (SELECT id FROM page) ORDER BY id`;
     return (await this.rows(sql, params)).map(toStoredUser);
   }
 
