@@ -1,7 +1,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { verifyPassword } from '../../src/domain/password.js';
-import { createSubscription, createUser, onlyError, uniqueEmail, userDocument } from '../support/fixtures.js';
+import {
+  createSubscription,
+  createUser,
+  fullUserAttributes,
+  onlyError,
+  uniqueEmail,
+  userDocument,
+} from '../support/fixtures.js';
 import { startService, type Service } from '../support/service.js';
 import { forEachStore } from '../support/stores.js';
 
@@ -17,32 +24,7 @@ forEachStore((kind) => {
     return row?.password_hash as string;
   }
 
-  const fullAttributes = () => ({
-    email: uniqueEmail(),
-    password: 'correct horse battery',
-    honorificPrefix: 'Dr.',
-    givenName: 'Ada',
-    additionalName: 'King',
-    familyName: 'Lovelace',
-    honorificSuffix: 'PhD',
-    address: {
-      streetAddress: '12 St James Square',
-      unitNumber: '4B',
-      addressLocality: 'London',
-      addressRegion: 'Greater London',
-      addressCountry: 'GB',
-      postalCode: 'SW1Y 4JH',
-    },
-    circulationNumber: 'C-1001',
-    internalNotes: 'Prefers post.',
-    jobTitle: 'Analyst',
-    worksFor: { legalName: 'Analytical Engines Ltd', telephone: '+44 20 7946 0000' },
-    telephone: '+44 20 7946 0001',
-    cellNumber: '+44 7700 900001',
-    faxNumber: '+44 20 7946 0002',
-    demographics: { recommendations: ['science', 'history'] },
-    newsletters: { add: ['daily', 'weekly'] },
-  });
+  const fullAttributes = () => fullUserAttributes();
 
   describe('POST /users', () => {
     it('creates a user with every attribute and answers 201, Location and links.self', async () => {

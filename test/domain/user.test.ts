@@ -7,36 +7,12 @@ import {
   userRuleProblems,
   type UserCreate,
 } from '../../src/domain/user.js';
+import { fullUserAttributes } from '../support/fixtures.js';
 
 const REGION_POINTER = '/data/attributes/address/addressRegion';
 
 function fullAttributes(): UserCreate {
-  return {
-    email: 'ada@example.com',
-    password: 'correct horse battery',
-    honorificPrefix: 'Dr.',
-    givenName: 'Ada',
-    additionalName: 'King',
-    familyName: 'Lovelace',
-    honorificSuffix: 'PhD',
-    address: {
-      streetAddress: '12 St James Square',
-      unitNumber: '4B',
-      addressLocality: 'London',
-      addressRegion: 'Greater London',
-      addressCountry: 'GB',
-      postalCode: 'SW1Y 4JH',
-    },
-    circulationNumber: 'C-1001',
-    internalNotes: 'Prefers post.',
-    jobTitle: 'Analyst',
-    worksFor: { legalName: 'Analytical Engines Ltd', telephone: '+44 20 7946 0000' },
-    telephone: '+44 20 7946 0001',
-    cellNumber: '+44 7700 900001',
-    faxNumber: '+44 20 7946 0002',
-    demographics: { recommendations: ['science', 'history'] },
-    newsletters: { add: ['daily'] },
-  };
+  return fullUserAttributes('ada@example.com');
 }
 
 describe('userRuleProblems', () => {

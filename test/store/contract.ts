@@ -10,6 +10,7 @@ import { ApiError, errors } from '../../src/domain/errors.js';
 import type { StoredSubscription, SubscriptionValues } from '../../src/domain/subscription.js';
 import { toUserFields, USER_FIELDS, type UserCreate, type UserFields } from '../../src/domain/user.js';
 import type { NewUser, Store, StoredUser, UserChanges } from '../../src/store/port.js';
+import { fullUserAttributes } from '../support/fixtures.js';
 
 const UNKNOWN_ID = '999999999';
 
@@ -32,30 +33,7 @@ function uniqueEmail(domain = 'example.com'): string {
 
 /** Every profile attribute, nested objects and the JSON document included. */
 function fullAttributes(): UserCreate {
-  return {
-    email: uniqueEmail(),
-    honorificPrefix: 'Dr.',
-    givenName: 'Ada',
-    additionalName: 'King',
-    familyName: 'Lovelace',
-    honorificSuffix: 'PhD',
-    address: {
-      streetAddress: '12 St James Square',
-      unitNumber: '4B',
-      addressLocality: 'London',
-      addressRegion: 'Greater London',
-      addressCountry: 'GB',
-      postalCode: 'SW1Y 4JH',
-    },
-    circulationNumber: `C-${unique()}`,
-    internalNotes: 'Prefers post. Ünïcödé and "quotes" survive.',
-    jobTitle: 'Analyst',
-    worksFor: { legalName: 'Analytical Engines Ltd', telephone: '+44 20 7946 0000' },
-    telephone: '+44 20 7946 0001',
-    cellNumber: '+44 7700 900001',
-    faxNumber: '+44 20 7946 0002',
-    demographics: { recommendations: ['science', 'history'] },
-  };
+  return fullUserAttributes(uniqueEmail());
 }
 
 function newUser(overrides: Partial<NewUser> = {}): NewUser {

@@ -2,6 +2,7 @@
  * Request documents the API tests send, with unique emails so tests never collide.
  */
 import assert from 'node:assert/strict';
+import type { UserCreate } from '../../src/domain/user.js';
 import type { Client } from './service.js';
 
 let counter = 0;
@@ -9,6 +10,36 @@ let counter = 0;
 export function uniqueEmail(domain = 'example.com'): string {
   counter += 1;
   return `reader${counter}.${process.pid}@${domain}`;
+}
+
+/** A user with every attribute, nested objects, the JSON document and newsletters included. */
+export function fullUserAttributes(email = uniqueEmail()) {
+  return {
+    email,
+    password: 'correct horse battery',
+    honorificPrefix: 'Dr.',
+    givenName: 'Ada',
+    additionalName: 'King',
+    familyName: 'Lovelace',
+    honorificSuffix: 'PhD',
+    address: {
+      streetAddress: '12 St James Square',
+      unitNumber: '4B',
+      addressLocality: 'London',
+      addressRegion: 'Greater London',
+      addressCountry: 'GB',
+      postalCode: 'SW1Y 4JH',
+    },
+    circulationNumber: `C-${++counter}`,
+    internalNotes: 'Prefers post. Ünïcödé and "quotes" survive.',
+    jobTitle: 'Analyst',
+    worksFor: { legalName: 'Analytical Engines Ltd', telephone: '+44 20 7946 0000' },
+    telephone: '+44 20 7946 0001',
+    cellNumber: '+44 7700 900001',
+    faxNumber: '+44 20 7946 0002',
+    demographics: { recommendations: ['science', 'history'] },
+    newsletters: { add: ['daily', 'weekly'] },
+  } satisfies UserCreate;
 }
 
 export function userDocument(attributes: Record<string, unknown> = {}) {
