@@ -2,6 +2,7 @@
  * The commands of `circulation`. Settings come from the environment, as for the service itself.
  */
 import { ConfigError, loadConfig, type Config } from './config.js';
+import { KEYS_USAGE, keysCommand, UsageError } from './keys-command.js';
 import { serve } from './serve.js';
 import { openStore } from './store/open.js';
 
@@ -10,14 +11,25 @@ const USAGE = `Usage: circulation <command>
 Commands:
   serve     serve the API (what \`npm start\` runs)
   migrate   bring the database schema up to this release, then exit
+  keys      create, list and revoke API credentials (circulation keys --help)
 
 Settings are read from the environment: PORT, HOST, DATABASE_URL, DATABASE_POOL_SIZE,
-DATABASE_STATEMENT_TIMEOUT_MS, SQLITE_SYNCHRONOUS, PUBLIC_URL, TRUST_PROXY, LOG_LEVEL.
-See the README for what each means.
+DATABASE_STATEMENT_TIMEOUT_MS, SQLITE_SYNCHRONOUS, PUBLIC_URL, TRUST_PROXY, LOG_LEVEL, AUTH,
+CIRCULATION_ADMIN_KEY, RATE_LIMIT, RATE_LIMIT_BURST. See the README for what each means.
 `;
 
-const commands: Record<string, (config: Config) => Promise<void>> = {
+const HELP: Record<string, string> = { keys: KEYS_USAGE };
+
+const commands: Record<string, (config: Config, args: readonly string[]) => Promise<void>> = {
   serve,
+  async keys(config, args) {
+    const store = await openStore(config.database);
+    try {
+      process.stdout.write(await keysCommand(store, args));
+    } finally {
+      await store.close();
+    }
+  },
   async migrate(config) {
     // Opening a store migrates it, under a lock where several processes may start at once.
     const store = await openStore(config.database);
@@ -29,7 +41,7 @@ const commands: Record<string, (config: Config) => Promise<void>> = {
 export async function runCli(args: readonly string[]): Promise<void> {
   const [name = 'serve', ...rest] = args;
   if (name === '--help' || name === '-h' || name === 'help' || rest.includes('--help')) {
-    process.stdout.write(USAGE);
+    process.stdout.write(HELP[name] ?? USAGE);
     return;
   }
   const command = commands[name];
@@ -46,8 +58,12 @@ export async function runCli(args: readonly string[]): Promise<void> {
     process.exit(2);
   }
   try {
-    await command(config);
+    await command(config, rest);
   } catch (error) {
+    if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
+      process.stderr.write(`circulation: ${(error as Error).message}\n\n${HELP[name] ?? USAGE}`);
+      process.exit(2);
+    }
     process.stderr.write(`circulation: could not ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);
   }

@@ -13,6 +13,11 @@ export interface Config {
   publicUrl: string | undefined;
   trustProxy: boolean;
   logLevel: string;
+  /** False only with AUTH=off. */
+  auth: boolean;
+  /** CIRCULATION_ADMIN_KEY: a secret accepted as an admin credential. */
+  adminKey: string | undefined;
+  rateLimit: { perSecond: number; burst: number };
 }
 
 export type DatabaseConfig =
@@ -38,6 +43,12 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: publicUrl(env.PUBLIC_URL),
     trustProxy: flag('TRUST_PROXY', env.TRUST_PROXY),
     logLevel: logLevel(env.LOG_LEVEL),
+    auth: auth(env.AUTH),
+    adminKey: adminKey(env.CIRCULATION_ADMIN_KEY),
+    rateLimit: {
+      perSecond: integer('RATE_LIMIT', env.RATE_LIMIT, 100, 1, 1_000_000),
+      burst: integer('RATE_LIMIT_BURST', env.RATE_LIMIT_BURST, 200, 1, 10_000_000),
+    },
   };
 }
 
@@ -66,11 +77,20 @@ function database(env: Env): DatabaseConfig {
       kind: 'postgres',
       url,
       poolSize: integer('DATABASE_POOL_SIZE', env.DATABASE_POOL_SIZE, 10, 1, 1000),
-      statementTimeoutMs: integer('DATABASE_STATEMENT_TIMEOUT_MS', env.DATABASE_STATEMENT_TIMEOUT_MS, 5000, 1, 3_600_000),
+      statementTimeoutMs: integer(
+        'DATABASE_STATEMENT_TIMEOUT_MS',
+        env.DATABASE_STATEMENT_TIMEOUT_MS,
+        5000,
+        1,
+        3_600_000,
+      ),
     };
   }
   if (scheme !== undefined && scheme !== 'sqlite' && url.startsWith(`${scheme}:/`)) {
-    throw new ConfigError('DATABASE_URL', `"${url}" is neither a SQLite file path, a sqlite: URL nor a postgres:// URL`);
+    throw new ConfigError(
+      'DATABASE_URL',
+      `"${url}" is neither a SQLite file path, a sqlite: URL nor a postgres:// URL`,
+    );
   }
   const synchronous = env.SQLITE_SYNCHRONOUS || 'NORMAL';
   if (synchronous !== 'NORMAL' && synchronous !== 'FULL') {
@@ -102,6 +122,19 @@ function publicUrl(value: string | undefined): string | undefined {
     throw new ConfigError('PUBLIC_URL', `"${value}" must be an http(s) URL without query or fragment`);
   }
   return url.href.replace(/\/+$/, '');
+}
+
+function auth(value = 'on'): boolean {
+  if (value === 'on') return true;
+  if (value === 'off') return false;
+  throw new ConfigError('AUTH', `"${value}" is neither on nor off`);
+}
+
+function adminKey(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  // Never echo the value: it is a secret.
+  if (value.length < 32) throw new ConfigError('CIRCULATION_ADMIN_KEY', 'must be at least 32 characters long');
+  return value;
 }
 
 function flag(setting: string, value: string | undefined): boolean {

@@ -1,21 +1,31 @@
 /**
- * Serving: open the store, listen, and close cleanly on SIGTERM or SIGINT.
+ * Serving: open the store, make sure someone can get in, listen, and close cleanly on SIGTERM
+ * or SIGINT.
  */
 import type { Config } from './config.js';
+import { issueFirstAdminCredential } from './credentials.js';
 import { buildApp } from './http/app.js';
 import { openStore } from './store/open.js';
 
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
+
 export async function serve(config: Config): Promise<void> {
+  if (!config.auth && !LOOPBACK.has(config.host)) {
+    throw new Error(`AUTH=off lets anyone in, so it listens only on loopback, not on HOST=${config.host}`);
+  }
   const store = await openStore(config.database);
   const app = await buildApp({
     store,
     publicUrl: config.publicUrl,
     trustProxy: config.trustProxy,
+    auth: { enabled: config.auth, adminKey: config.adminKey, rateLimit: config.rateLimit },
     logger: {
       level: config.logLevel,
       redact: ['req.headers.authorization', 'req.headers.cookie'],
     },
   });
+  if (!config.auth) app.log.warn('AUTH=off: every request is let in without a credential; for local experiments only');
+  if (config.auth && config.adminKey === undefined) await announceFirstCredential(store);
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -30,4 +40,19 @@ export async function serve(config: Config): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+}
+
+/**
+ * On the very first start, with no credential anywhere, creates an admin credential and prints
+ * its secret once, to stderr and outside the JSON log, so that `npm start` works out of the box.
+ */
+async function announceFirstCredential(store: Awaited<ReturnType<typeof openStore>>): Promise<void> {
+  const first = await issueFirstAdminCredential(store);
+  if (!first) return;
+  process.stderr.write(
+    `\nCreated the first admin credential (id ${first.key.id}). Its secret is shown only this once:\n\n` +
+      `  ${first.secret}\n\n` +
+      `Send it with every request:  curl -H "Authorization: Bearer ${first.secret}" http://<host>/users\n` +
+      `Create narrower credentials with POST /api-keys or \`npx circulation keys create\`.\n\n`,
+  );
 }

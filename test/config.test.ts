@@ -24,6 +24,9 @@ describe('loadConfig defaults', () => {
       publicUrl: undefined,
       trustProxy: false,
       logLevel: 'info',
+      auth: true,
+      adminKey: undefined,
+      rateLimit: { perSecond: 100, burst: 200 },
     });
   });
 
@@ -119,6 +122,15 @@ describe('loadConfig refuses invalid settings, naming the setting', () => {
     assertRefused({ PORT: '-1' }, 'PORT');
     assertRefused({ PORT: '80.5' }, 'PORT');
   });
+  it('refuses AUTH other than on or off', () => assertRefused({ AUTH: 'disabled' }, 'AUTH'));
+  it('refuses a CIRCULATION_ADMIN_KEY shorter than 32 characters, without echoing it', () => {
+    assert.throws(
+      () => loadConfig({ CIRCULATION_ADMIN_KEY: 'short-secret' }),
+      (error: Error) => /CIRCULATION_ADMIN_KEY/.test(error.message) && !error.message.includes('short-secret'),
+    );
+  });
+  it('refuses a RATE_LIMIT that is not a positive whole number', () =>
+    assertRefused({ RATE_LIMIT: '0' }, 'RATE_LIMIT'));
   it('refuses a HOST with spaces', () => assertRefused({ HOST: 'my host' }, 'HOST'));
   it('refuses a DATABASE_POOL_SIZE that is not a positive whole number', () => {
     for (const DATABASE_POOL_SIZE of ['0', 'ten', '2.5']) {

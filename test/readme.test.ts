@@ -7,6 +7,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import { issueFirstAdminCredential } from '../src/credentials.js';
 import { startService, type Service } from './support/service.js';
 import { forEachStore } from './support/stores.js';
 
@@ -35,8 +36,11 @@ forEachStore((kind) => {
 
   const examples = readmeExamples();
   let service: Service;
+  let firstSecret: string;
   before(async () => {
     service = await startService(kind);
+    // As on a first start: the README's examples use the secret printed then.
+    firstSecret = (await issueFirstAdminCredential(service.store))!.secret;
   });
   after(() => service.close());
 
@@ -49,7 +53,9 @@ forEachStore((kind) => {
       it(`${index + 1}. ${example.title.trim()} (${example.status})`, async () => {
         const command = example.command.replaceAll('http://127.0.0.1:3000', service.baseUrl);
         // Asynchronously: the service answering curl runs in this very process.
-        const { stdout: output } = await promisify(execFile)('bash', ['-c', `${command} -w '\\n%{http_code}'`]);
+        const { stdout: output } = await promisify(execFile)('bash', ['-c', `${command} -w '\\n%{http_code}'`], {
+          env: { ...process.env, CIRCULATION_KEY: firstSecret },
+        });
         const status = Number(output.slice(output.lastIndexOf('\n') + 1));
         assert.equal(status, example.status, output);
       });

@@ -71,6 +71,26 @@ export const errors = {
 
   emailTaken: () => errors.invalidAttributes([{ pointer: '/data/attributes/email', detail: 'has already been taken' }]),
 
+  unauthorized: (detail: string) => {
+    const error = single(401, 'Unauthorized', detail, { header: 'Authorization' });
+    return new ApiError(401, error.errors, {
+      'www-authenticate': 'Bearer realm="circulation", Basic realm="circulation", charset="UTF-8"',
+    });
+  },
+
+  forbidden: (detail: string) => single(403, 'Forbidden', detail),
+
+  tooManyRequests: (retryAfterSeconds: number) => {
+    const error = single(
+      429,
+      'Too Many Requests',
+      `This credential has used up its request rate; retry in ${retryAfterSeconds} s.`,
+    );
+    return new ApiError(429, error.errors, { 'retry-after': String(retryAfterSeconds) });
+  },
+
+  uriTooLong: (limit: number) => single(414, 'URI Too Long', `The address is longer than ${limit} characters.`),
+
   clientGeneratedId: () =>
     single(403, 'Forbidden', 'Client-generated ids are not supported; leave out data.id.', {
       pointer: '/data/id',

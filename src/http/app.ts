@@ -1,13 +1,17 @@
 /**
- * The HTTP application: Fastify with JSON:API content negotiation, schema validation through
- * our own error mapping, the error catalogue, and the resource routes over a store.
+ * The HTTP application: Fastify with limits, authentication, JSON:API content negotiation,
+ * schema validation through our own error mapping, the error catalogue, and the routes.
  */
+import { Type } from '@sinclair/typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import type { Store } from '../store/port.js';
-import { Type } from '@sinclair/typebox';
+import { registerAuth, type AuthOptions } from './auth.js';
 import { BODY_LIMIT_BYTES, clientErrorHandler, frameworkErrors, registerErrorHandling } from './error-handling.js';
+import { MAX_HEADER_BYTES, registerHardening, REQUEST_TIMEOUT_MS } from './hardening.js';
 import { baseUrlOf } from './links.js';
 import { registerMediaTypes } from './media-type.js';
+import { apiKeyRoutes } from './routes/api-keys.js';
+import { auditRoutes } from './routes/audit-events.js';
 import { subscriptionRoutes } from './routes/subscriptions.js';
 import { userRoutes } from './routes/users.js';
 import { validatorCompiler } from './validation.js';
@@ -19,6 +23,7 @@ export interface AppOptions {
   publicUrl?: string | undefined;
   trustProxy?: boolean;
   logger?: FastifyServerOptions['logger'];
+  auth: AuthOptions;
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -30,21 +35,24 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     routerOptions: { maxParamLength: 200 },
     frameworkErrors,
     clientErrorHandler,
+    requestTimeout: REQUEST_TIMEOUT_MS,
+    http: { maxHeaderSize: MAX_HEADER_BYTES },
   });
   app.setValidatorCompiler(validatorCompiler);
   // A route that declares no query parameters takes none: JSON:API wants unknown ones refused.
   app.addHook('onRoute', (route) => {
     route.schema = { querystring: NoQueryParameters, ...route.schema };
   });
+  registerHardening(app);
+  registerAuth(app, options.store, options.auth);
   registerMediaTypes(app);
   registerErrorHandling(app);
-  app.addHook('onSend', async (_request, reply) => {
-    reply.header('x-content-type-options', 'nosniff');
-  });
 
   const baseUrl = (request: Parameters<typeof baseUrlOf>[0]) => baseUrlOf(request, options.publicUrl);
   userRoutes(app, options.store, baseUrl);
   subscriptionRoutes(app, options.store, baseUrl);
+  apiKeyRoutes(app, options.store, baseUrl);
+  auditRoutes(app, options.store, baseUrl);
   await app.ready();
   return app;
 }

@@ -66,12 +66,16 @@ export function updateDocument<T extends string, A extends TSchema, R extends TO
 export const SelfLinks = Type.Object({ self: Type.String({ format: 'uri' }) });
 
 /** A resource object as responses carry it. */
-export function resourceObject(type: string, attributes: TSchema, relationships?: TObject) {
+export function resourceObject<T extends string, A extends TSchema, R extends TObject = typeof NoRelationships>(
+  type: T,
+  attributes: A,
+  relationships?: R,
+) {
   return Type.Object({
     type: Type.Literal(type),
     id: Type.String(),
     attributes,
-    ...(relationships ? { relationships } : {}),
+    relationships: Type.Optional((relationships ?? NoRelationships) as R),
     links: SelfLinks,
   });
 }

@@ -14,3 +14,13 @@ export function baseUrlOf(request: FastifyRequest, publicUrl: string | undefined
   if (!host || !HOST.test(host)) throw errors.invalidHeader('Host', 'The Host header must be a host name or address.');
   return `${request.protocol}://${host}`;
 }
+
+/**
+ * A query string with the parameter names as JSON:API writes them (brackets unencoded, as the
+ * interface's examples do) and every value percent-encoded.
+ */
+export function queryString(parameters: Iterable<readonly [string, string | undefined]>): string {
+  const parts: string[] = [];
+  for (const [name, value] of parameters) if (value !== undefined) parts.push(`${name}=${encodeURIComponent(value)}`);
+  return parts.join('&');
+}

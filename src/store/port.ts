@@ -3,10 +3,13 @@
  * SQLite and PostgreSQL adapters implement it, and one contract suite tests both.
  *
  * A method answers `undefined` (or `false`) when the user or subscription it names does not
- * exist; a duplicate email is the `emailTaken` ApiError. Every subscription call names its user,
+ * exist; a duplicate email is the `emailTaken` ApiError. Every write records who made it in the
+ * audit trail, in the same transaction as the change itself. Every subscription call names its user,
  * so a subscription is reachable only under its own user, and in a sharded PostgreSQL every such
  * query routes to the one shard that holds the user.
  */
+import type { ApiKey, Scope, StoredApiKey } from '../domain/api-key.js';
+import type { AuditContext, AuditEvent } from '../domain/audit.js';
 import type { StoredSubscription, SubscriptionValues } from '../domain/subscription.js';
 import type { UserFields } from '../domain/user.js';
 
@@ -41,15 +44,35 @@ export interface UserListQuery {
   limit: number;
 }
 
+export interface NewApiKey {
+  name: string;
+  scopes: readonly Scope[];
+  rateLimit: number | null;
+  secretHash: Buffer;
+}
+
+export interface AuditQuery {
+  /** Only entries after this one, in id order. */
+  afterId?: string;
+  limit: number;
+  actor?: string;
+  resourceType?: string;
+  resourceId?: string;
+}
+
 export interface Store {
-  createUser(user: NewUser): Promise<StoredUser>;
+  createUser(user: NewUser, audit: AuditContext): Promise<StoredUser>;
   getUser(id: string): Promise<StoredUser | undefined>;
   listUsers(query: UserListQuery): Promise<StoredUser[]>;
-  updateUser(id: string, changes: UserChanges): Promise<boolean>;
+  updateUser(id: string, changes: UserChanges, audit: AuditContext): Promise<boolean>;
   /** Erases the user with their subscriptions and newsletter links. */
-  deleteUser(id: string): Promise<boolean>;
+  deleteUser(id: string, audit: AuditContext): Promise<boolean>;
 
-  createSubscription(userId: string, values: SubscriptionValues): Promise<StoredSubscription | undefined>;
+  createSubscription(
+    userId: string,
+    values: SubscriptionValues,
+    audit: AuditContext,
+  ): Promise<StoredSubscription | undefined>;
   /** All of a user's subscriptions by id, or undefined when there is no such user. */
   listSubscriptions(userId: string): Promise<StoredSubscription[] | undefined>;
   getSubscription(userId: string, id: string): Promise<StoredSubscription | undefined>;
@@ -61,10 +84,27 @@ export interface Store {
     userId: string,
     id: string,
     change: (current: SubscriptionValues) => SubscriptionValues,
+    audit: AuditContext,
   ): Promise<StoredSubscription | undefined>;
   /** Marks it expired with `dateEnded` = `now`; a subscription already expired is left as it is. */
-  expireSubscription(userId: string, id: string, now: number): Promise<StoredSubscription | undefined>;
-  deleteSubscription(userId: string, id: string): Promise<boolean>;
+  expireSubscription(
+    userId: string,
+    id: string,
+    now: number,
+    audit: AuditContext,
+  ): Promise<StoredSubscription | undefined>;
+  deleteSubscription(userId: string, id: string, audit: AuditContext): Promise<boolean>;
+
+  createApiKey(key: NewApiKey, audit: AuditContext): Promise<ApiKey>;
+  /** Creates the key only when there is no credential at all, atomically across processes. */
+  createFirstApiKey(key: NewApiKey): Promise<ApiKey | undefined>;
+  /** The credential with its secret hash, revoked or not: what authentication reads. */
+  getApiKey(id: string): Promise<StoredApiKey | undefined>;
+  listApiKeys(): Promise<ApiKey[]>;
+  /** Revokes it from `now` on; a key already revoked keeps its first revocation time. */
+  revokeApiKey(id: string, now: number, audit: AuditContext): Promise<ApiKey | undefined>;
+
+  listAuditEvents(query: AuditQuery): Promise<AuditEvent[]>;
 
   close(): Promise<void>;
 }

@@ -69,4 +69,32 @@ export const postgresMigrations: readonly Migration[] = [
       );
     `,
   },
+  {
+    version: 2,
+    name: 'API credentials and the audit trail',
+    sql: `
+      CREATE TABLE api_keys (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        name text NOT NULL CHECK (length(name) BETWEEN 1 AND 100),
+        scopes text[] NOT NULL CHECK (cardinality(scopes) > 0),
+        secret_hash bytea NOT NULL,
+        rate_limit integer CHECK (rate_limit IS NULL OR rate_limit > 0),
+        created_at timestamptz NOT NULL DEFAULT now(),
+        revoked_at timestamptz
+      );
+
+      CREATE TABLE audit_log (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        occurred_at timestamptz NOT NULL DEFAULT now(),
+        actor text,
+        action text NOT NULL,
+        resource_type text NOT NULL,
+        resource_id text NOT NULL,
+        user_id text,
+        attributes text[] NOT NULL
+      );
+      CREATE INDEX audit_log_resource ON audit_log (resource_type, resource_id, id);
+      CREATE INDEX audit_log_actor ON audit_log (actor, id);
+    `,
+  },
 ];

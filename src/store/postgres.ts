@@ -4,15 +4,25 @@
  * subscription statement is keyed by user id, so it stays on one shard under Citus.
  */
 import pg from 'pg';
+import type { ApiKey, StoredApiKey } from '../domain/api-key.js';
+import type { AuditAction, AuditContext, AuditEvent } from '../domain/audit.js';
 import { emailKeys } from '../domain/email.js';
 import { errors } from '../domain/errors.js';
 import type { StoredSubscription, SubscriptionValues } from '../domain/subscription.js';
 import { USER_FIELDS } from '../domain/user.js';
 import { columnOf, toColumnValue, USER_COLUMNS } from './columns.js';
 import { pendingMigrations, type Migration } from './migration.js';
-import type { NewUser, Store, StoredUser, UserChanges, UserListQuery } from './port.js';
+import type { AuditQuery, NewApiKey, NewUser, Store, StoredUser, UserChanges, UserListQuery } from './port.js';
 import { postgresMigrations } from './postgres-migrations.js';
-import { toStoredSubscription, toStoredUser, type Row } from './rows.js';
+import {
+  API_KEY_COLUMNS,
+  AUDIT_COLUMNS,
+  toApiKey,
+  toAuditEvent,
+  toStoredSubscription,
+  toStoredUser,
+  type Row,
+} from './rows.js';
 
 export interface PostgresOptions {
   url: string;
@@ -93,7 +103,7 @@ class PostgresStore implements Store {
     return (await this.pool.query(sql, params)).rows as Row[];
   }
 
-  async createUser(user: NewUser): Promise<StoredUser> {
+  async createUser(user: NewUser, audit: AuditContext): Promise<StoredUser> {
     const keys = emailKeys(user.email);
     const values = [
       user.email,
@@ -104,6 +114,8 @@ class PostgresStore implements Store {
     ];
     const placeholders = values.map((_, i) => `$${i + 1}`).join(', ');
     const newsletters = `$${values.length + 1}::text[]`;
+    const params = [...values, user.newsletters];
+    const record = auditInsert(params, audit, 'create', 'users', 'id', 'id', 'u');
     const rows = await uniqueEmail(() =>
       this.rows(
         `WITH u AS (
@@ -112,9 +124,9 @@ class PostgresStore implements Store {
          ), n AS (
            INSERT INTO user_newsletters (user_id, newsletter_id)
            SELECT u.id, x FROM u, unnest(${newsletters}) AS x ON CONFLICT DO NOTHING
-         )
+         ), a AS (${record})
          SELECT id FROM u`,
-        [...values, user.newsletters],
+        params,
       ),
     );
     return (await this.getUser(String(rows[0]?.id))) as StoredUser;
@@ -151,7 +163,7 @@ class PostgresStore implements Store {
     return (await this.rows(sql, params)).map(toStoredUser);
   }
 
-  async updateUser(id: string, changes: UserChanges): Promise<boolean> {
+  async updateUser(id: string, changes: UserChanges, audit: AuditContext): Promise<boolean> {
     const params: unknown[] = [id, changes.removeNewsletters, changes.addNewsletters];
     const sets = ['updated_at = now()'];
     const set = (column: string, value: unknown) => {
@@ -166,6 +178,7 @@ class PostgresStore implements Store {
     }
     if (changes.passwordHash !== undefined) set('password_hash', changes.passwordHash);
     for (const [field, value] of Object.entries(changes.fields)) set(columnOf(field), toColumnValue(field, value));
+    const record = auditInsert(params, audit, 'update', 'users', 'id', 'id', 'u');
     // One statement: the row lock of the UPDATE orders concurrent changes to the same user.
     const rows = await uniqueEmail(() =>
       this.rows(
@@ -176,7 +189,7 @@ class PostgresStore implements Store {
          ), added AS (
            INSERT INTO user_newsletters (user_id, newsletter_id)
            SELECT u.id, x FROM u, unnest($3::text[]) AS x ON CONFLICT DO NOTHING
-         )
+         ), a AS (${record})
          SELECT count(*)::int AS n FROM u`,
         params,
       ),
@@ -184,19 +197,34 @@ class PostgresStore implements Store {
     return rows[0]?.n === 1;
   }
 
-  async deleteUser(id: string): Promise<boolean> {
-    return ((await this.pool.query('DELETE FROM users WHERE id = $1', [id])).rowCount ?? 0) > 0;
+  async deleteUser(id: string, audit: AuditContext): Promise<boolean> {
+    const params: unknown[] = [id];
+    const record = auditInsert(params, audit, 'delete', 'users', 'id', 'id', 'd');
+    const rows = await this.rows(
+      `WITH d AS (DELETE FROM users WHERE id = $1 RETURNING id), a AS (${record}) SELECT count(*)::int AS n FROM d`,
+      params,
+    );
+    return rows[0]?.n === 1;
   }
 
-  async createSubscription(userId: string, values: SubscriptionValues): Promise<StoredSubscription | undefined> {
+  async createSubscription(
+    userId: string,
+    values: SubscriptionValues,
+    audit: AuditContext,
+  ): Promise<StoredSubscription | undefined> {
+    const params = subscriptionParams(userId, values);
+    const record = auditInsert(params, audit, 'create', 'subscriptions', 'id', 'user_id', 's');
     try {
       const [row] = await this.rows(
-        `INSERT INTO subscriptions (user_id, date_started, date_ended, external_identifier, license, resource,
-           trial, product_id)
-         SELECT $1::bigint, $2::timestamptz, $3::timestamptz, $4::text, $5::text, $6::text, $7::boolean, $8::text
-         WHERE EXISTS (SELECT 1 FROM users WHERE id = $1::bigint)
-         RETURNING ${SUBSCRIPTION_COLUMNS.join(', ')}`,
-        subscriptionParams(userId, values),
+        `WITH s AS (
+           INSERT INTO subscriptions (user_id, date_started, date_ended, external_identifier, license, resource,
+             trial, product_id)
+           SELECT $1::bigint, $2::timestamptz, $3::timestamptz, $4::text, $5::text, $6::text, $7::boolean, $8::text
+           WHERE EXISTS (SELECT 1 FROM users WHERE id = $1::bigint)
+           RETURNING ${SUBSCRIPTION_COLUMNS.join(', ')}
+         ), a AS (${record})
+         SELECT * FROM s`,
+        params,
       );
       return row && toStoredSubscription(row);
     } catch (error) {
@@ -226,6 +254,7 @@ class PostgresStore implements Store {
     userId: string,
     id: string,
     change: (current: SubscriptionValues) => SubscriptionValues,
+    audit: AuditContext,
   ): Promise<StoredSubscription | undefined> {
     const client = await this.pool.connect();
     try {
@@ -239,12 +268,17 @@ class PostgresStore implements Store {
         return undefined;
       }
       const next = change(toStoredSubscription(rows[0] as Row));
+      const params = [...subscriptionParams(userId, next), id];
+      const record = auditInsert(params, audit, 'update', 'subscriptions', 'id', 'user_id', 's');
       const updated = await client.query(
-        `UPDATE subscriptions SET date_started = $2, date_ended = $3, external_identifier = $4, license = $5,
-           resource = $6, trial = $7, product_id = $8, updated_at = now()
-         WHERE user_id = $1 AND id = $9
-         RETURNING ${SUBSCRIPTION_COLUMNS.join(', ')}`,
-        [...subscriptionParams(userId, next), id],
+        `WITH s AS (
+           UPDATE subscriptions SET date_started = $2, date_ended = $3, external_identifier = $4, license = $5,
+             resource = $6, trial = $7, product_id = $8, updated_at = now()
+           WHERE user_id = $1 AND id = $9
+           RETURNING ${SUBSCRIPTION_COLUMNS.join(', ')}
+         ), a AS (${record})
+         SELECT * FROM s`,
+        params,
       );
       await client.query('COMMIT');
       return toStoredSubscription(updated.rows[0] as Row);
@@ -256,23 +290,136 @@ class PostgresStore implements Store {
     }
   }
 
-  async expireSubscription(userId: string, id: string, now: number): Promise<StoredSubscription | undefined> {
+  async expireSubscription(
+    userId: string,
+    id: string,
+    now: number,
+    audit: AuditContext,
+  ): Promise<StoredSubscription | undefined> {
+    const params: unknown[] = [userId, id, new Date(now * 1000)];
+    const record = auditInsert(params, audit, 'expire', 'subscriptions', 'id', 'user_id', 'e');
     await this.pool.query(
-      `UPDATE subscriptions SET expired = true, date_ended = $3, updated_at = now()
-       WHERE user_id = $1 AND id = $2 AND NOT expired`,
-      [userId, id, new Date(now * 1000)],
+      `WITH e AS (
+         UPDATE subscriptions SET expired = true, date_ended = $3, updated_at = now()
+         WHERE user_id = $1 AND id = $2 AND NOT expired RETURNING id, user_id
+       ) ${record}`,
+      params,
     );
     return this.getSubscription(userId, id);
   }
 
-  async deleteSubscription(userId: string, id: string): Promise<boolean> {
-    const result = await this.pool.query('DELETE FROM subscriptions WHERE user_id = $1 AND id = $2', [userId, id]);
-    return (result.rowCount ?? 0) > 0;
+  async deleteSubscription(userId: string, id: string, audit: AuditContext): Promise<boolean> {
+    const params: unknown[] = [userId, id];
+    const record = auditInsert(params, audit, 'delete', 'subscriptions', 'id', 'user_id', 'd');
+    const rows = await this.rows(
+      `WITH d AS (DELETE FROM subscriptions WHERE user_id = $1 AND id = $2 RETURNING id, user_id), a AS (${record})
+       SELECT count(*)::int AS n FROM d`,
+      params,
+    );
+    return rows[0]?.n === 1;
+  }
+
+  async createApiKey(key: NewApiKey, audit: AuditContext): Promise<ApiKey> {
+    const params: unknown[] = [key.name, key.scopes, key.rateLimit, key.secretHash];
+    const record = auditInsert(params, audit, 'create', 'api-keys', 'id', 'NULL', 'k');
+    const [row] = await this.rows(
+      `WITH k AS (
+         INSERT INTO api_keys (name, scopes, rate_limit, secret_hash) VALUES ($1, $2, $3, $4)
+         RETURNING ${API_KEY_COLUMNS}
+       ), a AS (${record})
+       SELECT * FROM k`,
+      params,
+    );
+    return toApiKey(row as Row);
+  }
+
+  async createFirstApiKey(key: NewApiKey): Promise<ApiKey | undefined> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      // Serializes first starts of several processes: only one of them sees an empty table.
+      await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+      const { rows } = await client.query(
+        `INSERT INTO api_keys (name, scopes, rate_limit, secret_hash)
+         SELECT $1, $2, $3, $4 WHERE NOT EXISTS (SELECT 1 FROM api_keys)
+         RETURNING ${API_KEY_COLUMNS}`,
+        [key.name, key.scopes, key.rateLimit, key.secretHash],
+      );
+      await client.query('COMMIT');
+      return rows[0] && toApiKey(rows[0] as Row);
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async getApiKey(id: string): Promise<StoredApiKey | undefined> {
+    const [row] = await this.rows(`SELECT ${API_KEY_COLUMNS}, secret_hash FROM api_keys WHERE id = $1`, [id]);
+    return row && { ...toApiKey(row), secretHash: row.secret_hash as Buffer };
+  }
+
+  async listApiKeys(): Promise<ApiKey[]> {
+    return (await this.rows(`SELECT ${API_KEY_COLUMNS} FROM api_keys ORDER BY id`, [])).map(toApiKey);
+  }
+
+  async revokeApiKey(id: string, now: number, audit: AuditContext): Promise<ApiKey | undefined> {
+    const params: unknown[] = [id, new Date(now * 1000)];
+    const record = auditInsert(params, audit, 'revoke', 'api-keys', 'id', 'NULL', 'r');
+    await this.pool.query(
+      `WITH r AS (
+         UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING id
+       ) ${record}`,
+      params,
+    );
+    const [row] = await this.rows(`SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE id = $1`, [id]);
+    return row && toApiKey(row);
+  }
+
+  async listAuditEvents(query: AuditQuery): Promise<AuditEvent[]> {
+    const params: unknown[] = [query.afterId ?? 0];
+    const conditions = ['id > $1'];
+    for (const [column, value] of [
+      ['actor', query.actor],
+      ['resource_type', query.resourceType],
+      ['resource_id', query.resourceId],
+    ] as const) {
+      if (value === undefined) continue;
+      params.push(value);
+      conditions.push(`${column} = $${params.length}`);
+    }
+    params.push(query.limit);
+    const rows = await this.rows(
+      `SELECT ${AUDIT_COLUMNS} FROM audit_log WHERE ${conditions.join(' AND ')} ORDER BY id LIMIT $${params.length}`,
+      params,
+    );
+    return rows.map(toAuditEvent);
   }
 
   async close(): Promise<void> {
     await this.pool.end();
   }
+}
+
+/**
+ * The statement that records a change in the audit trail, as part of the statement making it:
+ * one row for each row of `source` (none when the change changed nothing). Adds its parameters.
+ */
+function auditInsert(
+  params: unknown[],
+  audit: AuditContext,
+  action: AuditAction,
+  resourceType: string,
+  idColumn: string,
+  userIdColumn: string,
+  source: string,
+): string {
+  params.push(audit.actor, audit.attributes);
+  const actor = `$${params.length - 1}::text`;
+  const attributes = `$${params.length}::text[]`;
+  return `INSERT INTO audit_log (actor, action, resource_type, resource_id, user_id, attributes)
+    SELECT ${actor}, '${action}', '${resourceType}', ${idColumn}::text, ${userIdColumn}::text, ${attributes} FROM ${source}`;
 }
 
 /** Runs a write that may break the unique email index, turning that into the 422 it is. */

@@ -3,6 +3,8 @@
  * ids, booleans and instants and JSON text for arrays; PostgreSQL answers strings for bigint
  * ids, booleans, Dates and arrays: both read the same here.
  */
+import type { ApiKey, Scope } from '../domain/api-key.js';
+import type { AuditAction, AuditEvent } from '../domain/audit.js';
 import type { License, Resource, StoredSubscription } from '../domain/subscription.js';
 import { fieldsOfRow } from './columns.js';
 import type { StoredUser } from './port.js';
@@ -14,12 +16,11 @@ function seconds(value: unknown): number {
 }
 
 export function toStoredUser(row: Row): StoredUser {
-  const newsletters = row.newsletters;
   return {
     id: String(row.id),
     email: row.email as string,
     fields: fieldsOfRow(row),
-    newsletters: typeof newsletters === 'string' ? (JSON.parse(newsletters) as string[]) : (newsletters as string[]),
+    newsletters: array(row.newsletters),
   };
 }
 
@@ -35,5 +36,38 @@ export function toStoredSubscription(row: Row): StoredSubscription {
     trial: row.trial === true || row.trial === 1,
     expired: row.expired === true || row.expired === 1,
     productId: row.product_id as string | null,
+  };
+}
+
+export const API_KEY_COLUMNS = 'id, name, scopes, rate_limit, created_at, revoked_at';
+
+/** SQLite keeps arrays as JSON text, PostgreSQL as arrays. */
+function array(value: unknown): string[] {
+  return typeof value === 'string' ? (JSON.parse(value) as string[]) : (value as string[]);
+}
+
+export function toApiKey(row: Row): ApiKey {
+  return {
+    id: String(row.id),
+    name: row.name as string,
+    scopes: array(row.scopes) as Scope[],
+    rateLimit: row.rate_limit as number | null,
+    createdAt: seconds(row.created_at),
+    revokedAt: row.revoked_at === null ? null : seconds(row.revoked_at),
+  };
+}
+
+export const AUDIT_COLUMNS = 'id, occurred_at, actor, action, resource_type, resource_id, user_id, attributes';
+
+export function toAuditEvent(row: Row): AuditEvent {
+  return {
+    id: String(row.id),
+    occurredAt: seconds(row.occurred_at),
+    actor: row.actor as string | null,
+    action: row.action as AuditAction,
+    resourceType: row.resource_type as string,
+    resourceId: row.resource_id as string,
+    userId: row.user_id as string | null,
+    attributes: array(row.attributes),
   };
 }

@@ -66,4 +66,32 @@ export const sqliteMigrations: readonly Migration[] = [
       CREATE INDEX subscriptions_user ON subscriptions (user_id, id);
     `,
   },
+  {
+    version: 2,
+    name: 'API credentials and the audit trail',
+    sql: `
+      CREATE TABLE api_keys (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        name TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 100),
+        scopes TEXT NOT NULL CHECK (json_valid(scopes) AND json_array_length(scopes) > 0),
+        secret_hash BLOB NOT NULL,
+        rate_limit INTEGER CHECK (rate_limit IS NULL OR rate_limit > 0),
+        created_at INTEGER NOT NULL DEFAULT (unixepoch()),
+        revoked_at INTEGER
+      );
+
+      CREATE TABLE audit_log (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        occurred_at INTEGER NOT NULL DEFAULT (unixepoch()),
+        actor TEXT,
+        action TEXT NOT NULL,
+        resource_type TEXT NOT NULL,
+        resource_id TEXT NOT NULL,
+        user_id TEXT,
+        attributes TEXT NOT NULL CHECK (json_valid(attributes))
+      );
+      CREATE INDEX audit_log_resource ON audit_log (resource_type, resource_id, id);
+      CREATE INDEX audit_log_actor ON audit_log (actor, id);
+    `,
+  },
 ];

@@ -6,13 +6,23 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
+import type { ApiKey, StoredApiKey } from '../domain/api-key.js';
+import type { AuditAction, AuditContext, AuditEvent } from '../domain/audit.js';
 import { emailKeys } from '../domain/email.js';
 import { errors } from '../domain/errors.js';
 import type { StoredSubscription, SubscriptionValues } from '../domain/subscription.js';
 import { USER_FIELDS } from '../domain/user.js';
 import { columnOf, toColumnValue, USER_COLUMNS } from './columns.js';
-import { toStoredSubscription, toStoredUser, type Row } from './rows.js';
-import type { NewUser, Store, StoredUser, UserChanges, UserListQuery } from './port.js';
+import {
+  API_KEY_COLUMNS,
+  AUDIT_COLUMNS,
+  toApiKey,
+  toAuditEvent,
+  toStoredSubscription,
+  toStoredUser,
+  type Row,
+} from './rows.js';
+import type { AuditQuery, NewApiKey, NewUser, Store, StoredUser, UserChanges, UserListQuery } from './port.js';
 import { pendingMigrations, type Migration } from './migration.js';
 import { sqliteMigrations } from './sqlite-migrations.js';
 
@@ -109,10 +119,38 @@ class SqliteStore implements Store {
         UPDATE subscriptions SET expired = 1, date_ended = ?, updated_at = unixepoch()
         WHERE user_id = ? AND id = ? AND expired = 0`),
       deleteSubscription: db.prepare('DELETE FROM subscriptions WHERE user_id = ? AND id = ?'),
+      insertAudit: db.prepare(`
+        INSERT INTO audit_log (actor, action, resource_type, resource_id, user_id, attributes)
+        VALUES (?, ?, ?, ?, ?, ?)`),
+      insertApiKey: db.prepare(`
+        INSERT INTO api_keys (name, scopes, rate_limit, secret_hash) VALUES (?, ?, ?, ?)
+        RETURNING ${API_KEY_COLUMNS}`),
+      countApiKeys: db.prepare('SELECT count(*) AS n FROM api_keys'),
+      getApiKey: db.prepare(`SELECT ${API_KEY_COLUMNS}, secret_hash FROM api_keys WHERE id = ?`),
+      listApiKeys: db.prepare(`SELECT ${API_KEY_COLUMNS} FROM api_keys ORDER BY id`),
+      revokeApiKey: db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
     };
   }
 
-  async createUser(user: NewUser): Promise<StoredUser> {
+  /** Records a change; called inside the transaction that makes it. */
+  private audit(
+    audit: AuditContext,
+    action: AuditAction,
+    resourceType: string,
+    resourceId: string,
+    userId: string | null,
+  ): void {
+    this.statements.insertAudit.run(
+      audit.actor,
+      action,
+      resourceType,
+      resourceId,
+      userId,
+      JSON.stringify(audit.attributes),
+    );
+  }
+
+  async createUser(user: NewUser, audit: AuditContext): Promise<StoredUser> {
     const id = this.db
       .transaction(() => {
         const keys = emailKeys(user.email);
@@ -125,6 +163,7 @@ class SqliteStore implements Store {
         for (const field of USER_FIELDS) row[columnOf(field)] = toColumnValue(field, user.fields[field]);
         const userId = uniqueEmail(() => this.statements.insertUser.run(row).lastInsertRowid);
         for (const newsletter of user.newsletters) this.statements.addNewsletter.run(userId, newsletter);
+        this.audit(audit, 'create', 'users', String(userId), String(userId));
         return String(userId);
       })
       .immediate();
@@ -160,7 +199,7 @@ class SqliteStore implements Store {
     return (statement.all(...params, query.limit, query.offset) as Row[]).map(toStoredUser);
   }
 
-  async updateUser(id: string, changes: UserChanges): Promise<boolean> {
+  async updateUser(id: string, changes: UserChanges, audit: AuditContext): Promise<boolean> {
     return this.db
       .transaction(() => {
         const current = this.statements.getUserRow.get(id) as Row | undefined;
@@ -175,18 +214,32 @@ class SqliteStore implements Store {
         uniqueEmail(() => this.statements.updateUser.run(row));
         for (const newsletter of changes.removeNewsletters) this.statements.removeNewsletter.run(id, newsletter);
         for (const newsletter of changes.addNewsletters) this.statements.addNewsletter.run(id, newsletter);
+        this.audit(audit, 'update', 'users', id, id);
         return true;
       })
       .immediate();
   }
 
-  async deleteUser(id: string): Promise<boolean> {
-    return this.statements.deleteUser.run(id).changes > 0;
+  async deleteUser(id: string, audit: AuditContext): Promise<boolean> {
+    return this.db.transaction(() => {
+      if (this.statements.deleteUser.run(id).changes === 0) return false;
+      this.audit(audit, 'delete', 'users', id, id);
+      return true;
+    })();
   }
 
-  async createSubscription(userId: string, values: SubscriptionValues): Promise<StoredSubscription | undefined> {
-    const row = this.statements.insertSubscription.get(subscriptionParams(userId, values)) as Row | undefined;
-    return row && toStoredSubscription(row);
+  async createSubscription(
+    userId: string,
+    values: SubscriptionValues,
+    audit: AuditContext,
+  ): Promise<StoredSubscription | undefined> {
+    return this.db.transaction(() => {
+      const row = this.statements.insertSubscription.get(subscriptionParams(userId, values)) as Row | undefined;
+      if (!row) return undefined;
+      const created = toStoredSubscription(row);
+      this.audit(audit, 'create', 'subscriptions', created.id, userId);
+      return created;
+    })();
   }
 
   async listSubscriptions(userId: string): Promise<StoredSubscription[] | undefined> {
@@ -204,6 +257,7 @@ class SqliteStore implements Store {
     userId: string,
     id: string,
     change: (current: SubscriptionValues) => SubscriptionValues,
+    audit: AuditContext,
   ): Promise<StoredSubscription | undefined> {
     return this.db
       .transaction(() => {
@@ -211,18 +265,95 @@ class SqliteStore implements Store {
         if (!row) return undefined;
         const next = change(toStoredSubscription(row));
         const updated = this.statements.updateSubscription.get({ ...subscriptionParams(userId, next), id }) as Row;
+        this.audit(audit, 'update', 'subscriptions', id, userId);
         return toStoredSubscription(updated);
       })
       .immediate();
   }
 
-  async expireSubscription(userId: string, id: string, now: number): Promise<StoredSubscription | undefined> {
-    this.statements.expireSubscription.run(now, userId, id);
-    return this.getSubscription(userId, id);
+  async expireSubscription(
+    userId: string,
+    id: string,
+    now: number,
+    audit: AuditContext,
+  ): Promise<StoredSubscription | undefined> {
+    return this.db.transaction(() => {
+      if (this.statements.expireSubscription.run(now, userId, id).changes > 0) {
+        this.audit(audit, 'expire', 'subscriptions', id, userId);
+      }
+      const row = this.statements.getSubscription.get(userId, id) as Row | undefined;
+      return row && toStoredSubscription(row);
+    })();
   }
 
-  async deleteSubscription(userId: string, id: string): Promise<boolean> {
-    return this.statements.deleteSubscription.run(userId, id).changes > 0;
+  async deleteSubscription(userId: string, id: string, audit: AuditContext): Promise<boolean> {
+    return this.db.transaction(() => {
+      if (this.statements.deleteSubscription.run(userId, id).changes === 0) return false;
+      this.audit(audit, 'delete', 'subscriptions', id, userId);
+      return true;
+    })();
+  }
+
+  async createApiKey(key: NewApiKey, audit: AuditContext): Promise<ApiKey> {
+    return this.db.transaction(() => {
+      const created = this.insertApiKey(key);
+      this.audit(audit, 'create', 'api-keys', created.id, null);
+      return created;
+    })();
+  }
+
+  async createFirstApiKey(key: NewApiKey): Promise<ApiKey | undefined> {
+    return this.db
+      .transaction(() => {
+        const { n } = this.statements.countApiKeys.get() as { n: number };
+        return n === 0 ? this.insertApiKey(key) : undefined;
+      })
+      .immediate();
+  }
+
+  private insertApiKey(key: NewApiKey): ApiKey {
+    const row = this.statements.insertApiKey.get(
+      key.name,
+      JSON.stringify(key.scopes),
+      key.rateLimit,
+      key.secretHash,
+    ) as Row;
+    return toApiKey(row);
+  }
+
+  async getApiKey(id: string): Promise<StoredApiKey | undefined> {
+    const row = this.statements.getApiKey.get(id) as Row | undefined;
+    return row && { ...toApiKey(row), secretHash: row.secret_hash as Buffer };
+  }
+
+  async listApiKeys(): Promise<ApiKey[]> {
+    return (this.statements.listApiKeys.all() as Row[]).map(toApiKey);
+  }
+
+  async revokeApiKey(id: string, now: number, audit: AuditContext): Promise<ApiKey | undefined> {
+    return this.db.transaction(() => {
+      if (this.statements.revokeApiKey.run(now, id).changes > 0) this.audit(audit, 'revoke', 'api-keys', id, null);
+      const row = this.statements.getApiKey.get(id) as Row | undefined;
+      return row && toApiKey(row);
+    })();
+  }
+
+  async listAuditEvents(query: AuditQuery): Promise<AuditEvent[]> {
+    const conditions = ['id > ?'];
+    const params: unknown[] = [query.afterId ?? 0];
+    for (const [column, value] of [
+      ['actor', query.actor],
+      ['resource_type', query.resourceType],
+      ['resource_id', query.resourceId],
+    ] as const) {
+      if (value === undefined) continue;
+      conditions.push(`${column} = ?`);
+      params.push(value);
+    }
+    const rows = this.db
+      .prepare(`SELECT ${AUDIT_COLUMNS} FROM audit_log WHERE ${conditions.join(' AND ')} ORDER BY id LIMIT ?`)
+      .all(...params, query.limit) as Row[];
+    return rows.map(toAuditEvent);
   }
 
   async close(): Promise<void> {

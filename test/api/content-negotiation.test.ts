@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import http from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { createSubscription, createUser, userDocument } from '../support/fixtures.js';
-import { MEDIA_TYPE, startService, type Response, type Service } from '../support/service.js';
+import { MEDIA_TYPE, startService, TEST_ADMIN_KEY, type Response, type Service } from '../support/service.js';
 import { forEachStore } from '../support/stores.js';
 
 forEachStore((kind) => {
@@ -187,12 +187,16 @@ forEachStore((kind) => {
       const { status, contentType } = await new Promise<{ status: number; contentType: string | undefined }>(
         (resolve, reject) => {
           http
-            .get(`${service.baseUrl}/users/${userId}`, (response) => {
-              response.resume();
-              response.on('end', () =>
-                resolve({ status: response.statusCode ?? 0, contentType: response.headers['content-type'] }),
-              );
-            })
+            .get(
+              `${service.baseUrl}/users/${userId}`,
+              { headers: { authorization: `Bearer ${TEST_ADMIN_KEY}` } },
+              (response) => {
+                response.resume();
+                response.on('end', () =>
+                  resolve({ status: response.statusCode ?? 0, contentType: response.headers['content-type'] }),
+                );
+              },
+            )
             .on('error', reject);
         },
       );

@@ -15,7 +15,9 @@ import {
   uniqueEmail,
   userDocument,
 } from '../support/fixtures.js';
-import { MEDIA_TYPE, startService, type Response, type Service } from '../support/service.js';
+import { MEDIA_TYPE, startService, TEST_ADMIN_KEY, type Response, type Service } from '../support/service.js';
+
+const BEARER = `Bearer ${TEST_ADMIN_KEY}`;
 import { forEachStore } from '../support/stores.js';
 
 forEachStore((kind) => {
@@ -182,7 +184,7 @@ forEachStore((kind) => {
       const bytes = Buffer.concat([Buffer.from(head), Buffer.from([0xff, 0xfe, 0xc3]), Buffer.from(tail)]);
       const response = await fetch(`${service.baseUrl}/users`, {
         method: 'POST',
-        headers: { 'content-type': MEDIA_TYPE, accept: MEDIA_TYPE },
+        headers: { 'content-type': MEDIA_TYPE, accept: MEDIA_TYPE, authorization: BEARER },
         body: bytes,
       });
       const body = await response.text();
@@ -475,7 +477,7 @@ forEachStore((kind) => {
       }>((resolve, reject) => {
         const request = http.request(
           `${service.baseUrl}/users`,
-          { method: 'POST', headers: { 'content-type': MEDIA_TYPE, accept: MEDIA_TYPE } },
+          { method: 'POST', headers: { 'content-type': MEDIA_TYPE, accept: MEDIA_TYPE, authorization: BEARER } },
           (response) => {
             let text = '';
             response.setEncoding('utf8');
@@ -558,7 +560,7 @@ forEachStore((kind) => {
       it(`answers ${what} with a 400 JSON:API error and stores nothing`, async () => {
         const state = await service.snapshot();
         const response = await exchange(
-          `POST /users HTTP/1.1\r\nHost: localhost\r\nAccept: ${MEDIA_TYPE}\r\nContent-Type: ${MEDIA_TYPE}\r\n${framing(body())}`,
+          `POST /users HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${BEARER}\r\nAccept: ${MEDIA_TYPE}\r\nContent-Type: ${MEDIA_TYPE}\r\n${framing(body())}`,
         );
         assert.equal(response.status, 400, response.body);
         assert.equal(
@@ -574,7 +576,7 @@ forEachStore((kind) => {
     it('refuses a Content-Length over 1 MiB with 413 before the body arrives', async () => {
       const state = await service.snapshot();
       const response = await exchange(
-        `POST /users HTTP/1.1\r\nHost: localhost\r\nContent-Type: ${MEDIA_TYPE}\r\nContent-Length: 99999999999\r\n\r\n{}`,
+        `POST /users HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${BEARER}\r\nContent-Type: ${MEDIA_TYPE}\r\nContent-Length: 99999999999\r\n\r\n{}`,
       );
       assert.equal(response.status, 413, response.body);
       assert.equal(response.headers.get('content-type'), MEDIA_TYPE);

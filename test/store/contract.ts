@@ -10,7 +10,7 @@ import { ApiError, errors } from '../../src/domain/errors.js';
 import type { StoredSubscription, SubscriptionValues } from '../../src/domain/subscription.js';
 import { toUserFields, USER_FIELDS, type UserCreate, type UserFields } from '../../src/domain/user.js';
 import type { NewUser, Store, StoredUser, UserChanges } from '../../src/store/port.js';
-import { fullUserAttributes } from '../support/fixtures.js';
+import { AUDIT, fullUserAttributes } from '../support/fixtures.js';
 
 const UNKNOWN_ID = '999999999';
 
@@ -99,13 +99,13 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
 
     async function createUsers(count: number, make: (i: number) => Partial<NewUser>): Promise<StoredUser[]> {
       const users: StoredUser[] = [];
-      for (let i = 0; i < count; i += 1) users.push(await store.createUser(newUser(make(i))));
+      for (let i = 0; i < count; i += 1) users.push(await store.createUser(newUser(make(i)), AUDIT));
       return users;
     }
 
     async function userWithSubscription(values: Partial<SubscriptionValues> = {}) {
-      const user = await store.createUser(newUser());
-      const subscription = await store.createSubscription(user.id, subscriptionValues(values));
+      const user = await store.createUser(newUser(), AUDIT);
+      const subscription = await store.createSubscription(user.id, subscriptionValues(values), AUDIT);
       assert.ok(subscription);
       return { user, subscription };
     }
@@ -115,12 +115,15 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
         const attributes = fullAttributes();
         const fields = toUserFields(attributes);
         assert.deepEqual(sorted(Object.keys(fields)), sorted(USER_FIELDS), 'the fixture sets every field');
-        const created = await store.createUser({
-          email: attributes.email,
-          passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA',
-          fields,
-          newsletters: ['daily', 'weekly'],
-        });
+        const created = await store.createUser(
+          {
+            email: attributes.email,
+            passwordHash: '$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA',
+            fields,
+            newsletters: ['daily', 'weekly'],
+          },
+          AUDIT,
+        );
         const read = await store.getUser(created.id);
         assert.ok(read);
         assert.equal(read.email, attributes.email);
@@ -129,12 +132,15 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
       });
 
       it('answers from createUser the user exactly as getUser then reads it', async () => {
-        const created = await store.createUser(newUser({ fields: toUserFields(fullAttributes()), newsletters: ['a'] }));
+        const created = await store.createUser(
+          newUser({ fields: toUserFields(fullAttributes()), newsletters: ['a'] }),
+          AUDIT,
+        );
         assert.deepEqual(await store.getUser(created.id), created);
       });
 
       it('reads back as null every profile field a new user leaves out', async () => {
-        const created = await store.createUser(newUser({ fields: toUserFields({ familyName: 'Minimal' }) }));
+        const created = await store.createUser(newUser({ fields: toUserFields({ familyName: 'Minimal' }) }), AUDIT);
         const expected: UserFields = Object.fromEntries(USER_FIELDS.map((f) => [f, null]));
         expected.familyName = 'Minimal';
         assert.deepEqual((await store.getUser(created.id))?.fields, expected);
@@ -155,14 +161,14 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
 
       it('refuses an email taken in another letter case with emailTaken', async () => {
         const email = uniqueEmail();
-        await store.createUser(newUser({ email }));
-        await rejectsWithEmailTaken(store.createUser(newUser({ email: email.toUpperCase() })));
+        await store.createUser(newUser({ email }), AUDIT);
+        await rejectsWithEmailTaken(store.createUser(newUser({ email: email.toUpperCase() }), AUDIT));
       });
 
       it('stores nothing of a user refused for a taken email', async () => {
         const domain = uniqueDomain();
         const email = `taken@${domain}`;
-        const original = await store.createUser(newUser({ email }));
+        const original = await store.createUser(newUser({ email }), AUDIT);
         await rejectsWithEmailTaken(
           store.createUser(
             newUser({
@@ -170,6 +176,7 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
               fields: toUserFields({ familyName: 'Dup' }),
               newsletters: ['x'],
             }),
+            AUDIT,
           ),
         );
         const found = await store.listUsers({ email: { domain }, offset: 0, limit: 100 });
@@ -203,8 +210,8 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
       it('filters by the whole address, ignoring letter case', async () => {
         const domain = uniqueDomain();
         const [wanted] = await createUsers(1, () => ({ email: `Ada.Byron@${domain}` }));
-        await store.createUser(newUser({ email: `ada.byron2@${domain}` }));
-        await store.createUser(newUser({ email: `xada.byron@${domain}` }));
+        await store.createUser(newUser({ email: `ada.byron2@${domain}` }), AUDIT);
+        await store.createUser(newUser({ email: `xada.byron@${domain}` }), AUDIT);
         const found = await store.listUsers({
           email: { address: `ADA.BYRON@${domain.toUpperCase()}` },
           offset: 0,
@@ -223,9 +230,9 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
       it('matches the domain filter against the whole domain part only', async () => {
         const domain = uniqueDomain();
         const [wanted] = await createUsers(1, () => ({ email: `in@${domain}` }));
-        await store.createUser(newUser({ email: `prefix@not${domain}` }));
-        await store.createUser(newUser({ email: `suffix@${domain}.evil` }));
-        await store.createUser(newUser({ email: `${domain}@other.example` }));
+        await store.createUser(newUser({ email: `prefix@not${domain}` }), AUDIT);
+        await store.createUser(newUser({ email: `suffix@${domain}.evil` }), AUDIT);
+        await store.createUser(newUser({ email: `${domain}@other.example` }), AUDIT);
         const found = await store.listUsers({ email: { domain }, offset: 0, limit: 10 });
         assert.deepEqual(ids(found), ids([wanted!]));
       });
@@ -235,8 +242,14 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
         const [wanted] = await createUsers(1, () => ({
           fields: toUserFields({ familyName: 'A', circulationNumber: number }),
         }));
-        await store.createUser(newUser({ fields: toUserFields({ familyName: 'B', circulationNumber: `${number}0` }) }));
-        await store.createUser(newUser({ fields: toUserFields({ familyName: 'C', circulationNumber: `x${number}` }) }));
+        await store.createUser(
+          newUser({ fields: toUserFields({ familyName: 'B', circulationNumber: `${number}0` }) }),
+          AUDIT,
+        );
+        await store.createUser(
+          newUser({ fields: toUserFields({ familyName: 'C', circulationNumber: `x${number}` }) }),
+          AUDIT,
+        );
         const found = await store.listUsers({ circulationNumber: number, offset: 0, limit: 10 });
         assert.deepEqual(found, [wanted]);
       });
@@ -246,8 +259,8 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
         const number = `C-${unique()}`;
         const fieldsWith = (circulationNumber: string) => toUserFields({ familyName: 'R', circulationNumber });
         const [both] = await createUsers(1, () => ({ email: uniqueEmail(domain), fields: fieldsWith(number) }));
-        await store.createUser(newUser({ email: uniqueEmail(domain), fields: fieldsWith(`${number}-other`) }));
-        await store.createUser(newUser({ email: uniqueEmail(uniqueDomain()), fields: fieldsWith(number) }));
+        await store.createUser(newUser({ email: uniqueEmail(domain), fields: fieldsWith(`${number}-other`) }), AUDIT);
+        await store.createUser(newUser({ email: uniqueEmail(uniqueDomain()), fields: fieldsWith(number) }), AUDIT);
         const byDomain = await store.listUsers({ email: { domain }, circulationNumber: number, offset: 0, limit: 10 });
         assert.deepEqual(ids(byDomain), ids([both!]));
         const byAddress = await store.listUsers({
@@ -264,9 +277,10 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
       it('changes only the fields it is given', async () => {
         const created = await store.createUser(
           newUser({ fields: toUserFields(fullAttributes()), newsletters: ['daily'] }),
+          AUDIT,
         );
         assert.equal(
-          await store.updateUser(created.id, userChanges({ fields: toUserFields({ givenName: 'Augusta' }) })),
+          await store.updateUser(created.id, userChanges({ fields: toUserFields({ givenName: 'Augusta' }) }), AUDIT),
           true,
         );
         const read = await store.getUser(created.id);
@@ -274,10 +288,11 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
       });
 
       it('replaces every field of a nested object, clearing those the change leaves out', async () => {
-        const created = await store.createUser(newUser({ fields: toUserFields(fullAttributes()) }));
+        const created = await store.createUser(newUser({ fields: toUserFields(fullAttributes()) }), AUDIT);
         await store.updateUser(
           created.id,
           userChanges({ fields: toUserFields({ address: { postalCode: 'EC1A 1BB' } }) }),
+          AUDIT,
         );
         const read = await store.getUser(created.id);
         assert.deepEqual(read?.fields, {
@@ -292,62 +307,74 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
       });
 
       it('replaces and clears the demographics document', async () => {
-        const created = await store.createUser(newUser({ fields: toUserFields(fullAttributes()) }));
-        await store.updateUser(created.id, userChanges({ fields: { demographics: { recommendations: ['sport'] } } }));
+        const created = await store.createUser(newUser({ fields: toUserFields(fullAttributes()) }), AUDIT);
+        await store.updateUser(
+          created.id,
+          userChanges({ fields: { demographics: { recommendations: ['sport'] } } }),
+          AUDIT,
+        );
         assert.deepEqual((await store.getUser(created.id))?.fields.demographics, { recommendations: ['sport'] });
-        await store.updateUser(created.id, userChanges({ fields: { demographics: null } }));
+        await store.updateUser(created.id, userChanges({ fields: { demographics: null } }), AUDIT);
         assert.equal((await store.getUser(created.id))?.fields.demographics, null);
       });
 
       it('changes the email, so the address filter finds the new address and not the old', async () => {
-        const created = await store.createUser(newUser());
+        const created = await store.createUser(newUser(), AUDIT);
         const email = uniqueEmail();
-        await store.updateUser(created.id, userChanges({ email }));
+        await store.updateUser(created.id, userChanges({ email }), AUDIT);
         assert.equal((await store.getUser(created.id))?.email, email);
         assert.deepEqual(ids(await store.listUsers({ email: { address: email }, offset: 0, limit: 10 })), [created.id]);
         assert.deepEqual(await store.listUsers({ email: { address: created.email }, offset: 0, limit: 10 }), []);
       });
 
       it('lets a user change the letter case of their own email', async () => {
-        const created = await store.createUser(newUser());
+        const created = await store.createUser(newUser(), AUDIT);
         const email = created.email.toUpperCase();
-        assert.equal(await store.updateUser(created.id, userChanges({ email })), true);
+        assert.equal(await store.updateUser(created.id, userChanges({ email }), AUDIT), true);
         assert.equal((await store.getUser(created.id))?.email, email);
       });
 
       it('adds and removes newsletters', async () => {
-        const created = await store.createUser(newUser({ newsletters: ['a', 'b'] }));
-        await store.updateUser(created.id, userChanges({ addNewsletters: ['c'], removeNewsletters: ['a'] }));
+        const created = await store.createUser(newUser({ newsletters: ['a', 'b'] }), AUDIT);
+        await store.updateUser(created.id, userChanges({ addNewsletters: ['c'], removeNewsletters: ['a'] }), AUDIT);
         assert.deepEqual(sorted((await store.getUser(created.id))?.newsletters ?? []), ['b', 'c']);
       });
 
       it('adds a newsletter the user already has without error or duplicate', async () => {
-        const created = await store.createUser(newUser({ newsletters: ['a'] }));
-        assert.equal(await store.updateUser(created.id, userChanges({ addNewsletters: ['a', 'b'] })), true);
-        assert.equal(await store.updateUser(created.id, userChanges({ addNewsletters: ['b'] })), true);
+        const created = await store.createUser(newUser({ newsletters: ['a'] }), AUDIT);
+        assert.equal(await store.updateUser(created.id, userChanges({ addNewsletters: ['a', 'b'] }), AUDIT), true);
+        assert.equal(await store.updateUser(created.id, userChanges({ addNewsletters: ['b'] }), AUDIT), true);
         assert.deepEqual(sorted((await store.getUser(created.id))?.newsletters ?? []), ['a', 'b']);
       });
 
       it('removes a newsletter the user does not have without error', async () => {
-        const created = await store.createUser(newUser({ newsletters: ['a'] }));
-        assert.equal(await store.updateUser(created.id, userChanges({ removeNewsletters: ['z'] })), true);
+        const created = await store.createUser(newUser({ newsletters: ['a'] }), AUDIT);
+        assert.equal(await store.updateUser(created.id, userChanges({ removeNewsletters: ['z'] }), AUDIT), true);
         assert.deepEqual((await store.getUser(created.id))?.newsletters, ['a']);
       });
 
       it('answers false for an unknown id', async () => {
-        assert.equal(await store.updateUser(UNKNOWN_ID, userChanges({ fields: { givenName: 'Nobody' } })), false);
+        assert.equal(
+          await store.updateUser(UNKNOWN_ID, userChanges({ fields: { givenName: 'Nobody' } }), AUDIT),
+          false,
+        );
         assert.equal(await store.getUser(UNKNOWN_ID), undefined);
       });
 
       it("refuses another user's email, in another letter case, with emailTaken", async () => {
-        const other = await store.createUser(newUser());
-        const created = await store.createUser(newUser());
-        await rejectsWithEmailTaken(store.updateUser(created.id, userChanges({ email: other.email.toUpperCase() })));
+        const other = await store.createUser(newUser(), AUDIT);
+        const created = await store.createUser(newUser(), AUDIT);
+        await rejectsWithEmailTaken(
+          store.updateUser(created.id, userChanges({ email: other.email.toUpperCase() }), AUDIT),
+        );
       });
 
       it('leaves the user unchanged when an update is refused for a taken email', async () => {
-        const other = await store.createUser(newUser());
-        const created = await store.createUser(newUser({ fields: toUserFields(fullAttributes()), newsletters: ['a'] }));
+        const other = await store.createUser(newUser(), AUDIT);
+        const created = await store.createUser(
+          newUser({ fields: toUserFields(fullAttributes()), newsletters: ['a'] }),
+          AUDIT,
+        );
         await rejectsWithEmailTaken(
           store.updateUser(
             created.id,
@@ -357,6 +384,7 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
               addNewsletters: ['b'],
               removeNewsletters: ['a'],
             }),
+            AUDIT,
           ),
         );
         assert.deepEqual(await store.getUser(created.id), created);
@@ -365,37 +393,37 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
 
     describe('deleteUser', () => {
       it('erases the user and answers true', async () => {
-        const created = await store.createUser(newUser({ newsletters: ['a'] }));
-        assert.equal(await store.deleteUser(created.id), true);
+        const created = await store.createUser(newUser({ newsletters: ['a'] }), AUDIT);
+        assert.equal(await store.deleteUser(created.id, AUDIT), true);
         assert.equal(await store.getUser(created.id), undefined);
         assert.deepEqual(await store.listUsers({ email: { address: created.email }, offset: 0, limit: 10 }), []);
       });
 
       it("erases the user's subscriptions", async () => {
         const { user, subscription } = await userWithSubscription();
-        await store.deleteUser(user.id);
+        await store.deleteUser(user.id, AUDIT);
         assert.equal(await store.getSubscription(user.id, subscription.id), undefined);
         assert.equal(await store.listSubscriptions(user.id), undefined);
       });
 
       it('frees the email of an erased user for a new user', async () => {
-        const created = await store.createUser(newUser());
-        await store.deleteUser(created.id);
-        const again = await store.createUser(newUser({ email: created.email }));
+        const created = await store.createUser(newUser(), AUDIT);
+        await store.deleteUser(created.id, AUDIT);
+        const again = await store.createUser(newUser({ email: created.email }), AUDIT);
         assert.notEqual(again.id, created.id);
       });
 
       it('answers false for an unknown id, and for a user already erased', async () => {
-        const created = await store.createUser(newUser());
-        await store.deleteUser(created.id);
-        assert.equal(await store.deleteUser(created.id), false);
-        assert.equal(await store.deleteUser(UNKNOWN_ID), false);
+        const created = await store.createUser(newUser(), AUDIT);
+        await store.deleteUser(created.id, AUDIT);
+        assert.equal(await store.deleteUser(created.id, AUDIT), false);
+        assert.equal(await store.deleteUser(UNKNOWN_ID, AUDIT), false);
       });
 
       it('leaves other users and their subscriptions alone', async () => {
         const kept = await userWithSubscription();
         const erased = await userWithSubscription();
-        await store.deleteUser(erased.user.id);
+        await store.deleteUser(erased.user.id, AUDIT);
         assert.deepEqual(await store.getUser(kept.user.id), kept.user);
         assert.deepEqual(await store.listSubscriptions(kept.user.id), [kept.subscription]);
       });
@@ -403,7 +431,7 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
 
     describe('createSubscription and getSubscription', () => {
       it('stores every value and reads it back under its user, not expired', async () => {
-        const user = await store.createUser(newUser());
+        const user = await store.createUser(newUser(), AUDIT);
         const values = subscriptionValues({
           dateEnded: null,
           externalIdentifier: 'abc-123',
@@ -412,7 +440,7 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
           trial: true,
           productId: 'print-weekly',
         });
-        const created = await store.createSubscription(user.id, values);
+        const created = await store.createSubscription(user.id, values, AUDIT);
         assert.ok(created);
         assert.match(created.id, /^[1-9][0-9]*$/);
         assert.deepEqual(created, { ...values, id: created.id, userId: user.id, expired: false });
@@ -420,40 +448,48 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
       });
 
       it('stores null license, resource, externalIdentifier and productId', async () => {
-        const user = await store.createUser(newUser());
+        const user = await store.createUser(newUser(), AUDIT);
         const values = subscriptionValues({ externalIdentifier: null, license: null, resource: null, productId: null });
-        const created = await store.createSubscription(user.id, values);
+        const created = await store.createSubscription(user.id, values, AUDIT);
         assert.ok(created);
         assert.deepEqual(valuesOf((await store.getSubscription(user.id, created.id))!), values);
       });
 
       it('answers undefined for an unknown user', async () => {
-        assert.equal(await store.createSubscription(UNKNOWN_ID, subscriptionValues()), undefined);
+        assert.equal(await store.createSubscription(UNKNOWN_ID, subscriptionValues(), AUDIT), undefined);
       });
 
       it("answers undefined for a subscription asked for under another user's id", async () => {
         const { subscription } = await userWithSubscription();
-        const other = await store.createUser(newUser());
+        const other = await store.createUser(newUser(), AUDIT);
         assert.equal(await store.getSubscription(other.id, subscription.id), undefined);
       });
 
       it('answers undefined for an unknown subscription id', async () => {
-        const user = await store.createUser(newUser());
+        const user = await store.createUser(newUser(), AUDIT);
         assert.equal(await store.getSubscription(user.id, UNKNOWN_ID), undefined);
       });
     });
 
     describe('listSubscriptions', () => {
       it("answers the user's own subscriptions in id order", async () => {
-        const user = await store.createUser(newUser());
-        const first = await store.createSubscription(user.id, subscriptionValues({ externalIdentifier: 'first' }));
+        const user = await store.createUser(newUser(), AUDIT);
+        const first = await store.createSubscription(
+          user.id,
+          subscriptionValues({ externalIdentifier: 'first' }),
+          AUDIT,
+        );
         await userWithSubscription(); // another user's subscription, between the two
-        const second = await store.createSubscription(user.id, subscriptionValues({ externalIdentifier: 'second' }));
+        const second = await store.createSubscription(
+          user.id,
+          subscriptionValues({ externalIdentifier: 'second' }),
+          AUDIT,
+        );
         assert.deepEqual(await store.listSubscriptions(user.id), [first, second]);
       });
 
       it('answers an empty list for a user without subscriptions', async () => {
-        const user = await store.createUser(newUser());
+        const user = await store.createUser(newUser(), AUDIT);
         assert.deepEqual(await store.listSubscriptions(user.id), []);
       });
 
@@ -466,10 +502,15 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
       it('passes the current values to the change and stores what it returns', async () => {
         const { user, subscription } = await userWithSubscription();
         let seen: SubscriptionValues | undefined;
-        const updated = await store.updateSubscription(user.id, subscription.id, (current) => {
-          seen = valuesOf(current as StoredSubscription);
-          return { ...current, license: 'free', trial: true, productId: null };
-        });
+        const updated = await store.updateSubscription(
+          user.id,
+          subscription.id,
+          (current) => {
+            seen = valuesOf(current as StoredSubscription);
+            return { ...current, license: 'free', trial: true, productId: null };
+          },
+          AUDIT,
+        );
         assert.deepEqual(seen, valuesOf(subscription));
         const expected = { ...subscription, license: 'free', trial: true, productId: null };
         assert.deepEqual(updated, expected);
@@ -478,12 +519,17 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
 
       it('answers undefined under another user, without calling the change or changing anything', async () => {
         const { user, subscription } = await userWithSubscription();
-        const other = await store.createUser(newUser());
+        const other = await store.createUser(newUser(), AUDIT);
         let called = false;
-        const result = await store.updateSubscription(other.id, subscription.id, (current) => {
-          called = true;
-          return { ...current, license: 'free' };
-        });
+        const result = await store.updateSubscription(
+          other.id,
+          subscription.id,
+          (current) => {
+            called = true;
+            return { ...current, license: 'free' };
+          },
+          AUDIT,
+        );
         assert.equal(result, undefined);
         assert.equal(called, false);
         assert.deepEqual(await store.getSubscription(user.id, subscription.id), subscription);
@@ -493,9 +539,14 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
         const { user, subscription } = await userWithSubscription();
         const refusal = errors.invalidAttributes([{ pointer: '/data/attributes/dateEnded', detail: 'no' }]);
         await assert.rejects(
-          store.updateSubscription(user.id, subscription.id, () => {
-            throw refusal;
-          }),
+          store.updateSubscription(
+            user.id,
+            subscription.id,
+            () => {
+              throw refusal;
+            },
+            AUDIT,
+          ),
           (error: unknown) => error === refusal,
         );
         assert.deepEqual(await store.getSubscription(user.id, subscription.id), subscription);
@@ -505,10 +556,15 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
         const { user, subscription } = await userWithSubscription({ externalIdentifier: '' });
         await Promise.all(
           Array.from({ length: 10 }, () =>
-            store.updateSubscription(user.id, subscription.id, (current) => ({
-              ...current,
-              externalIdentifier: `${current.externalIdentifier}x`,
-            })),
+            store.updateSubscription(
+              user.id,
+              subscription.id,
+              (current) => ({
+                ...current,
+                externalIdentifier: `${current.externalIdentifier}x`,
+              }),
+              AUDIT,
+            ),
           ),
         );
         assert.equal((await store.getSubscription(user.id, subscription.id))?.externalIdentifier, 'x'.repeat(10));
@@ -516,11 +572,16 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
 
       it('keeps an expired subscription expired', async () => {
         const { user, subscription } = await userWithSubscription();
-        await store.expireSubscription(user.id, subscription.id, subscription.dateStarted + 60);
-        const updated = await store.updateSubscription(user.id, subscription.id, (current) => ({
-          ...current,
-          license: 'free',
-        }));
+        await store.expireSubscription(user.id, subscription.id, subscription.dateStarted + 60, AUDIT);
+        const updated = await store.updateSubscription(
+          user.id,
+          subscription.id,
+          (current) => ({
+            ...current,
+            license: 'free',
+          }),
+          AUDIT,
+        );
         assert.equal(updated?.expired, true);
         assert.equal(updated?.license, 'free');
       });
@@ -530,7 +591,7 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
       it('marks the subscription expired with dateEnded = now', async () => {
         const { user, subscription } = await userWithSubscription();
         const now = subscription.dateStarted + 3600;
-        const expired = await store.expireSubscription(user.id, subscription.id, now);
+        const expired = await store.expireSubscription(user.id, subscription.id, now, AUDIT);
         const expected = { ...subscription, expired: true, dateEnded: now };
         assert.deepEqual(expired, expected);
         assert.deepEqual(await store.getSubscription(user.id, subscription.id), expected);
@@ -539,24 +600,24 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
       it('may end a subscription before the dateStarted it had planned', async () => {
         const { user, subscription } = await userWithSubscription();
         const now = subscription.dateStarted - 86_400;
-        const expired = await store.expireSubscription(user.id, subscription.id, now);
+        const expired = await store.expireSubscription(user.id, subscription.id, now, AUDIT);
         assert.equal(expired?.expired, true);
         assert.equal(expired?.dateEnded, now);
       });
 
       it('changes nothing when the subscription is already expired; dateEnded keeps the first value', async () => {
         const { user, subscription } = await userWithSubscription();
-        const first = await store.expireSubscription(user.id, subscription.id, subscription.dateStarted + 10);
-        const second = await store.expireSubscription(user.id, subscription.id, subscription.dateStarted + 20);
+        const first = await store.expireSubscription(user.id, subscription.id, subscription.dateStarted + 10, AUDIT);
+        const second = await store.expireSubscription(user.id, subscription.id, subscription.dateStarted + 20, AUDIT);
         assert.deepEqual(second, first);
         assert.equal(second?.dateEnded, subscription.dateStarted + 10);
       });
 
       it("answers undefined under another user's id and leaves the subscription as it was", async () => {
         const { user, subscription } = await userWithSubscription();
-        const other = await store.createUser(newUser());
+        const other = await store.createUser(newUser(), AUDIT);
         assert.equal(
-          await store.expireSubscription(other.id, subscription.id, subscription.dateStarted + 10),
+          await store.expireSubscription(other.id, subscription.id, subscription.dateStarted + 10, AUDIT),
           undefined,
         );
         assert.deepEqual(await store.getSubscription(user.id, subscription.id), subscription);
@@ -566,16 +627,16 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
     describe('deleteSubscription', () => {
       it('removes the subscription and answers true, then false the second time', async () => {
         const { user, subscription } = await userWithSubscription();
-        assert.equal(await store.deleteSubscription(user.id, subscription.id), true);
+        assert.equal(await store.deleteSubscription(user.id, subscription.id, AUDIT), true);
         assert.equal(await store.getSubscription(user.id, subscription.id), undefined);
         assert.deepEqual(await store.listSubscriptions(user.id), []);
-        assert.equal(await store.deleteSubscription(user.id, subscription.id), false);
+        assert.equal(await store.deleteSubscription(user.id, subscription.id, AUDIT), false);
       });
 
       it("answers false under another user's id and keeps the subscription", async () => {
         const { user, subscription } = await userWithSubscription();
-        const other = await store.createUser(newUser());
-        assert.equal(await store.deleteSubscription(other.id, subscription.id), false);
+        const other = await store.createUser(newUser(), AUDIT);
+        assert.equal(await store.deleteSubscription(other.id, subscription.id, AUDIT), false);
         assert.deepEqual(await store.getSubscription(user.id, subscription.id), subscription);
       });
     });

@@ -10,6 +10,7 @@ import { migratePostgres, openPostgresStore } from '../../src/store/postgres.js'
 import { postgresMigrations } from '../../src/store/postgres-migrations.js';
 import { USER_COLUMNS } from '../../src/store/columns.js';
 import { admin, createTestSchema, postgresSkipReason, type TestSchema } from '../support/postgres.js';
+import { AUDIT } from '../support/fixtures.js';
 import { storeContract } from './contract.js';
 
 const skip = postgresSkipReason;
@@ -43,12 +44,15 @@ describe('PostgreSQL migrations', { skip }, () => {
   it('keep the data when a newer release adds a migration', async () => {
     const schema = await freshSchema();
     const store = await openPostgresStore({ url: schema.url });
-    const user = await store.createUser({
-      email: 'kept@example.com',
-      passwordHash: null,
-      fields: { familyName: 'Kept' },
-      newsletters: ['n'],
-    });
+    const user = await store.createUser(
+      {
+        email: 'kept@example.com',
+        passwordHash: null,
+        fields: { familyName: 'Kept' },
+        newsletters: ['n'],
+      },
+      AUDIT,
+    );
     await store.close();
     const pool = new pg.Pool({ connectionString: schema.url });
     const next = {

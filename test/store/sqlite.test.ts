@@ -13,6 +13,7 @@ import { USER_COLUMNS } from '../../src/store/columns.js';
 import type { Store } from '../../src/store/port.js';
 import { sqliteMigrations } from '../../src/store/sqlite-migrations.js';
 import { openSqliteStore } from '../../src/store/sqlite.js';
+import { AUDIT } from '../support/fixtures.js';
 import { storeContract } from './contract.js';
 
 const tempDirs: string[] = [];
@@ -73,12 +74,15 @@ describe('SQLite migrations', () => {
   it('keep the data of an existing file when it is opened again', async () => {
     const path = freshDatabasePath();
     const first = openSqliteStore({ path });
-    const created = await first.createUser({
-      email: 'kept@example.com',
-      passwordHash: null,
-      fields: toUserFields({ familyName: 'Kept', demographics: { recommendations: ['a'] } }),
-      newsletters: ['daily'],
-    });
+    const created = await first.createUser(
+      {
+        email: 'kept@example.com',
+        passwordHash: null,
+        fields: toUserFields({ familyName: 'Kept', demographics: { recommendations: ['a'] } }),
+        newsletters: ['daily'],
+      },
+      AUDIT,
+    );
     await first.close();
     const second = openSqliteStore({ path });
     try {
@@ -122,12 +126,15 @@ describe('SQLite migrations', () => {
   it('leave the data of a file with a newer schema intact', async () => {
     const path = freshDatabasePath();
     const store = openSqliteStore({ path });
-    const created = await store.createUser({
-      email: 'future@example.com',
-      passwordHash: null,
-      fields: toUserFields({ familyName: 'Future' }),
-      newsletters: [],
-    });
+    const created = await store.createUser(
+      {
+        email: 'future@example.com',
+        passwordHash: null,
+        fields: toUserFields({ familyName: 'Future' }),
+        newsletters: [],
+      },
+      AUDIT,
+    );
     await store.close();
     withRawDatabase(path, (db) =>
       db
@@ -197,22 +204,29 @@ describe('SQLite schema', () => {
   it('leaves no newsletter or subscription rows of an erased user', async () => {
     const path = freshDatabasePath();
     const store = openSqliteStore({ path });
-    const user = await store.createUser({
-      email: 'erased@example.com',
-      passwordHash: null,
-      fields: toUserFields({ familyName: 'Erased' }),
-      newsletters: ['daily', 'weekly'],
-    });
-    await store.createSubscription(user.id, {
-      dateStarted: 1_735_689_600,
-      dateEnded: null,
-      externalIdentifier: null,
-      license: null,
-      resource: null,
-      trial: false,
-      productId: null,
-    });
-    await store.deleteUser(user.id);
+    const user = await store.createUser(
+      {
+        email: 'erased@example.com',
+        passwordHash: null,
+        fields: toUserFields({ familyName: 'Erased' }),
+        newsletters: ['daily', 'weekly'],
+      },
+      AUDIT,
+    );
+    await store.createSubscription(
+      user.id,
+      {
+        dateStarted: 1_735_689_600,
+        dateEnded: null,
+        externalIdentifier: null,
+        license: null,
+        resource: null,
+        trial: false,
+        productId: null,
+      },
+      AUDIT,
+    );
+    await store.deleteUser(user.id, AUDIT);
     await store.close();
     const left = withRawDatabase(path, (db) => ({
       newsletters: db.prepare('SELECT count(*) AS n FROM user_newsletters WHERE user_id = ?').get(user.id),

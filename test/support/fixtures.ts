@@ -2,10 +2,14 @@
  * Request documents the API tests send, with unique emails so tests never collide.
  */
 import assert from 'node:assert/strict';
+import type { AuditContext } from '../../src/domain/audit.js';
 import type { UserCreate } from '../../src/domain/user.js';
 import type { Client } from './service.js';
 
 let counter = 0;
+
+/** The audit context of changes a test makes through the store port directly. */
+export const AUDIT: AuditContext = { actor: 'test', attributes: [] };
 
 export function uniqueEmail(domain = 'example.com'): string {
   counter += 1;

@@ -3,7 +3,7 @@
  * on a free port: for tests of what only a real process shows.
  */
 import { spawn } from 'node:child_process';
-import { Client } from './service.js';
+import { Client, TEST_ADMIN_KEY } from './service.js';
 
 export const MAIN = ['--import', 'tsx', 'src/main.ts'];
 
@@ -16,7 +16,15 @@ export interface ServiceProcess {
 
 export async function startProcess(env: Record<string, string>): Promise<ServiceProcess> {
   const child = spawn(process.execPath, MAIN, {
-    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', ...env },
+    env: {
+      ...process.env,
+      PORT: '0',
+      LOG_LEVEL: 'info',
+      CIRCULATION_ADMIN_KEY: TEST_ADMIN_KEY,
+      RATE_LIMIT: '1000000',
+      RATE_LIMIT_BURST: '1000000',
+      ...env,
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));

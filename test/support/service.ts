@@ -5,6 +5,7 @@
  * password hash in it.
  */
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { Ajv } from 'ajv';
 import type { FastifyInstance } from 'fastify';
@@ -18,6 +19,12 @@ ajv.addFormat('uri', (text: string) => URL.canParse(text) && /^[a-z][a-z0-9+.-]*
 const isJsonApiDocument = ajv.compile(jsonApiDocumentSchema);
 
 export const MEDIA_TYPE = 'application/vnd.api+json';
+
+/** The admin credential of every test service (CIRCULATION_ADMIN_KEY), new for each test run. */
+export const TEST_ADMIN_KEY = `test-admin-${randomBytes(24).toString('hex')}`;
+
+/** Limits no test reaches but the ones about rate limits. */
+export const GENEROUS_RATE_LIMIT = { perSecond: 1_000_000, burst: 1_000_000 };
 
 /** Every password a test sends, so that no response can be checked without them. */
 const sentPasswords = new Set<string>();
@@ -37,7 +44,16 @@ export interface RequestOptions {
 }
 
 export class Client {
-  constructor(readonly baseUrl: string) {}
+  /** `credential`: the secret sent as a Bearer token, or null to send none. */
+  constructor(
+    readonly baseUrl: string,
+    readonly credential: string | null = TEST_ADMIN_KEY,
+  ) {}
+
+  /** The same client presenting another credential (null: none). */
+  as(credential: string | null): Client {
+    return new Client(this.baseUrl, credential);
+  }
 
   get(path: string, options?: RequestOptions) {
     return this.request('GET', path, options);
@@ -56,7 +72,11 @@ export class Client {
   }
 
   async request(method: string, path: string, options: RequestOptions = {}): Promise<Response> {
-    const headers: Record<string, string> = { accept: MEDIA_TYPE, ...options.headers };
+    const headers: Record<string, string> = {
+      accept: MEDIA_TYPE,
+      ...(this.credential === null ? {} : { authorization: `Bearer ${this.credential}` }),
+      ...options.headers,
+    };
     let payload: string | undefined;
     if (options.body !== undefined) {
       payload = typeof options.body === 'string' ? options.body : JSON.stringify(options.body);
@@ -110,7 +130,11 @@ export async function startService(
   options: Partial<Omit<AppOptions, 'store'>> = {},
 ): Promise<Service> {
   const testStore = await openTestStore(kind);
-  const app = await buildApp({ store: testStore.store, ...options });
+  const app = await buildApp({
+    store: testStore.store,
+    auth: { enabled: true, adminKey: TEST_ADMIN_KEY, rateLimit: GENEROUS_RATE_LIMIT },
+    ...options,
+  });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   assert.ok(address && typeof address === 'object');
@@ -152,7 +176,7 @@ export function rawRequest(
         port: url.port,
         method: options.method ?? 'GET',
         path: options.path,
-        headers: { accept: MEDIA_TYPE, ...options.headers },
+        headers: { accept: MEDIA_TYPE, authorization: `Bearer ${TEST_ADMIN_KEY}`, ...options.headers },
       },
       (response) => {
         let text = '';

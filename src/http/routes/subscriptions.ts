@@ -5,6 +5,7 @@ import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { nowInSeconds } from '../../domain/dates.js';
+import { sentAttributeNames } from '../../domain/audit.js';
 import { errors } from '../../domain/errors.js';
 import {
   changedSubscription,
@@ -28,6 +29,7 @@ import {
   singleDocument,
   updateDocument,
 } from '../jsonapi.js';
+import { auditOf } from '../auth.js';
 import { SubscriptionParams, UserParams } from '../params.js';
 import { noSuchUser } from './users.js';
 
@@ -62,7 +64,11 @@ export function subscriptionRoutes(
       const { data } = request.body;
       if (data.id !== undefined) throw errors.clientGeneratedId();
       const values = newSubscription(data.attributes, data.relationships?.product?.data?.id ?? null);
-      const created = await store.createSubscription(user_id, values);
+      const created = await store.createSubscription(
+        user_id,
+        values,
+        auditOf(request, sentAttributeNames(data.attributes, data.relationships)),
+      );
       if (!created) throw noSuchUser(user_id);
       const resource = render(request, created);
       return reply.status(201).header('location', resource.links.self).send({ data: resource });
@@ -112,12 +118,16 @@ export function subscriptionRoutes(
       const { data } = request.body;
       if (data.id !== subscription_id) throw errors.idConflict();
       const product = data.relationships?.product;
-      const updated = await store.updateSubscription(user_id, subscription_id, (current) =>
-        changedSubscription(
-          current,
-          data.attributes ?? {},
-          product === undefined ? undefined : (product.data?.id ?? null),
-        ),
+      const updated = await store.updateSubscription(
+        user_id,
+        subscription_id,
+        (current) =>
+          changedSubscription(
+            current,
+            data.attributes ?? {},
+            product === undefined ? undefined : (product.data?.id ?? null),
+          ),
+        auditOf(request, sentAttributeNames(data.attributes, data.relationships)),
       );
       if (!updated) throw noSuchSubscription(user_id, subscription_id);
       const resource = render(request, updated);
@@ -130,7 +140,7 @@ export function subscriptionRoutes(
     { schema: { params: SubscriptionParams, response: { 204: Type.Null(), ...errorResponses(404, 406) } } },
     async (request, reply) => {
       const { user_id, subscription_id } = request.params;
-      if (!(await store.deleteSubscription(user_id, subscription_id))) {
+      if (!(await store.deleteSubscription(user_id, subscription_id, auditOf(request)))) {
         throw noSuchSubscription(user_id, subscription_id);
       }
       return reply.status(204).send(null);
@@ -142,7 +152,12 @@ export function subscriptionRoutes(
     { schema: { params: SubscriptionParams, response: { 200: SubscriptionDocument, ...errorResponses(404, 406) } } },
     async (request) => {
       const { user_id, subscription_id } = request.params;
-      const expired = await store.expireSubscription(user_id, subscription_id, nowInSeconds());
+      const expired = await store.expireSubscription(
+        user_id,
+        subscription_id,
+        nowInSeconds(),
+        auditOf(request, ['expired', 'dateEnded']),
+      );
       if (!expired) throw noSuchSubscription(user_id, subscription_id);
       return { data: render(request, expired) };
     },

@@ -4,6 +4,7 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sentAttributeNames } from '../../domain/audit.js';
 import { errors } from '../../domain/errors.js';
 import { hashPassword } from '../../domain/password.js';
 import {
@@ -26,6 +27,8 @@ import {
   singleDocument,
   updateDocument,
 } from '../jsonapi.js';
+import { auditOf } from '../auth.js';
+import { queryString } from '../links.js';
 import { UserParams } from '../params.js';
 
 export const PAGE_SIZE = 100;
@@ -91,12 +94,15 @@ export function userRoutes(fastify: FastifyInstance, store: Store, baseUrl: (req
       if (data.id !== undefined) throw errors.clientGeneratedId();
       const attributes = data.attributes;
       rejectRuleProblems(attributes);
-      const user = await store.createUser({
-        email: attributes.email,
-        passwordHash: attributes.password === undefined ? null : await hashPassword(attributes.password),
-        fields: toUserFields(attributes),
-        newsletters: attributes.newsletters?.add ?? [],
-      });
+      const user = await store.createUser(
+        {
+          email: attributes.email,
+          passwordHash: attributes.password === undefined ? null : await hashPassword(attributes.password),
+          fields: toUserFields(attributes),
+          newsletters: attributes.newsletters?.add ?? [],
+        },
+        auditOf(request, sentAttributeNames(attributes)),
+      );
       const resource = render(request, user);
       return reply.status(201).header('location', resource.links.self).send({ data: resource });
     },
@@ -163,13 +169,17 @@ export function userRoutes(fastify: FastifyInstance, store: Store, baseUrl: (req
       if (data.id !== user_id) throw errors.idConflict();
       const attributes: UserUpdate = data.attributes ?? {};
       rejectRuleProblems(attributes);
-      const found = await store.updateUser(user_id, {
-        email: attributes.email,
-        passwordHash: attributes.password === undefined ? undefined : await hashPassword(attributes.password),
-        fields: toUserFields(attributes),
-        addNewsletters: attributes.newsletters?.add ?? [],
-        removeNewsletters: attributes.newsletters?.remove ?? [],
-      });
+      const found = await store.updateUser(
+        user_id,
+        {
+          email: attributes.email,
+          passwordHash: attributes.password === undefined ? undefined : await hashPassword(attributes.password),
+          fields: toUserFields(attributes),
+          addNewsletters: attributes.newsletters?.add ?? [],
+          removeNewsletters: attributes.newsletters?.remove ?? [],
+        },
+        auditOf(request, sentAttributeNames(attributes)),
+      );
       if (!found) throw noSuchUser(user_id);
       if (request.method === 'PUT') return reply.status(204).send(null);
       // PATCH answers as JSON:API clients expect: the resource as it now is.
@@ -184,7 +194,7 @@ export function userRoutes(fastify: FastifyInstance, store: Store, baseUrl: (req
     { schema: { params: UserParams, response: { 204: Type.Null(), ...errorResponses(404, 406) } } },
     async (request, reply) => {
       const { user_id } = request.params;
-      if (!(await store.deleteUser(user_id))) throw noSuchUser(user_id);
+      if (!(await store.deleteUser(user_id, auditOf(request)))) throw noSuchUser(user_id);
       return reply.status(204).send(null);
     },
   );
@@ -205,11 +215,8 @@ function emailFilter(value: string): EmailFilter {
 
 /** A page's address: the filters and size as sent, and the page number. */
 function listUrl(base: string, query: UserListQuery, page: number): string {
-  const parts: string[] = [];
-  for (const key of ['filter[email]', 'filter[circulationNumber]', 'page[size]'] as const) {
-    const value = query[key];
-    if (value !== undefined) parts.push(`${key}=${encodeURIComponent(String(value))}`);
-  }
-  parts.push(`page[number]=${page}`);
-  return `${base}/users?${parts.join('&')}`;
+  const kept = (['filter[email]', 'filter[circulationNumber]', 'page[size]'] as const).map(
+    (name) => [name, query[name]] as const,
+  );
+  return `${base}/users?${queryString([...kept, ['page[number]', String(page)]])}`;
 }

@@ -1,0 +1,114 @@
+/**
+ * /api-keys: admins issue, list, read and revoke credentials. A new credential's secret is in
+ * the create response's `meta.secret`, and nowhere ever again.
+ */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { issueCredential } from '../../credentials.js';
+import { API_KEYS, ApiKeyAttributes, ApiKeyCreateAttributes, type ApiKey } from '../../domain/api-key.js';
+import { sentAttributeNames } from '../../domain/audit.js';
+import { formatInstant, nowInSeconds } from '../../domain/dates.js';
+import { errors } from '../../domain/errors.js';
+import type { Store } from '../../store/port.js';
+import { auditOf } from '../auth.js';
+import { collectionDocument, createDocument, errorResponses, resourceObject, singleDocument } from '../jsonapi.js';
+
+const ApiKeyParams = Type.Object({ key_id: Type.String({ pattern: '^[1-9][0-9]{0,14}$' }) });
+const ApiKeyResource = resourceObject(API_KEYS, ApiKeyAttributes);
+const ADMIN = { scope: 'admin' } as const;
+const DENIALS = [401, 403, 406, 429];
+
+export function apiKeyRoutes(
+  fastify: FastifyInstance,
+  store: Store,
+  baseUrl: (request: FastifyRequest) => string,
+): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const render = (request: FastifyRequest, key: ApiKey) => ({
+    type: API_KEYS,
+    id: key.id,
+    attributes: {
+      name: key.name,
+      scopes: key.scopes,
+      rateLimit: key.rateLimit,
+      createdAt: formatInstant(key.createdAt),
+      revokedAt: key.revokedAt === null ? null : formatInstant(key.revokedAt),
+    },
+    links: { self: `${baseUrl(request)}/api-keys/${key.id}` },
+  });
+
+  app.post(
+    '/api-keys',
+    {
+      config: ADMIN,
+      schema: {
+        body: createDocument(API_KEYS, ApiKeyCreateAttributes),
+        response: {
+          201: Type.Object({
+            data: ApiKeyResource,
+            meta: Type.Object({ secret: Type.String({ description: 'Shown this once; only its hash is kept.' }) }),
+          }),
+          ...errorResponses(400, 409, 413, 415, 422, ...DENIALS),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { data } = request.body;
+      if (data.id !== undefined) throw errors.clientGeneratedId();
+      const { name, scopes, rateLimit = null } = data.attributes;
+      const { key, secret } = await issueCredential(
+        store,
+        { name, scopes, rateLimit },
+        auditOf(request, sentAttributeNames(data.attributes)),
+      );
+      const resource = render(request, key);
+      return reply.status(201).header('location', resource.links.self).send({ data: resource, meta: { secret } });
+    },
+  );
+
+  app.get(
+    '/api-keys',
+    {
+      config: ADMIN,
+      schema: { response: { 200: collectionDocument(ApiKeyResource), ...errorResponses(...DENIALS) } },
+    },
+    async (request) => ({
+      links: { self: `${baseUrl(request)}/api-keys` },
+      data: (await store.listApiKeys()).map((key) => render(request, key)),
+    }),
+  );
+
+  app.get(
+    '/api-keys/:key_id',
+    {
+      config: ADMIN,
+      schema: {
+        params: ApiKeyParams,
+        response: { 200: singleDocument(ApiKeyResource), ...errorResponses(404, ...DENIALS) },
+      },
+    },
+    async (request) => {
+      const key = await store.getApiKey(request.params.key_id);
+      if (!key) throw noSuchKey(request.params.key_id);
+      return { data: render(request, key) };
+    },
+  );
+
+  app.delete(
+    '/api-keys/:key_id',
+    {
+      config: ADMIN,
+      schema: { params: ApiKeyParams, response: { 204: Type.Null(), ...errorResponses(404, ...DENIALS) } },
+    },
+    async (request, reply) => {
+      const revoked = await store.revokeApiKey(request.params.key_id, nowInSeconds(), auditOf(request, ['revokedAt']));
+      if (!revoked) throw noSuchKey(request.params.key_id);
+      return reply.status(204).send(null);
+    },
+  );
+}
+
+function noSuchKey(id: string) {
+  return errors.notFound(`There is no API key with id "${id}".`);
+}
