@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createSubscription, createUser, uniqueEmail, userDocument } from '../support/fixtures.js';
+import { createSubscription, createUser, issueKey, uniqueEmail, userDocument } from '../support/fixtures.js';
 import { createTestSchema, postgresSkipReason, type TestSchema } from '../support/postgres.js';
 import { startProcess, type ServiceProcess } from '../support/process.js';
 import type { Client } from '../support/service.js';
@@ -69,6 +69,13 @@ describe('two service processes on one PostgreSQL database', { skip: postgresSki
     ]);
     assert.ok(responses.every((r) => r.status === 204));
     assert.deepEqual((await b.client.get(`/users/${id}`)).body.data.attributes.newsletters, fresh);
+  });
+
+  it('refuse a credential revoked through one process on the next request to the other', async () => {
+    const key = await issueKey(a.client, ['read']);
+    assert.equal((await b.client.as(key.secret).get('/users')).status, 200);
+    assert.equal((await a.client.delete(`/api-keys/${key.id}`)).status, 204);
+    assert.equal((await b.client.as(key.secret).get('/users')).status, 401);
   });
 
   it('forget a subscription deleted through one process in the other', async () => {

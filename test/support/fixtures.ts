@@ -91,3 +91,16 @@ export function onlyError(response: { status: number; body: any; text: string },
   assert.equal(response.body.errors.length, 1, response.text);
   return response.body.errors[0];
 }
+
+/** Issues a credential through the API (as `admin`) and answers its id and secret. */
+export async function issueKey(
+  admin: Client,
+  scopes: ('read' | 'write' | 'admin')[],
+  extra: Record<string, unknown> = {},
+): Promise<{ id: string; secret: string }> {
+  const response = await admin.post('/api-keys', {
+    data: { type: 'api-keys', attributes: { name: `key ${scopes.join('+')}`, scopes, ...extra } },
+  });
+  assert.equal(response.status, 201, response.text);
+  return { id: response.body.data.id, secret: response.body.meta.secret };
+}

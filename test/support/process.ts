@@ -10,6 +10,8 @@ export const MAIN = ['--import', 'tsx', 'src/main.ts'];
 export interface ServiceProcess {
   client: Client;
   baseUrl: string;
+  /** Everything the process has written to stdout and stderr so far. */
+  output(): string;
   /** Sends SIGTERM and answers the exit code. */
   stop(): Promise<number | null>;
 }
@@ -28,8 +30,8 @@ export async function startProcess(env: Record<string, string>): Promise<Service
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  let output = '';
   const baseUrl = await new Promise<string>((resolve, reject) => {
-    let output = '';
     const collect = (chunk: string) => {
       output += chunk;
       const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
@@ -42,6 +44,7 @@ export async function startProcess(env: Record<string, string>): Promise<Service
   return {
     client: new Client(baseUrl),
     baseUrl,
+    output: () => output,
     async stop() {
       child.kill('SIGTERM');
       return exited;

@@ -121,6 +121,7 @@ export interface Service {
   /** Direct SQL on the service's database; `?` marks a parameter. */
   sql: TestStore['sql'];
   snapshot: TestStore['snapshot'];
+  rawDump: TestStore['rawDump'];
   close(): Promise<void>;
 }
 
@@ -147,6 +148,7 @@ export async function startService(
     app,
     sql: testStore.sql,
     snapshot: testStore.snapshot,
+    rawDump: testStore.rawDump,
     async close() {
       await app.close();
       await testStore.close();

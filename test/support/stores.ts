@@ -2,7 +2,7 @@
  * The stores every store and API test runs against: SQLite in a fresh temporary file and
  * PostgreSQL in a fresh schema. `forEachStore` wraps a test file's suites once per store.
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe } from 'node:test';
@@ -27,6 +27,8 @@ export interface TestStore {
   sql(text: string, params?: unknown[]): Promise<Row[]>;
   /** Every row the service keeps, in a fixed order: equal snapshots mean an unchanged store. */
   snapshot(): Promise<string>;
+  /** Everything the database holds, as raw as it can be read: the files' bytes, or every table's rows. */
+  rawDump(): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -63,6 +65,12 @@ async function sqliteTestStore() {
   return {
     store,
     databaseUrl: `sqlite:${path}`,
+    async rawDump() {
+      // The main file and the write-ahead log: a value may sit in either.
+      return readdirSync(dir)
+        .map((file) => readFileSync(join(dir, file)).toString('latin1'))
+        .join('\n');
+    },
     async sql(text: string, params: unknown[] = []) {
       return raw.prepare(text).all(...params) as Row[];
     },
@@ -82,6 +90,15 @@ async function postgresTestStore() {
   return {
     store,
     databaseUrl: schema.url,
+    async rawDump() {
+      const { rows } = await raw.query<{ tablename: string }>(
+        'SELECT tablename FROM pg_tables WHERE schemaname = current_schema()',
+      );
+      const dumps = await Promise.all(
+        rows.map(async ({ tablename }) => JSON.stringify((await raw.query(`SELECT * FROM ${tablename}`)).rows)),
+      );
+      return dumps.join('\n');
+    },
     async sql(text: string, params: unknown[] = []) {
       let n = 0;
       return (

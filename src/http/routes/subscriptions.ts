@@ -156,7 +156,7 @@ export function subscriptionRoutes(
         user_id,
         subscription_id,
         nowInSeconds(),
-        auditOf(request, ['expired', 'dateEnded']),
+        auditOf(request, ['dateEnded', 'expired']),
       );
       if (!expired) throw noSuchSubscription(user_id, subscription_id);
       return { data: render(request, expired) };
