@@ -18,11 +18,13 @@ export interface Config {
   /** CIRCULATION_ADMIN_KEY: a secret accepted as an admin credential. */
   adminKey: string | undefined;
   rateLimit: { perSecond: number; burst: number };
+  /** How long in-flight requests may take to finish after SIGTERM or SIGINT. */
+  shutdownGraceMs: number;
 }
 
 export type DatabaseConfig =
-  | { kind: 'sqlite'; path: string; synchronous: SqliteSynchronous }
-  | { kind: 'postgres'; url: string; poolSize: number; statementTimeoutMs: number };
+  | { kind: 'sqlite'; path: string; synchronous: SqliteSynchronous; busyTimeoutMs: number }
+  | { kind: 'postgres'; url: string; poolSize: number; statementTimeoutMs: number; connectTimeoutMs: number };
 
 export class ConfigError extends Error {
   constructor(setting: string, problem: string) {
@@ -49,6 +51,7 @@ export function loadConfig(env: Env = process.env): Config {
       perSecond: integer('RATE_LIMIT', env.RATE_LIMIT, 100, 1, 1_000_000),
       burst: integer('RATE_LIMIT_BURST', env.RATE_LIMIT_BURST, 200, 1, 10_000_000),
     },
+    shutdownGraceMs: integer('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 10_000, 0, 600_000),
   };
 }
 
@@ -84,6 +87,7 @@ function database(env: Env): DatabaseConfig {
         1,
         3_600_000,
       ),
+      connectTimeoutMs: integer('DATABASE_CONNECT_TIMEOUT_MS', env.DATABASE_CONNECT_TIMEOUT_MS, 2000, 1, 600_000),
     };
   }
   if (scheme !== undefined && scheme !== 'sqlite' && url.startsWith(`${scheme}:/`)) {
@@ -98,7 +102,12 @@ function database(env: Env): DatabaseConfig {
   }
   const path = scheme === 'sqlite' ? url.slice('sqlite:'.length).replace(/^\/\//, '') : url;
   if (path === '') throw new ConfigError('DATABASE_URL', 'the sqlite: URL names no file');
-  return { kind: 'sqlite', path: path === ':memory:' ? path : resolve(path), synchronous };
+  return {
+    kind: 'sqlite',
+    path: path === ':memory:' ? path : resolve(path),
+    synchronous,
+    busyTimeoutMs: integer('SQLITE_BUSY_TIMEOUT_MS', env.SQLITE_BUSY_TIMEOUT_MS, 1000, 0, 60_000),
+  };
 }
 
 function integer(setting: string, value: string | undefined, fallback: number, min: number, max: number): number {

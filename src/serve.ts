@@ -19,10 +19,7 @@ export async function serve(config: Config): Promise<void> {
     publicUrl: config.publicUrl,
     trustProxy: config.trustProxy,
     auth: { enabled: config.auth, adminKey: config.adminKey, rateLimit: config.rateLimit },
-    logger: {
-      level: config.logLevel,
-      redact: ['req.headers.authorization', 'req.headers.cookie'],
-    },
+    logger: loggerOptions(config.logLevel),
   });
   if (!config.auth) app.log.warn('AUTH=off: every request is let in without a credential; for local experiments only');
   if (config.auth && config.adminKey === undefined) await announceFirstCredential(store);
@@ -31,15 +28,35 @@ export async function serve(config: Config): Promise<void> {
   const shutdown = async (signal: string) => {
     if (closing) return;
     closing = true;
-    app.log.info({ signal }, 'shutting down');
+    app.log.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down: finishing requests in flight');
+    const deadline = setTimeout(() => {
+      app.log.error('requests still in flight at the end of the grace period; exiting without them');
+      process.exit(1);
+    }, config.shutdownGraceMs);
+    deadline.unref();
     await app.close();
     await store.close();
+    app.log.info('shut down cleanly');
     process.exit(0);
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+}
+
+/**
+ * JSON lines for machines; readable lines when a person watches the terminal. Requests are
+ * logged by our own hook, which writes no header and no body, so no secret can reach the log.
+ */
+function loggerOptions(level: string) {
+  return {
+    level,
+    redact: ['req.headers.authorization', 'req.headers.cookie'],
+    ...(process.stdout.isTTY
+      ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l' } } }
+      : {}),
+  };
 }
 
 /**

@@ -20,13 +20,14 @@ describe('loadConfig defaults', () => {
     assert.deepEqual(loadConfig({}), {
       port: 3000,
       host: '127.0.0.1',
-      database: { kind: 'sqlite', path: resolve(DEFAULT_DATABASE_PATH), synchronous: 'NORMAL' },
+      database: { kind: 'sqlite', path: resolve(DEFAULT_DATABASE_PATH), synchronous: 'NORMAL', busyTimeoutMs: 1000 },
       publicUrl: undefined,
       trustProxy: false,
       logLevel: 'info',
       auth: true,
       adminKey: undefined,
       rateLimit: { perSecond: 100, burst: 200 },
+      shutdownGraceMs: 10_000,
     });
   });
 
@@ -88,6 +89,7 @@ describe('loadConfig resolves the database location', () => {
         url,
         poolSize: 20,
         statementTimeoutMs: 5000,
+        connectTimeoutMs: 2000,
       });
     }
   });

@@ -129,6 +129,16 @@ export const errors = {
       { header: 'Content-Type' },
     ),
 
+  storeUnavailable: () => {
+    const error = single(503, 'Service Unavailable', 'The database is not answering; retry shortly.');
+    return new ApiError(503, error.errors, { 'retry-after': '1' });
+  },
+
+  shuttingDown: () => {
+    const error = single(503, 'Service Unavailable', 'This process is shutting down; retry.');
+    return new ApiError(503, error.errors, { 'retry-after': '1', connection: 'close' });
+  },
+
   internal: (requestId: string) =>
     single(500, 'Internal Server Error', `Something went wrong on our side. Request id: ${requestId}.`),
 } as const;

@@ -4,12 +4,14 @@
  */
 import { Type } from '@sinclair/typebox';
 import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { errors } from '../domain/errors.js';
 import type { Store } from '../store/port.js';
 import { registerAuth, type AuthOptions } from './auth.js';
 import { BODY_LIMIT_BYTES, clientErrorHandler, frameworkErrors, registerErrorHandling } from './error-handling.js';
 import { MAX_HEADER_BYTES, registerHardening, REQUEST_TIMEOUT_MS } from './hardening.js';
 import { baseUrlOf } from './links.js';
 import { registerMediaTypes } from './media-type.js';
+import { registerObservability, requestIdOf, timedStore } from './observability.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { auditRoutes } from './routes/audit-events.js';
 import { subscriptionRoutes } from './routes/subscriptions.js';
@@ -31,7 +33,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     logger: options.logger ?? false,
     trustProxy: options.trustProxy ?? false,
     bodyLimit: BODY_LIMIT_BYTES,
-    requestIdHeader: 'x-request-id',
+    genReqId: requestIdOf,
+    requestIdHeader: false,
+    requestIdLogLabel: 'requestId',
+    disableRequestLogging: true,
+    // A request arriving while the process shuts down gets our own JSON:API 503 (see below).
+    return503OnClosing: false,
     routerOptions: { maxParamLength: 200 },
     frameworkErrors,
     clientErrorHandler,
@@ -43,16 +50,25 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRoute', (route) => {
     route.schema = { querystring: NoQueryParameters, ...route.schema };
   });
+  let closing = false;
+  app.addHook('preClose', async () => {
+    closing = true;
+  });
+  app.addHook('onRequest', async () => {
+    if (closing) throw errors.shuttingDown();
+  });
+  const registry = registerObservability(app, options.store);
+  const store = timedStore(options.store, registry);
   registerHardening(app);
-  registerAuth(app, options.store, options.auth);
+  registerAuth(app, store, options.auth);
   registerMediaTypes(app);
   registerErrorHandling(app);
 
   const baseUrl = (request: Parameters<typeof baseUrlOf>[0]) => baseUrlOf(request, options.publicUrl);
-  userRoutes(app, options.store, baseUrl);
-  subscriptionRoutes(app, options.store, baseUrl);
-  apiKeyRoutes(app, options.store, baseUrl);
-  auditRoutes(app, options.store, baseUrl);
+  userRoutes(app, store, baseUrl);
+  subscriptionRoutes(app, store, baseUrl);
+  apiKeyRoutes(app, store, baseUrl);
+  auditRoutes(app, store, baseUrl);
   await app.ready();
   return app;
 }

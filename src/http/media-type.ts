@@ -8,6 +8,13 @@ import { errors, type Problem } from '../domain/errors.js';
 
 export const JSONAPI = 'application/vnd.api+json';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route answers in a media type of its own (metrics, docs): JSON:API negotiation does not apply. */
+    ownMediaType?: boolean;
+  }
+}
+
 const utf8 = new TextDecoder('utf-8', { fatal: true });
 
 /**
@@ -105,6 +112,7 @@ export function registerMediaTypes(app: FastifyInstance): void {
   });
 
   app.addHook('onRequest', async (request) => {
+    if (request.routeOptions.config?.ownMediaType) return;
     if (!isAcceptable(request.headers.accept)) throw errors.notAcceptable();
     const encoding = request.headers['content-encoding'];
     if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') throw errors.unsupportedMediaType();
@@ -112,8 +120,9 @@ export function registerMediaTypes(app: FastifyInstance): void {
     if (contentType !== undefined && !isAcceptableContentType(contentType)) throw errors.unsupportedMediaType();
   });
 
-  app.addHook('onSend', async (_request, reply, payload) => {
-    if (payload !== undefined && payload !== null && payload !== '') reply.header('content-type', JSONAPI);
+  app.addHook('onSend', async (request, reply, payload) => {
+    const hasBody = payload !== undefined && payload !== null && payload !== '';
+    if (hasBody && !request.routeOptions.config?.ownMediaType) reply.header('content-type', JSONAPI);
     return payload;
   });
 }

@@ -13,9 +13,14 @@ export async function openStore(database: DatabaseConfig): Promise<Store> {
         url: database.url,
         poolSize: database.poolSize,
         statementTimeoutMs: database.statementTimeoutMs,
+        connectTimeoutMs: database.connectTimeoutMs,
       });
     }
-    return openSqliteStore({ path: database.path, synchronous: database.synchronous });
+    return openSqliteStore({
+      path: database.path,
+      synchronous: database.synchronous,
+      busyTimeoutMs: database.busyTimeoutMs,
+    });
   } catch (error) {
     // The URL is left out on purpose: it may carry a password.
     throw new Error(`cannot open the ${database.kind} database: ${(error as Error).message}`, { cause: error });

@@ -106,5 +106,15 @@ export interface Store {
 
   listAuditEvents(query: AuditQuery): Promise<AuditEvent[]>;
 
+  /** Resolves when the database answers; rejects when it does not. */
+  ping(): Promise<void>;
+  /** Connection pool use, where the adapter has a pool. */
+  poolStats?(): PoolStats;
   close(): Promise<void>;
+}
+
+export interface PoolStats {
+  total: number;
+  idle: number;
+  waiting: number;
 }

@@ -11,8 +11,18 @@ import { errors } from '../domain/errors.js';
 import type { StoredSubscription, SubscriptionValues } from '../domain/subscription.js';
 import { USER_FIELDS } from '../domain/user.js';
 import { columnOf, toColumnValue, USER_COLUMNS } from './columns.js';
+import { withOutagesAsUnavailable } from './availability.js';
 import { pendingMigrations, type Migration } from './migration.js';
-import type { AuditQuery, NewApiKey, NewUser, Store, StoredUser, UserChanges, UserListQuery } from './port.js';
+import type {
+  AuditQuery,
+  NewApiKey,
+  NewUser,
+  PoolStats,
+  Store,
+  StoredUser,
+  UserChanges,
+  UserListQuery,
+} from './port.js';
 import { postgresMigrations } from './postgres-migrations.js';
 import {
   API_KEY_COLUMNS,
@@ -28,6 +38,8 @@ export interface PostgresOptions {
   url: string;
   poolSize?: number;
   statementTimeoutMs?: number;
+  /** How long to wait for a connection: past it, the request is a 503 rather than a hang. */
+  connectTimeoutMs?: number;
 }
 
 /** Any number will do, as long as no other program takes the same advisory lock. */
@@ -54,10 +66,14 @@ const SUBSCRIPTION_COLUMNS = [
 const SUBSCRIPTION_SELECT = `SELECT ${SUBSCRIPTION_COLUMNS.join(', ')} FROM subscriptions`;
 
 export async function openPostgresStore(options: PostgresOptions): Promise<Store> {
+  const statementTimeout = options.statementTimeoutMs ?? 5000;
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.poolSize ?? 10,
-    statement_timeout: options.statementTimeoutMs ?? 5000,
+    statement_timeout: statementTimeout,
+    // The server enforces the statement timeout; this one catches a server that went silent.
+    query_timeout: statementTimeout + 2000,
+    connectionTimeoutMillis: options.connectTimeoutMs ?? 2000,
   });
   // An idle connection that drops is replaced on next use; unhandled, its error would end the process.
   pool.on('error', () => {});
@@ -67,7 +83,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
     await pool.end();
     throw error;
   }
-  return new PostgresStore(pool);
+  return withOutagesAsUnavailable(new PostgresStore(pool));
 }
 
 /**
@@ -395,6 +411,14 @@ class PostgresStore implements Store {
       params,
     );
     return rows.map(toAuditEvent);
+  }
+
+  async ping(): Promise<void> {
+    await this.pool.query('SELECT 1');
+  }
+
+  poolStats(): PoolStats {
+    return { total: this.pool.totalCount, idle: this.pool.idleCount, waiting: this.pool.waitingCount };
   }
 
   async close(): Promise<void> {

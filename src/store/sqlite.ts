@@ -23,6 +23,7 @@ import {
   type Row,
 } from './rows.js';
 import type { AuditQuery, NewApiKey, NewUser, Store, StoredUser, UserChanges, UserListQuery } from './port.js';
+import { withOutagesAsUnavailable } from './availability.js';
 import { pendingMigrations, type Migration } from './migration.js';
 import { sqliteMigrations } from './sqlite-migrations.js';
 
@@ -33,6 +34,11 @@ export interface SqliteOptions {
   path: string;
   /** NORMAL survives a crash of the process; FULL also survives a loss of power. */
   synchronous?: SqliteSynchronous;
+  /**
+   * How long a statement waits for a lock another process holds. The wait blocks this process
+   * (the driver is synchronous), so it is short; past it the request is a 503.
+   */
+  busyTimeoutMs?: number;
 }
 
 const USER_SELECT = `
@@ -52,9 +58,9 @@ export function openSqliteStore(options: SqliteOptions): Store {
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
     db.pragma('foreign_keys = ON');
-    db.pragma('busy_timeout = 5000');
+    db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 1000}`);
     migrate(db, sqliteMigrations);
-    return new SqliteStore(db);
+    return withOutagesAsUnavailable(new SqliteStore(db));
   } catch (error) {
     db.close();
     throw error;
@@ -119,6 +125,7 @@ class SqliteStore implements Store {
         UPDATE subscriptions SET expired = 1, date_ended = ?, updated_at = unixepoch()
         WHERE user_id = ? AND id = ? AND expired = 0`),
       deleteSubscription: db.prepare('DELETE FROM subscriptions WHERE user_id = ? AND id = ?'),
+      ping: db.prepare('SELECT count(*) FROM schema_migrations'),
       insertAudit: db.prepare(`
         INSERT INTO audit_log (actor, action, resource_type, resource_id, user_id, attributes)
         VALUES (?, ?, ?, ?, ?, ?)`),
@@ -354,6 +361,10 @@ class SqliteStore implements Store {
       .prepare(`SELECT ${AUDIT_COLUMNS} FROM audit_log WHERE ${conditions.join(' AND ')} ORDER BY id LIMIT ?`)
       .all(...params, query.limit) as Row[];
     return rows.map(toAuditEvent);
+  }
+
+  async ping(): Promise<void> {
+    this.statements.ping.get();
   }
 
   async close(): Promise<void> {

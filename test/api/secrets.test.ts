@@ -48,7 +48,7 @@ forEachStore((kind) => {
       const { keySecret } = await exerciseSecrets(service.client);
       await service.stop();
       const log = service.output();
-      assert.match(log, /"url":"\/users"/, 'the log did not record the requests');
+      assert.match(log, /"route":"\/users"/, 'the log did not record the requests');
       assertNoneIn(
         log,
         [PASSWORD, NEW_PASSWORD, REFUSED_PASSWORD, keySecret, keySecret.slice(-43), TEST_ADMIN_KEY, '$argon2'],

@@ -1,0 +1,42 @@
+/**
+ * A database that cannot answer (PostgreSQL stopped or unreachable, a SQLite file locked by
+ * another process, a full disk) is an outage, not a bug: the client gets a 503 it may retry,
+ * and the process stays up to recover when the database does.
+ */
+import { ApiError, errors } from '../domain/errors.js';
+import type { Store } from './port.js';
+
+const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND']);
+/** PostgreSQL SQLSTATEs: connection exceptions (08…), shutdowns (57P0…), too many connections, disk full. */
+const POSTGRES_STATES = /^(08...|57P0[1-3]|53300|53100|57014)$/;
+const SQLITE_CODES = /^SQLITE_(BUSY|LOCKED|FULL|IOERR|READONLY|CANTOPEN)/;
+const PG_MESSAGES = /timeout exceeded when trying to connect|Connection terminated|connection error|not queryable/;
+
+export function isUnavailable(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown };
+  const code = typeof e?.code === 'string' ? e.code : '';
+  return (
+    NETWORK_CODES.has(code) ||
+    POSTGRES_STATES.test(code) ||
+    SQLITE_CODES.test(code) ||
+    (typeof e?.message === 'string' && PG_MESSAGES.test(e.message))
+  );
+}
+
+/** The store with every outage error turned into the 503 ApiError; everything else passes as it is. */
+export function withOutagesAsUnavailable(store: Store): Store {
+  return new Proxy(store, {
+    get(target, property, receiver) {
+      const value = Reflect.get(target, property, receiver);
+      if (typeof value !== 'function' || property === 'poolStats') return value;
+      return async (...args: unknown[]) => {
+        try {
+          return await value.apply(target, args);
+        } catch (error) {
+          if (!(error instanceof ApiError) && isUnavailable(error)) throw errors.storeUnavailable();
+          throw error;
+        }
+      };
+    },
+  });
+}
