@@ -36,6 +36,11 @@ export function registerObservability(app: FastifyInstance, store: Store): Regis
     buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
     registers: [registry],
   });
+  const inFlight = new Gauge({
+    name: 'http_requests_in_flight',
+    help: 'HTTP requests received and not yet answered',
+    registers: [registry],
+  });
   new Gauge({
     name: 'store_pool_connections',
     help: 'Database pool connections, by state (total, idle, waiting clients)',
@@ -48,10 +53,14 @@ export function registerObservability(app: FastifyInstance, store: Store): Regis
     },
   });
 
+  app.addHook('onRequest', async () => {
+    inFlight.inc();
+  });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
   app.addHook('onResponse', async (request, reply) => {
+    inFlight.dec();
     const route = request.routeOptions.url ?? UNMATCHED;
     const labels = { method: request.method, route, status: String(reply.statusCode) };
     requests.inc(labels);

@@ -14,6 +14,8 @@ export interface ServiceProcess {
   output(): string;
   /** Sends SIGTERM and answers the exit code. */
   stop(): Promise<number | null>;
+  /** Sends a signal and answers the exit code, or the signal that ended the process. */
+  kill(signal: NodeJS.Signals): Promise<number | NodeJS.Signals | null>;
 }
 
 export async function startProcess(env: Record<string, string>): Promise<ServiceProcess> {
@@ -30,6 +32,9 @@ export async function startProcess(env: Record<string, string>): Promise<Service
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const exited = new Promise<number | null>((resolve) => child.on('exit', (code) => resolve(code)));
+  const ended = new Promise<number | NodeJS.Signals | null>((resolve) =>
+    child.on('exit', (code, signal) => resolve(code ?? signal)),
+  );
   let output = '';
   const baseUrl = await new Promise<string>((resolve, reject) => {
     const collect = (chunk: string) => {
@@ -48,6 +53,10 @@ export async function startProcess(env: Record<string, string>): Promise<Service
     async stop() {
       child.kill('SIGTERM');
       return exited;
+    },
+    async kill(signal) {
+      child.kill(signal);
+      return ended;
     },
   };
 }
