@@ -144,3 +144,27 @@ describe('a SQLite file locked by another process', () => {
     }
   });
 });
+
+describe('a full disk under SQLite', () => {
+  it('answers 503 rather than crash, and the process goes on serving', async () => {
+    const service = await startService('SQLite');
+    try {
+      const write = service.store.createUser;
+      // What better-sqlite3 throws when the disk (or the file's size limit) is full.
+      service.store.createUser = async () => {
+        throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+      };
+      const error = onlyError(
+        await service.client.post('/users', {
+          data: { type: 'users', attributes: { email: 'full@example.com', familyName: 'Full' } },
+        }),
+        503,
+      );
+      assert.equal(error.title, 'Service Unavailable');
+      service.store.createUser = write;
+      assert.equal((await service.client.get('/users')).status, 200);
+    } finally {
+      await service.close();
+    }
+  });
+});
