@@ -40,6 +40,9 @@ export type EmailFilter = { address: string } | { domain: string };
 export interface UserListQuery {
   email?: EmailFilter;
   circulationNumber?: string;
+  /** Only users with a greater id: an index seek, however deep the page. */
+  afterId?: string;
+  /** Users to skip first: a scan as long as the offset. */
   offset: number;
   limit: number;
 }

@@ -167,6 +167,10 @@ class PostgresStore implements Store {
       params.push(query.circulationNumber);
       conditions.push(`circulation_number = $${params.length}`);
     }
+    if (query.afterId !== undefined) {
+      params.push(query.afterId);
+      conditions.push(`id > $${params.length}`);
+    }
     const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
     params.push(query.limit, query.offset);
     // The page's ids first (an index-only scan), then the rows: PostgreSQL would otherwise

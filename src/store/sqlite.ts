@@ -196,6 +196,10 @@ class SqliteStore implements Store {
       conditions.push('circulation_number = ?');
       params.push(query.circulationNumber);
     }
+    if (query.afterId !== undefined) {
+      conditions.push('id > ?');
+      params.push(query.afterId);
+    }
     const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
     const sql = `${USER_SELECT} ${where} ORDER BY id LIMIT ? OFFSET ?`;
     let statement = this.listStatements.get(sql);

@@ -28,7 +28,7 @@ forEachStore((kind) => {
       );
       assert.equal(response.body.links.self, `${service.baseUrl}/users`);
       assert.equal(response.body.links.first, `${service.baseUrl}/users?page[number]=1`);
-      assert.equal(response.body.links.next, `${service.baseUrl}/users?page[number]=2`);
+      assert.equal(response.body.links.next, `${service.baseUrl}/users?page[number]=2&page[after]=${ids[99]}`);
       assert.equal(response.body.links.prev, undefined);
     });
 
@@ -59,6 +59,18 @@ forEachStore((kind) => {
       assert.equal(byPage.body.links.self, `${service.baseUrl}/users?page=3`);
     });
 
+    it('serves the same page through the page[after] of links.next as through page[number]', async () => {
+      const byNumber = await service.client.get('/users?page[size]=25&page[number]=5');
+      const byCursor = await service.client.get(`/users?page[size]=25&page[number]=5&page[after]=${ids[99]}`);
+      assert.deepEqual(byCursor.body.data, byNumber.body.data);
+      assert.deepEqual(byCursor.body.links.next, byNumber.body.links.next);
+    });
+
+    it('refuses a page[after] that is not an id', async () => {
+      const error = onlyError(await service.client.get('/users?page[after]=abc'), 400);
+      assert.deepEqual(error.source, { parameter: 'page[after]' });
+    });
+
     it('answers an empty page past the end', async () => {
       const response = await service.client.get('/users?page[number]=99');
       assert.equal(response.status, 200);
@@ -72,7 +84,10 @@ forEachStore((kind) => {
         response.body.data.map((u: any) => u.id),
         ids.slice(10, 20),
       );
-      assert.equal(response.body.links.next, `${service.baseUrl}/users?page[size]=10&page[number]=3`);
+      assert.equal(
+        response.body.links.next,
+        `${service.baseUrl}/users?page[size]=10&page[number]=3&page[after]=${ids[19]}`,
+      );
     });
 
     it('filters by a domain without regard to case, keeping the filter in first and next', async () => {
@@ -115,7 +130,10 @@ forEachStore((kind) => {
     it('keeps a filter in links.next across pages', async () => {
       const first = await service.client.get('/users?filter[email]=example.com');
       assert.equal(first.body.data.length, 100);
-      assert.equal(first.body.links.next, `${service.baseUrl}/users?filter[email]=example.com&page[number]=2`);
+      assert.equal(
+        first.body.links.next,
+        `${service.baseUrl}/users?filter[email]=example.com&page[number]=2&page[after]=${first.body.data[99].id}`,
+      );
       const second = await service.client.get(first.body.links.next.slice(service.baseUrl.length));
       assert.ok(second.body.data.every((u: any) => u.attributes.email.endsWith('@example.com')));
     });

@@ -59,6 +59,13 @@ const UserListQuery = Type.Object(
     'filter[circulationNumber]': Type.Optional(FilterValue(50)),
     'page[number]': Type.Optional(PageNumber),
     page: Type.Optional({ ...PageNumber, description: 'Same as page[number].' }),
+    'page[after]': Type.Optional(
+      Type.String({
+        pattern: '^[0-9]{1,15}$',
+        errorMessage: { pattern: 'must be a user id' },
+        description: 'Start after this user id: what links.next carries, so that a page at any depth is an index seek.',
+      }),
+    ),
     'page[size]': Type.Optional(
       Type.String({
         pattern: '^(100|[1-9][0-9]?)$',
@@ -124,22 +131,24 @@ export function userRoutes(fastify: FastifyInstance, store: Store, baseUrl: (req
       const number = Number(query['page[number]'] ?? query.page ?? 1);
       const size = Number(query['page[size]'] ?? PAGE_SIZE);
       const email = query['filter[email]'];
+      const after = query['page[after]'];
       const rows = await store.listUsers({
         email: email === undefined ? undefined : emailFilter(email),
         circulationNumber: query['filter[circulationNumber]'],
-        offset: (number - 1) * size,
+        afterId: after,
+        offset: after === undefined ? (number - 1) * size : 0,
         limit: size + 1,
       });
-      const hasNext = rows.length > size;
-      const pageUrl = (n: number) => listUrl(baseUrl(request), query, n);
+      const page = rows.slice(0, size);
+      const base = baseUrl(request);
       return {
         links: {
-          self: `${baseUrl(request)}${request.url}`,
-          first: pageUrl(1),
-          ...(number > 1 ? { prev: pageUrl(number - 1) } : {}),
-          ...(hasNext ? { next: pageUrl(number + 1) } : {}),
+          self: `${base}${request.url}`,
+          first: listUrl(base, query, 1),
+          ...(number > 1 ? { prev: listUrl(base, query, number - 1) } : {}),
+          ...(rows.length > size ? { next: listUrl(base, query, number + 1, page.at(-1)?.id) } : {}),
         },
-        data: rows.slice(0, size).map((user) => render(request, user)),
+        data: page.map((user) => render(request, user)),
       };
     },
   );
@@ -213,10 +222,13 @@ function emailFilter(value: string): EmailFilter {
   return value.includes('@') ? { address: value } : { domain: value };
 }
 
-/** A page's address: the filters and size as sent, and the page number. */
-function listUrl(base: string, query: UserListQuery, page: number): string {
+/**
+ * A page's address: the filters and size as sent, the page number, and for the next page the
+ * last id seen, which makes it an index seek rather than a scan past every earlier user.
+ */
+function listUrl(base: string, query: UserListQuery, page: number, afterId?: string): string {
   const kept = (['filter[email]', 'filter[circulationNumber]', 'page[size]'] as const).map(
     (name) => [name, query[name]] as const,
   );
-  return `${base}/users?${queryString([...kept, ['page[number]', String(page)]])}`;
+  return `${base}/users?${queryString([...kept, ['page[number]', String(page)], ['page[after]', afterId]])}`;
 }
