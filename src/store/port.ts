@@ -63,8 +63,18 @@ export interface AuditQuery {
   resourceId?: string;
 }
 
+export interface ImportedUser {
+  user: NewUser;
+  subscriptions: readonly SubscriptionValues[];
+}
+
 export interface Store {
   createUser(user: NewUser, audit: AuditContext): Promise<StoredUser>;
+  /**
+   * Inserts many users with their subscriptions in one transaction (all or none), for bulk
+   * loads; answers the new ids in order. Records the audit trail when `audit` is given.
+   */
+  importUsers(batch: readonly ImportedUser[], audit: AuditContext | null): Promise<string[]>;
   getUser(id: string): Promise<StoredUser | undefined>;
   listUsers(query: UserListQuery): Promise<StoredUser[]>;
   updateUser(id: string, changes: UserChanges, audit: AuditContext): Promise<boolean>;

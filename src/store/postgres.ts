@@ -15,6 +15,7 @@ import { withOutagesAsUnavailable } from './availability.js';
 import { pendingMigrations, type Migration } from './migration.js';
 import type {
   AuditQuery,
+  ImportedUser,
   NewApiKey,
   NewUser,
   PoolStats,
@@ -148,6 +149,76 @@ class PostgresStore implements Store {
     return (await this.getUser(String(rows[0]?.id))) as StoredUser;
   }
 
+  async importUsers(batch: readonly ImportedUser[], audit: AuditContext | null): Promise<string[]> {
+    if (batch.length === 0) return [];
+    const columns = ['email', 'email_lower', 'email_domain', 'password_hash', ...USER_COLUMNS];
+    const values: unknown[][] = columns.map(() => []);
+    for (const { user } of batch) {
+      const keys = emailKeys(user.email);
+      const row: unknown[] = [user.email, keys.lower, keys.domain, user.passwordHash];
+      for (const field of USER_FIELDS) row.push(toColumnValue(field, user.fields[field]));
+      row.forEach((value, i) => values[i]!.push(value));
+    }
+    const types = columns.map((c) => (c === 'demographics' ? 'jsonb[]' : 'text[]'));
+    return this.transaction(async (client) => {
+      // One statement per table for the whole batch: arrays zipped by unnest.
+      const { rows } = await uniqueEmail(() =>
+        client.query<{ id: string; email_lower: string }>(
+          `INSERT INTO users (${columns.join(', ')})
+           SELECT * FROM unnest(${types.map((t, i) => `$${i + 1}::${t}`).join(', ')})
+           RETURNING id, email_lower`,
+          values,
+        ),
+      );
+      const idOf = new Map(rows.map((r) => [r.email_lower, r.id]));
+      const ids = batch.map(({ user }) => idOf.get(emailKeys(user.email).lower) as string);
+      const newsletters = batch.flatMap(({ user }, i) => user.newsletters.map((n) => [ids[i], n]));
+      if (newsletters.length > 0) {
+        await client.query(
+          `INSERT INTO user_newsletters (user_id, newsletter_id)
+           SELECT * FROM unnest($1::bigint[], $2::text[]) ON CONFLICT DO NOTHING`,
+          [newsletters.map((n) => n[0]), newsletters.map((n) => n[1])],
+        );
+      }
+      const subscriptions = batch.flatMap(({ subscriptions }, i) =>
+        subscriptions.map((v) => subscriptionParams(ids[i] as string, v)),
+      );
+      if (subscriptions.length > 0) {
+        await client.query(
+          `INSERT INTO subscriptions (user_id, date_started, date_ended, external_identifier, license, resource,
+             trial, product_id)
+           SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::timestamptz[], $4::text[], $5::text[],
+             $6::text[], $7::boolean[], $8::text[])`,
+          Array.from({ length: 8 }, (_, column) => subscriptions.map((params) => params[column])),
+        );
+      }
+      if (audit) {
+        await client.query(
+          `INSERT INTO audit_log (actor, action, resource_type, resource_id, user_id, attributes)
+           SELECT $1, 'create', 'users', id, id, $2::text[] FROM unnest($3::text[]) AS id`,
+          [audit.actor, audit.attributes, ids],
+        );
+      }
+      return ids;
+    });
+  }
+
+  /** Runs `work` in a transaction on one pooled connection; rolls back when it throws. */
+  private async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
   async getUser(id: string): Promise<StoredUser | undefined> {
     const [row] = await this.rows(`${USER_SELECT} WHERE id = $1`, [id]);
     return row && toStoredUser(row);
@@ -276,17 +347,12 @@ class PostgresStore implements Store {
     change: (current: SubscriptionValues) => SubscriptionValues,
     audit: AuditContext,
   ): Promise<StoredSubscription | undefined> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
+    return this.transaction(async (client) => {
       const { rows } = await client.query(`${SUBSCRIPTION_SELECT} WHERE user_id = $1 AND id = $2 FOR UPDATE`, [
         userId,
         id,
       ]);
-      if (rows.length === 0) {
-        await client.query('ROLLBACK');
-        return undefined;
-      }
+      if (rows.length === 0) return undefined;
       const next = change(toStoredSubscription(rows[0] as Row));
       const params = [...subscriptionParams(userId, next), id];
       const record = auditInsert(params, audit, 'update', 'subscriptions', 'id', 'user_id', 's');
@@ -300,14 +366,8 @@ class PostgresStore implements Store {
          SELECT * FROM s`,
         params,
       );
-      await client.query('COMMIT');
       return toStoredSubscription(updated.rows[0] as Row);
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   async expireSubscription(
@@ -354,9 +414,7 @@ class PostgresStore implements Store {
   }
 
   async createFirstApiKey(key: NewApiKey): Promise<ApiKey | undefined> {
-    const client = await this.pool.connect();
-    try {
-      await client.query('BEGIN');
+    return this.transaction(async (client) => {
       // Serializes first starts of several processes: only one of them sees an empty table.
       await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
       const { rows } = await client.query(
@@ -365,14 +423,8 @@ class PostgresStore implements Store {
          RETURNING ${API_KEY_COLUMNS}`,
         [key.name, key.scopes, key.rateLimit, key.secretHash],
       );
-      await client.query('COMMIT');
       return rows[0] && toApiKey(rows[0] as Row);
-    } catch (error) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw error;
-    } finally {
-      client.release();
-    }
+    });
   }
 
   async getApiKey(id: string): Promise<StoredApiKey | undefined> {

@@ -22,7 +22,16 @@ import {
   toStoredUser,
   type Row,
 } from './rows.js';
-import type { AuditQuery, NewApiKey, NewUser, Store, StoredUser, UserChanges, UserListQuery } from './port.js';
+import type {
+  AuditQuery,
+  ImportedUser,
+  NewApiKey,
+  NewUser,
+  Store,
+  StoredUser,
+  UserChanges,
+  UserListQuery,
+} from './port.js';
 import { withOutagesAsUnavailable } from './availability.js';
 import { pendingMigrations, type Migration } from './migration.js';
 import { sqliteMigrations } from './sqlite-migrations.js';
@@ -108,6 +117,10 @@ class SqliteStore implements Store {
         SELECT @user_id, @date_started, @date_ended, @external_identifier, @license, @resource, @trial, @product_id
         WHERE EXISTS (SELECT 1 FROM users WHERE id = @user_id)
         RETURNING ${SUBSCRIPTION_COLUMNS}`),
+      importSubscription: db.prepare(`
+        INSERT INTO subscriptions (user_id, date_started, date_ended, external_identifier, license, resource,
+          trial, product_id)
+        VALUES (@user_id, @date_started, @date_ended, @external_identifier, @license, @resource, @trial, @product_id)`),
       listSubscriptions: db.prepare(`
         SELECT u.id AS owner, ${SUBSCRIPTION_COLUMNS.split(',')
           .map((c) => `s.${c.trim()}`)
@@ -160,21 +173,27 @@ class SqliteStore implements Store {
   async createUser(user: NewUser, audit: AuditContext): Promise<StoredUser> {
     const id = this.db
       .transaction(() => {
-        const keys = emailKeys(user.email);
-        const row: Row = {
-          email: user.email,
-          email_lower: keys.lower,
-          email_domain: keys.domain,
-          password_hash: user.passwordHash,
-        };
-        for (const field of USER_FIELDS) row[columnOf(field)] = toColumnValue(field, user.fields[field]);
-        const userId = uniqueEmail(() => this.statements.insertUser.run(row).lastInsertRowid);
+        const userId = uniqueEmail(() => this.statements.insertUser.run(userRow(user)).lastInsertRowid);
         for (const newsletter of user.newsletters) this.statements.addNewsletter.run(userId, newsletter);
         this.audit(audit, 'create', 'users', String(userId), String(userId));
         return String(userId);
       })
       .immediate();
     return (await this.getUser(id)) as StoredUser;
+  }
+
+  async importUsers(batch: readonly ImportedUser[], audit: AuditContext | null): Promise<string[]> {
+    return this.db
+      .transaction(() =>
+        batch.map(({ user, subscriptions }) => {
+          const id = String(uniqueEmail(() => this.statements.insertUser.run(userRow(user)).lastInsertRowid));
+          for (const newsletter of user.newsletters) this.statements.addNewsletter.run(id, newsletter);
+          for (const values of subscriptions) this.statements.importSubscription.run(subscriptionParams(id, values));
+          if (audit) this.audit(audit, 'create', 'users', id, id);
+          return id;
+        }),
+      )
+      .immediate();
   }
 
   async getUser(id: string): Promise<StoredUser | undefined> {
@@ -385,6 +404,18 @@ function uniqueEmail<T>(write: () => T): T {
     if (e.code === 'SQLITE_CONSTRAINT_UNIQUE' && e.message?.includes('email_lower')) throw errors.emailTaken();
     throw error;
   }
+}
+
+function userRow(user: NewUser): Row {
+  const keys = emailKeys(user.email);
+  const row: Row = {
+    email: user.email,
+    email_lower: keys.lower,
+    email_domain: keys.domain,
+    password_hash: user.passwordHash,
+  };
+  for (const field of USER_FIELDS) row[columnOf(field)] = toColumnValue(field, user.fields[field]);
+  return row;
 }
 
 function subscriptionParams(userId: string, v: SubscriptionValues): Row {

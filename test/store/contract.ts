@@ -640,5 +640,59 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
         assert.deepEqual(await store.getSubscription(user.id, subscription.id), subscription);
       });
     });
+
+    describe('importUsers', () => {
+      it('inserts users with their newsletters and subscriptions, answering ascending ids in order', async () => {
+        const emails = [uniqueEmail(), uniqueEmail(), uniqueEmail()];
+        const ids = await store.importUsers(
+          emails.map((email, i) => ({
+            user: newUser({ email, newsletters: [`n${i}`] }),
+            subscriptions: [subscriptionValues(), subscriptionValues({ trial: true })],
+          })),
+          null,
+        );
+        assert.equal(ids.length, 3);
+        assert.ok(Number(ids[0]) < Number(ids[1]) && Number(ids[1]) < Number(ids[2]));
+        for (const [i, id] of ids.entries()) {
+          const user = await store.getUser(id);
+          assert.equal(user?.email, emails[i]);
+          assert.deepEqual(user?.newsletters, [`n${i}`]);
+          const subscriptions = await store.listSubscriptions(id);
+          assert.deepEqual(
+            subscriptions?.map((s) => s.trial),
+            [false, true],
+          );
+        }
+      });
+
+      it('stores nothing of a batch with a taken email, and says which error', async () => {
+        const taken = uniqueEmail();
+        await store.createUser(newUser({ email: taken }), AUDIT);
+        const fresh = uniqueEmail();
+        await assert.rejects(
+          store.importUsers(
+            [
+              { user: newUser({ email: fresh }), subscriptions: [subscriptionValues()] },
+              { user: newUser({ email: taken.toUpperCase() }), subscriptions: [] },
+            ],
+            null,
+          ),
+          (error: ApiError) => error.status === 422,
+        );
+        assert.deepEqual(await store.listUsers({ email: { address: fresh }, offset: 0, limit: 10 }), []);
+      });
+
+      it('records each user in the audit trail when asked to', async () => {
+        const [id] = await store.importUsers([{ user: newUser(), subscriptions: [] }], {
+          actor: 'import',
+          attributes: ['email', 'familyName'],
+        });
+        const events = await store.listAuditEvents({ resourceType: 'users', resourceId: id, limit: 10 });
+        assert.deepEqual(
+          events.map((e) => [e.actor, e.action, e.attributes]),
+          [['import', 'create', ['email', 'familyName']]],
+        );
+      });
+    });
   });
 }
