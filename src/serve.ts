@@ -2,6 +2,7 @@
  * Serving: open the store, make sure someone can get in, listen, and close cleanly on SIGTERM
  * or SIGINT.
  */
+import { pino } from 'pino';
 import type { Config } from './config.js';
 import { issueFirstAdminCredential } from './credentials.js';
 import { buildApp } from './http/app.js';
@@ -14,12 +15,13 @@ export async function serve(config: Config): Promise<void> {
     throw new Error(`AUTH=off lets anyone in, so it listens only on loopback, not on HOST=${config.host}`);
   }
   const store = await openStore(config.database);
+  const log = logging(config.logLevel);
   const app = await buildApp({
     store,
     publicUrl: config.publicUrl,
     trustProxy: config.trustProxy,
     auth: { enabled: config.auth, adminKey: config.adminKey, rateLimit: config.rateLimit },
-    logger: loggerOptions(config.logLevel),
+    logger: log.options,
   });
   if (!config.auth) app.log.warn('AUTH=off: every request is let in without a credential; for local experiments only');
   if (config.auth && config.adminKey === undefined) await announceFirstCredential(store);
@@ -43,20 +45,32 @@ export async function serve(config: Config): Promise<void> {
   process.on('SIGINT', () => void shutdown('SIGINT'));
 
   await app.listen({ port: config.port, host: config.host });
+  log.flush();
 }
 
 /**
  * JSON lines for machines; readable lines when a person watches the terminal. Requests are
  * logged by our own hook, which writes no header and no body, so no secret can reach the log.
+ * JSON lines are buffered (up to 4 KiB, flushed every second and on exit) rather than written
+ * one system call each: that cost a tenth of the throughput of a single-record read.
  */
-function loggerOptions(level: string) {
-  return {
-    level,
-    redact: ['req.headers.authorization', 'req.headers.cookie'],
-    ...(process.stdout.isTTY
-      ? { transport: { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l' } } }
-      : {}),
+function logging(level: string) {
+  const common = { level, redact: ['req.headers.authorization', 'req.headers.cookie'] };
+  if (process.stdout.isTTY) {
+    const transport = { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l' } };
+    return { options: { ...common, transport }, flush: () => {} };
+  }
+  const stream = pino.destination({ dest: 1, sync: false, minLength: 4096 });
+  const flush = () => {
+    try {
+      stream.flushSync();
+    } catch {
+      // Not open yet, or already closed: nothing to flush.
+    }
   };
+  setInterval(flush, 1000).unref();
+  process.on('exit', flush);
+  return { options: { ...common, stream }, flush };
 }
 
 /**

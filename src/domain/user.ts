@@ -141,18 +141,26 @@ export function toUserFields(attributes: UserUpdate): UserFields {
   return fields;
 }
 
+/** Where each flat field goes in the attributes, worked out once. */
+const FIELD_PLACES = new Map(
+  USER_FIELDS.map((field) => {
+    const dot = field.indexOf('.');
+    return [
+      field,
+      dot === -1 ? { group: undefined, key: field } : { group: field.slice(0, dot), key: field.slice(dot + 1) },
+    ];
+  }),
+);
+
 /** The read attributes of a stored user. */
 export function toUserAttributes(email: string, fields: UserFields, newsletters: string[]): UserRead {
   const attributes: Record<string, unknown> = { email };
-  for (const [path, value] of Object.entries(fields)) {
-    const dot = path.indexOf('.');
-    if (dot === -1) {
-      attributes[path] = value;
-    } else {
-      const group = path.slice(0, dot);
-      const nested = (attributes[group] ??= {}) as Record<string, unknown>;
-      nested[path.slice(dot + 1)] = value;
-    }
+  for (const group of Object.keys(NESTED_GROUPS)) attributes[group] = {};
+  for (const field in fields) {
+    const place = FIELD_PLACES.get(field);
+    if (!place) continue;
+    if (place.group === undefined) attributes[place.key] = fields[field];
+    else (attributes[place.group] as Record<string, unknown>)[place.key] = fields[field];
   }
   attributes.newsletters = newsletters;
   return attributes as UserRead;

@@ -3,7 +3,7 @@
  * schema validation through our own error mapping, the error catalogue, and the routes.
  */
 import { Type } from '@sinclair/typebox';
-import Fastify, { type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { errors } from '../domain/errors.js';
 import type { Store } from '../store/port.js';
 import { registerAuth, type AuthOptions } from './auth.js';
@@ -35,8 +35,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     bodyLimit: BODY_LIMIT_BYTES,
     genReqId: requestIdOf,
     requestIdHeader: false,
-    requestIdLogLabel: 'requestId',
-    disableRequestLogging: true,
+    // Our own hook logs each request once (observability.ts); Fastify's two lines a request are off.
+    logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
     // A request arriving while the process shuts down gets our own JSON:API 503 (see below).
     return503OnClosing: false,
     routerOptions: { maxParamLength: 200 },

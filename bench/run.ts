@@ -1,0 +1,521 @@
+/**
+ * `npm run bench`: the service against the runtime's own limit, scenario by scenario.
+ *
+ *   npm run bench -- --users 100000 --stores sqlite,postgres --duration 10
+ *
+ * For each store it seeds a fresh database (three subscriptions a user) through the store's bulk
+ * import, starts the real service (production build, credentials on, logging on) and loads it
+ * from a separate autocannon process. Before each scenario it captures the exact response the
+ * service gives and serves those bytes from a bare node:http server, loaded the same way,
+ * alternating service and baseline. It prints one table and writes the same as JSON under
+ * bench/results/.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import pg from 'pg';
+import { SUBSCRIPTIONS_PER_USER, seed, seedEmail, domainCount } from '../src/seed.js';
+import { openPostgresStore } from '../src/store/postgres.js';
+import { openSqliteStore } from '../src/store/sqlite.js';
+import type { Store } from '../src/store/port.js';
+import type { LoadRequest, LoadSpec } from './load-worker.js';
+
+const { values: args } = parseArgs({
+  options: {
+    users: { type: 'string', default: '100000' },
+    stores: { type: 'string', default: 'sqlite' },
+    duration: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '50' },
+    scenarios: { type: 'string' },
+    soak: { type: 'string', default: '0' },
+    'cpu-prof': { type: 'boolean', default: false },
+    postgres: { type: 'string', default: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
+  },
+});
+const USERS = Number(args.users);
+const DURATION = Number(args.duration);
+const WARMUP = Number(args.warmup);
+const CONNECTIONS = Number(args.connections);
+const ADMIN_KEY = `bench-admin-${process.pid}-${'x'.repeat(32)}`;
+const MEDIA_TYPE = 'application/vnd.api+json';
+const HERE = new URL('.', import.meta.url).pathname;
+const TSX = [join(HERE, '../node_modules/tsx/dist/cli.mjs')];
+
+interface Scenario {
+  name: string;
+  /** Requests the load cycles through; the first is the one whose answer the baseline serves. */
+  requests(): LoadRequest[];
+  /** Runs alone with its own connection count (e.g. 50 concurrent creates). */
+  connections?: number;
+}
+
+interface Row {
+  scenario: string;
+  store: string;
+  users: number;
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  baselineRequestsPerSecond: number;
+  ratio: number;
+  peakRssMb: number;
+  non2xx: number;
+  note?: string;
+}
+
+const random = (n: number) => 1 + Math.floor(Math.random() * n);
+/** The ids of user n's subscriptions: seeding gives users and subscriptions sequential ids. */
+const subscriptionOf = (n: number, k = 0) => (n - 1) * SUBSCRIPTIONS_PER_USER + 1 + k;
+const many = <T>(make: () => T, count = 2000) => Array.from({ length: count }, make);
+const subscriptionBody = (id?: number) =>
+  JSON.stringify({
+    data: {
+      type: 'subscriptions',
+      ...(id === undefined ? {} : { id: String(id) }),
+      attributes: {
+        dateStarted: '2025-01-01T00:00:00+00:00',
+        dateEnded: '2026-01-01T00:00:00+00:00',
+        license: 'individual',
+        resource: 'online',
+        trial: Math.random() < 0.5,
+      },
+    },
+  });
+
+function scenarios(deepPage: number, deepNextLink: string): Scenario[] {
+  let expireCursor = 0;
+  let userCounter = 0;
+  return [
+    {
+      name: 'GET one subscription',
+      requests: () =>
+        many(() => {
+          const n = random(USERS);
+          return { method: 'GET', path: `/users/${n}/subscriptions/${subscriptionOf(n)}` };
+        }),
+    },
+    { name: 'GET one user', requests: () => many(() => ({ method: 'GET', path: `/users/${random(USERS)}` })) },
+    {
+      name: "GET a user's subscriptions",
+      requests: () => many(() => ({ method: 'GET', path: `/users/${random(USERS)}/subscriptions` })),
+    },
+    { name: 'list page 1', requests: () => [{ method: 'GET', path: '/users' }] },
+    { name: `list page ${deepPage} via links.next`, requests: () => [{ method: 'GET', path: deepNextLink }] },
+    {
+      name: `list page ${deepPage} via page[number]`,
+      requests: () => [{ method: 'GET', path: `/users?page[number]=${deepPage}` }],
+    },
+    {
+      name: 'filter by exact email',
+      requests: () =>
+        many(() => ({
+          method: 'GET',
+          path: `/users?filter[email]=${encodeURIComponent(seedEmail(random(USERS), USERS))}`,
+        })),
+    },
+    {
+      name: 'filter by domain (≤ 100 matches)',
+      requests: () =>
+        many(() => ({ method: 'GET', path: `/users?filter[email]=d${random(domainCount(USERS)) - 1}.example` })),
+    },
+    {
+      name: 'filter by circulationNumber',
+      requests: () => many(() => ({ method: 'GET', path: `/users?filter[circulationNumber]=C-${random(USERS)}` })),
+    },
+    {
+      name: 'create a subscription',
+      requests: () =>
+        many(() => ({ method: 'POST', path: `/users/${random(USERS)}/subscriptions`, body: subscriptionBody() })),
+    },
+    {
+      name: 'update a subscription',
+      requests: () =>
+        many(() => {
+          const n = random(USERS);
+          const id = subscriptionOf(n, 1);
+          return { method: 'PUT', path: `/users/${n}/subscriptions/${id}`, body: subscriptionBody(id) };
+        }),
+    },
+    {
+      name: 'expire a subscription',
+      // Each request expires a subscription not yet expired (the third of each user, in order).
+      requests: () =>
+        many(
+          () => {
+            expireCursor = (expireCursor % USERS) + 1;
+            return {
+              method: 'PUT',
+              path: `/users/${expireCursor}/subscriptions/${subscriptionOf(expireCursor, 2)}/expire`,
+            };
+          },
+          Math.min(USERS, 200_000),
+        ),
+    },
+    {
+      name: 'create a user (argon2id)',
+      requests: () =>
+        many(() => {
+          userCounter += 1;
+          const email = `bench${process.pid}-${userCounter}-${Math.random().toString(36).slice(2)}@new.example`;
+          const attributes = { email, familyName: 'Bench', password: 'a long enough password' };
+          return { method: 'POST', path: '/users', body: JSON.stringify({ data: { type: 'users', attributes } }) };
+        }, 50_000),
+    },
+    {
+      name: 'mixed (90% reads)',
+      requests: () =>
+        many(() => {
+          const n = random(USERS);
+          const roll = Math.random();
+          if (roll < 0.4) return { method: 'GET', path: `/users/${n}/subscriptions/${subscriptionOf(n)}` };
+          if (roll < 0.65) return { method: 'GET', path: `/users/${n}` };
+          if (roll < 0.8) return { method: 'GET', path: `/users/${n}/subscriptions` };
+          if (roll < 0.9) return { method: 'GET', path: `/users?filter[circulationNumber]=C-${n}` };
+          if (roll < 0.95) {
+            const id = subscriptionOf(n, 1);
+            return { method: 'PUT', path: `/users/${n}/subscriptions/${id}`, body: subscriptionBody(id) };
+          }
+          return { method: 'POST', path: `/users/${n}/subscriptions`, body: subscriptionBody() };
+        }),
+    },
+  ];
+}
+
+/** Runs a child process to completion and answers its stdout. */
+function run(command: string, argv: string[]): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, argv, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let out = '';
+    child.stdout.on('data', (chunk) => (out += chunk));
+    child.on('exit', (code) => (code === 0 ? resolve(out) : reject(new Error(`${argv.join(' ')} exited ${code}`))));
+  });
+}
+
+async function load(
+  url: string,
+  requests: LoadRequest[],
+  seconds: number,
+  connections: number,
+  work: string,
+  secret: string,
+) {
+  const spec: LoadSpec = {
+    url,
+    headers: { accept: MEDIA_TYPE, 'content-type': MEDIA_TYPE, authorization: `Bearer ${secret}` },
+    requests,
+    connections,
+    durationSeconds: seconds,
+  };
+  const file = join(work, `spec-${Math.random().toString(36).slice(2)}.json`);
+  writeFileSync(file, JSON.stringify(spec));
+  return JSON.parse(await run(process.execPath, [...TSX, join(HERE, 'load-worker.ts'), file])) as {
+    requestsPerSecond: number;
+    p50: number;
+    p99: number;
+    non2xx: number;
+  };
+}
+
+/** The highest resident set size of a process while `during` runs, in MB. */
+async function peakRss<T>(pid: number, during: Promise<T>): Promise<[T, number]> {
+  let peak = 0;
+  const sample = () => {
+    try {
+      const kb = Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))?.[1] ?? 0);
+      peak = Math.max(peak, kb / 1024);
+    } catch {
+      // The process ended.
+    }
+  };
+  const timer = setInterval(sample, 100);
+  sample();
+  const result = await during;
+  clearInterval(timer);
+  sample();
+  return [result, Math.round(peak)];
+}
+
+async function startBaseline(work: string, response: { status: number; headers: Headers; body: Buffer }) {
+  const file = join(work, `response-${Math.random().toString(36).slice(2)}.json`);
+  const headers: Record<string, string> = {};
+  for (const name of [
+    'content-type',
+    'location',
+    'cache-control',
+    'x-content-type-options',
+    'x-frame-options',
+    'content-security-policy',
+    'referrer-policy',
+    'ratelimit-limit',
+    'ratelimit-remaining',
+    'ratelimit-reset',
+    'x-request-id',
+  ]) {
+    const value = response.headers.get(name);
+    if (value !== null) headers[name] = value;
+  }
+  writeFileSync(file, JSON.stringify({ status: response.status, headers, body: response.body.toString('base64') }));
+  const child = spawn(process.execPath, [...TSX, join(HERE, 'baseline-server.ts'), file], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const port = await new Promise<string>((resolve) =>
+    child.stdout.once('data', (chunk) => resolve(String(chunk).trim())),
+  );
+  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+}
+
+interface Service {
+  url: string;
+  pid: number;
+  process: ChildProcess;
+  readyMs: number;
+}
+
+async function startService(env: Record<string, string>, work: string): Promise<Service> {
+  const logFile = join(work, `service-${Date.now()}.log`);
+  const log = openSync(logFile, 'w');
+  const started = performance.now();
+  const flags = args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${join(HERE, 'results', 'profiles')}`] : [];
+  const child = spawn(process.execPath, [...flags, join(HERE, '../dist/main.js')], {
+    env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', CIRCULATION_ADMIN_KEY: ADMIN_KEY, ...env },
+    stdio: ['ignore', log, log],
+  });
+  for (;;) {
+    const text = readFileSync(logFile, 'utf8');
+    const match = /Server listening at (http:\/\/127\.0\.0\.1:\d+)/.exec(text);
+    if (match?.[1]) {
+      const url = match[1];
+      while ((await fetch(`${url}/health/ready`).catch(() => undefined))?.status !== 200) await sleep(5);
+      return { url, pid: child.pid as number, process: child, readyMs: Math.round(performance.now() - started) };
+    }
+    if (child.exitCode !== null) throw new Error(`the service exited: ${text}`);
+    await sleep(5);
+  }
+}
+
+async function stopService(service: Service): Promise<void> {
+  const exited = new Promise((resolve) => service.process.once('exit', resolve));
+  service.process.kill('SIGTERM');
+  await exited;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+async function request(url: string, secret: string, r: LoadRequest) {
+  const response = await fetch(url + r.path, {
+    method: r.method,
+    headers: { accept: MEDIA_TYPE, 'content-type': MEDIA_TYPE, authorization: `Bearer ${secret}` },
+    body: r.body,
+  });
+  return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
+}
+
+async function openBenchStore(
+  kind: string,
+  work: string,
+): Promise<{ store: Store; databaseUrl: string; drop(): Promise<void> }> {
+  if (kind === 'sqlite') {
+    const path = join(work, 'bench.db');
+    return { store: openSqliteStore({ path }), databaseUrl: `sqlite:${path}`, drop: async () => {} };
+  }
+  const schema = `circulation_bench_${process.pid}`;
+  const admin = new pg.Client({ connectionString: args.postgres });
+  await admin.connect();
+  await admin.query(`CREATE SCHEMA ${schema}`);
+  const url = new URL(args.postgres);
+  url.searchParams.set('options', `-c search_path=${schema}`);
+  return {
+    store: await openPostgresStore({ url: url.href }),
+    databaseUrl: url.href,
+    drop: async () => {
+      await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+      await admin.end();
+    },
+  };
+}
+
+async function benchStore(kind: string, work: string): Promise<{ rows: Row[]; extras: Record<string, unknown> }> {
+  const { store, databaseUrl, drop } = await openBenchStore(kind, work);
+  const seeding = performance.now();
+  await seed(store, USERS, {
+    onProgress: (done) => process.stderr.write(`\rseeding ${kind}: ${done} / ${USERS} users`),
+  });
+  const seedSeconds = (performance.now() - seeding) / 1000;
+  process.stderr.write(
+    `\rseeded ${USERS} users (${USERS * SUBSCRIPTIONS_PER_USER} subscriptions) in ${seedSeconds.toFixed(1)} s\n`,
+  );
+  await store.close();
+
+  const rows: Row[] = [];
+  const extras: Record<string, unknown> = { seedSeconds };
+  try {
+    const service = await startService({ DATABASE_URL: databaseUrl }, work);
+    extras.startupToReadyMs = service.readyMs;
+    // A credential as a paywall would hold: write scope, a rate limit far above the load.
+    const created = await request(service.url, ADMIN_KEY, {
+      method: 'POST',
+      path: '/api-keys',
+      body: JSON.stringify({
+        data: { type: 'api-keys', attributes: { name: 'bench', scopes: ['write'], rateLimit: 1_000_000 } },
+      }),
+    });
+    const secret = JSON.parse(created.body.toString()).meta.secret as string;
+
+    const deepPage = Math.max(2, Math.floor(USERS / 100));
+    const before = JSON.parse(
+      (
+        await request(service.url, secret, { method: 'GET', path: `/users?page[number]=${deepPage - 1}` })
+      ).body.toString(),
+    );
+    const deepNextLink = (before.links.next as string).slice(service.url.length);
+
+    const chosen = scenarios(deepPage, deepNextLink).filter(
+      (s) => !args.scenarios || args.scenarios.split(',').some((f) => s.name.includes(f)),
+    );
+    for (const scenario of chosen) {
+      process.stderr.write(`${kind} ${USERS}: ${scenario.name}\n`);
+      const requests = scenario.requests();
+      const captured = await request(service.url, secret, requests[0] as LoadRequest);
+      if (captured.status >= 400)
+        throw new Error(`${scenario.name}: ${captured.status} ${captured.body.toString().slice(0, 300)}`);
+      const baseline = await startBaseline(work, captured);
+      const connections = scenario.connections ?? CONNECTIONS;
+      await load(service.url, requests, WARMUP, connections, work, secret);
+      await load(baseline.url, requests, WARMUP, connections, work, secret);
+      // Alternate: service, baseline, service, baseline; each half the duration.
+      const half = Math.max(1, Math.round(DURATION / 2));
+      const results = [];
+      const baselines = [];
+      let peak = 0;
+      for (let round = 0; round < 2; round += 1) {
+        const [result, rss] = await peakRss(service.pid, load(service.url, requests, half, connections, work, secret));
+        peak = Math.max(peak, rss);
+        results.push(result);
+        baselines.push(await load(baseline.url, requests, half, connections, work, secret));
+      }
+      baseline.stop();
+      const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+      const rps = mean(results.map((r) => r.requestsPerSecond));
+      const baselineRps = mean(baselines.map((r) => r.requestsPerSecond));
+      rows.push({
+        scenario: scenario.name,
+        store: kind,
+        users: USERS,
+        requestsPerSecond: Math.round(rps),
+        p50: Math.max(...results.map((r) => r.p50)),
+        p99: Math.max(...results.map((r) => r.p99)),
+        baselineRequestsPerSecond: Math.round(baselineRps),
+        ratio: Math.round((rps / baselineRps) * 100) / 100,
+        peakRssMb: peak,
+        non2xx: results.reduce((n, r) => n + r.non2xx, 0),
+      });
+    }
+
+    if (!args.scenarios || args.scenarios.includes('hash')) {
+      // Password hashing must not block the event loop: reads keep their latency under 50 creates.
+      process.stderr.write(`${kind} ${USERS}: GET one subscription during 50 concurrent user creates\n`);
+      const creates = scenarios(deepPage, deepNextLink)
+        .find((s) => s.name.startsWith('create a user'))!
+        .requests();
+      const reads = scenarios(deepPage, deepNextLink)[0]!.requests();
+      const [[, readResult], rss] = await peakRss(
+        service.pid,
+        Promise.all([
+          load(service.url, creates, DURATION, 50, work, secret),
+          load(service.url, reads, DURATION, 5, work, secret),
+        ]),
+      );
+      rows.push({
+        scenario: 'GET one subscription under 50 creates',
+        store: kind,
+        users: USERS,
+        requestsPerSecond: Math.round(readResult.requestsPerSecond),
+        p50: readResult.p50,
+        p99: readResult.p99,
+        baselineRequestsPerSecond: 0,
+        ratio: 0,
+        peakRssMb: rss,
+        non2xx: readResult.non2xx,
+        note: 'target p99 < 20 ms',
+      });
+    }
+
+    const soak = Number(args.soak);
+    if (soak > 0) {
+      process.stderr.write(`${kind} ${USERS}: soak, mixed, ${soak} s\n`);
+      const mixed = scenarios(deepPage, deepNextLink)
+        .find((s) => s.name.startsWith('mixed'))!
+        .requests();
+      await load(service.url, mixed, 10, CONNECTIONS, work, secret);
+      const rssOf = () =>
+        Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${service.pid}/status`, 'utf8'))?.[1]) / 1024;
+      const start = rssOf();
+      await load(service.url, mixed, soak, CONNECTIONS, work, secret);
+      const end = rssOf();
+      extras.soak = {
+        seconds: soak,
+        rssStartMb: Math.round(start),
+        rssEndMb: Math.round(end),
+        growthPercent: Math.round(((end - start) / start) * 1000) / 10,
+      };
+    }
+
+    await stopService(service);
+    const restarted = await startService({ DATABASE_URL: databaseUrl }, work);
+    extras.restartToReadyMs = restarted.readyMs;
+    await stopService(restarted);
+  } finally {
+    await drop();
+  }
+  return { rows, extras };
+}
+
+function table(rows: Row[]): string {
+  const header = ['scenario', 'store', 'users', 'req/s', 'p50 ms', 'p99 ms', 'baseline req/s', 'ratio', 'peak RSS MB'];
+  const lines = rows.map((r) => [
+    r.scenario,
+    r.store,
+    String(r.users),
+    String(r.requestsPerSecond),
+    String(r.p50),
+    String(r.p99),
+    r.baselineRequestsPerSecond ? String(r.baselineRequestsPerSecond) : '—',
+    r.baselineRequestsPerSecond ? r.ratio.toFixed(2) : (r.note ?? '—'),
+    String(r.peakRssMb),
+  ]);
+  return [header, header.map(() => '---'), ...lines].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
+}
+
+const work = mkdtempSync(join(tmpdir(), 'circulation-bench-'));
+try {
+  const results = [];
+  const allRows: Row[] = [];
+  for (const kind of args.stores.split(',')) {
+    const { rows, extras } = await benchStore(kind.trim(), work);
+    allRows.push(...rows);
+    results.push({ store: kind, extras });
+  }
+  const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+  const date = new Date().toISOString();
+  console.log(
+    `\ncirculation benchmark — ${date} — ${machine}\n${CONNECTIONS} connections, ${DURATION} s a side after ${WARMUP} s warm-up\n`,
+  );
+  console.log(table(allRows));
+  for (const { store, extras } of results) console.log(`\n${store}: ${JSON.stringify(extras)}`);
+  mkdirSync(join(HERE, 'results'), { recursive: true });
+  const file = join(HERE, 'results', `${date.replace(/[:.]/g, '-')}-${USERS}.json`);
+  writeFileSync(
+    file,
+    JSON.stringify(
+      { date, machine, users: USERS, connections: CONNECTIONS, duration: DURATION, rows: allRows, stores: results },
+      null,
+      2,
+    ),
+  );
+  console.log(`\nwritten to ${file}`);
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
