@@ -32,7 +32,15 @@ const result = await autocannon({
     {
       setupRequest: (request) => {
         const chosen = spec.requests[next++ % spec.requests.length] as LoadRequest;
-        return { ...request, method: chosen.method as typeof request.method, path: chosen.path, body: chosen.body };
+        // Fresh headers each time: autocannon writes Content-Length into the object it is given,
+        // which would otherwise stay on the next request, a GET without a body.
+        return {
+          ...request,
+          method: chosen.method as typeof request.method,
+          path: chosen.path,
+          body: chosen.body,
+          headers: { ...spec.headers },
+        };
       },
     },
   ],

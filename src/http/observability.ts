@@ -8,6 +8,7 @@ import type { IncomingMessage } from 'node:http';
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { errors } from '../domain/errors.js';
+import { wrapMethods } from '../store/wrap-methods.js';
 import type { Store } from '../store/port.js';
 
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
@@ -102,21 +103,15 @@ export function timedStore(store: Store, registry: Registry): Store {
     buckets: [0.0001, 0.00025, 0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.5, 1],
     registers: [registry],
   });
-  return new Proxy(store, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver);
-      if (typeof value !== 'function' || property === 'poolStats' || typeof property !== 'string') return value;
-      return async (...args: unknown[]) => {
-        const end = operations.startTimer({ operation: property });
-        try {
-          const result = await value.apply(target, args);
-          end({ outcome: 'ok' });
-          return result;
-        } catch (error) {
-          end({ outcome: 'error' });
-          throw error;
-        }
-      };
-    },
+  return wrapMethods(store, (method, target, operation) => async (...args: unknown[]) => {
+    const end = operations.startTimer({ operation });
+    try {
+      const result = await method.apply(target, args);
+      end({ outcome: 'ok' });
+      return result;
+    } catch (error) {
+      end({ outcome: 'error' });
+      throw error;
+    }
   });
 }

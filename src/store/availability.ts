@@ -5,6 +5,7 @@
  */
 import { ApiError, errors } from '../domain/errors.js';
 import type { Store } from './port.js';
+import { wrapMethods } from './wrap-methods.js';
 
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND']);
 /** PostgreSQL SQLSTATEs: connection exceptions (08…), shutdowns (57P0…), too many connections, disk full. */
@@ -25,18 +26,12 @@ export function isUnavailable(error: unknown): boolean {
 
 /** The store with every outage error turned into the 503 ApiError; everything else passes as it is. */
 export function withOutagesAsUnavailable(store: Store): Store {
-  return new Proxy(store, {
-    get(target, property, receiver) {
-      const value = Reflect.get(target, property, receiver);
-      if (typeof value !== 'function' || property === 'poolStats') return value;
-      return async (...args: unknown[]) => {
-        try {
-          return await value.apply(target, args);
-        } catch (error) {
-          if (!(error instanceof ApiError) && isUnavailable(error)) throw errors.storeUnavailable();
-          throw error;
-        }
-      };
-    },
+  return wrapMethods(store, (method, target) => async (...args: unknown[]) => {
+    try {
+      return await method.apply(target, args);
+    } catch (error) {
+      if (!(error instanceof ApiError) && isUnavailable(error)) throw errors.storeUnavailable();
+      throw error;
+    }
   });
 }

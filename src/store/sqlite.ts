@@ -13,14 +13,7 @@ import { errors } from '../domain/errors.js';
 import type { StoredSubscription, SubscriptionValues } from '../domain/subscription.js';
 import { USER_FIELDS } from '../domain/user.js';
 import { columnOf, fieldsOfValues, toColumnValue, USER_COLUMNS } from './columns.js';
-import {
-  API_KEY_COLUMNS,
-  AUDIT_COLUMNS,
-  toApiKey,
-  toAuditEvent,
-  toStoredSubscription,
-  type Row,
-} from './rows.js';
+import { API_KEY_COLUMNS, AUDIT_COLUMNS, toApiKey, toAuditEvent, toStoredSubscription, type Row } from './rows.js';
 import type {
   AuditQuery,
   ImportedUser,
