@@ -2,7 +2,6 @@
  * The HTTP application: Fastify with limits, authentication, JSON:API content negotiation,
  * schema validation through our own error mapping, the error catalogue, and the routes.
  */
-import { Type } from '@sinclair/typebox';
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { errors } from '../domain/errors.js';
 import type { Store } from '../store/port.js';
@@ -12,13 +11,12 @@ import { MAX_HEADER_BYTES, registerHardening, REQUEST_TIMEOUT_MS } from './harde
 import { baseUrlOf } from './links.js';
 import { registerMediaTypes } from './media-type.js';
 import { registerObservability, requestIdOf, timedStore } from './observability.js';
+import { registerOpenApi, registerRouteDefaults } from './openapi.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { auditRoutes } from './routes/audit-events.js';
 import { subscriptionRoutes } from './routes/subscriptions.js';
 import { userRoutes } from './routes/users.js';
 import { validatorCompiler } from './validation.js';
-
-const NoQueryParameters = Type.Object({}, { additionalProperties: false });
 
 export interface AppOptions {
   store: Store;
@@ -46,10 +44,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     http: { maxHeaderSize: MAX_HEADER_BYTES },
   });
   app.setValidatorCompiler(validatorCompiler);
-  // A route that declares no query parameters takes none: JSON:API wants unknown ones refused.
-  app.addHook('onRoute', (route) => {
-    route.schema = { querystring: NoQueryParameters, ...route.schema };
-  });
+  registerRouteDefaults(app);
+  await registerOpenApi(app);
   let closing = false;
   app.addHook('preClose', async () => {
     closing = true;

@@ -5,6 +5,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
+import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { errors } from '../domain/errors.js';
@@ -82,8 +83,13 @@ export function registerObservability(app: FastifyInstance, store: Store): Regis
     reply.type(registry.contentType);
     return registry.metrics();
   });
-  app.get('/health/live', { config: { scope: 'public' } }, async () => ({ meta: { status: 'live' } }));
-  app.get('/health/ready', { config: { scope: 'public' } }, async () => {
+  const Health = (status: string) => ({
+    response: { 200: Type.Object({ meta: Type.Object({ status: Type.Literal(status) }) }) },
+  });
+  app.get('/health/live', { config: { scope: 'public' }, schema: Health('live') }, async () => ({
+    meta: { status: 'live' },
+  }));
+  app.get('/health/ready', { config: { scope: 'public' }, schema: Health('ready') }, async () => {
     try {
       await store.ping();
     } catch {

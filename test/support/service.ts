@@ -12,6 +12,7 @@ import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from '../../src/http/app.js';
 import type { Store } from '../../src/store/port.js';
 import { jsonApiDocumentSchema } from './jsonapi-schema.js';
+import { OpenApiContract, type OpenApiDocument } from './openapi-contract.js';
 import { openTestStore, type StoreKind, type TestStore } from './stores.js';
 
 const ajv = new Ajv({ allErrors: true, strict: false });
@@ -44,15 +45,19 @@ export interface RequestOptions {
 }
 
 export class Client {
-  /** `credential`: the secret sent as a Bearer token, or null to send none. */
+  /**
+   * `credential`: the secret sent as a Bearer token, or null to send none. `contract`: the
+   * service's OpenAPI document, when every response is to be checked against it.
+   */
   constructor(
     readonly baseUrl: string,
     readonly credential: string | null = TEST_ADMIN_KEY,
+    readonly contract?: OpenApiContract,
   ) {}
 
   /** The same client presenting another credential (null: none). */
   as(credential: string | null): Client {
-    return new Client(this.baseUrl, credential);
+    return new Client(this.baseUrl, credential, this.contract);
   }
 
   get(path: string, options?: RequestOptions) {
@@ -95,6 +100,7 @@ export class Client {
       );
       assertNoSecrets(text, `${method} ${path}`);
     }
+    this.contract?.check(method, path, result.status, result.body);
     return result;
   }
 }
@@ -141,7 +147,7 @@ export async function startService(
   assert.ok(address && typeof address === 'object');
   const baseUrl = `http://127.0.0.1:${address.port}`;
   return {
-    client: new Client(baseUrl),
+    client: new Client(baseUrl, TEST_ADMIN_KEY, new OpenApiContract(app.swagger() as unknown as OpenApiDocument)),
     baseUrl,
     kind,
     store: testStore.store,
