@@ -26,8 +26,18 @@ interface Operation {
   responses: Map<string, ValidateFunction | undefined>;
 }
 
+const contracts = new Map<string, OpenApiContract>();
+
 export class OpenApiContract {
   private readonly operations: Operation[] = [];
+
+  /** The contract of a document, compiled once however many services serve the same document. */
+  static of(document: OpenApiDocument): OpenApiContract {
+    const key = JSON.stringify(document.paths);
+    let contract = contracts.get(key);
+    if (!contract) contracts.set(key, (contract = new OpenApiContract(document)));
+    return contract;
+  }
 
   constructor(document: OpenApiDocument) {
     for (const [template, methods] of Object.entries(document.paths)) {

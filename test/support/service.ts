@@ -147,7 +147,7 @@ export async function startService(
   assert.ok(address && typeof address === 'object');
   const baseUrl = `http://127.0.0.1:${address.port}`;
   return {
-    client: new Client(baseUrl, TEST_ADMIN_KEY, new OpenApiContract(app.swagger() as unknown as OpenApiDocument)),
+    client: new Client(baseUrl, TEST_ADMIN_KEY, OpenApiContract.of(app.swagger() as unknown as OpenApiDocument)),
     baseUrl,
     kind,
     store: testStore.store,
