@@ -16,6 +16,7 @@ import { apiKeyRoutes } from './routes/api-keys.js';
 import { auditRoutes } from './routes/audit-events.js';
 import { subscriptionRoutes } from './routes/subscriptions.js';
 import { userRoutes } from './routes/users.js';
+import { serializerCompiler } from './serialization.js';
 import { validatorCompiler } from './validation.js';
 
 export interface AppOptions {
@@ -44,6 +45,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     http: { maxHeaderSize: MAX_HEADER_BYTES },
   });
   app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
   registerRouteDefaults(app);
   await registerOpenApi(app);
   let closing = false;
