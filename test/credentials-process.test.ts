@@ -5,10 +5,9 @@
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
-import { MAIN, startProcess } from './support/process.js';
+import { CLI, MAIN, startProcess } from './support/process.js';
 import { forEachStore, openTestStore, type TestStore } from './support/stores.js';
 
-const CLI = ['--import', 'tsx', 'src/cli.ts'];
 
 function keys(databaseUrl: string, ...args: string[]) {
   return spawnSync(process.execPath, [...CLI, 'keys', ...args], {

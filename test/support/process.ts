@@ -1,11 +1,23 @@
 /**
- * The service as its own process, started as `npm start` starts it (from source, through tsx),
- * on a free port: for tests of what only a real process shows.
+ * The service as its own process, started as `npm start` starts it (the build in dist/, which
+ * `npm test` makes first), on a free port: for tests of what only a real process shows.
  */
 import { spawn } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { Client, TEST_ADMIN_KEY } from './service.js';
 
-export const MAIN = ['--import', 'tsx', 'src/main.ts'];
+export const MAIN = ['dist/main.js'];
+export const CLI = ['dist/cli.js'];
+
+/** The build must be newer than every source file, or the processes would run old code. */
+function assertBuildIsCurrent(): void {
+  const built = statSync('dist/main.js', { throwIfNoEntry: false })?.mtimeMs ?? 0;
+  const sources = readdirSync('src', { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+  const newest = Math.max(...sources.map((e) => statSync(join(e.parentPath, e.name)).mtimeMs));
+  if (newest > built) throw new Error('dist/ is older than src/: run `npm run build` (npm test does) before these tests');
+}
+assertBuildIsCurrent();
 
 export interface ServiceProcess {
   client: Client;
