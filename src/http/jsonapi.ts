@@ -84,6 +84,10 @@ export function singleDocument(resource: TSchema) {
   return Type.Object({ data: resource });
 }
 
+export function compoundDocument(resource: TSchema, included: TSchema) {
+  return Type.Object({ data: resource, included: Type.Optional(Type.Array(included)) });
+}
+
 export const PageLinks = Type.Object({
   self: Type.String({ format: 'uri' }),
   first: Type.String({ format: 'uri' }),
@@ -93,6 +97,11 @@ export const PageLinks = Type.Object({
 
 export function collectionDocument(resource: TSchema, links: TSchema = SelfLinks) {
   return Type.Object({ links, data: Type.Array(resource) });
+}
+
+/** A collection that may carry related resources in `included` (a compound document). */
+export function compoundCollectionDocument(resource: TSchema, links: TSchema, included: TSchema) {
+  return Type.Object({ links, data: Type.Array(resource), included: Type.Optional(Type.Array(included)) });
 }
 
 export const ErrorDocument = Type.Object({

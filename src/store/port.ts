@@ -45,6 +45,8 @@ export interface UserListQuery {
   /** Users to skip first: a scan as long as the offset. */
   offset: number;
   limit: number;
+  /** Newest first (and `afterId` then means a smaller id). */
+  descending?: boolean;
 }
 
 export interface NewApiKey {
@@ -89,6 +91,8 @@ export interface Store {
   /** All of a user's subscriptions by id, or undefined when there is no such user. */
   listSubscriptions(userId: string): Promise<StoredSubscription[] | undefined>;
   getSubscription(userId: string, id: string): Promise<StoredSubscription | undefined>;
+  /** The subscriptions of several users at once (for `include`), by id. */
+  listSubscriptionsOfUsers(userIds: readonly string[]): Promise<StoredSubscription[]>;
   /**
    * Applies `change` to the current values atomically: no other write to the subscription
    * comes between the read and the write. `change` may throw an ApiError to refuse.

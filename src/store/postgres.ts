@@ -240,17 +240,18 @@ class PostgresStore implements Store {
     }
     if (query.afterId !== undefined) {
       params.push(query.afterId);
-      conditions.push(`id > $${params.length}`);
+      conditions.push(`id ${query.descending ? '<' : '>'} $${params.length}`);
     }
     const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
     params.push(query.limit, query.offset);
+    const order = query.descending ? 'DESC' : 'ASC';
     // The page's ids first (an index-only scan), then the rows: PostgreSQL would otherwise
     // compute every column, newsletters included, for each row that OFFSET skips.
     const sql = `
       WITH page AS (
-        SELECT id FROM users ${where} ORDER BY id LIMIT $${params.length - 1} OFFSET $${params.length}
+        SELECT id FROM users ${where} ORDER BY id ${order} LIMIT $${params.length - 1} OFFSET $${params.length}
       )
-      ${USER_SELECT} WHERE id IN (SELECT id FROM page) ORDER BY id`;
+      ${USER_SELECT} WHERE id IN (SELECT id FROM page) ORDER BY id ${order}`;
     return (await this.rows(sql, params)).map(toStoredUser);
   }
 
@@ -334,6 +335,11 @@ class PostgresStore implements Store {
     );
     if (rows.length === 0) return undefined;
     return rows.filter((r) => r.id !== null).map(toStoredSubscription);
+  }
+
+  async listSubscriptionsOfUsers(userIds: readonly string[]): Promise<StoredSubscription[]> {
+    const rows = await this.rows(`${SUBSCRIPTION_SELECT} WHERE user_id = ANY($1::bigint[]) ORDER BY id`, [userIds]);
+    return rows.map(toStoredSubscription);
   }
 
   async getSubscription(userId: string, id: string): Promise<StoredSubscription | undefined> {

@@ -119,6 +119,9 @@ class SqliteStore implements Store {
           .join(', ')}
         FROM users u LEFT JOIN subscriptions s ON s.user_id = u.id
         WHERE u.id = ? ORDER BY s.id`),
+      subscriptionsOfUsers: db.prepare(`
+        SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions
+        WHERE user_id IN (SELECT value FROM json_each(?)) ORDER BY id`),
       getSubscription: db.prepare(`SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE user_id = ? AND id = ?`),
       updateSubscription: db.prepare(`
         UPDATE subscriptions SET date_started = @date_started, date_ended = @date_ended,
@@ -208,11 +211,11 @@ class SqliteStore implements Store {
       params.push(query.circulationNumber);
     }
     if (query.afterId !== undefined) {
-      conditions.push('id > ?');
+      conditions.push(query.descending ? 'id < ?' : 'id > ?');
       params.push(query.afterId);
     }
     const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
-    const sql = `${USER_SELECT} ${where} ORDER BY id LIMIT ? OFFSET ?`;
+    const sql = `${USER_SELECT} ${where} ORDER BY id ${query.descending ? 'DESC' : ''} LIMIT ? OFFSET ?`;
     let statement = this.listStatements.get(sql);
     if (!statement) {
       // Rows as arrays: better-sqlite3 builds an object per row at several times the cost.
@@ -269,6 +272,10 @@ class SqliteStore implements Store {
     const rows = this.statements.listSubscriptions.all(userId) as Row[];
     if (rows.length === 0) return undefined;
     return rows.filter((r) => r.id !== null).map(toStoredSubscription);
+  }
+
+  async listSubscriptionsOfUsers(userIds: readonly string[]): Promise<StoredSubscription[]> {
+    return (this.statements.subscriptionsOfUsers.all(JSON.stringify(userIds)) as Row[]).map(toStoredSubscription);
   }
 
   async getSubscription(userId: string, id: string): Promise<StoredSubscription | undefined> {

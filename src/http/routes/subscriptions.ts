@@ -11,13 +11,9 @@ import {
   changedSubscription,
   newSubscription,
   SUBSCRIPTIONS,
-  SubscriptionAttributes,
   SubscriptionCreateAttributes,
   SubscriptionRelationships,
-  SubscriptionRelationshipsRead,
   SubscriptionUpdateAttributes,
-  toSubscriptionAttributes,
-  toSubscriptionRelationships,
   type StoredSubscription,
 } from '../../domain/subscription.js';
 import type { Store } from '../../store/port.js';
@@ -25,16 +21,27 @@ import {
   collectionDocument,
   createDocument,
   errorResponses,
-  resourceObject,
   singleDocument,
   updateDocument,
 } from '../jsonapi.js';
 import { auditOf } from '../auth.js';
 import { SubscriptionParams, UserParams } from '../params.js';
+import {
+  fieldSet,
+  renderSubscription,
+  SortById,
+  sorted,
+  SubscriptionFields,
+  SubscriptionResource,
+} from '../resources.js';
 import { noSuchUser } from './users.js';
 
-const SubscriptionResource = resourceObject(SUBSCRIPTIONS, SubscriptionAttributes, SubscriptionRelationshipsRead);
 const SubscriptionDocument = singleDocument(SubscriptionResource);
+const ReadQuery = Type.Object({ 'fields[subscriptions]': SubscriptionFields }, { additionalProperties: false });
+const ListQuery = Type.Object(
+  { 'fields[subscriptions]': SubscriptionFields, sort: SortById },
+  { additionalProperties: false },
+);
 
 export function subscriptionRoutes(
   fastify: FastifyInstance,
@@ -42,13 +49,8 @@ export function subscriptionRoutes(
   baseUrl: (request: FastifyRequest) => string,
 ): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const render = (request: FastifyRequest, s: StoredSubscription) => ({
-    type: SUBSCRIPTIONS,
-    id: s.id,
-    attributes: toSubscriptionAttributes(s),
-    relationships: toSubscriptionRelationships(s),
-    links: { self: `${baseUrl(request)}/users/${s.userId}/subscriptions/${s.id}` },
-  });
+  const render = (request: FastifyRequest, s: StoredSubscription, fields?: ReadonlySet<string>) =>
+    renderSubscription(baseUrl(request), s, fields);
 
   app.post(
     '/users/:user_id/subscriptions',
@@ -80,6 +82,7 @@ export function subscriptionRoutes(
     {
       schema: {
         params: UserParams,
+        querystring: ListQuery,
         response: { 200: collectionDocument(SubscriptionResource), ...errorResponses(404, 406) },
       },
     },
@@ -87,21 +90,28 @@ export function subscriptionRoutes(
       const { user_id } = request.params;
       const list = await store.listSubscriptions(user_id);
       if (!list) throw noSuchUser(user_id);
+      const fields = fieldSet(request.query['fields[subscriptions]']);
       return {
-        links: { self: `${baseUrl(request)}/users/${user_id}/subscriptions` },
-        data: list.map((s) => render(request, s)),
+        links: { self: `${baseUrl(request)}${request.url}` },
+        data: sorted(list, request.query.sort).map((s) => render(request, s, fields)),
       };
     },
   );
 
   app.get(
     '/users/:user_id/subscriptions/:subscription_id',
-    { schema: { params: SubscriptionParams, response: { 200: SubscriptionDocument, ...errorResponses(404, 406) } } },
+    {
+      schema: {
+        params: SubscriptionParams,
+        querystring: ReadQuery,
+        response: { 200: SubscriptionDocument, ...errorResponses(404, 406) },
+      },
+    },
     async (request) => {
       const { user_id, subscription_id } = request.params;
       const found = await store.getSubscription(user_id, subscription_id);
       if (!found) throw noSuchSubscription(user_id, subscription_id);
-      return { data: render(request, found) };
+      return { data: render(request, found, fieldSet(request.query['fields[subscriptions]'])) };
     },
   );
 

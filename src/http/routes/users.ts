@@ -8,10 +8,8 @@ import { sentAttributeNames } from '../../domain/audit.js';
 import { errors } from '../../domain/errors.js';
 import { hashPassword } from '../../domain/password.js';
 import {
-  toUserAttributes,
   toUserFields,
   USERS,
-  UserAttributes,
   UserCreateAttributes,
   userRuleProblems,
   UserUpdateAttributes,
@@ -19,22 +17,39 @@ import {
 } from '../../domain/user.js';
 import type { EmailFilter, Store, StoredUser } from '../../store/port.js';
 import {
-  collectionDocument,
+  compoundCollectionDocument,
+  compoundDocument,
   createDocument,
   errorResponses,
   PageLinks,
-  resourceObject,
   singleDocument,
   updateDocument,
 } from '../jsonapi.js';
 import { auditOf } from '../auth.js';
 import { queryString } from '../links.js';
+import {
+  fieldSet,
+  IncludeSubscriptions,
+  renderSubscription,
+  renderUser,
+  SortById,
+  SubscriptionFields,
+  SubscriptionResource,
+  UserFields,
+  UserResource,
+} from '../resources.js';
 import { UserParams } from '../params.js';
 
 export const PAGE_SIZE = 100;
 
-const UserResource = resourceObject(USERS, UserAttributes);
 const UserDocument = singleDocument(UserResource);
+const UserCompoundDocument = compoundDocument(UserResource, SubscriptionResource);
+
+const ReadQuery = {
+  include: IncludeSubscriptions,
+  'fields[users]': UserFields,
+  'fields[subscriptions]': SubscriptionFields,
+};
 
 const PageNumber = Type.String({
   pattern: '^[1-9][0-9]{0,6}$',
@@ -51,6 +66,8 @@ const FilterValue = (maxLength: number, description?: string) =>
     ...(description ? { description } : {}),
   });
 
+const ReadQueryObject = Type.Object(ReadQuery, { additionalProperties: false });
+
 const UserListQuery = Type.Object(
   {
     'filter[email]': Type.Optional(
@@ -66,6 +83,8 @@ const UserListQuery = Type.Object(
         description: 'Start after this user id: what links.next carries, so that a page at any depth is an index seek.',
       }),
     ),
+    ...ReadQuery,
+    sort: SortById,
     'page[size]': Type.Optional(
       Type.String({
         pattern: '^(100|[1-9][0-9]?)$',
@@ -80,13 +99,27 @@ type UserListQuery = Static<typeof UserListQuery>;
 
 export function userRoutes(fastify: FastifyInstance, store: Store, baseUrl: (request: FastifyRequest) => string): void {
   const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
-  const userUrl = (request: FastifyRequest, id: string) => `${baseUrl(request)}/users/${id}`;
-  const render = (request: FastifyRequest, user: StoredUser) => ({
-    type: USERS,
-    id: user.id,
-    attributes: toUserAttributes(user.email, user.fields, user.newsletters),
-    links: { self: userUrl(request, user.id) },
-  });
+  const render = (request: FastifyRequest, user: StoredUser) => renderUser(baseUrl(request), user);
+
+  /** The users as resources, with their subscriptions in `included` when asked to. */
+  const readDocument = async (request: FastifyRequest, users: StoredUser[], query: Static<typeof ReadQueryObject>) => {
+    const base = baseUrl(request);
+    const userFields = fieldSet(query['fields[users]']);
+    if (query.include === undefined) return { data: users.map((user) => renderUser(base, user, userFields)) };
+    const subscriptions = await store.listSubscriptionsOfUsers(users.map((user) => user.id));
+    const subscriptionFields = fieldSet(query['fields[subscriptions]']);
+    return {
+      data: users.map((user) =>
+        renderUser(
+          base,
+          user,
+          userFields,
+          subscriptions.filter((s) => s.userId === user.id),
+        ),
+      ),
+      included: subscriptions.map((s) => renderSubscription(base, s, subscriptionFields)),
+    };
+  };
 
   app.post(
     '/users',
@@ -120,7 +153,10 @@ export function userRoutes(fastify: FastifyInstance, store: Store, baseUrl: (req
     {
       schema: {
         querystring: UserListQuery,
-        response: { 200: collectionDocument(UserResource, PageLinks), ...errorResponses(400, 406) },
+        response: {
+          200: compoundCollectionDocument(UserResource, PageLinks, SubscriptionResource),
+          ...errorResponses(400, 406),
+        },
       },
     },
     async (request) => {
@@ -138,6 +174,7 @@ export function userRoutes(fastify: FastifyInstance, store: Store, baseUrl: (req
         afterId: after,
         offset: after === undefined ? (number - 1) * size : 0,
         limit: size + 1,
+        descending: query.sort === '-id',
       });
       const page = rows.slice(0, size);
       const base = baseUrl(request);
@@ -148,19 +185,26 @@ export function userRoutes(fastify: FastifyInstance, store: Store, baseUrl: (req
           ...(number > 1 ? { prev: listUrl(base, query, number - 1) } : {}),
           ...(rows.length > size ? { next: listUrl(base, query, number + 1, page.at(-1)?.id) } : {}),
         },
-        data: page.map((user) => render(request, user)),
+        ...(await readDocument(request, page, query)),
       };
     },
   );
 
   app.get(
     '/users/:user_id',
-    { schema: { params: UserParams, response: { 200: UserDocument, ...errorResponses(404, 406) } } },
+    {
+      schema: {
+        params: UserParams,
+        querystring: ReadQueryObject,
+        response: { 200: UserCompoundDocument, ...errorResponses(404, 406) },
+      },
+    },
     async (request) => {
       const { user_id } = request.params;
       const user = await store.getUser(user_id);
       if (!user) throw noSuchUser(user_id);
-      return { data: render(request, user) };
+      const document = await readDocument(request, [user], request.query);
+      return { data: document.data[0], ...('included' in document ? { included: document.included } : {}) };
     },
   );
 
@@ -227,8 +271,16 @@ function emailFilter(value: string): EmailFilter {
  * last id seen, which makes it an index seek rather than a scan past every earlier user.
  */
 function listUrl(base: string, query: UserListQuery, page: number, afterId?: string): string {
-  const kept = (['filter[email]', 'filter[circulationNumber]', 'page[size]'] as const).map(
-    (name) => [name, query[name]] as const,
-  );
+  const kept = (
+    [
+      'filter[email]',
+      'filter[circulationNumber]',
+      'include',
+      'sort',
+      'fields[users]',
+      'fields[subscriptions]',
+      'page[size]',
+    ] as const
+  ).map((name) => [name, query[name]] as const);
   return `${base}/users?${queryString([...kept, ['page[number]', String(page)], ['page[after]', afterId]])}`;
 }
