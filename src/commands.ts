@@ -4,6 +4,15 @@
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { KEYS_USAGE, keysCommand, UsageError } from './keys-command.js';
 import { serve } from './serve.js';
+import type { Store } from './store/port.js';
+import {
+  EXPORT_USAGE,
+  exportCommand,
+  IMPORT_USAGE,
+  importCommand,
+  SEED_USAGE,
+  seedCommand,
+} from './transfer-commands.js';
 import { openStore } from './store/open.js';
 
 const USAGE = `Usage: circulation <command>
@@ -12,24 +21,37 @@ Commands:
   serve     serve the API (what \`npm start\` runs)
   migrate   bring the database schema up to this release, then exit
   keys      create, list and revoke API credentials (circulation keys --help)
+  import    read users and subscriptions from NDJSON or CSV (circulation import --help)
+  export    write users (and subscriptions) as NDJSON or CSV (circulation export --help)
+  seed      fill the database with demo data (circulation seed --help)
 
 Settings are read from the environment: PORT, HOST, DATABASE_URL, DATABASE_POOL_SIZE,
 DATABASE_STATEMENT_TIMEOUT_MS, SQLITE_SYNCHRONOUS, PUBLIC_URL, TRUST_PROXY, LOG_LEVEL, AUTH,
 CIRCULATION_ADMIN_KEY, RATE_LIMIT, RATE_LIMIT_BURST. See the README for what each means.
 `;
 
-const HELP: Record<string, string> = { keys: KEYS_USAGE };
+const HELP: Record<string, string> = { keys: KEYS_USAGE, seed: SEED_USAGE, import: IMPORT_USAGE, export: EXPORT_USAGE };
 
-const commands: Record<string, (config: Config, args: readonly string[]) => Promise<void>> = {
-  serve,
-  async keys(config, args) {
+/** A command that works on the configured database, closed however the command ends. */
+function withStore(command: (store: Store, args: readonly string[]) => Promise<void>) {
+  return async (config: Config, args: readonly string[]) => {
     const store = await openStore(config.database);
     try {
-      process.stdout.write(await keysCommand(store, args));
+      await command(store, args);
     } finally {
       await store.close();
     }
-  },
+  };
+}
+
+const commands: Record<string, (config: Config, args: readonly string[]) => Promise<void>> = {
+  serve,
+  keys: withStore(async (store, args) => {
+    process.stdout.write(await keysCommand(store, args));
+  }),
+  seed: withStore(seedCommand),
+  import: withStore(importCommand),
+  export: withStore(exportCommand),
   async migrate(config) {
     // Opening a store migrates it, under a lock where several processes may start at once.
     const store = await openStore(config.database);

@@ -8,7 +8,6 @@ import { after, before, describe, it } from 'node:test';
 import { CLI, MAIN, startProcess } from './support/process.js';
 import { forEachStore, openTestStore, type TestStore } from './support/stores.js';
 
-
 function keys(databaseUrl: string, ...args: string[]) {
   return spawnSync(process.execPath, [...CLI, 'keys', ...args], {
     env: { ...process.env, DATABASE_URL: databaseUrl },

@@ -46,6 +46,15 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   return (data: unknown) => (validate(data) ? { value: data } : { error: toError(validate) });
 };
 
+/**
+ * Checks a whole JSON:API document against a body schema outside HTTP (the import command),
+ * answering the same errors a request with that body would get.
+ */
+export function documentValidator(schema: object): (document: unknown) => ApiError | undefined {
+  const validate = bodyAjv.compile(schema);
+  return (document) => (validate(document) ? undefined : bodyError(validate));
+}
+
 function bodyError(validate: ValidateFunction): ApiError {
   const failures = validate.errors ?? [];
   if (failures.some((e) => e.instancePath === '' && e.keyword === 'type')) return errors.bodyMustBeObject();

@@ -78,6 +78,8 @@ export interface Store {
    */
   importUsers(batch: readonly ImportedUser[], audit: AuditContext | null): Promise<string[]>;
   getUser(id: string): Promise<StoredUser | undefined>;
+  /** The ids of the users with these emails (matched without regard to case), by lower-cased email. */
+  userIdsByEmail(emails: readonly string[]): Promise<Map<string, string>>;
   listUsers(query: UserListQuery): Promise<StoredUser[]>;
   updateUser(id: string, changes: UserChanges, audit: AuditContext): Promise<boolean>;
   /** Erases the user with their subscriptions and newsletter links. */

@@ -219,6 +219,13 @@ class PostgresStore implements Store {
     }
   }
 
+  async userIdsByEmail(emails: readonly string[]): Promise<Map<string, string>> {
+    const rows = await this.rows('SELECT id, email_lower FROM users WHERE email_lower = ANY($1::text[])', [
+      emails.map((e) => e.toLowerCase()),
+    ]);
+    return new Map(rows.map((r) => [r.email_lower as string, String(r.id)]));
+  }
+
   async getUser(id: string): Promise<StoredUser | undefined> {
     const [row] = await this.rows(`${USER_SELECT} WHERE id = $1`, [id]);
     return row && toStoredUser(row);

@@ -119,6 +119,7 @@ class SqliteStore implements Store {
           .join(', ')}
         FROM users u LEFT JOIN subscriptions s ON s.user_id = u.id
         WHERE u.id = ? ORDER BY s.id`),
+      idsByEmail: db.prepare('SELECT id, email_lower FROM users WHERE email_lower IN (SELECT value FROM json_each(?))'),
       subscriptionsOfUsers: db.prepare(`
         SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions
         WHERE user_id IN (SELECT value FROM json_each(?)) ORDER BY id`),
@@ -189,6 +190,12 @@ class SqliteStore implements Store {
         }),
       )
       .immediate();
+  }
+
+  async userIdsByEmail(emails: readonly string[]): Promise<Map<string, string>> {
+    const lower = JSON.stringify(emails.map((e) => e.toLowerCase()));
+    const rows = this.statements.idsByEmail.all(lower) as { id: number; email_lower: string }[];
+    return new Map(rows.map((r) => [r.email_lower, String(r.id)]));
   }
 
   async getUser(id: string): Promise<StoredUser | undefined> {

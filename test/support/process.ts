@@ -15,7 +15,8 @@ function assertBuildIsCurrent(): void {
   const built = statSync('dist/main.js', { throwIfNoEntry: false })?.mtimeMs ?? 0;
   const sources = readdirSync('src', { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
   const newest = Math.max(...sources.map((e) => statSync(join(e.parentPath, e.name)).mtimeMs));
-  if (newest > built) throw new Error('dist/ is older than src/: run `npm run build` (npm test does) before these tests');
+  if (newest > built)
+    throw new Error('dist/ is older than src/: run `npm run build` (npm test does) before these tests');
 }
 assertBuildIsCurrent();
 

@@ -17,13 +17,7 @@ import {
   type StoredSubscription,
 } from '../../domain/subscription.js';
 import type { Store } from '../../store/port.js';
-import {
-  collectionDocument,
-  createDocument,
-  errorResponses,
-  singleDocument,
-  updateDocument,
-} from '../jsonapi.js';
+import { collectionDocument, createDocument, errorResponses, singleDocument, updateDocument } from '../jsonapi.js';
 import { auditOf } from '../auth.js';
 import { SubscriptionParams, UserParams } from '../params.js';
 import {
