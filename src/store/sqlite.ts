@@ -222,7 +222,11 @@ class SqliteStore implements Store {
       params.push(query.afterId);
     }
     const where = conditions.length > 0 ? `WHERE ${conditions.join(' AND ')}` : '';
-    const sql = `${USER_SELECT} ${where} ORDER BY id ${query.descending ? 'DESC' : ''} LIMIT ? OFFSET ?`;
+    const order = query.descending ? 'DESC' : 'ASC';
+    // The page's ids first: OFFSET would otherwise compute each skipped row's newsletters.
+    const sql = `
+      WITH page AS (SELECT id FROM users ${where} ORDER BY id ${order} LIMIT ? OFFSET ?)
+      ${USER_SELECT} WHERE id IN (SELECT id FROM page) ORDER BY id ${order}`;
     let statement = this.listStatements.get(sql);
     if (!statement) {
       // Rows as arrays: better-sqlite3 builds an object per row at several times the cost.
