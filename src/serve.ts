@@ -24,7 +24,6 @@ export async function serve(config: Config): Promise<void> {
     logger: log.options,
   });
   if (!config.auth) app.log.warn('AUTH=off: every request is let in without a credential; for local experiments only');
-  if (config.auth && config.adminKey === undefined) await announceFirstCredential(store);
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -46,6 +45,7 @@ export async function serve(config: Config): Promise<void> {
 
   await app.listen({ port: config.port, host: config.host });
   log.flush();
+  if (config.auth && config.adminKey === undefined) await announceFirstCredential(store, app.listeningOrigin);
 }
 
 /**
@@ -77,13 +77,13 @@ function logging(level: string) {
  * On the very first start, with no credential anywhere, creates an admin credential and prints
  * its secret once, to stderr and outside the JSON log, so that `npm start` works out of the box.
  */
-async function announceFirstCredential(store: Awaited<ReturnType<typeof openStore>>): Promise<void> {
+async function announceFirstCredential(store: Awaited<ReturnType<typeof openStore>>, origin: string): Promise<void> {
   const first = await issueFirstAdminCredential(store);
   if (!first) return;
   process.stderr.write(
     `\nCreated the first admin credential (id ${first.key.id}). Its secret is shown only this once:\n\n` +
       `  ${first.secret}\n\n` +
-      `Send it with every request:  curl -H "Authorization: Bearer ${first.secret}" http://<host>/users\n` +
+      `Send it with every request:  curl -H "Authorization: Bearer ${first.secret}" ${origin}/users\n` +
       `Create narrower credentials with POST /api-keys or \`npx circulation keys create\`.\n\n`,
   );
 }

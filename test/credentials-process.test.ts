@@ -26,7 +26,7 @@ forEachStore((kind) => {
   describe('the first start', () => {
     it('creates an admin credential, prints its secret once, and the secret works', async () => {
       const first = await startProcess({ DATABASE_URL: store.databaseUrl, CIRCULATION_ADMIN_KEY: '' });
-      const secret = /^ {2}(circ_\S+)$/m.exec(first.output())?.[1];
+      const secret = (await first.until(/^ {2}(circ_\S+)$/m))[1];
       assert.ok(secret, first.output());
       assert.match(first.output(), /Authorization: Bearer/);
       assert.equal((await first.client.as(secret).get('/api-keys')).status, 200);

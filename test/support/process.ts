@@ -25,6 +25,8 @@ export interface ServiceProcess {
   baseUrl: string;
   /** Everything the process has written to stdout and stderr so far. */
   output(): string;
+  /** Waits (up to 10 s) until the output matches, and answers the match. */
+  until(pattern: RegExp): Promise<RegExpExecArray>;
   /** Sends SIGTERM and answers the exit code. */
   stop(): Promise<number | null>;
   /** Sends a signal and answers the exit code, or the signal that ended the process. */
@@ -63,6 +65,14 @@ export async function startProcess(env: Record<string, string>): Promise<Service
     client: new Client(baseUrl),
     baseUrl,
     output: () => output,
+    async until(pattern) {
+      for (let waited = 0; waited < 10_000; waited += 20) {
+        const match = pattern.exec(output);
+        if (match) return match;
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      throw new Error(`the output never matched ${pattern}: ${output}`);
+    },
     async stop() {
       child.kill('SIGTERM');
       return exited;
