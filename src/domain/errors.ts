@@ -118,6 +118,11 @@ export const errors = {
 
   idConflict: () => single(409, 'Conflict', 'data.id does not match the id in the address', { pointer: '/data/id' }),
 
+  preconditionFailed: () =>
+    single(412, 'Precondition Failed', 'The resource has changed since the ETag in If-Match; read it again.', {
+      header: 'If-Match',
+    }),
+
   payloadTooLarge: (limitBytes: number) =>
     single(413, 'Payload Too Large', `The request body is larger than ${limitBytes} bytes.`),
 

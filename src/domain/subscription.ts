@@ -68,6 +68,8 @@ export interface StoredSubscription extends SubscriptionValues {
   id: string;
   userId: string;
   expired: boolean;
+  /** Goes up by one with every change: the resource's ETag. */
+  version: number;
 }
 
 /** The values of a new subscription; throws the 422 when the dates are out of order. */

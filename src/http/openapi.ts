@@ -7,6 +7,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import { IfMatchHeader } from './etag.js';
 import { ErrorDocument } from './jsonapi.js';
 import { JSONAPI } from './media-type.js';
 
@@ -46,8 +47,11 @@ export function registerRouteDefaults(app: FastifyInstance): void {
     const schema = route.schema ?? {};
     const isPublic = route.config?.scope === 'public';
     const hasBody = schema.body !== undefined;
+    const methods = ([] as string[]).concat(route.method);
+    const conditional = route.url.startsWith('/users/:') && methods.some((m) => ['PUT', 'PATCH', 'DELETE'].includes(m));
     route.schema = {
       querystring: NoQueryParameters,
+      ...(conditional ? { headers: IfMatchHeader } : {}),
       ...schema,
       tags: TAGS.find(([pattern]) => pattern.test(route.url))?.slice(1) as string[] | undefined,
       ...(route.config?.ownMediaType ? {} : { consumes: [JSONAPI, 'application/json'], produces: [JSONAPI] }),
@@ -56,6 +60,7 @@ export function registerRouteDefaults(app: FastifyInstance): void {
         ...EVERY_ROUTE_ERRORS,
         ...(isPublic ? {} : CREDENTIAL_ERRORS),
         ...(hasBody ? BODY_ERRORS : {}),
+        ...(conditional ? { 412: ErrorDocument } : {}),
         ...(schema.response as object | undefined),
       },
     };

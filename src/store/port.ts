@@ -18,7 +18,15 @@ export interface StoredUser {
   email: string;
   fields: UserFields;
   newsletters: string[];
+  /** Goes up by one with every change: the resource's ETag. */
+  version: number;
 }
+
+/**
+ * A write's precondition (If-Match): the versions it may change. Undefined: any. A write whose
+ * resource exists at another version throws the 412 `preconditionFailed` ApiError and changes nothing.
+ */
+export type IfVersion = readonly number[] | undefined;
 
 export interface NewUser {
   email: string;
@@ -81,9 +89,9 @@ export interface Store {
   /** The ids of the users with these emails (matched without regard to case), by lower-cased email. */
   userIdsByEmail(emails: readonly string[]): Promise<Map<string, string>>;
   listUsers(query: UserListQuery): Promise<StoredUser[]>;
-  updateUser(id: string, changes: UserChanges, audit: AuditContext): Promise<boolean>;
+  updateUser(id: string, changes: UserChanges, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean>;
   /** Erases the user with their subscriptions and newsletter links. */
-  deleteUser(id: string, audit: AuditContext): Promise<boolean>;
+  deleteUser(id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean>;
 
   createSubscription(
     userId: string,
@@ -104,6 +112,7 @@ export interface Store {
     id: string,
     change: (current: SubscriptionValues) => SubscriptionValues,
     audit: AuditContext,
+    ifVersion?: IfVersion,
   ): Promise<StoredSubscription | undefined>;
   /** Marks it expired with `dateEnded` = `now`; a subscription already expired is left as it is. */
   expireSubscription(
@@ -111,8 +120,9 @@ export interface Store {
     id: string,
     now: number,
     audit: AuditContext,
+    ifVersion?: IfVersion,
   ): Promise<StoredSubscription | undefined>;
-  deleteSubscription(userId: string, id: string, audit: AuditContext): Promise<boolean>;
+  deleteSubscription(userId: string, id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean>;
 
   createApiKey(key: NewApiKey, audit: AuditContext): Promise<ApiKey>;
   /** Creates the key only when there is no credential at all, atomically across processes. */

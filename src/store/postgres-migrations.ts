@@ -97,4 +97,12 @@ export const postgresMigrations: readonly Migration[] = [
       CREATE INDEX audit_log_actor ON audit_log (actor, id);
     `,
   },
+  {
+    version: 3,
+    name: 'row versions, for ETag and If-Match',
+    sql: `
+      ALTER TABLE users ADD COLUMN version integer NOT NULL DEFAULT 1;
+      ALTER TABLE subscriptions ADD COLUMN version integer NOT NULL DEFAULT 1;
+    `,
+  },
 ];

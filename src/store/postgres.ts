@@ -15,6 +15,7 @@ import { withOutagesAsUnavailable } from './availability.js';
 import { pendingMigrations, type Migration } from './migration.js';
 import type {
   AuditQuery,
+  IfVersion,
   ImportedUser,
   NewApiKey,
   NewUser,
@@ -49,7 +50,7 @@ const MIGRATION_LOCK = 7_305_119_421;
 const USER_SELECT = `
   SELECT id, email, ${USER_COLUMNS.join(', ')},
     ARRAY(SELECT newsletter_id FROM user_newsletters n WHERE n.user_id = users.id
-          ORDER BY newsletter_id COLLATE "C") AS newsletters
+          ORDER BY newsletter_id COLLATE "C") AS newsletters, version
   FROM users`;
 
 const SUBSCRIPTION_COLUMNS = [
@@ -63,6 +64,7 @@ const SUBSCRIPTION_COLUMNS = [
   'trial',
   'expired',
   'product_id',
+  'version',
 ];
 const SUBSCRIPTION_SELECT = `SELECT ${SUBSCRIPTION_COLUMNS.join(', ')} FROM subscriptions`;
 
@@ -262,9 +264,9 @@ class PostgresStore implements Store {
     return (await this.rows(sql, params)).map(toStoredUser);
   }
 
-  async updateUser(id: string, changes: UserChanges, audit: AuditContext): Promise<boolean> {
+  async updateUser(id: string, changes: UserChanges, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean> {
     const params: unknown[] = [id, changes.removeNewsletters, changes.addNewsletters];
-    const sets = ['updated_at = now()'];
+    const sets = ['updated_at = now()', 'version = version + 1'];
     const set = (column: string, value: unknown) => {
       params.push(value);
       sets.push(`${column} = $${params.length}`);
@@ -277,12 +279,13 @@ class PostgresStore implements Store {
     }
     if (changes.passwordHash !== undefined) set('password_hash', changes.passwordHash);
     for (const [field, value] of Object.entries(changes.fields)) set(columnOf(field), toColumnValue(field, value));
+    const condition = versionCondition(params, ifVersion);
     const record = auditInsert(params, audit, 'update', 'users', 'id', 'id', 'u');
     // One statement: the row lock of the UPDATE orders concurrent changes to the same user.
     const rows = await uniqueEmail(() =>
       this.rows(
         `WITH u AS (
-           UPDATE users SET ${sets.join(', ')} WHERE id = $1 RETURNING id
+           UPDATE users SET ${sets.join(', ')} WHERE id = $1 ${condition} RETURNING id
          ), removed AS (
            DELETE FROM user_newsletters WHERE user_id IN (SELECT id FROM u) AND newsletter_id = ANY($2::text[])
          ), added AS (
@@ -293,17 +296,30 @@ class PostgresStore implements Store {
         params,
       ),
     );
-    return rows[0]?.n === 1;
+    return rows[0]?.n === 1 || (await this.refusedOrMissing('users', 'id = $1', [id], ifVersion));
   }
 
-  async deleteUser(id: string, audit: AuditContext): Promise<boolean> {
+  /**
+   * After a conditional write changed no row: false when the row does not exist (a 404), the
+   * 412 when it exists at another version than the precondition named.
+   */
+  private async refusedOrMissing(table: string, where: string, params: unknown[], ifVersion: IfVersion) {
+    if (ifVersion === undefined) return false;
+    const rows = await this.rows(`SELECT 1 FROM ${table} WHERE ${where}`, params);
+    if (rows.length > 0) throw errors.preconditionFailed();
+    return false;
+  }
+
+  async deleteUser(id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean> {
     const params: unknown[] = [id];
+    const condition = versionCondition(params, ifVersion);
     const record = auditInsert(params, audit, 'delete', 'users', 'id', 'id', 'd');
     const rows = await this.rows(
-      `WITH d AS (DELETE FROM users WHERE id = $1 RETURNING id), a AS (${record}) SELECT count(*)::int AS n FROM d`,
+      `WITH d AS (DELETE FROM users WHERE id = $1 ${condition} RETURNING id), a AS (${record})
+       SELECT count(*)::int AS n FROM d`,
       params,
     );
-    return rows[0]?.n === 1;
+    return rows[0]?.n === 1 || (await this.refusedOrMissing('users', 'id = $1', [id], ifVersion));
   }
 
   async createSubscription(
@@ -359,6 +375,7 @@ class PostgresStore implements Store {
     id: string,
     change: (current: SubscriptionValues) => SubscriptionValues,
     audit: AuditContext,
+    ifVersion?: IfVersion,
   ): Promise<StoredSubscription | undefined> {
     return this.transaction(async (client) => {
       const { rows } = await client.query(`${SUBSCRIPTION_SELECT} WHERE user_id = $1 AND id = $2 FOR UPDATE`, [
@@ -366,13 +383,15 @@ class PostgresStore implements Store {
         id,
       ]);
       if (rows.length === 0) return undefined;
-      const next = change(toStoredSubscription(rows[0] as Row));
+      const current = toStoredSubscription(rows[0] as Row);
+      if (ifVersion !== undefined && !ifVersion.includes(current.version)) throw errors.preconditionFailed();
+      const next = change(current);
       const params = [...subscriptionParams(userId, next), id];
       const record = auditInsert(params, audit, 'update', 'subscriptions', 'id', 'user_id', 's');
       const updated = await client.query(
         `WITH s AS (
            UPDATE subscriptions SET date_started = $2, date_ended = $3, external_identifier = $4, license = $5,
-             resource = $6, trial = $7, product_id = $8, updated_at = now()
+             resource = $6, trial = $7, product_id = $8, version = version + 1, updated_at = now()
            WHERE user_id = $1 AND id = $9
            RETURNING ${SUBSCRIPTION_COLUMNS.join(', ')}
          ), a AS (${record})
@@ -388,28 +407,45 @@ class PostgresStore implements Store {
     id: string,
     now: number,
     audit: AuditContext,
+    ifVersion?: IfVersion,
   ): Promise<StoredSubscription | undefined> {
-    const params: unknown[] = [userId, id, new Date(now * 1000)];
-    const record = auditInsert(params, audit, 'expire', 'subscriptions', 'id', 'user_id', 'e');
-    await this.pool.query(
-      `WITH e AS (
-         UPDATE subscriptions SET expired = true, date_ended = $3, updated_at = now()
-         WHERE user_id = $1 AND id = $2 AND NOT expired RETURNING id, user_id
-       ) ${record}`,
-      params,
-    );
-    return this.getSubscription(userId, id);
+    return this.transaction(async (client) => {
+      const locked = await client.query(`SELECT version FROM subscriptions WHERE user_id = $1 AND id = $2 FOR UPDATE`, [
+        userId,
+        id,
+      ]);
+      if (locked.rows.length === 0) return undefined;
+      if (ifVersion !== undefined && !ifVersion.includes(Number(locked.rows[0].version))) {
+        throw errors.preconditionFailed();
+      }
+      const params: unknown[] = [userId, id, new Date(now * 1000)];
+      const record = auditInsert(params, audit, 'expire', 'subscriptions', 'id', 'user_id', 'e');
+      await client.query(
+        `WITH e AS (
+           UPDATE subscriptions SET expired = true, date_ended = $3, version = version + 1, updated_at = now()
+           WHERE user_id = $1 AND id = $2 AND NOT expired RETURNING id, user_id
+         ) ${record}`,
+        params,
+      );
+      const { rows } = await client.query(`${SUBSCRIPTION_SELECT} WHERE user_id = $1 AND id = $2`, [userId, id]);
+      return toStoredSubscription(rows[0] as Row);
+    });
   }
 
-  async deleteSubscription(userId: string, id: string, audit: AuditContext): Promise<boolean> {
+  async deleteSubscription(userId: string, id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean> {
     const params: unknown[] = [userId, id];
+    const condition = versionCondition(params, ifVersion);
     const record = auditInsert(params, audit, 'delete', 'subscriptions', 'id', 'user_id', 'd');
     const rows = await this.rows(
-      `WITH d AS (DELETE FROM subscriptions WHERE user_id = $1 AND id = $2 RETURNING id, user_id), a AS (${record})
+      `WITH d AS (DELETE FROM subscriptions WHERE user_id = $1 AND id = $2 ${condition} RETURNING id, user_id),
+         a AS (${record})
        SELECT count(*)::int AS n FROM d`,
       params,
     );
-    return rows[0]?.n === 1;
+    return (
+      rows[0]?.n === 1 ||
+      (await this.refusedOrMissing('subscriptions', 'user_id = $1 AND id = $2', [userId, id], ifVersion))
+    );
   }
 
   async createApiKey(key: NewApiKey, audit: AuditContext): Promise<ApiKey> {
@@ -493,6 +529,13 @@ class PostgresStore implements Store {
   async close(): Promise<void> {
     await this.pool.end();
   }
+}
+
+/** The SQL condition of a precondition on the row version (none without one); adds its parameter. */
+function versionCondition(params: unknown[], ifVersion: IfVersion): string {
+  if (ifVersion === undefined) return '';
+  params.push(ifVersion);
+  return `AND version = ANY($${params.length}::int[])`;
 }
 
 /**

@@ -21,6 +21,7 @@ export function toStoredUser(row: Row): StoredUser {
     email: row.email as string,
     fields: fieldsOfRow(row),
     newsletters: array(row.newsletters),
+    version: Number(row.version),
   };
 }
 
@@ -36,6 +37,7 @@ export function toStoredSubscription(row: Row): StoredSubscription {
     trial: row.trial === true || row.trial === 1,
     expired: row.expired === true || row.expired === 1,
     productId: row.product_id as string | null,
+    version: Number(row.version),
   };
 }
 

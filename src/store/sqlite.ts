@@ -16,6 +16,7 @@ import { columnOf, fieldsOfValues, toColumnValue, USER_COLUMNS } from './columns
 import { API_KEY_COLUMNS, AUDIT_COLUMNS, toApiKey, toAuditEvent, toStoredSubscription, type Row } from './rows.js';
 import type {
   AuditQuery,
+  IfVersion,
   ImportedUser,
   NewApiKey,
   NewUser,
@@ -46,11 +47,11 @@ const USER_SELECT = `
   SELECT id, email, ${USER_COLUMNS.join(', ')},
     (SELECT json_group_array(newsletter_id) FROM
       (SELECT newsletter_id FROM user_newsletters n WHERE n.user_id = users.id ORDER BY newsletter_id)
-    ) AS newsletters
+    ) AS newsletters, version
   FROM users`;
 
 const SUBSCRIPTION_COLUMNS = `id, user_id, date_started, date_ended, external_identifier, license, resource,
-  trial, expired, product_id`;
+  trial, expired, product_id, version`;
 
 export function openSqliteStore(options: SqliteOptions): Store {
   if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
@@ -94,11 +95,11 @@ class SqliteStore implements Store {
         VALUES (@email, @email_lower, @email_domain, @password_hash, ${profileParams})`),
       getUser: db.prepare(`${USER_SELECT} WHERE id = ?`).raw(),
       getUserRow: db.prepare(`
-        SELECT email, email_lower, email_domain, password_hash, ${profileColumns} FROM users WHERE id = ?`),
+        SELECT email, email_lower, email_domain, password_hash, version, ${profileColumns} FROM users WHERE id = ?`),
       updateUser: db.prepare(`
         UPDATE users SET email = @email, email_lower = @email_lower, email_domain = @email_domain,
           password_hash = @password_hash, ${USER_COLUMNS.map((c) => `${c} = @${c}`).join(', ')},
-          updated_at = unixepoch()
+          version = version + 1, updated_at = unixepoch()
         WHERE id = @id`),
       deleteUser: db.prepare('DELETE FROM users WHERE id = ?'),
       addNewsletter: db.prepare('INSERT OR IGNORE INTO user_newsletters (user_id, newsletter_id) VALUES (?, ?)'),
@@ -127,11 +128,11 @@ class SqliteStore implements Store {
       updateSubscription: db.prepare(`
         UPDATE subscriptions SET date_started = @date_started, date_ended = @date_ended,
           external_identifier = @external_identifier, license = @license, resource = @resource,
-          trial = @trial, product_id = @product_id, updated_at = unixepoch()
+          trial = @trial, product_id = @product_id, version = version + 1, updated_at = unixepoch()
         WHERE user_id = @user_id AND id = @id
         RETURNING ${SUBSCRIPTION_COLUMNS}`),
       expireSubscription: db.prepare(`
-        UPDATE subscriptions SET expired = 1, date_ended = ?, updated_at = unixepoch()
+        UPDATE subscriptions SET expired = 1, date_ended = ?, version = version + 1, updated_at = unixepoch()
         WHERE user_id = ? AND id = ? AND expired = 0`),
       deleteSubscription: db.prepare('DELETE FROM subscriptions WHERE user_id = ? AND id = ?'),
       ping: db.prepare('SELECT count(*) FROM schema_migrations'),
@@ -236,12 +237,14 @@ class SqliteStore implements Store {
     return (statement.all(...params, query.limit, query.offset) as unknown[][]).map(userOfValues);
   }
 
-  async updateUser(id: string, changes: UserChanges, audit: AuditContext): Promise<boolean> {
+  async updateUser(id: string, changes: UserChanges, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean> {
     return this.db
       .transaction(() => {
         const current = this.statements.getUserRow.get(id) as Row | undefined;
         if (!current) return false;
-        const row: Row = { ...current, id };
+        requireVersion(current.version as number, ifVersion);
+        const { version: _version, ...stored } = current;
+        const row: Row = { ...stored, id };
         if (changes.email !== undefined) {
           const keys = emailKeys(changes.email);
           Object.assign(row, { email: changes.email, email_lower: keys.lower, email_domain: keys.domain });
@@ -257,8 +260,11 @@ class SqliteStore implements Store {
       .immediate();
   }
 
-  async deleteUser(id: string, audit: AuditContext): Promise<boolean> {
+  async deleteUser(id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean> {
     return this.db.transaction(() => {
+      const current = this.statements.getUserRow.get(id) as Row | undefined;
+      if (!current) return false;
+      requireVersion(current.version as number, ifVersion);
       if (this.statements.deleteUser.run(id).changes === 0) return false;
       this.audit(audit, 'delete', 'users', id, id);
       return true;
@@ -299,12 +305,15 @@ class SqliteStore implements Store {
     id: string,
     change: (current: SubscriptionValues) => SubscriptionValues,
     audit: AuditContext,
+    ifVersion?: IfVersion,
   ): Promise<StoredSubscription | undefined> {
     return this.db
       .transaction(() => {
         const row = this.statements.getSubscription.get(userId, id) as Row | undefined;
         if (!row) return undefined;
-        const next = change(toStoredSubscription(row));
+        const current = toStoredSubscription(row);
+        requireVersion(current.version, ifVersion);
+        const next = change(current);
         const updated = this.statements.updateSubscription.get({ ...subscriptionParams(userId, next), id }) as Row;
         this.audit(audit, 'update', 'subscriptions', id, userId);
         return toStoredSubscription(updated);
@@ -317,8 +326,12 @@ class SqliteStore implements Store {
     id: string,
     now: number,
     audit: AuditContext,
+    ifVersion?: IfVersion,
   ): Promise<StoredSubscription | undefined> {
     return this.db.transaction(() => {
+      const before = this.statements.getSubscription.get(userId, id) as Row | undefined;
+      if (!before) return undefined;
+      requireVersion(Number(before.version), ifVersion);
       if (this.statements.expireSubscription.run(now, userId, id).changes > 0) {
         this.audit(audit, 'expire', 'subscriptions', id, userId);
       }
@@ -327,8 +340,11 @@ class SqliteStore implements Store {
     })();
   }
 
-  async deleteSubscription(userId: string, id: string, audit: AuditContext): Promise<boolean> {
+  async deleteSubscription(userId: string, id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean> {
     return this.db.transaction(() => {
+      const before = this.statements.getSubscription.get(userId, id) as Row | undefined;
+      if (!before) return false;
+      requireVersion(Number(before.version), ifVersion);
       if (this.statements.deleteSubscription.run(userId, id).changes === 0) return false;
       this.audit(audit, 'delete', 'subscriptions', id, userId);
       return true;
@@ -406,6 +422,11 @@ class SqliteStore implements Store {
   }
 }
 
+/** Refuses a write whose precondition names other versions than the one stored. */
+function requireVersion(current: number, ifVersion: IfVersion): void {
+  if (ifVersion !== undefined && !ifVersion.includes(current)) throw errors.preconditionFailed();
+}
+
 /** Runs a write that may break the unique email index, turning that into the 422 it is. */
 function uniqueEmail<T>(write: () => T): T {
   try {
@@ -424,6 +445,7 @@ function userOfValues(values: readonly unknown[]): StoredUser {
     email: values[1] as string,
     fields: fieldsOfValues(values, 2),
     newsletters: JSON.parse(values[2 + USER_COLUMNS.length] as string) as string[],
+    version: values[3 + USER_COLUMNS.length] as number,
   };
 }
 

@@ -162,7 +162,7 @@ describe('changedSubscription', () => {
 
 describe('toSubscriptionAttributes', () => {
   it('writes dates in UTC to the second and leaves out the ids and product', () => {
-    const attributes = toSubscriptionAttributes({ ...current(), id: '7', userId: '3', expired: true });
+    const attributes = toSubscriptionAttributes({ ...current(), id: '7', userId: '3', expired: true, version: 1 });
     assert.deepEqual(attributes, {
       dateStarted: JAN_2025,
       dateEnded: JAN_2026,

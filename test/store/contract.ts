@@ -284,7 +284,11 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
           true,
         );
         const read = await store.getUser(created.id);
-        assert.deepEqual(read, { ...created, fields: { ...created.fields, givenName: 'Augusta' } });
+        assert.deepEqual(read, {
+          ...created,
+          fields: { ...created.fields, givenName: 'Augusta' },
+          version: created.version + 1,
+        });
       });
 
       it('replaces every field of a nested object, clearing those the change leaves out', async () => {
@@ -443,7 +447,7 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
         const created = await store.createSubscription(user.id, values, AUDIT);
         assert.ok(created);
         assert.match(created.id, /^[1-9][0-9]*$/);
-        assert.deepEqual(created, { ...values, id: created.id, userId: user.id, expired: false });
+        assert.deepEqual(created, { ...values, id: created.id, userId: user.id, expired: false, version: 1 });
         assert.deepEqual(await store.getSubscription(user.id, created.id), created);
       });
 
@@ -512,7 +516,13 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
           AUDIT,
         );
         assert.deepEqual(seen, valuesOf(subscription));
-        const expected = { ...subscription, license: 'free', trial: true, productId: null };
+        const expected = {
+          ...subscription,
+          license: 'free',
+          trial: true,
+          productId: null,
+          version: subscription.version + 1,
+        };
         assert.deepEqual(updated, expected);
         assert.deepEqual(await store.getSubscription(user.id, subscription.id), expected);
       });
@@ -592,7 +602,7 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
         const { user, subscription } = await userWithSubscription();
         const now = subscription.dateStarted + 3600;
         const expired = await store.expireSubscription(user.id, subscription.id, now, AUDIT);
-        const expected = { ...subscription, expired: true, dateEnded: now };
+        const expected = { ...subscription, expired: true, dateEnded: now, version: subscription.version + 1 };
         assert.deepEqual(expired, expected);
         assert.deepEqual(await store.getSubscription(user.id, subscription.id), expected);
       });
@@ -692,6 +702,56 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
           events.map((e) => [e.actor, e.action, e.attributes]),
           [['import', 'create', ['email', 'familyName']]],
         );
+      });
+    });
+
+    describe('versions and preconditions', () => {
+      const refused = (error: ApiError) => error.status === 412;
+
+      it('starts a user at version 1 and counts every change, newsletters included', async () => {
+        const user = await store.createUser(newUser(), AUDIT);
+        assert.equal(user.version, 1);
+        await store.updateUser(user.id, userChanges({ addNewsletters: ['n'] }), AUDIT);
+        assert.equal((await store.getUser(user.id))?.version, 2);
+      });
+
+      it('changes a user only at a version the precondition names, and refuses with 412 otherwise', async () => {
+        const user = await store.createUser(newUser(), AUDIT);
+        const change = userChanges({ fields: toUserFields({ givenName: 'Changed' }) });
+        await assert.rejects(store.updateUser(user.id, change, AUDIT, [7]), refused);
+        assert.deepEqual(await store.getUser(user.id), user);
+        assert.equal(await store.updateUser(user.id, change, AUDIT, [user.version]), true);
+        await assert.rejects(store.deleteUser(user.id, AUDIT, [user.version]), refused);
+        assert.equal(await store.deleteUser(user.id, AUDIT, [user.version + 1]), true);
+      });
+
+      it('answers not found rather than 412 for a user or subscription that does not exist', async () => {
+        assert.equal(await store.updateUser(UNKNOWN_ID, userChanges(), AUDIT, [1]), false);
+        assert.equal(await store.deleteUser(UNKNOWN_ID, AUDIT, [1]), false);
+        const user = await store.createUser(newUser(), AUDIT);
+        assert.equal(await store.deleteSubscription(user.id, UNKNOWN_ID, AUDIT, [1]), false);
+        assert.equal(await store.expireSubscription(user.id, UNKNOWN_ID, 0, AUDIT, [1]), undefined);
+      });
+
+      it('changes, expires and deletes a subscription only at a version the precondition names', async () => {
+        const { user, subscription } = await userWithSubscription();
+        const same = (current: SubscriptionValues) => current;
+        await assert.rejects(store.updateSubscription(user.id, subscription.id, same, AUDIT, [9]), refused);
+        const updated = await store.updateSubscription(user.id, subscription.id, same, AUDIT, [1]);
+        assert.equal(updated?.version, 2);
+        await assert.rejects(
+          store.expireSubscription(user.id, subscription.id, subscription.dateStarted, AUDIT, [1]),
+          refused,
+        );
+        const expired = await store.expireSubscription(user.id, subscription.id, subscription.dateStarted, AUDIT, [2]);
+        assert.equal(expired?.version, 3);
+        // Already expired: still refused when the precondition is stale.
+        await assert.rejects(
+          store.expireSubscription(user.id, subscription.id, subscription.dateStarted, AUDIT, [2]),
+          refused,
+        );
+        await assert.rejects(store.deleteSubscription(user.id, subscription.id, AUDIT, [2]), refused);
+        assert.equal(await store.deleteSubscription(user.id, subscription.id, AUDIT, [3]), true);
       });
     });
   });

@@ -19,6 +19,7 @@ import {
 import type { Store } from '../../store/port.js';
 import { collectionDocument, createDocument, errorResponses, singleDocument, updateDocument } from '../jsonapi.js';
 import { auditOf } from '../auth.js';
+import { etagOf, ifMatchVersions } from '../etag.js';
 import { SubscriptionParams, UserParams } from '../params.js';
 import {
   fieldSet,
@@ -67,7 +68,10 @@ export function subscriptionRoutes(
       );
       if (!created) throw noSuchUser(user_id);
       const resource = render(request, created);
-      return reply.status(201).header('location', resource.links.self).send({ data: resource });
+      return reply
+        .status(201)
+        .headers({ location: resource.links.self, etag: etagOf(created.version) })
+        .send({ data: resource });
     },
   );
 
@@ -101,11 +105,13 @@ export function subscriptionRoutes(
         response: { 200: SubscriptionDocument, ...errorResponses(404, 406) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { user_id, subscription_id } = request.params;
       const found = await store.getSubscription(user_id, subscription_id);
       if (!found) throw noSuchSubscription(user_id, subscription_id);
-      return { data: render(request, found, fieldSet(request.query['fields[subscriptions]'])) };
+      const fields = request.query['fields[subscriptions]'];
+      if (fields === undefined) reply.header('etag', etagOf(found.version));
+      return { data: render(request, found, fieldSet(fields)) };
     },
   );
 
@@ -132,10 +138,11 @@ export function subscriptionRoutes(
             product === undefined ? undefined : (product.data?.id ?? null),
           ),
         auditOf(request, sentAttributeNames(data.attributes, data.relationships)),
+        ifMatchVersions(request.headers['if-match']),
       );
       if (!updated) throw noSuchSubscription(user_id, subscription_id);
       const resource = render(request, updated);
-      return reply.header('location', resource.links.self).send({ data: resource });
+      return reply.headers({ location: resource.links.self, etag: etagOf(updated.version) }).send({ data: resource });
     },
   });
 
@@ -144,7 +151,8 @@ export function subscriptionRoutes(
     { schema: { params: SubscriptionParams, response: { 204: Type.Null(), ...errorResponses(404, 406) } } },
     async (request, reply) => {
       const { user_id, subscription_id } = request.params;
-      if (!(await store.deleteSubscription(user_id, subscription_id, auditOf(request)))) {
+      const ifVersion = ifMatchVersions(request.headers['if-match']);
+      if (!(await store.deleteSubscription(user_id, subscription_id, auditOf(request), ifVersion))) {
         throw noSuchSubscription(user_id, subscription_id);
       }
       return reply.status(204).send(null);
@@ -154,16 +162,17 @@ export function subscriptionRoutes(
   app.put(
     '/users/:user_id/subscriptions/:subscription_id/expire',
     { schema: { params: SubscriptionParams, response: { 200: SubscriptionDocument, ...errorResponses(404, 406) } } },
-    async (request) => {
+    async (request, reply) => {
       const { user_id, subscription_id } = request.params;
       const expired = await store.expireSubscription(
         user_id,
         subscription_id,
         nowInSeconds(),
         auditOf(request, ['dateEnded', 'expired']),
+        ifMatchVersions(request.headers['if-match']),
       );
       if (!expired) throw noSuchSubscription(user_id, subscription_id);
-      return { data: render(request, expired) };
+      return reply.header('etag', etagOf(expired.version)).send({ data: render(request, expired) });
     },
   );
 }

@@ -26,6 +26,7 @@ import {
   updateDocument,
 } from '../jsonapi.js';
 import { auditOf } from '../auth.js';
+import { etagOf, ifMatchVersions } from '../etag.js';
 import { queryString } from '../links.js';
 import {
   fieldSet,
@@ -144,7 +145,10 @@ export function userRoutes(fastify: FastifyInstance, store: Store, baseUrl: (req
         auditOf(request, sentAttributeNames(attributes)),
       );
       const resource = render(request, user);
-      return reply.status(201).header('location', resource.links.self).send({ data: resource });
+      return reply
+        .status(201)
+        .headers({ location: resource.links.self, etag: etagOf(user.version) })
+        .send({ data: resource });
     },
   );
 
@@ -199,11 +203,14 @@ export function userRoutes(fastify: FastifyInstance, store: Store, baseUrl: (req
         response: { 200: UserCompoundDocument, ...errorResponses(404, 406) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { user_id } = request.params;
       const user = await store.getUser(user_id);
       if (!user) throw noSuchUser(user_id);
-      const document = await readDocument(request, [user], request.query);
+      const query = request.query;
+      if (query.include === undefined && query['fields[users]'] === undefined)
+        reply.header('etag', etagOf(user.version));
+      const document = await readDocument(request, [user], query);
       return { data: document.data[0], ...('included' in document ? { included: document.included } : {}) };
     },
   );
@@ -232,13 +239,14 @@ export function userRoutes(fastify: FastifyInstance, store: Store, baseUrl: (req
           removeNewsletters: attributes.newsletters?.remove ?? [],
         },
         auditOf(request, sentAttributeNames(attributes)),
+        ifMatchVersions(request.headers['if-match']),
       );
       if (!found) throw noSuchUser(user_id);
       if (request.method === 'PUT') return reply.status(204).send(null);
       // PATCH answers as JSON:API clients expect: the resource as it now is.
       const user = await store.getUser(user_id);
       if (!user) throw noSuchUser(user_id);
-      return reply.send({ data: render(request, user) });
+      return reply.header('etag', etagOf(user.version)).send({ data: render(request, user) });
     },
   });
 
@@ -247,7 +255,8 @@ export function userRoutes(fastify: FastifyInstance, store: Store, baseUrl: (req
     { schema: { params: UserParams, response: { 204: Type.Null(), ...errorResponses(404, 406) } } },
     async (request, reply) => {
       const { user_id } = request.params;
-      if (!(await store.deleteUser(user_id, auditOf(request)))) throw noSuchUser(user_id);
+      const deleted = await store.deleteUser(user_id, auditOf(request), ifMatchVersions(request.headers['if-match']));
+      if (!deleted) throw noSuchUser(user_id);
       return reply.status(204).send(null);
     },
   );
