@@ -118,6 +118,16 @@ export const errors = {
 
   idConflict: () => single(409, 'Conflict', 'data.id does not match the id in the address', { pointer: '/data/id' }),
 
+  idempotencyInProgress: () =>
+    single(409, 'Conflict', 'A request with this Idempotency-Key is still running; retry it shortly.', {
+      header: 'Idempotency-Key',
+    }),
+
+  idempotencyKeyReused: () =>
+    single(422, 'Idempotency Key Reused', 'This Idempotency-Key was used for a different request.', {
+      header: 'Idempotency-Key',
+    }),
+
   preconditionFailed: () =>
     single(412, 'Precondition Failed', 'The resource has changed since the ETag in If-Match; read it again.', {
       header: 'If-Match',

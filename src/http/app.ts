@@ -9,6 +9,7 @@ import { registerAuth, type AuthOptions } from './auth.js';
 import { BODY_LIMIT_BYTES, clientErrorHandler, frameworkErrors, registerErrorHandling } from './error-handling.js';
 import { MAX_HEADER_BYTES, registerHardening, REQUEST_TIMEOUT_MS } from './hardening.js';
 import { baseUrlOf } from './links.js';
+import { registerIdempotency } from './idempotency.js';
 import { registerMediaTypes } from './media-type.js';
 import { registerObservability, requestIdOf, timedStore } from './observability.js';
 import { registerOpenApi, registerRouteDefaults } from './openapi.js';
@@ -61,6 +62,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   registerAuth(app, store, options.auth);
   registerMediaTypes(app);
   registerErrorHandling(app);
+  registerIdempotency(app, store);
 
   const baseUrl = (request: Parameters<typeof baseUrlOf>[0]) => baseUrlOf(request, options.publicUrl);
   userRoutes(app, store, baseUrl);

@@ -8,6 +8,15 @@ import swaggerUi from '@fastify/swagger-ui';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { IfMatchHeader } from './etag.js';
+
+const IdempotencyKeyHeader = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      maxLength: 255,
+      description: 'Makes a retry safe: the same key and request get the first response again (kept 24 hours).',
+    }),
+  ),
+});
 import { ErrorDocument } from './jsonapi.js';
 import { JSONAPI } from './media-type.js';
 
@@ -49,9 +58,17 @@ export function registerRouteDefaults(app: FastifyInstance): void {
     const hasBody = schema.body !== undefined;
     const methods = ([] as string[]).concat(route.method);
     const conditional = route.url.startsWith('/users/:') && methods.some((m) => ['PUT', 'PATCH', 'DELETE'].includes(m));
+    const idempotent = methods.includes('POST') || route.url.endsWith('/expire');
     route.schema = {
       querystring: NoQueryParameters,
-      ...(conditional ? { headers: IfMatchHeader } : {}),
+      ...(conditional || idempotent
+        ? {
+            headers: Type.Object({
+              ...(conditional ? IfMatchHeader.properties : {}),
+              ...(idempotent ? IdempotencyKeyHeader.properties : {}),
+            }),
+          }
+        : {}),
       ...schema,
       tags: TAGS.find(([pattern]) => pattern.test(route.url))?.slice(1) as string[] | undefined,
       ...(route.config?.ownMediaType ? {} : { consumes: [JSONAPI, 'application/json'], produces: [JSONAPI] }),
@@ -61,6 +78,7 @@ export function registerRouteDefaults(app: FastifyInstance): void {
         ...(isPublic ? {} : CREDENTIAL_ERRORS),
         ...(hasBody ? BODY_ERRORS : {}),
         ...(conditional ? { 412: ErrorDocument } : {}),
+        ...(idempotent ? { 409: ErrorDocument, 422: ErrorDocument } : {}),
         ...(schema.response as object | undefined),
       },
     };

@@ -105,4 +105,21 @@ export const postgresMigrations: readonly Migration[] = [
       ALTER TABLE subscriptions ADD COLUMN version integer NOT NULL DEFAULT 1;
     `,
   },
+  {
+    version: 4,
+    name: 'idempotency keys',
+    sql: `
+      CREATE TABLE idempotency_keys (
+        scope text NOT NULL,
+        key text NOT NULL,
+        fingerprint text NOT NULL,
+        status integer,
+        headers text,
+        body text,
+        created_at bigint NOT NULL,
+        PRIMARY KEY (scope, key)
+      );
+      CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at);
+    `,
+  },
 ];

@@ -7,7 +7,7 @@ import type { ApiKey, Scope } from '../domain/api-key.js';
 import type { AuditAction, AuditEvent } from '../domain/audit.js';
 import type { License, Resource, StoredSubscription } from '../domain/subscription.js';
 import { fieldsOfRow } from './columns.js';
-import type { StoredUser } from './port.js';
+import type { IdempotencyState, StoredUser } from './port.js';
 
 export type Row = Record<string, unknown>;
 
@@ -71,5 +71,32 @@ export function toAuditEvent(row: Row): AuditEvent {
     resourceId: row.resource_id as string,
     userId: row.user_id as string | null,
     attributes: array(row.attributes),
+  };
+}
+
+/** What a stored idempotency key means for a new request with `fingerprint`. */
+export function idempotencyState(
+  row: Row,
+  fingerprint: string,
+  now: number,
+  staleAfter: number,
+  takeOver: () => unknown,
+): IdempotencyState {
+  if (row.fingerprint !== fingerprint) return { state: 'mismatch' };
+  if (row.status === null) {
+    // The process that claimed it died before it answered: this retry runs the request instead.
+    if (Number(row.created_at) < now - staleAfter) {
+      takeOver();
+      return { state: 'new' };
+    }
+    return { state: 'in-progress' };
+  }
+  return {
+    state: 'replay',
+    response: {
+      status: Number(row.status),
+      headers: JSON.parse(row.headers as string) as Record<string, string>,
+      body: row.body as string,
+    },
   };
 }

@@ -102,4 +102,21 @@ export const sqliteMigrations: readonly Migration[] = [
       ALTER TABLE subscriptions ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
     `,
   },
+  {
+    version: 4,
+    name: 'idempotency keys',
+    sql: `
+      CREATE TABLE idempotency_keys (
+        scope TEXT NOT NULL,
+        key TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        status integer,
+        headers TEXT,
+        body TEXT,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (scope, key)
+      );
+      CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at);
+    `,
+  },
 ];

@@ -13,11 +13,21 @@ import { errors } from '../domain/errors.js';
 import type { StoredSubscription, SubscriptionValues } from '../domain/subscription.js';
 import { USER_FIELDS } from '../domain/user.js';
 import { columnOf, fieldsOfValues, toColumnValue, USER_COLUMNS } from './columns.js';
-import { API_KEY_COLUMNS, AUDIT_COLUMNS, toApiKey, toAuditEvent, toStoredSubscription, type Row } from './rows.js';
+import {
+  API_KEY_COLUMNS,
+  AUDIT_COLUMNS,
+  idempotencyState,
+  toApiKey,
+  toAuditEvent,
+  toStoredSubscription,
+  type Row,
+} from './rows.js';
 import type {
   AuditQuery,
+  IdempotencyState,
   IfVersion,
   ImportedUser,
+  KeptResponse,
   NewApiKey,
   NewUser,
   Store,
@@ -136,6 +146,16 @@ class SqliteStore implements Store {
         WHERE user_id = ? AND id = ? AND expired = 0`),
       deleteSubscription: db.prepare('DELETE FROM subscriptions WHERE user_id = ? AND id = ?'),
       ping: db.prepare('SELECT count(*) FROM schema_migrations'),
+      forgetIdempotency: db.prepare('DELETE FROM idempotency_keys WHERE created_at < ?'),
+      getIdempotency: db.prepare('SELECT * FROM idempotency_keys WHERE scope = ? AND key = ?'),
+      insertIdempotency: db.prepare(
+        'INSERT INTO idempotency_keys (scope, key, fingerprint, created_at) VALUES (?, ?, ?, ?)',
+      ),
+      takeOverIdempotency: db.prepare('UPDATE idempotency_keys SET created_at = ? WHERE scope = ? AND key = ?'),
+      keepIdempotency: db.prepare(
+        'UPDATE idempotency_keys SET status = ?, headers = ?, body = ? WHERE scope = ? AND key = ?',
+      ),
+      releaseIdempotency: db.prepare('DELETE FROM idempotency_keys WHERE scope = ? AND key = ?'),
       insertAudit: db.prepare(`
         INSERT INTO audit_log (actor, action, resource_type, resource_id, user_id, attributes)
         VALUES (?, ?, ?, ?, ?, ?)`),
@@ -411,6 +431,36 @@ class SqliteStore implements Store {
       .prepare(`SELECT ${AUDIT_COLUMNS} FROM audit_log WHERE ${conditions.join(' AND ')} ORDER BY id LIMIT ?`)
       .all(...params, query.limit) as Row[];
     return rows.map(toAuditEvent);
+  }
+
+  async claimIdempotencyKey(
+    scope: string,
+    key: string,
+    fingerprint: string,
+    now: number,
+    limits: { staleAfter: number; keepFor: number },
+  ): Promise<IdempotencyState> {
+    return this.db
+      .transaction((): IdempotencyState => {
+        this.statements.forgetIdempotency.run(now - limits.keepFor);
+        const row = this.statements.getIdempotency.get(scope, key) as Row | undefined;
+        if (!row) {
+          this.statements.insertIdempotency.run(scope, key, fingerprint, now);
+          return { state: 'new' };
+        }
+        return idempotencyState(row, fingerprint, now, limits.staleAfter, () =>
+          this.statements.takeOverIdempotency.run(now, scope, key),
+        );
+      })
+      .immediate();
+  }
+
+  async finishIdempotencyKey(scope: string, key: string, response: KeptResponse | null): Promise<void> {
+    if (response) {
+      this.statements.keepIdempotency.run(response.status, JSON.stringify(response.headers), response.body, scope, key);
+    } else {
+      this.statements.releaseIdempotency.run(scope, key);
+    }
   }
 
   async ping(): Promise<void> {
