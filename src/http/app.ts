@@ -15,6 +15,7 @@ import { registerObservability, requestIdOf, timedStore } from './observability.
 import { registerOpenApi, registerRouteDefaults } from './openapi.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { auditRoutes } from './routes/audit-events.js';
+import { eventRoutes } from './routes/events.js';
 import { subscriptionRoutes } from './routes/subscriptions.js';
 import { userRoutes } from './routes/users.js';
 import { serializerCompiler } from './serialization.js';
@@ -69,6 +70,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   subscriptionRoutes(app, store, baseUrl);
   apiKeyRoutes(app, store, baseUrl);
   auditRoutes(app, store, baseUrl);
+  eventRoutes(app, store, baseUrl);
   await app.ready();
   return app;
 }

@@ -38,6 +38,7 @@ const TAGS: [RegExp, string][] = [
   [/^\/users/, 'users'],
   [/^\/api-keys/, 'credentials'],
   [/^\/audit-events/, 'audit'],
+  [/^\/events/, 'events'],
   [/^\/(health|metrics)/, 'operations'],
 ];
 

@@ -71,6 +71,9 @@ export interface AuditQuery {
   actor?: string;
   resourceType?: string;
   resourceId?: string;
+  userId?: string;
+  /** Only entries of these (resource type, action) pairs. */
+  kinds?: readonly { resourceType: string; action: string }[];
 }
 
 export interface ImportedUser {

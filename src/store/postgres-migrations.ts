@@ -122,4 +122,11 @@ export const postgresMigrations: readonly Migration[] = [
       CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at);
     `,
   },
+  {
+    version: 5,
+    name: 'events by user',
+    sql: `
+      CREATE INDEX audit_log_user ON audit_log (user_id, id);
+    `,
+  },
 ];

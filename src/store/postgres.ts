@@ -508,10 +508,18 @@ class PostgresStore implements Store {
       ['actor', query.actor],
       ['resource_type', query.resourceType],
       ['resource_id', query.resourceId],
+      ['user_id', query.userId],
     ] as const) {
       if (value === undefined) continue;
       params.push(value);
       conditions.push(`${column} = $${params.length}`);
+    }
+    if (query.kinds) {
+      const pairs = query.kinds.map((kind) => {
+        params.push(kind.resourceType, kind.action);
+        return `(resource_type = $${params.length - 1} AND action = $${params.length})`;
+      });
+      conditions.push(`(${pairs.join(' OR ') || 'FALSE'})`);
     }
     params.push(query.limit);
     const rows = await this.rows(

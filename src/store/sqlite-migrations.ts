@@ -119,4 +119,11 @@ export const sqliteMigrations: readonly Migration[] = [
       CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at);
     `,
   },
+  {
+    version: 5,
+    name: 'events by user',
+    sql: `
+      CREATE INDEX audit_log_user ON audit_log (user_id, id);
+    `,
+  },
 ];

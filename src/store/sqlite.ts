@@ -422,10 +422,15 @@ class SqliteStore implements Store {
       ['actor', query.actor],
       ['resource_type', query.resourceType],
       ['resource_id', query.resourceId],
+      ['user_id', query.userId],
     ] as const) {
       if (value === undefined) continue;
       conditions.push(`${column} = ?`);
       params.push(value);
+    }
+    if (query.kinds) {
+      conditions.push(`(${query.kinds.map(() => '(resource_type = ? AND action = ?)').join(' OR ') || 'FALSE'})`);
+      for (const kind of query.kinds) params.push(kind.resourceType, kind.action);
     }
     const rows = this.db
       .prepare(`SELECT ${AUDIT_COLUMNS} FROM audit_log WHERE ${conditions.join(' AND ')} ORDER BY id LIMIT ?`)

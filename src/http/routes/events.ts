@@ -1,0 +1,98 @@
+/**
+ * /events: every change to users and subscriptions, oldest first, for consumers that poll. Paged
+ * by cursor (`links.next` carries `page[after]`), filtered by event type and by user.
+ */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { formatInstant } from '../../domain/dates.js';
+import {
+  auditEntryOf,
+  EVENT_TYPES,
+  EventAttributes,
+  EVENTS,
+  eventTypeOf,
+  type EventType,
+} from '../../domain/events.js';
+import type { Store } from '../../store/port.js';
+import { collectionDocument, errorResponses } from '../jsonapi.js';
+import { queryString } from '../links.js';
+
+const PAGE_SIZE = 100;
+const TYPE = `(${EVENT_TYPES.join('|').replace(/\./g, '\\.')})`;
+
+const EventQuery = Type.Object(
+  {
+    'filter[type]': Type.Optional(
+      Type.String({
+        pattern: `^${TYPE}(,${TYPE})*$`,
+        errorMessage: { pattern: `must be a comma-separated list of: ${EVENT_TYPES.join(', ')}` },
+      }),
+    ),
+    'filter[user]': Type.Optional(
+      Type.String({ pattern: '^[1-9][0-9]{0,14}$', errorMessage: { pattern: 'must be a user id' } }),
+    ),
+    'page[after]': Type.Optional(
+      Type.String({ pattern: '^[0-9]{1,15}$', errorMessage: { pattern: 'must be the id of an event' } }),
+    ),
+    'page[size]': Type.Optional(
+      Type.String({
+        pattern: '^(100|[1-9][0-9]?)$',
+        errorMessage: { pattern: 'must be a whole number from 1 to 100' },
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+
+const EventResource = Type.Object({ type: Type.Literal(EVENTS), id: Type.String(), attributes: EventAttributes });
+const EventLinks = Type.Object({ self: Type.String(), next: Type.Optional(Type.String()) });
+
+export function eventRoutes(
+  fastify: FastifyInstance,
+  store: Store,
+  baseUrl: (request: FastifyRequest) => string,
+): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  app.get(
+    '/events',
+    {
+      schema: {
+        querystring: EventQuery,
+        response: { 200: collectionDocument(EventResource, EventLinks), ...errorResponses(400, 401, 403, 406, 429) },
+      },
+    },
+    async (request) => {
+      const query = request.query;
+      const size = Number(query['page[size]'] ?? PAGE_SIZE);
+      const types = (query['filter[type]']?.split(',') ?? EVENT_TYPES) as EventType[];
+      const entries = await store.listAuditEvents({
+        afterId: query['page[after]'],
+        limit: size + 1,
+        userId: query['filter[user]'],
+        kinds: types.map(auditEntryOf),
+      });
+      const page = entries.slice(0, size);
+      const base = baseUrl(request);
+      const next = queryString([
+        ...Object.entries(query).filter(([name]) => name !== 'page[after]'),
+        ['page[after]', page.at(-1)?.id],
+      ]);
+      return {
+        links: { self: `${base}${request.url}`, ...(entries.length > size ? { next: `${base}/events?${next}` } : {}) },
+        data: page.map((entry) => ({
+          type: EVENTS,
+          id: entry.id,
+          attributes: {
+            eventType: eventTypeOf(entry),
+            occurredAt: formatInstant(entry.occurredAt),
+            userId: entry.userId,
+            resourceType: entry.resourceType,
+            resourceId: entry.resourceId,
+            changed: entry.attributes,
+          },
+        })),
+      };
+    },
+  );
+}
