@@ -3,6 +3,7 @@
  */
 import { ConfigError, loadConfig, type Config } from './config.js';
 import { KEYS_USAGE, keysCommand, UsageError } from './keys-command.js';
+import { lapseDue } from './lapse.js';
 import { serve } from './serve.js';
 import type { Store } from './store/port.js';
 import {
@@ -24,10 +25,11 @@ Commands:
   import    read users and subscriptions from NDJSON or CSV (circulation import --help)
   export    write users (and subscriptions) as NDJSON or CSV (circulation export --help)
   seed      fill the database with demo data (circulation seed --help)
+  lapse     expire the subscriptions whose dateEnded has passed, then exit
 
 Settings are read from the environment: PORT, HOST, DATABASE_URL, DATABASE_POOL_SIZE,
 DATABASE_STATEMENT_TIMEOUT_MS, SQLITE_SYNCHRONOUS, PUBLIC_URL, TRUST_PROXY, LOG_LEVEL, AUTH,
-CIRCULATION_ADMIN_KEY, RATE_LIMIT, RATE_LIMIT_BURST. See the README for what each means.
+CIRCULATION_ADMIN_KEY, RATE_LIMIT, RATE_LIMIT_BURST, LAPSE_INTERVAL_SECONDS. See the README.
 `;
 
 const HELP: Record<string, string> = { keys: KEYS_USAGE, seed: SEED_USAGE, import: IMPORT_USAGE, export: EXPORT_USAGE };
@@ -50,6 +52,9 @@ const commands: Record<string, (config: Config, args: readonly string[]) => Prom
     process.stdout.write(await keysCommand(store, args));
   }),
   seed: withStore(seedCommand),
+  lapse: withStore(async (store) => {
+    process.stdout.write(`${await lapseDue(store)} subscriptions lapsed\n`);
+  }),
   import: withStore(importCommand),
   export: withStore(exportCommand),
   async migrate(config) {

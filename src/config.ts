@@ -20,6 +20,8 @@ export interface Config {
   rateLimit: { perSecond: number; burst: number };
   /** How long in-flight requests may take to finish after SIGTERM or SIGINT. */
   shutdownGraceMs: number;
+  /** How often a serving process lapses subscriptions past their dateEnded; 0 never. */
+  lapseIntervalSeconds: number;
 }
 
 export type DatabaseConfig =
@@ -52,6 +54,7 @@ export function loadConfig(env: Env = process.env): Config {
       burst: integer('RATE_LIMIT_BURST', env.RATE_LIMIT_BURST, 200, 1, 10_000_000),
     },
     shutdownGraceMs: integer('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 10_000, 0, 600_000),
+    lapseIntervalSeconds: integer('LAPSE_INTERVAL_SECONDS', env.LAPSE_INTERVAL_SECONDS, 0, 0, 86_400),
   };
 }
 

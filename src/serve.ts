@@ -6,6 +6,7 @@ import { pino } from 'pino';
 import type { Config } from './config.js';
 import { issueFirstAdminCredential } from './credentials.js';
 import { buildApp } from './http/app.js';
+import { lapseDue } from './lapse.js';
 import { openStore } from './store/open.js';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
@@ -45,6 +46,17 @@ export async function serve(config: Config): Promise<void> {
 
   await app.listen({ port: config.port, host: config.host });
   log.flush();
+  if (config.lapseIntervalSeconds > 0) {
+    const lapse = async () => {
+      try {
+        const lapsed = await lapseDue(store);
+        if (lapsed > 0) app.log.info({ lapsed }, 'subscriptions lapsed');
+      } catch (error) {
+        app.log.error({ err: error }, 'lapsing failed; trying again at the next interval');
+      }
+    };
+    setInterval(() => void lapse(), config.lapseIntervalSeconds * 1000).unref();
+  }
   if (config.auth && config.adminKey === undefined) await announceFirstCredential(store, app.listeningOrigin);
 }
 

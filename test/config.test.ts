@@ -28,6 +28,7 @@ describe('loadConfig defaults', () => {
       adminKey: undefined,
       rateLimit: { perSecond: 100, burst: 200 },
       shutdownGraceMs: 10_000,
+      lapseIntervalSeconds: 0,
     });
   });
 

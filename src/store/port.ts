@@ -137,6 +137,12 @@ export interface Store {
     ifVersion?: IfVersion,
   ): Promise<StoredSubscription | undefined>;
   deleteSubscription(userId: string, id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean>;
+  /**
+   * Marks expired up to `limit` subscriptions whose dateEnded has passed by `now` (keeping that
+   * dateEnded), each once, with an `expire` audit entry; answers how many. Safe to run from
+   * several processes at once.
+   */
+  lapseSubscriptions(now: number, audit: AuditContext, limit: number): Promise<number>;
 
   createApiKey(key: NewApiKey, audit: AuditContext): Promise<ApiKey>;
   /** Creates the key only when there is no credential at all, atomically across processes. */

@@ -129,4 +129,11 @@ export const postgresMigrations: readonly Migration[] = [
       CREATE INDEX audit_log_user ON audit_log (user_id, id);
     `,
   },
+  {
+    version: 6,
+    name: 'subscriptions that lapse',
+    sql: `
+      CREATE INDEX subscriptions_lapsing ON subscriptions (date_ended) WHERE NOT expired;
+    `,
+  },
 ];

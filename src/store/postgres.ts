@@ -451,6 +451,25 @@ class PostgresStore implements Store {
     );
   }
 
+  async lapseSubscriptions(now: number, audit: AuditContext, limit: number): Promise<number> {
+    const params: unknown[] = [new Date(now * 1000), limit];
+    const record = auditInsert(params, audit, 'expire', 'subscriptions', 'id', 'user_id', 'l');
+    // SKIP LOCKED: processes lapsing at once take different subscriptions, never the same twice.
+    const rows = await this.rows(
+      `WITH due AS (
+         SELECT user_id, id FROM subscriptions WHERE NOT expired AND date_ended <= $1
+         ORDER BY date_ended LIMIT $2 FOR UPDATE SKIP LOCKED
+       ), l AS (
+         UPDATE subscriptions s SET expired = true, version = s.version + 1, updated_at = now()
+         FROM due WHERE s.user_id = due.user_id AND s.id = due.id
+         RETURNING s.id, s.user_id
+       ), a AS (${record})
+       SELECT count(*)::int AS n FROM l`,
+      params,
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
   async createApiKey(key: NewApiKey, audit: AuditContext): Promise<ApiKey> {
     const params: unknown[] = [key.name, key.scopes, key.rateLimit, key.secretHash];
     const record = auditInsert(params, audit, 'create', 'api-keys', 'id', 'NULL', 'k');

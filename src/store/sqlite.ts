@@ -145,6 +145,11 @@ class SqliteStore implements Store {
         UPDATE subscriptions SET expired = 1, date_ended = ?, version = version + 1, updated_at = unixepoch()
         WHERE user_id = ? AND id = ? AND expired = 0`),
       deleteSubscription: db.prepare('DELETE FROM subscriptions WHERE user_id = ? AND id = ?'),
+      lapsed: db.prepare(`
+        SELECT id, user_id FROM subscriptions WHERE expired = 0 AND date_ended <= ? ORDER BY date_ended LIMIT ?`),
+      lapse: db.prepare(
+        'UPDATE subscriptions SET expired = 1, version = version + 1, updated_at = unixepoch() WHERE id = ? AND expired = 0',
+      ),
       ping: db.prepare('SELECT count(*) FROM schema_migrations'),
       forgetIdempotency: db.prepare('DELETE FROM idempotency_keys WHERE created_at < ?'),
       getIdempotency: db.prepare('SELECT * FROM idempotency_keys WHERE scope = ? AND key = ?'),
@@ -369,6 +374,19 @@ class SqliteStore implements Store {
       this.audit(audit, 'delete', 'subscriptions', id, userId);
       return true;
     })();
+  }
+
+  async lapseSubscriptions(now: number, audit: AuditContext, limit: number): Promise<number> {
+    return this.db
+      .transaction(() => {
+        const due = this.statements.lapsed.all(now, limit) as { id: number; user_id: number }[];
+        for (const { id, user_id } of due) {
+          this.statements.lapse.run(id);
+          this.audit(audit, 'expire', 'subscriptions', String(id), String(user_id));
+        }
+        return due.length;
+      })
+      .immediate();
   }
 
   async createApiKey(key: NewApiKey, audit: AuditContext): Promise<ApiKey> {
