@@ -71,12 +71,22 @@ forEachStore((kind) => {
 
     it('answers 409 to the same key while the first request is still running', async () => {
       const key = freshKey();
-      const document = userDocument({ password: 'hashing takes a while' });
-      const [a, b] = await Promise.all([
-        service.client.post('/users', document, withKey(key)),
-        service.client.post('/users', document, withKey(key)),
-      ]);
-      assert.deepEqual([a.status, b.status].sort(), [201, 409]);
+      const document = userDocument();
+      // Hold the first request in the store long enough for the retry to arrive meanwhile.
+      const create = service.store.createUser;
+      service.store.createUser = async (...args) => {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return create(...args);
+      };
+      try {
+        const first = service.client.post('/users', document, withKey(key));
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        const error = onlyError(await service.client.post('/users', document, withKey(key)), 409);
+        assert.deepEqual(error.source, { header: 'Idempotency-Key' });
+        assert.equal((await first).status, 201);
+      } finally {
+        service.store.createUser = create;
+      }
     });
 
     it('makes expire safe to retry, and keeps keys apart per credential', async () => {

@@ -8,29 +8,18 @@ import { AUDIT_EVENTS, AuditEventAttributes } from '../../domain/audit.js';
 import { formatInstant } from '../../domain/dates.js';
 import type { Store } from '../../store/port.js';
 import { collectionDocument, errorResponses } from '../jsonapi.js';
-import { queryString } from '../links.js';
-
-const PAGE_SIZE = 100;
+import { CursorLinks, cursorPage, PageAfter, PageSize, pageSizeOf } from '../paging.js';
 
 const AuditQuery = Type.Object(
   {
     'filter[actor]': Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
     'filter[resourceType]': Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),
     'filter[resourceId]': Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),
-    'page[after]': Type.Optional(
-      Type.String({ pattern: '^[0-9]{1,15}$', errorMessage: { pattern: 'must be the id of an audit event' } }),
-    ),
-    'page[size]': Type.Optional(
-      Type.String({
-        pattern: '^(100|[1-9][0-9]?)$',
-        errorMessage: { pattern: 'must be a whole number from 1 to 100' },
-      }),
-    ),
+    'page[after]': PageAfter('an audit event'),
+    'page[size]': PageSize,
   },
   { additionalProperties: false },
 );
-
-const AuditLinks = Type.Object({ self: Type.String(), next: Type.Optional(Type.String()) });
 
 export function auditRoutes(
   fastify: FastifyInstance,
@@ -47,7 +36,7 @@ export function auditRoutes(
         response: {
           200: collectionDocument(
             Type.Object({ type: Type.Literal(AUDIT_EVENTS), id: Type.String(), attributes: AuditEventAttributes }),
-            AuditLinks,
+            CursorLinks,
           ),
           ...errorResponses(400, 401, 403, 406, 429),
         },
@@ -55,7 +44,7 @@ export function auditRoutes(
     },
     async (request) => {
       const query = request.query;
-      const size = Number(query['page[size]'] ?? PAGE_SIZE);
+      const size = pageSizeOf(query);
       const events = await store.listAuditEvents({
         afterId: query['page[after]'],
         limit: size + 1,
@@ -63,17 +52,9 @@ export function auditRoutes(
         resourceType: query['filter[resourceType]'],
         resourceId: query['filter[resourceId]'],
       });
-      const page = events.slice(0, size);
-      const base = baseUrl(request);
-      const nextQuery = queryString([
-        ...Object.entries(query).filter(([name]) => name !== 'page[after]'),
-        ['page[after]', page.at(-1)?.id],
-      ]);
+      const { page, links } = cursorPage(events, size, baseUrl(request), '/audit-events', request.url, query);
       return {
-        links: {
-          self: `${base}${request.url}`,
-          ...(events.length > size ? { next: `${base}/audit-events?${nextQuery}` } : {}),
-        },
+        links,
         data: page.map((event) => ({
           type: AUDIT_EVENTS,
           id: event.id,

@@ -16,9 +16,8 @@ import {
 } from '../../domain/events.js';
 import type { Store } from '../../store/port.js';
 import { collectionDocument, errorResponses } from '../jsonapi.js';
-import { queryString } from '../links.js';
+import { CursorLinks, cursorPage, PageAfter, PageSize, pageSizeOf } from '../paging.js';
 
-const PAGE_SIZE = 100;
 const TYPE = `(${EVENT_TYPES.join('|').replace(/\./g, '\\.')})`;
 
 const EventQuery = Type.Object(
@@ -32,21 +31,13 @@ const EventQuery = Type.Object(
     'filter[user]': Type.Optional(
       Type.String({ pattern: '^[1-9][0-9]{0,14}$', errorMessage: { pattern: 'must be a user id' } }),
     ),
-    'page[after]': Type.Optional(
-      Type.String({ pattern: '^[0-9]{1,15}$', errorMessage: { pattern: 'must be the id of an event' } }),
-    ),
-    'page[size]': Type.Optional(
-      Type.String({
-        pattern: '^(100|[1-9][0-9]?)$',
-        errorMessage: { pattern: 'must be a whole number from 1 to 100' },
-      }),
-    ),
+    'page[after]': PageAfter('an event'),
+    'page[size]': PageSize,
   },
   { additionalProperties: false },
 );
 
 const EventResource = Type.Object({ type: Type.Literal(EVENTS), id: Type.String(), attributes: EventAttributes });
-const EventLinks = Type.Object({ self: Type.String(), next: Type.Optional(Type.String()) });
 
 export function eventRoutes(
   fastify: FastifyInstance,
@@ -59,12 +50,12 @@ export function eventRoutes(
     {
       schema: {
         querystring: EventQuery,
-        response: { 200: collectionDocument(EventResource, EventLinks), ...errorResponses(400, 401, 403, 406, 429) },
+        response: { 200: collectionDocument(EventResource, CursorLinks), ...errorResponses(400, 401, 403, 406, 429) },
       },
     },
     async (request) => {
       const query = request.query;
-      const size = Number(query['page[size]'] ?? PAGE_SIZE);
+      const size = pageSizeOf(query);
       const types = (query['filter[type]']?.split(',') ?? EVENT_TYPES) as EventType[];
       const entries = await store.listAuditEvents({
         afterId: query['page[after]'],
@@ -72,14 +63,9 @@ export function eventRoutes(
         userId: query['filter[user]'],
         kinds: types.map(auditEntryOf),
       });
-      const page = entries.slice(0, size);
-      const base = baseUrl(request);
-      const next = queryString([
-        ...Object.entries(query).filter(([name]) => name !== 'page[after]'),
-        ['page[after]', page.at(-1)?.id],
-      ]);
+      const { page, links } = cursorPage(entries, size, baseUrl(request), '/events', request.url, query);
       return {
-        links: { self: `${base}${request.url}`, ...(entries.length > size ? { next: `${base}/events?${next}` } : {}) },
+        links,
         data: page.map((entry) => ({
           type: EVENTS,
           id: entry.id,

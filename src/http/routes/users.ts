@@ -28,6 +28,7 @@ import {
 import { auditOf } from '../auth.js';
 import { etagOf, ifMatchVersions } from '../etag.js';
 import { queryString } from '../links.js';
+import { PageSize } from '../paging.js';
 import {
   fieldSet,
   IncludeSubscriptions,
@@ -86,13 +87,7 @@ const UserListQuery = Type.Object(
     ),
     ...ReadQuery,
     sort: SortById,
-    'page[size]': Type.Optional(
-      Type.String({
-        pattern: '^(100|[1-9][0-9]?)$',
-        errorMessage: { pattern: 'must be a whole number from 1 to 100' },
-        default: String(PAGE_SIZE),
-      }),
-    ),
+    'page[size]': PageSize,
   },
   { additionalProperties: false },
 );
