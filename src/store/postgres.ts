@@ -412,27 +412,27 @@ class PostgresStore implements Store {
     audit: AuditContext,
     ifVersion?: IfVersion,
   ): Promise<StoredSubscription | undefined> {
-    return this.transaction(async (client) => {
-      const locked = await client.query(`SELECT version FROM subscriptions WHERE user_id = $1 AND id = $2 FOR UPDATE`, [
-        userId,
-        id,
-      ]);
-      if (locked.rows.length === 0) return undefined;
-      if (ifVersion !== undefined && !ifVersion.includes(Number(locked.rows[0].version))) {
-        throw errors.preconditionFailed();
-      }
-      const params: unknown[] = [userId, id, new Date(now * 1000)];
-      const record = auditInsert(params, audit, 'expire', 'subscriptions', 'id', 'user_id', 'e');
-      await client.query(
-        `WITH e AS (
-           UPDATE subscriptions SET expired = true, date_ended = $3, version = version + 1, updated_at = now()
-           WHERE user_id = $1 AND id = $2 AND NOT expired RETURNING id, user_id
-         ) ${record}`,
-        params,
-      );
-      const { rows } = await client.query(`${SUBSCRIPTION_SELECT} WHERE user_id = $1 AND id = $2`, [userId, id]);
-      return toStoredSubscription(rows[0] as Row);
-    });
+    const params: unknown[] = [userId, id, new Date(now * 1000)];
+    const condition = versionCondition(params, ifVersion);
+    const record = auditInsert(params, audit, 'expire', 'subscriptions', 'id', 'user_id', 'e');
+    // One statement; without a precondition an expired subscription is simply left as it is,
+    // with one it must also be at a named version (checked below when nothing was expired).
+    const [row] = await this.rows(
+      `WITH target AS (
+         SELECT user_id, id FROM subscriptions WHERE user_id = $1 AND id = $2 ${condition} FOR UPDATE
+       ), e AS (
+         UPDATE subscriptions s SET expired = true, date_ended = $3, version = s.version + 1, updated_at = now()
+         FROM target WHERE s.user_id = target.user_id AND s.id = target.id AND NOT s.expired
+         RETURNING s.id, s.user_id
+       ), a AS (${record})
+       SELECT count(*)::int AS matched FROM target`,
+      params,
+    );
+    if (Number(row?.matched ?? 0) === 0) {
+      await this.refusedOrMissing('subscriptions', 'user_id = $1 AND id = $2', [userId, id], ifVersion);
+      if (ifVersion === undefined) return undefined;
+    }
+    return this.getSubscription(userId, id);
   }
 
   async deleteSubscription(userId: string, id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean> {

@@ -112,6 +112,8 @@ class SqliteStore implements Store {
           version = version + 1, updated_at = unixepoch()
         WHERE id = @id`),
       deleteUser: db.prepare('DELETE FROM users WHERE id = ?'),
+      userVersion: db.prepare('SELECT version FROM users WHERE id = ?').pluck(),
+      subscriptionVersion: db.prepare('SELECT version FROM subscriptions WHERE user_id = ? AND id = ?').pluck(),
       addNewsletter: db.prepare('INSERT OR IGNORE INTO user_newsletters (user_id, newsletter_id) VALUES (?, ?)'),
       removeNewsletter: db.prepare('DELETE FROM user_newsletters WHERE user_id = ? AND newsletter_id = ?'),
       insertSubscription: db.prepare(`
@@ -172,6 +174,19 @@ class SqliteStore implements Store {
       listApiKeys: db.prepare(`SELECT ${API_KEY_COLUMNS} FROM api_keys ORDER BY id`),
       revokeApiKey: db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
     };
+  }
+
+  /**
+   * Within a write's transaction: false when there is no such row; the 412 when there is one at
+   * a version the precondition does not name. Without a precondition it reads nothing: the write
+   * itself tells whether the row was there.
+   */
+  private meetsPrecondition(version: Database.Statement, params: unknown[], ifVersion: IfVersion): boolean {
+    if (ifVersion === undefined) return true;
+    const current = version.get(...params) as number | undefined;
+    if (current === undefined) return false;
+    requireVersion(current, ifVersion);
+    return true;
   }
 
   /** Records a change; called inside the transaction that makes it. */
@@ -287,9 +302,7 @@ class SqliteStore implements Store {
 
   async deleteUser(id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean> {
     return this.db.transaction(() => {
-      const current = this.statements.getUserRow.get(id) as Row | undefined;
-      if (!current) return false;
-      requireVersion(current.version as number, ifVersion);
+      if (!this.meetsPrecondition(this.statements.userVersion, [id], ifVersion)) return false;
       if (this.statements.deleteUser.run(id).changes === 0) return false;
       this.audit(audit, 'delete', 'users', id, id);
       return true;
@@ -354,9 +367,7 @@ class SqliteStore implements Store {
     ifVersion?: IfVersion,
   ): Promise<StoredSubscription | undefined> {
     return this.db.transaction(() => {
-      const before = this.statements.getSubscription.get(userId, id) as Row | undefined;
-      if (!before) return undefined;
-      requireVersion(Number(before.version), ifVersion);
+      if (!this.meetsPrecondition(this.statements.subscriptionVersion, [userId, id], ifVersion)) return undefined;
       if (this.statements.expireSubscription.run(now, userId, id).changes > 0) {
         this.audit(audit, 'expire', 'subscriptions', id, userId);
       }
@@ -367,9 +378,7 @@ class SqliteStore implements Store {
 
   async deleteSubscription(userId: string, id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean> {
     return this.db.transaction(() => {
-      const before = this.statements.getSubscription.get(userId, id) as Row | undefined;
-      if (!before) return false;
-      requireVersion(Number(before.version), ifVersion);
+      if (!this.meetsPrecondition(this.statements.subscriptionVersion, [userId, id], ifVersion)) return false;
       if (this.statements.deleteSubscription.run(userId, id).changes === 0) return false;
       this.audit(audit, 'delete', 'subscriptions', id, userId);
       return true;

@@ -28,7 +28,7 @@ import {
 import { auditOf } from '../auth.js';
 import { etagOf, ifMatchVersions } from '../etag.js';
 import { queryString } from '../links.js';
-import { PageSize } from '../paging.js';
+import { PageSize, pageSizeOf } from '../paging.js';
 import {
   fieldSet,
   IncludeSubscriptions,
@@ -41,8 +41,6 @@ import {
   UserResource,
 } from '../resources.js';
 import { UserParams } from '../params.js';
-
-export const PAGE_SIZE = 100;
 
 const UserDocument = singleDocument(UserResource);
 const UserCompoundDocument = compoundDocument(UserResource, SubscriptionResource);
@@ -164,7 +162,7 @@ export function userRoutes(fastify: FastifyInstance, store: Store, baseUrl: (req
         throw errors.invalidQueryParameter('page', 'page and page[number] disagree; send one of them');
       }
       const number = Number(query['page[number]'] ?? query.page ?? 1);
-      const size = Number(query['page[size]'] ?? PAGE_SIZE);
+      const size = pageSizeOf(query);
       const email = query['filter[email]'];
       const after = query['page[after]'];
       const rows = await store.listUsers({
