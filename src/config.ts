@@ -3,6 +3,7 @@
  * with one line that names the setting, rather than surfacing later as a strange failure.
  */
 import { resolve } from 'node:path';
+import type { RetryPolicy } from './domain/webhooks.js';
 import type { SqliteSynchronous } from './store/sqlite.js';
 
 export interface Config {
@@ -22,6 +23,18 @@ export interface Config {
   shutdownGraceMs: number;
   /** How often a serving process lapses subscriptions past their dateEnded; 0 never. */
   lapseIntervalSeconds: number;
+  webhooks: WebhookConfig;
+}
+
+export interface WebhookConfig {
+  /** WEBHOOK_SECRET_KEY: what every webhook's signing secret is derived from. */
+  secretKey: string | undefined;
+  /** Whether this process delivers webhooks (any number of processes may). */
+  deliver: boolean;
+  timeoutMs: number;
+  concurrency: number;
+  pollMs: number;
+  retry: RetryPolicy;
 }
 
 export type DatabaseConfig =
@@ -47,14 +60,26 @@ export function loadConfig(env: Env = process.env): Config {
     publicUrl: publicUrl(env.PUBLIC_URL),
     trustProxy: flag('TRUST_PROXY', env.TRUST_PROXY),
     logLevel: logLevel(env.LOG_LEVEL),
-    auth: auth(env.AUTH),
-    adminKey: adminKey(env.CIRCULATION_ADMIN_KEY),
+    auth: onOff('AUTH', env.AUTH),
+    adminKey: secret('CIRCULATION_ADMIN_KEY', env.CIRCULATION_ADMIN_KEY),
     rateLimit: {
       perSecond: integer('RATE_LIMIT', env.RATE_LIMIT, 100, 1, 1_000_000),
       burst: integer('RATE_LIMIT_BURST', env.RATE_LIMIT_BURST, 200, 1, 10_000_000),
     },
     shutdownGraceMs: integer('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 10_000, 0, 600_000),
     lapseIntervalSeconds: integer('LAPSE_INTERVAL_SECONDS', env.LAPSE_INTERVAL_SECONDS, 0, 0, 86_400),
+    webhooks: {
+      secretKey: secret('WEBHOOK_SECRET_KEY', env.WEBHOOK_SECRET_KEY),
+      deliver: onOff('WEBHOOK_DELIVERY', env.WEBHOOK_DELIVERY),
+      timeoutMs: integer('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 10_000, 100, 120_000),
+      concurrency: integer('WEBHOOK_CONCURRENCY', env.WEBHOOK_CONCURRENCY, 8, 1, 256),
+      pollMs: integer('WEBHOOK_POLL_MS', env.WEBHOOK_POLL_MS, 1000, 10, 60_000),
+      retry: {
+        baseMs: integer('WEBHOOK_RETRY_BASE_MS', env.WEBHOOK_RETRY_BASE_MS, 5000, 1, 3_600_000),
+        maxMs: integer('WEBHOOK_RETRY_MAX_MS', env.WEBHOOK_RETRY_MAX_MS, 3_600_000, 1, 86_400_000),
+        maxAttempts: integer('WEBHOOK_MAX_ATTEMPTS', env.WEBHOOK_MAX_ATTEMPTS, 20, 1, 100),
+      },
+    },
   };
 }
 
@@ -136,16 +161,16 @@ function publicUrl(value: string | undefined): string | undefined {
   return url.href.replace(/\/+$/, '');
 }
 
-function auth(value = 'on'): boolean {
+function onOff(setting: string, value = 'on'): boolean {
   if (value === 'on') return true;
   if (value === 'off') return false;
-  throw new ConfigError('AUTH', `"${value}" is neither on nor off`);
+  throw new ConfigError(setting, `"${value}" is neither on nor off`);
 }
 
-function adminKey(value: string | undefined): string | undefined {
+function secret(setting: string, value: string | undefined): string | undefined {
   if (value === undefined || value === '') return undefined;
   // Never echo the value: it is a secret.
-  if (value.length < 32) throw new ConfigError('CIRCULATION_ADMIN_KEY', 'must be at least 32 characters long');
+  if (value.length < 32) throw new ConfigError(setting, 'must be at least 32 characters long');
   return value;
 }
 

@@ -8,6 +8,8 @@ import { issueFirstAdminCredential } from './credentials.js';
 import { buildApp } from './http/app.js';
 import { lapseDue } from './lapse.js';
 import { openStore } from './store/open.js';
+import { startDispatcher, type Dispatcher } from './webhook-dispatcher.js';
+import { webhookKeyOf } from './webhook-key.js';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
@@ -17,14 +19,19 @@ export async function serve(config: Config): Promise<void> {
   }
   const store = await openStore(config.database);
   const log = logging(config.logLevel);
+  const webhookKey = webhookKeyOf(config.webhooks.secretKey, config.database);
+  let dispatcher: Dispatcher | undefined;
   const app = await buildApp({
     store,
     publicUrl: config.publicUrl,
     trustProxy: config.trustProxy,
     auth: { enabled: config.auth, adminKey: config.adminKey, rateLimit: config.rateLimit },
     logger: log.options,
+    webhooks: { key: webhookKey, changed: () => dispatcher?.wake() },
   });
   if (!config.auth) app.log.warn('AUTH=off: every request is let in without a credential; for local experiments only');
+  if (!webhookKey)
+    app.log.warn('webhooks are off: on PostgreSQL they need WEBHOOK_SECRET_KEY, the same in every process');
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -37,6 +44,7 @@ export async function serve(config: Config): Promise<void> {
     }, config.shutdownGraceMs);
     deadline.unref();
     await app.close();
+    await dispatcher?.stop();
     await store.close();
     app.log.info('shut down cleanly');
     process.exit(0);
@@ -56,6 +64,9 @@ export async function serve(config: Config): Promise<void> {
       }
     };
     setInterval(() => void lapse(), config.lapseIntervalSeconds * 1000).unref();
+  }
+  if (webhookKey && config.webhooks.deliver) {
+    dispatcher = startDispatcher(store, { ...config.webhooks, key: webhookKey, log: app.log });
   }
   if (config.auth && config.adminKey === undefined) await announceFirstCredential(store, app.listeningOrigin);
 }

@@ -34,6 +34,11 @@ export function formatInstant(epochSeconds: number): string {
   return new Date(epochSeconds * 1000).toISOString().slice(0, 19) + '+00:00';
 }
 
+/** An instant kept in epoch milliseconds, written the same way with its milliseconds. */
+export function formatMilliseconds(epochMilliseconds: number): string {
+  return new Date(epochMilliseconds).toISOString().slice(0, 23) + '+00:00';
+}
+
 export function nowInSeconds(): number {
   return Math.floor(Date.now() / 1000);
 }

@@ -149,6 +149,13 @@ export const errors = {
     return new ApiError(503, error.errors, { 'retry-after': '1' });
   },
 
+  webhooksNotSetUp: () =>
+    single(
+      503,
+      'Service Unavailable',
+      'Webhooks need WEBHOOK_SECRET_KEY, the same on every process of the service; see the README.',
+    ),
+
   shuttingDown: () => {
     const error = single(503, 'Service Unavailable', 'This process is shutting down; retry.');
     return new ApiError(503, error.errors, { 'retry-after': '1', connection: 'close' });

@@ -4,8 +4,9 @@
  * change is ever without its event and no event without its change (the trail is the outbox).
  * An event carries ids and the names of the attributes sent, never a value.
  */
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { AuditAction, AuditEvent } from './audit.js';
+import { formatInstant } from './dates.js';
 
 export const EVENTS = 'events';
 
@@ -48,3 +49,16 @@ export const EventAttributes = Type.Object({
   resourceId: Type.String(),
   changed: Type.Array(Type.String(), { description: 'The names of the attributes the change sent; never values.' }),
 });
+
+/** An audit entry as an event resource object: what the feed lists and a webhook delivers. */
+export function toEventResource(entry: AuditEvent) {
+  const attributes: Static<typeof EventAttributes> = {
+    eventType: eventTypeOf(entry),
+    occurredAt: formatInstant(entry.occurredAt),
+    userId: entry.userId,
+    resourceType: entry.resourceType,
+    resourceId: entry.resourceId,
+    changed: entry.attributes,
+  };
+  return { type: EVENTS, id: entry.id, attributes };
+}

@@ -18,6 +18,7 @@ import { auditRoutes } from './routes/audit-events.js';
 import { eventRoutes } from './routes/events.js';
 import { subscriptionRoutes } from './routes/subscriptions.js';
 import { userRoutes } from './routes/users.js';
+import { webhookRoutes } from './routes/webhooks.js';
 import { serializerCompiler } from './serialization.js';
 import { validatorCompiler } from './validation.js';
 
@@ -27,6 +28,12 @@ export interface AppOptions {
   trustProxy?: boolean;
   logger?: FastifyServerOptions['logger'];
   auth: AuthOptions;
+  webhooks?: {
+    /** The webhook key (see webhook-key.ts); without one, webhooks cannot be created. */
+    key: Buffer | undefined;
+    /** Called after each successful change, so that its deliveries go out at once. */
+    changed?: () => void;
+  };
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
@@ -71,6 +78,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   apiKeyRoutes(app, store, baseUrl);
   auditRoutes(app, store, baseUrl);
   eventRoutes(app, store, baseUrl);
+  webhookRoutes(app, store, baseUrl, { key: options.webhooks?.key });
+  const changed = options.webhooks?.changed;
+  if (changed) {
+    app.addHook('onResponse', async (request, reply) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 300) changed();
+    });
+  }
   await app.ready();
   return app;
 }

@@ -20,6 +20,10 @@ declare module 'fastify' {
   interface FastifyRequest {
     idempotencyClaim: { scope: string; key: string } | null;
   }
+  interface FastifyContextConfig {
+    /** The response shows a secret once: it is never kept, so there is nothing to replay. */
+    showsSecret?: boolean;
+  }
 }
 
 function applies(request: FastifyRequest): boolean {
@@ -36,6 +40,12 @@ export function registerIdempotency(app: FastifyInstance, store: Store): void {
     if (key === undefined || !applies(request)) return;
     if (typeof key !== 'string' || !KEY.test(key)) {
       throw errors.invalidHeader('Idempotency-Key', 'must be 1 to 255 printable characters without spaces');
+    }
+    if (request.routeOptions.config?.showsSecret) {
+      throw errors.invalidHeader(
+        'Idempotency-Key',
+        'is not accepted here: the response shows a secret once, and it is never kept to be shown again',
+      );
     }
     const scope = request.credential?.id ?? 'anonymous';
     const fingerprint = createHash('sha256')

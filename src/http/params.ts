@@ -8,3 +8,5 @@ const Id = Type.String({ pattern: '^[1-9][0-9]{0,14}$' });
 
 export const UserParams = Type.Object({ user_id: Id });
 export const SubscriptionParams = Type.Object({ user_id: Id, subscription_id: Id });
+export const WebhookParams = Type.Object({ webhook_id: Id });
+export const DeliveryParams = Type.Object({ webhook_id: Id, delivery_id: Id });

@@ -26,6 +26,7 @@ function createAjv(options: { allErrors: boolean }): Ajv {
   ajv.addKeyword({ keyword: 'errorMessage', schemaType: 'object' });
   ajv.addFormat('email', isEmail);
   ajv.addFormat('date-time', isIsoDateTime);
+  ajv.addFormat('uri', (text: string) => URL.canParse(text));
   return ajv;
 }
 

@@ -136,4 +136,58 @@ export const postgresMigrations: readonly Migration[] = [
       CREATE INDEX subscriptions_lapsing ON subscriptions (date_ended) WHERE NOT expired;
     `,
   },
+  {
+    version: 7,
+    name: 'webhooks, and a delivery for each event each webhook receives',
+    sql: `
+      CREATE TABLE webhooks (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        url text NOT NULL,
+        events text[] NOT NULL CHECK (cardinality(events) > 0),
+        secret_salt text NOT NULL,
+        version integer NOT NULL DEFAULT 1,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now()
+      );
+
+      -- Instants in epoch milliseconds: retries come seconds apart, or less.
+      CREATE TABLE webhook_deliveries (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        webhook_id bigint NOT NULL REFERENCES webhooks (id) ON DELETE CASCADE,
+        event_id bigint NOT NULL,
+        event_type text NOT NULL,
+        user_id text NOT NULL,
+        state text NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'delivered', 'failed')),
+        attempts integer NOT NULL DEFAULT 0,
+        created_at bigint NOT NULL,
+        next_attempt_at bigint,
+        locked_until bigint,
+        last_attempt_at bigint,
+        last_status integer,
+        last_error text,
+        delivered_at bigint,
+        UNIQUE (webhook_id, event_id)
+      );
+      CREATE INDEX webhook_deliveries_list ON webhook_deliveries (webhook_id, id);
+      CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE state = 'pending';
+      CREATE INDEX webhook_deliveries_queue ON webhook_deliveries (webhook_id, user_id, event_id)
+        WHERE state = 'pending';
+
+      -- The outbox: every event gets its deliveries in the transaction that records it.
+      CREATE FUNCTION webhook_deliveries_of_event() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE
+        event_type text := CASE NEW.resource_type WHEN 'users' THEN 'user' ELSE 'subscription' END || '.' ||
+          CASE NEW.action WHEN 'create' THEN 'created' WHEN 'update' THEN 'updated'
+            WHEN 'delete' THEN 'deleted' ELSE 'expired' END;
+        now_ms bigint := (extract(epoch FROM clock_timestamp()) * 1000)::bigint;
+      BEGIN
+        INSERT INTO webhook_deliveries (webhook_id, event_id, event_type, user_id, created_at, next_attempt_at)
+        SELECT id, NEW.id, event_type, NEW.user_id, now_ms, now_ms FROM webhooks WHERE event_type = ANY (events);
+        RETURN NULL;
+      END $$;
+      CREATE TRIGGER audit_log_webhook_deliveries AFTER INSERT ON audit_log FOR EACH ROW
+        WHEN (NEW.resource_type IN ('users', 'subscriptions') AND NEW.action IN ('create', 'update', 'delete', 'expire'))
+        EXECUTE FUNCTION webhook_deliveries_of_event();
+    `,
+  },
 ];

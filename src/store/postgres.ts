@@ -13,29 +13,41 @@ import { USER_FIELDS } from '../domain/user.js';
 import { columnOf, toColumnValue, USER_COLUMNS } from './columns.js';
 import { withOutagesAsUnavailable } from './availability.js';
 import { pendingMigrations, type Migration } from './migration.js';
+import type { Webhook, WebhookDelivery } from '../domain/webhooks.js';
 import type {
   AuditQuery,
+  ClaimedDelivery,
+  DeliveryOutcome,
+  DeliveryQuery,
   IdempotencyState,
   IfVersion,
   ImportedUser,
   KeptResponse,
   NewApiKey,
   NewUser,
+  NewWebhook,
   PoolStats,
   Store,
   StoredUser,
   UserChanges,
   UserListQuery,
+  WebhookChanges,
 } from './port.js';
 import { postgresMigrations } from './postgres-migrations.js';
 import {
   API_KEY_COLUMNS,
   AUDIT_COLUMNS,
+  CLAIMED_DELIVERY_COLUMNS,
+  DELIVERY_COLUMNS,
   idempotencyState,
   toApiKey,
   toAuditEvent,
+  toClaimedDelivery,
   toStoredSubscription,
   toStoredUser,
+  toWebhook,
+  toWebhookDelivery,
+  WEBHOOK_COLUMNS,
   type Row,
 } from './rows.js';
 
@@ -585,6 +597,136 @@ class PostgresStore implements Store {
     } else {
       await this.pool.query('DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2', [scope, key]);
     }
+  }
+
+  async createWebhook(webhook: NewWebhook, audit: AuditContext): Promise<Webhook> {
+    const params: unknown[] = [webhook.url, webhook.events, webhook.secretSalt];
+    const record = auditInsert(params, audit, 'create', 'webhooks', 'id', 'NULL', 'w');
+    const [row] = await this.rows(
+      `WITH w AS (
+         INSERT INTO webhooks (url, events, secret_salt) VALUES ($1, $2, $3) RETURNING ${WEBHOOK_COLUMNS}
+       ), a AS (${record})
+       SELECT * FROM w`,
+      params,
+    );
+    return toWebhook(row as Row);
+  }
+
+  async getWebhook(id: string): Promise<Webhook | undefined> {
+    const [row] = await this.rows(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE id = $1`, [id]);
+    return row && toWebhook(row);
+  }
+
+  async listWebhooks(): Promise<Webhook[]> {
+    return (await this.rows(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks ORDER BY id`, [])).map(toWebhook);
+  }
+
+  async updateWebhook(
+    id: string,
+    changes: WebhookChanges,
+    audit: AuditContext,
+    ifVersion?: IfVersion,
+  ): Promise<Webhook | undefined> {
+    const params: unknown[] = [id, changes.url ?? null, changes.events ?? null];
+    const condition = versionCondition(params, ifVersion);
+    const record = auditInsert(params, audit, 'update', 'webhooks', 'id', 'NULL', 'w');
+    const [row] = await this.rows(
+      `WITH w AS (
+         UPDATE webhooks SET url = coalesce($2, url), events = coalesce($3::text[], events),
+           version = version + 1, updated_at = now()
+         WHERE id = $1 ${condition} RETURNING ${WEBHOOK_COLUMNS}
+       ), a AS (${record})
+       SELECT * FROM w`,
+      params,
+    );
+    if (row) return toWebhook(row);
+    await this.refusedOrMissing('webhooks', 'id = $1', [id], ifVersion);
+    return undefined;
+  }
+
+  async deleteWebhook(id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean> {
+    const params: unknown[] = [id];
+    const condition = versionCondition(params, ifVersion);
+    const record = auditInsert(params, audit, 'delete', 'webhooks', 'id', 'NULL', 'd');
+    const rows = await this.rows(
+      `WITH d AS (DELETE FROM webhooks WHERE id = $1 ${condition} RETURNING id), a AS (${record})
+       SELECT count(*)::int AS n FROM d`,
+      params,
+    );
+    return rows[0]?.n === 1 || (await this.refusedOrMissing('webhooks', 'id = $1', [id], ifVersion));
+  }
+
+  async listWebhookDeliveries(webhookId: string, query: DeliveryQuery): Promise<WebhookDelivery[] | undefined> {
+    // The webhook's row comes first, so that "no such webhook" and "no deliveries" differ.
+    const rows = await this.rows(
+      `SELECT w.id AS owner, d.* FROM webhooks w
+       LEFT JOIN LATERAL (
+         SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries
+         WHERE webhook_id = w.id AND id > $2 AND ($3::text IS NULL OR state = $3)
+         ORDER BY id LIMIT $4
+       ) d ON true
+       WHERE w.id = $1`,
+      [webhookId, query.afterId ?? 0, query.state ?? null, query.limit],
+    );
+    if (rows.length === 0) return undefined;
+    return rows.filter((r) => r.id !== null).map(toWebhookDelivery);
+  }
+
+  async claimWebhookDeliveries(now: number, leaseMs: number, limit: number): Promise<ClaimedDelivery[]> {
+    // SKIP LOCKED: dispatchers claiming at once take different deliveries; the lease then keeps
+    // a delivery from a second dispatcher while its attempt runs, after this statement commits.
+    const rows = await this.rows(
+      `WITH due AS (
+         SELECT d.id FROM webhook_deliveries d
+         WHERE d.state = 'pending' AND d.next_attempt_at <= $1 AND (d.locked_until IS NULL OR d.locked_until <= $1)
+           AND NOT EXISTS (
+             SELECT 1 FROM webhook_deliveries e
+             WHERE e.state = 'pending' AND e.webhook_id = d.webhook_id AND e.user_id = d.user_id
+               AND e.event_id < d.event_id)
+         ORDER BY d.next_attempt_at, d.id LIMIT $3
+         FOR UPDATE SKIP LOCKED
+       ), d AS (
+         UPDATE webhook_deliveries d SET attempts = d.attempts + 1, locked_until = $1 + $2, last_attempt_at = $1
+         FROM due WHERE d.id = due.id
+         RETURNING d.*
+       )
+       SELECT ${CLAIMED_DELIVERY_COLUMNS} FROM d
+       JOIN webhooks w ON w.id = d.webhook_id JOIN audit_log a ON a.id = d.event_id
+       ORDER BY d.next_attempt_at, d.id`,
+      [now, leaseMs, limit],
+    );
+    return rows.map(toClaimedDelivery);
+  }
+
+  async finishWebhookDelivery(id: string, outcome: DeliveryOutcome): Promise<void> {
+    await this.pool.query(
+      `UPDATE webhook_deliveries SET state = $2, locked_until = NULL, next_attempt_at = $3, last_status = $4,
+         last_error = $5, delivered_at = CASE WHEN $2 = 'delivered' THEN $6 ELSE delivered_at END
+       WHERE id = $1 AND state = 'pending'`,
+      [id, outcome.state, outcome.nextAttemptAt, outcome.status, outcome.error, outcome.at],
+    );
+  }
+
+  async getWebhookDelivery(webhookId: string, id: string): Promise<WebhookDelivery | undefined> {
+    const [row] = await this.rows(
+      `SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE webhook_id = $1 AND id = $2`,
+      [webhookId, id],
+    );
+    return row && toWebhookDelivery(row);
+  }
+
+  async redeliverWebhookDelivery(webhookId: string, id: string, now: number): Promise<WebhookDelivery | undefined> {
+    const [row] = await this.rows(
+      `WITH r AS (
+         UPDATE webhook_deliveries SET state = 'pending', attempts = 0, next_attempt_at = $3, locked_until = NULL
+         WHERE webhook_id = $1 AND id = $2 AND state <> 'pending'
+         RETURNING ${DELIVERY_COLUMNS}
+       )
+       SELECT * FROM r UNION ALL
+       SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE webhook_id = $1 AND id = $2 AND NOT EXISTS (SELECT 1 FROM r)`,
+      [webhookId, id, now],
+    );
+    return row && toWebhookDelivery(row);
   }
 
   async ping(): Promise<void> {

@@ -7,7 +7,9 @@ import type { ApiKey, Scope } from '../domain/api-key.js';
 import type { AuditAction, AuditEvent } from '../domain/audit.js';
 import type { License, Resource, StoredSubscription } from '../domain/subscription.js';
 import { fieldsOfRow } from './columns.js';
-import type { IdempotencyState, StoredUser } from './port.js';
+import type { EventType } from '../domain/events.js';
+import type { DeliveryState, Webhook, WebhookDelivery } from '../domain/webhooks.js';
+import type { ClaimedDelivery, IdempotencyState, StoredUser } from './port.js';
 
 export type Row = Record<string, unknown>;
 
@@ -71,6 +73,72 @@ export function toAuditEvent(row: Row): AuditEvent {
     resourceId: row.resource_id as string,
     userId: row.user_id as string | null,
     attributes: array(row.attributes),
+  };
+}
+
+export const WEBHOOK_COLUMNS = 'id, url, events, secret_salt, created_at, updated_at, version';
+
+export function toWebhook(row: Row): Webhook {
+  return {
+    id: String(row.id),
+    url: row.url as string,
+    events: array(row.events) as EventType[],
+    secretSalt: row.secret_salt as string,
+    createdAt: seconds(row.created_at),
+    updatedAt: seconds(row.updated_at),
+    version: Number(row.version),
+  };
+}
+
+export const DELIVERY_COLUMNS = `id, webhook_id, event_id, event_type, user_id, state, attempts, created_at,
+  next_attempt_at, last_attempt_at, last_status, last_error, delivered_at`;
+
+/** The columns a claimed delivery is read with: the delivery's (as `d`), its webhook's (`w`) and its event's (`a`). */
+export const CLAIMED_DELIVERY_COLUMNS = `${DELIVERY_COLUMNS.split(',')
+  .map((c) => `d.${c.trim()}`)
+  .join(', ')}, w.url, w.secret_salt, a.occurred_at AS event_occurred_at, a.actor AS event_actor,
+  a.action AS event_action, a.resource_type AS event_resource_type, a.resource_id AS event_resource_id,
+  a.attributes AS event_attributes`;
+
+/** PostgreSQL answers bigints as strings. */
+function milliseconds(value: unknown): number | null {
+  return value === null ? null : Number(value);
+}
+
+export function toWebhookDelivery(row: Row): WebhookDelivery {
+  return {
+    id: String(row.id),
+    webhookId: String(row.webhook_id),
+    eventId: String(row.event_id),
+    eventType: row.event_type as EventType,
+    userId: row.user_id as string,
+    state: row.state as DeliveryState,
+    attempts: Number(row.attempts),
+    createdAt: Number(row.created_at),
+    nextAttemptAt: milliseconds(row.next_attempt_at),
+    lastAttemptAt: milliseconds(row.last_attempt_at),
+    lastStatus: row.last_status === null ? null : Number(row.last_status),
+    lastError: row.last_error as string | null,
+    deliveredAt: milliseconds(row.delivered_at),
+  };
+}
+
+/** A claimed delivery joined with its webhook (`url`, `secret_salt`) and its event (`event_*`). */
+export function toClaimedDelivery(row: Row): ClaimedDelivery {
+  return {
+    delivery: toWebhookDelivery(row),
+    url: row.url as string,
+    secretSalt: row.secret_salt as string,
+    event: toAuditEvent({
+      id: row.event_id,
+      occurred_at: row.event_occurred_at,
+      actor: row.event_actor,
+      action: row.event_action,
+      resource_type: row.event_resource_type,
+      resource_id: row.event_resource_id,
+      user_id: row.user_id,
+      attributes: row.event_attributes,
+    }),
   };
 }
 

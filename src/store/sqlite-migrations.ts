@@ -133,4 +133,56 @@ export const sqliteMigrations: readonly Migration[] = [
       CREATE INDEX subscriptions_lapsing ON subscriptions (date_ended) WHERE expired = 0;
     `,
   },
+  {
+    version: 7,
+    name: 'webhooks, and a delivery for each event each webhook receives',
+    sql: `
+      CREATE TABLE webhooks (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        url TEXT NOT NULL,
+        events TEXT NOT NULL CHECK (json_valid(events) AND json_array_length(events) > 0),
+        secret_salt TEXT NOT NULL,
+        version INTEGER NOT NULL DEFAULT 1,
+        created_at INTEGER NOT NULL DEFAULT (unixepoch()),
+        updated_at INTEGER NOT NULL DEFAULT (unixepoch())
+      );
+
+      -- Instants in milliseconds: retries come seconds apart, or less.
+      CREATE TABLE webhook_deliveries (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        webhook_id INTEGER NOT NULL REFERENCES webhooks (id) ON DELETE CASCADE,
+        event_id INTEGER NOT NULL,
+        event_type TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'delivered', 'failed')),
+        attempts INTEGER NOT NULL DEFAULT 0,
+        created_at INTEGER NOT NULL,
+        next_attempt_at INTEGER,
+        locked_until INTEGER,
+        last_attempt_at INTEGER,
+        last_status INTEGER,
+        last_error TEXT,
+        delivered_at INTEGER,
+        UNIQUE (webhook_id, event_id)
+      );
+      CREATE INDEX webhook_deliveries_list ON webhook_deliveries (webhook_id, id);
+      CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE state = 'pending';
+      CREATE INDEX webhook_deliveries_queue ON webhook_deliveries (webhook_id, user_id, event_id)
+        WHERE state = 'pending';
+
+      -- The outbox: every event gets its deliveries in the transaction that records it.
+      CREATE TRIGGER audit_log_webhook_deliveries AFTER INSERT ON audit_log
+      WHEN NEW.resource_type IN ('users', 'subscriptions') AND NEW.action IN ('create', 'update', 'delete', 'expire')
+      BEGIN
+        INSERT INTO webhook_deliveries (webhook_id, event_id, event_type, user_id, created_at, next_attempt_at)
+        SELECT w.id, NEW.id, t.event_type, NEW.user_id, t.now, t.now
+        FROM webhooks w, (SELECT
+            CASE NEW.resource_type WHEN 'users' THEN 'user' ELSE 'subscription' END || '.' ||
+            CASE NEW.action WHEN 'create' THEN 'created' WHEN 'update' THEN 'updated'
+              WHEN 'delete' THEN 'deleted' ELSE 'expired' END AS event_type,
+            CAST(unixepoch('subsec') * 1000 AS INTEGER) AS now) t
+        WHERE EXISTS (SELECT 1 FROM json_each(w.events) WHERE value = t.event_type);
+      END;
+    `,
+  },
 ];

@@ -16,24 +16,36 @@ import { columnOf, fieldsOfValues, toColumnValue, USER_COLUMNS } from './columns
 import {
   API_KEY_COLUMNS,
   AUDIT_COLUMNS,
+  CLAIMED_DELIVERY_COLUMNS,
+  DELIVERY_COLUMNS,
   idempotencyState,
   toApiKey,
   toAuditEvent,
+  toClaimedDelivery,
   toStoredSubscription,
+  toWebhook,
+  toWebhookDelivery,
+  WEBHOOK_COLUMNS,
   type Row,
 } from './rows.js';
+import type { Webhook, WebhookDelivery } from '../domain/webhooks.js';
 import type {
   AuditQuery,
+  ClaimedDelivery,
+  DeliveryOutcome,
+  DeliveryQuery,
   IdempotencyState,
   IfVersion,
   ImportedUser,
   KeptResponse,
   NewApiKey,
   NewUser,
+  NewWebhook,
   Store,
   StoredUser,
   UserChanges,
   UserListQuery,
+  WebhookChanges,
 } from './port.js';
 import { withOutagesAsUnavailable } from './availability.js';
 import { pendingMigrations, type Migration } from './migration.js';
@@ -173,6 +185,48 @@ class SqliteStore implements Store {
       getApiKey: db.prepare(`SELECT ${API_KEY_COLUMNS}, secret_hash FROM api_keys WHERE id = ?`),
       listApiKeys: db.prepare(`SELECT ${API_KEY_COLUMNS} FROM api_keys ORDER BY id`),
       revokeApiKey: db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
+      insertWebhook: db.prepare(
+        `INSERT INTO webhooks (url, events, secret_salt) VALUES (?, ?, ?) RETURNING ${WEBHOOK_COLUMNS}`,
+      ),
+      getWebhook: db.prepare(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks WHERE id = ?`),
+      listWebhooks: db.prepare(`SELECT ${WEBHOOK_COLUMNS} FROM webhooks ORDER BY id`),
+      updateWebhook: db.prepare(`
+        UPDATE webhooks SET url = @url, events = @events, version = version + 1, updated_at = unixepoch()
+        WHERE id = @id RETURNING ${WEBHOOK_COLUMNS}`),
+      webhookVersion: db.prepare('SELECT version FROM webhooks WHERE id = ?').pluck(),
+      deleteWebhook: db.prepare('DELETE FROM webhooks WHERE id = ?'),
+      listDeliveries: db.prepare(`
+        SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries
+        WHERE webhook_id = @webhook_id AND id > @after AND (@state IS NULL OR state = @state)
+        ORDER BY id LIMIT @limit`),
+      dueDeliveries: db
+        .prepare(
+          `
+        SELECT d.id FROM webhook_deliveries d
+        WHERE d.state = 'pending' AND d.next_attempt_at <= @now AND (d.locked_until IS NULL OR d.locked_until <= @now)
+          AND NOT EXISTS (
+            SELECT 1 FROM webhook_deliveries e
+            WHERE e.state = 'pending' AND e.webhook_id = d.webhook_id AND e.user_id = d.user_id
+              AND e.event_id < d.event_id)
+        ORDER BY d.next_attempt_at, d.id LIMIT @limit`,
+        )
+        .pluck(),
+      leaseDelivery: db.prepare(`
+        UPDATE webhook_deliveries SET attempts = attempts + 1, locked_until = @until, last_attempt_at = @now
+        WHERE id = @id`),
+      claimedDelivery: db.prepare(`
+        SELECT ${CLAIMED_DELIVERY_COLUMNS} FROM webhook_deliveries d
+        JOIN webhooks w ON w.id = d.webhook_id JOIN audit_log a ON a.id = d.event_id
+        WHERE d.id = ?`),
+      finishDelivery: db.prepare(`
+        UPDATE webhook_deliveries SET state = @state, locked_until = NULL, next_attempt_at = @next_attempt_at,
+          last_status = @status, last_error = @error,
+          delivered_at = CASE WHEN @state = 'delivered' THEN @at ELSE delivered_at END
+        WHERE id = @id AND state = 'pending'`),
+      redeliver: db.prepare(`
+        UPDATE webhook_deliveries SET state = 'pending', attempts = 0, next_attempt_at = @now, locked_until = NULL
+        WHERE webhook_id = @webhook_id AND id = @id AND state <> 'pending'`),
+      getDelivery: db.prepare(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE webhook_id = ? AND id = ?`),
     };
   }
 
@@ -493,6 +547,106 @@ class SqliteStore implements Store {
     } else {
       this.statements.releaseIdempotency.run(scope, key);
     }
+  }
+
+  async createWebhook(webhook: NewWebhook, audit: AuditContext): Promise<Webhook> {
+    return this.db.transaction(() => {
+      const row = this.statements.insertWebhook.get(
+        webhook.url,
+        JSON.stringify(webhook.events),
+        webhook.secretSalt,
+      ) as Row;
+      const created = toWebhook(row);
+      this.audit(audit, 'create', 'webhooks', created.id, null);
+      return created;
+    })();
+  }
+
+  async getWebhook(id: string): Promise<Webhook | undefined> {
+    const row = this.statements.getWebhook.get(id) as Row | undefined;
+    return row && toWebhook(row);
+  }
+
+  async listWebhooks(): Promise<Webhook[]> {
+    return (this.statements.listWebhooks.all() as Row[]).map(toWebhook);
+  }
+
+  async updateWebhook(
+    id: string,
+    changes: WebhookChanges,
+    audit: AuditContext,
+    ifVersion?: IfVersion,
+  ): Promise<Webhook | undefined> {
+    return this.db
+      .transaction(() => {
+        const current = this.statements.getWebhook.get(id) as Row | undefined;
+        if (!current) return undefined;
+        const webhook = toWebhook(current);
+        requireVersion(webhook.version, ifVersion);
+        const row = this.statements.updateWebhook.get({
+          id,
+          url: changes.url ?? webhook.url,
+          events: JSON.stringify(changes.events ?? webhook.events),
+        }) as Row;
+        this.audit(audit, 'update', 'webhooks', id, null);
+        return toWebhook(row);
+      })
+      .immediate();
+  }
+
+  async deleteWebhook(id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean> {
+    return this.db.transaction(() => {
+      if (!this.meetsPrecondition(this.statements.webhookVersion, [id], ifVersion)) return false;
+      if (this.statements.deleteWebhook.run(id).changes === 0) return false;
+      this.audit(audit, 'delete', 'webhooks', id, null);
+      return true;
+    })();
+  }
+
+  async listWebhookDeliveries(webhookId: string, query: DeliveryQuery): Promise<WebhookDelivery[] | undefined> {
+    return this.db.transaction(() => {
+      if (!this.statements.getWebhook.get(webhookId)) return undefined;
+      const rows = this.statements.listDeliveries.all({
+        webhook_id: webhookId,
+        after: query.afterId ?? 0,
+        state: query.state ?? null,
+        limit: query.limit,
+      }) as Row[];
+      return rows.map(toWebhookDelivery);
+    })();
+  }
+
+  async claimWebhookDeliveries(now: number, leaseMs: number, limit: number): Promise<ClaimedDelivery[]> {
+    return this.db
+      .transaction(() => {
+        const ids = this.statements.dueDeliveries.all({ now, limit }) as number[];
+        return ids.map((id) => {
+          this.statements.leaseDelivery.run({ id, now, until: now + leaseMs });
+          return toClaimedDelivery(this.statements.claimedDelivery.get(id) as Row);
+        });
+      })
+      .immediate();
+  }
+
+  async finishWebhookDelivery(id: string, outcome: DeliveryOutcome): Promise<void> {
+    this.statements.finishDelivery.run({
+      id,
+      state: outcome.state,
+      at: outcome.at,
+      next_attempt_at: outcome.nextAttemptAt,
+      status: outcome.status,
+      error: outcome.error,
+    });
+  }
+
+  async getWebhookDelivery(webhookId: string, id: string): Promise<WebhookDelivery | undefined> {
+    const row = this.statements.getDelivery.get(webhookId, id) as Row | undefined;
+    return row && toWebhookDelivery(row);
+  }
+
+  async redeliverWebhookDelivery(webhookId: string, id: string, now: number): Promise<WebhookDelivery | undefined> {
+    this.statements.redeliver.run({ webhook_id: webhookId, id, now });
+    return this.getWebhookDelivery(webhookId, id);
   }
 
   async ping(): Promise<void> {

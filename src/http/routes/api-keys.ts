@@ -41,7 +41,7 @@ export function apiKeyRoutes(
   app.post(
     '/api-keys',
     {
-      config: ADMIN,
+      config: { ...ADMIN, showsSecret: true },
       schema: {
         body: createDocument(API_KEYS, ApiKeyCreateAttributes),
         response: {

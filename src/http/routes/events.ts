@@ -5,13 +5,12 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { formatInstant } from '../../domain/dates.js';
 import {
   auditEntryOf,
   EVENT_TYPES,
   EventAttributes,
   EVENTS,
-  eventTypeOf,
+  toEventResource,
   type EventType,
 } from '../../domain/events.js';
 import type { Store } from '../../store/port.js';
@@ -66,18 +65,7 @@ export function eventRoutes(
       const { page, links } = cursorPage(entries, size, baseUrl(request), '/events', request.url, query);
       return {
         links,
-        data: page.map((entry) => ({
-          type: EVENTS,
-          id: entry.id,
-          attributes: {
-            eventType: eventTypeOf(entry),
-            occurredAt: formatInstant(entry.occurredAt),
-            userId: entry.userId,
-            resourceType: entry.resourceType,
-            resourceId: entry.resourceId,
-            changed: entry.attributes,
-          },
-        })),
+        data: page.map(toEventResource),
       };
     },
   );

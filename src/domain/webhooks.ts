@@ -1,0 +1,169 @@
+/**
+ * Webhooks: endpoints that receive the events of users and subscriptions as they happen, signed
+ * per the Standard Webhooks specification, retried with exponential backoff and jitter.
+ *
+ * A webhook's signing secret is never stored: the database keeps a random salt per webhook, and
+ * the secret is derived from it with the service's webhook key (HMAC-SHA256, a pseudo-random
+ * function), so a copy of the database alone signs nothing.
+ */
+import { createHmac, randomBytes } from 'node:crypto';
+import { Type, type Static } from '@sinclair/typebox';
+import { EVENT_TYPES, type EventType } from './events.js';
+import { StringEnum } from './schema.js';
+
+export const WEBHOOKS = 'webhooks' as const;
+export const WEBHOOK_DELIVERIES = 'webhook-deliveries' as const;
+
+/** Only http(s), and no user name or password in the address: it is shown to every admin. */
+const WebhookUrl = Type.String({
+  maxLength: 2048,
+  format: 'uri',
+  pattern: '^https?://[^/?#@\\s]+([/?][^#\\s]*)?$',
+  errorMessage: {
+    format: 'must be an absolute http:// or https:// URL',
+    pattern: 'must be an http:// or https:// URL without credentials or a fragment',
+  },
+  description: 'Where the events are POSTed.',
+});
+
+const WebhookEvents = Type.Array(StringEnum(EVENT_TYPES), {
+  minItems: 1,
+  maxItems: EVENT_TYPES.length,
+  uniqueItems: true,
+  description: 'The event types this endpoint receives.',
+});
+
+export const WebhookCreateAttributes = Type.Object(
+  { url: WebhookUrl, events: WebhookEvents },
+  { additionalProperties: false },
+);
+
+export const WebhookUpdateAttributes = Type.Object(
+  { url: Type.Optional(WebhookUrl), events: Type.Optional(WebhookEvents) },
+  { additionalProperties: false },
+);
+
+export const WebhookAttributes = Type.Object({
+  url: Type.String(),
+  events: Type.Array(StringEnum(EVENT_TYPES)),
+  createdAt: Type.String({ format: 'date-time' }),
+  updatedAt: Type.String({ format: 'date-time' }),
+});
+
+export type WebhookCreate = Static<typeof WebhookCreateAttributes>;
+export type WebhookUpdate = Static<typeof WebhookUpdateAttributes>;
+
+export interface Webhook {
+  id: string;
+  url: string;
+  events: EventType[];
+  /** Random, per webhook: what its signing secret is derived from. Not itself a secret. */
+  secretSalt: string;
+  createdAt: number;
+  updatedAt: number;
+  /** Goes up by one with every change: the resource's ETag. */
+  version: number;
+}
+
+export const DELIVERY_STATES = ['pending', 'delivered', 'failed'] as const;
+export type DeliveryState = (typeof DELIVERY_STATES)[number];
+
+export interface WebhookDelivery {
+  id: string;
+  webhookId: string;
+  eventId: string;
+  eventType: EventType;
+  userId: string;
+  state: DeliveryState;
+  attempts: number;
+  /** Epoch milliseconds, as every instant of a delivery: retries come seconds apart, or less. */
+  createdAt: number;
+  nextAttemptAt: number | null;
+  lastAttemptAt: number | null;
+  lastStatus: number | null;
+  lastError: string | null;
+  deliveredAt: number | null;
+}
+
+export const DeliveryAttributes = Type.Object({
+  eventId: Type.String({ description: 'The id of the event (as in /events), and the webhook-id header.' }),
+  eventType: StringEnum(EVENT_TYPES),
+  userId: Type.String(),
+  state: StringEnum(DELIVERY_STATES, {
+    description: 'pending until the endpoint answers 2xx (delivered) or every attempt has failed (failed).',
+  }),
+  attempts: Type.Integer(),
+  createdAt: Type.String({ format: 'date-time' }),
+  nextAttemptAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  lastAttemptAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+  lastStatus: Type.Union([Type.Integer(), Type.Null()], { description: "The endpoint's last HTTP status." }),
+  lastError: Type.Union([Type.String(), Type.Null()], { description: 'Why the last attempt failed.' }),
+  deliveredAt: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+});
+
+export function newSecretSalt(): string {
+  return randomBytes(16).toString('hex');
+}
+
+/** The signing secret of a webhook, in the Standard Webhooks form `whsec_<base64>`. */
+export function signingSecret(webhookKey: Buffer, secretSalt: string): string {
+  const bytes = createHmac('sha256', webhookKey).update(`circulation webhook secret\0${secretSalt}`).digest();
+  return `whsec_${bytes.toString('base64')}`;
+}
+
+/**
+ * The `webhook-signature` header of a message: `v1,` and the base64 HMAC-SHA256, keyed with the
+ * secret's bytes, of `<id>.<timestamp>.<body>` (Standard Webhooks).
+ */
+export function signature(secret: string, messageId: string, timestampSeconds: number, body: string): string {
+  const key = Buffer.from(secret.replace(/^whsec_/, ''), 'base64');
+  const mac = createHmac('sha256', key).update(`${messageId}.${timestampSeconds}.${body}`).digest('base64');
+  return `v1,${mac}`;
+}
+
+export interface RetryPolicy {
+  /** The wait before the second attempt; it doubles with each failure. */
+  baseMs: number;
+  /** No wait is longer. */
+  maxMs: number;
+  /** After this many attempts a delivery is failed. */
+  maxAttempts: number;
+}
+
+/**
+ * The wait after the `attempt`-th failed attempt: exponential, capped, with "equal jitter" (half
+ * fixed, half random), so that endpoints coming back from an outage are not hit in lockstep.
+ */
+export function retryDelayMs(policy: RetryPolicy, attempt: number, random: () => number = Math.random): number {
+  const exponential = Math.min(policy.maxMs, policy.baseMs * 2 ** Math.min(attempt - 1, 40));
+  return Math.round(exponential / 2 + random() * (exponential / 2));
+}
+
+/** How an attempt went: the endpoint's HTTP status, or why there was none. */
+export type AttemptResult = { status: number } | { error: string };
+
+/**
+ * What follows an attempt: a 2xx delivers; anything else waits for the next attempt, or fails the
+ * delivery for good when it was the last one allowed. Instants in epoch milliseconds.
+ */
+export function attemptOutcome(
+  result: AttemptResult,
+  attempts: number,
+  now: number,
+  policy: RetryPolicy,
+  random: () => number = Math.random,
+) {
+  const status = 'status' in result ? result.status : null;
+  if (status !== null && status >= 200 && status < 300) {
+    return { state: 'delivered' as const, at: now, nextAttemptAt: null, status, error: null };
+  }
+  const error = 'error' in result ? result.error : `the endpoint answered ${status}`;
+  if (attempts >= policy.maxAttempts) return { state: 'failed' as const, at: now, nextAttemptAt: null, status, error };
+  return {
+    state: 'pending' as const,
+    at: now,
+    nextAttemptAt: now + retryDelayMs(policy, attempts, random),
+    status,
+    error,
+  };
+}

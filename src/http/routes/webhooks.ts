@@ -1,0 +1,271 @@
+/**
+ * /webhooks: admins register the endpoints that receive events, and watch their deliveries. A new
+ * webhook's signing secret is in the create response's `meta.secret`, and nowhere ever again.
+ */
+import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { sentAttributeNames } from '../../domain/audit.js';
+import { formatInstant, formatMilliseconds } from '../../domain/dates.js';
+import { errors } from '../../domain/errors.js';
+import {
+  DELIVERY_STATES,
+  DeliveryAttributes,
+  newSecretSalt,
+  signingSecret,
+  WEBHOOK_DELIVERIES,
+  WebhookAttributes,
+  WebhookCreateAttributes,
+  WEBHOOKS,
+  WebhookUpdateAttributes,
+  type Webhook,
+  type WebhookDelivery,
+} from '../../domain/webhooks.js';
+import type { Store } from '../../store/port.js';
+import { auditOf } from '../auth.js';
+import { etagOf, ifMatchVersions } from '../etag.js';
+import {
+  collectionDocument,
+  createDocument,
+  errorResponses,
+  resourceObject,
+  singleDocument,
+  updateDocument,
+} from '../jsonapi.js';
+import { CursorLinks, cursorPage, PageAfter, PageSize, pageSizeOf } from '../paging.js';
+import { DeliveryParams, WebhookParams } from '../params.js';
+
+const WebhookResource = resourceObject(WEBHOOKS, WebhookAttributes);
+const DeliveryResource = resourceObject(WEBHOOK_DELIVERIES, DeliveryAttributes);
+const ADMIN = { scope: 'admin' } as const;
+const DENIALS = [401, 403, 406, 429];
+
+const DeliveryQuery = Type.Object(
+  {
+    'filter[state]': Type.Optional(
+      Type.String({
+        pattern: `^(${DELIVERY_STATES.join('|')})$`,
+        errorMessage: { pattern: `must be one of: ${DELIVERY_STATES.join(', ')}` },
+      }),
+    ),
+    'page[after]': PageAfter('a delivery'),
+    'page[size]': PageSize,
+  },
+  { additionalProperties: false },
+);
+
+export interface WebhookRouteOptions {
+  /** The webhook key; undefined when the service has none (PostgreSQL without WEBHOOK_SECRET_KEY). */
+  key: Buffer | undefined;
+}
+
+export function webhookRoutes(
+  fastify: FastifyInstance,
+  store: Store,
+  baseUrl: (request: FastifyRequest) => string,
+  options: WebhookRouteOptions,
+): void {
+  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+  const render = (request: FastifyRequest, webhook: Webhook) => ({
+    type: WEBHOOKS,
+    id: webhook.id,
+    attributes: {
+      url: webhook.url,
+      events: webhook.events,
+      createdAt: formatInstant(webhook.createdAt),
+      updatedAt: formatInstant(webhook.updatedAt),
+    },
+    links: { self: `${baseUrl(request)}/webhooks/${webhook.id}` },
+  });
+  const renderDelivery = (request: FastifyRequest, d: WebhookDelivery) => ({
+    type: WEBHOOK_DELIVERIES,
+    id: d.id,
+    attributes: {
+      eventId: d.eventId,
+      eventType: d.eventType,
+      userId: d.userId,
+      state: d.state,
+      attempts: d.attempts,
+      createdAt: formatMilliseconds(d.createdAt),
+      nextAttemptAt: d.nextAttemptAt === null ? null : formatMilliseconds(d.nextAttemptAt),
+      lastAttemptAt: d.lastAttemptAt === null ? null : formatMilliseconds(d.lastAttemptAt),
+      lastStatus: d.lastStatus,
+      lastError: d.lastError,
+      deliveredAt: d.deliveredAt === null ? null : formatMilliseconds(d.deliveredAt),
+    },
+    links: { self: `${baseUrl(request)}/webhooks/${d.webhookId}/deliveries/${d.id}` },
+  });
+
+  app.post(
+    '/webhooks',
+    {
+      config: { ...ADMIN, showsSecret: true },
+      schema: {
+        body: createDocument(WEBHOOKS, WebhookCreateAttributes),
+        response: {
+          201: Type.Object({
+            data: WebhookResource,
+            meta: Type.Object({
+              secret: Type.String({
+                description: 'The signing secret (Standard Webhooks, whsec_…), shown this once; it is never stored.',
+              }),
+            }),
+          }),
+          ...errorResponses(400, 403, 409, 413, 415, 422, 503, ...DENIALS),
+        },
+      },
+    },
+    async (request, reply) => {
+      const { data } = request.body;
+      if (data.id !== undefined) throw errors.clientGeneratedId();
+      if (!options.key) throw errors.webhooksNotSetUp();
+      const { url, events } = data.attributes;
+      const webhook = await store.createWebhook(
+        { url, events, secretSalt: newSecretSalt() },
+        auditOf(request, sentAttributeNames(data.attributes)),
+      );
+      const resource = render(request, webhook);
+      return reply
+        .status(201)
+        .headers({ location: resource.links.self, etag: etagOf(webhook.version) })
+        .send({ data: resource, meta: { secret: signingSecret(options.key, webhook.secretSalt) } });
+    },
+  );
+
+  app.get(
+    '/webhooks',
+    {
+      config: ADMIN,
+      schema: { response: { 200: collectionDocument(WebhookResource), ...errorResponses(...DENIALS) } },
+    },
+    async (request) => ({
+      links: { self: `${baseUrl(request)}/webhooks` },
+      data: (await store.listWebhooks()).map((webhook) => render(request, webhook)),
+    }),
+  );
+
+  app.get(
+    '/webhooks/:webhook_id',
+    {
+      config: ADMIN,
+      schema: {
+        params: WebhookParams,
+        response: { 200: singleDocument(WebhookResource), ...errorResponses(404, ...DENIALS) },
+      },
+    },
+    async (request, reply) => {
+      const webhook = await store.getWebhook(request.params.webhook_id);
+      if (!webhook) throw noSuchWebhook(request.params.webhook_id);
+      return reply.header('etag', etagOf(webhook.version)).send({ data: render(request, webhook) });
+    },
+  );
+
+  app.route({
+    method: ['PUT', 'PATCH'],
+    url: '/webhooks/:webhook_id',
+    config: ADMIN,
+    schema: {
+      params: WebhookParams,
+      body: updateDocument(WEBHOOKS, WebhookUpdateAttributes),
+      response: { 200: singleDocument(WebhookResource), ...errorResponses(400, 404, 409, 413, 415, 422, ...DENIALS) },
+    },
+    handler: async (request, reply) => {
+      const { webhook_id } = request.params;
+      const { data } = request.body;
+      if (data.id !== webhook_id) throw errors.idConflict();
+      const updated = await store.updateWebhook(
+        webhook_id,
+        data.attributes ?? {},
+        auditOf(request, sentAttributeNames(data.attributes)),
+        ifMatchVersions(request.headers['if-match']),
+      );
+      if (!updated) throw noSuchWebhook(webhook_id);
+      return reply.header('etag', etagOf(updated.version)).send({ data: render(request, updated) });
+    },
+  });
+
+  app.delete(
+    '/webhooks/:webhook_id',
+    {
+      config: ADMIN,
+      schema: { params: WebhookParams, response: { 204: Type.Null(), ...errorResponses(404, ...DENIALS) } },
+    },
+    async (request, reply) => {
+      const { webhook_id } = request.params;
+      const ifVersion = ifMatchVersions(request.headers['if-match']);
+      if (!(await store.deleteWebhook(webhook_id, auditOf(request), ifVersion))) throw noSuchWebhook(webhook_id);
+      return reply.status(204).send(null);
+    },
+  );
+
+  app.get(
+    '/webhooks/:webhook_id/deliveries',
+    {
+      config: ADMIN,
+      schema: {
+        params: WebhookParams,
+        querystring: DeliveryQuery,
+        response: {
+          200: collectionDocument(DeliveryResource, CursorLinks),
+          ...errorResponses(400, 404, ...DENIALS),
+        },
+      },
+    },
+    async (request) => {
+      const { webhook_id } = request.params;
+      const query = request.query;
+      const size = pageSizeOf(query);
+      const deliveries = await store.listWebhookDeliveries(webhook_id, {
+        afterId: query['page[after]'],
+        limit: size + 1,
+        state: query['filter[state]'] as WebhookDelivery['state'] | undefined,
+      });
+      if (!deliveries) throw noSuchWebhook(webhook_id);
+      const path = `/webhooks/${webhook_id}/deliveries`;
+      const { page, links } = cursorPage(deliveries, size, baseUrl(request), path, request.url, query);
+      return { links, data: page.map((d) => renderDelivery(request, d)) };
+    },
+  );
+
+  app.get(
+    '/webhooks/:webhook_id/deliveries/:delivery_id',
+    {
+      config: ADMIN,
+      schema: {
+        params: DeliveryParams,
+        response: { 200: singleDocument(DeliveryResource), ...errorResponses(404, ...DENIALS) },
+      },
+    },
+    async (request) => {
+      const { webhook_id, delivery_id } = request.params;
+      const delivery = await store.getWebhookDelivery(webhook_id, delivery_id);
+      if (!delivery) throw noSuchDelivery(webhook_id, delivery_id);
+      return { data: renderDelivery(request, delivery) };
+    },
+  );
+
+  app.post(
+    '/webhooks/:webhook_id/deliveries/:delivery_id/redeliver',
+    {
+      config: ADMIN,
+      schema: {
+        params: DeliveryParams,
+        response: { 200: singleDocument(DeliveryResource), ...errorResponses(404, ...DENIALS) },
+      },
+    },
+    async (request) => {
+      const { webhook_id, delivery_id } = request.params;
+      const delivery = await store.redeliverWebhookDelivery(webhook_id, delivery_id, Date.now());
+      if (!delivery) throw noSuchDelivery(webhook_id, delivery_id);
+      return { data: renderDelivery(request, delivery) };
+    },
+  );
+}
+
+function noSuchWebhook(id: string) {
+  return errors.notFound(`There is no webhook with id "${id}".`);
+}
+
+function noSuchDelivery(webhookId: string, id: string) {
+  return errors.notFound(`Webhook ${webhookId} has no delivery with id "${id}".`);
+}
