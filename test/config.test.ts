@@ -29,6 +29,14 @@ describe('loadConfig defaults', () => {
       rateLimit: { perSecond: 100, burst: 200 },
       shutdownGraceMs: 10_000,
       lapseIntervalSeconds: 0,
+      webhooks: {
+        secretKey: undefined,
+        deliver: true,
+        timeoutMs: 10_000,
+        concurrency: 8,
+        pollMs: 1000,
+        retry: { baseMs: 5000, maxMs: 3_600_000, maxAttempts: 20 },
+      },
     });
   });
 
@@ -68,6 +76,27 @@ describe('loadConfig accepts valid settings', () => {
     for (const LOG_LEVEL of ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) {
       assert.equal(loadConfig({ LOG_LEVEL }).logLevel, LOG_LEVEL);
     }
+  });
+
+  it('reads the webhook settings', () => {
+    const { webhooks } = loadConfig({
+      WEBHOOK_SECRET_KEY: 'k'.repeat(32),
+      WEBHOOK_DELIVERY: 'off',
+      WEBHOOK_TIMEOUT_MS: '2500',
+      WEBHOOK_CONCURRENCY: '2',
+      WEBHOOK_POLL_MS: '100',
+      WEBHOOK_RETRY_BASE_MS: '1000',
+      WEBHOOK_RETRY_MAX_MS: '60000',
+      WEBHOOK_MAX_ATTEMPTS: '5',
+    });
+    assert.deepEqual(webhooks, {
+      secretKey: 'k'.repeat(32),
+      deliver: false,
+      timeoutMs: 2500,
+      concurrency: 2,
+      pollMs: 100,
+      retry: { baseMs: 1000, maxMs: 60_000, maxAttempts: 5 },
+    });
   });
 
   it('accepts SQLITE_SYNCHRONOUS=FULL', () => {
@@ -132,6 +161,15 @@ describe('loadConfig refuses invalid settings, naming the setting', () => {
       (error: Error) => /CIRCULATION_ADMIN_KEY/.test(error.message) && !error.message.includes('short-secret'),
     );
   });
+  it('refuses a WEBHOOK_SECRET_KEY shorter than 32 characters, without echoing it', () => {
+    assert.throws(
+      () => loadConfig({ WEBHOOK_SECRET_KEY: 'short-webhook-key' }),
+      (error: Error) => /WEBHOOK_SECRET_KEY/.test(error.message) && !error.message.includes('short-webhook-key'),
+    );
+  });
+  it('refuses WEBHOOK_DELIVERY other than on or off', () =>
+    assertRefused({ WEBHOOK_DELIVERY: 'yes' }, 'WEBHOOK_DELIVERY'));
+  it('refuses a WEBHOOK_MAX_ATTEMPTS of 0', () => assertRefused({ WEBHOOK_MAX_ATTEMPTS: '0' }, 'WEBHOOK_MAX_ATTEMPTS'));
   it('refuses a RATE_LIMIT that is not a positive whole number', () =>
     assertRefused({ RATE_LIMIT: '0' }, 'RATE_LIMIT'));
   it('refuses a HOST with spaces', () => assertRefused({ HOST: 'my host' }, 'HOST'));

@@ -14,16 +14,21 @@ import { StringEnum } from './schema.js';
 export const WEBHOOKS = 'webhooks' as const;
 export const WEBHOOK_DELIVERIES = 'webhook-deliveries' as const;
 
-/** Only http(s), and no user name or password in the address: it is shown to every admin. */
+/**
+ * An endpoint's address: absolute http(s), without a user name or password (it is shown to every
+ * admin) and without a fragment (it would never be sent).
+ */
+export function isEndpointUrl(text: string): boolean {
+  if (/[\s#]/.test(text) || !URL.canParse(text)) return false;
+  const url = new URL(text);
+  return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password;
+}
+
 const WebhookUrl = Type.String({
   maxLength: 2048,
-  format: 'uri',
-  pattern: '^https?://[^/?#@\\s]+([/?][^#\\s]*)?$',
-  errorMessage: {
-    format: 'must be an absolute http:// or https:// URL',
-    pattern: 'must be an http:// or https:// URL without credentials or a fragment',
-  },
-  description: 'Where the events are POSTed.',
+  format: 'endpoint-url',
+  errorMessage: { format: 'must be an absolute http:// or https:// URL without credentials or a fragment' },
+  description: 'Where the events are POSTed: an absolute http(s) URL.',
 });
 
 const WebhookEvents = Type.Array(StringEnum(EVENT_TYPES), {

@@ -39,6 +39,7 @@ const TAGS: [RegExp, string][] = [
   [/^\/api-keys/, 'credentials'],
   [/^\/audit-events/, 'audit'],
   [/^\/events/, 'events'],
+  [/^\/webhooks/, 'webhooks'],
   [/^\/(health|metrics)/, 'operations'],
 ];
 
@@ -58,8 +59,9 @@ export function registerRouteDefaults(app: FastifyInstance): void {
     const isPublic = route.config?.scope === 'public';
     const hasBody = schema.body !== undefined;
     const methods = ([] as string[]).concat(route.method);
-    const conditional = route.url.startsWith('/users/:') && methods.some((m) => ['PUT', 'PATCH', 'DELETE'].includes(m));
-    const idempotent = methods.includes('POST') || route.url.endsWith('/expire');
+    const conditional =
+      /^\/(users|webhooks)\/:/.test(route.url) && methods.some((m) => ['PUT', 'PATCH', 'DELETE'].includes(m));
+    const idempotent = (methods.includes('POST') || route.url.endsWith('/expire')) && !route.config?.showsSecret;
     route.schema = {
       querystring: NoQueryParameters,
       ...(conditional || idempotent

@@ -8,6 +8,7 @@ import { Ajv, type ErrorObject as AjvError, type ValidateFunction } from 'ajv';
 import type { FastifySchemaCompiler } from 'fastify';
 import { isIsoDateTime } from '../domain/dates.js';
 import { isEmail } from '../domain/email.js';
+import { isEndpointUrl } from '../domain/webhooks.js';
 import { ApiError, errors, type Problem } from '../domain/errors.js';
 import type { ErrorMessages } from '../domain/schema.js';
 
@@ -26,7 +27,7 @@ function createAjv(options: { allErrors: boolean }): Ajv {
   ajv.addKeyword({ keyword: 'errorMessage', schemaType: 'object' });
   ajv.addFormat('email', isEmail);
   ajv.addFormat('date-time', isIsoDateTime);
-  ajv.addFormat('uri', (text: string) => URL.canParse(text));
+  ajv.addFormat('endpoint-url', isEndpointUrl);
   return ajv;
 }
 

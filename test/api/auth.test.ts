@@ -7,10 +7,12 @@ import { before, after, describe, it } from 'node:test';
 import {
   createSubscription,
   createUser,
+  createWebhook,
   issueKey,
   onlyError,
   subscriptionDocument,
   userDocument,
+  webhookDocument,
 } from '../support/fixtures.js';
 import { startService, type Client, type Response, type Service } from '../support/service.js';
 import { forEachStore } from '../support/stores.js';
@@ -21,6 +23,8 @@ forEachStore((kind) => {
   let service: Service;
   let secrets: Record<Scope | 'revoked', string>;
   let userId: string;
+  let webhookId: string;
+  let deliveryId: string;
 
   before(async () => {
     service = await startService(kind);
@@ -34,7 +38,9 @@ forEachStore((kind) => {
     const revoked = await issueKey(admin, ['admin']);
     assert.equal((await admin.delete(`/api-keys/${revoked.id}`)).status, 204);
     secrets.revoked = revoked.secret;
+    webhookId = await createWebhook(admin);
     userId = await createUser(admin);
+    deliveryId = (await admin.get(`/webhooks/${webhookId}/deliveries`)).body.data[0].id;
   });
   after(() => service.close());
 
@@ -104,6 +110,38 @@ forEachStore((kind) => {
       send: async (c) => c.delete(`/api-keys/${(await issueKey(service.client, ['read'])).id}`),
     },
     { name: 'GET /audit-events', needs: 'admin', send: (c) => c.get('/audit-events') },
+    { name: 'GET /events', needs: 'read', send: (c) => c.get('/events') },
+    { name: 'POST /webhooks', needs: 'admin', send: (c) => c.post('/webhooks', webhookDocument()) },
+    { name: 'GET /webhooks', needs: 'admin', send: (c) => c.get('/webhooks') },
+    { name: 'GET /webhooks/{id}', needs: 'admin', send: (c) => c.get(`/webhooks/${webhookId}`) },
+    ...(['PUT', 'PATCH'] as const).map((method) => ({
+      name: `${method} /webhooks/{id}`,
+      needs: 'admin' as const,
+      send: (c: Client) =>
+        c.request(method, `/webhooks/${webhookId}`, {
+          body: { data: { type: 'webhooks', id: webhookId, attributes: { events: ['user.created'] } } },
+        }),
+    })),
+    {
+      name: 'DELETE /webhooks/{id}',
+      needs: 'admin',
+      send: async (c) => c.delete(`/webhooks/${await createWebhook(service.client)}`),
+    },
+    {
+      name: 'GET /webhooks/{id}/deliveries',
+      needs: 'admin',
+      send: (c) => c.get(`/webhooks/${webhookId}/deliveries`),
+    },
+    {
+      name: 'GET /webhooks/{id}/deliveries/{id}',
+      needs: 'admin',
+      send: (c) => c.get(`/webhooks/${webhookId}/deliveries/${deliveryId}`),
+    },
+    {
+      name: 'POST /webhooks/{id}/deliveries/{id}/redeliver',
+      needs: 'admin',
+      send: (c) => c.post(`/webhooks/${webhookId}/deliveries/${deliveryId}/redeliver`, undefined),
+    },
   ];
 
   const RANK: Record<Scope, number> = { read: 0, write: 1, admin: 2 };

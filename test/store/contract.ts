@@ -11,6 +11,7 @@ import type { StoredSubscription, SubscriptionValues } from '../../src/domain/su
 import { toUserFields, USER_FIELDS, type UserCreate, type UserFields } from '../../src/domain/user.js';
 import type { NewUser, Store, StoredUser, UserChanges } from '../../src/store/port.js';
 import { AUDIT, fullUserAttributes } from '../support/fixtures.js';
+import type { EventType } from '../../src/domain/events.js';
 
 const UNKNOWN_ID = '999999999';
 
@@ -752,6 +753,120 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
         );
         await assert.rejects(store.deleteSubscription(user.id, subscription.id, AUDIT, [2]), refused);
         assert.equal(await store.deleteSubscription(user.id, subscription.id, AUDIT, [3]), true);
+      });
+    });
+
+    describe('webhook deliveries', () => {
+      /** A webhook for `events`, removed (with its deliveries) when `body` ends. */
+      async function withWebhook(events: EventType[], body: (webhookId: string) => Promise<void>) {
+        const webhook = await store.createWebhook({ url: 'http://127.0.0.1:9/', events, secretSalt: 'salt' }, AUDIT);
+        try {
+          await body(webhook.id);
+        } finally {
+          await store.deleteWebhook(webhook.id, AUDIT);
+        }
+      }
+      const LEASE = 60_000;
+      const claimOf = async (webhookId: string, now: number) =>
+        (await store.claimWebhookDeliveries(now, LEASE, 100)).filter((c) => c.delivery.webhookId === webhookId);
+
+      it('writes a delivery for each event of a subscribed type, with the event', async () => {
+        await withWebhook(['subscription.created'], async (webhookId) => {
+          const { user, subscription } = await userWithSubscription();
+          const deliveries = await store.listWebhookDeliveries(webhookId, { limit: 10 });
+          assert.deepEqual(
+            deliveries?.map((d) => [d.eventType, d.userId, d.state, d.attempts]),
+            [['subscription.created', user.id, 'pending', 0]],
+          );
+          const [claimed] = await claimOf(webhookId, Date.now());
+          assert.deepEqual(
+            [claimed?.event.resourceId, claimed?.event.userId, claimed?.url, claimed?.secretSalt],
+            [subscription.id, user.id, 'http://127.0.0.1:9/', 'salt'],
+          );
+          assert.equal(claimed?.delivery.attempts, 1);
+        });
+      });
+
+      it("hands out only the oldest pending delivery of each user, and a user's next once it is done", async () => {
+        await withWebhook(['user.created', 'user.updated'], async (webhookId) => {
+          const first = await store.createUser(newUser(), AUDIT);
+          await store.updateUser(first.id, userChanges({ fields: toUserFields({ givenName: 'Next' }) }), AUDIT);
+          const second = await store.createUser(newUser(), AUDIT);
+          const now = Date.now();
+          const claimed = await claimOf(webhookId, now);
+          assert.deepEqual(
+            claimed.map((c) => [c.delivery.userId, c.delivery.eventType]),
+            [
+              [first.id, 'user.created'],
+              [second.id, 'user.created'],
+            ],
+          );
+          await store.finishWebhookDelivery(claimed[0]!.delivery.id, {
+            state: 'delivered',
+            at: now,
+            nextAttemptAt: null,
+            status: 204,
+            error: null,
+          });
+          const next = await claimOf(webhookId, now);
+          assert.deepEqual(
+            next.map((c) => [c.delivery.userId, c.delivery.eventType]),
+            [[first.id, 'user.updated']],
+          );
+        });
+      });
+
+      it('hands a delivery to no one else while its lease runs, and again once it has run out', async () => {
+        await withWebhook(['user.created'], async (webhookId) => {
+          await store.createUser(newUser(), AUDIT);
+          const now = Date.now();
+          const concurrent = await Promise.all(Array.from({ length: 5 }, () => claimOf(webhookId, now)));
+          assert.equal(concurrent.flat().length, 1, 'one delivery was handed out twice');
+          assert.deepEqual(await claimOf(webhookId, now + LEASE - 1), []);
+          const again = await claimOf(webhookId, now + LEASE);
+          assert.equal(again.length, 1);
+          assert.equal(again[0]?.delivery.attempts, 2);
+        });
+      });
+
+      it('keeps a delivery waiting for its retry back until then, with the reason', async () => {
+        await withWebhook(['user.created'], async (webhookId) => {
+          await store.createUser(newUser(), AUDIT);
+          const now = Date.now();
+          const [claimed] = await claimOf(webhookId, now);
+          await store.finishWebhookDelivery(claimed!.delivery.id, {
+            state: 'pending',
+            at: now,
+            nextAttemptAt: now + 5000,
+            status: 503,
+            error: 'the endpoint answered 503',
+          });
+          assert.deepEqual(await claimOf(webhookId, now + 4999), []);
+          const [retried] = await claimOf(webhookId, now + 5000);
+          assert.deepEqual(
+            [retried?.delivery.lastStatus, retried?.delivery.lastError, retried?.delivery.attempts],
+            [503, 'the endpoint answered 503', 2],
+          );
+        });
+      });
+
+      it('makes a failed delivery pending again on redeliver, and answers undefined for an unknown one', async () => {
+        await withWebhook(['user.created'], async (webhookId) => {
+          await store.createUser(newUser(), AUDIT);
+          const now = Date.now();
+          const [claimed] = await claimOf(webhookId, now);
+          const failed = { state: 'failed', at: now, nextAttemptAt: null, status: 500, error: 'no' } as const;
+          await store.finishWebhookDelivery(claimed!.delivery.id, failed);
+          assert.deepEqual(await claimOf(webhookId, now + LEASE), []);
+          const again = await store.redeliverWebhookDelivery(webhookId, claimed!.delivery.id, now + 1);
+          assert.deepEqual([again?.state, again?.attempts, again?.nextAttemptAt], ['pending', 0, now + 1]);
+          assert.equal((await claimOf(webhookId, now + 1)).length, 1);
+          assert.equal(await store.redeliverWebhookDelivery(webhookId, UNKNOWN_ID, now), undefined);
+        });
+      });
+
+      it('answers undefined for the deliveries of a webhook that does not exist', async () => {
+        assert.equal(await store.listWebhookDeliveries(UNKNOWN_ID, { limit: 10 }), undefined);
       });
     });
   });

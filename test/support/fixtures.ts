@@ -104,3 +104,17 @@ export async function issueKey(
   assert.equal(response.status, 201, response.text);
   return { id: response.body.data.id, secret: response.body.meta.secret };
 }
+
+/** A webhook create document; the address is on loopback, where nothing listens unless a test does. */
+export function webhookDocument(attributes: Record<string, unknown> = {}) {
+  return {
+    data: { type: 'webhooks', attributes: { url: 'http://127.0.0.1:9/hook', events: ['user.created'], ...attributes } },
+  };
+}
+
+/** Registers a webhook (as `admin`) and answers its id. */
+export async function createWebhook(admin: Client, attributes: Record<string, unknown> = {}): Promise<string> {
+  const response = await admin.post('/webhooks', webhookDocument(attributes));
+  assert.equal(response.status, 201, response.text);
+  return response.body.data.id;
+}

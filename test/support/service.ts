@@ -24,6 +24,9 @@ export const MEDIA_TYPE = 'application/vnd.api+json';
 /** The admin credential of every test service (CIRCULATION_ADMIN_KEY), new for each test run. */
 export const TEST_ADMIN_KEY = `test-admin-${randomBytes(24).toString('hex')}`;
 
+/** The webhook key of every test service, new for each test run. */
+export const TEST_WEBHOOK_KEY = randomBytes(32);
+
 /** Limits no test reaches but the ones about rate limits. */
 export const GENEROUS_RATE_LIMIT = { perSecond: 1_000_000, burst: 1_000_000 };
 
@@ -123,6 +126,8 @@ export interface Service {
   baseUrl: string;
   kind: StoreKind;
   store: Store;
+  /** The DATABASE_URL of the service's database. */
+  databaseUrl: string;
   app: FastifyInstance;
   /** Direct SQL on the service's database; `?` marks a parameter. */
   sql: TestStore['sql'];
@@ -140,6 +145,7 @@ export async function startService(
   const app = await buildApp({
     store: testStore.store,
     auth: { enabled: true, adminKey: TEST_ADMIN_KEY, rateLimit: GENEROUS_RATE_LIMIT },
+    webhooks: { key: TEST_WEBHOOK_KEY },
     ...options,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
@@ -151,6 +157,7 @@ export async function startService(
     baseUrl,
     kind,
     store: testStore.store,
+    databaseUrl: testStore.databaseUrl,
     app,
     sql: testStore.sql,
     snapshot: testStore.snapshot,

@@ -1,0 +1,123 @@
+/**
+ * The webhook rules on their own: signing as Standard Webhooks does, secrets derived per webhook,
+ * exponential waits with jitter, what an attempt's outcome is, and which addresses are endpoints.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { describe, it } from 'node:test';
+import { Webhook } from 'standardwebhooks';
+import {
+  attemptOutcome,
+  isEndpointUrl,
+  retryDelayMs,
+  signature,
+  signingSecret,
+  type RetryPolicy,
+} from '../../src/domain/webhooks.js';
+
+const POLICY: RetryPolicy = { baseMs: 1000, maxMs: 60_000, maxAttempts: 5 };
+
+describe('webhook signatures', () => {
+  it('verify with the Standard Webhooks reference library', () => {
+    const secret = signingSecret(randomBytes(32), 'salt');
+    const body = JSON.stringify({ type: 'user.created', data: { id: '42' } });
+    const timestamp = Math.floor(Date.now() / 1000);
+    const headers = {
+      'webhook-id': '42',
+      'webhook-timestamp': String(timestamp),
+      'webhook-signature': signature(secret, '42', timestamp, body),
+    };
+    assert.deepEqual(new Webhook(secret).verify(body, headers), JSON.parse(body));
+  });
+
+  it('differ for each salt and each key, and are the same again for the same ones', () => {
+    const key = randomBytes(32);
+    assert.equal(signingSecret(key, 'a'), signingSecret(key, 'a'));
+    assert.notEqual(signingSecret(key, 'a'), signingSecret(key, 'b'));
+    assert.notEqual(signingSecret(key, 'a'), signingSecret(randomBytes(32), 'a'));
+  });
+});
+
+describe('retry waits', () => {
+  it('double with each failure, between half and all of base × 2^(attempt-1)', () => {
+    for (const [attempt, full] of [
+      [1, 1000],
+      [2, 2000],
+      [3, 4000],
+    ] as const) {
+      assert.equal(
+        retryDelayMs(POLICY, attempt, () => 0),
+        full / 2,
+      );
+      assert.equal(
+        retryDelayMs(POLICY, attempt, () => 0.999999),
+        full,
+      );
+    }
+  });
+
+  it('never exceed the maximum, however many attempts failed', () => {
+    assert.equal(
+      retryDelayMs(POLICY, 30, () => 0.999999),
+      POLICY.maxMs,
+    );
+    assert.equal(
+      retryDelayMs(POLICY, 1000, () => 0.999999),
+      POLICY.maxMs,
+    );
+  });
+});
+
+describe('attempt outcomes', () => {
+  it('deliver on any 2xx', () => {
+    for (const status of [200, 202, 204, 299]) {
+      assert.deepEqual(attemptOutcome({ status }, 1, 5000, POLICY), {
+        state: 'delivered',
+        at: 5000,
+        nextAttemptAt: null,
+        status,
+        error: null,
+      });
+    }
+  });
+
+  it('wait for another attempt after a 3xx, 4xx, 5xx or no answer', () => {
+    for (const result of [{ status: 301 }, { status: 410 }, { status: 500 }, { error: 'ECONNREFUSED' }]) {
+      const outcome = attemptOutcome(result, 2, 5000, POLICY, () => 0);
+      assert.equal(outcome.state, 'pending');
+      assert.equal(outcome.nextAttemptAt, 5000 + 1000);
+    }
+  });
+
+  it('fail for good after the last attempt allowed, saying why', () => {
+    assert.deepEqual(attemptOutcome({ status: 500 }, POLICY.maxAttempts, 5000, POLICY), {
+      state: 'failed',
+      at: 5000,
+      nextAttemptAt: null,
+      status: 500,
+      error: 'the endpoint answered 500',
+    });
+  });
+});
+
+describe('endpoint addresses', () => {
+  it('are absolute http(s) URLs', () => {
+    for (const url of ['https://crm.example.com/hooks', 'http://127.0.0.1:8080/h?x=1', 'https://[::1]/h']) {
+      assert.ok(isEndpointUrl(url), url);
+    }
+  });
+
+  it('carry no credentials, fragment or whitespace, and no other scheme', () => {
+    for (const url of [
+      'https://user:pw@example.com/',
+      'https://user@example.com/',
+      'https://example.com/#',
+      'https://example.com/ a',
+      'ftp://example.com/',
+      'javascript:alert(1)',
+      '//example.com/',
+    ]) {
+      assert.ok(!isEndpointUrl(url), url);
+    }
+  });
+});

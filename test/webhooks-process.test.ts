@@ -1,0 +1,77 @@
+/**
+ * Webhook delivery in a real process: killed with SIGKILL while an endpoint holds a delivery, the
+ * service loses no event; after a restart the held delivery is made again, under the same
+ * webhook-id and signed with the same secret.
+ */
+import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { createUser, webhookDocument } from './support/fixtures.js';
+import { startProcess } from './support/process.js';
+import { forEachStore, openTestStore, type TestStore } from './support/stores.js';
+import { WebhookReceiver } from './support/webhook-receiver.js';
+
+forEachStore((kind) => {
+  let store: TestStore;
+  let receiver: WebhookReceiver;
+  before(async () => {
+    store = await openTestStore(kind);
+    receiver = await WebhookReceiver.start();
+  });
+  after(async () => {
+    await receiver.close();
+    await store.close();
+  });
+
+  describe('a crash (SIGKILL) in the middle of a webhook delivery', () => {
+    it('loses no event: the held delivery is made again after a restart, with the same id', async () => {
+      const env = {
+        DATABASE_URL: store.databaseUrl,
+        WEBHOOK_TIMEOUT_MS: '1000',
+        WEBHOOK_POLL_MS: '50',
+        WEBHOOK_RETRY_BASE_MS: '100',
+        // SQLite keeps its key in a file beside the database, which the restart must find again.
+        ...(kind === 'PostgreSQL' ? { WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64') } : {}),
+      };
+      const service = await startProcess(env);
+      let held: string | undefined;
+      receiver.answer = (attempt) => {
+        held ??= attempt.id;
+        return attempt.id === held ? 'hang' : 204;
+      };
+      const created = await service.client.post('/webhooks', webhookDocument({ url: receiver.url }));
+      assert.equal(created.status, 201, created.text);
+      receiver.secret = created.body.meta.secret;
+      const users = [];
+      for (let i = 0; i < 5; i += 1) users.push(await createUser(service.client));
+      await receiver.until(() => held !== undefined, 'the first delivery');
+      assert.equal(await service.kill('SIGKILL'), 'SIGKILL');
+
+      receiver.answer = () => 204;
+      const restarted = await startProcess(env);
+      try {
+        const events = (await restarted.client.get('/events?filter[type]=user.created')).body.data as { id: string }[];
+        assert.equal(events.length, 5);
+        await receiver.until(
+          () => events.every((event) => receiver.delivered().some((a) => a.id === event.id)),
+          'every event after the restart',
+        );
+        const attemptsAtHeld = receiver.attempts.filter((a) => a.id === held);
+        assert.ok(attemptsAtHeld.length >= 2, 'the held delivery was not made again');
+        assert.ok(
+          receiver.attempts.every((a) => a.verified),
+          'a signature did not verify after the restart',
+        );
+        const webhookId = created.body.data.id;
+        for (let waited = 0; ; waited += 50) {
+          const deliveries = (await restarted.client.get(`/webhooks/${webhookId}/deliveries`)).body.data as any[];
+          if (deliveries.every((d) => d.attributes.state === 'delivered')) break;
+          assert.ok(waited < 10_000, `deliveries still open: ${JSON.stringify(deliveries)}`);
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+      } finally {
+        await restarted.stop();
+      }
+    });
+  });
+});
