@@ -53,6 +53,8 @@ export interface ApiKey {
   rateLimit: number | null;
   createdAt: number;
   revokedAt: number | null;
+  /** Goes up by one with every change (a revocation): the resource's ETag. */
+  version: number;
 }
 
 export interface StoredApiKey extends ApiKey {

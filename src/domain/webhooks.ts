@@ -88,6 +88,8 @@ export interface WebhookDelivery {
   lastStatus: number | null;
   lastError: string | null;
   deliveredAt: number | null;
+  /** Goes up by one with every change (each attempt, its outcome, a redelivery): the ETag. */
+  version: number;
 }
 
 export const DeliveryAttributes = Type.Object({

@@ -60,7 +60,7 @@ export function registerRouteDefaults(app: FastifyInstance): void {
     const hasBody = schema.body !== undefined;
     const methods = ([] as string[]).concat(route.method);
     const conditional =
-      /^\/(users|webhooks)\/:/.test(route.url) && methods.some((m) => ['PUT', 'PATCH', 'DELETE'].includes(m));
+      /^\/(users|webhooks|api-keys)\/:/.test(route.url) && methods.some((m) => ['PUT', 'PATCH', 'DELETE'].includes(m));
     const idempotent = (methods.includes('POST') || route.url.endsWith('/expire')) && !route.config?.showsSecret;
     route.schema = {
       querystring: NoQueryParameters,

@@ -189,7 +189,7 @@ export interface Store {
   getApiKey(id: string): Promise<StoredApiKey | undefined>;
   listApiKeys(): Promise<ApiKey[]>;
   /** Revokes it from `now` on; a key already revoked keeps its first revocation time. */
-  revokeApiKey(id: string, now: number, audit: AuditContext): Promise<ApiKey | undefined>;
+  revokeApiKey(id: string, now: number, audit: AuditContext, ifVersion?: IfVersion): Promise<ApiKey | undefined>;
 
   listAuditEvents(query: AuditQuery): Promise<AuditEvent[]>;
 

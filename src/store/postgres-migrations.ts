@@ -166,6 +166,7 @@ export const postgresMigrations: readonly Migration[] = [
         last_status integer,
         last_error text,
         delivered_at bigint,
+        version integer NOT NULL DEFAULT 1,
         UNIQUE (webhook_id, event_id)
       );
       CREATE INDEX webhook_deliveries_list ON webhook_deliveries (webhook_id, id);
@@ -188,6 +189,13 @@ export const postgresMigrations: readonly Migration[] = [
       CREATE TRIGGER audit_log_webhook_deliveries AFTER INSERT ON audit_log FOR EACH ROW
         WHEN (NEW.resource_type IN ('users', 'subscriptions') AND NEW.action IN ('create', 'update', 'delete', 'expire'))
         EXECUTE FUNCTION webhook_deliveries_of_event();
+    `,
+  },
+  {
+    version: 8,
+    name: 'credential versions, for ETag and If-Match',
+    sql: `
+      ALTER TABLE api_keys ADD COLUMN version integer NOT NULL DEFAULT 1;
     `,
   },
 ];

@@ -519,17 +519,26 @@ class PostgresStore implements Store {
     return (await this.rows(`SELECT ${API_KEY_COLUMNS} FROM api_keys ORDER BY id`, [])).map(toApiKey);
   }
 
-  async revokeApiKey(id: string, now: number, audit: AuditContext): Promise<ApiKey | undefined> {
+  async revokeApiKey(id: string, now: number, audit: AuditContext, ifVersion?: IfVersion): Promise<ApiKey | undefined> {
     const params: unknown[] = [id, new Date(now * 1000)];
+    const condition = versionCondition(params, ifVersion);
     const record = auditInsert(params, audit, 'revoke', 'api-keys', 'id', 'NULL', 'r');
-    await this.pool.query(
+    const [revoked] = await this.rows(
       `WITH r AS (
-         UPDATE api_keys SET revoked_at = $2 WHERE id = $1 AND revoked_at IS NULL RETURNING id
-       ) ${record}`,
+         UPDATE api_keys SET revoked_at = $2, version = version + 1
+         WHERE id = $1 AND revoked_at IS NULL ${condition} RETURNING id
+       ), a AS (${record})
+       SELECT count(*)::int AS n FROM r`,
       params,
     );
     const [row] = await this.rows(`SELECT ${API_KEY_COLUMNS} FROM api_keys WHERE id = $1`, [id]);
-    return row && toApiKey(row);
+    if (!row) return undefined;
+    const key = toApiKey(row);
+    // Nothing revoked: already revoked, or (with a precondition) at a version it does not name.
+    if (revoked?.n === 0 && ifVersion !== undefined && !ifVersion.includes(key.version)) {
+      throw errors.preconditionFailed();
+    }
+    return key;
   }
 
   async listAuditEvents(query: AuditQuery): Promise<AuditEvent[]> {
@@ -686,7 +695,8 @@ class PostgresStore implements Store {
          ORDER BY d.next_attempt_at, d.id LIMIT $3
          FOR UPDATE SKIP LOCKED
        ), d AS (
-         UPDATE webhook_deliveries d SET attempts = d.attempts + 1, locked_until = $1 + $2, last_attempt_at = $1
+         UPDATE webhook_deliveries d SET attempts = d.attempts + 1, locked_until = $1 + $2, last_attempt_at = $1,
+           version = d.version + 1
          FROM due WHERE d.id = due.id
          RETURNING d.*
        )
@@ -701,7 +711,8 @@ class PostgresStore implements Store {
   async finishWebhookDelivery(id: string, outcome: DeliveryOutcome): Promise<void> {
     await this.pool.query(
       `UPDATE webhook_deliveries SET state = $2, locked_until = NULL, next_attempt_at = $3, last_status = $4,
-         last_error = $5, delivered_at = CASE WHEN $2 = 'delivered' THEN $6 ELSE delivered_at END
+         last_error = $5, delivered_at = CASE WHEN $2 = 'delivered' THEN $6 ELSE delivered_at END,
+         version = version + 1
        WHERE id = $1 AND state = 'pending'`,
       [id, outcome.state, outcome.nextAttemptAt, outcome.status, outcome.error, outcome.at],
     );
@@ -718,7 +729,8 @@ class PostgresStore implements Store {
   async redeliverWebhookDelivery(webhookId: string, id: string, now: number): Promise<WebhookDelivery | undefined> {
     const [row] = await this.rows(
       `WITH r AS (
-         UPDATE webhook_deliveries SET state = 'pending', attempts = 0, next_attempt_at = $3, locked_until = NULL
+         UPDATE webhook_deliveries SET state = 'pending', attempts = 0, next_attempt_at = $3, locked_until = NULL,
+           version = version + 1
          WHERE webhook_id = $1 AND id = $2 AND state <> 'pending'
          RETURNING ${DELIVERY_COLUMNS}
        )

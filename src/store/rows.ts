@@ -43,7 +43,7 @@ export function toStoredSubscription(row: Row): StoredSubscription {
   };
 }
 
-export const API_KEY_COLUMNS = 'id, name, scopes, rate_limit, created_at, revoked_at';
+export const API_KEY_COLUMNS = 'id, name, scopes, rate_limit, created_at, revoked_at, version';
 
 /** SQLite keeps arrays as JSON text, PostgreSQL as arrays. */
 function array(value: unknown): string[] {
@@ -58,6 +58,7 @@ export function toApiKey(row: Row): ApiKey {
     rateLimit: row.rate_limit as number | null,
     createdAt: seconds(row.created_at),
     revokedAt: row.revoked_at === null ? null : seconds(row.revoked_at),
+    version: Number(row.version),
   };
 }
 
@@ -91,7 +92,7 @@ export function toWebhook(row: Row): Webhook {
 }
 
 export const DELIVERY_COLUMNS = `id, webhook_id, event_id, event_type, user_id, state, attempts, created_at,
-  next_attempt_at, last_attempt_at, last_status, last_error, delivered_at`;
+  next_attempt_at, last_attempt_at, last_status, last_error, delivered_at, version`;
 
 /** The columns a claimed delivery is read with: the delivery's (as `d`), its webhook's (`w`) and its event's (`a`). */
 export const CLAIMED_DELIVERY_COLUMNS = `${DELIVERY_COLUMNS.split(',')
@@ -120,6 +121,7 @@ export function toWebhookDelivery(row: Row): WebhookDelivery {
     lastStatus: row.last_status === null ? null : Number(row.last_status),
     lastError: row.last_error as string | null,
     deliveredAt: milliseconds(row.delivered_at),
+    version: Number(row.version),
   };
 }
 

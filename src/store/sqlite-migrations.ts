@@ -163,6 +163,7 @@ export const sqliteMigrations: readonly Migration[] = [
         last_status INTEGER,
         last_error TEXT,
         delivered_at INTEGER,
+        version INTEGER NOT NULL DEFAULT 1,
         UNIQUE (webhook_id, event_id)
       );
       CREATE INDEX webhook_deliveries_list ON webhook_deliveries (webhook_id, id);
@@ -183,6 +184,13 @@ export const sqliteMigrations: readonly Migration[] = [
             CAST(unixepoch('subsec') * 1000 AS INTEGER) AS now) t
         WHERE EXISTS (SELECT 1 FROM json_each(w.events) WHERE value = t.event_type);
       END;
+    `,
+  },
+  {
+    version: 8,
+    name: 'credential versions, for ETag and If-Match',
+    sql: `
+      ALTER TABLE api_keys ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
     `,
   },
 ];

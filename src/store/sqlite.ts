@@ -184,7 +184,10 @@ class SqliteStore implements Store {
       countApiKeys: db.prepare('SELECT count(*) AS n FROM api_keys'),
       getApiKey: db.prepare(`SELECT ${API_KEY_COLUMNS}, secret_hash FROM api_keys WHERE id = ?`),
       listApiKeys: db.prepare(`SELECT ${API_KEY_COLUMNS} FROM api_keys ORDER BY id`),
-      revokeApiKey: db.prepare('UPDATE api_keys SET revoked_at = ? WHERE id = ? AND revoked_at IS NULL'),
+      revokeApiKey: db.prepare(
+        'UPDATE api_keys SET revoked_at = ?, version = version + 1 WHERE id = ? AND revoked_at IS NULL',
+      ),
+      apiKeyVersion: db.prepare('SELECT version FROM api_keys WHERE id = ?').pluck(),
       insertWebhook: db.prepare(
         `INSERT INTO webhooks (url, events, secret_salt) VALUES (?, ?, ?) RETURNING ${WEBHOOK_COLUMNS}`,
       ),
@@ -212,7 +215,8 @@ class SqliteStore implements Store {
         )
         .pluck(),
       leaseDelivery: db.prepare(`
-        UPDATE webhook_deliveries SET attempts = attempts + 1, locked_until = @until, last_attempt_at = @now
+        UPDATE webhook_deliveries SET attempts = attempts + 1, locked_until = @until, last_attempt_at = @now,
+          version = version + 1
         WHERE id = @id`),
       claimedDelivery: db.prepare(`
         SELECT ${CLAIMED_DELIVERY_COLUMNS} FROM webhook_deliveries d
@@ -221,10 +225,11 @@ class SqliteStore implements Store {
       finishDelivery: db.prepare(`
         UPDATE webhook_deliveries SET state = @state, locked_until = NULL, next_attempt_at = @next_attempt_at,
           last_status = @status, last_error = @error,
-          delivered_at = CASE WHEN @state = 'delivered' THEN @at ELSE delivered_at END
+          delivered_at = CASE WHEN @state = 'delivered' THEN @at ELSE delivered_at END, version = version + 1
         WHERE id = @id AND state = 'pending'`),
       redeliver: db.prepare(`
-        UPDATE webhook_deliveries SET state = 'pending', attempts = 0, next_attempt_at = @now, locked_until = NULL
+        UPDATE webhook_deliveries SET state = 'pending', attempts = 0, next_attempt_at = @now, locked_until = NULL,
+          version = version + 1
         WHERE webhook_id = @webhook_id AND id = @id AND state <> 'pending'`),
       getDelivery: db.prepare(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE webhook_id = ? AND id = ?`),
     };
@@ -488,8 +493,9 @@ class SqliteStore implements Store {
     return (this.statements.listApiKeys.all() as Row[]).map(toApiKey);
   }
 
-  async revokeApiKey(id: string, now: number, audit: AuditContext): Promise<ApiKey | undefined> {
+  async revokeApiKey(id: string, now: number, audit: AuditContext, ifVersion?: IfVersion): Promise<ApiKey | undefined> {
     return this.db.transaction(() => {
+      if (!this.meetsPrecondition(this.statements.apiKeyVersion, [id], ifVersion)) return undefined;
       if (this.statements.revokeApiKey.run(now, id).changes > 0) this.audit(audit, 'revoke', 'api-keys', id, null);
       const row = this.statements.getApiKey.get(id) as Row | undefined;
       return row && toApiKey(row);

@@ -4,7 +4,15 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createSubscription, createUser, onlyError, subscriptionDocument, userDocument } from '../support/fixtures.js';
+import {
+  createSubscription,
+  createUser,
+  createWebhook,
+  issueKey,
+  onlyError,
+  subscriptionDocument,
+  userDocument,
+} from '../support/fixtures.js';
 import { startService, type Service } from '../support/service.js';
 import { forEachStore } from '../support/stores.js';
 
@@ -41,6 +49,32 @@ forEachStore((kind) => {
       const expired = await service.client.put(`${path}/expire`);
       const tags = [created, read, updated, expired].map((r) => r.headers.get('etag'));
       assert.deepEqual(tags, ['"1"', '"1"', '"2"', '"3"']);
+    });
+
+    it('comes with a credential, a webhook and a delivery, and changes when they do', async () => {
+      const key = await service.client.post('/api-keys', {
+        data: { type: 'api-keys', attributes: { name: 'tagged', scopes: ['read'] } },
+      });
+      assert.equal(key.headers.get('etag'), '"1"');
+      const keyPath = `/api-keys/${key.body.data.id}`;
+      assert.equal((await service.client.get(keyPath)).headers.get('etag'), '"1"');
+      await service.client.delete(keyPath);
+      assert.equal((await service.client.get(keyPath)).headers.get('etag'), '"2"');
+
+      const webhookId = await createWebhook(service.client);
+      assert.equal((await service.client.get(`/webhooks/${webhookId}`)).headers.get('etag'), '"1"');
+      await createUser(service.client);
+      const [delivery] = (await service.client.get(`/webhooks/${webhookId}/deliveries`)).body.data;
+      const deliveryPath = new URL(delivery.links.self).pathname;
+      assert.equal((await service.client.get(deliveryPath)).headers.get('etag'), '"1"');
+      const [claimed] = await service.store.claimWebhookDeliveries(Date.now(), 1000, 1);
+      assert.equal(claimed?.delivery.id, delivery.id);
+      const failed = { state: 'failed', at: Date.now(), nextAttemptAt: null, status: 500, error: 'no' } as const;
+      await service.store.finishWebhookDelivery(delivery.id, failed);
+      assert.equal((await service.client.get(deliveryPath)).headers.get('etag'), '"3"');
+      const redelivered = await service.client.post(`${deliveryPath}/redeliver`, undefined);
+      assert.equal(redelivered.headers.get('etag'), '"4"');
+      await service.client.delete(`/webhooks/${webhookId}`);
     });
 
     it('is left out of a sparse or compound representation', async () => {
@@ -98,6 +132,14 @@ forEachStore((kind) => {
       onlyError(await service.client.delete(path, stale), 412);
       assert.equal(await service.snapshot(), state);
       assert.equal((await service.client.delete(path, ifMatch('"2"'))).status, 204);
+    });
+
+    it('refuses a stale ETag with 412 on revoking a credential, which then still works', async () => {
+      const key = await issueKey(service.client, ['read']);
+      onlyError(await service.client.delete(`/api-keys/${key.id}`, ifMatch('"2"')), 412);
+      assert.equal((await service.client.as(key.secret).get('/users')).status, 200);
+      assert.equal((await service.client.delete(`/api-keys/${key.id}`, ifMatch('"1"'))).status, 204);
+      onlyError(await service.client.as(key.secret).get('/users'), 401);
     });
 
     it('treats a weak ETag as never matching, and * as any version', async () => {

@@ -7,6 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, afterEach, before, describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
+import { EVENT_TYPES } from '../../src/domain/events.js';
 import type { RetryPolicy } from '../../src/domain/webhooks.js';
 import { openPostgresStore } from '../../src/store/postgres.js';
 import type { Store } from '../../src/store/port.js';
@@ -17,15 +18,7 @@ import { startService, TEST_WEBHOOK_KEY, type Client, type Service } from '../su
 import { forEachStore } from '../support/stores.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
-const ALL_EVENTS = [
-  'user.created',
-  'user.updated',
-  'user.deleted',
-  'subscription.created',
-  'subscription.updated',
-  'subscription.deleted',
-  'subscription.expired',
-];
+const ALL_EVENTS = [...EVENT_TYPES];
 const RETRY: RetryPolicy = { baseMs: 200, maxMs: 2000, maxAttempts: 3 };
 const TIMEOUT_MS = 500;
 const quiet = { warn() {}, error() {}, debug() {} };

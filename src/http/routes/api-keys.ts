@@ -12,6 +12,7 @@ import { formatInstant, nowInSeconds } from '../../domain/dates.js';
 import { errors } from '../../domain/errors.js';
 import type { Store } from '../../store/port.js';
 import { auditOf } from '../auth.js';
+import { etagOf, ifMatchVersions } from '../etag.js';
 import { collectionDocument, createDocument, errorResponses, resourceObject, singleDocument } from '../jsonapi.js';
 
 const ApiKeyParams = Type.Object({ key_id: Type.String({ pattern: '^[1-9][0-9]{0,14}$' }) });
@@ -63,7 +64,10 @@ export function apiKeyRoutes(
         auditOf(request, sentAttributeNames(data.attributes)),
       );
       const resource = render(request, key);
-      return reply.status(201).header('location', resource.links.self).send({ data: resource, meta: { secret } });
+      return reply
+        .status(201)
+        .headers({ location: resource.links.self, etag: etagOf(key.version) })
+        .send({ data: resource, meta: { secret } });
     },
   );
 
@@ -88,10 +92,10 @@ export function apiKeyRoutes(
         response: { 200: singleDocument(ApiKeyResource), ...errorResponses(404, ...DENIALS) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const key = await store.getApiKey(request.params.key_id);
       if (!key) throw noSuchKey(request.params.key_id);
-      return { data: render(request, key) };
+      return reply.header('etag', etagOf(key.version)).send({ data: render(request, key) });
     },
   );
 
@@ -102,7 +106,12 @@ export function apiKeyRoutes(
       schema: { params: ApiKeyParams, response: { 204: Type.Null(), ...errorResponses(404, ...DENIALS) } },
     },
     async (request, reply) => {
-      const revoked = await store.revokeApiKey(request.params.key_id, nowInSeconds(), auditOf(request, ['revokedAt']));
+      const revoked = await store.revokeApiKey(
+        request.params.key_id,
+        nowInSeconds(),
+        auditOf(request, ['revokedAt']),
+        ifMatchVersions(request.headers['if-match']),
+      );
       if (!revoked) throw noSuchKey(request.params.key_id);
       return reply.status(204).send(null);
     },

@@ -227,39 +227,27 @@ export function webhookRoutes(
     },
   );
 
-  app.get(
-    '/webhooks/:webhook_id/deliveries/:delivery_id',
-    {
-      config: ADMIN,
-      schema: {
-        params: DeliveryParams,
-        response: { 200: singleDocument(DeliveryResource), ...errorResponses(404, ...DENIALS) },
-      },
+  const oneDelivery = {
+    config: ADMIN,
+    schema: {
+      params: DeliveryParams,
+      response: { 200: singleDocument(DeliveryResource), ...errorResponses(404, ...DENIALS) },
     },
-    async (request) => {
-      const { webhook_id, delivery_id } = request.params;
-      const delivery = await store.getWebhookDelivery(webhook_id, delivery_id);
-      if (!delivery) throw noSuchDelivery(webhook_id, delivery_id);
-      return { data: renderDelivery(request, delivery) };
-    },
-  );
+  };
 
-  app.post(
-    '/webhooks/:webhook_id/deliveries/:delivery_id/redeliver',
-    {
-      config: ADMIN,
-      schema: {
-        params: DeliveryParams,
-        response: { 200: singleDocument(DeliveryResource), ...errorResponses(404, ...DENIALS) },
-      },
-    },
-    async (request) => {
-      const { webhook_id, delivery_id } = request.params;
-      const delivery = await store.redeliverWebhookDelivery(webhook_id, delivery_id, Date.now());
-      if (!delivery) throw noSuchDelivery(webhook_id, delivery_id);
-      return { data: renderDelivery(request, delivery) };
-    },
-  );
+  app.get('/webhooks/:webhook_id/deliveries/:delivery_id', oneDelivery, async (request, reply) => {
+    const { webhook_id, delivery_id } = request.params;
+    const delivery = await store.getWebhookDelivery(webhook_id, delivery_id);
+    if (!delivery) throw noSuchDelivery(webhook_id, delivery_id);
+    return reply.header('etag', etagOf(delivery.version)).send({ data: renderDelivery(request, delivery) });
+  });
+
+  app.post('/webhooks/:webhook_id/deliveries/:delivery_id/redeliver', oneDelivery, async (request, reply) => {
+    const { webhook_id, delivery_id } = request.params;
+    const delivery = await store.redeliverWebhookDelivery(webhook_id, delivery_id, Date.now());
+    if (!delivery) throw noSuchDelivery(webhook_id, delivery_id);
+    return reply.header('etag', etagOf(delivery.version)).send({ data: renderDelivery(request, delivery) });
+  });
 }
 
 function noSuchWebhook(id: string) {
