@@ -15,7 +15,10 @@ import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync }
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import pg from 'pg';
+import { EVENT_TYPES } from '../src/domain/events.js';
 import { SUBSCRIPTIONS_PER_USER, seed, seedEmail, domainCount } from '../src/seed.js';
 import { openPostgresStore } from '../src/store/postgres.js';
 import { openSqliteStore } from '../src/store/sqlite.js';
@@ -32,6 +35,8 @@ const { values: args } = parseArgs({
     scenarios: { type: 'string' },
     soak: { type: 'string', default: '0' },
     'cpu-prof': { type: 'boolean', default: false },
+    /** Register a webhook for every event, to a local endpoint answering 204: writes then fan out and deliver. */
+    webhook: { type: 'boolean', default: false },
     postgres: { type: 'string', default: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
   },
 });
@@ -296,6 +301,30 @@ async function startService(env: Record<string, string>, work: string): Promise<
   }
 }
 
+/**
+ * An endpoint that answers every delivery 204, and a webhook to it for every event type: the
+ * write scenarios then also write deliveries and the service also sends them.
+ */
+async function startWebhookSink(serviceUrl: string): Promise<{ received: () => number; stop: () => void }> {
+  let received = 0;
+  const server = createServer((request, response) => {
+    request.resume().on('end', () => {
+      received += 1;
+      response.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/`;
+  const events = [...EVENT_TYPES];
+  const created = await request(serviceUrl, ADMIN_KEY, {
+    method: 'POST',
+    path: '/webhooks',
+    body: JSON.stringify({ data: { type: 'webhooks', attributes: { url, events } } }),
+  });
+  if (created.status !== 201) throw new Error(`the webhook was refused: ${created.body.toString()}`);
+  return { received: () => received, stop: () => server.close() };
+}
+
 async function stopService(service: Service): Promise<void> {
   const exited = new Promise((resolve) => service.process.once('exit', resolve));
   service.process.kill('SIGTERM');
@@ -352,7 +381,10 @@ async function benchStore(kind: string, work: string): Promise<{ rows: Row[]; ex
   const rows: Row[] = [];
   const extras: Record<string, unknown> = { seedSeconds };
   try {
-    const service = await startService({ DATABASE_URL: databaseUrl }, work);
+    const service = await startService(
+      { DATABASE_URL: databaseUrl, WEBHOOK_SECRET_KEY: `bench-webhook-key-${'k'.repeat(32)}` },
+      work,
+    );
     extras.startupToReadyMs = service.readyMs;
     // A credential as a paywall would hold: write scope, a rate limit far above the load.
     const created = await request(service.url, ADMIN_KEY, {
@@ -363,6 +395,7 @@ async function benchStore(kind: string, work: string): Promise<{ rows: Row[]; ex
       }),
     });
     const secret = JSON.parse(created.body.toString()).meta.secret as string;
+    const sink = args.webhook ? await startWebhookSink(service.url) : undefined;
 
     const deepPage = Math.max(2, Math.floor(USERS / 100));
     const before = JSON.parse(
@@ -404,7 +437,7 @@ async function benchStore(kind: string, work: string): Promise<{ rows: Row[]; ex
       rows.push({
         ...(hashing ? { note: `${Math.round(rps)} argon2id hashes/s` } : {}),
         scenario: scenario.name,
-        store: kind,
+        store: args.webhook ? `${kind}+webhook` : kind,
         users: USERS,
         requestsPerSecond: Math.round(rps),
         p50: Math.max(...results.map((r) => r.p50)),
@@ -432,7 +465,7 @@ async function benchStore(kind: string, work: string): Promise<{ rows: Row[]; ex
       );
       rows.push({
         scenario: 'GET one subscription under 50 creates',
-        store: kind,
+        store: args.webhook ? `${kind}+webhook` : kind,
         users: USERS,
         requestsPerSecond: Math.round(readResult.requestsPerSecond),
         p50: readResult.p50,
@@ -463,6 +496,26 @@ async function benchStore(kind: string, work: string): Promise<{ rows: Row[]; ex
         rssEndMb: Math.round(end),
         growthPercent: Math.round(((end - start) / start) * 1000) / 10,
       };
+    }
+
+    if (sink) {
+      // How long the deliveries of everything the load changed take to go out once it stops.
+      const drainStart = performance.now();
+      const pending = async () =>
+        JSON.parse(
+          (
+            await request(service.url, ADMIN_KEY, {
+              method: 'GET',
+              path: '/webhooks/1/deliveries?filter[state]=pending&page[size]=1',
+            })
+          ).body.toString(),
+        ).data.length;
+      while ((await pending()) > 0 && performance.now() - drainStart < 600_000) await sleep(100);
+      extras.webhook = {
+        delivered: sink.received(),
+        drainSecondsAfterLoad: Math.round((performance.now() - drainStart) / 100) / 10,
+      };
+      sink.stop();
     }
 
     await stopService(service);

@@ -26,17 +26,22 @@ export interface DispatcherOptions {
 export interface Dispatcher {
   /** Looks for due deliveries now (after a change made in this process, say). */
   wake(): void;
-  /** Claims nothing more, and waits for the attempts in flight. */
+  /** Claims nothing more, cuts the attempts in flight short and hands their deliveries back. */
   stop(): Promise<void>;
 }
 
 const USER_AGENT = 'circulation-webhooks/1';
 const MAX_ERROR_LENGTH = 500;
+const INTERRUPTED = 'the delivering process stopped during the attempt';
+/** Wakes within this long make one look for due deliveries, not one each: a busy process writes often. */
+const WAKE_COALESCE_MS = 20;
 
 export function startDispatcher(store: Store, options: DispatcherOptions): Dispatcher {
   // Long enough that an attempt ends (answered or timed out) well before another process may take it.
   const leaseMs = options.timeoutMs * 2 + 1000;
   const inFlight = new Set<Promise<void>>();
+  // Stopping cuts the attempts in flight short rather than wait out their timeouts.
+  const stopping = new AbortController();
   let stopped = false;
   let filling = false;
   let again = false;
@@ -72,8 +77,12 @@ export function startDispatcher(store: Store, options: DispatcherOptions): Dispa
 
   async function attemptDelivery(claimed: ClaimedDelivery): Promise<void> {
     const { delivery } = claimed;
-    const result = await post(claimed, options);
-    const outcome = attemptOutcome(result, delivery.attempts, Date.now(), options.retry);
+    const result = await post(claimed, options, stopping.signal);
+    const now = Date.now();
+    const outcome = stopping.signal.aborted
+      ? // Not the endpoint's failure: due again at once, for another process (or this one, restarted).
+        { state: 'pending' as const, at: now, nextAttemptAt: now, status: null, error: INTERRUPTED }
+      : attemptOutcome(result, delivery.attempts, now, options.retry);
     const context = { webhookId: delivery.webhookId, deliveryId: delivery.id, attempt: delivery.attempts };
     if (outcome.state === 'delivered') options.log.debug(context, 'webhook delivered');
     else options.log.warn({ ...context, state: outcome.state, error: outcome.error }, 'webhook attempt failed');
@@ -87,19 +96,27 @@ export function startDispatcher(store: Store, options: DispatcherOptions): Dispa
 
   const timer = setInterval(() => void fill(), options.pollMs);
   timer.unref();
+  let waking: NodeJS.Timeout | undefined;
   void fill();
   return {
-    wake: () => void fill(),
+    wake() {
+      waking ??= setTimeout(() => {
+        waking = undefined;
+        void fill();
+      }, WAKE_COALESCE_MS);
+    },
     async stop() {
       stopped = true;
       clearInterval(timer);
+      clearTimeout(waking);
+      stopping.abort();
       await Promise.all(inFlight);
     },
   };
 }
 
 /** The message of a delivery: its body, and the Standard Webhooks headers that sign it. */
-export function webhookMessage(claimed: ClaimedDelivery, key: Buffer, nowSeconds: number) {
+function webhookMessage(claimed: ClaimedDelivery, key: Buffer, nowSeconds: number) {
   const event = toEventResource(claimed.event);
   const body = JSON.stringify({
     type: event.attributes.eventType,
@@ -119,8 +136,18 @@ export function webhookMessage(claimed: ClaimedDelivery, key: Buffer, nowSeconds
   };
 }
 
-async function post(claimed: ClaimedDelivery, options: DispatcherOptions): Promise<AttemptResult> {
+async function post(claimed: ClaimedDelivery, options: DispatcherOptions, stop: AbortSignal): Promise<AttemptResult> {
   const message = webhookMessage(claimed, options.key, Math.floor(Date.now() / 1000));
+  // One controller, its timer cleared with the answer: AbortSignal.timeout() would keep a timer
+  // alive for the whole timeout after every delivery, thousands of them at a busy moment.
+  const controller = new AbortController();
+  let timedOut = false;
+  const timer = setTimeout(() => {
+    timedOut = true;
+    controller.abort();
+  }, options.timeoutMs);
+  const onStop = () => controller.abort();
+  stop.addEventListener('abort', onStop);
   try {
     const response = await fetch(claimed.url, {
       method: 'POST',
@@ -128,18 +155,20 @@ async function post(claimed: ClaimedDelivery, options: DispatcherOptions): Promi
       body: message.body,
       // A redirect is not a delivery: the endpoint should be registered at its final address.
       redirect: 'manual',
-      signal: AbortSignal.timeout(options.timeoutMs),
+      signal: controller.signal,
     });
     await response.body?.cancel();
     return { status: response.status };
   } catch (error) {
-    return { error: describe(error, options.timeoutMs) };
+    return { error: timedOut ? `no answer within ${options.timeoutMs} ms` : describe(error) };
+  } finally {
+    clearTimeout(timer);
+    stop.removeEventListener('abort', onStop);
   }
 }
 
-function describe(error: unknown, timeoutMs: number): string {
-  const e = error as { name?: string; message?: string; cause?: { code?: string; message?: string } };
-  if (e.name === 'TimeoutError') return `no answer within ${timeoutMs} ms`;
+function describe(error: unknown): string {
+  const e = error as { message?: string; cause?: { code?: string; message?: string } };
   const text = e.cause?.code ?? e.cause?.message ?? e.message ?? String(error);
   return text.slice(0, MAX_ERROR_LENGTH);
 }

@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import fc from 'fast-check';
-import { createSubscription, createUser } from '../support/fixtures.js';
+import { createSubscription, createUser, createWebhook } from '../support/fixtures.js';
 import { MEDIA_TYPE, startService, type Service } from '../support/service.js';
 import { forEachStore } from '../support/stores.js';
 
@@ -26,6 +26,11 @@ const ROUTES: [string, string][] = [
   ['POST', '/api-keys'],
   ['GET', '/api-keys/{key}'],
   ['GET', '/audit-events'],
+  ['POST', '/webhooks'],
+  ['PATCH', '/webhooks/{webhook}'],
+  ['DELETE', '/webhooks/{webhook}'],
+  ['GET', '/webhooks/{webhook}/deliveries'],
+  ['POST', '/webhooks/{webhook}/deliveries/{delivery}/redeliver'],
 ];
 
 const ATTRIBUTE_NAMES = [
@@ -46,6 +51,8 @@ const ATTRIBUTE_NAMES = [
   'name',
   'scopes',
   'rateLimit',
+  'url',
+  'events',
 ];
 
 /** Mostly JSON:API-shaped documents with arbitrary parts, and now and then any JSON at all. */
@@ -56,7 +63,7 @@ const body = fc.oneof(
       {
         data: fc.record(
           {
-            type: fc.oneof(fc.constantFrom('users', 'subscriptions', 'api-keys'), fc.jsonValue()),
+            type: fc.oneof(fc.constantFrom('users', 'subscriptions', 'api-keys', 'webhooks'), fc.jsonValue()),
             id: fc.oneof(fc.constant('1'), fc.string(), fc.jsonValue()),
             attributes: fc.oneof(
               fc.dictionary(fc.oneof(fc.constantFrom(...ATTRIBUTE_NAMES), fc.string()), fc.jsonValue()),
@@ -91,6 +98,7 @@ const query = fc.array(
         'page[after]',
         'include',
         'sort',
+        'filter[state]',
       ),
       fc.string({ maxLength: 20 }),
     ),
@@ -118,6 +126,7 @@ forEachStore((kind) => {
   let service: Service;
   before(async () => {
     service = await startService(kind);
+    await createWebhook(service.client);
     const userId = await createUser(service.client);
     await createSubscription(service.client, userId);
   });
@@ -136,8 +145,8 @@ forEachStore((kind) => {
             accept,
             async (id, other, parameters, document, type, acceptHeader) => {
               const path = template
-                .replace('{user}', encodeURIComponent(id))
-                .replace(/\{(subscription|key)\}/, encodeURIComponent(other));
+                .replace(/\{(user|webhook)\}/, encodeURIComponent(id))
+                .replace(/\{(subscription|key|delivery)\}/, encodeURIComponent(other));
               const search = parameters.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
               const raw = document as { raw?: string };
               const payload =

@@ -227,6 +227,35 @@ forEachStore((kind) => {
       }
     });
 
+    it('hands an attempt in flight back at once when its dispatcher stops, for the next one to make', async () => {
+      await listen(['user.created']);
+      let hold = true;
+      receiver.answer = () => (hold ? 'hang' : 204);
+      await dispatcher.stop();
+      // A long timeout: stopping must not wait it out.
+      const patient = startDispatcher(service.store, {
+        key: TEST_WEBHOOK_KEY,
+        timeoutMs: 60_000,
+        concurrency: 1,
+        pollMs: 20,
+        retry: RETRY,
+        log: quiet,
+      });
+      const userId = await createUser(service.client);
+      const [event] = await eventsOf(userId);
+      await receiver.until(() => receiver.attempts.length === 1, 'the first attempt');
+      const stopping = Date.now();
+      await patient.stop();
+      assert.ok(Date.now() - stopping < 2000, `stopping took ${Date.now() - stopping} ms`);
+      const handedBack = (await deliveryOf(event!.id)).attributes;
+      assert.equal(handedBack.state, 'pending');
+      assert.equal(handedBack.lastError, 'the delivering process stopped during the attempt');
+      hold = false;
+      dispatcher = dispatch(service.store);
+      await receiver.until(() => receiver.delivered().length === 1, 'the delivery by the next dispatcher');
+      assert.equal(receiver.delivered()[0]!.id, event!.id);
+    });
+
     it('hands each delivery to one of several dispatchers sharing the database', async () => {
       await listen(['user.created', 'user.updated']);
       const second = await openSecondStore(service);

@@ -51,6 +51,8 @@ export async function openTestStore(kind: StoreKind): Promise<TestStore> {
         store.sql('SELECT * FROM users ORDER BY id'),
         store.sql('SELECT * FROM user_newsletters ORDER BY user_id, newsletter_id'),
         store.sql('SELECT * FROM subscriptions ORDER BY id'),
+        store.sql('SELECT * FROM webhooks ORDER BY id'),
+        store.sql('SELECT * FROM webhook_deliveries ORDER BY id'),
       ]);
       return JSON.stringify(tables);
     },
