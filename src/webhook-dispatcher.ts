@@ -4,6 +4,7 @@
  * may deliver at once: the store hands each delivery to one of them at a time, under a lease
  * that outlasts an attempt, so a process that dies mid-delivery only delays it (at least once).
  */
+import { setMaxListeners } from 'node:events';
 import type { Logger } from 'pino';
 import { formatInstant } from './domain/dates.js';
 import { toEventResource } from './domain/events.js';
@@ -42,17 +43,24 @@ export function startDispatcher(store: Store, options: DispatcherOptions): Dispa
   const inFlight = new Set<Promise<void>>();
   // Stopping cuts the attempts in flight short rather than wait out their timeouts.
   const stopping = new AbortController();
+  setMaxListeners(Infinity, stopping.signal);
   let stopped = false;
-  let filling = false;
+  let filling: Promise<void> | undefined;
   let again = false;
 
-  async function fill(): Promise<void> {
-    if (stopped) return;
+  function fill(): Promise<void> {
+    if (stopped) return Promise.resolve();
     if (filling) {
       again = true;
-      return;
+      return filling;
     }
-    filling = true;
+    filling = claimWhileRoom().finally(() => {
+      filling = undefined;
+    });
+    return filling;
+  }
+
+  async function claimWhileRoom(): Promise<void> {
     try {
       do {
         again = false;
@@ -70,24 +78,26 @@ export function startDispatcher(store: Store, options: DispatcherOptions): Dispa
       } while (again && !stopped);
     } catch (error) {
       options.log.error({ err: error }, 'webhook deliveries could not be claimed; trying again shortly');
-    } finally {
-      filling = false;
     }
   }
 
   async function attemptDelivery(claimed: ClaimedDelivery): Promise<void> {
     const { delivery } = claimed;
-    const result = await post(claimed, options, stopping.signal);
-    const now = Date.now();
-    const outcome = stopping.signal.aborted
-      ? // Not the endpoint's failure: due again at once, for another process (or this one, restarted).
-        { state: 'pending' as const, at: now, nextAttemptAt: now, status: null, error: INTERRUPTED }
-      : attemptOutcome(result, delivery.attempts, now, options.retry);
     const context = { webhookId: delivery.webhookId, deliveryId: delivery.id, attempt: delivery.attempts };
-    if (outcome.state === 'delivered') options.log.debug(context, 'webhook delivered');
-    else options.log.warn({ ...context, state: outcome.state, error: outcome.error }, 'webhook attempt failed');
     try {
-      await store.finishWebhookDelivery(delivery.id, outcome);
+      // Claimed as the dispatcher stopped: handed back unsent.
+      const result = stopped ? undefined : await post(claimed, options, stopping.signal);
+      const now = Date.now();
+      const outcome =
+        result === undefined || (stopping.signal.aborted && 'error' in result)
+          ? // Not the endpoint's failure: due again at once, for another process (or this one, restarted).
+            { state: 'pending' as const, at: now, nextAttemptAt: now, status: null, error: INTERRUPTED }
+          : attemptOutcome(result, delivery.attempts, now, options.retry);
+      if (outcome.state === 'delivered') options.log.debug(context, 'webhook delivered');
+      else options.log.warn({ ...context, state: outcome.state, error: outcome.error }, 'webhook attempt failed');
+      if (!(await store.finishWebhookDelivery(delivery.id, delivery.version, outcome))) {
+        options.log.warn(context, 'a webhook attempt outlived its lease; its outcome was not recorded');
+      }
     } catch (error) {
       // The lease runs out and the delivery is attempted again: at least once, never lost.
       options.log.error({ err: error, ...context }, 'the outcome of a webhook attempt could not be recorded');
@@ -106,10 +116,12 @@ export function startDispatcher(store: Store, options: DispatcherOptions): Dispa
       }, WAKE_COALESCE_MS);
     },
     async stop() {
+      const claiming = filling;
       stopped = true;
       clearInterval(timer);
       clearTimeout(waking);
       stopping.abort();
+      await claiming;
       await Promise.all(inFlight);
     },
   };

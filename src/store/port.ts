@@ -229,8 +229,12 @@ export interface Store {
    * delivery due again.
    */
   claimWebhookDeliveries(now: number, leaseMs: number, limit: number): Promise<ClaimedDelivery[]>;
-  /** Records how a claimed delivery's attempt ended. */
-  finishWebhookDelivery(id: string, outcome: DeliveryOutcome): Promise<void>;
+  /**
+   * Records how a claimed delivery's attempt ended, if the delivery is still at the version its
+   * claim gave it (else another dispatcher or a redelivery has it now: answers false, records
+   * nothing). A retry's wait holds back the later deliveries of the same user too.
+   */
+  finishWebhookDelivery(id: string, claimedVersion: number, outcome: DeliveryOutcome): Promise<boolean>;
   getWebhookDelivery(webhookId: string, id: string): Promise<WebhookDelivery | undefined>;
   /** Makes a delivered or failed delivery pending again, due at `now`; undefined when there is none such. */
   redeliverWebhookDelivery(webhookId: string, id: string, now: number): Promise<WebhookDelivery | undefined>;

@@ -154,7 +154,7 @@ export const postgresMigrations: readonly Migration[] = [
       CREATE TABLE webhook_deliveries (
         id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
         webhook_id bigint NOT NULL REFERENCES webhooks (id) ON DELETE CASCADE,
-        event_id bigint NOT NULL,
+        event_id bigint NOT NULL REFERENCES audit_log (id) ON DELETE CASCADE,
         event_type text NOT NULL,
         user_id text NOT NULL,
         state text NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'delivered', 'failed')),
@@ -174,16 +174,24 @@ export const postgresMigrations: readonly Migration[] = [
       CREATE INDEX webhook_deliveries_queue ON webhook_deliveries (webhook_id, user_id, event_id)
         WHERE state = 'pending';
 
-      -- The outbox: every event gets its deliveries in the transaction that records it.
+      -- The outbox: every event gets its deliveries in the transaction that records it. A delivery
+      -- queued behind others of its user is not due before the last of them (a hint that keeps
+      -- waiting queues out of the claims' way; the claim itself checks the order). KEY SHARE: a
+      -- webhook deleted meanwhile is skipped, rather than fail this change on the foreign key.
       CREATE FUNCTION webhook_deliveries_of_event() RETURNS trigger LANGUAGE plpgsql AS $$
       DECLARE
-        event_type text := CASE NEW.resource_type WHEN 'users' THEN 'user' ELSE 'subscription' END || '.' ||
+        kind text := CASE NEW.resource_type WHEN 'users' THEN 'user' ELSE 'subscription' END || '.' ||
           CASE NEW.action WHEN 'create' THEN 'created' WHEN 'update' THEN 'updated'
             WHEN 'delete' THEN 'deleted' ELSE 'expired' END;
         now_ms bigint := (extract(epoch FROM clock_timestamp()) * 1000)::bigint;
       BEGIN
         INSERT INTO webhook_deliveries (webhook_id, event_id, event_type, user_id, created_at, next_attempt_at)
-        SELECT id, NEW.id, event_type, NEW.user_id, now_ms, now_ms FROM webhooks WHERE event_type = ANY (events);
+        SELECT w.id, NEW.id, kind, NEW.user_id, now_ms, greatest(now_ms, (
+            SELECT e.next_attempt_at FROM webhook_deliveries e
+            WHERE e.webhook_id = w.id AND e.user_id = NEW.user_id AND e.state = 'pending'
+            ORDER BY e.event_id DESC LIMIT 1))
+        FROM webhooks w WHERE kind = ANY (w.events)
+        FOR KEY SHARE OF w;
         RETURN NULL;
       END $$;
       CREATE TRIGGER audit_log_webhook_deliveries AFTER INSERT ON audit_log FOR EACH ROW

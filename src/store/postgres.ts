@@ -708,14 +708,23 @@ class PostgresStore implements Store {
     return rows.map(toClaimedDelivery);
   }
 
-  async finishWebhookDelivery(id: string, outcome: DeliveryOutcome): Promise<void> {
-    await this.pool.query(
-      `UPDATE webhook_deliveries SET state = $2, locked_until = NULL, next_attempt_at = $3, last_status = $4,
-         last_error = $5, delivered_at = CASE WHEN $2 = 'delivered' THEN $6 ELSE delivered_at END,
-         version = version + 1
-       WHERE id = $1 AND state = 'pending'`,
-      [id, outcome.state, outcome.nextAttemptAt, outcome.status, outcome.error, outcome.at],
+  async finishWebhookDelivery(id: string, claimedVersion: number, outcome: DeliveryOutcome): Promise<boolean> {
+    const [row] = await this.rows(
+      `WITH f AS (
+         UPDATE webhook_deliveries SET state = $2, locked_until = NULL, next_attempt_at = $3, last_status = $4,
+           last_error = $5, delivered_at = CASE WHEN $2 = 'delivered' THEN $6 ELSE delivered_at END,
+           version = version + 1
+         WHERE id = $1 AND state = 'pending' AND version = $7
+         RETURNING webhook_id, user_id, event_id
+       ), held AS (
+         UPDATE webhook_deliveries q SET next_attempt_at = $3
+         FROM f WHERE $3::bigint IS NOT NULL AND q.webhook_id = f.webhook_id AND q.user_id = f.user_id
+           AND q.state = 'pending' AND q.event_id > f.event_id AND q.next_attempt_at < $3
+       )
+       SELECT count(*)::int AS n FROM f`,
+      [id, outcome.state, outcome.nextAttemptAt, outcome.status, outcome.error, outcome.at, claimedVersion],
     );
+    return row?.n === 1;
   }
 
   async getWebhookDelivery(webhookId: string, id: string): Promise<WebhookDelivery | undefined> {
@@ -730,7 +739,7 @@ class PostgresStore implements Store {
     const [row] = await this.rows(
       `WITH r AS (
          UPDATE webhook_deliveries SET state = 'pending', attempts = 0, next_attempt_at = $3, locked_until = NULL,
-           version = version + 1
+           delivered_at = NULL, version = version + 1
          WHERE webhook_id = $1 AND id = $2 AND state <> 'pending'
          RETURNING ${DELIVERY_COLUMNS}
        )

@@ -151,7 +151,7 @@ export const sqliteMigrations: readonly Migration[] = [
       CREATE TABLE webhook_deliveries (
         id INTEGER PRIMARY KEY AUTOINCREMENT,
         webhook_id INTEGER NOT NULL REFERENCES webhooks (id) ON DELETE CASCADE,
-        event_id INTEGER NOT NULL,
+        event_id INTEGER NOT NULL REFERENCES audit_log (id) ON DELETE CASCADE,
         event_type TEXT NOT NULL,
         user_id TEXT NOT NULL,
         state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'delivered', 'failed')),
@@ -171,12 +171,17 @@ export const sqliteMigrations: readonly Migration[] = [
       CREATE INDEX webhook_deliveries_queue ON webhook_deliveries (webhook_id, user_id, event_id)
         WHERE state = 'pending';
 
-      -- The outbox: every event gets its deliveries in the transaction that records it.
+      -- The outbox: every event gets its deliveries in the transaction that records it. A delivery
+      -- queued behind others of its user is not due before the last of them (a hint that keeps
+      -- waiting queues out of the claims' way; the claim itself checks the order).
       CREATE TRIGGER audit_log_webhook_deliveries AFTER INSERT ON audit_log
       WHEN NEW.resource_type IN ('users', 'subscriptions') AND NEW.action IN ('create', 'update', 'delete', 'expire')
       BEGIN
         INSERT INTO webhook_deliveries (webhook_id, event_id, event_type, user_id, created_at, next_attempt_at)
-        SELECT w.id, NEW.id, t.event_type, NEW.user_id, t.now, t.now
+        SELECT w.id, NEW.id, t.event_type, NEW.user_id, t.now, max(t.now, coalesce((
+            SELECT e.next_attempt_at FROM webhook_deliveries e
+            WHERE e.webhook_id = w.id AND e.user_id = NEW.user_id AND e.state = 'pending'
+            ORDER BY e.event_id DESC LIMIT 1), t.now))
         FROM webhooks w, (SELECT
             CASE NEW.resource_type WHEN 'users' THEN 'user' ELSE 'subscription' END || '.' ||
             CASE NEW.action WHEN 'create' THEN 'created' WHEN 'update' THEN 'updated'

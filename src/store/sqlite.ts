@@ -226,10 +226,15 @@ class SqliteStore implements Store {
         UPDATE webhook_deliveries SET state = @state, locked_until = NULL, next_attempt_at = @next_attempt_at,
           last_status = @status, last_error = @error,
           delivered_at = CASE WHEN @state = 'delivered' THEN @at ELSE delivered_at END, version = version + 1
-        WHERE id = @id AND state = 'pending'`),
+        WHERE id = @id AND state = 'pending' AND version = @version
+        RETURNING webhook_id, user_id, event_id`),
+      holdBackQueue: db.prepare(`
+        UPDATE webhook_deliveries SET next_attempt_at = @next_attempt_at
+        WHERE webhook_id = @webhook_id AND user_id = @user_id AND state = 'pending' AND event_id > @event_id
+          AND next_attempt_at < @next_attempt_at`),
       redeliver: db.prepare(`
         UPDATE webhook_deliveries SET state = 'pending', attempts = 0, next_attempt_at = @now, locked_until = NULL,
-          version = version + 1
+          delivered_at = NULL, version = version + 1
         WHERE webhook_id = @webhook_id AND id = @id AND state <> 'pending'`),
       getDelivery: db.prepare(`SELECT ${DELIVERY_COLUMNS} FROM webhook_deliveries WHERE webhook_id = ? AND id = ?`),
     };
@@ -623,6 +628,8 @@ class SqliteStore implements Store {
   }
 
   async claimWebhookDeliveries(now: number, leaseMs: number, limit: number): Promise<ClaimedDelivery[]> {
+    // A look without the write lock first: most polls find nothing due.
+    if (this.statements.dueDeliveries.all({ now, limit: 1 }).length === 0) return [];
     return this.db
       .transaction(() => {
         const ids = this.statements.dueDeliveries.all({ now, limit }) as number[];
@@ -634,15 +641,23 @@ class SqliteStore implements Store {
       .immediate();
   }
 
-  async finishWebhookDelivery(id: string, outcome: DeliveryOutcome): Promise<void> {
-    this.statements.finishDelivery.run({
-      id,
-      state: outcome.state,
-      at: outcome.at,
-      next_attempt_at: outcome.nextAttemptAt,
-      status: outcome.status,
-      error: outcome.error,
-    });
+  async finishWebhookDelivery(id: string, claimedVersion: number, outcome: DeliveryOutcome): Promise<boolean> {
+    return this.db.transaction(() => {
+      const queue = this.statements.finishDelivery.get({
+        id,
+        version: claimedVersion,
+        state: outcome.state,
+        at: outcome.at,
+        next_attempt_at: outcome.nextAttemptAt,
+        status: outcome.status,
+        error: outcome.error,
+      }) as Row | undefined;
+      if (!queue) return false;
+      if (outcome.nextAttemptAt !== null) {
+        this.statements.holdBackQueue.run({ ...queue, next_attempt_at: outcome.nextAttemptAt });
+      }
+      return true;
+    })();
   }
 
   async getWebhookDelivery(webhookId: string, id: string): Promise<WebhookDelivery | undefined> {

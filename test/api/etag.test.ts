@@ -70,7 +70,7 @@ forEachStore((kind) => {
       const [claimed] = await service.store.claimWebhookDeliveries(Date.now(), 1000, 1);
       assert.equal(claimed?.delivery.id, delivery.id);
       const failed = { state: 'failed', at: Date.now(), nextAttemptAt: null, status: 500, error: 'no' } as const;
-      await service.store.finishWebhookDelivery(delivery.id, failed);
+      await service.store.finishWebhookDelivery(delivery.id, claimed!.delivery.version, failed);
       assert.equal((await service.client.get(deliveryPath)).headers.get('etag'), '"3"');
       const redelivered = await service.client.post(`${deliveryPath}/redeliver`, undefined);
       assert.equal(redelivered.headers.get('etag'), '"4"');

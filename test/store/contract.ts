@@ -801,7 +801,7 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
               [second.id, 'user.created'],
             ],
           );
-          await store.finishWebhookDelivery(claimed[0]!.delivery.id, {
+          await store.finishWebhookDelivery(claimed[0]!.delivery.id, claimed[0]!.delivery.version, {
             state: 'delivered',
             at: now,
             nextAttemptAt: null,
@@ -829,23 +829,52 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
         });
       });
 
-      it('keeps a delivery waiting for its retry back until then, with the reason', async () => {
-        await withWebhook(['user.created'], async (webhookId) => {
-          await store.createUser(newUser(), AUDIT);
+      it("keeps a delivery waiting for its retry back until then, with the reason, and its user's later ones too", async () => {
+        await withWebhook(['user.created', 'user.updated'], async (webhookId) => {
+          const user = await store.createUser(newUser(), AUDIT);
           const now = Date.now();
           const [claimed] = await claimOf(webhookId, now);
-          await store.finishWebhookDelivery(claimed!.delivery.id, {
+          const retryAt = now + 5000;
+          const recorded = await store.finishWebhookDelivery(claimed!.delivery.id, claimed!.delivery.version, {
             state: 'pending',
             at: now,
-            nextAttemptAt: now + 5000,
+            nextAttemptAt: retryAt,
             status: 503,
             error: 'the endpoint answered 503',
           });
+          assert.equal(recorded, true);
+          await store.updateUser(user.id, userChanges({ fields: toUserFields({ givenName: 'Later' }) }), AUDIT);
+          const queued = (await store.listWebhookDeliveries(webhookId, { limit: 10 }))?.at(-1);
+          assert.equal(queued?.eventType, 'user.updated');
+          assert.equal(queued?.nextAttemptAt, retryAt, 'a later delivery of the user is due before the retry');
           assert.deepEqual(await claimOf(webhookId, now + 4999), []);
-          const [retried] = await claimOf(webhookId, now + 5000);
+          const retried = await claimOf(webhookId, retryAt);
           assert.deepEqual(
-            [retried?.delivery.lastStatus, retried?.delivery.lastError, retried?.delivery.attempts],
-            [503, 'the endpoint answered 503', 2],
+            retried.map((c) => [
+              c.delivery.eventType,
+              c.delivery.lastStatus,
+              c.delivery.lastError,
+              c.delivery.attempts,
+            ]),
+            [['user.created', 503, 'the endpoint answered 503', 2]],
+          );
+        });
+      });
+
+      it('records nothing for an attempt whose claim has passed to another dispatcher', async () => {
+        await withWebhook(['user.created'], async (webhookId) => {
+          await store.createUser(newUser(), AUDIT);
+          const now = Date.now();
+          const [late] = await claimOf(webhookId, now);
+          const [current] = await claimOf(webhookId, now + LEASE);
+          const delivered = { state: 'delivered', at: now, nextAttemptAt: null, status: 204, error: null } as const;
+          assert.equal(await store.finishWebhookDelivery(late!.delivery.id, late!.delivery.version, delivered), false);
+          const [stillLeased] = (await store.listWebhookDeliveries(webhookId, { limit: 1 })) ?? [];
+          assert.equal(stillLeased?.state, 'pending');
+          assert.deepEqual(await claimOf(webhookId, now + LEASE + 1), [], 'the live lease was cleared');
+          assert.equal(
+            await store.finishWebhookDelivery(current!.delivery.id, current!.delivery.version, delivered),
+            true,
           );
         });
       });
@@ -856,7 +885,7 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
           const now = Date.now();
           const [claimed] = await claimOf(webhookId, now);
           const failed = { state: 'failed', at: now, nextAttemptAt: null, status: 500, error: 'no' } as const;
-          await store.finishWebhookDelivery(claimed!.delivery.id, failed);
+          await store.finishWebhookDelivery(claimed!.delivery.id, claimed!.delivery.version, failed);
           assert.deepEqual(await claimOf(webhookId, now + LEASE), []);
           const again = await store.redeliverWebhookDelivery(webhookId, claimed!.delivery.id, now + 1);
           assert.deepEqual([again?.state, again?.attempts, again?.nextAttemptAt], ['pending', 0, now + 1]);

@@ -148,6 +148,41 @@ describe('PostgreSQL schema', { skip }, () => {
   });
 });
 
+describe('PostgreSQL webhook deliveries', { skip }, () => {
+  let schema: TestSchema;
+  let store: Store;
+  before(async () => {
+    schema = await freshSchema();
+    store = await openPostgresStore({ url: schema.url });
+  });
+  after(() => store?.close());
+
+  it('lets a change go through while a webhook it would go to is being deleted, without that delivery', async () => {
+    const webhook = await store.createWebhook(
+      { url: 'http://127.0.0.1:9/', events: ['user.created'], secretSalt: 's' },
+      AUDIT,
+    );
+    const deleting = new pg.Client({ connectionString: schema.url });
+    await deleting.connect();
+    try {
+      await deleting.query('BEGIN');
+      await deleting.query('DELETE FROM webhooks WHERE id = $1', [webhook.id]);
+      const change = store.createUser(
+        { email: 'during-delete@example.com', passwordHash: null, fields: { familyName: 'D' }, newsletters: [] },
+        AUDIT,
+      );
+      // The change waits for the delete to end, rather than fail on the foreign key after it.
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      await deleting.query('COMMIT');
+      const user = await change;
+      assert.equal((await store.getUser(user.id))?.email, 'during-delete@example.com');
+      assert.deepEqual(await admin('SELECT * FROM webhook_deliveries', [], schema.name), []);
+    } finally {
+      await deleting.end();
+    }
+  });
+});
+
 describe('PostgreSQL query plans at 100,000 users', { skip }, () => {
   let schema: TestSchema;
   before(async () => {
