@@ -74,4 +74,37 @@ forEachStore((kind) => {
       }
     });
   });
+
+  describe('two service processes on one database', () => {
+    it('deliver each event of a concurrent workload once, between them', async () => {
+      const env = {
+        DATABASE_URL: store.databaseUrl,
+        WEBHOOK_POLL_MS: '20',
+        WEBHOOK_SECRET_KEY: randomBytes(32).toString('base64'),
+      };
+      const [one, two] = [await startProcess(env), await startProcess(env)];
+      // An endpoint of its own: the webhook of the test before still goes to the other one.
+      const receiver = await WebhookReceiver.start();
+      try {
+        const created = await one.client.post('/webhooks', webhookDocument({ url: receiver.url }));
+        receiver.secret = created.body.meta.secret;
+        const users = await Promise.all(
+          Array.from({ length: 30 }, (_, i) => createUser((i % 2 === 0 ? one : two).client)),
+        );
+        const events = (await one.client.get('/events?filter[type]=user.created&page[size]=100')).body.data as {
+          id: string;
+          attributes: { userId: string };
+        }[];
+        const expected = events.filter((e) => users.includes(e.attributes.userId)).map((e) => e.id);
+        assert.equal(expected.length, 30);
+        await receiver.until(() => receiver.attempts.length >= expected.length, 'every event');
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        assert.deepEqual(receiver.attempts.map((a) => a.id).sort(), [...expected].sort(), 'an event sent twice');
+        assert.ok(receiver.attempts.every((a) => a.verified));
+      } finally {
+        await Promise.all([one.stop(), two.stop()]);
+        await receiver.close();
+      }
+    });
+  });
 });
