@@ -146,16 +146,6 @@ describe('PostgreSQL schema', { skip }, () => {
       /users_email_lower/,
     );
   });
-});
-
-describe('PostgreSQL webhook deliveries', { skip }, () => {
-  let schema: TestSchema;
-  let store: Store;
-  before(async () => {
-    schema = await freshSchema();
-    store = await openPostgresStore({ url: schema.url });
-  });
-  after(() => store?.close());
 
   it('lets a change go through while a webhook it would go to is being deleted, without that delivery', async () => {
     const webhook = await store.createWebhook(
