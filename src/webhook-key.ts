@@ -14,7 +14,7 @@ import { linkSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { DatabaseConfig } from './config.js';
 
-export const KEY_FILE = 'webhook-secret.key';
+const KEY_FILE = 'webhook-secret.key';
 
 export function webhookKeyOf(secretKey: string | undefined, database: DatabaseConfig): Buffer | undefined {
   if (secretKey !== undefined) return Buffer.from(secretKey, 'utf8');

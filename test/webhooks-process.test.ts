@@ -5,6 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
+import { statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createUser, webhookDocument } from './support/fixtures.js';
 import { startProcess } from './support/process.js';
@@ -62,6 +64,10 @@ forEachStore((kind) => {
           receiver.attempts.every((a) => a.verified),
           'a signature did not verify after the restart',
         );
+        if (kind === 'SQLite') {
+          const keyFile = join(dirname(store.databaseUrl.slice('sqlite:'.length)), 'webhook-secret.key');
+          assert.equal(statSync(keyFile).mode & 0o777, 0o600, 'the key file is readable by others');
+        }
         const webhookId = created.body.data.id;
         for (let waited = 0; ; waited += 50) {
           const deliveries = (await restarted.client.get(`/webhooks/${webhookId}/deliveries`)).body.data as any[];

@@ -7,7 +7,7 @@
  * function), so a copy of the database alone signs nothing.
  */
 import { createHmac, randomBytes } from 'node:crypto';
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { EVENT_TYPES, type EventType } from './events.js';
 import { StringEnum } from './schema.js';
 
@@ -54,9 +54,6 @@ export const WebhookAttributes = Type.Object({
   createdAt: Type.String({ format: 'date-time' }),
   updatedAt: Type.String({ format: 'date-time' }),
 });
-
-export type WebhookCreate = Static<typeof WebhookCreateAttributes>;
-export type WebhookUpdate = Static<typeof WebhookUpdateAttributes>;
 
 export interface Webhook {
   id: string;
