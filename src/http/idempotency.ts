@@ -5,7 +5,7 @@
  * 409. Keys live in the database, per credential, for 24 hours, so a retry may reach any process.
  */
 import { createHash } from 'node:crypto';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { nowInSeconds } from '../domain/dates.js';
 import { errors } from '../domain/errors.js';
 import type { Store } from '../store/port.js';
@@ -26,10 +26,9 @@ declare module 'fastify' {
   }
 }
 
-function applies(request: FastifyRequest): boolean {
-  return (
-    request.method === 'POST' || (request.method === 'PUT' && request.routeOptions.url?.endsWith('/expire') === true)
-  );
+/** Which requests an Idempotency-Key makes safe to retry: a POST, and the expire operation. */
+export function takesIdempotencyKey(method: string, url: string | undefined): boolean {
+  return method === 'POST' || (method === 'PUT' && url?.endsWith('/expire') === true);
 }
 
 export function registerIdempotency(app: FastifyInstance, store: Store): void {
@@ -37,7 +36,7 @@ export function registerIdempotency(app: FastifyInstance, store: Store): void {
 
   app.addHook('preHandler', async (request, reply) => {
     const key = request.headers['idempotency-key'];
-    if (key === undefined || !applies(request)) return;
+    if (key === undefined || !takesIdempotencyKey(request.method, request.routeOptions.url)) return;
     if (typeof key !== 'string' || !KEY.test(key)) {
       throw errors.invalidHeader('Idempotency-Key', 'must be 1 to 255 printable characters without spaces');
     }

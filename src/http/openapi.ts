@@ -8,6 +8,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import { IfMatchHeader } from './etag.js';
+import { takesIdempotencyKey } from './idempotency.js';
 
 const IdempotencyKeyHeader = Type.Object({
   'idempotency-key': Type.Optional(
@@ -59,9 +60,9 @@ export function registerRouteDefaults(app: FastifyInstance): void {
     const isPublic = route.config?.scope === 'public';
     const hasBody = schema.body !== undefined;
     const methods = ([] as string[]).concat(route.method);
-    const conditional =
-      /^\/(users|webhooks|api-keys)\/:/.test(route.url) && methods.some((m) => ['PUT', 'PATCH', 'DELETE'].includes(m));
-    const idempotent = (methods.includes('POST') || route.url.endsWith('/expire')) && !route.config?.showsSecret;
+    // Every write to one resource honours If-Match.
+    const conditional = methods.some((m) => ['PUT', 'PATCH', 'DELETE'].includes(m));
+    const idempotent = methods.some((m) => takesIdempotencyKey(m, route.url)) && !route.config?.showsSecret;
     route.schema = {
       querystring: NoQueryParameters,
       ...(conditional || idempotent

@@ -326,15 +326,31 @@ class PostgresStore implements Store {
   }
 
   async deleteUser(id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean> {
-    const params: unknown[] = [id];
+    return this.deleteRow('users', 'id = $1', [id], 'id', audit, ifVersion);
+  }
+
+  /**
+   * Deletes the row of `table` that `where` names (with `keys` as $1…), if it is at a version the
+   * precondition names, and records it under the table's name, in one statement; false when there
+   * was no such row, the 412 when there is one at another version.
+   */
+  private async deleteRow(
+    table: string,
+    where: string,
+    keys: unknown[],
+    userIdColumn: string,
+    audit: AuditContext,
+    ifVersion: IfVersion,
+  ): Promise<boolean> {
+    const params = [...keys];
     const condition = versionCondition(params, ifVersion);
-    const record = auditInsert(params, audit, 'delete', 'users', 'id', 'id', 'd');
+    const record = auditInsert(params, audit, 'delete', table, 'id', userIdColumn, 'd');
     const rows = await this.rows(
-      `WITH d AS (DELETE FROM users WHERE id = $1 ${condition} RETURNING id), a AS (${record})
+      `WITH d AS (DELETE FROM ${table} WHERE ${where} ${condition} RETURNING *), a AS (${record})
        SELECT count(*)::int AS n FROM d`,
       params,
     );
-    return rows[0]?.n === 1 || (await this.refusedOrMissing('users', 'id = $1', [id], ifVersion));
+    return rows[0]?.n === 1 || (await this.refusedOrMissing(table, where, keys, ifVersion));
   }
 
   async createSubscription(
@@ -448,19 +464,7 @@ class PostgresStore implements Store {
   }
 
   async deleteSubscription(userId: string, id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean> {
-    const params: unknown[] = [userId, id];
-    const condition = versionCondition(params, ifVersion);
-    const record = auditInsert(params, audit, 'delete', 'subscriptions', 'id', 'user_id', 'd');
-    const rows = await this.rows(
-      `WITH d AS (DELETE FROM subscriptions WHERE user_id = $1 AND id = $2 ${condition} RETURNING id, user_id),
-         a AS (${record})
-       SELECT count(*)::int AS n FROM d`,
-      params,
-    );
-    return (
-      rows[0]?.n === 1 ||
-      (await this.refusedOrMissing('subscriptions', 'user_id = $1 AND id = $2', [userId, id], ifVersion))
-    );
+    return this.deleteRow('subscriptions', 'user_id = $1 AND id = $2', [userId, id], 'user_id', audit, ifVersion);
   }
 
   async lapseSubscriptions(now: number, audit: AuditContext, limit: number): Promise<number> {
@@ -654,15 +658,7 @@ class PostgresStore implements Store {
   }
 
   async deleteWebhook(id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean> {
-    const params: unknown[] = [id];
-    const condition = versionCondition(params, ifVersion);
-    const record = auditInsert(params, audit, 'delete', 'webhooks', 'id', 'NULL', 'd');
-    const rows = await this.rows(
-      `WITH d AS (DELETE FROM webhooks WHERE id = $1 ${condition} RETURNING id), a AS (${record})
-       SELECT count(*)::int AS n FROM d`,
-      params,
-    );
-    return rows[0]?.n === 1 || (await this.refusedOrMissing('webhooks', 'id = $1', [id], ifVersion));
+    return this.deleteRow('webhooks', 'id = $1', [id], 'NULL', audit, ifVersion);
   }
 
   async listWebhookDeliveries(webhookId: string, query: DeliveryQuery): Promise<WebhookDelivery[] | undefined> {

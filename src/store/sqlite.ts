@@ -253,6 +253,25 @@ class SqliteStore implements Store {
     return true;
   }
 
+  /**
+   * Deletes the row `keys` name with `remove`, if `version` finds it at a version the precondition
+   * names, and records it: one transaction; false when there was no such row.
+   */
+  private deleteRow(
+    version: Database.Statement,
+    remove: Database.Statement,
+    keys: unknown[],
+    ifVersion: IfVersion,
+    record: () => void,
+  ): boolean {
+    return this.db.transaction(() => {
+      if (!this.meetsPrecondition(version, keys, ifVersion)) return false;
+      if (remove.run(...keys).changes === 0) return false;
+      record();
+      return true;
+    })();
+  }
+
   /** Records a change; called inside the transaction that makes it. */
   private audit(
     audit: AuditContext,
@@ -365,12 +384,8 @@ class SqliteStore implements Store {
   }
 
   async deleteUser(id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean> {
-    return this.db.transaction(() => {
-      if (!this.meetsPrecondition(this.statements.userVersion, [id], ifVersion)) return false;
-      if (this.statements.deleteUser.run(id).changes === 0) return false;
-      this.audit(audit, 'delete', 'users', id, id);
-      return true;
-    })();
+    const { userVersion, deleteUser } = this.statements;
+    return this.deleteRow(userVersion, deleteUser, [id], ifVersion, () => this.audit(audit, 'delete', 'users', id, id));
   }
 
   async createSubscription(
@@ -441,12 +456,10 @@ class SqliteStore implements Store {
   }
 
   async deleteSubscription(userId: string, id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean> {
-    return this.db.transaction(() => {
-      if (!this.meetsPrecondition(this.statements.subscriptionVersion, [userId, id], ifVersion)) return false;
-      if (this.statements.deleteSubscription.run(userId, id).changes === 0) return false;
-      this.audit(audit, 'delete', 'subscriptions', id, userId);
-      return true;
-    })();
+    const { subscriptionVersion, deleteSubscription } = this.statements;
+    return this.deleteRow(subscriptionVersion, deleteSubscription, [userId, id], ifVersion, () =>
+      this.audit(audit, 'delete', 'subscriptions', id, userId),
+    );
   }
 
   async lapseSubscriptions(now: number, audit: AuditContext, limit: number): Promise<number> {
@@ -606,12 +619,10 @@ class SqliteStore implements Store {
   }
 
   async deleteWebhook(id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean> {
-    return this.db.transaction(() => {
-      if (!this.meetsPrecondition(this.statements.webhookVersion, [id], ifVersion)) return false;
-      if (this.statements.deleteWebhook.run(id).changes === 0) return false;
-      this.audit(audit, 'delete', 'webhooks', id, null);
-      return true;
-    })();
+    const { webhookVersion, deleteWebhook } = this.statements;
+    return this.deleteRow(webhookVersion, deleteWebhook, [id], ifVersion, () =>
+      this.audit(audit, 'delete', 'webhooks', id, null),
+    );
   }
 
   async listWebhookDeliveries(webhookId: string, query: DeliveryQuery): Promise<WebhookDelivery[] | undefined> {

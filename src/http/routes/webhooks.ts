@@ -87,11 +87,11 @@ export function webhookRoutes(
       state: d.state,
       attempts: d.attempts,
       createdAt: formatMilliseconds(d.createdAt),
-      nextAttemptAt: d.nextAttemptAt === null ? null : formatMilliseconds(d.nextAttemptAt),
-      lastAttemptAt: d.lastAttemptAt === null ? null : formatMilliseconds(d.lastAttemptAt),
+      nextAttemptAt: instantOrNull(d.nextAttemptAt),
+      lastAttemptAt: instantOrNull(d.lastAttemptAt),
       lastStatus: d.lastStatus,
       lastError: d.lastError,
-      deliveredAt: d.deliveredAt === null ? null : formatMilliseconds(d.deliveredAt),
+      deliveredAt: instantOrNull(d.deliveredAt),
     },
     links: { self: `${baseUrl(request)}/webhooks/${d.webhookId}/deliveries/${d.id}` },
   });
@@ -248,6 +248,10 @@ export function webhookRoutes(
     if (!delivery) throw noSuchDelivery(webhook_id, delivery_id);
     return reply.header('etag', etagOf(delivery.version)).send({ data: renderDelivery(request, delivery) });
   });
+}
+
+function instantOrNull(epochMilliseconds: number | null): string | null {
+  return epochMilliseconds === null ? null : formatMilliseconds(epochMilliseconds);
 }
 
 function noSuchWebhook(id: string) {
