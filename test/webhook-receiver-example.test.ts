@@ -10,6 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import { startDispatcher, type Dispatcher } from '../src/webhook-dispatcher.js';
 import { createSubscription, createUser, webhookDocument } from './support/fixtures.js';
 import { startService, TEST_WEBHOOK_KEY, type Service } from './support/service.js';
+import { eventually } from './support/eventually.js';
 import { forEachStore } from './support/stores.js';
 
 const EXAMPLE = 'examples/webhook-receiver.mjs';
@@ -60,14 +61,11 @@ forEachStore((kind) => {
     await service.close();
   });
 
-  async function until(pattern: RegExp): Promise<RegExpExecArray> {
-    for (let waited = 0; waited < 10_000; waited += 20) {
-      const match = pattern.exec(output);
-      if (match) return match;
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-    throw new Error(`the receiver never printed ${pattern}: ${output}`);
-  }
+  const until = (pattern: RegExp) =>
+    eventually(
+      () => pattern.exec(output),
+      () => `the receiver to print ${pattern}: ${output}`,
+    );
 
   describe('examples/webhook-receiver.mjs', () => {
     it('prints each event it receives, once, even when it is delivered again', async () => {
@@ -81,12 +79,10 @@ forEachStore((kind) => {
         .data as any[];
       const again = deliveries.find((d) => d.attributes.userId === userId && d.attributes.eventType === 'user.created');
       await service.client.post(`${new URL(again.links.self).pathname}/redeliver`, undefined);
-      for (let waited = 0; ; waited += 20) {
+      await eventually(async () => {
         const state = (await service.client.get(new URL(again.links.self).pathname)).body.data.attributes;
-        if (state.state === 'delivered' && state.attempts === 1) break;
-        assert.ok(waited < 10_000, 'the redelivery never happened');
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
+        return state.state === 'delivered' && state.attempts === 1;
+      }, 'the redelivery');
       assert.equal(output.split('\n').filter((l) => l.includes(`user.created user ${userId} `)).length, 1);
     });
 

@@ -10,6 +10,7 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { createUser, webhookDocument } from './support/fixtures.js';
 import { startProcess } from './support/process.js';
+import { eventually } from './support/eventually.js';
 import { forEachStore, openTestStore, type TestStore } from './support/stores.js';
 import { WebhookReceiver } from './support/webhook-receiver.js';
 
@@ -69,12 +70,14 @@ forEachStore((kind) => {
           assert.equal(statSync(keyFile).mode & 0o777, 0o600, 'the key file is readable by others');
         }
         const webhookId = created.body.data.id;
-        for (let waited = 0; ; waited += 50) {
-          const deliveries = (await restarted.client.get(`/webhooks/${webhookId}/deliveries`)).body.data as any[];
-          if (deliveries.every((d) => d.attributes.state === 'delivered')) break;
-          assert.ok(waited < 10_000, `deliveries still open: ${JSON.stringify(deliveries)}`);
-          await new Promise((resolve) => setTimeout(resolve, 50));
-        }
+        let deliveries: any[] = [];
+        await eventually(
+          async () => {
+            deliveries = (await restarted.client.get(`/webhooks/${webhookId}/deliveries`)).body.data;
+            return deliveries.every((d) => d.attributes.state === 'delivered');
+          },
+          () => `every delivery to be delivered: ${JSON.stringify(deliveries)}`,
+        );
       } finally {
         await restarted.stop();
       }

@@ -12,9 +12,10 @@ import type { RetryPolicy } from '../../src/domain/webhooks.js';
 import { openPostgresStore } from '../../src/store/postgres.js';
 import type { Store } from '../../src/store/port.js';
 import { openSqliteStore } from '../../src/store/sqlite.js';
-import { startDispatcher, type Dispatcher } from '../../src/webhook-dispatcher.js';
+import { startDispatcher, type Dispatcher, type DispatcherOptions } from '../../src/webhook-dispatcher.js';
 import { createSubscription, createUser } from '../support/fixtures.js';
 import { startService, TEST_WEBHOOK_KEY, type Client, type Service } from '../support/service.js';
+import { eventually } from '../support/eventually.js';
 import { forEachStore } from '../support/stores.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -23,14 +24,15 @@ const RETRY: RetryPolicy = { baseMs: 200, maxMs: 2000, maxAttempts: 3 };
 const TIMEOUT_MS = 500;
 const quiet = { warn() {}, error() {}, debug() {} };
 
-function dispatch(store: Store, log = quiet): Dispatcher {
+function dispatch(store: Store, options: Partial<DispatcherOptions> = {}): Dispatcher {
   return startDispatcher(store, {
     key: TEST_WEBHOOK_KEY,
     timeoutMs: TIMEOUT_MS,
     concurrency: 4,
     pollMs: 20,
     retry: RETRY,
-    log,
+    log: quiet,
+    ...options,
   });
 }
 
@@ -76,12 +78,14 @@ forEachStore((kind) => {
 
   /** The delivery of an event once `done` holds of its attributes (the endpoint answers before it is recorded). */
   async function deliveryWhen(eventId: string, done: (attributes: any) => boolean, what: string) {
-    for (let waited = 0; ; waited += 20) {
-      const delivery = await deliveryOf(eventId);
-      if (done(delivery.attributes)) return delivery;
-      assert.ok(waited < 10_000, `timed out waiting for ${what}: ${JSON.stringify(delivery)}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    let last: any;
+    return eventually(
+      async () => {
+        last = await deliveryOf(eventId);
+        return done(last.attributes) && last;
+      },
+      () => `${what}: ${JSON.stringify(last)}`,
+    );
   }
 
   describe('webhook delivery', () => {
@@ -233,14 +237,7 @@ forEachStore((kind) => {
       receiver.answer = () => (hold ? 'hang' : 204);
       await dispatcher.stop();
       // A long timeout: stopping must not wait it out.
-      const patient = startDispatcher(service.store, {
-        key: TEST_WEBHOOK_KEY,
-        timeoutMs: 60_000,
-        concurrency: 1,
-        pollMs: 20,
-        retry: RETRY,
-        log: quiet,
-      });
+      const patient = dispatch(service.store, { timeoutMs: 60_000, concurrency: 1 });
       const userId = await createUser(service.client);
       const [event] = await eventsOf(userId);
       await receiver.until(() => receiver.attempts.length === 1, 'the first attempt');
@@ -263,7 +260,7 @@ forEachStore((kind) => {
       const counting = (i: number) => ({ ...quiet, debug: () => (delivered[i] = (delivered[i] ?? 0) + 1) });
       // The file's own dispatcher is replaced by two that count what they deliver.
       await dispatcher.stop();
-      const pair = [dispatch(service.store, counting(0)), dispatch(second, counting(1))];
+      const pair = [dispatch(service.store, { log: counting(0) }), dispatch(second, { log: counting(1) })];
       dispatcher = { wake: () => pair.forEach((d) => d.wake()), stop: async () => {} };
       try {
         const users = await Promise.all(

@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { eventually } from './eventually.js';
 import { Client, TEST_ADMIN_KEY } from './service.js';
 
 export const MAIN = ['dist/main.js'];
@@ -65,13 +66,11 @@ export async function startProcess(env: Record<string, string>): Promise<Service
     client: new Client(baseUrl),
     baseUrl,
     output: () => output,
-    async until(pattern) {
-      for (let waited = 0; waited < 10_000; waited += 20) {
-        const match = pattern.exec(output);
-        if (match) return match;
-        await new Promise((resolve) => setTimeout(resolve, 20));
-      }
-      throw new Error(`the output never matched ${pattern}: ${output}`);
+    until(pattern) {
+      return eventually(
+        () => pattern.exec(output),
+        () => `the output to match ${pattern}: ${output}`,
+      );
     },
     async stop() {
       child.kill('SIGTERM');

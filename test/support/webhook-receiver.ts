@@ -3,10 +3,10 @@
  * Standard Webhooks reference library (not our own code), records every attempt, and answers as
  * the test scripts it: 2xx, a failure status, or no answer at all.
  */
-import assert from 'node:assert/strict';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
+import { eventually } from './eventually.js';
 
 export interface Attempt {
   /** The webhook-id header: the event's id. */
@@ -89,11 +89,7 @@ export class WebhookReceiver {
 
   /** Waits until `done` holds, polling every 20 ms, for at most `timeoutMs`. */
   async until(done: () => boolean, what: string, timeoutMs = 15_000): Promise<void> {
-    const deadline = Date.now() + timeoutMs;
-    while (!done()) {
-      assert.ok(Date.now() < deadline, `timed out waiting for ${what}; received: ${this.summary()}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
+    await eventually(done, () => `${what}; received: ${this.summary()}`, timeoutMs);
   }
 
   summary(): string {
