@@ -11,6 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import { createUser, webhookDocument } from './support/fixtures.js';
 import { startProcess } from './support/process.js';
 import { eventually } from './support/eventually.js';
+import { postgresSkipReason } from './support/postgres.js';
 import { forEachStore, openTestStore, type TestStore } from './support/stores.js';
 import { WebhookReceiver } from './support/webhook-receiver.js';
 
@@ -115,5 +116,45 @@ forEachStore((kind) => {
         await receiver.close();
       }
     });
+  });
+
+  describe('WEBHOOK_DELIVERY=off', () => {
+    it('keeps a process out of delivering, leaving it to the others', async () => {
+      const env = { DATABASE_URL: store.databaseUrl, WEBHOOK_POLL_MS: '20', WEBHOOK_SECRET_KEY: 'k'.repeat(32) };
+      const receiver = await WebhookReceiver.start();
+      const quiet = await startProcess({ ...env, WEBHOOK_DELIVERY: 'off' });
+      try {
+        const created = await quiet.client.post('/webhooks', webhookDocument({ url: receiver.url }));
+        receiver.secret = created.body.meta.secret;
+        await createUser(quiet.client);
+        await new Promise((resolve) => setTimeout(resolve, 500));
+        assert.deepEqual(receiver.attempts, [], 'a process with WEBHOOK_DELIVERY=off delivered');
+        const delivering = await startProcess(env);
+        try {
+          await receiver.until(() => receiver.delivered().length === 1, 'the delivery by the other process');
+        } finally {
+          await delivering.stop();
+        }
+      } finally {
+        await quiet.stop();
+        await receiver.close();
+      }
+    });
+  });
+});
+
+describe('PostgreSQL without WEBHOOK_SECRET_KEY', { skip: postgresSkipReason }, () => {
+  it('starts, says webhooks are off, and answers 503 to a new webhook', async () => {
+    const store = await openTestStore('PostgreSQL');
+    const service = await startProcess({ DATABASE_URL: store.databaseUrl });
+    try {
+      await service.until(/webhooks are off: on PostgreSQL they need WEBHOOK_SECRET_KEY/);
+      const refused = await service.client.post('/webhooks', webhookDocument());
+      assert.equal(refused.status, 503, refused.text);
+      assert.equal((await service.client.get('/users')).status, 200);
+    } finally {
+      await service.stop();
+      await store.close();
+    }
   });
 });
