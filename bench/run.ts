@@ -19,9 +19,9 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { EVENT_TYPES } from '../src/domain/events.js';
-import { SUBSCRIPTIONS_PER_USER, seed, seedEmail, domainCount } from '../src/seed.js';
-import { openPostgresStore } from '../src/store/postgres.js';
-import { openSqliteStore } from '../src/store/sqlite.js';
+import { SUBSCRIPTIONS_PER_USER, seed, seedEmail, domainCount } from '../src/transfer/seed.js';
+import { openPostgresStore } from '../src/store/postgres/open.js';
+import { openSqliteStore } from '../src/store/sqlite/open.js';
 import type { Store } from '../src/store/port.js';
 import type { LoadRequest, LoadSpec } from './load-worker.js';
 

@@ -14,8 +14,8 @@ import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { Store, UserListQuery } from '../src/store/port.js';
-import { openPostgresStore } from '../src/store/postgres.js';
-import { openSqliteStore } from '../src/store/sqlite.js';
+import { openPostgresStore } from '../src/store/postgres/open.js';
+import { openSqliteStore } from '../src/store/sqlite/open.js';
 
 const { values } = parseArgs({
   options: {

@@ -4,7 +4,7 @@
  */
 import { resolve } from 'node:path';
 import type { RetryPolicy } from './domain/webhooks.js';
-import type { SqliteSynchronous } from './store/sqlite.js';
+import type { SqliteSynchronous } from './store/sqlite/open.js';
 
 export interface Config {
   port: number;

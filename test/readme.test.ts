@@ -7,7 +7,7 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { issueFirstAdminCredential } from '../src/credentials.js';
+import { issueFirstAdminCredential } from '../src/credentials/issue.js';
 import { startService, type Service } from './support/service.js';
 import { forEachStore } from './support/stores.js';
 

@@ -5,22 +5,22 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { errors } from '../domain/errors.js';
 import type { Store } from '../store/port.js';
-import { registerAuth, type AuthOptions } from './auth.js';
-import { BODY_LIMIT_BYTES, clientErrorHandler, frameworkErrors, registerErrorHandling } from './error-handling.js';
-import { MAX_HEADER_BYTES, registerHardening, REQUEST_TIMEOUT_MS } from './hardening.js';
-import { baseUrlOf } from './links.js';
-import { registerIdempotency } from './idempotency.js';
-import { registerMediaTypes } from './media-type.js';
-import { registerObservability, requestIdOf, timedStore } from './observability.js';
-import { registerOpenApi, registerRouteDefaults } from './openapi.js';
+import { registerAuth, type AuthOptions } from './plugins/auth.js';
+import { BODY_LIMIT_BYTES, clientErrorHandler, frameworkErrors, registerErrorHandling } from './plugins/error-handling.js';
+import { MAX_HEADER_BYTES, registerHardening, REQUEST_TIMEOUT_MS } from './plugins/hardening.js';
+import { baseUrlOf } from './jsonapi/links.js';
+import { registerIdempotency } from './plugins/idempotency.js';
+import { registerMediaTypes } from './plugins/media-types.js';
+import { registerObservability, requestIdOf, timedStore } from './plugins/observability.js';
+import { registerOpenApi, registerRouteDefaults } from './plugins/openapi.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { auditRoutes } from './routes/audit-events.js';
 import { eventRoutes } from './routes/events.js';
 import { subscriptionRoutes } from './routes/subscriptions.js';
 import { userRoutes } from './routes/users.js';
 import { webhookRoutes } from './routes/webhooks.js';
-import { serializerCompiler } from './serialization.js';
-import { validatorCompiler } from './validation.js';
+import { serializerCompiler } from './plugins/serialization.js';
+import { validatorCompiler } from './plugins/validation.js';
 
 export interface AppOptions {
   store: Store;

@@ -3,8 +3,8 @@
  */
 import type { DatabaseConfig } from '../config.js';
 import type { Store } from './port.js';
-import { openPostgresStore } from './postgres.js';
-import { openSqliteStore } from './sqlite.js';
+import { openPostgresStore } from './postgres/open.js';
+import { openSqliteStore } from './sqlite/open.js';
 
 export async function openStore(database: DatabaseConfig): Promise<Store> {
   try {

@@ -9,8 +9,8 @@ import { describe } from 'node:test';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { Store } from '../../src/store/port.js';
-import { openPostgresStore } from '../../src/store/postgres.js';
-import { openSqliteStore } from '../../src/store/sqlite.js';
+import { openPostgresStore } from '../../src/store/postgres/open.js';
+import { openSqliteStore } from '../../src/store/sqlite/open.js';
 import { createTestSchema, postgresSkipReason } from './postgres.js';
 
 export type StoreKind = 'SQLite' | 'PostgreSQL';

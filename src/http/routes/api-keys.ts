@@ -5,15 +5,15 @@
 import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
-import { issueCredential } from '../../credentials.js';
+import { issueCredential } from '../../credentials/issue.js';
 import { API_KEYS, ApiKeyAttributes, ApiKeyCreateAttributes, type ApiKey } from '../../domain/api-key.js';
 import { sentAttributeNames } from '../../domain/audit.js';
 import { formatInstant, nowInSeconds } from '../../domain/dates.js';
 import { errors } from '../../domain/errors.js';
 import type { Store } from '../../store/port.js';
-import { auditOf } from '../auth.js';
-import { etagOf, ifMatchVersions } from '../etag.js';
-import { collectionDocument, createDocument, errorResponses, resourceObject, singleDocument } from '../jsonapi.js';
+import { auditOf } from '../plugins/auth.js';
+import { etagOf, ifMatchVersions } from '../jsonapi/etag.js';
+import { collectionDocument, createDocument, errorResponses, resourceObject, singleDocument } from '../jsonapi/documents.js';
 
 const ApiKeyParams = Type.Object({ key_id: Type.String({ pattern: '^[1-9][0-9]{0,14}$' }) });
 const ApiKeyResource = resourceObject(API_KEYS, ApiKeyAttributes);

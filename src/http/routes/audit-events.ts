@@ -7,8 +7,8 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AUDIT_EVENTS, AuditEventAttributes } from '../../domain/audit.js';
 import { formatInstant } from '../../domain/dates.js';
 import type { Store } from '../../store/port.js';
-import { collectionDocument, errorResponses } from '../jsonapi.js';
-import { CursorLinks, cursorPage, PageAfter, PageSize, pageSizeOf } from '../paging.js';
+import { collectionDocument, errorResponses } from '../jsonapi/documents.js';
+import { CursorLinks, cursorPage, PageAfter, PageSize, pageSizeOf } from '../jsonapi/paging.js';
 
 const AuditQuery = Type.Object(
   {

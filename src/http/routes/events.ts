@@ -14,8 +14,8 @@ import {
   type EventType,
 } from '../../domain/events.js';
 import type { Store } from '../../store/port.js';
-import { collectionDocument, errorResponses } from '../jsonapi.js';
-import { CursorLinks, cursorPage, PageAfter, PageSize, pageSizeOf } from '../paging.js';
+import { collectionDocument, errorResponses } from '../jsonapi/documents.js';
+import { CursorLinks, cursorPage, PageAfter, PageSize, pageSizeOf } from '../jsonapi/paging.js';
 
 const TYPE = `(${EVENT_TYPES.join('|').replace(/\./g, '\\.')})`;
 

@@ -17,10 +17,10 @@ import {
   type StoredSubscription,
 } from '../../domain/subscription.js';
 import type { Store } from '../../store/port.js';
-import { collectionDocument, createDocument, errorResponses, singleDocument, updateDocument } from '../jsonapi.js';
-import { auditOf } from '../auth.js';
-import { etagOf, ifMatchVersions } from '../etag.js';
-import { SubscriptionParams, UserParams } from '../params.js';
+import { collectionDocument, createDocument, errorResponses, singleDocument, updateDocument } from '../jsonapi/documents.js';
+import { auditOf } from '../plugins/auth.js';
+import { etagOf, ifMatchVersions } from '../jsonapi/etag.js';
+import { SubscriptionParams, UserParams } from '../jsonapi/params.js';
 import {
   fieldSet,
   renderSubscription,
@@ -28,7 +28,7 @@ import {
   sorted,
   SubscriptionFields,
   SubscriptionResource,
-} from '../resources.js';
+} from '../jsonapi/resources.js';
 import { noSuchUser } from './users.js';
 
 const SubscriptionDocument = singleDocument(SubscriptionResource);

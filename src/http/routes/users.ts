@@ -24,11 +24,11 @@ import {
   PageLinks,
   singleDocument,
   updateDocument,
-} from '../jsonapi.js';
-import { auditOf } from '../auth.js';
-import { etagOf, ifMatchVersions } from '../etag.js';
-import { queryString } from '../links.js';
-import { PageSize, pageSizeOf } from '../paging.js';
+} from '../jsonapi/documents.js';
+import { auditOf } from '../plugins/auth.js';
+import { etagOf, ifMatchVersions } from '../jsonapi/etag.js';
+import { queryString } from '../jsonapi/links.js';
+import { PageSize, pageSizeOf } from '../jsonapi/paging.js';
 import {
   fieldSet,
   IncludeSubscriptions,
@@ -39,8 +39,8 @@ import {
   SubscriptionResource,
   UserFields,
   UserResource,
-} from '../resources.js';
-import { UserParams } from '../params.js';
+} from '../jsonapi/resources.js';
+import { UserParams } from '../jsonapi/params.js';
 
 const UserDocument = singleDocument(UserResource);
 const UserCompoundDocument = compoundDocument(UserResource, SubscriptionResource);

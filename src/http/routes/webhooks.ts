@@ -22,8 +22,8 @@ import {
   type WebhookDelivery,
 } from '../../domain/webhooks.js';
 import type { Store } from '../../store/port.js';
-import { auditOf } from '../auth.js';
-import { etagOf, ifMatchVersions } from '../etag.js';
+import { auditOf } from '../plugins/auth.js';
+import { etagOf, ifMatchVersions } from '../jsonapi/etag.js';
 import {
   collectionDocument,
   createDocument,
@@ -31,9 +31,9 @@ import {
   resourceObject,
   singleDocument,
   updateDocument,
-} from '../jsonapi.js';
-import { CursorLinks, cursorPage, PageAfter, PageSize, pageSizeOf } from '../paging.js';
-import { DeliveryParams, WebhookParams } from '../params.js';
+} from '../jsonapi/documents.js';
+import { CursorLinks, cursorPage, PageAfter, PageSize, pageSizeOf } from '../jsonapi/paging.js';
+import { DeliveryParams, WebhookParams } from '../jsonapi/params.js';
 
 const WebhookResource = resourceObject(WEBHOOKS, WebhookAttributes);
 const DeliveryResource = resourceObject(WEBHOOK_DELIVERIES, DeliveryAttributes);

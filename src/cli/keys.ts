@@ -1,0 +1,91 @@
+/**
+ * `circulation keys create|list|revoke`: credentials managed from the machine itself, which
+ * needs no credential, only the database (for the first admin key of a container, say).
+ */
+import { parseArgs } from 'node:util';
+import { issueCredential } from '../credentials/issue.js';
+import { SCOPES, type ApiKey, type Scope } from '../domain/api-key.js';
+import type { AuditContext } from '../domain/audit.js';
+import { formatInstant, nowInSeconds } from '../domain/dates.js';
+import type { Store } from '../store/port.js';
+
+export const KEYS_USAGE = `Usage:
+  circulation keys create --name NAME --scope read|write|admin [--scope …] [--rate-limit N]
+  circulation keys list
+  circulation keys revoke ID
+`;
+
+/** The audit trail's name for changes made with this command. */
+const CLI: AuditContext['actor'] = 'cli';
+
+export class UsageError extends Error {}
+
+export async function keysCommand(store: Store, args: readonly string[]): Promise<string> {
+  const [action, ...rest] = args;
+  if (action === 'create') return create(store, rest);
+  if (action === 'list') return list(await store.listApiKeys());
+  if (action === 'revoke') {
+    const [id] = rest;
+    if (!id || !/^[1-9][0-9]{0,14}$/.test(id) || rest.length !== 1)
+      throw new UsageError('keys revoke takes one key id');
+    const key = await store.revokeApiKey(id, nowInSeconds(), { actor: CLI, attributes: ['revokedAt'] });
+    if (!key) throw new UsageError(`there is no API key with id ${id}`);
+    return `revoked key ${id} (${key.name})\n`;
+  }
+  throw new UsageError(`unknown keys action "${action ?? ''}"`);
+}
+
+async function create(store: Store, args: readonly string[]): Promise<string> {
+  const { values } = parseArgs({
+    args: [...args],
+    options: {
+      name: { type: 'string' },
+      scope: { type: 'string', multiple: true },
+      'rate-limit': { type: 'string' },
+    },
+    strict: true,
+  });
+  const name = values.name?.trim();
+  if (!name || name.length > 100) throw new UsageError('keys create needs --name (1 to 100 characters)');
+  const scopes = [...new Set(values.scope ?? [])];
+  if (scopes.length === 0 || !scopes.every((s): s is Scope => (SCOPES as readonly string[]).includes(s))) {
+    throw new UsageError(`keys create needs --scope, one or more of ${SCOPES.join(', ')}`);
+  }
+  const rate = values['rate-limit'];
+  if (rate !== undefined && !/^[1-9][0-9]{0,6}$/.test(rate)) {
+    throw new UsageError('--rate-limit is a whole number of requests per second');
+  }
+  const { key, secret } = await issueCredential(
+    store,
+    { name, scopes: scopes as Scope[], rateLimit: rate === undefined ? null : Number(rate) },
+    { actor: CLI, attributes: ['name', 'scopes', ...(rate === undefined ? [] : ['rateLimit'])] },
+  );
+  return (
+    `created key ${key.id} (${key.name}) with scopes ${key.scopes.join(', ')}\n` +
+    `its secret, shown only this once:\n\n  ${secret}\n\n` +
+    `send it as:  Authorization: Bearer <secret>\n`
+  );
+}
+
+function list(keys: readonly ApiKey[]): string {
+  const rows = keys.map((k) => [
+    k.id,
+    k.name,
+    k.scopes.join(','),
+    k.rateLimit === null ? 'default' : `${k.rateLimit}/s`,
+    formatInstant(k.createdAt),
+    k.revokedAt === null ? 'active' : `revoked ${formatInstant(k.revokedAt)}`,
+  ]);
+  const header = ['ID', 'NAME', 'SCOPES', 'RATE', 'CREATED', 'STATE'];
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
+  return (
+    [header, ...rows]
+      .map((r) =>
+        r
+          .map((cell, i) => cell.padEnd(widths[i] as number))
+          .join('  ')
+          .trimEnd(),
+      )
+      .join('\n') + '\n'
+  );
+}

@@ -1,0 +1,26 @@
+/**
+ * Absolute addresses for `links` and `Location`: PUBLIC_URL when it is set, otherwise the
+ * scheme and host the request came to (X-Forwarded-* only when TRUST_PROXY says a proxy sets
+ * them). A Host header that is not a host name is refused rather than echoed into links.
+ */
+import type { FastifyRequest } from 'fastify';
+import { errors } from '../../domain/errors.js';
+
+const HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
+
+export function baseUrlOf(request: FastifyRequest, publicUrl: string | undefined): string {
+  if (publicUrl !== undefined) return publicUrl;
+  const host = request.host;
+  if (!host || !HOST.test(host)) throw errors.invalidHeader('Host', 'The Host header must be a host name or address.');
+  return `${request.protocol}://${host}`;
+}
+
+/**
+ * A query string with the parameter names as JSON:API writes them (brackets unencoded, as the
+ * interface's examples do) and every value percent-encoded.
+ */
+export function queryString(parameters: Iterable<readonly [string, string | undefined]>): string {
+  const parts: string[] = [];
+  for (const [name, value] of parameters) if (value !== undefined) parts.push(`${name}=${encodeURIComponent(value)}`);
+  return parts.join('&');
+}

@@ -1,0 +1,113 @@
+/**
+ * Users and subscriptions as JSON:API resource objects, and the JSON:API query parameters that
+ * shape them: sparse fieldsets (`fields[users]`, `fields[subscriptions]`), `include=subscriptions`
+ * on users, and `sort=id|-id` on lists. Values the service does not support are a 400.
+ */
+import { Type, type TObject } from '@sinclair/typebox';
+import {
+  SUBSCRIPTIONS,
+  SubscriptionAttributes,
+  SubscriptionRelationshipsRead,
+  toSubscriptionAttributes,
+  toSubscriptionRelationships,
+  type StoredSubscription,
+} from '../../domain/subscription.js';
+import { toUserAttributes, UserAttributes, USERS } from '../../domain/user.js';
+import type { StoredUser } from '../../store/port.js';
+import { resourceObject } from './documents.js';
+
+/** A comma-separated list of some of `names`, as a query parameter whose schema says which. */
+function fieldList(type: string, names: readonly string[]) {
+  const name = `(${names.join('|')})`;
+  return Type.Optional(
+    Type.String({
+      pattern: `^${name}(,${name})*$`,
+      errorMessage: { pattern: `must be a comma-separated list of ${type} fields: ${names.join(', ')}` },
+      description: `Only these fields of ${type} (a sparse fieldset).`,
+    }),
+  );
+}
+
+export const SubscriptionFields = fieldList(SUBSCRIPTIONS, [
+  ...Object.keys(SubscriptionAttributes.properties),
+  'product',
+]);
+export const UserFields = fieldList(USERS, [...Object.keys(UserAttributes.properties), 'subscriptions']);
+export const IncludeSubscriptions = Type.Optional(
+  Type.String({
+    pattern: '^subscriptions$',
+    errorMessage: { pattern: 'can only be subscriptions' },
+    description: 'subscriptions: each user with its subscriptions, in `included`.',
+  }),
+);
+export const SortById = Type.Optional(
+  Type.String({
+    pattern: '^-?id$',
+    errorMessage: { pattern: 'can only be id or -id' },
+    description: 'id (the default) or -id.',
+  }),
+);
+
+/** The fields a `fields[...]` parameter asks for, or undefined for all of them. */
+export function fieldSet(value: string | undefined): ReadonlySet<string> | undefined {
+  return value === undefined ? undefined : new Set(value.split(','));
+}
+
+function pick<T extends object>(all: T, fields: ReadonlySet<string> | undefined): Partial<T> {
+  if (!fields) return all;
+  return Object.fromEntries(Object.entries(all).filter(([name]) => fields.has(name))) as Partial<T>;
+}
+
+const Identifier = (type: string) => Type.Object({ type: Type.Literal(type), id: Type.String() });
+
+export const SubscriptionResource = resourceObject(
+  SUBSCRIPTIONS,
+  Type.Partial(SubscriptionAttributes, { description: 'Every attribute, unless fields[subscriptions] names fewer.' }),
+  Type.Partial(SubscriptionRelationshipsRead),
+);
+
+export const UserResource = resourceObject(
+  USERS,
+  Type.Partial(UserAttributes, { description: 'Every attribute, unless fields[users] names fewer.' }),
+  Type.Object({
+    subscriptions: Type.Optional(
+      Type.Object({ data: Type.Array(Identifier(SUBSCRIPTIONS)) }, { description: 'With include=subscriptions.' }),
+    ),
+  }) as TObject,
+);
+
+export function renderSubscription(base: string, s: StoredSubscription, fields?: ReadonlySet<string>) {
+  const relationships = toSubscriptionRelationships(s);
+  return {
+    type: SUBSCRIPTIONS,
+    id: s.id,
+    attributes: pick(toSubscriptionAttributes(s), fields),
+    relationships: fields && !fields.has('product') ? {} : relationships,
+    links: { self: `${base}/users/${s.userId}/subscriptions/${s.id}` },
+  };
+}
+
+/** A user; with `subscriptions`, also the linkage to them (they go in `included`). */
+export function renderUser(
+  base: string,
+  user: StoredUser,
+  fields?: ReadonlySet<string>,
+  subscriptions?: readonly StoredSubscription[],
+) {
+  const linked = subscriptions !== undefined && (!fields || fields.has('subscriptions'));
+  return {
+    type: USERS,
+    id: user.id,
+    attributes: pick(toUserAttributes(user.email, user.fields, user.newsletters), fields),
+    ...(linked
+      ? { relationships: { subscriptions: { data: subscriptions.map((s) => ({ type: SUBSCRIPTIONS, id: s.id })) } } }
+      : {}),
+    links: { self: `${base}/users/${user.id}` },
+  };
+}
+
+/** Orders by id, as `sort` asks. */
+export function sorted<T extends { id: string }>(items: readonly T[], sort: string | undefined): T[] {
+  const ascending = [...items].sort((a, b) => Number(a.id) - Number(b.id));
+  return sort === '-id' ? ascending.reverse() : ascending;
+}

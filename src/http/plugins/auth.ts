@@ -1,0 +1,99 @@
+/**
+ * Who is asking, and may they: every request but the public ones presents a credential as
+ * `Authorization: Bearer <secret>` or as HTTP Basic with the secret as password. The credential
+ * is read from the store on every request, so a revocation holds from the next request on, in
+ * every process. Then its rate is checked, then its scope against what the route needs.
+ */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { allows, hashSecret, parseSecret, secretMatches, type Scope } from '../../domain/api-key.js';
+import type { AuditContext } from '../../domain/audit.js';
+import { errors } from '../../domain/errors.js';
+import type { Store } from '../../store/port.js';
+import { RateLimiter, type RateLimit } from './rate-limit.js';
+
+export interface Credential {
+  id: string;
+  scopes: readonly Scope[];
+  rateLimit: number | null;
+}
+
+export interface AuthOptions {
+  /** False only with AUTH=off: every request is let in, as nobody. */
+  enabled: boolean;
+  /** CIRCULATION_ADMIN_KEY: accepted as an admin credential. */
+  adminKey?: string | undefined;
+  rateLimit: RateLimit;
+}
+
+/** The audit name of the credential taken from the environment. */
+export const ENVIRONMENT_ADMIN = 'CIRCULATION_ADMIN_KEY';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    credential: Credential | null;
+  }
+  interface FastifyContextConfig {
+    /** What the route needs; by default `read` for GET and HEAD, `write` for the rest. */
+    scope?: Scope | 'public';
+  }
+}
+
+export function registerAuth(app: FastifyInstance, store: Store, options: AuthOptions): void {
+  const limiter = new RateLimiter(options.rateLimit);
+  const adminKeyHash = options.adminKey === undefined ? undefined : hashSecret(options.adminKey);
+
+  async function authenticate(secret: string): Promise<Credential | undefined> {
+    if (adminKeyHash && secretMatches(adminKeyHash, secret)) {
+      return { id: ENVIRONMENT_ADMIN, scopes: ['admin'], rateLimit: null };
+    }
+    const parsed = parseSecret(secret);
+    if (!parsed) return undefined;
+    const key = await store.getApiKey(parsed.id);
+    if (!key || key.revokedAt !== null || !secretMatches(key.secretHash, parsed.random)) return undefined;
+    return { id: key.id, scopes: key.scopes, rateLimit: key.rateLimit };
+  }
+
+  app.decorateRequest('credential', null);
+  app.addHook('onRequest', async (request, reply) => {
+    const needed = request.routeOptions.config?.scope ?? (['GET', 'HEAD'].includes(request.method) ? 'read' : 'write');
+    if (needed === 'public' || !options.enabled) return;
+    const secret = presentedSecret(request.headers.authorization);
+    if (secret === undefined)
+      throw errors.unauthorized('This request needs a credential (Authorization: Bearer <secret>).');
+    const credential = await authenticate(secret);
+    if (!credential) throw errors.unauthorized('The credential is not valid, or has been revoked.');
+
+    const rate = limiter.take(credential.id, limiter.limitFor(credential.rateLimit));
+    reply.headers({
+      'ratelimit-limit': rate.limit,
+      'ratelimit-remaining': rate.remaining,
+      'ratelimit-reset': rate.resetSeconds,
+    });
+    if (!rate.allowed) throw errors.tooManyRequests(rate.retryAfterSeconds);
+
+    if (!allows(credential.scopes, needed)) {
+      throw errors.forbidden(
+        `This credential has the scopes ${credential.scopes.join(', ')}; this request needs ${needed}.`,
+      );
+    }
+    request.credential = credential;
+  });
+}
+
+/** The secret of a Bearer or Basic Authorization header (Basic: the password; the user name is ignored). */
+function presentedSecret(header: string | undefined): string | undefined {
+  if (!header) return undefined;
+  const [scheme = '', value = ''] = header.trim().split(/\s+/, 2);
+  if (scheme.toLowerCase() === 'bearer') return value || undefined;
+  if (scheme.toLowerCase() === 'basic') {
+    const decoded = Buffer.from(value, 'base64').toString('utf8');
+    const colon = decoded.indexOf(':');
+    return colon === -1 ? undefined : decoded.slice(colon + 1) || undefined;
+  }
+  return undefined;
+}
+
+/** Who makes a change, and with which attributes: what the store writes to the audit trail. */
+export function auditOf(request: FastifyRequest, attributes: readonly string[] = []): AuditContext {
+  return { actor: request.credential?.id ?? null, attributes };
+}

@@ -1,0 +1,117 @@
+/**
+ * The API describes itself: an OpenAPI 3.1 document at /openapi.json, generated from the same
+ * route schemas that validate requests and serialize responses, and a documentation page at
+ * /docs whose every asset the service serves itself.
+ */
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import { Type } from '@sinclair/typebox';
+import type { FastifyInstance } from 'fastify';
+import { IfMatchHeader } from '../jsonapi/etag.js';
+import { takesIdempotencyKey } from './idempotency.js';
+
+const IdempotencyKeyHeader = Type.Object({
+  'idempotency-key': Type.Optional(
+    Type.String({
+      maxLength: 255,
+      description: 'Makes a retry safe: the same key and request get the first response again (kept 24 hours).',
+    }),
+  ),
+});
+import { ErrorDocument } from '../jsonapi/documents.js';
+import { JSONAPI } from './media-types.js';
+
+const NoQueryParameters = Type.Object({}, { additionalProperties: false });
+
+/** Answers any route may give, whatever it does: they come from the hooks every request passes. */
+const EVERY_ROUTE_ERRORS = {
+  400: ErrorDocument,
+  406: ErrorDocument,
+  414: ErrorDocument,
+  500: ErrorDocument,
+  503: ErrorDocument,
+};
+const CREDENTIAL_ERRORS = { 401: ErrorDocument, 403: ErrorDocument, 429: ErrorDocument };
+const BODY_ERRORS = { 413: ErrorDocument, 415: ErrorDocument, 422: ErrorDocument };
+
+const TAGS: [RegExp, string][] = [
+  [/^\/users\/:user_id\/subscriptions/, 'subscriptions'],
+  [/^\/users/, 'users'],
+  [/^\/api-keys/, 'credentials'],
+  [/^\/audit-events/, 'audit'],
+  [/^\/events/, 'events'],
+  [/^\/webhooks/, 'webhooks'],
+  [/^\/(health|metrics)/, 'operations'],
+];
+
+/**
+ * Completes every route's schema with what holds for all of them: no query parameters unless
+ * declared, the JSON:API media types, the error statuses the shared hooks answer, the
+ * credentials needed. Must be registered before the routes.
+ */
+export function registerRouteDefaults(app: FastifyInstance): void {
+  app.addHook('onRoute', (route) => {
+    if (route.url.startsWith('/docs')) {
+      route.config = { ...route.config, scope: 'public', ownMediaType: true };
+      route.schema = { ...route.schema, hide: true };
+      return;
+    }
+    const schema = route.schema ?? {};
+    const isPublic = route.config?.scope === 'public';
+    const hasBody = schema.body !== undefined;
+    const methods = ([] as string[]).concat(route.method);
+    // Every write to one resource honours If-Match.
+    const conditional = methods.some((m) => ['PUT', 'PATCH', 'DELETE'].includes(m));
+    const idempotent = methods.some((m) => takesIdempotencyKey(m, route.url)) && !route.config?.showsSecret;
+    route.schema = {
+      querystring: NoQueryParameters,
+      ...(conditional || idempotent
+        ? {
+            headers: Type.Object({
+              ...(conditional ? IfMatchHeader.properties : {}),
+              ...(idempotent ? IdempotencyKeyHeader.properties : {}),
+            }),
+          }
+        : {}),
+      ...schema,
+      tags: TAGS.find(([pattern]) => pattern.test(route.url))?.slice(1) as string[] | undefined,
+      ...(route.config?.ownMediaType ? {} : { consumes: [JSONAPI, 'application/json'], produces: [JSONAPI] }),
+      ...(isPublic ? {} : { security: [{ bearer: [] }, { basic: [] }] }),
+      response: {
+        ...EVERY_ROUTE_ERRORS,
+        ...(isPublic ? {} : CREDENTIAL_ERRORS),
+        ...(hasBody ? BODY_ERRORS : {}),
+        ...(conditional ? { 412: ErrorDocument } : {}),
+        ...(idempotent ? { 409: ErrorDocument, 422: ErrorDocument } : {}),
+        ...(schema.response as object | undefined),
+      },
+    };
+  });
+}
+
+export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+  await app.register(swagger, {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'circulation',
+        version: '1',
+        description:
+          'User records and their subscriptions behind a JSON:API interface. Every request but the ' +
+          'public ones (health, metrics, this document) presents a credential.',
+      },
+      components: {
+        securitySchemes: {
+          bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <secret>' },
+          basic: { type: 'http', scheme: 'basic', description: 'HTTP Basic with the secret as password' },
+        },
+      },
+    },
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  app.get(
+    '/openapi.json',
+    { config: { scope: 'public', ownMediaType: true }, schema: { hide: true } },
+    async (_request, reply) => reply.type('application/json').send(app.swagger()),
+  );
+}

@@ -1,0 +1,201 @@
+/**
+ * The SQLite schema, as numbered migrations (see migration.ts). Column names of user profile
+ * fields are derived from the attribute paths (see `columnOf`), and a store test checks them.
+ */
+import type { Migration } from '../sql/migrations.js';
+
+export const sqliteMigrations: readonly Migration[] = [
+  {
+    version: 1,
+    name: 'users, newsletters and subscriptions',
+    sql: `
+      CREATE TABLE users (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        email TEXT NOT NULL,
+        email_lower TEXT NOT NULL,
+        email_domain TEXT NOT NULL,
+        password_hash TEXT,
+        family_name TEXT NOT NULL CHECK (length(trim(family_name)) > 0),
+        honorific_prefix TEXT,
+        given_name TEXT,
+        additional_name TEXT,
+        honorific_suffix TEXT,
+        address_street_address TEXT,
+        address_unit_number TEXT,
+        address_address_locality TEXT,
+        address_address_region TEXT,
+        address_address_country TEXT,
+        address_postal_code TEXT,
+        circulation_number TEXT,
+        internal_notes TEXT,
+        job_title TEXT,
+        works_for_legal_name TEXT,
+        works_for_telephone TEXT,
+        telephone TEXT,
+        cell_number TEXT,
+        fax_number TEXT,
+        demographics TEXT CHECK (demographics IS NULL OR json_valid(demographics)),
+        created_at INTEGER NOT NULL DEFAULT (unixepoch()),
+        updated_at INTEGER NOT NULL DEFAULT (unixepoch())
+      );
+      CREATE UNIQUE INDEX users_email_lower ON users (email_lower);
+      CREATE INDEX users_email_domain ON users (email_domain, id);
+      CREATE INDEX users_circulation_number ON users (circulation_number, id);
+
+      CREATE TABLE user_newsletters (
+        user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        newsletter_id TEXT NOT NULL,
+        PRIMARY KEY (user_id, newsletter_id)
+      ) WITHOUT ROWID;
+
+      CREATE TABLE subscriptions (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        date_started INTEGER NOT NULL,
+        date_ended INTEGER,
+        external_identifier TEXT,
+        license TEXT CHECK (license IN ('individual', 'free', 'site')),
+        resource TEXT CHECK (resource IN ('online', 'print', 'print-online')),
+        trial INTEGER NOT NULL CHECK (trial IN (0, 1)),
+        expired INTEGER NOT NULL DEFAULT 0 CHECK (expired IN (0, 1)),
+        product_id TEXT,
+        created_at INTEGER NOT NULL DEFAULT (unixepoch()),
+        updated_at INTEGER NOT NULL DEFAULT (unixepoch()),
+        CHECK (date_ended IS NULL OR date_ended >= date_started OR expired = 1)
+      );
+      CREATE INDEX subscriptions_user ON subscriptions (user_id, id);
+    `,
+  },
+  {
+    version: 2,
+    name: 'API credentials and the audit trail',
+    sql: `
+      CREATE TABLE api_keys (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        name TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 100),
+        scopes TEXT NOT NULL CHECK (json_valid(scopes) AND json_array_length(scopes) > 0),
+        secret_hash BLOB NOT NULL,
+        rate_limit INTEGER CHECK (rate_limit IS NULL OR rate_limit > 0),
+        created_at INTEGER NOT NULL DEFAULT (unixepoch()),
+        revoked_at INTEGER
+      );
+
+      CREATE TABLE audit_log (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        occurred_at INTEGER NOT NULL DEFAULT (unixepoch()),
+        actor TEXT,
+        action TEXT NOT NULL,
+        resource_type TEXT NOT NULL,
+        resource_id TEXT NOT NULL,
+        user_id TEXT,
+        attributes TEXT NOT NULL CHECK (json_valid(attributes))
+      );
+      CREATE INDEX audit_log_resource ON audit_log (resource_type, resource_id, id);
+      CREATE INDEX audit_log_actor ON audit_log (actor, id);
+    `,
+  },
+  {
+    version: 3,
+    name: 'row versions, for ETag and If-Match',
+    sql: `
+      ALTER TABLE users ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
+      ALTER TABLE subscriptions ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
+    `,
+  },
+  {
+    version: 4,
+    name: 'idempotency keys',
+    sql: `
+      CREATE TABLE idempotency_keys (
+        scope TEXT NOT NULL,
+        key TEXT NOT NULL,
+        fingerprint TEXT NOT NULL,
+        status integer,
+        headers TEXT,
+        body TEXT,
+        created_at INTEGER NOT NULL,
+        PRIMARY KEY (scope, key)
+      );
+      CREATE INDEX idempotency_keys_created ON idempotency_keys (created_at);
+    `,
+  },
+  {
+    version: 5,
+    name: 'events by user',
+    sql: `
+      CREATE INDEX audit_log_user ON audit_log (user_id, id);
+    `,
+  },
+  {
+    version: 6,
+    name: 'subscriptions that lapse',
+    sql: `
+      CREATE INDEX subscriptions_lapsing ON subscriptions (date_ended) WHERE expired = 0;
+    `,
+  },
+  {
+    version: 7,
+    name: 'webhooks, and a delivery for each event each webhook receives',
+    sql: `
+      CREATE TABLE webhooks (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        url TEXT NOT NULL,
+        events TEXT NOT NULL CHECK (json_valid(events) AND json_array_length(events) > 0),
+        secret_salt TEXT NOT NULL,
+        version INTEGER NOT NULL DEFAULT 1,
+        created_at INTEGER NOT NULL DEFAULT (unixepoch()),
+        updated_at INTEGER NOT NULL DEFAULT (unixepoch())
+      );
+
+      -- Instants in milliseconds: retries come seconds apart, or less.
+      CREATE TABLE webhook_deliveries (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        webhook_id INTEGER NOT NULL REFERENCES webhooks (id) ON DELETE CASCADE,
+        event_id INTEGER NOT NULL REFERENCES audit_log (id) ON DELETE CASCADE,
+        event_type TEXT NOT NULL,
+        user_id TEXT NOT NULL,
+        state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'delivered', 'failed')),
+        attempts INTEGER NOT NULL DEFAULT 0,
+        created_at INTEGER NOT NULL,
+        next_attempt_at INTEGER,
+        locked_until INTEGER,
+        last_attempt_at INTEGER,
+        last_status INTEGER,
+        last_error TEXT,
+        delivered_at INTEGER,
+        version INTEGER NOT NULL DEFAULT 1,
+        UNIQUE (webhook_id, event_id)
+      );
+      CREATE INDEX webhook_deliveries_list ON webhook_deliveries (webhook_id, id);
+      CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE state = 'pending';
+      CREATE INDEX webhook_deliveries_queue ON webhook_deliveries (webhook_id, user_id, event_id)
+        WHERE state = 'pending';
+
+      -- The outbox: every event gets its deliveries in the transaction that records it. A delivery
+      -- queued behind others of its user is not due before the last of them (a hint that keeps
+      -- waiting queues out of the claims' way; the claim itself checks the order).
+      CREATE TRIGGER audit_log_webhook_deliveries AFTER INSERT ON audit_log
+      WHEN NEW.resource_type IN ('users', 'subscriptions') AND NEW.action IN ('create', 'update', 'delete', 'expire')
+      BEGIN
+        INSERT INTO webhook_deliveries (webhook_id, event_id, event_type, user_id, created_at, next_attempt_at)
+        SELECT w.id, NEW.id, t.event_type, NEW.user_id, t.now, max(t.now, coalesce((
+            SELECT e.next_attempt_at FROM webhook_deliveries e
+            WHERE e.webhook_id = w.id AND e.user_id = NEW.user_id AND e.state = 'pending'
+            ORDER BY e.event_id DESC LIMIT 1), t.now))
+        FROM webhooks w, (SELECT
+            CASE NEW.resource_type WHEN 'users' THEN 'user' ELSE 'subscription' END || '.' ||
+            CASE NEW.action WHEN 'create' THEN 'created' WHEN 'update' THEN 'updated'
+              WHEN 'delete' THEN 'deleted' ELSE 'expired' END AS event_type,
+            CAST(unixepoch('subsec') * 1000 AS INTEGER) AS now) t
+        WHERE EXISTS (SELECT 1 FROM json_each(w.events) WHERE value = t.event_type);
+      END;
+    `,
+  },
+  {
+    version: 8,
+    name: 'credential versions, for ETag and If-Match',
+    sql: `
+      ALTER TABLE api_keys ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
+    `,
+  },
+];

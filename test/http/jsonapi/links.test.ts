@@ -1,0 +1,66 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { userDocument } from '../../support/fixtures.js';
+import { rawRequest, startService } from '../../support/service.js';
+import { forEachStore } from '../../support/stores.js';
+
+forEachStore((kind) => {
+  describe('absolute links and Location', () => {
+    it('use PUBLIC_URL when it is set', async () => {
+      const service = await startService(kind, { publicUrl: 'https://api.example.com/circulation' });
+      try {
+        const response = await service.client.post('/users', userDocument());
+        const { id } = response.body.data;
+        assert.equal(response.headers.get('location'), `https://api.example.com/circulation/users/${id}`);
+        const list = await service.client.get('/users');
+        assert.equal(list.body.links.first, 'https://api.example.com/circulation/users?page[number]=1');
+      } finally {
+        await service.close();
+      }
+    });
+
+    it('follow the Host the request came to when PUBLIC_URL is unset', async () => {
+      const service = await startService(kind);
+      try {
+        const response = await rawRequest(service.baseUrl, {
+          method: 'POST',
+          path: '/users',
+          headers: { host: 'circulation.internal:8080', 'content-type': 'application/vnd.api+json' },
+          body: JSON.stringify(userDocument()),
+        });
+        assert.equal(response.status, 201, response.text);
+        const { id } = JSON.parse(response.text).data;
+        assert.equal(response.headers.location, `http://circulation.internal:8080/users/${id}`);
+      } finally {
+        await service.close();
+      }
+    });
+
+    it('ignore X-Forwarded-Proto and X-Forwarded-Host unless a proxy is trusted', async () => {
+      const forwarded = { 'x-forwarded-proto': 'https', 'x-forwarded-host': 'public.example.com' };
+      const untrusting = await startService(kind);
+      const trusting = await startService(kind, { trustProxy: true });
+      try {
+        const plain = await untrusting.client.get('/users', { headers: forwarded });
+        assert.equal(plain.body.links.first, `${untrusting.baseUrl}/users?page[number]=1`);
+        const proxied = await trusting.client.get('/users', { headers: forwarded });
+        assert.equal(proxied.body.links.first, 'https://public.example.com/users?page[number]=1');
+      } finally {
+        await untrusting.close();
+        await trusting.close();
+      }
+    });
+
+    it('refuse a Host header that is not a host name rather than echo it', async () => {
+      const service = await startService(kind);
+      try {
+        const response = await rawRequest(service.baseUrl, { path: '/users', headers: { host: 'evil.com"><script>' } });
+        assert.equal(response.status, 400, response.text);
+        assert.deepEqual(JSON.parse(response.text).errors[0].source, { header: 'Host' });
+        assert.ok(!response.text.includes('<script>'));
+      } finally {
+        await service.close();
+      }
+    });
+  });
+});

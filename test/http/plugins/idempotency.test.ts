@@ -1,0 +1,110 @@
+/**
+ * Idempotency-Key: a retried POST or expire runs once, whichever answer the client missed.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import {
+  createSubscription,
+  createUser,
+  issueKey,
+  onlyError,
+  subscriptionDocument,
+  userDocument,
+} from '../../support/fixtures.js';
+import { startService, type Service } from '../../support/service.js';
+import { forEachStore } from '../../support/stores.js';
+
+forEachStore((kind) => {
+  let service: Service;
+  let counter = 0;
+  before(async () => {
+    service = await startService(kind);
+  });
+  after(() => service.close());
+
+  const withKey = (key: string) => ({ headers: { 'idempotency-key': key } });
+  const freshKey = () => `key-${kind}-${Date.now()}-${(counter += 1)}`;
+  const userCount = async () =>
+    Number(((await service.sql('SELECT count(*) AS n FROM users')) as [{ n: number }])[0].n);
+
+  describe('Idempotency-Key', () => {
+    it('answers a retried create with the first response, creating one user', async () => {
+      const key = freshKey();
+      const document = userDocument({ password: 'a retried password' });
+      const first = await service.client.post('/users', document, withKey(key));
+      assert.equal(first.status, 201, first.text);
+      const before = await userCount();
+      const retry = await service.client.post('/users', document, withKey(key));
+      assert.equal(retry.status, 201);
+      assert.deepEqual(retry.body, first.body);
+      assert.equal(retry.headers.get('location'), first.headers.get('location'));
+      assert.equal(retry.headers.get('etag'), first.headers.get('etag'));
+      assert.equal(retry.headers.get('idempotent-replayed'), 'true');
+      assert.equal(await userCount(), before);
+    });
+
+    it('keeps the key in the database, where any process finds it', async () => {
+      const key = freshKey();
+      await service.client.post('/users', userDocument(), withKey(key));
+      const rows = await service.sql('SELECT status FROM idempotency_keys WHERE key = ?', [key]);
+      assert.deepEqual(
+        rows.map((r) => Number(r.status)),
+        [201],
+      );
+    });
+
+    it('replays a refusal too: the same invalid request gets the same 422', async () => {
+      const key = freshKey();
+      const bad = userDocument({ email: 'not-an-address' });
+      const first = await service.client.post('/users', bad, withKey(key));
+      const retry = await service.client.post('/users', bad, withKey(key));
+      assert.equal(first.status, 422);
+      assert.deepEqual(retry.body, first.body);
+    });
+
+    it('refuses the same key with a different request with 422', async () => {
+      const key = freshKey();
+      await service.client.post('/users', userDocument(), withKey(key));
+      const error = onlyError(await service.client.post('/users', userDocument(), withKey(key)), 422);
+      assert.deepEqual(error.source, { header: 'Idempotency-Key' });
+    });
+
+    it('answers 409 to the same key while the first request is still running', async () => {
+      const key = freshKey();
+      const document = userDocument();
+      // Hold the first request in the store long enough for the retry to arrive meanwhile.
+      const create = service.store.createUser;
+      service.store.createUser = async (...args) => {
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        return create(...args);
+      };
+      try {
+        const first = service.client.post('/users', document, withKey(key));
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        const error = onlyError(await service.client.post('/users', document, withKey(key)), 409);
+        assert.deepEqual(error.source, { header: 'Idempotency-Key' });
+        assert.equal((await first).status, 201);
+      } finally {
+        service.store.createUser = create;
+      }
+    });
+
+    it('makes expire safe to retry, and keeps keys apart per credential', async () => {
+      const userId = await createUser(service.client);
+      const id = await createSubscription(service.client, userId);
+      const key = freshKey();
+      const first = await service.client.put(`/users/${userId}/subscriptions/${id}/expire`, undefined, withKey(key));
+      await new Promise((resolve) => setTimeout(resolve, 1100));
+      const retry = await service.client.put(`/users/${userId}/subscriptions/${id}/expire`, undefined, withKey(key));
+      assert.deepEqual(retry.body, first.body);
+      const other = service.client.as((await issueKey(service.client, ['write'])).secret);
+      const theirs = await other.post(`/users/${userId}/subscriptions`, subscriptionDocument(), withKey(key));
+      assert.equal(theirs.status, 201, theirs.text);
+    });
+
+    it('refuses a key that is not 1 to 255 printable characters with 400', async () => {
+      const error = onlyError(await service.client.post('/users', userDocument(), withKey('has spaces in it')), 400);
+      assert.deepEqual(error.source, { header: 'Idempotency-Key' });
+    });
+  });
+});

@@ -1,0 +1,109 @@
+/**
+ * Credentials as an operator meets them: the first start's admin secret, the `keys` command,
+ * and AUTH=off kept to loopback.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { after, before, describe, it } from 'node:test';
+import { CLI, MAIN, startProcess } from '../support/process.js';
+import { forEachStore, openTestStore, type TestStore } from '../support/stores.js';
+
+function keys(databaseUrl: string, ...args: string[]) {
+  return spawnSync(process.execPath, [...CLI, 'keys', ...args], {
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+}
+
+forEachStore((kind) => {
+  let store: TestStore;
+  before(async () => {
+    store = await openTestStore(kind);
+  });
+  after(() => store.close());
+
+  describe('the first start', () => {
+    it('creates an admin credential, prints its secret once, and the secret works', async () => {
+      const first = await startProcess({ DATABASE_URL: store.databaseUrl, CIRCULATION_ADMIN_KEY: '' });
+      const secret = (await first.until(/^ {2}(circ_\S+)$/m))[1];
+      assert.ok(secret, first.output());
+      assert.match(first.output(), /Authorization: Bearer/);
+      assert.equal((await first.client.as(secret).get('/api-keys')).status, 200);
+      await first.stop();
+
+      const second = await startProcess({ DATABASE_URL: store.databaseUrl, CIRCULATION_ADMIN_KEY: '' });
+      assert.doesNotMatch(second.output(), /circ_/);
+      assert.equal((await second.client.as(secret).get('/users')).status, 200);
+      await second.stop();
+    });
+  });
+
+  describe('circulation keys', () => {
+    it('creates a credential whose secret the service accepts, within its scope', async () => {
+      const created = keys(store.databaseUrl, 'create', '--name', 'fulfilment', '--scope', 'read');
+      assert.equal(created.status, 0, created.stderr);
+      const secret = /^ {2}(circ_\S+)$/m.exec(created.stdout)?.[1];
+      assert.ok(secret, created.stdout);
+      const id = /created key (\d+)/.exec(created.stdout)?.[1] as string;
+
+      const service = await startProcess({ DATABASE_URL: store.databaseUrl });
+      try {
+        assert.equal((await service.client.as(secret).get('/users')).status, 200);
+        assert.equal((await service.client.as(secret).post('/users', {})).status, 403);
+
+        const listed = keys(store.databaseUrl, 'list');
+        assert.equal(listed.status, 0, listed.stderr);
+        assert.match(listed.stdout, new RegExp(`^${id}\\s+fulfilment\\s+read\\s+default\\s+\\S+\\s+active$`, 'm'));
+        assert.ok(!listed.stdout.includes(secret.slice(-43)), 'list shows a secret');
+
+        const revoked = keys(store.databaseUrl, 'revoke', id);
+        assert.equal(revoked.status, 0, revoked.stderr);
+        assert.equal((await service.client.as(secret).get('/users')).status, 401);
+        assert.match(keys(store.databaseUrl, 'list').stdout, new RegExp(`^${id}\\s.*revoked`, 'm'));
+      } finally {
+        await service.stop();
+      }
+    });
+
+    it('refuses a create without a scope, or with an unknown one, with usage', () => {
+      for (const args of [
+        ['--name', 'x'],
+        ['--name', 'x', '--scope', 'root'],
+      ]) {
+        const result = keys(store.databaseUrl, 'create', ...args);
+        assert.equal(result.status, 2);
+        assert.match(result.stderr, /--scope/);
+        assert.match(result.stderr, /Usage:/);
+      }
+    });
+
+    it('refuses to revoke a key that does not exist', () => {
+      const result = keys(store.databaseUrl, 'revoke', '987654');
+      assert.equal(result.status, 2);
+      assert.match(result.stderr, /no API key with id 987654/);
+    });
+  });
+
+  describe('AUTH=off', () => {
+    it('lets requests in without a credential on loopback, with a warning', async () => {
+      const service = await startProcess({ DATABASE_URL: store.databaseUrl, AUTH: 'off' });
+      try {
+        assert.equal((await service.client.as(null).get('/users')).status, 200);
+        assert.match(service.output(), /AUTH=off/);
+      } finally {
+        await service.stop();
+      }
+    });
+
+    it('refuses to listen beyond loopback', () => {
+      const result = spawnSync(process.execPath, MAIN, {
+        env: { ...process.env, DATABASE_URL: store.databaseUrl, AUTH: 'off', HOST: '0.0.0.0', PORT: '0' },
+        encoding: 'utf8',
+        timeout: 20_000,
+      });
+      assert.notEqual(result.status, 0);
+      assert.match(result.stderr, /AUTH=off .* only on loopback/);
+    });
+  });
+});

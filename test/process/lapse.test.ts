@@ -1,0 +1,93 @@
+/**
+ * Lapsing: subscriptions whose dateEnded has passed become expired, once each, with their event,
+ * by the `lapse` command or by a serving process on an interval.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { after, before, describe, it } from 'node:test';
+import { AUDIT, createUser, subscriptionDocument, userDocument } from '../support/fixtures.js';
+import { CLI, startProcess } from '../support/process.js';
+import { forEachStore, openTestStore, type TestStore } from '../support/stores.js';
+
+const day = 24 * 3600;
+const now = () => Math.floor(Date.now() / 1000);
+
+forEachStore((kind) => {
+  let store: TestStore;
+  before(async () => {
+    store = await openTestStore(kind);
+  });
+  after(() => store.close());
+
+  describe('circulation lapse', () => {
+    it('expires only what has ended, keeping its dateEnded, once', async () => {
+      const user = await store.store.createUser(
+        { email: `lapse-${kind}@example.com`, passwordHash: null, fields: { familyName: 'Lapse' }, newsletters: [] },
+        AUDIT,
+      );
+      const values = (dateEnded: number | null) => ({
+        dateStarted: now() - 30 * day,
+        dateEnded,
+        externalIdentifier: null,
+        license: null,
+        resource: null,
+        trial: false,
+        productId: null,
+      });
+      const ended = await store.store.createSubscription(user.id, values(now() - day), AUDIT);
+      const running = await store.store.createSubscription(user.id, values(now() + day), AUDIT);
+      const open = await store.store.createSubscription(user.id, values(null), AUDIT);
+      const run = () =>
+        spawnSync(process.execPath, [...CLI, 'lapse'], {
+          env: { ...process.env, DATABASE_URL: store.databaseUrl },
+          encoding: 'utf8',
+        });
+      assert.match(run().stdout, /^1 subscriptions lapsed/);
+      const after = await store.store.listSubscriptions(user.id);
+      assert.deepEqual(
+        after?.map((s) => [s.id, s.expired]),
+        [
+          [ended!.id, true],
+          [running!.id, false],
+          [open!.id, false],
+        ],
+      );
+      assert.equal(after?.[0]?.dateEnded, ended!.dateEnded);
+      assert.match(run().stdout, /^0 subscriptions lapsed/);
+      const events = await store.store.listAuditEvents({
+        resourceType: 'subscriptions',
+        resourceId: ended!.id,
+        limit: 10,
+      });
+      assert.deepEqual(
+        events.map((e) => [e.action, e.actor]),
+        [
+          ['create', 'test'],
+          ['expire', 'lapse'],
+        ],
+      );
+    });
+  });
+
+  describe('LAPSE_INTERVAL_SECONDS', () => {
+    it('lets a serving process lapse ended subscriptions on its own', async () => {
+      const service = await startProcess({ DATABASE_URL: store.databaseUrl, LAPSE_INTERVAL_SECONDS: '1' });
+      try {
+        const userId = await createUser(service.client, userDocument().data.attributes);
+        const created = await service.client.post(
+          `/users/${userId}/subscriptions`,
+          subscriptionDocument({ dateStarted: '2020-01-01T00:00:00Z', dateEnded: '2021-01-01T00:00:00Z' }),
+        );
+        const path = `/users/${userId}/subscriptions/${created.body.data.id}`;
+        let expired = false;
+        for (let i = 0; i < 40 && !expired; i += 1) {
+          await new Promise((resolve) => setTimeout(resolve, 150));
+          expired = (await service.client.get(path)).body.data.attributes.expired;
+        }
+        assert.ok(expired, 'the subscription did not lapse');
+      } finally {
+        await service.stop();
+      }
+    });
+  });
+});
