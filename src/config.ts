@@ -4,7 +4,9 @@
  */
 import { resolve } from 'node:path';
 import type { RetryPolicy } from './domain/webhooks.js';
-import type { SqliteSynchronous } from './store/sqlite/open.js';
+import type { DatabaseConfig } from './store/open.js';
+
+export type { DatabaseConfig };
 
 export interface Config {
   port: number;
@@ -36,10 +38,6 @@ export interface WebhookConfig {
   pollMs: number;
   retry: RetryPolicy;
 }
-
-export type DatabaseConfig =
-  | { kind: 'sqlite'; path: string; synchronous: SqliteSynchronous; busyTimeoutMs: number }
-  | { kind: 'postgres'; url: string; poolSize: number; statementTimeoutMs: number; connectTimeoutMs: number };
 
 export class ConfigError extends Error {
   constructor(setting: string, problem: string) {

@@ -1,6 +1,8 @@
+#!/usr/bin/env node
 /**
- * The process entry of `npm start`: the `circulation serve` command.
+ * The process entry: `npm start` and the `circulation` command (the package's bin) alike. With
+ * no command it serves.
  */
 import { runCli } from './cli/index.js';
 
-await runCli(['serve', ...process.argv.slice(2)]);
+await runCli(process.argv.slice(2));

@@ -8,19 +8,24 @@ import { SCOPES, type ApiKey, type Scope } from '../domain/api-key.js';
 import type { AuditContext } from '../domain/audit.js';
 import { formatInstant, nowInSeconds } from '../domain/dates.js';
 import type { Store } from '../store/port.js';
-
-export const KEYS_USAGE = `Usage:
-  circulation keys create --name NAME --scope read|write|admin [--scope …] [--rate-limit N]
-  circulation keys list
-  circulation keys revoke ID
-`;
+import { UsageError, withStore, type Command } from './command.js';
 
 /** The audit trail's name for changes made with this command. */
 const CLI: AuditContext['actor'] = 'cli';
 
-export class UsageError extends Error {}
+export const keysCommand: Command = {
+  summary: 'create, list and revoke API credentials (circulation keys --help)',
+  usage: `Usage:
+  circulation keys create --name NAME --scope read|write|admin [--scope …] [--rate-limit N]
+  circulation keys list
+  circulation keys revoke ID
+`,
+  run: withStore(async (store, args) => {
+    process.stdout.write(await keys(store, args));
+  }),
+};
 
-export async function keysCommand(store: Store, args: readonly string[]): Promise<string> {
+async function keys(store: Store, args: readonly string[]): Promise<string> {
   const [action, ...rest] = args;
   if (action === 'create') return create(store, rest);
   if (action === 'list') return list(await store.listApiKeys());

@@ -1,19 +1,27 @@
 /**
- * Serving: open the store, make sure someone can get in, listen, and close cleanly on SIGTERM
- * or SIGINT.
+ * `circulation serve` (what `npm start` runs): open the store, start the HTTP application, the
+ * timed jobs and webhook delivery, make sure someone can get in, and close cleanly on SIGTERM or
+ * SIGINT.
  */
-import { pino } from 'pino';
 import type { Config } from '../config.js';
 import { issueFirstAdminCredential } from '../credentials/issue.js';
 import { buildApp } from '../http/app.js';
-import { lapseDue } from '../jobs/lapse.js';
+import { startJobs, type Jobs } from '../jobs/schedule.js';
 import { openStore } from '../store/open.js';
+import type { Store } from '../store/port.js';
 import { startDispatcher, type Dispatcher } from '../webhooks/dispatcher.js';
 import { webhookKeyOf } from '../webhooks/key.js';
+import type { Command } from './command.js';
+import { logging } from './logging.js';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
-export async function serve(config: Config): Promise<void> {
+export const serveCommand: Command = {
+  summary: 'serve the API (what `npm start` runs)',
+  run: serve,
+};
+
+async function serve(config: Config): Promise<void> {
   if (!config.auth && !LOOPBACK.has(config.host)) {
     throw new Error(`AUTH=off lets anyone in, so it listens only on loopback, not on HOST=${config.host}`);
   }
@@ -21,6 +29,7 @@ export async function serve(config: Config): Promise<void> {
   const log = logging(config.logLevel);
   const webhookKey = webhookKeyOf(config.webhooks.secretKey, config.database);
   let dispatcher: Dispatcher | undefined;
+  let jobs: Jobs | undefined;
   const app = await buildApp({
     store,
     publicUrl: config.publicUrl,
@@ -43,6 +52,7 @@ export async function serve(config: Config): Promise<void> {
       process.exit(1);
     }, config.shutdownGraceMs);
     deadline.unref();
+    jobs?.stop();
     await app.close();
     await dispatcher?.stop();
     await store.close();
@@ -54,17 +64,7 @@ export async function serve(config: Config): Promise<void> {
 
   await app.listen({ port: config.port, host: config.host });
   log.flush();
-  if (config.lapseIntervalSeconds > 0) {
-    const lapse = async () => {
-      try {
-        const lapsed = await lapseDue(store);
-        if (lapsed > 0) app.log.info({ lapsed }, 'subscriptions lapsed');
-      } catch (error) {
-        app.log.error({ err: error }, 'lapsing failed; trying again at the next interval');
-      }
-    };
-    setInterval(() => void lapse(), config.lapseIntervalSeconds * 1000).unref();
-  }
+  jobs = startJobs(store, { lapseIntervalSeconds: config.lapseIntervalSeconds }, app.log);
   if (webhookKey && config.webhooks.deliver) {
     dispatcher = startDispatcher(store, { ...config.webhooks, key: webhookKey, log: app.log });
   }
@@ -72,35 +72,10 @@ export async function serve(config: Config): Promise<void> {
 }
 
 /**
- * JSON lines for machines; readable lines when a person watches the terminal. Requests are
- * logged by our own hook, which writes no header and no body, so no secret can reach the log.
- * JSON lines are buffered (up to 4 KiB, flushed every second and on exit) rather than written
- * one system call each: that cost a tenth of the throughput of a single-record read.
- */
-function logging(level: string) {
-  const common = { level, redact: ['req.headers.authorization', 'req.headers.cookie'] };
-  if (process.stdout.isTTY) {
-    const transport = { target: 'pino-pretty', options: { translateTime: 'SYS:HH:MM:ss.l' } };
-    return { options: { ...common, transport }, flush: () => {} };
-  }
-  const stream = pino.destination({ dest: 1, sync: false, minLength: 4096 });
-  const flush = () => {
-    try {
-      stream.flushSync();
-    } catch {
-      // Not open yet, or already closed: nothing to flush.
-    }
-  };
-  setInterval(flush, 1000).unref();
-  process.on('exit', flush);
-  return { options: { ...common, stream }, flush };
-}
-
-/**
  * On the very first start, with no credential anywhere, creates an admin credential and prints
  * its secret once, to stderr and outside the JSON log, so that `npm start` works out of the box.
  */
-async function announceFirstCredential(store: Awaited<ReturnType<typeof openStore>>, origin: string): Promise<void> {
+async function announceFirstCredential(store: Store, origin: string): Promise<void> {
   const first = await issueFirstAdminCredential(store);
   if (!first) return;
   process.stderr.write(

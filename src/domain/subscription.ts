@@ -4,7 +4,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { formatInstant, parseInstant } from './dates.js';
-import { errors } from './errors.js';
+import { failures } from './failures.js';
 import { Nullable, StringEnum } from './schema.js';
 
 export const SUBSCRIPTIONS = 'subscriptions';
@@ -126,9 +126,7 @@ function instant(text: string): number {
 
 function checked(values: SubscriptionValues): SubscriptionValues {
   if (values.dateEnded !== null && values.dateEnded < values.dateStarted) {
-    throw errors.invalidAttributes([
-      { pointer: '/data/attributes/dateEnded', detail: 'must not be before dateStarted' },
-    ]);
+    throw failures.invalid([{ pointer: '/data/attributes/dateEnded', detail: 'must not be before dateStarted' }]);
   }
   return values;
 }

@@ -3,7 +3,7 @@
  * and the mapping between nested attributes and the flat fields a store keeps.
  */
 import { Type, type Static } from '@sinclair/typebox';
-import type { Problem } from './errors.js';
+import type { Problem } from './failures.js';
 import { Nullable, Text } from './schema.js';
 
 export const USERS = 'users';

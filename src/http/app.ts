@@ -1,26 +1,28 @@
 /**
- * The HTTP application: Fastify with limits, authentication, JSON:API content negotiation,
- * schema validation through our own error mapping, the error catalogue, and the routes.
+ * The HTTP application, as a table of contents: Fastify with its limits, the cross-cutting
+ * plugins in the order every request meets them, then the route groups.
  */
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { errors } from '../domain/errors.js';
 import type { Store } from '../store/port.js';
-import { registerAuth, type AuthOptions } from './plugins/auth.js';
-import { BODY_LIMIT_BYTES, clientErrorHandler, frameworkErrors, registerErrorHandling } from './plugins/error-handling.js';
-import { MAX_HEADER_BYTES, registerHardening, REQUEST_TIMEOUT_MS } from './plugins/hardening.js';
 import { baseUrlOf } from './jsonapi/links.js';
-import { registerIdempotency } from './plugins/idempotency.js';
-import { registerMediaTypes } from './plugins/media-types.js';
-import { registerObservability, requestIdOf, timedStore } from './plugins/observability.js';
-import { registerOpenApi, registerRouteDefaults } from './plugins/openapi.js';
+import { authentication, type AuthOptions } from './plugins/auth.js';
+import { BODY_LIMIT_BYTES, clientErrorHandler, errorHandling, frameworkErrors } from './plugins/error-handling.js';
+import { hardening, MAX_HEADER_BYTES, REQUEST_TIMEOUT_MS } from './plugins/hardening.js';
+import { idempotency } from './plugins/idempotency.js';
+import { mediaTypes } from './plugins/media-types.js';
+import { newMetrics, observability, requestIdOf, timedStore } from './plugins/observability.js';
+import { openApi } from './plugins/openapi.js';
+import { serializerCompiler } from './plugins/serialization.js';
+import { shutdown } from './plugins/shutdown.js';
+import { validatorCompiler } from './plugins/validation.js';
+import { writeNotifications } from './plugins/write-notifications.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { auditRoutes } from './routes/audit-events.js';
 import { eventRoutes } from './routes/events.js';
+import type { RouteOptions } from './routes/options.js';
 import { subscriptionRoutes } from './routes/subscriptions.js';
 import { userRoutes } from './routes/users.js';
 import { webhookRoutes } from './routes/webhooks.js';
-import { serializerCompiler } from './plugins/serialization.js';
-import { validatorCompiler } from './plugins/validation.js';
 
 export interface AppOptions {
   store: Store;
@@ -29,7 +31,7 @@ export interface AppOptions {
   logger?: FastifyServerOptions['logger'];
   auth: AuthOptions;
   webhooks?: {
-    /** The webhook key (see webhook-key.ts); without one, webhooks cannot be created. */
+    /** The webhook key (see webhooks/key.ts); without one, webhooks cannot be created. */
     key: Buffer | undefined;
     /** Called after each successful change, so that its deliveries go out at once. */
     changed?: () => void;
@@ -45,7 +47,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     requestIdHeader: false,
     // Our own hook logs each request once (observability.ts); Fastify's two lines a request are off.
     logController: new LogController({ disableRequestLogging: true, requestIdLogLabel: 'requestId' }),
-    // A request arriving while the process shuts down gets our own JSON:API 503 (see below).
+    // A request arriving while the process shuts down gets our own JSON:API 503 (shutdown.ts).
     return503OnClosing: false,
     routerOptions: { maxParamLength: 200 },
     frameworkErrors,
@@ -55,36 +57,26 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
-  registerRouteDefaults(app);
-  await registerOpenApi(app);
-  let closing = false;
-  app.addHook('preClose', async () => {
-    closing = true;
-  });
-  app.addHook('onRequest', async () => {
-    if (closing) throw errors.shuttingDown();
-  });
-  const registry = registerObservability(app, options.store);
-  const store = timedStore(options.store, registry);
-  registerHardening(app);
-  registerAuth(app, store, options.auth);
-  registerMediaTypes(app);
-  registerErrorHandling(app);
-  registerIdempotency(app, store);
+  const metrics = newMetrics();
+  const store = timedStore(options.store, metrics);
 
-  const baseUrl = (request: Parameters<typeof baseUrlOf>[0]) => baseUrlOf(request, options.publicUrl);
-  userRoutes(app, store, baseUrl);
-  subscriptionRoutes(app, store, baseUrl);
-  apiKeyRoutes(app, store, baseUrl);
-  auditRoutes(app, store, baseUrl);
-  eventRoutes(app, store, baseUrl);
-  webhookRoutes(app, store, baseUrl, { key: options.webhooks?.key });
-  const changed = options.webhooks?.changed;
-  if (changed) {
-    app.addHook('onResponse', async (request, reply) => {
-      if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 300) changed();
-    });
-  }
+  await app.register(openApi);
+  await app.register(shutdown);
+  await app.register(observability, { store, metrics });
+  await app.register(hardening);
+  await app.register(authentication, { store, ...options.auth });
+  await app.register(mediaTypes);
+  await app.register(errorHandling);
+  await app.register(idempotency, { store });
+  if (options.webhooks?.changed) await app.register(writeNotifications, { changed: options.webhooks.changed });
+
+  const routes: RouteOptions = { store, baseUrl: (request) => baseUrlOf(request, options.publicUrl) };
+  await app.register(userRoutes, routes);
+  await app.register(subscriptionRoutes, routes);
+  await app.register(apiKeyRoutes, routes);
+  await app.register(auditRoutes, routes);
+  await app.register(eventRoutes, routes);
+  await app.register(webhookRoutes, { ...routes, key: options.webhooks?.key });
   await app.ready();
   return app;
 }

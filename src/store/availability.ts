@@ -1,11 +1,18 @@
 /**
  * A database that cannot answer (PostgreSQL stopped or unreachable, a SQLite file locked by
- * another process, a full disk) is an outage, not a bug: the client gets a 503 it may retry,
- * and the process stays up to recover when the database does.
+ * another process, a full disk) is an outage, not a bug: the store throws `StoreUnavailable`,
+ * which the client sees as a 503 it may retry, and the process stays up to recover when the
+ * database does.
  */
-import { ApiError, errors } from '../domain/errors.js';
 import type { Store } from './port.js';
 import { wrapMethods } from './wrap-methods.js';
+
+export class StoreUnavailable extends Error {
+  constructor(cause: unknown) {
+    super('the database is not answering', { cause });
+    this.name = 'StoreUnavailable';
+  }
+}
 
 const NETWORK_CODES = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENOTFOUND']);
 /** PostgreSQL SQLSTATEs: connection exceptions (08…), shutdowns (57P0…), too many connections, disk full. */
@@ -24,13 +31,13 @@ export function isUnavailable(error: unknown): boolean {
   );
 }
 
-/** The store with every outage error turned into the 503 ApiError; everything else passes as it is. */
+/** The store with every outage error turned into `StoreUnavailable`; everything else passes as it is. */
 export function withOutagesAsUnavailable(store: Store): Store {
   return wrapMethods(store, (method, target) => async (...args: unknown[]) => {
     try {
       return await method.apply(target, args);
     } catch (error) {
-      if (!(error instanceof ApiError) && isUnavailable(error)) throw errors.storeUnavailable();
+      if (isUnavailable(error)) throw new StoreUnavailable(error);
       throw error;
     }
   });

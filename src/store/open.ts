@@ -1,10 +1,14 @@
 /**
  * Opens the store a configuration names, with its schema migrated to this release.
  */
-import type { DatabaseConfig } from '../config.js';
 import type { Store } from './port.js';
 import { openPostgresStore } from './postgres/open.js';
-import { openSqliteStore } from './sqlite/open.js';
+import { openSqliteStore, type SqliteSynchronous } from './sqlite/open.js';
+
+/** Which database, and how to use it: what the settings say (see config.ts). */
+export type DatabaseConfig =
+  | { kind: 'sqlite'; path: string; synchronous: SqliteSynchronous; busyTimeoutMs: number }
+  | { kind: 'postgres'; url: string; poolSize: number; statementTimeoutMs: number; connectTimeoutMs: number };
 
 export async function openStore(database: DatabaseConfig): Promise<Store> {
   try {

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { ApiError } from '../../src/domain/errors.js';
+import { DomainFailure } from '../../src/domain/failures.js';
 import {
   changedSubscription,
   newSubscription,
@@ -13,12 +13,12 @@ const seconds = (iso: string) => Date.parse(iso) / 1000;
 const JAN_2025 = '2025-01-01T00:00:00+00:00';
 const JAN_2026 = '2026-01-01T00:00:00+00:00';
 
-/** Asserts a 422 with one error at dateEnded. */
+/** Asserts an invalid-attribute failure with one problem, at dateEnded. */
 function isDateOrderError(error: unknown): boolean {
-  assert.ok(error instanceof ApiError);
-  assert.equal(error.status, 422);
-  assert.equal(error.errors.length, 1);
-  assert.deepEqual(error.errors[0]?.source, { pointer: '/data/attributes/dateEnded' });
+  assert.ok(error instanceof DomainFailure);
+  assert.equal(error.code, 'INVALID_ATTRIBUTE');
+  assert.equal(error.problems.length, 1);
+  assert.equal(error.problems[0]?.pointer, '/data/attributes/dateEnded');
   return true;
 }
 

@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { ApiError, errors } from '../../src/domain/errors.js';
+import { DomainFailure, failures } from '../../src/domain/failures.js';
 import type { StoredSubscription, SubscriptionValues } from '../../src/domain/subscription.js';
 import { toUserFields, USER_FIELDS, type UserCreate, type UserFields } from '../../src/domain/user.js';
 import type { NewUser, Store, StoredUser, UserChanges } from '../../src/store/port.js';
@@ -78,12 +78,12 @@ function ids(users: readonly StoredUser[]): string[] {
   return users.map((u) => u.id);
 }
 
-/** Asserts that `promise` rejects with exactly the emailTaken error. */
+/** Asserts that `promise` rejects with exactly the emailTaken failure. */
 async function rejectsWithEmailTaken(promise: Promise<unknown>): Promise<void> {
   await assert.rejects(promise, (error: unknown) => {
-    assert.ok(error instanceof ApiError, `expected an ApiError, got ${String(error)}`);
-    assert.equal(error.status, 422);
-    assert.deepEqual(error.errors, errors.emailTaken().errors);
+    assert.ok(error instanceof DomainFailure, `expected a DomainFailure, got ${String(error)}`);
+    assert.equal(error.code, 'EMAIL_TAKEN');
+    assert.deepEqual(error.problems, failures.emailTaken().problems);
     return true;
   });
 }
@@ -546,9 +546,9 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
         assert.deepEqual(await store.getSubscription(user.id, subscription.id), subscription);
       });
 
-      it('passes on an ApiError thrown by the change and leaves the subscription unchanged', async () => {
+      it('passes on a failure thrown by the change and leaves the subscription unchanged', async () => {
         const { user, subscription } = await userWithSubscription();
-        const refusal = errors.invalidAttributes([{ pointer: '/data/attributes/dateEnded', detail: 'no' }]);
+        const refusal = failures.invalid([{ pointer: '/data/attributes/dateEnded', detail: 'no' }]);
         await assert.rejects(
           store.updateSubscription(
             user.id,
@@ -688,7 +688,7 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
             ],
             null,
           ),
-          (error: ApiError) => error.status === 422,
+          (error: DomainFailure) => error.code === 'EMAIL_TAKEN',
         );
         assert.deepEqual(await store.listUsers({ email: { address: fresh }, offset: 0, limit: 10 }), []);
       });
@@ -707,7 +707,7 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
     });
 
     describe('versions and preconditions', () => {
-      const refused = (error: ApiError) => error.status === 412;
+      const refused = (error: DomainFailure) => error.code === 'PRECONDITION_FAILED';
 
       it('starts a user at version 1 and counts every change, newsletters included', async () => {
         const user = await store.createUser(newUser(), AUDIT);

@@ -8,7 +8,7 @@ import pg from 'pg';
 import type { Store } from '../../src/store/port.js';
 import { migratePostgres, openPostgresStore } from '../../src/store/postgres/open.js';
 import { postgresMigrations } from '../../src/store/postgres/migrations.js';
-import { USER_COLUMNS } from '../../src/store/sql/columns.js';
+import { USER_COLUMNS } from '../../src/store/sql/users.js';
 import { admin, createTestSchema, postgresSkipReason, type TestSchema } from '../support/postgres.js';
 import { AUDIT } from '../support/fixtures.js';
 import { storeContract } from './contract.js';

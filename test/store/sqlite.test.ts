@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { toUserFields } from '../../src/domain/user.js';
-import { USER_COLUMNS } from '../../src/store/sql/columns.js';
+import { USER_COLUMNS } from '../../src/store/sql/users.js';
 import type { Store } from '../../src/store/port.js';
 import { sqliteMigrations } from '../../src/store/sqlite/migrations.js';
 import { openSqliteStore } from '../../src/store/sqlite/open.js';

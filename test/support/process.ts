@@ -9,7 +9,7 @@ import { eventually } from './eventually.js';
 import { Client, TEST_ADMIN_KEY } from './service.js';
 
 export const MAIN = ['dist/main.js'];
-export const CLI = ['dist/cli/bin.js'];
+export const CLI = ['dist/main.js'];
 
 /** The build must be newer than every source file, or the processes would run old code. */
 function assertBuildIsCurrent(): void {

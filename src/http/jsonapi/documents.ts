@@ -4,6 +4,8 @@
  * validate requests, serialize responses and (later) document the API.
  */
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
+import { StringEnum } from '../../domain/schema.js';
+import { ERROR_CODES } from '../errors.js';
 
 const NoRelationships = Type.Object({}, { additionalProperties: false });
 
@@ -108,6 +110,9 @@ export const ErrorDocument = Type.Object({
   errors: Type.Array(
     Type.Object({
       status: Type.String(),
+      code: StringEnum(ERROR_CODES, {
+        description: 'What went wrong, as a stable code to switch on (the title and detail are for people).',
+      }),
       title: Type.String(),
       detail: Type.Optional(Type.String()),
       source: Type.Optional(

@@ -4,7 +4,7 @@
  * them). A Host header that is not a host name is refused rather than echoed into links.
  */
 import type { FastifyRequest } from 'fastify';
-import { errors } from '../../domain/errors.js';
+import { errors } from '../errors.js';
 
 const HOST = /^(?:[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.?|\[[0-9A-Fa-f:.]+\])(?::\d{1,5})?$/;
 

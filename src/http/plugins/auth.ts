@@ -4,12 +4,13 @@
  * is read from the store on every request, so a revocation holds from the next request on, in
  * every process. Then its rate is checked, then its scope against what the route needs.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { allows, hashSecret, parseSecret, secretMatches, type Scope } from '../../domain/api-key.js';
 import type { AuditContext } from '../../domain/audit.js';
-import { errors } from '../../domain/errors.js';
+import { errors } from '../errors.js';
 import type { Store } from '../../store/port.js';
 import { RateLimiter, type RateLimit } from './rate-limit.js';
+import fp from 'fastify-plugin';
 
 export interface Credential {
   id: string;
@@ -38,47 +39,46 @@ declare module 'fastify' {
   }
 }
 
-export function registerAuth(app: FastifyInstance, store: Store, options: AuthOptions): void {
-  const limiter = new RateLimiter(options.rateLimit);
-  const adminKeyHash = options.adminKey === undefined ? undefined : hashSecret(options.adminKey);
+export const authentication = fp<AuthOptions & { store: Store }>(
+  async (app, { store, ...options }) => {
+    const limiter = new RateLimiter(options.rateLimit);
+    const adminKeyHash = options.adminKey === undefined ? undefined : hashSecret(options.adminKey);
 
-  async function authenticate(secret: string): Promise<Credential | undefined> {
-    if (adminKeyHash && secretMatches(adminKeyHash, secret)) {
-      return { id: ENVIRONMENT_ADMIN, scopes: ['admin'], rateLimit: null };
+    async function authenticate(secret: string): Promise<Credential | undefined> {
+      if (adminKeyHash && secretMatches(adminKeyHash, secret)) {
+        return { id: ENVIRONMENT_ADMIN, scopes: ['admin'], rateLimit: null };
+      }
+      const parsed = parseSecret(secret);
+      if (!parsed) return undefined;
+      const key = await store.getApiKey(parsed.id);
+      if (!key || key.revokedAt !== null || !secretMatches(key.secretHash, parsed.random)) return undefined;
+      return { id: key.id, scopes: key.scopes, rateLimit: key.rateLimit };
     }
-    const parsed = parseSecret(secret);
-    if (!parsed) return undefined;
-    const key = await store.getApiKey(parsed.id);
-    if (!key || key.revokedAt !== null || !secretMatches(key.secretHash, parsed.random)) return undefined;
-    return { id: key.id, scopes: key.scopes, rateLimit: key.rateLimit };
-  }
 
-  app.decorateRequest('credential', null);
-  app.addHook('onRequest', async (request, reply) => {
-    const needed = request.routeOptions.config?.scope ?? (['GET', 'HEAD'].includes(request.method) ? 'read' : 'write');
-    if (needed === 'public' || !options.enabled) return;
-    const secret = presentedSecret(request.headers.authorization);
-    if (secret === undefined)
-      throw errors.unauthorized('This request needs a credential (Authorization: Bearer <secret>).');
-    const credential = await authenticate(secret);
-    if (!credential) throw errors.unauthorized('The credential is not valid, or has been revoked.');
+    app.decorateRequest('credential', null);
+    app.addHook('onRequest', async (request, reply) => {
+      const needed =
+        request.routeOptions.config?.scope ?? (['GET', 'HEAD'].includes(request.method) ? 'read' : 'write');
+      if (needed === 'public' || !options.enabled) return;
+      const secret = presentedSecret(request.headers.authorization);
+      if (secret === undefined) throw errors.credentialRequired();
+      const credential = await authenticate(secret);
+      if (!credential) throw errors.credentialInvalid();
 
-    const rate = limiter.take(credential.id, limiter.limitFor(credential.rateLimit));
-    reply.headers({
-      'ratelimit-limit': rate.limit,
-      'ratelimit-remaining': rate.remaining,
-      'ratelimit-reset': rate.resetSeconds,
+      const rate = limiter.take(credential.id, limiter.limitFor(credential.rateLimit));
+      reply.headers({
+        'ratelimit-limit': rate.limit,
+        'ratelimit-remaining': rate.remaining,
+        'ratelimit-reset': rate.resetSeconds,
+      });
+      if (!rate.allowed) throw errors.tooManyRequests(rate.retryAfterSeconds);
+
+      if (!allows(credential.scopes, needed)) throw errors.scopeInsufficient(credential.scopes, needed);
+      request.credential = credential;
     });
-    if (!rate.allowed) throw errors.tooManyRequests(rate.retryAfterSeconds);
-
-    if (!allows(credential.scopes, needed)) {
-      throw errors.forbidden(
-        `This credential has the scopes ${credential.scopes.join(', ')}; this request needs ${needed}.`,
-      );
-    }
-    request.credential = credential;
-  });
-}
+  },
+  { name: 'authentication' },
+);
 
 /** The secret of a Bearer or Basic Authorization header (Basic: the password; the user name is ignored). */
 function presentedSecret(header: string | undefined): string | undefined {

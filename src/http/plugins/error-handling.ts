@@ -6,37 +6,45 @@
  */
 import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
-import type { FastifyError, FastifyInstance, FastifyRequest, FastifyServerOptions } from 'fastify';
-import { ApiError, errors } from '../../domain/errors.js';
+import type { FastifyError, FastifyRequest, FastifyServerOptions } from 'fastify';
+import { DomainFailure } from '../../domain/failures.js';
+import { StoreUnavailable } from '../../store/availability.js';
+import { ApiError, errors, fromFailure } from '../errors.js';
 import { JSONAPI } from './media-types.js';
+import fp from 'fastify-plugin';
 
 export const BODY_LIMIT_BYTES = 1024 * 1024;
 
-export function registerErrorHandling(app: FastifyInstance): void {
-  const routes: { pattern: RegExp; methods: Set<string> }[] = [];
-  app.addHook('onRoute', (route) => {
-    const pattern = new RegExp(`^${route.url.replace(/:[A-Za-z_]+/g, '[^/]+')}$`);
-    let entry = routes.find((r) => r.pattern.source === pattern.source);
-    if (!entry) routes.push((entry = { pattern, methods: new Set() }));
-    for (const method of ([] as string[]).concat(route.method)) entry.methods.add(method);
-  });
+export const errorHandling = fp(
+  async (app) => {
+    const routes: { pattern: RegExp; methods: Set<string> }[] = [];
+    app.addHook('onRoute', (route) => {
+      const pattern = new RegExp(`^${route.url.replace(/:[A-Za-z_]+/g, '[^/]+')}$`);
+      let entry = routes.find((r) => r.pattern.source === pattern.source);
+      if (!entry) routes.push((entry = { pattern, methods: new Set() }));
+      for (const method of ([] as string[]).concat(route.method)) entry.methods.add(method);
+    });
 
-  app.setNotFoundHandler(async (request) => {
-    const path = request.url.split('?')[0] ?? '';
-    const match = routes.find((r) => r.pattern.test(path));
-    if (match) throw errors.methodNotAllowed(request.method, [...match.methods].sort());
-    throw errors.routeNotFound(request.method, path.slice(0, 200));
-  });
+    app.setNotFoundHandler(async (request) => {
+      const path = request.url.split('?')[0] ?? '';
+      const match = routes.find((r) => r.pattern.test(path));
+      if (match) throw errors.methodNotAllowed(request.method, [...match.methods].sort());
+      throw errors.routeNotFound(request.method, path.slice(0, 200));
+    });
 
-  app.setErrorHandler(async (error: FastifyError, request, reply) => {
-    const apiError = toApiError(error, request);
-    if (apiError.status >= 500) request.log.error({ err: error }, 'request failed unexpectedly');
-    return reply.status(apiError.status).headers(apiError.headers).send({ errors: apiError.errors });
-  });
-}
+    app.setErrorHandler(async (error: FastifyError, request, reply) => {
+      const apiError = toApiError(error, request);
+      if (apiError.status >= 500) request.log.error({ err: error }, 'request failed unexpectedly');
+      return reply.status(apiError.status).headers(apiError.headers).send({ errors: apiError.errors });
+    });
+  },
+  { name: 'error-handling' },
+);
 
 function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
   if (error instanceof ApiError) return error;
+  if (error instanceof DomainFailure) return fromFailure(error);
+  if (error instanceof StoreUnavailable) return errors.storeUnavailable();
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return errors.payloadTooLarge(BODY_LIMIT_BYTES);
@@ -45,9 +53,7 @@ function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
   }
   const status = error.statusCode ?? 500;
   if (status >= 400 && status < 500) {
-    return new ApiError(status, [
-      { status: String(status), title: STATUS_CODES[status] ?? 'Client Error', detail: error.message },
-    ]);
+    return errors.requestRefused(status, STATUS_CODES[status] ?? 'Client Error', error.message);
   }
   return errors.internal(request.id);
 }
@@ -64,7 +70,7 @@ export const frameworkErrors: NonNullable<FastifyServerOptions['frameworkErrors'
   const apiError =
     error.code === 'FST_ERR_MAX_PARAM_LENGTH'
       ? errors.routeNotFound(request.method, request.url.slice(0, 200))
-      : errors.badRequest('The address is not a valid URL.');
+      : errors.invalidUrl();
   reply.hijack();
   writeError(reply.raw, apiError);
 };
@@ -86,12 +92,10 @@ export function clientErrorHandler(error: Error & { code?: string }, socket: Soc
     return;
   }
   const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
-  const title = STATUS_CODES[status] ?? 'Bad Request';
-  const body = errorBody(
-    new ApiError(status, [{ status: String(status), title, detail: 'The request is not well-formed HTTP.' }]),
-  );
+  const answer = errors.malformedRequest(status);
+  const body = errorBody(answer);
   socket.end(
-    `HTTP/1.1 ${status} ${title}\r\ncontent-type: ${JSONAPI}\r\ncontent-length: ${Buffer.byteLength(body)}\r\n` +
-      `connection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${answer.errors[0]?.title}\r\ncontent-type: ${JSONAPI}\r\n` +
+      `content-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
   );
 }

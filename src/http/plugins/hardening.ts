@@ -2,8 +2,8 @@
  * Limits and headers against misuse: long addresses are refused before routing, and every
  * response forbids sniffing, framing and caching (responses carry personal data).
  */
-import type { FastifyInstance } from 'fastify';
-import { errors } from '../../domain/errors.js';
+import { errors } from '../errors.js';
+import fp from 'fastify-plugin';
 
 export const MAX_URL_LENGTH = 4096;
 export const MAX_HEADER_BYTES = 16 * 1024;
@@ -19,19 +19,22 @@ const SECURITY_HEADERS = {
   'cache-control': 'no-store',
 };
 
-export function registerHardening(app: FastifyInstance): void {
-  app.server.headersTimeout = HEADERS_TIMEOUT_MS;
-  app.addHook('onRequest', async (request) => {
-    if (request.url.length > MAX_URL_LENGTH) throw errors.uriTooLong(MAX_URL_LENGTH);
-  });
-  app.addHook('onSend', async (request, reply) => {
-    // The docs page sets a policy of its own that lets its scripts and styles run.
-    if (request.routeOptions.url?.startsWith('/docs')) {
-      const { 'content-security-policy': _own, ...rest } = SECURITY_HEADERS;
-      reply.headers(rest);
-    } else {
-      reply.headers(SECURITY_HEADERS);
-    }
-    if (request.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000');
-  });
-}
+export const hardening = fp(
+  async (app) => {
+    app.server.headersTimeout = HEADERS_TIMEOUT_MS;
+    app.addHook('onRequest', async (request) => {
+      if (request.url.length > MAX_URL_LENGTH) throw errors.uriTooLong(MAX_URL_LENGTH);
+    });
+    app.addHook('onSend', async (request, reply) => {
+      // The docs page sets a policy of its own that lets its scripts and styles run.
+      if (request.routeOptions.url?.startsWith('/docs')) {
+        const { 'content-security-policy': _own, ...rest } = SECURITY_HEADERS;
+        reply.headers(rest);
+      } else {
+        reply.headers(SECURITY_HEADERS);
+      }
+      if (request.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000');
+    });
+  },
+  { name: 'hardening' },
+);

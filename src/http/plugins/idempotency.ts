@@ -5,10 +5,10 @@
  * 409. Keys live in the database, per credential, for 24 hours, so a retry may reach any process.
  */
 import { createHash } from 'node:crypto';
-import type { FastifyInstance } from 'fastify';
 import { nowInSeconds } from '../../domain/dates.js';
-import { errors } from '../../domain/errors.js';
+import { errors } from '../errors.js';
 import type { Store } from '../../store/port.js';
+import fp from 'fastify-plugin';
 
 const KEEP_FOR_SECONDS = 24 * 3600;
 /** A claim unanswered this long belongs to a process that died: a retry may run the request. */
@@ -31,60 +31,63 @@ export function takesIdempotencyKey(method: string, url: string | undefined): bo
   return method === 'POST' || (method === 'PUT' && url?.endsWith('/expire') === true);
 }
 
-export function registerIdempotency(app: FastifyInstance, store: Store): void {
-  app.decorateRequest('idempotencyClaim', null);
+export const idempotency = fp<{ store: Store }>(
+  async (app, { store }) => {
+    app.decorateRequest('idempotencyClaim', null);
 
-  app.addHook('preHandler', async (request, reply) => {
-    const key = request.headers['idempotency-key'];
-    if (key === undefined || !takesIdempotencyKey(request.method, request.routeOptions.url)) return;
-    if (typeof key !== 'string' || !KEY.test(key)) {
-      throw errors.invalidHeader('Idempotency-Key', 'must be 1 to 255 printable characters without spaces');
-    }
-    if (request.routeOptions.config?.showsSecret) {
-      throw errors.invalidHeader(
-        'Idempotency-Key',
-        'is not accepted here: the response shows a secret once, and it is never kept to be shown again',
-      );
-    }
-    const scope = request.credential?.id ?? 'anonymous';
-    const fingerprint = createHash('sha256')
-      .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
-      .digest('hex');
-    const claim = await store.claimIdempotencyKey(scope, key, fingerprint, nowInSeconds(), {
-      staleAfter: STALE_AFTER_SECONDS,
-      keepFor: KEEP_FOR_SECONDS,
+    app.addHook('preHandler', async (request, reply) => {
+      const key = request.headers['idempotency-key'];
+      if (key === undefined || !takesIdempotencyKey(request.method, request.routeOptions.url)) return;
+      if (typeof key !== 'string' || !KEY.test(key)) {
+        throw errors.invalidHeader('Idempotency-Key', 'must be 1 to 255 printable characters without spaces');
+      }
+      if (request.routeOptions.config?.showsSecret) {
+        throw errors.invalidHeader(
+          'Idempotency-Key',
+          'is not accepted here: the response shows a secret once, and it is never kept to be shown again',
+        );
+      }
+      const scope = request.credential?.id ?? 'anonymous';
+      const fingerprint = createHash('sha256')
+        .update(`${request.method} ${request.url}\n${JSON.stringify(request.body ?? null)}`)
+        .digest('hex');
+      const claim = await store.claimIdempotencyKey(scope, key, fingerprint, nowInSeconds(), {
+        staleAfter: STALE_AFTER_SECONDS,
+        keepFor: KEEP_FOR_SECONDS,
+      });
+      if (claim.state === 'in-progress') throw errors.idempotencyInProgress();
+      if (claim.state === 'mismatch') throw errors.idempotencyKeyReused();
+      if (claim.state === 'replay') {
+        const { status, headers, body } = claim.response;
+        return reply
+          .status(status)
+          .headers({ ...headers, 'idempotent-replayed': 'true' })
+          .send(body);
+      }
+      request.idempotencyClaim = { scope, key };
     });
-    if (claim.state === 'in-progress') throw errors.idempotencyInProgress();
-    if (claim.state === 'mismatch') throw errors.idempotencyKeyReused();
-    if (claim.state === 'replay') {
-      const { status, headers, body } = claim.response;
-      return reply
-        .status(status)
-        .headers({ ...headers, 'idempotent-replayed': 'true' })
-        .send(body);
-    }
-    request.idempotencyClaim = { scope, key };
-  });
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    const claim = request.idempotencyClaim;
-    if (!claim) return payload;
-    request.idempotencyClaim = null;
-    // A server error is not an answer to keep: release the key so that a retry runs again.
-    const kept =
-      reply.statusCode >= 500
-        ? null
-        : {
-            status: reply.statusCode,
-            headers: Object.fromEntries(
-              KEPT_HEADERS.flatMap((name) => {
-                const value = reply.getHeader(name);
-                return value === undefined ? [] : [[name, String(value)]];
-              }),
-            ),
-            body: typeof payload === 'string' ? payload : '',
-          };
-    await store.finishIdempotencyKey(claim.scope, claim.key, kept);
-    return payload;
-  });
-}
+    app.addHook('onSend', async (request, reply, payload) => {
+      const claim = request.idempotencyClaim;
+      if (!claim) return payload;
+      request.idempotencyClaim = null;
+      // A server error is not an answer to keep: release the key so that a retry runs again.
+      const kept =
+        reply.statusCode >= 500
+          ? null
+          : {
+              status: reply.statusCode,
+              headers: Object.fromEntries(
+                KEPT_HEADERS.flatMap((name) => {
+                  const value = reply.getHeader(name);
+                  return value === undefined ? [] : [[name, String(value)]];
+                }),
+              ),
+              body: typeof payload === 'string' ? payload : '',
+            };
+      await store.finishIdempotencyKey(claim.scope, claim.key, kept);
+      return payload;
+    });
+  },
+  { name: 'idempotency' },
+);

@@ -3,8 +3,9 @@
  * type parameters other than `profile`) or plain `application/json`; responses are always the
  * exact `application/vnd.api+json`, which Fastify would otherwise extend with a charset.
  */
-import type { FastifyInstance } from 'fastify';
-import { errors, type Problem } from '../../domain/errors.js';
+import type { Problem } from '../../domain/failures.js';
+import { errors } from '../errors.js';
+import fp from 'fastify-plugin';
 
 export const JSONAPI = 'application/vnd.api+json';
 
@@ -90,39 +91,42 @@ export function isAcceptable(header: string | undefined): boolean {
   return ranges.some((r) => ['application/json', 'application/*', '*/*'].includes(r.type));
 }
 
-export function registerMediaTypes(app: FastifyInstance): void {
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser([JSONAPI, 'application/json'], { parseAs: 'buffer' }, (_request, raw: Buffer, done) => {
-    let text: string;
-    try {
-      text = utf8.decode(raw);
-    } catch {
-      return done(errors.problemsParsingJson('The request body is not valid UTF-8.'), undefined);
-    }
-    if (text.trim() === '') return done(null, undefined);
-    let body: unknown;
-    try {
-      body = JSON.parse(text);
-    } catch {
-      // The parser's message quotes the body, which may hold a password: say no more than this.
-      return done(errors.problemsParsingJson(), undefined);
-    }
-    const problems = unstorableText(body);
-    done(problems.length > 0 ? errors.invalidAttributes(problems) : null, body);
-  });
+export const mediaTypes = fp(
+  async (app) => {
+    app.removeAllContentTypeParsers();
+    app.addContentTypeParser([JSONAPI, 'application/json'], { parseAs: 'buffer' }, (_request, raw: Buffer, done) => {
+      let text: string;
+      try {
+        text = utf8.decode(raw);
+      } catch {
+        return done(errors.problemsParsingJson('The request body is not valid UTF-8.'), undefined);
+      }
+      if (text.trim() === '') return done(null, undefined);
+      let body: unknown;
+      try {
+        body = JSON.parse(text);
+      } catch {
+        // The parser's message quotes the body, which may hold a password: say no more than this.
+        return done(errors.problemsParsingJson(), undefined);
+      }
+      const problems = unstorableText(body);
+      done(problems.length > 0 ? errors.invalidAttributes(problems) : null, body);
+    });
 
-  app.addHook('onRequest', async (request) => {
-    if (request.routeOptions.config?.ownMediaType) return;
-    if (!isAcceptable(request.headers.accept)) throw errors.notAcceptable();
-    const encoding = request.headers['content-encoding'];
-    if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') throw errors.unsupportedMediaType();
-    const contentType = request.headers['content-type'];
-    if (contentType !== undefined && !isAcceptableContentType(contentType)) throw errors.unsupportedMediaType();
-  });
+    app.addHook('onRequest', async (request) => {
+      if (request.routeOptions.config?.ownMediaType) return;
+      if (!isAcceptable(request.headers.accept)) throw errors.notAcceptable();
+      const encoding = request.headers['content-encoding'];
+      if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') throw errors.unsupportedMediaType();
+      const contentType = request.headers['content-type'];
+      if (contentType !== undefined && !isAcceptableContentType(contentType)) throw errors.unsupportedMediaType();
+    });
 
-  app.addHook('onSend', async (request, reply, payload) => {
-    const hasBody = payload !== undefined && payload !== null && payload !== '';
-    if (hasBody && !request.routeOptions.config?.ownMediaType) reply.header('content-type', JSONAPI);
-    return payload;
-  });
-}
+    app.addHook('onSend', async (request, reply, payload) => {
+      const hasBody = payload !== undefined && payload !== null && payload !== '';
+      if (hasBody && !request.routeOptions.config?.ownMediaType) reply.header('content-type', JSONAPI);
+      return payload;
+    });
+  },
+  { name: 'media-types' },
+);

@@ -6,9 +6,9 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage } from 'node:http';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
-import { errors } from '../../domain/errors.js';
+import { errors } from '../errors.js';
 import { wrapMethods } from '../../store/wrap-methods.js';
 import type { Store } from '../../store/port.js';
 
@@ -22,83 +22,96 @@ export function requestIdOf(request: IncomingMessage): string {
 
 const UNMATCHED = '(unmatched)';
 
-export function registerObservability(app: FastifyInstance, store: Store): Registry {
+/** The Prometheus registry of a process, with Node's own metrics in it. */
+export function newMetrics(): Registry {
   const registry = new Registry();
   collectDefaultMetrics({ register: registry });
-  const requests = new Counter({
-    name: 'http_requests_total',
-    help: 'HTTP requests answered, by method, route template and status',
-    labelNames: ['method', 'route', 'status'],
-    registers: [registry],
-  });
-  const durations = new Histogram({
-    name: 'http_request_duration_seconds',
-    help: 'Time to answer an HTTP request, by method, route template and status',
-    labelNames: ['method', 'route', 'status'],
-    buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
-    registers: [registry],
-  });
-  const inFlight = new Gauge({
-    name: 'http_requests_in_flight',
-    help: 'HTTP requests received and not yet answered',
-    registers: [registry],
-  });
-  new Gauge({
-    name: 'store_pool_connections',
-    help: 'Database pool connections, by state (total, idle, waiting clients)',
-    labelNames: ['state'],
-    registers: [registry],
-    collect() {
-      const stats = store.poolStats?.();
-      if (!stats) return;
-      for (const [state, value] of Object.entries(stats)) this.set({ state }, value);
-    },
-  });
-
-  app.addHook('onRequest', async () => {
-    inFlight.inc();
-  });
-  app.addHook('onSend', async (request, reply) => {
-    reply.header('x-request-id', request.id);
-  });
-  app.addHook('onResponse', async (request, reply) => {
-    inFlight.dec();
-    const route = request.routeOptions.url ?? UNMATCHED;
-    const labels = { method: request.method, route, status: String(reply.statusCode) };
-    requests.inc(labels);
-    durations.observe(labels, reply.elapsedTime / 1000);
-    request.log.info(
-      {
-        method: request.method,
-        route,
-        status: reply.statusCode,
-        durationMs: Math.round(reply.elapsedTime * 100) / 100,
-        credential: request.credential?.id,
-      },
-      'request',
-    );
-  });
-
-  app.get('/metrics', { config: { scope: 'public', ownMediaType: true } }, async (_request, reply) => {
-    reply.type(registry.contentType);
-    return registry.metrics();
-  });
-  const Health = (status: string) => ({
-    response: { 200: Type.Object({ meta: Type.Object({ status: Type.Literal(status) }) }) },
-  });
-  app.get('/health/live', { config: { scope: 'public' }, schema: Health('live') }, async () => ({
-    meta: { status: 'live' },
-  }));
-  app.get('/health/ready', { config: { scope: 'public' }, schema: Health('ready') }, async () => {
-    try {
-      await store.ping();
-    } catch {
-      throw errors.storeUnavailable();
-    }
-    return { meta: { status: 'ready' } };
-  });
   return registry;
 }
+
+export interface ObservabilityOptions {
+  store: Store;
+  /** Where the request metrics go, and what /metrics shows. */
+  metrics: Registry;
+}
+
+export const observability = fp<ObservabilityOptions>(
+  async (app, { store, metrics: registry }) => {
+    const requests = new Counter({
+      name: 'http_requests_total',
+      help: 'HTTP requests answered, by method, route template and status',
+      labelNames: ['method', 'route', 'status'],
+      registers: [registry],
+    });
+    const durations = new Histogram({
+      name: 'http_request_duration_seconds',
+      help: 'Time to answer an HTTP request, by method, route template and status',
+      labelNames: ['method', 'route', 'status'],
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers: [registry],
+    });
+    const inFlight = new Gauge({
+      name: 'http_requests_in_flight',
+      help: 'HTTP requests received and not yet answered',
+      registers: [registry],
+    });
+    new Gauge({
+      name: 'store_pool_connections',
+      help: 'Database pool connections, by state (total, idle, waiting clients)',
+      labelNames: ['state'],
+      registers: [registry],
+      collect() {
+        const stats = store.poolStats?.();
+        if (!stats) return;
+        for (const [state, value] of Object.entries(stats)) this.set({ state }, value);
+      },
+    });
+
+    app.addHook('onRequest', async () => {
+      inFlight.inc();
+    });
+    app.addHook('onSend', async (request, reply) => {
+      reply.header('x-request-id', request.id);
+    });
+    app.addHook('onResponse', async (request, reply) => {
+      inFlight.dec();
+      const route = request.routeOptions.url ?? UNMATCHED;
+      const labels = { method: request.method, route, status: String(reply.statusCode) };
+      requests.inc(labels);
+      durations.observe(labels, reply.elapsedTime / 1000);
+      request.log.info(
+        {
+          method: request.method,
+          route,
+          status: reply.statusCode,
+          durationMs: Math.round(reply.elapsedTime * 100) / 100,
+          credential: request.credential?.id,
+        },
+        'request',
+      );
+    });
+
+    app.get('/metrics', { config: { scope: 'public', ownMediaType: true } }, async (_request, reply) => {
+      reply.type(registry.contentType);
+      return registry.metrics();
+    });
+    const Health = (status: string) => ({
+      response: { 200: Type.Object({ meta: Type.Object({ status: Type.Literal(status) }) }) },
+    });
+    app.get('/health/live', { config: { scope: 'public' }, schema: Health('live') }, async () => ({
+      meta: { status: 'live' },
+    }));
+    app.get('/health/ready', { config: { scope: 'public' }, schema: Health('ready') }, async () => {
+      try {
+        await store.ping();
+      } catch {
+        throw errors.storeUnavailable();
+      }
+      return { meta: { status: 'ready' } };
+    });
+  },
+  { name: 'observability' },
+);
 
 /** The store with each call timed into `store_operation_duration_seconds`. */
 export function timedStore(store: Store, registry: Registry): Store {

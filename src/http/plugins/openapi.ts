@@ -7,8 +7,12 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
+import fp from 'fastify-plugin';
 import { IfMatchHeader } from '../jsonapi/etag.js';
 import { takesIdempotencyKey } from './idempotency.js';
+
+import { ErrorDocument } from '../jsonapi/documents.js';
+import { JSONAPI } from './media-types.js';
 
 const IdempotencyKeyHeader = Type.Object({
   'idempotency-key': Type.Optional(
@@ -18,8 +22,6 @@ const IdempotencyKeyHeader = Type.Object({
     }),
   ),
 });
-import { ErrorDocument } from '../jsonapi/documents.js';
-import { JSONAPI } from './media-types.js';
 
 const NoQueryParameters = Type.Object({}, { additionalProperties: false });
 
@@ -45,11 +47,19 @@ const TAGS: [RegExp, string][] = [
 ];
 
 /**
- * Completes every route's schema with what holds for all of them: no query parameters unless
- * declared, the JSON:API media types, the error statuses the shared hooks answer, the
- * credentials needed. Must be registered before the routes.
+ * The document, and every route's schema completed with what holds for all of them: no query
+ * parameters unless declared, the JSON:API media types, the error statuses the shared hooks
+ * answer, the credentials needed. Registered before the routes, so it sees each of them.
  */
-export function registerRouteDefaults(app: FastifyInstance): void {
+export const openApi = fp(
+  async (app) => {
+    completeRouteSchemas(app);
+    await serveDocument(app);
+  },
+  { name: 'openapi' },
+);
+
+function completeRouteSchemas(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/docs')) {
       route.config = { ...route.config, scope: 'public', ownMediaType: true };
@@ -89,7 +99,7 @@ export function registerRouteDefaults(app: FastifyInstance): void {
   });
 }
 
-export async function registerOpenApi(app: FastifyInstance): Promise<void> {
+async function serveDocument(app: FastifyInstance): Promise<void> {
   await app.register(swagger, {
     openapi: {
       openapi: '3.1.0',

@@ -2,30 +2,31 @@
  * /api-keys: admins issue, list, read and revoke credentials. A new credential's secret is in
  * the create response's `meta.secret`, and nowhere ever again.
  */
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { issueCredential } from '../../credentials/issue.js';
 import { API_KEYS, ApiKeyAttributes, ApiKeyCreateAttributes, type ApiKey } from '../../domain/api-key.js';
 import { sentAttributeNames } from '../../domain/audit.js';
 import { formatInstant, nowInSeconds } from '../../domain/dates.js';
-import { errors } from '../../domain/errors.js';
-import type { Store } from '../../store/port.js';
+import { errors } from '../errors.js';
 import { auditOf } from '../plugins/auth.js';
 import { etagOf, ifMatchVersions } from '../jsonapi/etag.js';
-import { collectionDocument, createDocument, errorResponses, resourceObject, singleDocument } from '../jsonapi/documents.js';
+import {
+  collectionDocument,
+  createDocument,
+  errorResponses,
+  resourceObject,
+  singleDocument,
+} from '../jsonapi/documents.js';
+import type { RouteOptions } from './options.js';
 
 const ApiKeyParams = Type.Object({ key_id: Type.String({ pattern: '^[1-9][0-9]{0,14}$' }) });
 const ApiKeyResource = resourceObject(API_KEYS, ApiKeyAttributes);
 const ADMIN = { scope: 'admin' } as const;
 const DENIALS = [401, 403, 406, 429];
 
-export function apiKeyRoutes(
-  fastify: FastifyInstance,
-  store: Store,
-  baseUrl: (request: FastifyRequest) => string,
-): void {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+export const apiKeyRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { store, baseUrl }) => {
   const render = (request: FastifyRequest, key: ApiKey) => ({
     type: API_KEYS,
     id: key.id,
@@ -116,7 +117,7 @@ export function apiKeyRoutes(
       return reply.status(204).send(null);
     },
   );
-}
+};
 
 function noSuchKey(id: string) {
   return errors.notFound(`There is no API key with id "${id}".`);

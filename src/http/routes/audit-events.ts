@@ -1,14 +1,13 @@
 /**
  * /audit-events: the audit trail for admins, oldest first, paged by cursor (`page[after]`).
  */
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AUDIT_EVENTS, AuditEventAttributes } from '../../domain/audit.js';
 import { formatInstant } from '../../domain/dates.js';
-import type { Store } from '../../store/port.js';
 import { collectionDocument, errorResponses } from '../jsonapi/documents.js';
 import { CursorLinks, cursorPage, PageAfter, PageSize, pageSizeOf } from '../jsonapi/paging.js';
+import type { RouteOptions } from './options.js';
 
 const AuditQuery = Type.Object(
   {
@@ -21,12 +20,7 @@ const AuditQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export function auditRoutes(
-  fastify: FastifyInstance,
-  store: Store,
-  baseUrl: (request: FastifyRequest) => string,
-): void {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+export const auditRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { store, baseUrl }) => {
   app.get(
     '/audit-events',
     {
@@ -71,4 +65,4 @@ export function auditRoutes(
       };
     },
   );
-}
+};

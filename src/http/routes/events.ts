@@ -2,9 +2,8 @@
  * /events: every change to users and subscriptions, oldest first, for consumers that poll. Paged
  * by cursor (`links.next` carries `page[after]`), filtered by event type and by user.
  */
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
   auditEntryOf,
   EVENT_TYPES,
@@ -13,9 +12,9 @@ import {
   toEventResource,
   type EventType,
 } from '../../domain/events.js';
-import type { Store } from '../../store/port.js';
 import { collectionDocument, errorResponses } from '../jsonapi/documents.js';
 import { CursorLinks, cursorPage, PageAfter, PageSize, pageSizeOf } from '../jsonapi/paging.js';
+import type { RouteOptions } from './options.js';
 
 const TYPE = `(${EVENT_TYPES.join('|').replace(/\./g, '\\.')})`;
 
@@ -38,12 +37,7 @@ const EventQuery = Type.Object(
 
 const EventResource = Type.Object({ type: Type.Literal(EVENTS), id: Type.String(), attributes: EventAttributes });
 
-export function eventRoutes(
-  fastify: FastifyInstance,
-  store: Store,
-  baseUrl: (request: FastifyRequest) => string,
-): void {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+export const eventRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { store, baseUrl }) => {
   app.get(
     '/events',
     {
@@ -69,4 +63,4 @@ export function eventRoutes(
       };
     },
   );
-}
+};

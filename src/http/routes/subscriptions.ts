@@ -1,12 +1,12 @@
 /**
  * /users/{user_id}/subscriptions: a user's subscriptions, reachable only under their own user.
  */
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { nowInSeconds } from '../../domain/dates.js';
 import { sentAttributeNames } from '../../domain/audit.js';
-import { errors } from '../../domain/errors.js';
+import { errors } from '../errors.js';
 import {
   changedSubscription,
   newSubscription,
@@ -16,8 +16,13 @@ import {
   SubscriptionUpdateAttributes,
   type StoredSubscription,
 } from '../../domain/subscription.js';
-import type { Store } from '../../store/port.js';
-import { collectionDocument, createDocument, errorResponses, singleDocument, updateDocument } from '../jsonapi/documents.js';
+import {
+  collectionDocument,
+  createDocument,
+  errorResponses,
+  singleDocument,
+  updateDocument,
+} from '../jsonapi/documents.js';
 import { auditOf } from '../plugins/auth.js';
 import { etagOf, ifMatchVersions } from '../jsonapi/etag.js';
 import { SubscriptionParams, UserParams } from '../jsonapi/params.js';
@@ -30,6 +35,7 @@ import {
   SubscriptionResource,
 } from '../jsonapi/resources.js';
 import { noSuchUser } from './users.js';
+import type { RouteOptions } from './options.js';
 
 const SubscriptionDocument = singleDocument(SubscriptionResource);
 const ReadQuery = Type.Object({ 'fields[subscriptions]': SubscriptionFields }, { additionalProperties: false });
@@ -38,12 +44,7 @@ const ListQuery = Type.Object(
   { additionalProperties: false },
 );
 
-export function subscriptionRoutes(
-  fastify: FastifyInstance,
-  store: Store,
-  baseUrl: (request: FastifyRequest) => string,
-): void {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { store, baseUrl }) => {
   const render = (request: FastifyRequest, s: StoredSubscription, fields?: ReadonlySet<string>) =>
     renderSubscription(baseUrl(request), s, fields);
 
@@ -175,7 +176,7 @@ export function subscriptionRoutes(
       return reply.header('etag', etagOf(expired.version)).send({ data: render(request, expired) });
     },
   );
-}
+};
 
 function noSuchSubscription(userId: string, id: string) {
   return errors.notFound(`User ${userId} has no subscription with id "${id}".`);

@@ -1,11 +1,11 @@
 /**
  * /users: create, list (paged, filtered), read, update and erase user records.
  */
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { sentAttributeNames } from '../../domain/audit.js';
-import { errors } from '../../domain/errors.js';
+import { errors } from '../errors.js';
 import { hashPassword } from '../../domain/password.js';
 import {
   toUserFields,
@@ -15,7 +15,7 @@ import {
   UserUpdateAttributes,
   type UserUpdate,
 } from '../../domain/user.js';
-import type { EmailFilter, Store, StoredUser } from '../../store/port.js';
+import type { EmailFilter, StoredUser } from '../../store/port.js';
 import {
   compoundCollectionDocument,
   compoundDocument,
@@ -41,6 +41,7 @@ import {
   UserResource,
 } from '../jsonapi/resources.js';
 import { UserParams } from '../jsonapi/params.js';
+import type { RouteOptions } from './options.js';
 
 const UserDocument = singleDocument(UserResource);
 const UserCompoundDocument = compoundDocument(UserResource, SubscriptionResource);
@@ -91,8 +92,7 @@ const UserListQuery = Type.Object(
 );
 type UserListQuery = Static<typeof UserListQuery>;
 
-export function userRoutes(fastify: FastifyInstance, store: Store, baseUrl: (request: FastifyRequest) => string): void {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { store, baseUrl }) => {
   const render = (request: FastifyRequest, user: StoredUser) => renderUser(baseUrl(request), user);
 
   /** The users as resources, with their subscriptions in `included` when asked to. */
@@ -253,7 +253,7 @@ export function userRoutes(fastify: FastifyInstance, store: Store, baseUrl: (req
       return reply.status(204).send(null);
     },
   );
-}
+};
 
 export function noSuchUser(id: string) {
   return errors.notFound(`There is no user with id "${id}".`);

@@ -2,12 +2,12 @@
  * /webhooks: admins register the endpoints that receive events, and watch their deliveries. A new
  * webhook's signing secret is in the create response's `meta.secret`, and nowhere ever again.
  */
-import type { TypeBoxTypeProvider } from '@fastify/type-provider-typebox';
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { sentAttributeNames } from '../../domain/audit.js';
 import { formatInstant, formatMilliseconds } from '../../domain/dates.js';
-import { errors } from '../../domain/errors.js';
+import { errors } from '../errors.js';
 import {
   DELIVERY_STATES,
   DeliveryAttributes,
@@ -21,7 +21,6 @@ import {
   type Webhook,
   type WebhookDelivery,
 } from '../../domain/webhooks.js';
-import type { Store } from '../../store/port.js';
 import { auditOf } from '../plugins/auth.js';
 import { etagOf, ifMatchVersions } from '../jsonapi/etag.js';
 import {
@@ -34,6 +33,7 @@ import {
 } from '../jsonapi/documents.js';
 import { CursorLinks, cursorPage, PageAfter, PageSize, pageSizeOf } from '../jsonapi/paging.js';
 import { DeliveryParams, WebhookParams } from '../jsonapi/params.js';
+import type { RouteOptions } from './options.js';
 
 const WebhookResource = resourceObject(WEBHOOKS, WebhookAttributes);
 const DeliveryResource = resourceObject(WEBHOOK_DELIVERIES, DeliveryAttributes);
@@ -59,13 +59,10 @@ export interface WebhookRouteOptions {
   key: Buffer | undefined;
 }
 
-export function webhookRoutes(
-  fastify: FastifyInstance,
-  store: Store,
-  baseUrl: (request: FastifyRequest) => string,
-  options: WebhookRouteOptions,
-): void {
-  const app = fastify.withTypeProvider<TypeBoxTypeProvider>();
+export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions & WebhookRouteOptions> = async (
+  app,
+  { store, baseUrl, key },
+) => {
   const render = (request: FastifyRequest, webhook: Webhook) => ({
     type: WEBHOOKS,
     id: webhook.id,
@@ -118,7 +115,7 @@ export function webhookRoutes(
     async (request, reply) => {
       const { data } = request.body;
       if (data.id !== undefined) throw errors.clientGeneratedId();
-      if (!options.key) throw errors.webhooksNotSetUp();
+      if (!key) throw errors.webhooksNotSetUp();
       const { url, events } = data.attributes;
       const webhook = await store.createWebhook(
         { url, events, secretSalt: newSecretSalt() },
@@ -128,7 +125,7 @@ export function webhookRoutes(
       return reply
         .status(201)
         .headers({ location: resource.links.self, etag: etagOf(webhook.version) })
-        .send({ data: resource, meta: { secret: signingSecret(options.key, webhook.secretSalt) } });
+        .send({ data: resource, meta: { secret: signingSecret(key, webhook.secretSalt) } });
     },
   );
 
@@ -248,7 +245,7 @@ export function webhookRoutes(
     if (!delivery) throw noSuchDelivery(webhook_id, delivery_id);
     return reply.header('etag', etagOf(delivery.version)).send({ data: renderDelivery(request, delivery) });
   });
-}
+};
 
 function instantOrNull(epochMilliseconds: number | null): string | null {
   return epochMilliseconds === null ? null : formatMilliseconds(epochMilliseconds);

@@ -1,5 +1,5 @@
 /**
- * The PostgreSQL schema, as numbered migrations (see migration.ts). Integrity lives in the
+ * The PostgreSQL schema, as numbered migrations (see sql/migrations.ts). Integrity lives in the
  * schema: foreign keys that erase what belongs to a user with them, a unique index on the
  * lower-cased email, NOT NULL and CHECK constraints for the enumerations, and an index for
  * every list and filter. Every per-user table leads with `user_id`, the distribution column

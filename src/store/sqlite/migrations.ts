@@ -1,5 +1,5 @@
 /**
- * The SQLite schema, as numbered migrations (see migration.ts). Column names of user profile
+ * The SQLite schema, as numbered migrations (see sql/migrations.ts). Column names of user profile
  * fields are derived from the attribute paths (see `columnOf`), and a store test checks them.
  */
 import type { Migration } from '../sql/migrations.js';

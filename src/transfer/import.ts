@@ -1,145 +1,27 @@
 /**
- * Moving subscriber lists in and out: `circulation export` streams users (and their
- * subscriptions) as NDJSON or CSV; `circulation import` streams them back in, in constant
- * memory, matching users by email so that running it twice changes nothing the second time.
- * Rows are checked by the same schemas and rules as the API and refused with the same texts.
+ * `circulation import`: users and their subscriptions streamed in from NDJSON or CSV, in
+ * constant memory, matched by email so that running it twice changes nothing the second time.
+ * Records are checked by the same schemas and rules as the API and refused with the same texts.
  */
-import { once } from 'node:events';
 import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import type { Writable } from 'node:stream';
 import { parse as parseCsv } from 'csv-parse';
-import { stringify as stringifyCsv } from 'csv-stringify';
 import type { AuditContext } from '../domain/audit.js';
-import { ApiError } from '../domain/errors.js';
+import { DomainFailure, type Problem } from '../domain/failures.js';
 import { hashPassword } from '../domain/password.js';
 import {
   newSubscription,
-  SUBSCRIPTIONS,
+  ProductId,
   SubscriptionCreateAttributes,
-  SubscriptionRelationships,
-  toSubscriptionAttributes,
-  type StoredSubscription,
+  type SubscriptionCreate,
   type SubscriptionValues,
 } from '../domain/subscription.js';
-import {
-  toUserAttributes,
-  toUserFields,
-  USER_FIELDS,
-  UserCreateAttributes,
-  userRuleProblems,
-  USERS,
-  type UserCreate,
-} from '../domain/user.js';
-import { createDocument } from '../http/jsonapi/documents.js';
-import { documentValidator } from '../http/plugins/validation.js';
-import type { EmailFilter, Store } from '../store/port.js';
-
-export type Format = 'ndjson' | 'csv';
-
-/** Lists in a CSV cell are joined with this. */
-const LIST_SEPARATOR = ';';
-const LIST_COLUMNS = new Set(['newsletters', 'demographics.recommendations']);
-/** CSV has only text: these columns are read as true/false (anything else stays text, to be refused). */
-const BOOLEAN_COLUMNS = new Set(['subscription.trial']);
-
-/** The CSV columns of a user: flat attribute paths; the JSON `demographics` as its one list. */
-export const USER_CSV_COLUMNS = [
-  'id',
-  'email',
-  ...USER_FIELDS.map((f) => (f === 'demographics' ? 'demographics.recommendations' : f)),
-  'newsletters',
-];
-
-async function write(out: Writable, chunk: string): Promise<void> {
-  if (!out.write(chunk)) await once(out, 'drain');
-}
-
-export interface ExportOptions {
-  format: Format;
-  email?: EmailFilter;
-  circulationNumber?: string;
-  /** NDJSON only: each user with an array of their subscriptions. */
-  subscriptions?: boolean;
-}
-
-/** Streams the users, a page of 1,000 at a time by id; answers how many. */
-export async function exportUsers(store: Store, out: Writable, options: ExportOptions): Promise<number> {
-  const csv = options.format === 'csv' ? stringifyCsv({ header: true, columns: USER_CSV_COLUMNS }) : undefined;
-  const done = csv ? once(csv.pipe(out, { end: false }), 'unpipe') : undefined;
-  let afterId: string | undefined;
-  let count = 0;
-  for (;;) {
-    const users = await store.listUsers({ ...options, afterId, offset: 0, limit: 1000 });
-    if (users.length === 0) break;
-    const subscriptions = options.subscriptions
-      ? groupByUser(await store.listSubscriptionsOfUsers(users.map((u) => u.id)))
-      : undefined;
-    for (const user of users) {
-      const attributes = toUserAttributes(user.email, user.fields, user.newsletters);
-      if (csv) {
-        const row: Record<string, unknown> = { id: user.id, ...flatten(attributes) };
-        if (!csv.write(row)) await once(csv, 'drain');
-      } else {
-        const record: Record<string, unknown> = { id: user.id, ...attributes };
-        if (subscriptions) {
-          record.subscriptions = (subscriptions.get(user.id) ?? []).map((s) => ({
-            id: s.id,
-            ...toSubscriptionAttributes(s),
-            product: s.productId,
-          }));
-        }
-        await write(out, `${JSON.stringify(record)}\n`);
-      }
-    }
-    count += users.length;
-    afterId = users.at(-1)?.id;
-  }
-  if (csv && done) {
-    csv.end();
-    await once(csv, 'end');
-  }
-  return count;
-}
-
-function groupByUser(subscriptions: readonly StoredSubscription[]): Map<string, StoredSubscription[]> {
-  const byUser = new Map<string, StoredSubscription[]>();
-  for (const s of subscriptions) byUser.set(s.userId, [...(byUser.get(s.userId) ?? []), s]);
-  return byUser;
-}
-
-function flatten(attributes: Record<string, unknown>): Record<string, unknown> {
-  const row: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(attributes)) {
-    if (Array.isArray(value)) row[key] = value.join(LIST_SEPARATOR);
-    else if (value !== null && typeof value === 'object') {
-      for (const [sub, inner] of Object.entries(value)) {
-        row[`${key}.${sub}`] = Array.isArray(inner) ? inner.join(LIST_SEPARATOR) : inner;
-      }
-    } else row[key] = value;
-  }
-  return row;
-}
-
-/** A CSV row as attributes: empty cells are left out, `a.b` columns nest, lists split. */
-function unflatten(row: Record<string, string>): Record<string, unknown> {
-  const record: Record<string, unknown> = {};
-  for (const [column, cell] of Object.entries(row)) {
-    if (cell === '' || column === 'id') continue;
-    const value = LIST_COLUMNS.has(column)
-      ? cell.split(LIST_SEPARATOR)
-      : BOOLEAN_COLUMNS.has(column) && (cell === 'true' || cell === 'false')
-        ? cell === 'true'
-        : cell;
-    const dot = column.indexOf('.');
-    if (dot === -1) record[column] = value;
-    else {
-      const group = column.slice(0, dot);
-      record[group] = { ...(record[group] as object | undefined), [column.slice(dot + 1)]: value };
-    }
-  }
-  return record;
-}
+import { toUserFields, UserCreateAttributes, userRuleProblems, type UserCreate } from '../domain/user.js';
+import { compileSchema, problemsOf } from '../domain/validation.js';
+import type { Store } from '../store/port.js';
+import { unflatten } from './csv.js';
+import { groupByUser, write, type Format } from './streams.js';
 
 export interface ImportOptions {
   format: Format;
@@ -164,10 +46,14 @@ interface Row {
   subscriptions: SubscriptionValues[];
 }
 
-const validateUser = documentValidator(createDocument(USERS, UserCreateAttributes));
-const validateSubscription = documentValidator(
-  createDocument(SUBSCRIPTIONS, SubscriptionCreateAttributes, SubscriptionRelationships),
-);
+const validateUser = compileSchema(UserCreateAttributes);
+const validateSubscription = compileSchema(SubscriptionCreateAttributes);
+const validateProduct = compileSchema(ProductId);
+
+/** Problems as the report writes them: `where: detail`, where is the path in the record. */
+function texts(problems: readonly Problem[], prefix: string, attributesAt = ''): string[] {
+  return problems.map((p) => `${prefix}${p.pointer.slice(attributesAt.length + 1)}: ${p.detail}`);
+}
 
 /** A record checked as the API would check it: the row, or the problems as `where: detail` texts. */
 function check(record: Record<string, unknown>): { row?: Omit<Row, 'line'>; problems: string[] } {
@@ -177,33 +63,29 @@ function check(record: Record<string, unknown>): { row?: Omit<Row, 'line'>; prob
     id: _id,
     ...rest
   } = record as {
-    subscriptions?: Record<string, unknown>[];
+    subscriptions?: unknown[];
     newsletters?: unknown;
     id?: unknown;
   };
   const attributes = { ...rest, ...(Array.isArray(newsletters) ? { newsletters: { add: newsletters } } : {}) };
   const problems: string[] = [];
-  const userError = validateUser({ data: { type: USERS, attributes } });
-  const texts = (error: ApiError, prefix: string) =>
-    error.errors.map(
-      (e) => `${prefix}${(e.source?.pointer ?? '').replace(/^\/data\/(attributes\/)?/, '')}: ${e.detail}`,
-    );
-  if (userError) problems.push(...texts(userError, ''));
-  else {
-    for (const p of userRuleProblems(attributes as UserCreate))
-      problems.push(`${p.pointer.replace('/data/attributes/', '')}: ${p.detail}`);
-  }
+  if (!validateUser(attributes)) problems.push(...texts(problemsOf(validateUser, ''), ''));
+  else problems.push(...texts(userRuleProblems(attributes as UserCreate), '', '/data/attributes'));
   const values: SubscriptionValues[] = [];
   (Array.isArray(subscriptions) ? subscriptions : []).forEach((s, i) => {
+    const where = `subscriptions/${i}/`;
+    if (s === null || typeof s !== 'object' || Array.isArray(s))
+      return problems.push(`subscriptions/${i}: must be an object`);
     const { product, id: _sid, expired: _expired, ...subscription } = s as Record<string, unknown>;
-    const relationships = product == null ? {} : { product: { data: { type: 'products', id: product } } };
-    const document = { data: { type: SUBSCRIPTIONS, attributes: subscription, relationships } };
-    const error = validateSubscription(document);
-    if (error) return problems.push(...texts(error, `subscriptions/${i}/`));
+    if (product != null && !validateProduct(product)) {
+      return problems.push(...texts(problemsOf(validateProduct, ''), `${where}product`));
+    }
+    if (!validateSubscription(subscription))
+      return problems.push(...texts(problemsOf(validateSubscription, ''), where));
     try {
-      values.push(newSubscription(subscription as never, product == null ? null : String(product)));
+      values.push(newSubscription(subscription as SubscriptionCreate, product == null ? null : String(product)));
     } catch (e) {
-      if (e instanceof ApiError) problems.push(...texts(e, `subscriptions/${i}/`));
+      if (e instanceof DomainFailure) problems.push(...texts(e.problems, where, '/data/attributes'));
       else throw e;
     }
   });

@@ -1,0 +1,229 @@
+/**
+ * The catalogue of every error the service answers with. Each has a stable `code` (JSON:API's
+ * error member) that clients switch on, and a status and title; code elsewhere names an entry
+ * instead of building an error object itself, so the same condition always reads the same.
+ * Entries are grouped by where they arise, as Fastify groups its own codes.
+ */
+import { DomainFailure, type FailureCode, type Problem } from '../domain/failures.js';
+
+interface Entry {
+  status: number;
+  title: string;
+}
+
+export const CATALOGUE = {
+  // The request as HTTP: framing, address, headers, media types.
+  MALFORMED_REQUEST: { status: 400, title: 'Bad Request' },
+  REQUEST_TIMEOUT: { status: 408, title: 'Request Timeout' },
+  HEADERS_TOO_LARGE: { status: 431, title: 'Request Header Fields Too Large' },
+  INVALID_URL: { status: 400, title: 'Bad Request' },
+  URI_TOO_LONG: { status: 414, title: 'URI Too Long' },
+  ROUTE_NOT_FOUND: { status: 404, title: 'Not Found' },
+  METHOD_NOT_ALLOWED: { status: 405, title: 'Method Not Allowed' },
+  INVALID_HEADER: { status: 400, title: 'Invalid Header' },
+  INVALID_QUERY_PARAMETER: { status: 400, title: 'Invalid Query Parameter' },
+  NOT_ACCEPTABLE: { status: 406, title: 'Not Acceptable' },
+  UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported Media Type' },
+  PAYLOAD_TOO_LARGE: { status: 413, title: 'Payload Too Large' },
+  /** Any other request the framework refuses; it carries the framework's 4xx status. */
+  REQUEST_REFUSED: { status: 400, title: 'Bad Request' },
+
+  // The document a request sends.
+  INVALID_JSON: { status: 400, title: 'Problems parsing JSON' },
+  BODY_NOT_OBJECT: { status: 400, title: 'Body must be a JSON object' },
+  INVALID_ATTRIBUTE: { status: 422, title: 'Invalid Attribute' },
+  EMAIL_TAKEN: { status: 422, title: 'Invalid Attribute' },
+  CLIENT_ID_NOT_SUPPORTED: { status: 403, title: 'Forbidden' },
+  TYPE_CONFLICT: { status: 409, title: 'Conflict' },
+  ID_CONFLICT: { status: 409, title: 'Conflict' },
+
+  // Records.
+  RECORD_NOT_FOUND: { status: 404, title: 'Not Found' },
+  PRECONDITION_FAILED: { status: 412, title: 'Precondition Failed' },
+
+  // Credentials and limits.
+  CREDENTIAL_REQUIRED: { status: 401, title: 'Unauthorized' },
+  CREDENTIAL_INVALID: { status: 401, title: 'Unauthorized' },
+  SCOPE_INSUFFICIENT: { status: 403, title: 'Forbidden' },
+  RATE_LIMITED: { status: 429, title: 'Too Many Requests' },
+
+  // Safe retries.
+  IDEMPOTENCY_IN_PROGRESS: { status: 409, title: 'Conflict' },
+  IDEMPOTENCY_KEY_REUSED: { status: 422, title: 'Idempotency Key Reused' },
+
+  // The service itself.
+  STORE_UNAVAILABLE: { status: 503, title: 'Service Unavailable' },
+  SHUTTING_DOWN: { status: 503, title: 'Service Unavailable' },
+  WEBHOOKS_NOT_CONFIGURED: { status: 503, title: 'Service Unavailable' },
+  INTERNAL_ERROR: { status: 500, title: 'Internal Server Error' },
+} as const satisfies Record<string, Entry> & Record<FailureCode, Entry>;
+
+export type ErrorCode = keyof typeof CATALOGUE;
+export const ERROR_CODES = Object.keys(CATALOGUE) as ErrorCode[];
+
+export interface ErrorSource {
+  pointer?: string;
+  parameter?: string;
+  header?: string;
+}
+
+/** A JSON:API error object. */
+export interface ErrorObject {
+  status: string;
+  code: ErrorCode;
+  title: string;
+  detail?: string;
+  source?: ErrorSource;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    readonly errors: ErrorObject[],
+    readonly headers: Readonly<Record<string, string>> = {},
+  ) {
+    super(errors.map((e) => e.detail ?? e.title).join('; '));
+    this.name = 'ApiError';
+  }
+}
+
+/** One error object of the catalogue's entry `code`. */
+function errorObject(code: ErrorCode, detail?: string, source?: ErrorSource, status?: number): ErrorObject {
+  const entry: Entry = CATALOGUE[code];
+  const error: ErrorObject = { status: String(status ?? entry.status), code, title: entry.title };
+  if (detail !== undefined) error.detail = detail;
+  if (source !== undefined) error.source = source;
+  return error;
+}
+
+function single(code: ErrorCode, detail?: string, source?: ErrorSource, headers?: Record<string, string>): ApiError {
+  return new ApiError(CATALOGUE[code].status, [errorObject(code, detail, source)], headers);
+}
+
+/** 422 with one error per problem, as the interface's section 7 lays out. */
+function problems(code: 'INVALID_ATTRIBUTE' | 'EMAIL_TAKEN', list: readonly Problem[]): ApiError {
+  return new ApiError(
+    422,
+    list.map((p) => errorObject(code, p.detail, { pointer: p.pointer })),
+  );
+}
+
+/** What a 401 answers with: the schemes a credential may come in. */
+const CHALLENGE = { 'www-authenticate': 'Bearer realm="circulation", Basic realm="circulation", charset="UTF-8"' };
+
+export const errors = {
+  // The request as HTTP.
+  malformedRequest: (status: 400 | 408 | 431) =>
+    single(
+      status === 408 ? 'REQUEST_TIMEOUT' : status === 431 ? 'HEADERS_TOO_LARGE' : 'MALFORMED_REQUEST',
+      'The request is not well-formed HTTP.',
+    ),
+  invalidUrl: () => single('INVALID_URL', 'The address is not a valid URL.'),
+  uriTooLong: (limit: number) => single('URI_TOO_LONG', `The address is longer than ${limit} characters.`),
+  routeNotFound: (method: string, path: string) => single('ROUTE_NOT_FOUND', `There is no route ${method} ${path}.`),
+  methodNotAllowed: (method: string, allowed: readonly string[]) =>
+    single('METHOD_NOT_ALLOWED', `${method} is not allowed here; use ${allowed.join(', ')}.`, undefined, {
+      allow: allowed.join(', '),
+    }),
+  invalidHeader: (header: string, detail: string) => single('INVALID_HEADER', detail, { header }),
+  invalidQueryParameter: (parameter: string, detail: string) =>
+    single('INVALID_QUERY_PARAMETER', detail, { parameter }),
+  notAcceptable: () =>
+    single(
+      'NOT_ACCEPTABLE',
+      'The Accept header must allow application/vnd.api+json without media type parameters (or application/json).',
+      { header: 'Accept' },
+    ),
+  unsupportedMediaType: () =>
+    single(
+      'UNSUPPORTED_MEDIA_TYPE',
+      'Send the body as application/vnd.api+json without media type parameters (application/json is accepted too).',
+      { header: 'Content-Type' },
+    ),
+  payloadTooLarge: (limitBytes: number) =>
+    single('PAYLOAD_TOO_LARGE', `The request body is larger than ${limitBytes} bytes.`),
+  requestRefused: (status: number, title: string, detail: string) =>
+    new ApiError(status, [{ ...errorObject('REQUEST_REFUSED', detail, undefined, status), title }]),
+
+  // The document a request sends.
+  problemsParsingJson: (detail = 'The request body is not valid JSON.') => single('INVALID_JSON', detail),
+  bodyMustBeObject: (detail = 'The request body must be a JSON object (a JSON:API document).') =>
+    single('BODY_NOT_OBJECT', detail),
+  invalidAttributes: (list: readonly Problem[]) => problems('INVALID_ATTRIBUTE', list),
+  clientGeneratedId: () =>
+    single('CLIENT_ID_NOT_SUPPORTED', 'Client-generated ids are not supported; leave out data.id.', {
+      pointer: '/data/id',
+    }),
+  typeConflict: (expected: string) =>
+    single('TYPE_CONFLICT', `type must be ${expected} at this endpoint`, { pointer: '/data/type' }),
+  idConflict: () => single('ID_CONFLICT', 'data.id does not match the id in the address', { pointer: '/data/id' }),
+
+  // Records.
+  notFound: (detail: string) => single('RECORD_NOT_FOUND', detail),
+  preconditionFailed: () =>
+    single('PRECONDITION_FAILED', 'The resource has changed since the ETag in If-Match; read it again.', {
+      header: 'If-Match',
+    }),
+
+  // Credentials and limits.
+  credentialRequired: () =>
+    single(
+      'CREDENTIAL_REQUIRED',
+      'This request needs a credential (Authorization: Bearer <secret>).',
+      { header: 'Authorization' },
+      CHALLENGE,
+    ),
+  credentialInvalid: () =>
+    single(
+      'CREDENTIAL_INVALID',
+      'The credential is not valid, or has been revoked.',
+      { header: 'Authorization' },
+      CHALLENGE,
+    ),
+  scopeInsufficient: (has: readonly string[], needs: string) =>
+    single('SCOPE_INSUFFICIENT', `This credential has the scopes ${has.join(', ')}; this request needs ${needs}.`),
+  tooManyRequests: (retryAfterSeconds: number) =>
+    single(
+      'RATE_LIMITED',
+      `This credential has used up its request rate; retry in ${retryAfterSeconds} s.`,
+      undefined,
+      { 'retry-after': String(retryAfterSeconds) },
+    ),
+
+  // Safe retries.
+  idempotencyInProgress: () =>
+    single('IDEMPOTENCY_IN_PROGRESS', 'A request with this Idempotency-Key is still running; retry it shortly.', {
+      header: 'Idempotency-Key',
+    }),
+  idempotencyKeyReused: () =>
+    single('IDEMPOTENCY_KEY_REUSED', 'This Idempotency-Key was used for a different request.', {
+      header: 'Idempotency-Key',
+    }),
+
+  // The service itself.
+  storeUnavailable: () =>
+    single('STORE_UNAVAILABLE', 'The database is not answering; retry shortly.', undefined, { 'retry-after': '1' }),
+  shuttingDown: () =>
+    single('SHUTTING_DOWN', 'This process is shutting down; retry.', undefined, {
+      'retry-after': '1',
+      connection: 'close',
+    }),
+  webhooksNotSetUp: () =>
+    single(
+      'WEBHOOKS_NOT_CONFIGURED',
+      'Webhooks need WEBHOOK_SECRET_KEY, the same on every process of the service; see the README.',
+    ),
+  internal: (requestId: string) =>
+    single('INTERNAL_ERROR', `Something went wrong on our side. Request id: ${requestId}.`),
+} as const;
+
+/** The catalogued answer to a failure of the domain or the store. */
+export function fromFailure(failure: DomainFailure): ApiError {
+  switch (failure.code) {
+    case 'INVALID_ATTRIBUTE':
+    case 'EMAIL_TAKEN':
+      return problems(failure.code, failure.problems);
+    case 'PRECONDITION_FAILED':
+      return errors.preconditionFailed();
+  }
+}

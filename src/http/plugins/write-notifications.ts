@@ -1,0 +1,14 @@
+/**
+ * After each successful write, a call to whoever wants to know at once (the webhook dispatcher
+ * of this process, so that the change's deliveries go out without waiting for its next poll).
+ */
+import fp from 'fastify-plugin';
+
+export const writeNotifications = fp<{ changed: () => void }>(
+  async (app, { changed }) => {
+    app.addHook('onResponse', async (request, reply) => {
+      if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 300) changed();
+    });
+  },
+  { name: 'write-notifications' },
+);

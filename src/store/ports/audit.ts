@@ -1,0 +1,21 @@
+/**
+ * The port for the audit trail, which every other kind writes in the transaction of its change
+ * (the trail is also the outbox of events and webhooks); here it is read.
+ */
+import type { AuditEvent } from '../../domain/audit.js';
+
+export interface AuditQuery {
+  /** Only entries after this one, in id order. */
+  afterId?: string;
+  limit: number;
+  actor?: string;
+  resourceType?: string;
+  resourceId?: string;
+  userId?: string;
+  /** Only entries of these (resource type, action) pairs. */
+  kinds?: readonly { resourceType: string; action: string }[];
+}
+
+export interface AuditStore {
+  listAuditEvents(query: AuditQuery): Promise<AuditEvent[]>;
+}

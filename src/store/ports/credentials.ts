@@ -1,0 +1,24 @@
+/**
+ * The port for API credentials. Only a hash of each secret is stored.
+ */
+import type { ApiKey, Scope, StoredApiKey } from '../../domain/api-key.js';
+import type { AuditContext } from '../../domain/audit.js';
+import type { IfVersion } from './versions.js';
+
+export interface NewApiKey {
+  name: string;
+  scopes: readonly Scope[];
+  rateLimit: number | null;
+  secretHash: Buffer;
+}
+
+export interface CredentialStore {
+  createApiKey(key: NewApiKey, audit: AuditContext): Promise<ApiKey>;
+  /** Creates the key only when there is no credential at all, atomically across processes. */
+  createFirstApiKey(key: NewApiKey): Promise<ApiKey | undefined>;
+  /** The credential with its secret hash, revoked or not: what authentication reads. */
+  getApiKey(id: string): Promise<StoredApiKey | undefined>;
+  listApiKeys(): Promise<ApiKey[]>;
+  /** Revokes it from `now` on; a key already revoked keeps its first revocation time. */
+  revokeApiKey(id: string, now: number, audit: AuditContext, ifVersion?: IfVersion): Promise<ApiKey | undefined>;
+}

@@ -1,0 +1,46 @@
+/**
+ * The port for subscriptions. Every call names the user, so a subscription is reachable only
+ * under its own user, and in a sharded PostgreSQL every such query routes to the user's shard.
+ */
+import type { AuditContext } from '../../domain/audit.js';
+import type { StoredSubscription, SubscriptionValues } from '../../domain/subscription.js';
+import type { IfVersion } from './versions.js';
+
+export interface SubscriptionStore {
+  createSubscription(
+    userId: string,
+    values: SubscriptionValues,
+    audit: AuditContext,
+  ): Promise<StoredSubscription | undefined>;
+  /** All of a user's subscriptions by id, or undefined when there is no such user. */
+  listSubscriptions(userId: string): Promise<StoredSubscription[] | undefined>;
+  getSubscription(userId: string, id: string): Promise<StoredSubscription | undefined>;
+  /** The subscriptions of several users at once (for `include`), by id. */
+  listSubscriptionsOfUsers(userIds: readonly string[]): Promise<StoredSubscription[]>;
+  /**
+   * Applies `change` to the current values atomically: no other write to the subscription
+   * comes between the read and the write. `change` may throw a failure to refuse.
+   */
+  updateSubscription(
+    userId: string,
+    id: string,
+    change: (current: SubscriptionValues) => SubscriptionValues,
+    audit: AuditContext,
+    ifVersion?: IfVersion,
+  ): Promise<StoredSubscription | undefined>;
+  /** Marks it expired with `dateEnded` = `now`; a subscription already expired is left as it is. */
+  expireSubscription(
+    userId: string,
+    id: string,
+    now: number,
+    audit: AuditContext,
+    ifVersion?: IfVersion,
+  ): Promise<StoredSubscription | undefined>;
+  deleteSubscription(userId: string, id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean>;
+  /**
+   * Marks expired up to `limit` subscriptions whose dateEnded has passed by `now` (keeping that
+   * dateEnded), each once, with an `expire` audit entry; answers how many. Safe to run from
+   * several processes at once.
+   */
+  lapseSubscriptions(now: number, audit: AuditContext, limit: number): Promise<number>;
+}

@@ -1,0 +1,67 @@
+/**
+ * The port for user records: create one or many, read, list by filter and page, change, erase.
+ * A duplicate email (compared without regard to case) is the `EMAIL_TAKEN` failure.
+ */
+import type { AuditContext } from '../../domain/audit.js';
+import type { SubscriptionValues } from '../../domain/subscription.js';
+import type { UserFields } from '../../domain/user.js';
+import type { IfVersion } from './versions.js';
+
+export interface StoredUser {
+  id: string;
+  email: string;
+  fields: UserFields;
+  newsletters: string[];
+  /** Goes up by one with every change: the resource's ETag. */
+  version: number;
+}
+
+export interface NewUser {
+  email: string;
+  passwordHash: string | null;
+  fields: UserFields;
+  newsletters: readonly string[];
+}
+
+export interface UserChanges {
+  email?: string;
+  passwordHash?: string | null;
+  fields: UserFields;
+  addNewsletters: readonly string[];
+  removeNewsletters: readonly string[];
+}
+
+export type EmailFilter = { address: string } | { domain: string };
+
+export interface UserListQuery {
+  email?: EmailFilter;
+  circulationNumber?: string;
+  /** Only users with a greater id: an index seek, however deep the page. */
+  afterId?: string;
+  /** Users to skip first: a scan as long as the offset. */
+  offset: number;
+  limit: number;
+  /** Newest first (and `afterId` then means a smaller id). */
+  descending?: boolean;
+}
+
+export interface ImportedUser {
+  user: NewUser;
+  subscriptions: readonly SubscriptionValues[];
+}
+
+export interface UserStore {
+  createUser(user: NewUser, audit: AuditContext): Promise<StoredUser>;
+  /**
+   * Inserts many users with their subscriptions in one transaction (all or none), for bulk
+   * loads; answers the new ids in order. Records the audit trail when `audit` is given.
+   */
+  importUsers(batch: readonly ImportedUser[], audit: AuditContext | null): Promise<string[]>;
+  getUser(id: string): Promise<StoredUser | undefined>;
+  /** The ids of the users with these emails (matched without regard to case), by lower-cased email. */
+  userIdsByEmail(emails: readonly string[]): Promise<Map<string, string>>;
+  listUsers(query: UserListQuery): Promise<StoredUser[]>;
+  updateUser(id: string, changes: UserChanges, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean>;
+  /** Erases the user with their subscriptions and newsletter links. */
+  deleteUser(id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean>;
+}

@@ -1,0 +1,105 @@
+/**
+ * The PostgreSQL pool as every kind of record uses it: one round trip per call wherever a single
+ * statement can do the work (data-modifying CTEs write a change and its audit entry together),
+ * transactions where a change depends on what is stored, and the preconditions of If-Match.
+ */
+import type pg from 'pg';
+import type { AuditAction, AuditContext } from '../../domain/audit.js';
+import { failures } from '../../domain/failures.js';
+import type { IfVersion } from '../port.js';
+import type { Sql } from '../sql/builder.js';
+import type { Row } from '../sql/rows.js';
+
+/**
+ * The advisory lock that serializes migrations and first starts. Any number will do, as long as
+ * no other program takes the same one.
+ */
+export const MIGRATION_LOCK = 7_305_119_421;
+
+export class PostgresDatabase {
+  constructor(readonly pool: pg.Pool) {}
+
+  async rows(sql: string | Sql, params: unknown[] = []): Promise<Row[]> {
+    if (typeof sql === 'string') return (await this.pool.query(sql, params)).rows as Row[];
+    const { text, values } = sql.render('postgres');
+    return (await this.pool.query(text, values)).rows as Row[];
+  }
+
+  /** Runs `work` in a transaction on one pooled connection; rolls back when it throws. */
+  async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('BEGIN');
+      const result = await work(client);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  /**
+   * After a conditional write changed no row: false when the row does not exist (a 404), the
+   * precondition failure when it exists at another version than the precondition named.
+   */
+  async refusedOrMissing(table: string, where: string, params: unknown[], ifVersion: IfVersion): Promise<false> {
+    if (ifVersion === undefined) return false;
+    const rows = await this.rows(`SELECT 1 FROM ${table} WHERE ${where}`, params);
+    if (rows.length > 0) throw failures.preconditionFailed();
+    return false;
+  }
+
+  /**
+   * Deletes the row of `table` that `where` names (with `keys` as $1…), if it is at a version the
+   * precondition names, and records it under the table's name, in one statement; false when there
+   * was no such row, the precondition failure when there is one at another version.
+   */
+  async deleteRow(
+    table: string,
+    where: string,
+    keys: unknown[],
+    userIdColumn: string,
+    audit: AuditContext,
+    ifVersion: IfVersion,
+  ): Promise<boolean> {
+    const params = [...keys];
+    const condition = versionCondition(params, ifVersion);
+    const record = auditInsert(params, audit, 'delete', table, 'id', userIdColumn, 'd');
+    const rows = await this.rows(
+      `WITH d AS (DELETE FROM ${table} WHERE ${where} ${condition} RETURNING *), a AS (${record})
+       SELECT count(*)::int AS n FROM d`,
+      params,
+    );
+    return rows[0]?.n === 1 || (await this.refusedOrMissing(table, where, keys, ifVersion));
+  }
+}
+
+/** The SQL condition of a precondition on the row version (none without one); adds its parameter. */
+export function versionCondition(params: unknown[], ifVersion: IfVersion): string {
+  if (ifVersion === undefined) return '';
+  params.push(ifVersion);
+  return `AND version = ANY($${params.length}::int[])`;
+}
+
+/**
+ * The statement that records a change in the audit trail, as part of the statement making it:
+ * one row for each row of `source` (none when the change changed nothing). Adds its parameters.
+ */
+export function auditInsert(
+  params: unknown[],
+  audit: AuditContext,
+  action: AuditAction,
+  resourceType: string,
+  idColumn: string,
+  userIdColumn: string,
+  source: string,
+): string {
+  params.push(audit.actor, audit.attributes);
+  const actor = `$${params.length - 1}::text`;
+  const attributes = `$${params.length}::text[]`;
+  return `INSERT INTO audit_log (actor, action, resource_type, resource_id, user_id, attributes)
+    SELECT ${actor}, '${action}', '${resourceType}', ${idColumn}::text, ${userIdColumn}::text, ${attributes} FROM ${source}`;
+}

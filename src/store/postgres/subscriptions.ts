@@ -1,0 +1,174 @@
+/**
+ * Subscriptions on PostgreSQL. Every statement is keyed by user id, so it stays on one shard
+ * under Citus.
+ */
+import type { AuditContext } from '../../domain/audit.js';
+import { failures } from '../../domain/failures.js';
+import type { StoredSubscription, SubscriptionValues } from '../../domain/subscription.js';
+import type { IfVersion, SubscriptionStore } from '../port.js';
+import type { Row } from '../sql/rows.js';
+import { SUBSCRIPTION_COLUMNS, subscriptionColumnsOf, toStoredSubscription } from '../sql/subscriptions.js';
+import { auditInsert, versionCondition, type PostgresDatabase } from './database.js';
+
+const SUBSCRIPTION_SELECT = `SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions`;
+
+export function postgresSubscriptions(database: PostgresDatabase): SubscriptionStore {
+  async function createSubscription(
+    userId: string,
+    values: SubscriptionValues,
+    audit: AuditContext,
+  ): Promise<StoredSubscription | undefined> {
+    const params = subscriptionParams(userId, values);
+    const record = auditInsert(params, audit, 'create', 'subscriptions', 'id', 'user_id', 's');
+    try {
+      const [row] = await database.rows(
+        `WITH s AS (
+           INSERT INTO subscriptions (user_id, date_started, date_ended, external_identifier, license, resource,
+             trial, product_id)
+           SELECT $1::bigint, $2::timestamptz, $3::timestamptz, $4::text, $5::text, $6::text, $7::boolean, $8::text
+           WHERE EXISTS (SELECT 1 FROM users WHERE id = $1::bigint)
+           RETURNING ${SUBSCRIPTION_COLUMNS}
+         ), a AS (${record})
+         SELECT * FROM s`,
+        params,
+      );
+      return row && toStoredSubscription(row);
+    } catch (error) {
+      // The user was erased between the check and the insert.
+      if ((error as { code?: string }).code === '23503') return undefined;
+      throw error;
+    }
+  }
+
+  async function listSubscriptions(userId: string): Promise<StoredSubscription[] | undefined> {
+    // The user's row comes first, so that "no such user" and "no subscriptions" differ.
+    const rows = await database.rows(
+      `SELECT ${subscriptionColumnsOf('s')}
+       FROM users u LEFT JOIN subscriptions s ON s.user_id = u.id
+       WHERE u.id = $1 ORDER BY s.id`,
+      [userId],
+    );
+    if (rows.length === 0) return undefined;
+    return rows.filter((r) => r.id !== null).map(toStoredSubscription);
+  }
+
+  async function listSubscriptionsOfUsers(userIds: readonly string[]): Promise<StoredSubscription[]> {
+    const rows = await database.rows(`${SUBSCRIPTION_SELECT} WHERE user_id = ANY($1::bigint[]) ORDER BY id`, [userIds]);
+    return rows.map(toStoredSubscription);
+  }
+
+  async function getSubscription(userId: string, id: string): Promise<StoredSubscription | undefined> {
+    const [row] = await database.rows(`${SUBSCRIPTION_SELECT} WHERE user_id = $1 AND id = $2`, [userId, id]);
+    return row && toStoredSubscription(row);
+  }
+
+  async function updateSubscription(
+    userId: string,
+    id: string,
+    change: (current: SubscriptionValues) => SubscriptionValues,
+    audit: AuditContext,
+    ifVersion?: IfVersion,
+  ): Promise<StoredSubscription | undefined> {
+    return database.transaction(async (client) => {
+      const { rows } = await client.query(`${SUBSCRIPTION_SELECT} WHERE user_id = $1 AND id = $2 FOR UPDATE`, [
+        userId,
+        id,
+      ]);
+      if (rows.length === 0) return undefined;
+      const current = toStoredSubscription(rows[0] as Row);
+      if (ifVersion !== undefined && !ifVersion.includes(current.version)) throw failures.preconditionFailed();
+      const next = change(current);
+      const params = [...subscriptionParams(userId, next), id];
+      const record = auditInsert(params, audit, 'update', 'subscriptions', 'id', 'user_id', 's');
+      const updated = await client.query(
+        `WITH s AS (
+           UPDATE subscriptions SET date_started = $2, date_ended = $3, external_identifier = $4, license = $5,
+             resource = $6, trial = $7, product_id = $8, version = version + 1, updated_at = now()
+           WHERE user_id = $1 AND id = $9
+           RETURNING ${SUBSCRIPTION_COLUMNS}
+         ), a AS (${record})
+         SELECT * FROM s`,
+        params,
+      );
+      return toStoredSubscription(updated.rows[0] as Row);
+    });
+  }
+
+  async function expireSubscription(
+    userId: string,
+    id: string,
+    now: number,
+    audit: AuditContext,
+    ifVersion?: IfVersion,
+  ): Promise<StoredSubscription | undefined> {
+    const params: unknown[] = [userId, id, new Date(now * 1000)];
+    const condition = versionCondition(params, ifVersion);
+    const record = auditInsert(params, audit, 'expire', 'subscriptions', 'id', 'user_id', 'e');
+    // One statement; without a precondition an expired subscription is simply left as it is,
+    // with one it must also be at a named version (checked below when nothing was expired).
+    const [row] = await database.rows(
+      `WITH target AS (
+         SELECT user_id, id FROM subscriptions WHERE user_id = $1 AND id = $2 ${condition} FOR UPDATE
+       ), e AS (
+         UPDATE subscriptions s SET expired = true, date_ended = $3, version = s.version + 1, updated_at = now()
+         FROM target WHERE s.user_id = target.user_id AND s.id = target.id AND NOT s.expired
+         RETURNING s.id, s.user_id
+       ), a AS (${record})
+       SELECT count(*)::int AS matched FROM target`,
+      params,
+    );
+    if (Number(row?.matched ?? 0) === 0) {
+      await database.refusedOrMissing('subscriptions', 'user_id = $1 AND id = $2', [userId, id], ifVersion);
+      if (ifVersion === undefined) return undefined;
+    }
+    return getSubscription(userId, id);
+  }
+
+  async function deleteSubscription(userId: string, id: string, audit: AuditContext, ifVersion?: IfVersion) {
+    return database.deleteRow('subscriptions', 'user_id = $1 AND id = $2', [userId, id], 'user_id', audit, ifVersion);
+  }
+
+  async function lapseSubscriptions(now: number, audit: AuditContext, limit: number): Promise<number> {
+    const params: unknown[] = [new Date(now * 1000), limit];
+    const record = auditInsert(params, audit, 'expire', 'subscriptions', 'id', 'user_id', 'l');
+    // SKIP LOCKED: processes lapsing at once take different subscriptions, never the same twice.
+    const rows = await database.rows(
+      `WITH due AS (
+         SELECT user_id, id FROM subscriptions WHERE NOT expired AND date_ended <= $1
+         ORDER BY date_ended LIMIT $2 FOR UPDATE SKIP LOCKED
+       ), l AS (
+         UPDATE subscriptions s SET expired = true, version = s.version + 1, updated_at = now()
+         FROM due WHERE s.user_id = due.user_id AND s.id = due.id
+         RETURNING s.id, s.user_id
+       ), a AS (${record})
+       SELECT count(*)::int AS n FROM l`,
+      params,
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  return {
+    createSubscription,
+    listSubscriptions,
+    listSubscriptionsOfUsers,
+    getSubscription,
+    updateSubscription,
+    expireSubscription,
+    deleteSubscription,
+    lapseSubscriptions,
+  };
+}
+
+/** A subscription's values as $1…$8: user id, dates as Dates, then the rest as they are. */
+export function subscriptionParams(userId: string, v: SubscriptionValues): unknown[] {
+  return [
+    userId,
+    new Date(v.dateStarted * 1000),
+    v.dateEnded === null ? null : new Date(v.dateEnded * 1000),
+    v.externalIdentifier,
+    v.license,
+    v.resource,
+    v.trial,
+    v.productId,
+  ];
+}

@@ -1,0 +1,174 @@
+/**
+ * Users on PostgreSQL.
+ */
+import type { AuditContext } from '../../domain/audit.js';
+import { emailKeys } from '../../domain/email.js';
+import { failures } from '../../domain/failures.js';
+import { USER_FIELDS } from '../../domain/user.js';
+import type { IfVersion, ImportedUser, NewUser, StoredUser, UserChanges, UserListQuery, UserStore } from '../port.js';
+import { raw, sql } from '../sql/builder.js';
+import { columnOf, toColumnValue, toStoredUser, USER_COLUMNS, userOrder, userPageIds } from '../sql/users.js';
+import { auditInsert, versionCondition, type PostgresDatabase } from './database.js';
+import { subscriptionParams } from './subscriptions.js';
+
+const USER_SELECT = `
+  SELECT id, email, ${USER_COLUMNS.join(', ')},
+    ARRAY(SELECT newsletter_id FROM user_newsletters n WHERE n.user_id = users.id
+          ORDER BY newsletter_id COLLATE "C") AS newsletters, version
+  FROM users`;
+
+export function postgresUsers(database: PostgresDatabase): UserStore {
+  async function createUser(user: NewUser, audit: AuditContext): Promise<StoredUser> {
+    const keys = emailKeys(user.email);
+    const values = [
+      user.email,
+      keys.lower,
+      keys.domain,
+      user.passwordHash,
+      ...USER_FIELDS.map((f) => toColumnValue(f, user.fields[f])),
+    ];
+    const placeholders = values.map((_, i) => `$${i + 1}`).join(', ');
+    const newsletters = `$${values.length + 1}::text[]`;
+    const params = [...values, user.newsletters];
+    const record = auditInsert(params, audit, 'create', 'users', 'id', 'id', 'u');
+    const rows = await uniqueEmail(() =>
+      database.rows(
+        `WITH u AS (
+           INSERT INTO users (email, email_lower, email_domain, password_hash, ${USER_COLUMNS.join(', ')})
+           VALUES (${placeholders}) RETURNING id
+         ), n AS (
+           INSERT INTO user_newsletters (user_id, newsletter_id)
+           SELECT u.id, x FROM u, unnest(${newsletters}) AS x ON CONFLICT DO NOTHING
+         ), a AS (${record})
+         SELECT id FROM u`,
+        params,
+      ),
+    );
+    return (await getUser(String(rows[0]?.id))) as StoredUser;
+  }
+
+  async function importUsers(batch: readonly ImportedUser[], audit: AuditContext | null): Promise<string[]> {
+    if (batch.length === 0) return [];
+    const columns = ['email', 'email_lower', 'email_domain', 'password_hash', ...USER_COLUMNS];
+    const values: unknown[][] = columns.map(() => []);
+    for (const { user } of batch) {
+      const keys = emailKeys(user.email);
+      const row: unknown[] = [user.email, keys.lower, keys.domain, user.passwordHash];
+      for (const field of USER_FIELDS) row.push(toColumnValue(field, user.fields[field]));
+      row.forEach((value, i) => values[i]!.push(value));
+    }
+    const types = columns.map((c) => (c === 'demographics' ? 'jsonb[]' : 'text[]'));
+    return database.transaction(async (client) => {
+      // One statement per table for the whole batch: arrays zipped by unnest.
+      const { rows } = await uniqueEmail(() =>
+        client.query<{ id: string; email_lower: string }>(
+          `INSERT INTO users (${columns.join(', ')})
+           SELECT * FROM unnest(${types.map((t, i) => `$${i + 1}::${t}`).join(', ')})
+           RETURNING id, email_lower`,
+          values,
+        ),
+      );
+      const idOf = new Map(rows.map((r) => [r.email_lower, r.id]));
+      const ids = batch.map(({ user }) => idOf.get(emailKeys(user.email).lower) as string);
+      const newsletters = batch.flatMap(({ user }, i) => user.newsletters.map((n) => [ids[i], n]));
+      if (newsletters.length > 0) {
+        await client.query(
+          `INSERT INTO user_newsletters (user_id, newsletter_id)
+           SELECT * FROM unnest($1::bigint[], $2::text[]) ON CONFLICT DO NOTHING`,
+          [newsletters.map((n) => n[0]), newsletters.map((n) => n[1])],
+        );
+      }
+      const subscriptions = batch.flatMap(({ subscriptions }, i) =>
+        subscriptions.map((v) => subscriptionParams(ids[i] as string, v)),
+      );
+      if (subscriptions.length > 0) {
+        await client.query(
+          `INSERT INTO subscriptions (user_id, date_started, date_ended, external_identifier, license, resource,
+             trial, product_id)
+           SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::timestamptz[], $4::text[], $5::text[],
+             $6::text[], $7::boolean[], $8::text[])`,
+          Array.from({ length: 8 }, (_, column) => subscriptions.map((params) => params[column])),
+        );
+      }
+      if (audit) {
+        await client.query(
+          `INSERT INTO audit_log (actor, action, resource_type, resource_id, user_id, attributes)
+           SELECT $1, 'create', 'users', id, id, $2::text[] FROM unnest($3::text[]) AS id`,
+          [audit.actor, audit.attributes, ids],
+        );
+      }
+      return ids;
+    });
+  }
+
+  async function userIdsByEmail(emails: readonly string[]): Promise<Map<string, string>> {
+    const rows = await database.rows('SELECT id, email_lower FROM users WHERE email_lower = ANY($1::text[])', [
+      emails.map((e) => e.toLowerCase()),
+    ]);
+    return new Map(rows.map((r) => [r.email_lower as string, String(r.id)]));
+  }
+
+  async function getUser(id: string): Promise<StoredUser | undefined> {
+    const [row] = await database.rows(`${USER_SELECT} WHERE id = $1`, [id]);
+    return row && toStoredUser(row);
+  }
+
+  async function listUsers(query: UserListQuery): Promise<StoredUser[]> {
+    const rows = await database.rows(
+      sql`WITH page AS (${userPageIds(query)}) ${raw(USER_SELECT)} WHERE id IN (SELECT id FROM page) ORDER BY id ${userOrder(query)}`,
+    );
+    return rows.map(toStoredUser);
+  }
+
+  async function updateUser(id: string, changes: UserChanges, audit: AuditContext, ifVersion?: IfVersion) {
+    const params: unknown[] = [id, changes.removeNewsletters, changes.addNewsletters];
+    const sets = ['updated_at = now()', 'version = version + 1'];
+    const set = (column: string, value: unknown) => {
+      params.push(value);
+      sets.push(`${column} = $${params.length}`);
+    };
+    if (changes.email !== undefined) {
+      const keys = emailKeys(changes.email);
+      set('email', changes.email);
+      set('email_lower', keys.lower);
+      set('email_domain', keys.domain);
+    }
+    if (changes.passwordHash !== undefined) set('password_hash', changes.passwordHash);
+    for (const [field, value] of Object.entries(changes.fields)) set(columnOf(field), toColumnValue(field, value));
+    const condition = versionCondition(params, ifVersion);
+    const record = auditInsert(params, audit, 'update', 'users', 'id', 'id', 'u');
+    // One statement: the row lock of the UPDATE orders concurrent changes to the same user.
+    const rows = await uniqueEmail(() =>
+      database.rows(
+        `WITH u AS (
+           UPDATE users SET ${sets.join(', ')} WHERE id = $1 ${condition} RETURNING id
+         ), removed AS (
+           DELETE FROM user_newsletters WHERE user_id IN (SELECT id FROM u) AND newsletter_id = ANY($2::text[])
+         ), added AS (
+           INSERT INTO user_newsletters (user_id, newsletter_id)
+           SELECT u.id, x FROM u, unnest($3::text[]) AS x ON CONFLICT DO NOTHING
+         ), a AS (${record})
+         SELECT count(*)::int AS n FROM u`,
+        params,
+      ),
+    );
+    return rows[0]?.n === 1 || (await database.refusedOrMissing('users', 'id = $1', [id], ifVersion));
+  }
+
+  async function deleteUser(id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean> {
+    return database.deleteRow('users', 'id = $1', [id], 'id', audit, ifVersion);
+  }
+
+  return { createUser, importUsers, getUser, userIdsByEmail, listUsers, updateUser, deleteUser };
+}
+
+/** Runs a write that may break the unique email index, turning that into the failure it is. */
+async function uniqueEmail<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    const e = error as { code?: string; constraint?: string };
+    if (e.code === '23505' && e.constraint === 'users_email_lower') throw failures.emailTaken();
+    throw error;
+  }
+}

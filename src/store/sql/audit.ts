@@ -1,0 +1,37 @@
+/**
+ * The audit trail as every adapter keeps it: its columns, how a row reads back, and the
+ * filtered, cursor-paged read of it, written once for both dialects.
+ */
+import type { AuditAction, AuditEvent } from '../../domain/audit.js';
+import type { AuditQuery } from '../port.js';
+import { join, raw, sql, type Sql } from './builder.js';
+import { array, seconds, type Row } from './rows.js';
+
+export const AUDIT_COLUMNS = 'id, occurred_at, actor, action, resource_type, resource_id, user_id, attributes';
+
+export function toAuditEvent(row: Row): AuditEvent {
+  return {
+    id: String(row.id),
+    occurredAt: seconds(row.occurred_at),
+    actor: row.actor as string | null,
+    action: row.action as AuditAction,
+    resourceType: row.resource_type as string,
+    resourceId: row.resource_id as string,
+    userId: row.user_id as string | null,
+    attributes: array(row.attributes),
+  };
+}
+
+/** A page of the trail in id order, after `afterId`, with every filter the query names. */
+export function auditEventsQuery(query: AuditQuery): Sql {
+  const conditions: Sql[] = [sql`id > ${query.afterId ?? 0}`];
+  if (query.actor !== undefined) conditions.push(sql`actor = ${query.actor}`);
+  if (query.resourceType !== undefined) conditions.push(sql`resource_type = ${query.resourceType}`);
+  if (query.resourceId !== undefined) conditions.push(sql`resource_id = ${query.resourceId}`);
+  if (query.userId !== undefined) conditions.push(sql`user_id = ${query.userId}`);
+  if (query.kinds) {
+    const kinds = query.kinds.map((kind) => sql`(resource_type = ${kind.resourceType} AND action = ${kind.action})`);
+    conditions.push(sql`(${join(kinds, ' OR ', raw('FALSE'))})`);
+  }
+  return sql`SELECT ${raw(AUDIT_COLUMNS)} FROM audit_log WHERE ${join(conditions, ' AND ')} ORDER BY id LIMIT ${query.limit}`;
+}

@@ -1,0 +1,64 @@
+/**
+ * Credentials on SQLite.
+ */
+import type { ApiKey, StoredApiKey } from '../../domain/api-key.js';
+import type { AuditContext } from '../../domain/audit.js';
+import type { CredentialStore, IfVersion, NewApiKey } from '../port.js';
+import { API_KEY_COLUMNS, toApiKey, toStoredApiKey } from '../sql/credentials.js';
+import type { Row } from '../sql/rows.js';
+import type { SqliteDatabase } from './database.js';
+
+export function sqliteCredentials(database: SqliteDatabase): CredentialStore {
+  const { db } = database;
+
+  const insert = db.prepare(`
+    INSERT INTO api_keys (name, scopes, rate_limit, secret_hash) VALUES (?, ?, ?, ?)
+    RETURNING ${API_KEY_COLUMNS}`);
+
+  function insertKey(key: NewApiKey): ApiKey {
+    return toApiKey(insert.get(key.name, JSON.stringify(key.scopes), key.rateLimit, key.secretHash) as Row);
+  }
+
+  async function createApiKey(key: NewApiKey, audit: AuditContext): Promise<ApiKey> {
+    return db.transaction(() => {
+      const created = insertKey(key);
+      database.record(audit, 'create', 'api-keys', created.id, null);
+      return created;
+    })();
+  }
+
+  const count = db.prepare('SELECT count(*) AS n FROM api_keys');
+
+  async function createFirstApiKey(key: NewApiKey): Promise<ApiKey | undefined> {
+    return db.transaction(() => ((count.get() as { n: number }).n === 0 ? insertKey(key) : undefined)).immediate();
+  }
+
+  const selectOne = db.prepare(`SELECT ${API_KEY_COLUMNS}, secret_hash FROM api_keys WHERE id = ?`);
+
+  async function getApiKey(id: string): Promise<StoredApiKey | undefined> {
+    const row = selectOne.get(id) as Row | undefined;
+    return row && toStoredApiKey(row);
+  }
+
+  const selectAll = db.prepare(`SELECT ${API_KEY_COLUMNS} FROM api_keys ORDER BY id`);
+
+  async function listApiKeys(): Promise<ApiKey[]> {
+    return (selectAll.all() as Row[]).map(toApiKey);
+  }
+
+  const version = db.prepare('SELECT version FROM api_keys WHERE id = ?').pluck();
+  const revoke = db.prepare(
+    'UPDATE api_keys SET revoked_at = ?, version = version + 1 WHERE id = ? AND revoked_at IS NULL',
+  );
+
+  async function revokeApiKey(id: string, now: number, audit: AuditContext, ifVersion?: IfVersion) {
+    return db.transaction(() => {
+      if (!database.meetsPrecondition(version, [id], ifVersion)) return undefined;
+      if (revoke.run(now, id).changes > 0) database.record(audit, 'revoke', 'api-keys', id, null);
+      const row = selectOne.get(id) as Row | undefined;
+      return row && toApiKey(row);
+    })();
+  }
+
+  return { createApiKey, createFirstApiKey, getApiKey, listApiKeys, revokeApiKey };
+}

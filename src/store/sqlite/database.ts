@@ -1,0 +1,81 @@
+/**
+ * The SQLite connection as every kind of record uses it: one better-sqlite3 connection (calls are
+ * synchronous, so each method and each transaction runs with no other request's statements in
+ * between), statements prepared once and reused (preparing costs more than running them), the
+ * audit entry each write records, and the preconditions of If-Match.
+ */
+import type Database from 'better-sqlite3';
+import type { AuditAction, AuditContext } from '../../domain/audit.js';
+import { failures } from '../../domain/failures.js';
+import type { IfVersion } from '../port.js';
+import type { Sql } from '../sql/builder.js';
+import type { Row } from '../sql/rows.js';
+
+export class SqliteDatabase {
+  private readonly prepared = new Map<string, Database.Statement>();
+  private readonly insertAudit: Database.Statement;
+
+  constructor(readonly db: Database.Database) {
+    this.insertAudit = db.prepare(`
+      INSERT INTO audit_log (actor, action, resource_type, resource_id, user_id, attributes)
+      VALUES (?, ?, ?, ?, ?, ?)`);
+  }
+
+  /** A statement built from fragments, prepared on first use and kept (there are few shapes of each). */
+  statement(query: Sql): { statement: Database.Statement; values: unknown[] } {
+    const { text, values } = query.render('sqlite');
+    let statement = this.prepared.get(text);
+    if (!statement) {
+      statement = this.db.prepare(text);
+      this.prepared.set(text, statement);
+    }
+    return { statement, values };
+  }
+
+  all(query: Sql): Row[] {
+    const { statement, values } = this.statement(query);
+    return statement.all(...values) as Row[];
+  }
+
+  /** Records a change in the audit trail; called inside the transaction that makes it. */
+  record(audit: AuditContext, action: AuditAction, resourceType: string, resourceId: string, userId: string | null) {
+    this.insertAudit.run(audit.actor, action, resourceType, resourceId, userId, JSON.stringify(audit.attributes));
+  }
+
+  /**
+   * Within a write's transaction: false when there is no such row; the precondition failure when
+   * there is one at a version the precondition does not name. Without a precondition it reads
+   * nothing: the write itself tells whether the row was there.
+   */
+  meetsPrecondition(version: Database.Statement, keys: unknown[], ifVersion: IfVersion): boolean {
+    if (ifVersion === undefined) return true;
+    const current = version.get(...keys) as number | undefined;
+    if (current === undefined) return false;
+    requireVersion(current, ifVersion);
+    return true;
+  }
+
+  /**
+   * Deletes the row `keys` name with `remove`, if `version` finds it at a version the precondition
+   * names, and records it: one transaction; false when there was no such row.
+   */
+  deleteRow(
+    version: Database.Statement,
+    remove: Database.Statement,
+    keys: unknown[],
+    ifVersion: IfVersion,
+    record: () => void,
+  ): boolean {
+    return this.db.transaction(() => {
+      if (!this.meetsPrecondition(version, keys, ifVersion)) return false;
+      if (remove.run(...keys).changes === 0) return false;
+      record();
+      return true;
+    })();
+  }
+}
+
+/** Refuses a write whose precondition names other versions than the one stored. */
+export function requireVersion(current: number, ifVersion: IfVersion): void {
+  if (ifVersion !== undefined && !ifVersion.includes(current)) throw failures.preconditionFailed();
+}

@@ -1,0 +1,161 @@
+/**
+ * Subscriptions on SQLite.
+ */
+import type { AuditContext } from '../../domain/audit.js';
+import type { StoredSubscription, SubscriptionValues } from '../../domain/subscription.js';
+import type { IfVersion, SubscriptionStore } from '../port.js';
+import type { Row } from '../sql/rows.js';
+import { SUBSCRIPTION_COLUMNS, subscriptionColumnsOf, toStoredSubscription } from '../sql/subscriptions.js';
+import { requireVersion, type SqliteDatabase } from './database.js';
+
+export function sqliteSubscriptions(database: SqliteDatabase): SubscriptionStore {
+  const { db } = database;
+
+  const insert = db.prepare(`
+    INSERT INTO subscriptions (user_id, date_started, date_ended, external_identifier, license, resource,
+      trial, product_id)
+    SELECT @user_id, @date_started, @date_ended, @external_identifier, @license, @resource, @trial, @product_id
+    WHERE EXISTS (SELECT 1 FROM users WHERE id = @user_id)
+    RETURNING ${SUBSCRIPTION_COLUMNS}`);
+
+  async function createSubscription(
+    userId: string,
+    values: SubscriptionValues,
+    audit: AuditContext,
+  ): Promise<StoredSubscription | undefined> {
+    return db.transaction(() => {
+      const row = insert.get(subscriptionParams(userId, values)) as Row | undefined;
+      if (!row) return undefined;
+      const created = toStoredSubscription(row);
+      database.record(audit, 'create', 'subscriptions', created.id, userId);
+      return created;
+    })();
+  }
+
+  // The user's row comes first, so that "no such user" and "no subscriptions" differ.
+  const selectOfUser = db.prepare(`
+    SELECT u.id AS owner, ${subscriptionColumnsOf('s')}
+    FROM users u LEFT JOIN subscriptions s ON s.user_id = u.id
+    WHERE u.id = ? ORDER BY s.id`);
+
+  async function listSubscriptions(userId: string): Promise<StoredSubscription[] | undefined> {
+    const rows = selectOfUser.all(userId) as Row[];
+    if (rows.length === 0) return undefined;
+    return rows.filter((r) => r.id !== null).map(toStoredSubscription);
+  }
+
+  const selectOfUsers = db.prepare(`
+    SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions
+    WHERE user_id IN (SELECT value FROM json_each(?)) ORDER BY id`);
+
+  async function listSubscriptionsOfUsers(userIds: readonly string[]): Promise<StoredSubscription[]> {
+    return (selectOfUsers.all(JSON.stringify(userIds)) as Row[]).map(toStoredSubscription);
+  }
+
+  const selectOne = db.prepare(`SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE user_id = ? AND id = ?`);
+
+  async function getSubscription(userId: string, id: string): Promise<StoredSubscription | undefined> {
+    const row = selectOne.get(userId, id) as Row | undefined;
+    return row && toStoredSubscription(row);
+  }
+
+  const update = db.prepare(`
+    UPDATE subscriptions SET date_started = @date_started, date_ended = @date_ended,
+      external_identifier = @external_identifier, license = @license, resource = @resource,
+      trial = @trial, product_id = @product_id, version = version + 1, updated_at = unixepoch()
+    WHERE user_id = @user_id AND id = @id
+    RETURNING ${SUBSCRIPTION_COLUMNS}`);
+
+  async function updateSubscription(
+    userId: string,
+    id: string,
+    change: (current: SubscriptionValues) => SubscriptionValues,
+    audit: AuditContext,
+    ifVersion?: IfVersion,
+  ): Promise<StoredSubscription | undefined> {
+    return db
+      .transaction(() => {
+        const row = selectOne.get(userId, id) as Row | undefined;
+        if (!row) return undefined;
+        const current = toStoredSubscription(row);
+        requireVersion(current.version, ifVersion);
+        const next = change(current);
+        const updated = update.get({ ...subscriptionParams(userId, next), id }) as Row;
+        database.record(audit, 'update', 'subscriptions', id, userId);
+        return toStoredSubscription(updated);
+      })
+      .immediate();
+  }
+
+  const version = db.prepare('SELECT version FROM subscriptions WHERE user_id = ? AND id = ?').pluck();
+  const expire = db.prepare(`
+    UPDATE subscriptions SET expired = 1, date_ended = ?, version = version + 1, updated_at = unixepoch()
+    WHERE user_id = ? AND id = ? AND expired = 0`);
+
+  async function expireSubscription(
+    userId: string,
+    id: string,
+    now: number,
+    audit: AuditContext,
+    ifVersion?: IfVersion,
+  ): Promise<StoredSubscription | undefined> {
+    return db.transaction(() => {
+      if (!database.meetsPrecondition(version, [userId, id], ifVersion)) return undefined;
+      if (expire.run(now, userId, id).changes > 0) database.record(audit, 'expire', 'subscriptions', id, userId);
+      const row = selectOne.get(userId, id) as Row | undefined;
+      return row && toStoredSubscription(row);
+    })();
+  }
+
+  const remove = db.prepare('DELETE FROM subscriptions WHERE user_id = ? AND id = ?');
+
+  async function deleteSubscription(userId: string, id: string, audit: AuditContext, ifVersion?: IfVersion) {
+    return database.deleteRow(version, remove, [userId, id], ifVersion, () =>
+      database.record(audit, 'delete', 'subscriptions', id, userId),
+    );
+  }
+
+  const due = db.prepare(`
+    SELECT id, user_id FROM subscriptions WHERE expired = 0 AND date_ended <= ? ORDER BY date_ended LIMIT ?`);
+  const lapse = db.prepare(
+    'UPDATE subscriptions SET expired = 1, version = version + 1, updated_at = unixepoch() WHERE id = ? AND expired = 0',
+  );
+
+  async function lapseSubscriptions(now: number, audit: AuditContext, limit: number): Promise<number> {
+    return db
+      .transaction(() => {
+        const lapsing = due.all(now, limit) as { id: number; user_id: number }[];
+        for (const { id, user_id } of lapsing) {
+          lapse.run(id);
+          database.record(audit, 'expire', 'subscriptions', String(id), String(user_id));
+        }
+        return lapsing.length;
+      })
+      .immediate();
+  }
+
+  return {
+    createSubscription,
+    listSubscriptions,
+    listSubscriptionsOfUsers,
+    getSubscription,
+    updateSubscription,
+    expireSubscription,
+    deleteSubscription,
+    lapseSubscriptions,
+  };
+}
+
+/** A subscription's values as named parameters (booleans as 0 and 1). */
+export function subscriptionParams(userId: string, v: SubscriptionValues): Row {
+  return {
+    user_id: userId,
+    date_started: v.dateStarted,
+    date_ended: v.dateEnded,
+    external_identifier: v.externalIdentifier,
+    license: v.license,
+    resource: v.resource,
+    trial: v.trial ? 1 : 0,
+    product_id: v.productId,
+  };
+}

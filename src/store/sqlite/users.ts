@@ -1,0 +1,168 @@
+/**
+ * Users on SQLite.
+ */
+import type { AuditContext } from '../../domain/audit.js';
+import { emailKeys } from '../../domain/email.js';
+import { failures } from '../../domain/failures.js';
+import { USER_FIELDS } from '../../domain/user.js';
+import type { IfVersion, ImportedUser, NewUser, StoredUser, UserChanges, UserListQuery, UserStore } from '../port.js';
+import { sql, raw } from '../sql/builder.js';
+import type { Row } from '../sql/rows.js';
+import { columnOf, fieldsOfValues, toColumnValue, USER_COLUMNS, userOrder, userPageIds } from '../sql/users.js';
+import { requireVersion, type SqliteDatabase } from './database.js';
+import { subscriptionParams } from './subscriptions.js';
+
+const USER_SELECT = `
+  SELECT id, email, ${USER_COLUMNS.join(', ')},
+    (SELECT json_group_array(newsletter_id) FROM
+      (SELECT newsletter_id FROM user_newsletters n WHERE n.user_id = users.id ORDER BY newsletter_id)
+    ) AS newsletters, version
+  FROM users`;
+
+export function sqliteUsers(database: SqliteDatabase): UserStore {
+  const { db } = database;
+  const profileColumns = USER_COLUMNS.join(', ');
+
+  const insertUser = db.prepare(`
+    INSERT INTO users (email, email_lower, email_domain, password_hash, ${profileColumns})
+    VALUES (@email, @email_lower, @email_domain, @password_hash, ${USER_COLUMNS.map((c) => `@${c}`).join(', ')})`);
+  const addNewsletter = db.prepare('INSERT OR IGNORE INTO user_newsletters (user_id, newsletter_id) VALUES (?, ?)');
+  const removeNewsletter = db.prepare('DELETE FROM user_newsletters WHERE user_id = ? AND newsletter_id = ?');
+  const importSubscription = db.prepare(`
+    INSERT INTO subscriptions (user_id, date_started, date_ended, external_identifier, license, resource,
+      trial, product_id)
+    VALUES (@user_id, @date_started, @date_ended, @external_identifier, @license, @resource, @trial, @product_id)`);
+
+  /** Inserts the user and their newsletter links; the id. */
+  function insert(user: NewUser): string {
+    const id = String(uniqueEmail(() => insertUser.run(userRow(user)).lastInsertRowid));
+    for (const newsletter of user.newsletters) addNewsletter.run(id, newsletter);
+    return id;
+  }
+
+  async function createUser(user: NewUser, audit: AuditContext): Promise<StoredUser> {
+    const id = db
+      .transaction(() => {
+        const created = insert(user);
+        database.record(audit, 'create', 'users', created, created);
+        return created;
+      })
+      .immediate();
+    return (await getUser(id)) as StoredUser;
+  }
+
+  async function importUsers(batch: readonly ImportedUser[], audit: AuditContext | null): Promise<string[]> {
+    return db
+      .transaction(() =>
+        batch.map(({ user, subscriptions }) => {
+          const id = insert(user);
+          for (const values of subscriptions) importSubscription.run(subscriptionParams(id, values));
+          if (audit) database.record(audit, 'create', 'users', id, id);
+          return id;
+        }),
+      )
+      .immediate();
+  }
+
+  const idsByEmail = db.prepare(
+    'SELECT id, email_lower FROM users WHERE email_lower IN (SELECT value FROM json_each(?))',
+  );
+
+  async function userIdsByEmail(emails: readonly string[]): Promise<Map<string, string>> {
+    const lower = JSON.stringify(emails.map((e) => e.toLowerCase()));
+    const rows = idsByEmail.all(lower) as { id: number; email_lower: string }[];
+    return new Map(rows.map((r) => [r.email_lower, String(r.id)]));
+  }
+
+  // Rows as arrays: better-sqlite3 builds an object per row at several times the cost.
+  const selectUser = db.prepare(`${USER_SELECT} WHERE id = ?`).raw();
+
+  async function getUser(id: string): Promise<StoredUser | undefined> {
+    const values = selectUser.get(id) as unknown[] | undefined;
+    return values && userOfValues(values);
+  }
+
+  async function listUsers(query: UserListQuery): Promise<StoredUser[]> {
+    const page = userPageIds(query);
+    const { statement, values } = database.statement(
+      sql`WITH page AS (${page}) ${raw(USER_SELECT)} WHERE id IN (SELECT id FROM page) ORDER BY id ${userOrder(query)}`,
+    );
+    return (statement.raw().all(...values) as unknown[][]).map(userOfValues);
+  }
+
+  const selectUserRow = db.prepare(`
+    SELECT email, email_lower, email_domain, password_hash, version, ${profileColumns} FROM users WHERE id = ?`);
+  const updateRow = db.prepare(`
+    UPDATE users SET email = @email, email_lower = @email_lower, email_domain = @email_domain,
+      password_hash = @password_hash, ${USER_COLUMNS.map((c) => `${c} = @${c}`).join(', ')},
+      version = version + 1, updated_at = unixepoch()
+    WHERE id = @id`);
+
+  async function updateUser(id: string, changes: UserChanges, audit: AuditContext, ifVersion?: IfVersion) {
+    return db
+      .transaction(() => {
+        const current = selectUserRow.get(id) as Row | undefined;
+        if (!current) return false;
+        requireVersion(current.version as number, ifVersion);
+        const { version: _version, ...stored } = current;
+        const row: Row = { ...stored, id };
+        if (changes.email !== undefined) {
+          const keys = emailKeys(changes.email);
+          Object.assign(row, { email: changes.email, email_lower: keys.lower, email_domain: keys.domain });
+        }
+        if (changes.passwordHash !== undefined) row.password_hash = changes.passwordHash;
+        for (const [field, value] of Object.entries(changes.fields)) row[columnOf(field)] = toColumnValue(field, value);
+        uniqueEmail(() => updateRow.run(row));
+        for (const newsletter of changes.removeNewsletters) removeNewsletter.run(id, newsletter);
+        for (const newsletter of changes.addNewsletters) addNewsletter.run(id, newsletter);
+        database.record(audit, 'update', 'users', id, id);
+        return true;
+      })
+      .immediate();
+  }
+
+  const userVersion = db.prepare('SELECT version FROM users WHERE id = ?').pluck();
+  const deleteRow = db.prepare('DELETE FROM users WHERE id = ?');
+
+  async function deleteUser(id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean> {
+    return database.deleteRow(userVersion, deleteRow, [id], ifVersion, () =>
+      database.record(audit, 'delete', 'users', id, id),
+    );
+  }
+
+  return { createUser, importUsers, getUser, userIdsByEmail, listUsers, updateUser, deleteUser };
+}
+
+/** Runs a write that may break the unique email index, turning that into the failure it is. */
+function uniqueEmail<T>(write: () => T): T {
+  try {
+    return write();
+  } catch (error) {
+    const e = error as { code?: string; message?: string };
+    if (e.code === 'SQLITE_CONSTRAINT_UNIQUE' && e.message?.includes('email_lower')) throw failures.emailTaken();
+    throw error;
+  }
+}
+
+/** A user read with `USER_SELECT` as an array: id, email, the profile columns, newsletters. */
+function userOfValues(values: readonly unknown[]): StoredUser {
+  return {
+    id: String(values[0]),
+    email: values[1] as string,
+    fields: fieldsOfValues(values, 2),
+    newsletters: JSON.parse(values[2 + USER_COLUMNS.length] as string) as string[],
+    version: values[3 + USER_COLUMNS.length] as number,
+  };
+}
+
+function userRow(user: NewUser): Row {
+  const keys = emailKeys(user.email);
+  const row: Row = {
+    email: user.email,
+    email_lower: keys.lower,
+    email_domain: keys.domain,
+    password_hash: user.passwordHash,
+  };
+  for (const field of USER_FIELDS) row[columnOf(field)] = toColumnValue(field, user.fields[field]);
+  return row;
+}

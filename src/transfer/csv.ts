@@ -1,0 +1,52 @@
+/**
+ * Users as CSV rows: flat columns (`address.postalCode`), lists joined with `;`, and the one
+ * subscription a row may carry in `subscription.*` columns. Export flattens, import unflattens.
+ */
+import { USER_FIELDS } from '../domain/user.js';
+
+/** Lists in a CSV cell are joined with this. */
+const LIST_SEPARATOR = ';';
+const LIST_COLUMNS = new Set(['newsletters', 'demographics.recommendations']);
+/** CSV has only text: these columns are read as true/false (anything else stays text, to be refused). */
+const BOOLEAN_COLUMNS = new Set(['subscription.trial']);
+
+/** The CSV columns of a user: flat attribute paths; the JSON `demographics` as its one list. */
+export const USER_CSV_COLUMNS = [
+  'id',
+  'email',
+  ...USER_FIELDS.map((f) => (f === 'demographics' ? 'demographics.recommendations' : f)),
+  'newsletters',
+];
+
+export function flatten(attributes: Record<string, unknown>): Record<string, unknown> {
+  const row: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(attributes)) {
+    if (Array.isArray(value)) row[key] = value.join(LIST_SEPARATOR);
+    else if (value !== null && typeof value === 'object') {
+      for (const [sub, inner] of Object.entries(value)) {
+        row[`${key}.${sub}`] = Array.isArray(inner) ? inner.join(LIST_SEPARATOR) : inner;
+      }
+    } else row[key] = value;
+  }
+  return row;
+}
+
+/** A CSV row as attributes: empty cells are left out, `a.b` columns nest, lists split. */
+export function unflatten(row: Record<string, string>): Record<string, unknown> {
+  const record: Record<string, unknown> = {};
+  for (const [column, cell] of Object.entries(row)) {
+    if (cell === '' || column === 'id') continue;
+    const value = LIST_COLUMNS.has(column)
+      ? cell.split(LIST_SEPARATOR)
+      : BOOLEAN_COLUMNS.has(column) && (cell === 'true' || cell === 'false')
+        ? cell === 'true'
+        : cell;
+    const dot = column.indexOf('.');
+    if (dot === -1) record[column] = value;
+    else {
+      const group = column.slice(0, dot);
+      record[group] = { ...(record[group] as object | undefined), [column.slice(dot + 1)]: value };
+    }
+  }
+  return record;
+}

@@ -1,0 +1,57 @@
+/**
+ * `circulation export`: users (and their subscriptions) streamed as NDJSON or CSV, a page of
+ * 1,000 at a time by id, so memory stays flat however many there are.
+ */
+import { once } from 'node:events';
+import type { Writable } from 'node:stream';
+import { stringify as stringifyCsv } from 'csv-stringify';
+import { toSubscriptionAttributes, type StoredSubscription } from '../domain/subscription.js';
+import { toUserAttributes } from '../domain/user.js';
+import type { EmailFilter, Store } from '../store/port.js';
+import { flatten, USER_CSV_COLUMNS } from './csv.js';
+import { groupByUser, write, type Format } from './streams.js';
+
+export interface ExportOptions {
+  format: Format;
+  email?: EmailFilter;
+  circulationNumber?: string;
+  /** NDJSON only: each user with an array of their subscriptions. */
+  subscriptions?: boolean;
+}
+
+/** Streams the users, a page of 1,000 at a time by id; answers how many. */
+export async function exportUsers(store: Store, out: Writable, options: ExportOptions): Promise<number> {
+  const csv = options.format === 'csv' ? stringifyCsv({ header: true, columns: USER_CSV_COLUMNS }) : undefined;
+  const done = csv ? once(csv.pipe(out, { end: false }), 'unpipe') : undefined;
+  let afterId: string | undefined;
+  let count = 0;
+  for (;;) {
+    const users = await store.listUsers({ ...options, afterId, offset: 0, limit: 1000 });
+    if (users.length === 0) break;
+    const subscriptions = options.subscriptions
+      ? groupByUser(await store.listSubscriptionsOfUsers(users.map((u) => u.id)))
+      : undefined;
+    for (const user of users) {
+      const attributes = toUserAttributes(user.email, user.fields, user.newsletters);
+      if (csv) {
+        const row: Record<string, unknown> = { id: user.id, ...flatten(attributes) };
+        if (!csv.write(row)) await once(csv, 'drain');
+      } else {
+        const record: Record<string, unknown> = { id: user.id, ...attributes };
+        if (subscriptions) record.subscriptions = (subscriptions.get(user.id) ?? []).map(subscriptionRecord);
+        await write(out, `${JSON.stringify(record)}\n`);
+      }
+    }
+    count += users.length;
+    afterId = users.at(-1)?.id;
+  }
+  if (csv && done) {
+    csv.end();
+    await once(csv, 'end');
+  }
+  return count;
+}
+
+function subscriptionRecord(s: StoredSubscription) {
+  return { id: s.id, ...toSubscriptionAttributes(s), product: s.productId };
+}
