@@ -24,6 +24,8 @@ export interface AuditEvent {
   resourceId: string;
   userId: string | null;
   attributes: string[];
+  /** The event this change is (`user.created`, …), or null when it is not one. */
+  eventType: string | null;
 }
 
 export const AuditEventAttributes = Type.Object({

@@ -1,7 +1,8 @@
 /**
  * Events: what changed, for the rest of the publisher. Each is an entry of the audit trail about
- * a user or a subscription, which is written in the same transaction as the change itself, so no
- * change is ever without its event and no event without its change (the trail is the outbox).
+ * a user or a subscription, recorded with its event type in the same transaction as the change
+ * itself, so no change is ever without its event and no event without its change (the trail is
+ * the outbox: a database trigger turns each event into its webhook deliveries).
  * An event carries ids and the names of the attributes sent, never a value.
  */
 import { Type, type Static } from '@sinclair/typebox';
@@ -21,24 +22,20 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-const RESOURCE_OF = { user: 'users', subscription: 'subscriptions' } as const;
-const ACTION_OF: Record<string, AuditAction> = {
-  created: 'create',
-  updated: 'update',
-  deleted: 'delete',
-  expired: 'expire',
+/** Which changes are events: a change to a user or a subscription. Credentials and webhooks are not. */
+const EVENT_OF: Readonly<Record<string, Partial<Record<AuditAction, EventType>>>> = {
+  users: { create: 'user.created', update: 'user.updated', delete: 'user.deleted' },
+  subscriptions: {
+    create: 'subscription.created',
+    update: 'subscription.updated',
+    delete: 'subscription.deleted',
+    expire: 'subscription.expired',
+  },
 };
-const PAST: Record<string, string> = { create: 'created', update: 'updated', delete: 'deleted', expire: 'expired' };
 
-/** The audit entries an event type is made of. */
-export function auditEntryOf(type: EventType): { resourceType: string; action: AuditAction } {
-  const [resource, past] = type.split('.') as [keyof typeof RESOURCE_OF, string];
-  return { resourceType: RESOURCE_OF[resource], action: ACTION_OF[past] as AuditAction };
-}
-
-export function eventTypeOf(entry: AuditEvent): EventType {
-  const resource = entry.resourceType === 'users' ? 'user' : 'subscription';
-  return `${resource}.${PAST[entry.action]}` as EventType;
+/** The event a change is, recorded with its audit entry; null when the change is not one. */
+export function eventTypeOf(resourceType: string, action: AuditAction): EventType | null {
+  return EVENT_OF[resourceType]?.[action] ?? null;
 }
 
 export const EventAttributes = Type.Object({
@@ -50,10 +47,10 @@ export const EventAttributes = Type.Object({
   changed: Type.Array(Type.String(), { description: 'The names of the attributes the change sent; never values.' }),
 });
 
-/** An audit entry as an event resource object: what the feed lists and a webhook delivers. */
+/** An audit entry that is an event, as an event resource object: what the feed lists and a webhook delivers. */
 export function toEventResource(entry: AuditEvent) {
   const attributes: Static<typeof EventAttributes> = {
-    eventType: eventTypeOf(entry),
+    eventType: entry.eventType as EventType,
     occurredAt: formatInstant(entry.occurredAt),
     userId: entry.userId,
     resourceType: entry.resourceType,

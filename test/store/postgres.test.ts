@@ -66,6 +66,40 @@ describe('PostgreSQL migrations', { skip }, () => {
     assert.deepEqual(rows, [{ email: 'kept@example.com', family_name: 'Kept', nickname: null }]);
   });
 
+  it('name the event of every audit entry written before entries carried it (migration 9)', async () => {
+    const schema = await freshSchema();
+    const pool = new pg.Pool({ connectionString: schema.url });
+    await migratePostgres(pool, postgresMigrations.slice(0, 8));
+    await pool.end();
+    for (const [action, resourceType, userId] of [
+      ['create', 'users', '1'],
+      ['expire', 'subscriptions', '1'],
+      ['revoke', 'api-keys', null],
+    ]) {
+      await admin(
+        `INSERT INTO audit_log (actor, action, resource_type, resource_id, user_id, attributes)
+         VALUES ('cli', $1, $2, '1', $3, '{}')`,
+        [action, resourceType, userId],
+        schema.name,
+      );
+    }
+    const store = await openPostgresStore({ url: schema.url });
+    try {
+      const entries = await store.listAuditEvents({ limit: 10 });
+      assert.deepEqual(
+        entries.map((e) => e.eventType),
+        ['user.created', 'subscription.expired', null],
+      );
+      const events = await store.listAuditEvents({ limit: 10, eventTypes: ['subscription.expired'] });
+      assert.deepEqual(
+        events.map((e) => e.action),
+        ['expire'],
+      );
+    } finally {
+      await store.close();
+    }
+  });
+
   it('leave no trace of a migration that fails', async () => {
     const schema = await freshSchema();
     const pool = new pg.Pool({ connectionString: schema.url });

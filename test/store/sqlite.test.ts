@@ -12,7 +12,7 @@ import { toUserFields } from '../../src/domain/user.js';
 import { USER_COLUMNS } from '../../src/store/sql/users.js';
 import type { Store } from '../../src/store/port.js';
 import { sqliteMigrations } from '../../src/store/sqlite/migrations.js';
-import { openSqliteStore } from '../../src/store/sqlite/open.js';
+import { migrate, openSqliteStore } from '../../src/store/sqlite/open.js';
 import { AUDIT } from '../support/fixtures.js';
 import { storeContract } from './contract.js';
 
@@ -89,6 +89,35 @@ describe('SQLite migrations', () => {
       assert.deepEqual(await second.getUser(created.id), created);
     } finally {
       await second.close();
+    }
+  });
+
+  it('name the event of every audit entry written before entries carried it (migration 9)', async () => {
+    const path = freshDatabasePath();
+    withRawDatabase(path, (db) => {
+      migrate(db, sqliteMigrations.slice(0, 8));
+      const record = db.prepare(
+        `INSERT INTO audit_log (actor, action, resource_type, resource_id, user_id, attributes)
+         VALUES ('cli', ?, ?, '1', ?, '[]')`,
+      );
+      record.run('create', 'users', '1');
+      record.run('expire', 'subscriptions', '1');
+      record.run('revoke', 'api-keys', null);
+    });
+    const store = openSqliteStore({ path });
+    try {
+      const entries = await store.listAuditEvents({ limit: 10 });
+      assert.deepEqual(
+        entries.map((e) => e.eventType),
+        ['user.created', 'subscription.expired', null],
+      );
+      const events = await store.listAuditEvents({ limit: 10, eventTypes: ['subscription.expired'] });
+      assert.deepEqual(
+        events.map((e) => e.action),
+        ['expire'],
+      );
+    } finally {
+      await store.close();
     }
   });
 

@@ -4,14 +4,7 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
-import {
-  auditEntryOf,
-  EVENT_TYPES,
-  EventAttributes,
-  EVENTS,
-  toEventResource,
-  type EventType,
-} from '../../domain/events.js';
+import { EVENT_TYPES, EventAttributes, EVENTS, toEventResource, type EventType } from '../../domain/events.js';
 import { collectionDocument, errorResponses } from '../jsonapi/documents.js';
 import { CursorLinks, cursorPage, PageAfter, PageSize, pageSizeOf } from '../jsonapi/paging.js';
 import type { RouteOptions } from './options.js';
@@ -54,7 +47,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, 
         afterId: query['page[after]'],
         limit: size + 1,
         userId: query['filter[user]'],
-        kinds: types.map(auditEntryOf),
+        eventTypes: types,
       });
       const { page, links } = cursorPage(entries, size, baseUrl(request), '/events', request.url, query);
       return {

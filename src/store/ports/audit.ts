@@ -12,8 +12,8 @@ export interface AuditQuery {
   resourceType?: string;
   resourceId?: string;
   userId?: string;
-  /** Only entries of these (resource type, action) pairs. */
-  kinds?: readonly { resourceType: string; action: string }[];
+  /** Only entries that are events of these types. */
+  eventTypes?: readonly string[];
 }
 
 export interface AuditStore {

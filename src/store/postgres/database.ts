@@ -5,6 +5,7 @@
  */
 import type pg from 'pg';
 import type { AuditAction, AuditContext } from '../../domain/audit.js';
+import { eventTypeOf } from '../../domain/events.js';
 import { failures } from '../../domain/failures.js';
 import type { IfVersion } from '../port.js';
 import type { Sql } from '../sql/builder.js';
@@ -85,7 +86,7 @@ export function versionCondition(params: unknown[], ifVersion: IfVersion): strin
 }
 
 /**
- * The statement that records a change in the audit trail, as part of the statement making it:
+ * The statement that records a change in the audit trail (with its event type), as part of the statement making it:
  * one row for each row of `source` (none when the change changed nothing). Adds its parameters.
  */
 export function auditInsert(
@@ -97,9 +98,11 @@ export function auditInsert(
   userIdColumn: string,
   source: string,
 ): string {
-  params.push(audit.actor, audit.attributes);
-  const actor = `$${params.length - 1}::text`;
-  const attributes = `$${params.length}::text[]`;
-  return `INSERT INTO audit_log (actor, action, resource_type, resource_id, user_id, attributes)
-    SELECT ${actor}, '${action}', '${resourceType}', ${idColumn}::text, ${userIdColumn}::text, ${attributes} FROM ${source}`;
+  params.push(audit.actor, audit.attributes, eventTypeOf(resourceType, action));
+  const actor = `$${params.length - 2}::text`;
+  const attributes = `$${params.length - 1}::text[]`;
+  const eventType = `$${params.length}::text`;
+  return `INSERT INTO audit_log (actor, action, resource_type, resource_id, user_id, attributes, event_type)
+    SELECT ${actor}, '${action}', '${resourceType}', ${idColumn}::text, ${userIdColumn}::text, ${attributes},
+      ${eventType} FROM ${source}`;
 }

@@ -206,4 +206,34 @@ export const postgresMigrations: readonly Migration[] = [
       ALTER TABLE api_keys ADD COLUMN version integer NOT NULL DEFAULT 1;
     `,
   },
+  {
+    version: 9,
+    name: 'each audit entry names the event it is; the outbox trigger and the event feed read it',
+    sql: `
+      ALTER TABLE audit_log ADD COLUMN event_type text;
+      UPDATE audit_log SET event_type =
+        CASE resource_type WHEN 'users' THEN 'user' ELSE 'subscription' END || '.' ||
+        CASE action WHEN 'create' THEN 'created' WHEN 'update' THEN 'updated'
+          WHEN 'delete' THEN 'deleted' ELSE 'expired' END
+      WHERE resource_type IN ('users', 'subscriptions') AND action IN ('create', 'update', 'delete', 'expire');
+      CREATE INDEX audit_log_event_type ON audit_log (event_type, id) WHERE event_type IS NOT NULL;
+
+      CREATE OR REPLACE FUNCTION webhook_deliveries_of_event() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE
+        now_ms bigint := (extract(epoch FROM clock_timestamp()) * 1000)::bigint;
+      BEGIN
+        INSERT INTO webhook_deliveries (webhook_id, event_id, event_type, user_id, created_at, next_attempt_at)
+        SELECT w.id, NEW.id, NEW.event_type, NEW.user_id, now_ms, greatest(now_ms, (
+            SELECT e.next_attempt_at FROM webhook_deliveries e
+            WHERE e.webhook_id = w.id AND e.user_id = NEW.user_id AND e.state = 'pending'
+            ORDER BY e.event_id DESC LIMIT 1))
+        FROM webhooks w WHERE NEW.event_type = ANY (w.events)
+        FOR KEY SHARE OF w;
+        RETURN NULL;
+      END $$;
+      DROP TRIGGER audit_log_webhook_deliveries ON audit_log;
+      CREATE TRIGGER audit_log_webhook_deliveries AFTER INSERT ON audit_log FOR EACH ROW
+        WHEN (NEW.event_type IS NOT NULL) EXECUTE FUNCTION webhook_deliveries_of_event();
+    `,
+  },
 ];

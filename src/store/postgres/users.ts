@@ -3,6 +3,7 @@
  */
 import type { AuditContext } from '../../domain/audit.js';
 import { emailKeys } from '../../domain/email.js';
+import { eventTypeOf } from '../../domain/events.js';
 import { failures } from '../../domain/failures.js';
 import { USER_FIELDS } from '../../domain/user.js';
 import type { IfVersion, ImportedUser, NewUser, StoredUser, UserChanges, UserListQuery, UserStore } from '../port.js';
@@ -92,9 +93,9 @@ export function postgresUsers(database: PostgresDatabase): UserStore {
       }
       if (audit) {
         await client.query(
-          `INSERT INTO audit_log (actor, action, resource_type, resource_id, user_id, attributes)
-           SELECT $1, 'create', 'users', id, id, $2::text[] FROM unnest($3::text[]) AS id`,
-          [audit.actor, audit.attributes, ids],
+          `INSERT INTO audit_log (actor, action, resource_type, resource_id, user_id, attributes, event_type)
+           SELECT $1, 'create', 'users', id, id, $2::text[], $3 FROM unnest($4::text[]) AS id`,
+          [audit.actor, audit.attributes, eventTypeOf('users', 'create'), ids],
         );
       }
       return ids;

@@ -7,7 +7,8 @@ import type { AuditQuery } from '../port.js';
 import { join, raw, sql, type Sql } from './builder.js';
 import { array, seconds, type Row } from './rows.js';
 
-export const AUDIT_COLUMNS = 'id, occurred_at, actor, action, resource_type, resource_id, user_id, attributes';
+export const AUDIT_COLUMNS =
+  'id, occurred_at, actor, action, resource_type, resource_id, user_id, attributes, event_type';
 
 export function toAuditEvent(row: Row): AuditEvent {
   return {
@@ -19,6 +20,7 @@ export function toAuditEvent(row: Row): AuditEvent {
     resourceId: row.resource_id as string,
     userId: row.user_id as string | null,
     attributes: array(row.attributes),
+    eventType: (row.event_type as string | null) ?? null,
   };
 }
 
@@ -29,9 +31,9 @@ export function auditEventsQuery(query: AuditQuery): Sql {
   if (query.resourceType !== undefined) conditions.push(sql`resource_type = ${query.resourceType}`);
   if (query.resourceId !== undefined) conditions.push(sql`resource_id = ${query.resourceId}`);
   if (query.userId !== undefined) conditions.push(sql`user_id = ${query.userId}`);
-  if (query.kinds) {
-    const kinds = query.kinds.map((kind) => sql`(resource_type = ${kind.resourceType} AND action = ${kind.action})`);
-    conditions.push(sql`(${join(kinds, ' OR ', raw('FALSE'))})`);
+  if (query.eventTypes) {
+    const types = query.eventTypes.map((type) => sql`${type}`);
+    conditions.push(sql`event_type IN (${join(types, ', ', raw('NULL'))})`);
   }
   return sql`SELECT ${raw(AUDIT_COLUMNS)} FROM audit_log WHERE ${join(conditions, ' AND ')} ORDER BY id LIMIT ${query.limit}`;
 }

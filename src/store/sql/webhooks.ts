@@ -67,6 +67,7 @@ export function toClaimedDelivery(row: Row): ClaimedDelivery {
       resource_id: row.event_resource_id,
       user_id: row.user_id,
       attributes: row.event_attributes,
+      event_type: row.event_type,
     }),
   };
 }

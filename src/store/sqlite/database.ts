@@ -6,6 +6,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { AuditAction, AuditContext } from '../../domain/audit.js';
+import { eventTypeOf } from '../../domain/events.js';
 import { failures } from '../../domain/failures.js';
 import type { IfVersion } from '../port.js';
 import type { Sql } from '../sql/builder.js';
@@ -17,8 +18,8 @@ export class SqliteDatabase {
 
   constructor(readonly db: Database.Database) {
     this.insertAudit = db.prepare(`
-      INSERT INTO audit_log (actor, action, resource_type, resource_id, user_id, attributes)
-      VALUES (?, ?, ?, ?, ?, ?)`);
+      INSERT INTO audit_log (actor, action, resource_type, resource_id, user_id, attributes, event_type)
+      VALUES (?, ?, ?, ?, ?, ?, ?)`);
   }
 
   /** A statement built from fragments, prepared on first use and kept (there are few shapes of each). */
@@ -37,9 +38,11 @@ export class SqliteDatabase {
     return statement.all(...values) as Row[];
   }
 
-  /** Records a change in the audit trail; called inside the transaction that makes it. */
+  /** Records a change in the audit trail (with its event type); called inside the transaction that makes it. */
   record(audit: AuditContext, action: AuditAction, resourceType: string, resourceId: string, userId: string | null) {
-    this.insertAudit.run(audit.actor, action, resourceType, resourceId, userId, JSON.stringify(audit.attributes));
+    const attributes = JSON.stringify(audit.attributes);
+    const eventType = eventTypeOf(resourceType, action);
+    this.insertAudit.run(audit.actor, action, resourceType, resourceId, userId, attributes, eventType);
   }
 
   /**

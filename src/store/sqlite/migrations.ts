@@ -198,4 +198,30 @@ export const sqliteMigrations: readonly Migration[] = [
       ALTER TABLE api_keys ADD COLUMN version INTEGER NOT NULL DEFAULT 1;
     `,
   },
+  {
+    version: 9,
+    name: 'each audit entry names the event it is; the outbox trigger and the event feed read it',
+    sql: `
+      ALTER TABLE audit_log ADD COLUMN event_type TEXT;
+      UPDATE audit_log SET event_type =
+        CASE resource_type WHEN 'users' THEN 'user' ELSE 'subscription' END || '.' ||
+        CASE action WHEN 'create' THEN 'created' WHEN 'update' THEN 'updated'
+          WHEN 'delete' THEN 'deleted' ELSE 'expired' END
+      WHERE resource_type IN ('users', 'subscriptions') AND action IN ('create', 'update', 'delete', 'expire');
+      CREATE INDEX audit_log_event_type ON audit_log (event_type, id) WHERE event_type IS NOT NULL;
+
+      DROP TRIGGER audit_log_webhook_deliveries;
+      CREATE TRIGGER audit_log_webhook_deliveries AFTER INSERT ON audit_log
+      WHEN NEW.event_type IS NOT NULL
+      BEGIN
+        INSERT INTO webhook_deliveries (webhook_id, event_id, event_type, user_id, created_at, next_attempt_at)
+        SELECT w.id, NEW.id, NEW.event_type, NEW.user_id, t.now, max(t.now, coalesce((
+            SELECT e.next_attempt_at FROM webhook_deliveries e
+            WHERE e.webhook_id = w.id AND e.user_id = NEW.user_id AND e.state = 'pending'
+            ORDER BY e.event_id DESC LIMIT 1), t.now))
+        FROM webhooks w, (SELECT CAST(unixepoch('subsec') * 1000 AS INTEGER) AS now) t
+        WHERE EXISTS (SELECT 1 FROM json_each(w.events) WHERE value = NEW.event_type);
+      END;
+    `,
+  },
 ];
