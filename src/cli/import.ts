@@ -1,10 +1,13 @@
 /**
- * `circulation import FILE`: reads users and their subscriptions in, reporting rejected rows.
+ * `circulation import FILE`: reads users and their subscriptions in, reporting rejected rows in
+ * the file's own terms. The report is written only when a row was rejected.
  */
 import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
-import { importFile } from '../transfer/import.js';
+import { importFile, type ImportResult } from '../transfer/import.js';
+import { write } from '../transfer/streams.js';
 import { UsageError, withStore, type Command } from './command.js';
 import { formatOf } from './formats.js';
 import { progress } from './progress.js';
@@ -14,7 +17,9 @@ export const importCommand: Command = {
   usage: `Usage: circulation import FILE [--format ndjson|csv] [--report FILE]
   Reads users (and their subscriptions) from NDJSON or CSV, as a stream. Users are matched by
   email: a new one is created, a known one updated, so running it twice changes nothing more.
-  Rejected rows go to the report (default FILE.rejected.ndjson) with line numbers and errors.
+  Rejected rows go to the report (default: FILE's name with .rejected.ndjson, in the current
+  directory), one JSON line each with the row's line number and its problems, named by CSV column
+  or NDJSON field. No report is written when nothing is rejected.
 `,
   run: withStore(async (store, args) => {
     const { values, positionals } = parseArgs({
@@ -25,22 +30,37 @@ export const importCommand: Command = {
     });
     const [file] = positionals;
     if (!file || positionals.length > 1) throw new UsageError('import takes one FILE');
-    const reportPath = values.report ?? `${file}.rejected.ndjson`;
-    const report = createWriteStream(reportPath);
+    const reportPath = values.report ?? `${basename(file)}.rejected.ndjson`;
+    let report: WriteStream | undefined;
     const bar = progress(`importing ${file}`);
     const result = await importFile(store, file, {
       format: formatOf(values.format, file),
-      report,
+      async onRejected(rejection) {
+        report ??= createWriteStream(reportPath);
+        await write(report, `${JSON.stringify(rejection)}\n`);
+      },
       audit: { actor: 'import', attributes: [] },
       onProgress: (rows, fraction) => bar.update(rows, fraction),
     });
-    report.end();
-    await once(report, 'close');
+    if (report) {
+      report.end();
+      await once(report, 'close');
+    }
     bar.finish(result.rows);
-    process.stdout.write(
-      `${result.created} users created, ${result.updated} updated, ${result.subscriptionsAdded} subscriptions added, ` +
-        `${result.rejected} rows rejected${result.rejected > 0 ? ` (see ${reportPath})` : ''}\n`,
-    );
+    process.stdout.write(`${summary(result)}${result.rejected > 0 ? ` (see ${reportPath})` : ''}\n`);
     if (result.rejected > 0) process.exitCode = 1;
   }),
 };
+
+function count(n: number, one: string, many: string): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
+/** What happened to people and subscriptions, and how many rows were refused. */
+export function summary(result: ImportResult): string {
+  return (
+    `${count(result.created, 'user', 'users')} created, ${result.updated} updated, ` +
+    `${count(result.subscriptionsAdded, 'subscription', 'subscriptions')} added, ` +
+    `${count(result.rejected, 'row', 'rows')} rejected`
+  );
+}

@@ -31,3 +31,8 @@ export function StringEnum<const V extends readonly string[]>(values: V, options
 export function Text(maxLength: number, options: SchemaOptions = {}) {
   return Type.Optional(Nullable(Type.String({ maxLength, ...options })));
 }
+
+/** A JSON object (not null, not an array), for code that reads values no schema has checked. */
+export function isRecord(value: unknown): value is Record<string, unknown> {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}

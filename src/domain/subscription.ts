@@ -4,8 +4,9 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { formatInstant, parseInstant } from './dates.js';
-import { failures } from './failures.js';
-import { Nullable, StringEnum } from './schema.js';
+import { failures, type Problem } from './failures.js';
+import { isRecord, Nullable, StringEnum } from './schema.js';
+import { withRules } from './validation.js';
 
 export const SUBSCRIPTIONS = 'subscriptions';
 export const PRODUCTS = 'products';
@@ -23,21 +24,25 @@ const Instant = Type.String({
 
 export const ProductId = Type.String({ minLength: 1, maxLength: 64 });
 
-export const SubscriptionCreateAttributes = Type.Object(
-  {
-    dateStarted: Instant,
-    dateEnded: Type.Optional(Nullable(Instant)),
-    externalIdentifier: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
-    license: Type.Optional(Nullable(StringEnum(LICENSES))),
-    resource: Type.Optional(Nullable(StringEnum(RESOURCES))),
-    trial: Type.Optional(Type.Boolean({ default: false })),
-  },
-  { additionalProperties: false },
+export const SubscriptionCreateAttributes = withRules(
+  Type.Object(
+    {
+      dateStarted: Instant,
+      dateEnded: Type.Optional(Nullable(Instant)),
+      externalIdentifier: Type.Optional(Nullable(Type.String({ maxLength: 255 }))),
+      license: Type.Optional(Nullable(StringEnum(LICENSES))),
+      resource: Type.Optional(Nullable(StringEnum(RESOURCES))),
+      trial: Type.Optional(Type.Boolean({ default: false })),
+    },
+    { additionalProperties: false },
+  ),
+  subscriptionRuleProblems,
 );
 
-export const SubscriptionUpdateAttributes = Type.Partial(SubscriptionCreateAttributes, {
-  additionalProperties: false,
-});
+export const SubscriptionUpdateAttributes = withRules(
+  Type.Partial(SubscriptionCreateAttributes, { additionalProperties: false }),
+  subscriptionRuleProblems,
+);
 
 export const SubscriptionAttributes = Type.Object({
   dateStarted: Type.String({ format: 'date-time' }),
@@ -117,6 +122,21 @@ export function toSubscriptionAttributes(s: StoredSubscription): SubscriptionRea
     trial: s.trial,
     expired: s.expired,
   };
+}
+
+const DATES_OUT_OF_ORDER: Problem = { pointer: '/data/attributes/dateEnded', detail: 'must not be before dateStarted' };
+
+/**
+ * The order of the dates a write sends, checked with the schema's problems so that every problem
+ * is reported at once (an update is checked against the stored dates too, by `changedSubscription`).
+ */
+export function subscriptionRuleProblems(attributes: unknown): Problem[] {
+  if (!isRecord(attributes) || typeof attributes.dateStarted !== 'string' || typeof attributes.dateEnded !== 'string') {
+    return [];
+  }
+  const started = parseInstant(attributes.dateStarted);
+  const ended = parseInstant(attributes.dateEnded);
+  return started !== undefined && ended !== undefined && ended < started ? [DATES_OUT_OF_ORDER] : [];
 }
 
 function instant(text: string): number {

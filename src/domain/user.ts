@@ -4,7 +4,8 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import type { Problem } from './failures.js';
-import { Nullable, Text } from './schema.js';
+import { isRecord, Nullable, Text } from './schema.js';
+import { withRules } from './validation.js';
 
 export const USERS = 'users';
 
@@ -87,18 +88,24 @@ const NESTED_GROUPS = {
   worksFor: Object.keys(WorksFor.properties),
 } as const;
 
-export const UserCreateAttributes = Type.Object(
-  {
-    email: Email,
-    password: Type.Optional(Password),
-    familyName: FamilyName,
-    ...profile,
-    newsletters: Type.Optional(NewsletterChanges),
-  },
-  { additionalProperties: false },
+export const UserCreateAttributes = withRules(
+  Type.Object(
+    {
+      email: Email,
+      password: Type.Optional(Password),
+      familyName: FamilyName,
+      ...profile,
+      newsletters: Type.Optional(NewsletterChanges),
+    },
+    { additionalProperties: false },
+  ),
+  userRuleProblems,
 );
 
-export const UserUpdateAttributes = Type.Partial(UserCreateAttributes, { additionalProperties: false });
+export const UserUpdateAttributes = withRules(
+  Type.Partial(UserCreateAttributes, { additionalProperties: false }),
+  userRuleProblems,
+);
 
 export const UserAttributes = Type.Object({
   email: Type.String(),
@@ -168,13 +175,18 @@ export function toUserAttributes(email: string, fields: UserFields, newsletters:
 
 const TWO_LETTER_REGION_COUNTRIES = new Set(['US', 'USA', 'CA', 'CAN']);
 
-/** Rules across fields, which the schema cannot state. */
-export function userRuleProblems(attributes: UserUpdate): Problem[] {
+/**
+ * Rules across fields, which the schema cannot state. They may read attributes the schema
+ * refused (so that every problem is reported at once), so they look only at well-typed values.
+ */
+export function userRuleProblems(attributes: unknown): Problem[] {
   const problems: Problem[] = [];
+  if (!isRecord(attributes)) return problems;
   const address = attributes.address;
   if (
-    address?.addressRegion != null &&
-    address.addressCountry != null &&
+    isRecord(address) &&
+    typeof address.addressRegion === 'string' &&
+    typeof address.addressCountry === 'string' &&
     TWO_LETTER_REGION_COUNTRIES.has(address.addressCountry.toUpperCase()) &&
     address.addressRegion.length > 2
   ) {
@@ -183,13 +195,16 @@ export function userRuleProblems(attributes: UserUpdate): Problem[] {
       detail: 'must be at most two characters when addressCountry is US or CA',
     });
   }
-  const removed = new Set(attributes.newsletters?.remove ?? []);
-  for (const id of attributes.newsletters?.add ?? []) {
-    if (removed.has(id)) {
-      problems.push({
-        pointer: '/data/attributes/newsletters',
-        detail: `newsletter ${id} cannot be both added and removed`,
-      });
+  const newsletters = attributes.newsletters;
+  if (isRecord(newsletters) && Array.isArray(newsletters.add) && Array.isArray(newsletters.remove)) {
+    const removed = new Set(newsletters.remove);
+    for (const id of new Set(newsletters.add)) {
+      if (typeof id === 'string' && removed.has(id)) {
+        problems.push({
+          pointer: '/data/attributes/newsletters',
+          detail: `newsletter ${id} cannot be both added and removed`,
+        });
+      }
     }
   }
   return problems;

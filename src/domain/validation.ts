@@ -42,6 +42,39 @@ export function compileSchema(schema: object, report: 'every' | 'first' = 'every
 }
 
 /**
+ * Rules across fields, which a schema cannot state (a region's length by its country, the order
+ * of two dates). They read a value the schema may have refused, so they look only at what is
+ * well typed, and report their problems together with the schema's, all in one answer.
+ */
+export type Rules = (value: unknown) => Problem[];
+
+const RULES = new WeakMap<object, Rules>();
+
+/** The schema, with its rules attached: whoever validates by it applies them too. */
+export function withRules<T extends object>(schema: T, rules: Rules): T {
+  RULES.set(schema, rules);
+  return schema;
+}
+
+export function rulesOf(schema: object): Rules | undefined {
+  return RULES.get(schema);
+}
+
+/**
+ * Every problem of a value: the schema's and its rules', at most `MAX_PROBLEMS`. The rules' come
+ * after the schema's and, where both name the same place, the schema's is the one reported.
+ */
+export function everyProblemOf(validate: ValidateFunction, schema: object, value: unknown, attributesAt: string) {
+  const problems = validate(value) ? [] : problemsOf(validate, attributesAt);
+  const seen = new Set(problems.map((p) => p.pointer));
+  for (const problem of rulesOf(schema)?.(value) ?? []) {
+    if (problems.length >= MAX_PROBLEMS) break;
+    if (!seen.has(problem.pointer)) problems.push(problem);
+  }
+  return problems;
+}
+
+/**
  * The problem of one failed keyword. A missing or unknown member reads as the interface words it
  * inside the attributes (`can't be blank`, `x is not a known attribute`), which start at
  * `attributesAt` (`/data/attributes` in a document, `` in a bare record).

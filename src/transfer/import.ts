@@ -5,36 +5,46 @@
  */
 import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import type { Writable } from 'node:stream';
 import { parse as parseCsv } from 'csv-parse';
 import type { AuditContext } from '../domain/audit.js';
-import { DomainFailure, type Problem } from '../domain/failures.js';
+import type { Problem } from '../domain/failures.js';
 import { hashPassword } from '../domain/password.js';
 import {
   newSubscription,
   ProductId,
   SubscriptionCreateAttributes,
+  subscriptionRuleProblems,
   type SubscriptionCreate,
   type SubscriptionValues,
 } from '../domain/subscription.js';
 import { toUserFields, UserCreateAttributes, userRuleProblems, type UserCreate } from '../domain/user.js';
-import { compileSchema, problemsOf } from '../domain/validation.js';
+import { isRecord } from '../domain/schema.js';
+import { compileSchema, MAX_PROBLEMS, problemsOf } from '../domain/validation.js';
 import type { Store } from '../store/port.js';
 import { unflatten } from './csv.js';
-import { groupByUser, write, type Format } from './streams.js';
+import { groupByUser, type Format } from './streams.js';
 
 export interface ImportOptions {
   format: Format;
-  /** Where the rejected rows go, with their line numbers and errors. */
-  report: Writable;
+  /** Called once for each rejected row: its line number and its problems in the file's own terms. */
+  onRejected: (rejection: Rejection) => Promise<void>;
   audit: AuditContext;
   batchSize?: number;
   onProgress?: (rows: number, fraction: number) => void;
 }
 
+export interface Rejection {
+  line: number;
+  /** `where: detail`, where is a column of the CSV file or a field of the NDJSON record. */
+  errors: string[];
+}
+
+/** What an import did, to people and subscriptions (a person on several rows counts once). */
 export interface ImportResult {
   rows: number;
+  /** People this import created. */
   created: number;
+  /** People who were there before and whom the import matched and updated. */
   updated: number;
   rejected: number;
   subscriptionsAdded: number;
@@ -50,48 +60,65 @@ const validateUser = compileSchema(UserCreateAttributes);
 const validateSubscription = compileSchema(SubscriptionCreateAttributes);
 const validateProduct = compileSchema(ProductId);
 
-/** Problems as the report writes them: `where: detail`, where is the path in the record. */
-function texts(problems: readonly Problem[], prefix: string, attributesAt = ''): string[] {
-  return problems.map((p) => `${prefix}${p.pointer.slice(attributesAt.length + 1)}: ${p.detail}`);
+/** Problems relative to the record (`/address/addressRegion`), from pointers into a request document. */
+function inRecord(problems: readonly Problem[], prefix = '', documentRoot = '/data/attributes'): Problem[] {
+  return problems.map((p) => ({
+    pointer: `${prefix}${p.pointer.startsWith(documentRoot) ? p.pointer.slice(documentRoot.length) : p.pointer}`,
+    detail: p.detail,
+  }));
 }
 
-/** A record checked as the API would check it: the row, or the problems as `where: detail` texts. */
-function check(record: Record<string, unknown>): { row?: Omit<Row, 'line'>; problems: string[] } {
+/**
+ * Where a problem is, as the file says it: a CSV column (`subscription.dateStarted`,
+ * `address.addressRegion`, `newsletters`), or the path of a field in an NDJSON record
+ * (`subscriptions[0].dateStarted`, `newsletters[2]`).
+ */
+export function whereInFile(pointer: string, format: Format): string {
+  const parts = pointer.split('/').slice(1);
+  // The API's `newsletters: {add: […]}` is a plain list in a file.
+  if (parts[0] === 'newsletters' && parts[1] === 'add') parts.splice(1, 1);
+  if (parts.length === 0) return 'the row';
+  if (format === 'csv') {
+    const named = parts.filter((part) => !/^\d+$/.test(part));
+    if (named[0] === 'subscriptions') named[0] = 'subscription';
+    return named.join('.');
+  }
+  return parts.reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), '');
+}
+
+/** A record checked as the API would check it: the row, or every problem in it (record-relative). */
+function check(record: Record<string, unknown>): { row?: Omit<Row, 'line'>; problems: Problem[] } {
   const {
     subscriptions = [],
     newsletters,
     id: _id,
     ...rest
   } = record as {
-    subscriptions?: unknown[];
+    subscriptions?: unknown;
     newsletters?: unknown;
     id?: unknown;
   };
   const attributes = { ...rest, ...(Array.isArray(newsletters) ? { newsletters: { add: newsletters } } : {}) };
-  const problems: string[] = [];
-  if (!validateUser(attributes)) problems.push(...texts(problemsOf(validateUser, ''), ''));
-  else problems.push(...texts(userRuleProblems(attributes as UserCreate), '', '/data/attributes'));
+  const problems = validateUser(attributes) ? [] : problemsOf(validateUser, '');
+  problems.push(...inRecord(userRuleProblems(attributes)));
   const values: SubscriptionValues[] = [];
-  (Array.isArray(subscriptions) ? subscriptions : []).forEach((s, i) => {
-    const where = `subscriptions/${i}/`;
-    if (s === null || typeof s !== 'object' || Array.isArray(s))
-      return problems.push(`subscriptions/${i}: must be an object`);
-    const { product, id: _sid, expired: _expired, ...subscription } = s as Record<string, unknown>;
-    if (product != null && !validateProduct(product)) {
-      return problems.push(...texts(problemsOf(validateProduct, ''), `${where}product`));
-    }
-    if (!validateSubscription(subscription))
-      return problems.push(...texts(problemsOf(validateSubscription, ''), where));
-    try {
+  if (!Array.isArray(subscriptions)) problems.push({ pointer: '/subscriptions', detail: 'must be an array' });
+  else {
+    subscriptions.forEach((s, i) => {
+      const at = `/subscriptions/${i}`;
+      if (!isRecord(s)) return problems.push({ pointer: at, detail: 'must be an object' });
+      const { product, id: _sid, expired: _expired, ...subscription } = s;
+      const found: Problem[] = [];
+      if (product != null && !validateProduct(product))
+        found.push(...inRecord(problemsOf(validateProduct, ''), `${at}/product`));
+      if (!validateSubscription(subscription)) found.push(...inRecord(problemsOf(validateSubscription, ''), at, ''));
+      found.push(...inRecord(subscriptionRuleProblems(subscription), at));
+      if (found.length > 0) return problems.push(...found);
       values.push(newSubscription(subscription as SubscriptionCreate, product == null ? null : String(product)));
-    } catch (e) {
-      if (e instanceof DomainFailure) problems.push(...texts(e.problems, where, '/data/attributes'));
-      else throw e;
-    }
-  });
-  return problems.length > 0
-    ? { problems }
-    : { row: { attributes: attributes as UserCreate, subscriptions: values }, problems };
+    });
+  }
+  if (problems.length > 0) return { problems: problems.slice(0, MAX_PROBLEMS) };
+  return { row: { attributes: attributes as UserCreate, subscriptions: values }, problems };
 }
 
 /** The records of a file with their line numbers and the bytes read so far, read as a stream. */
@@ -132,19 +159,22 @@ async function* records(
 export async function importFile(store: Store, path: string, options: ImportOptions): Promise<ImportResult> {
   const result: ImportResult = { rows: 0, created: 0, updated: 0, rejected: 0, subscriptionsAdded: 0 };
   const size = Math.max(1, statSync(path).size);
+  const progress: Progress = { result, createdIds: new IdRanges(), updatedIds: new Set() };
   let batch: Row[] = [];
   let emails = new Set<string>();
   const flush = async () => {
-    await applyBatch(store, batch, options.audit, result);
+    await applyBatch(store, batch, options.audit, progress);
     batch = [];
     emails = new Set();
   };
   for await (const [line, record, bytes] of records(path, options.format)) {
     result.rows += 1;
-    const { row, problems } = record instanceof Error ? { problems: [record.message] } : check(record);
+    const checked = record instanceof Error ? { problems: [{ pointer: '', detail: record.message }] } : check(record);
+    const row = checked.row;
     if (!row) {
       result.rejected += 1;
-      await write(options.report, `${JSON.stringify({ line, errors: problems })}\n`);
+      const errors = checked.problems.map((p) => `${whereInFile(p.pointer, options.format)}: ${p.detail}`);
+      await options.onRejected({ line, errors });
     } else {
       const email = row.attributes.email.toLowerCase();
       // The same user twice: the first must be stored before the second can be matched to it.
@@ -159,7 +189,20 @@ export async function importFile(store: Store, path: string, options: ImportOpti
   return result;
 }
 
-async function applyBatch(store: Store, batch: Row[], audit: AuditContext, result: ImportResult): Promise<void> {
+/** What a run has done so far, and to whom. */
+interface Progress {
+  result: ImportResult;
+  /** The users this run created (ids come in runs, one per batch, so ranges stay few). */
+  createdIds: IdRanges;
+  /**
+   * The earlier users this run updated, so that a person on several rows counts once. It grows
+   * with the people a file updates, not with its rows.
+   */
+  updatedIds: Set<string>;
+}
+
+async function applyBatch(store: Store, batch: Row[], audit: AuditContext, progress: Progress): Promise<void> {
+  const { result } = progress;
   if (batch.length === 0) return;
   const known = await store.userIdsByEmail(batch.map((r) => r.attributes.email));
   const hashes = await Promise.all(
@@ -169,7 +212,7 @@ async function applyBatch(store: Store, batch: Row[], audit: AuditContext, resul
     known.has(row.attributes.email.toLowerCase()) ? [] : [{ row, hash: hashes[i] ?? null }],
   );
   if (fresh.length > 0) {
-    await store.importUsers(
+    const ids = await store.importUsers(
       fresh.map(({ row, hash }) => ({
         user: {
           email: row.attributes.email,
@@ -181,6 +224,7 @@ async function applyBatch(store: Store, batch: Row[], audit: AuditContext, resul
       })),
       { ...audit, attributes: ['email', 'familyName'] },
     );
+    for (const id of ids) progress.createdIds.add(Number(id));
     result.created += fresh.length;
     result.subscriptionsAdded += fresh.reduce((n, { row }) => n + row.subscriptions.length, 0);
   }
@@ -202,7 +246,10 @@ async function applyBatch(store: Store, batch: Row[], audit: AuditContext, resul
       },
       { ...audit, attributes: Object.keys(row.attributes).sort() },
     );
-    result.updated += 1;
+    if (!progress.createdIds.has(Number(id)) && !progress.updatedIds.has(id)) {
+      progress.updatedIds.add(id);
+      result.updated += 1;
+    }
     for (const values of row.subscriptions) {
       if ((stored.get(id) ?? []).some((s) => sameSubscription(s, values))) continue;
       await store.createSubscription(id, values, { ...audit, attributes: Object.keys(values).sort() });
@@ -215,4 +262,31 @@ async function applyBatch(store: Store, batch: Row[], audit: AuditContext, resul
 function sameSubscription(stored: SubscriptionValues, imported: SubscriptionValues): boolean {
   if (imported.externalIdentifier !== null) return stored.externalIdentifier === imported.externalIdentifier;
   return (Object.keys(imported) as (keyof SubscriptionValues)[]).every((k) => stored[k] === imported[k]);
+}
+
+/** A set of whole numbers kept as sorted, merged ranges: small when the numbers come in runs. */
+export class IdRanges {
+  private readonly ranges: [number, number][] = [];
+
+  add(n: number): void {
+    const last = this.ranges.at(-1);
+    if (last && n === last[1] + 1) last[1] = n;
+    else if (!this.has(n)) {
+      this.ranges.push([n, n]);
+      this.ranges.sort((a, b) => a[0] - b[0]);
+    }
+  }
+
+  has(n: number): boolean {
+    let low = 0;
+    let high = this.ranges.length - 1;
+    while (low <= high) {
+      const middle = (low + high) >> 1;
+      const [first, last] = this.ranges[middle] as [number, number];
+      if (n < first) high = middle - 1;
+      else if (n > last) low = middle + 1;
+      else return true;
+    }
+    return false;
+  }
 }

@@ -5,9 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CLI } from '../support/process.js';
 import { forEachStore, openTestStore, type TestStore } from '../support/stores.js';
@@ -16,7 +16,13 @@ const dir = mkdtempSync(join(tmpdir(), 'circulation-transfer-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 function circulation(databaseUrl: string, ...args: string[]) {
-  const result = spawnSync(process.execPath, [...CLI, ...args], {
+  return circulationIn(process.cwd(), databaseUrl, ...args);
+}
+
+/** The command run from the folder `cwd`. */
+function circulationIn(cwd: string, databaseUrl: string, ...args: string[]) {
+  const result = spawnSync(process.execPath, [resolve(CLI[0] as string), ...args], {
+    cwd,
     env: { ...process.env, DATABASE_URL: databaseUrl },
     encoding: 'utf8',
     timeout: 60_000,
@@ -43,8 +49,14 @@ forEachStore((kind) => {
         lines(readFileSync(report, 'utf8')).map((l) => JSON.parse(l)),
         [
           { line: 4, errors: ['email: must be a valid email address'] },
-          // As in the API, the rules across fields are checked once the fields themselves are valid.
-          { line: 5, errors: ["familyName: can't be blank"] },
+          // Every problem of a row at once, the rules across fields beside the fields' own.
+          {
+            line: 5,
+            errors: [
+              "familyName: can't be blank",
+              'address.addressRegion: must be at most two characters when addressCountry is US or CA',
+            ],
+          },
         ],
       );
       const [{ n }] = (await store.sql('SELECT count(*) AS n FROM subscriptions')) as [{ n: number }];
@@ -68,7 +80,8 @@ forEachStore((kind) => {
         '--report',
         join(dir, `${kind}-csv.rejected`),
       );
-      assert.match(result.stdout, /^2 users created, 1 updated, 2 subscriptions added, 1 rows rejected/);
+      // Barbara's second row adds to the user her first row created: no user existed before.
+      assert.match(result.stdout, /^2 users created, 0 updated, 2 subscriptions added, 1 row rejected/);
       const rows = await store.sql(
         "SELECT s.external_identifier AS e FROM subscriptions s JOIN users u ON u.id = s.user_id WHERE u.email = 'barbara@example.com' ORDER BY s.id",
       );
@@ -76,6 +89,81 @@ forEachStore((kind) => {
         rows.map((r) => r.e),
         ['csv-2001-a', 'csv-2001-b'],
       );
+    });
+
+    it('reports a rejected CSV row by its line and its columns, and counts people, not rows', async () => {
+      const empty = await openTestStore(kind);
+      const file = join(dir, `${kind}-three-people.csv`);
+      const report = join(dir, `${kind}-three-people.rejected`);
+      writeFileSync(
+        file,
+        [
+          'email,familyName,address.addressRegion,address.addressCountry,subscription.dateStarted,subscription.resource',
+          'ann@example.com,Ames,,,2025-01-01T00:00:00+00:00,print',
+          'ann@example.com,Ames,,,2025-06-01T00:00:00+00:00,online',
+          'bob@example.com,Bell,,,2025-01-01T00:00:00+00:00,online',
+          'cy@example.com,,Texas,US,2025-01-01T00:00:00,online',
+        ].join('\n'),
+      );
+      try {
+        const result = circulation(empty.databaseUrl, 'import', file, '--report', report);
+        assert.match(result.stdout, /^2 users created, 0 updated, 3 subscriptions added, 1 row rejected/);
+        assert.deepEqual(JSON.parse(readFileSync(report, 'utf8')), {
+          line: 5,
+          errors: [
+            "familyName: can't be blank",
+            'address.addressRegion: must be at most two characters when addressCountry is US or CA',
+            'subscription.dateStarted: must be an ISO-8601 timestamp with a UTC offset, such as 2025-01-31T00:00:00+00:00',
+          ],
+        });
+      } finally {
+        await empty.close();
+      }
+    });
+
+    it('names an NDJSON field by its path in the record', async () => {
+      const empty = await openTestStore(kind);
+      const file = join(dir, `${kind}-paths.ndjson`);
+      const report = join(dir, `${kind}-paths.rejected`);
+      writeFileSync(
+        file,
+        JSON.stringify({
+          email: 'dee@example.com',
+          familyName: 'Dee',
+          newsletters: ['daily', 'has space'],
+          subscriptions: [{ dateStarted: '2025-01-01T00:00:00Z' }, { dateStarted: 'soon' }],
+        }) + '\n',
+      );
+      try {
+        circulation(empty.databaseUrl, 'import', file, '--report', report);
+        const { errors } = JSON.parse(readFileSync(report, 'utf8'));
+        assert.deepEqual(
+          errors.map((e: string) => e.slice(0, e.indexOf(':'))),
+          ['newsletters[1]', 'subscriptions[1].dateStarted'],
+        );
+      } finally {
+        await empty.close();
+      }
+    });
+
+    it('writes no report when nothing is rejected, and writes one in the current folder otherwise', async () => {
+      const empty = await openTestStore(kind);
+      const here = join(dir, `${kind}-cwd`);
+      mkdirSync(here);
+      const clean = join(dir, `${kind}-clean.ndjson`);
+      writeFileSync(clean, `${JSON.stringify({ email: 'eve@example.com', familyName: 'Eve' })}\n`);
+      try {
+        assert.equal(circulationIn(here, empty.databaseUrl, 'import', clean).status, 0);
+        assert.equal(existsSync(`${clean}.rejected.ndjson`), false, 'a report beside the input');
+        assert.equal(existsSync(join(here, `${kind}-clean.ndjson.rejected.ndjson`)), false, 'an empty report');
+        const result = circulationIn(here, empty.databaseUrl, 'import', resolve('examples/users.ndjson'));
+        assert.equal(result.status, 1);
+        assert.match(result.stdout, /see users\.ndjson\.rejected\.ndjson/);
+        assert.equal(lines(readFileSync(join(here, 'users.ndjson.rejected.ndjson'), 'utf8')).length, 2);
+        assert.equal(existsSync('examples/users.ndjson.rejected.ndjson'), false, 'a report beside the sample');
+      } finally {
+        await empty.close();
+      }
     });
 
     it('exports what an empty database imports back as the same users and subscriptions', async () => {

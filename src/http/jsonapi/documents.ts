@@ -4,7 +4,8 @@
  * validate requests, serialize responses and (later) document the API.
  */
 import { Type, type TObject, type TSchema } from '@sinclair/typebox';
-import { StringEnum } from '../../domain/schema.js';
+import { isRecord, StringEnum } from '../../domain/schema.js';
+import { rulesOf, withRules } from '../../domain/validation.js';
 import { ERROR_CODES } from '../errors.js';
 
 const NoRelationships = Type.Object({}, { additionalProperties: false });
@@ -17,13 +18,20 @@ const DocumentExtras = {
   jsonapi: Type.Optional(Type.Object({}, { additionalProperties: true })),
 };
 
+/** A document whose attributes' rules (see domain/validation.ts) apply to the document too. */
+function withAttributeRules<D extends TSchema>(document: D, attributes: TSchema): D {
+  const rules = rulesOf(attributes);
+  if (!rules) return document;
+  return withRules(document, (body) => rules(isRecord(body) && isRecord(body.data) ? body.data.attributes : undefined));
+}
+
 /** A document creating a resource: `id` is accepted by the schema only to be refused as client-generated. */
 export function createDocument<T extends string, A extends TSchema, R extends TObject = typeof NoRelationships>(
   type: T,
   attributes: A,
   relationships?: R,
 ) {
-  return Type.Object(
+  const document = Type.Object(
     {
       data: Type.Object(
         {
@@ -39,6 +47,7 @@ export function createDocument<T extends string, A extends TSchema, R extends TO
     },
     { additionalProperties: false },
   );
+  return withAttributeRules(document, attributes);
 }
 
 /** A document updating a resource: `id` must be present and equal to the one in the address. */
@@ -47,7 +56,7 @@ export function updateDocument<T extends string, A extends TSchema, R extends TO
   attributes: A,
   relationships?: R,
 ) {
-  return Type.Object(
+  const document = Type.Object(
     {
       data: Type.Object(
         {
@@ -63,6 +72,7 @@ export function updateDocument<T extends string, A extends TSchema, R extends TO
     },
     { additionalProperties: false },
   );
+  return withAttributeRules(document, attributes);
 }
 
 export const SelfLinks = Type.Object({ self: Type.String({ format: 'uri' }) });

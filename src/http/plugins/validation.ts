@@ -5,30 +5,37 @@
  * id in the path that cannot exist is simply not found.
  */
 import type { FastifySchemaCompiler } from 'fastify';
-import { compileSchema, detailOf, problemsOf, type AjvError, type ValidateFunction } from '../../domain/validation.js';
+import {
+  compileSchema,
+  detailOf,
+  everyProblemOf,
+  type AjvError,
+  type ValidateFunction,
+} from '../../domain/validation.js';
 import { ApiError, errors } from '../errors.js';
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
-  const validate = compileSchema(schema as object, httpPart === 'body' ? 'every' : 'first');
-  const toError =
-    httpPart === 'body'
-      ? bodyError
-      : httpPart === 'querystring'
-        ? queryError
-        : httpPart === 'params'
-          ? paramsError
-          : headerError;
+  if (httpPart === 'body') return bodyValidator(schema as object);
+  const validate = compileSchema(schema as object, 'first');
+  const toError = httpPart === 'querystring' ? queryError : httpPart === 'params' ? paramsError : headerError;
   return (data: unknown) => (validate(data) ? { value: data } : { error: toError(validate) });
 };
 
-function bodyError(validate: ValidateFunction): ApiError {
-  const failures = validate.errors ?? [];
-  if (failures.some((e) => e.instancePath === '' && e.keyword === 'type')) return errors.bodyMustBeObject();
-  const typeConflict = failures.find(
-    (e) => e.instancePath === '/data/type' && e.keyword === 'const' && typeof e.data === 'string',
-  );
-  if (typeConflict) return errors.typeConflict(String(typeConflict.params.allowedValue));
-  return errors.invalidAttributes(problemsOf(validate, '/data/attributes'));
+/** A body: every problem of the schema and of the rules of its attributes, in one answer. */
+function bodyValidator(schema: object) {
+  const validate = compileSchema(schema, 'every');
+  return (data: unknown) => {
+    const problems = everyProblemOf(validate, schema, data, '/data/attributes');
+    if (problems.length === 0) return { value: data };
+    const failures = validate.errors ?? [];
+    if (failures.some((e) => e.instancePath === '' && e.keyword === 'type'))
+      return { error: errors.bodyMustBeObject() };
+    const typeConflict = failures.find(
+      (e) => e.instancePath === '/data/type' && e.keyword === 'const' && typeof e.data === 'string',
+    );
+    if (typeConflict) return { error: errors.typeConflict(String(typeConflict.params.allowedValue)) };
+    return { error: errors.invalidAttributes(problems) };
+  };
 }
 
 function firstError(validate: ValidateFunction): AjvError {

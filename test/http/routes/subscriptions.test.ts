@@ -113,6 +113,23 @@ forEachStore((kind) => {
       assert.equal(error.source.pointer, '/data/attributes/dateEnded');
     });
 
+    it('reports dates out of order with every other problem, in one answer', async () => {
+      const userId = await createUser(service.client);
+      const response = await service.client.post(
+        `/users/${userId}/subscriptions`,
+        subscriptionDocument({
+          license: 'lifetime',
+          dateStarted: '2026-01-01T00:00:00Z',
+          dateEnded: '2025-01-01T00:00:00Z',
+        }),
+      );
+      assert.equal(response.status, 422, response.text);
+      assert.deepEqual(response.body.errors.map((e: any) => e.source.pointer).sort(), [
+        '/data/attributes/dateEnded',
+        '/data/attributes/license',
+      ]);
+    });
+
     it('refuses a missing dateStarted', async () => {
       const userId = await createUser(service.client);
       const error = onlyError(

@@ -102,6 +102,38 @@ forEachStore((kind) => {
       }
     });
 
+    it('reports the rules across fields with every other problem, in one answer', async () => {
+      const response = await service.client.post(
+        '/users',
+        userDocument({ familyName: ' ', address: { addressCountry: 'US', addressRegion: 'Texas' } }),
+      );
+      assert.equal(response.status, 422, response.text);
+      assert.deepEqual(
+        response.body.errors.map((e: any) => [e.source.pointer, e.detail]),
+        [
+          ['/data/attributes/familyName', "can't be blank"],
+          ['/data/attributes/address/addressRegion', 'must be at most two characters when addressCountry is US or CA'],
+        ],
+      );
+    });
+
+    it('applies the rules across fields only to values of the right type, never failing on the others', async () => {
+      const response = await service.client.post(
+        '/users',
+        userDocument({
+          address: { addressCountry: 5, addressRegion: ['Texas'] },
+          newsletters: { add: 'a', remove: 7 },
+        }),
+      );
+      assert.equal(response.status, 422, response.text);
+      assert.deepEqual(response.body.errors.map((e: any) => e.source.pointer).sort(), [
+        '/data/attributes/address/addressCountry',
+        '/data/attributes/address/addressRegion',
+        '/data/attributes/newsletters/add',
+        '/data/attributes/newsletters/remove',
+      ]);
+    });
+
     it('limits addressRegion to two characters for US and CA only', async () => {
       for (const country of ['US', 'ca', 'USA']) {
         const error = onlyError(
