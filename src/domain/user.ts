@@ -44,6 +44,8 @@ const NewsletterChanges = Type.Object(
   { additionalProperties: false, description: 'Newsletter ids to add to and remove from the user.' },
 );
 
+const UNSET_IS_NULL = 'null when none of its fields is set (and sending null clears every field).';
+
 const Address = Type.Object(
   {
     streetAddress: Text(200),
@@ -56,14 +58,17 @@ const Address = Type.Object(
     }),
     postalCode: Text(20),
   },
-  { additionalProperties: false },
+  { additionalProperties: false, description: `The postal address; ${UNSET_IS_NULL}` },
 );
 
-const WorksFor = Type.Object({ legalName: Text(200), telephone: Text(50) }, { additionalProperties: false });
+const WorksFor = Type.Object(
+  { legalName: Text(200), telephone: Text(50) },
+  { additionalProperties: false, description: `The employer; ${UNSET_IS_NULL}` },
+);
 
 const Demographics = Type.Object(
   { recommendations: Type.Optional(Type.Array(Type.String({ maxLength: 100 }), { maxItems: 100 })) },
-  { additionalProperties: false },
+  { additionalProperties: false, description: `What is known of the reader; null when not set.` },
 );
 
 /** Attributes kept as flat fields: nested objects of strings become `group.key` fields. */
@@ -159,18 +164,30 @@ const FIELD_PLACES = new Map(
   }),
 );
 
-/** The read attributes of a stored user. */
+/**
+ * The read attributes of a stored user. A nested object none of whose fields is set reads as
+ * null, as `demographics` does and as a client clears one: what is sent is what reads back.
+ */
 export function toUserAttributes(email: string, fields: UserFields, newsletters: string[]): UserRead {
   const attributes: Record<string, unknown> = { email };
-  for (const group of Object.keys(NESTED_GROUPS)) attributes[group] = {};
+  for (const group of Object.keys(NESTED_GROUPS)) attributes[group] = null;
   for (const field in fields) {
     const place = FIELD_PLACES.get(field);
     if (!place) continue;
-    if (place.group === undefined) attributes[place.key] = fields[field];
-    else (attributes[place.group] as Record<string, unknown>)[place.key] = fields[field];
+    const value = fields[field];
+    if (place.group === undefined) attributes[place.key] = value;
+    else if (value !== null && value !== undefined) {
+      attributes[place.group] ??= emptyGroup(place.group);
+      (attributes[place.group] as Record<string, unknown>)[place.key] = value;
+    }
   }
   attributes.newsletters = newsletters;
   return attributes as UserRead;
+}
+
+/** A nested object with every field null, to be filled. */
+function emptyGroup(group: string): Record<string, unknown> {
+  return Object.fromEntries(NESTED_GROUPS[group as keyof typeof NESTED_GROUPS].map((key) => [key, null]));
 }
 
 const TWO_LETTER_REGION_COUNTRIES = new Set(['US', 'USA', 'CA', 'CAN']);

@@ -31,6 +31,7 @@ export const CATALOGUE = {
   // The document a request sends.
   INVALID_JSON: { status: 400, title: 'Problems parsing JSON' },
   BODY_NOT_OBJECT: { status: 400, title: 'Body must be a JSON object' },
+  DOCUMENT_WITHOUT_DATA: { status: 422, title: 'Invalid Document' },
   INVALID_ATTRIBUTE: { status: 422, title: 'Invalid Attribute' },
   EMAIL_TAKEN: { status: 422, title: 'Invalid Attribute' },
   CLIENT_ID_NOT_SUPPORTED: { status: 403, title: 'Forbidden' },
@@ -128,18 +129,10 @@ export const errors = {
   invalidHeader: (header: string, detail: string) => single('INVALID_HEADER', detail, { header }),
   invalidQueryParameter: (parameter: string, detail: string) =>
     single('INVALID_QUERY_PARAMETER', detail, { parameter }),
-  notAcceptable: () =>
-    single(
-      'NOT_ACCEPTABLE',
-      'The Accept header must allow application/vnd.api+json without media type parameters (or application/json).',
-      { header: 'Accept' },
-    ),
-  unsupportedMediaType: () =>
-    single(
-      'UNSUPPORTED_MEDIA_TYPE',
-      'Send the body as application/vnd.api+json without media type parameters (application/json is accepted too).',
-      { header: 'Content-Type' },
-    ),
+  notAcceptable: (detail: string) => single('NOT_ACCEPTABLE', detail, { header: 'Accept' }),
+  unsupportedMediaType: (
+    detail = 'Send the body as application/vnd.api+json without media type parameters (application/json is accepted too).',
+  ) => single('UNSUPPORTED_MEDIA_TYPE', detail, { header: 'Content-Type' }),
   payloadTooLarge: (limitBytes: number) =>
     single('PAYLOAD_TOO_LARGE', `The request body is larger than ${limitBytes} bytes.`),
   requestRefused: (status: number, title: string, detail: string) =>
@@ -149,6 +142,12 @@ export const errors = {
   problemsParsingJson: (detail = 'The request body is not valid JSON.') => single('INVALID_JSON', detail),
   bodyMustBeObject: (detail = 'The request body must be a JSON object (a JSON:API document).') =>
     single('BODY_NOT_OBJECT', detail),
+  documentWithoutData: (type: string) =>
+    single(
+      'DOCUMENT_WITHOUT_DATA',
+      `The document has no data member: send the resource as {"data": {"type": "${type}", "attributes": {…}}}.`,
+      { pointer: '/data' },
+    ),
   invalidAttributes: (list: readonly Problem[]) => problems('INVALID_ATTRIBUTE', list),
   clientGeneratedId: () =>
     single('CLIENT_ID_NOT_SUPPORTED', 'Client-generated ids are not supported; leave out data.id.', {

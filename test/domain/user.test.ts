@@ -122,18 +122,23 @@ describe('toUserAttributes', () => {
     assert.deepEqual(read, { ...attributes, newsletters: ['daily', 'weekly'] });
   });
 
-  it('rebuilds nested objects with null members from null fields', () => {
+  it('reads every nested object none of whose fields is set as null, alike', () => {
     const nulls = Object.fromEntries(USER_FIELDS.map((f) => [f, null]));
     const read = toUserAttributes('a@example.com', { ...nulls, familyName: 'Reader' }, []);
+    assert.deepEqual([read.address, read.worksFor, read.demographics], [null, null, null]);
+  });
+
+  it('reads a nested object with some fields set as the whole object, the others null', () => {
+    const nulls = Object.fromEntries(USER_FIELDS.map((f) => [f, null]));
+    const read = toUserAttributes('a@example.com', { ...nulls, familyName: 'Reader', 'address.postalCode': 'N1' }, []);
     assert.deepEqual(read.address, {
       streetAddress: null,
       unitNumber: null,
       addressLocality: null,
       addressRegion: null,
       addressCountry: null,
-      postalCode: null,
+      postalCode: 'N1',
     });
-    assert.deepEqual(read.worksFor, { legalName: null, telephone: null });
-    assert.equal(read.demographics, null);
+    assert.equal(read.worksFor, null);
   });
 });

@@ -67,28 +67,48 @@ function parseMediaRange(text: string): MediaRange {
 }
 
 /** JSON:API allows `profile` (which a server may ignore); `ext` and anything else it must refuse. */
-function hasOnlyIgnorableParams(range: MediaRange): boolean {
-  return [...range.params.keys()].every((name) => name === 'profile');
+function refusedParams(range: MediaRange): string[] {
+  return [...range.params.keys()].filter((name) => name !== 'profile');
 }
 
-export function isAcceptableContentType(header: string): boolean {
+const SEND_INSTEAD = `send exactly ${JSONAPI} (or application/json; charset=utf-8)`;
+
+/**
+ * Why a Content-Type is refused, or undefined when it is accepted. Many HTTP clients add a
+ * charset of their own; JSON:API forbids it on its media type, so the answer says so and what to send.
+ */
+export function contentTypeProblem(header: string): string | undefined {
   const range = parseMediaRange(header);
-  if (range.type === JSONAPI) return hasOnlyIgnorableParams(range);
+  if (range.type === JSONAPI) {
+    const refused = refusedParams(range);
+    if (refused.length === 0) return undefined;
+    return `${JSONAPI} takes no media type parameters but profile, and this one has ${quoted(refused)}: ${SEND_INSTEAD}.`;
+  }
   if (range.type === 'application/json') {
     const charset = range.params.get('charset');
-    return charset === undefined || charset.replace(/"/g, '').toLowerCase() === 'utf-8';
+    if (charset === undefined || charset.replace(/"/g, '').toLowerCase() === 'utf-8') return undefined;
+    return `application/json is accepted only in UTF-8, not in charset ${charset}: ${SEND_INSTEAD}.`;
   }
-  return false;
+  return `${range.type || 'an empty media type'} is not JSON: ${SEND_INSTEAD}.`;
 }
 
-export function isAcceptable(header: string | undefined): boolean {
-  if (header === undefined || header.trim() === '') return true;
+/** Why an Accept header is refused, or undefined when it allows an answer the service gives. */
+export function acceptProblem(header: string | undefined): string | undefined {
+  if (header === undefined || header.trim() === '') return undefined;
   const ranges = header.split(',').map(parseMediaRange);
   const jsonapi = ranges.filter((r) => r.type === JSONAPI);
-  if (jsonapi.some(hasOnlyIgnorableParams)) return true;
+  if (jsonapi.some((r) => refusedParams(r).length === 0)) return undefined;
   // A client that names JSON:API only with parameters we cannot honour must get a 406.
-  if (jsonapi.length > 0) return false;
-  return ranges.some((r) => ['application/json', 'application/*', '*/*'].includes(r.type));
+  if (jsonapi.length > 0) {
+    const refused = [...new Set(jsonapi.flatMap(refusedParams))];
+    return `${JSONAPI} is answered only without media type parameters (but profile), and Accept names it with ${quoted(refused)}: accept ${JSONAPI} exactly.`;
+  }
+  if (ranges.some((r) => ['application/json', 'application/*', '*/*'].includes(r.type))) return undefined;
+  return `The service answers only in ${JSONAPI}, which Accept does not allow.`;
+}
+
+function quoted(names: readonly string[]): string {
+  return names.map((name) => `"${name}"`).join(', ');
 }
 
 export const mediaTypes = fp(
@@ -115,11 +135,15 @@ export const mediaTypes = fp(
 
     app.addHook('onRequest', async (request) => {
       if (request.routeOptions.config?.ownMediaType) return;
-      if (!isAcceptable(request.headers.accept)) throw errors.notAcceptable();
+      const unacceptable = acceptProblem(request.headers.accept);
+      if (unacceptable !== undefined) throw errors.notAcceptable(unacceptable);
       const encoding = request.headers['content-encoding'];
-      if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') throw errors.unsupportedMediaType();
+      if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
+        throw errors.unsupportedMediaType('Bodies are accepted only without a Content-Encoding (identity).');
+      }
       const contentType = request.headers['content-type'];
-      if (contentType !== undefined && !isAcceptableContentType(contentType)) throw errors.unsupportedMediaType();
+      const unsupported = contentType === undefined ? undefined : contentTypeProblem(contentType);
+      if (unsupported !== undefined) throw errors.unsupportedMediaType(unsupported);
     });
 
     app.addHook('onSend', async (request, reply, payload) => {

@@ -12,6 +12,7 @@ import {
   type AjvError,
   type ValidateFunction,
 } from '../../domain/validation.js';
+import { isRecord } from '../../domain/schema.js';
 import { ApiError, errors } from '../errors.js';
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
@@ -21,21 +22,33 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
   return (data: unknown) => (validate(data) ? { value: data } : { error: toError(validate) });
 };
 
-/** A body: every problem of the schema and of the rules of its attributes, in one answer. */
+/**
+ * A body: every problem of the schema and of the rules of its attributes, in one answer; but a
+ * document that is not one at all (not an object, or without `data`) is said to be so, once.
+ */
 function bodyValidator(schema: object) {
   const validate = compileSchema(schema, 'every');
+  const type = typeOf(schema);
   return (data: unknown) => {
     const problems = everyProblemOf(validate, schema, data, '/data/attributes');
     if (problems.length === 0) return { value: data };
     const failures = validate.errors ?? [];
     if (failures.some((e) => e.instancePath === '' && e.keyword === 'type'))
       return { error: errors.bodyMustBeObject() };
+    if (type !== undefined && isRecord(data) && !('data' in data)) return { error: errors.documentWithoutData(type) };
     const typeConflict = failures.find(
       (e) => e.instancePath === '/data/type' && e.keyword === 'const' && typeof e.data === 'string',
     );
     if (typeConflict) return { error: errors.typeConflict(String(typeConflict.params.allowedValue)) };
     return { error: errors.invalidAttributes(problems) };
   };
+}
+
+/** The resource type a document schema's `data.type` must be, if it names one. */
+function typeOf(schema: object): string | undefined {
+  const type = (schema as { properties?: { data?: { properties?: { type?: { const?: unknown } } } } }).properties?.data
+    ?.properties?.type?.const;
+  return typeof type === 'string' ? type : undefined;
 }
 
 function firstError(validate: ValidateFunction): AjvError {

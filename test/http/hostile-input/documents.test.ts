@@ -95,6 +95,15 @@ forEachStore((kind) => {
       assert.equal(await hostile.service.snapshot(), state);
     });
 
+    it('says once that a document without data is not a document, naming the type to send', async () => {
+      const { data } = userDocument();
+      const errors = await refused(422, postUser(data));
+      assert.equal(errors.length, 1, JSON.stringify(errors));
+      assert.equal(errors[0].code, 'DOCUMENT_WITHOUT_DATA');
+      assert.deepEqual(errors[0].source, { pointer: '/data' });
+      assert.match(errors[0].detail, /\{"data": \{"type": "users"/);
+    });
+
     const wrongData: [string, unknown][] = [
       ['an array', []],
       ['a string', 'users'],

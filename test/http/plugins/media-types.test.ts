@@ -125,6 +125,14 @@ forEachStore((kind) => {
       );
     });
 
+    it('names the refused charset and says what to send instead', async () => {
+      const error = await refusedUnchanged(415, () =>
+        service.client.post('/users', userDocument(), withContentType(`${MEDIA_TYPE}; charset=utf-8`)),
+      );
+      assert.match(error.detail, /"charset"/);
+      assert.match(error.detail, /send exactly application\/vnd\.api\+json/);
+    });
+
     const acceptedTypes = [
       MEDIA_TYPE,
       `${MEDIA_TYPE}; profile="https://example.com/profile"`,
@@ -141,6 +149,12 @@ forEachStore((kind) => {
   });
 
   describe('the Accept header', () => {
+    it('names the media type parameter it cannot honour', async () => {
+      const response = await service.client.get('/users', withAccept(`${MEDIA_TYPE}; ext=x`));
+      assert.equal(response.status, 406, response.text);
+      assert.match(response.body.errors[0].detail, /"ext"/);
+    });
+
     const refusedAccepts = [
       `${MEDIA_TYPE}; ext=x`,
       `${MEDIA_TYPE}; ext="https://jsonapi.org/ext/atomic"`,

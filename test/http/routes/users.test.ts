@@ -56,7 +56,7 @@ forEachStore((kind) => {
       const attributes = response.body.data.attributes;
       assert.equal(attributes.email, email);
       assert.equal(attributes.givenName, null);
-      assert.equal(attributes.address.postalCode, null);
+      assert.deepEqual([attributes.address, attributes.worksFor, attributes.demographics], [null, null, null]);
       assert.deepEqual(attributes.newsletters, []);
     });
 
