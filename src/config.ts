@@ -48,6 +48,31 @@ export class ConfigError extends Error {
 
 export const DEFAULT_DATABASE_PATH = './data/circulation.db';
 
+/** Every setting, by what it is about: the help and the README list them so. */
+export const SETTINGS = {
+  server: ['PORT', 'HOST', 'PUBLIC_URL', 'TRUST_PROXY', 'LOG_LEVEL', 'SHUTDOWN_GRACE_MS'],
+  database: [
+    'DATABASE_URL',
+    'DATABASE_POOL_SIZE',
+    'DATABASE_STATEMENT_TIMEOUT_MS',
+    'DATABASE_CONNECT_TIMEOUT_MS',
+    'SQLITE_SYNCHRONOUS',
+    'SQLITE_BUSY_TIMEOUT_MS',
+  ],
+  credentials: ['AUTH', 'CIRCULATION_ADMIN_KEY', 'RATE_LIMIT', 'RATE_LIMIT_BURST'],
+  jobs: ['LAPSE_INTERVAL_SECONDS'],
+  webhooks: [
+    'WEBHOOK_SECRET_KEY',
+    'WEBHOOK_DELIVERY',
+    'WEBHOOK_TIMEOUT_MS',
+    'WEBHOOK_CONCURRENCY',
+    'WEBHOOK_POLL_MS',
+    'WEBHOOK_RETRY_BASE_MS',
+    'WEBHOOK_RETRY_MAX_MS',
+    'WEBHOOK_MAX_ATTEMPTS',
+  ],
+} as const;
+
 type Env = Readonly<Record<string, string | undefined>>;
 
 export function loadConfig(env: Env = process.env): Config {

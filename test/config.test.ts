@@ -1,7 +1,8 @@
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { describe, it } from 'node:test';
-import { ConfigError, DEFAULT_DATABASE_PATH, loadConfig } from '../src/config.js';
+import { ConfigError, DEFAULT_DATABASE_PATH, loadConfig, SETTINGS } from '../src/config.js';
 
 /** Asserts that loading `env` fails with a ConfigError naming `setting`. */
 function assertRefused(env: Record<string, string>, setting: string): void {
@@ -198,4 +199,33 @@ describe('loadConfig refuses invalid settings, naming the setting', () => {
   it('refuses TRUST_PROXY=maybe', () => assertRefused({ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY'));
   it('refuses LOG_LEVEL=loud', () => assertRefused({ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'));
   it('refuses SQLITE_SYNCHRONOUS=OFF', () => assertRefused({ SQLITE_SYNCHRONOUS: 'OFF' }, 'SQLITE_SYNCHRONOUS'));
+});
+
+describe('the list of settings', () => {
+  /** The names loadConfig reads, with PostgreSQL and SQLite settings both read. */
+  function namesRead(): Set<string> {
+    const read = new Set<string>();
+    for (const base of [{}, { DATABASE_URL: 'postgres://localhost/x' }]) {
+      const env = new Proxy(base as Record<string, string | undefined>, {
+        get(target, name) {
+          if (typeof name === 'string') read.add(name);
+          return target[name as string];
+        },
+      });
+      loadConfig(env);
+    }
+    return read;
+  }
+
+  it('names every setting loadConfig reads, and nothing else', () => {
+    assert.deepEqual(new Set(Object.values(SETTINGS).flat()), namesRead());
+  });
+
+  it('is in the README settings table, every one of them', () => {
+    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+    const missing = Object.values(SETTINGS)
+      .flat()
+      .filter((name) => !new RegExp(`^\\| \`${name}\``, 'm').test(readme));
+    assert.deepEqual(missing, []);
+  });
 });

@@ -1,40 +1,24 @@
 /**
- * The README's curl examples run as written, in order, against a fresh service, and each
- * answers the status its comment promises.
+ * The README's examples, run by the script a reader runs (`examples/readme.mjs`), in order and as
+ * written, against a fresh service: each answers what its comment promises (its status, a list
+ * that shows something, the links it names).
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
-import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
+import { promisify } from 'node:util';
 import { issueFirstAdminCredential } from '../src/credentials/issue.js';
 import { startService, type Service } from './support/service.js';
 import { forEachStore } from './support/stores.js';
 
+interface Result {
+  title: string;
+  promise: string;
+  status: number;
+  problems: string[];
+}
+
 forEachStore((kind) => {
-  interface Example {
-    title: string;
-    status: number;
-    command: string;
-  }
-
-  function readmeExamples(): Example[] {
-    const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
-    const examples: Example[] = [];
-    for (const block of readme.matchAll(/```sh\n([\s\S]*?)```/g)) {
-      let title = '';
-      let status = 0;
-      const lines = (block[1] as string).replace(/\\\n\s*/g, ' ').split('\n');
-      for (const line of lines) {
-        const comment = /^# (.*?)→ (\d{3})/.exec(line);
-        if (comment) [title, status] = [comment[1] as string, Number(comment[2])];
-        if (line.startsWith('curl ')) examples.push({ title, status, command: line });
-      }
-    }
-    return examples;
-  }
-
-  const examples = readmeExamples();
   let service: Service;
   let firstSecret: string;
   before(async () => {
@@ -44,21 +28,24 @@ forEachStore((kind) => {
   });
   after(() => service.close());
 
-  describe('README examples', () => {
-    it('include every endpoint', () => {
-      assert.ok(examples.length >= 16, `found ${examples.length} examples`);
-    });
-
-    for (const [index, example] of examples.entries()) {
-      it(`${index + 1}. ${example.title.trim()} (${example.status})`, async () => {
-        const command = example.command.replaceAll('http://127.0.0.1:3000', service.baseUrl);
-        // Asynchronously: the service answering curl runs in this very process.
-        const { stdout: output } = await promisify(execFile)('bash', ['-c', `${command} -w '\\n%{http_code}'`], {
-          env: { ...process.env, CIRCULATION_KEY: firstSecret },
+  describe('the README examples', () => {
+    it('each answer what they promise, run in order by examples/readme.mjs', async (t) => {
+      // Asynchronously: the service answering curl runs in this very process.
+      const { stdout } = await promisify(execFile)(
+        process.execPath,
+        ['examples/readme.mjs', '--json', '--url', service.baseUrl],
+        { env: { ...process.env, CIRCULATION_KEY: firstSecret }, maxBuffer: 16 * 1024 * 1024 },
+      ).catch((error: { stdout: string }) => error);
+      const results = stdout
+        .split('\n')
+        .filter((line) => line.trim() !== '')
+        .map((line) => JSON.parse(line) as Result);
+      assert.ok(results.length >= 20, `the script ran ${results.length} examples`);
+      for (const [index, result] of results.entries()) {
+        await t.test(`${index + 1}. ${result.title} (${result.promise})`, () => {
+          assert.deepEqual(result.problems, []);
         });
-        const status = Number(output.slice(output.lastIndexOf('\n') + 1));
-        assert.equal(status, example.status, output);
-      });
-    }
+      }
+    });
   });
 });

@@ -1,7 +1,8 @@
 /**
  * What every `circulation` command is: a line for the command list, its own usage, and what it
  * does with the settings and its arguments. A `UsageError` means the arguments were wrong: the
- * message and the command's usage are printed, and the exit code is 2.
+ * message and the command's usage are printed, and the exit code is 2. A `CommandError` means the
+ * command could not do what was asked (no such key): only its message, and the exit code is 1.
  */
 import type { Config } from '../config.js';
 import { openStore } from '../store/open.js';
@@ -15,6 +16,10 @@ export interface Command {
 
 export class UsageError extends Error {
   override name = 'UsageError';
+}
+
+export class CommandError extends Error {
+  override name = 'CommandError';
 }
 
 /** A command's work on the configured database, closed however the work ends. */

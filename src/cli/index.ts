@@ -2,8 +2,8 @@
  * The `circulation` command: the table of its commands, and how a run ends (usage errors exit 2,
  * failures 1, with one line on stderr). Settings come from the environment, as for the service.
  */
-import { ConfigError, loadConfig, type Config } from '../config.js';
-import { UsageError, type Command } from './command.js';
+import { ConfigError, loadConfig, SETTINGS, type Config } from '../config.js';
+import { CommandError, UsageError, type Command } from './command.js';
 import { exportCommand } from './export.js';
 import { importCommand } from './import.js';
 import { keysCommand } from './keys.js';
@@ -29,10 +29,24 @@ ${Object.entries(COMMANDS)
   .map(([name, command]) => `  ${name.padEnd(9)} ${command.summary}`)
   .join('\n')}
 
-Settings are read from the environment: PORT, HOST, DATABASE_URL, DATABASE_POOL_SIZE,
-DATABASE_STATEMENT_TIMEOUT_MS, SQLITE_SYNCHRONOUS, PUBLIC_URL, TRUST_PROXY, LOG_LEVEL, AUTH,
-CIRCULATION_ADMIN_KEY, RATE_LIMIT, RATE_LIMIT_BURST, LAPSE_INTERVAL_SECONDS. See the README.
+Settings are read from the environment (the README's settings table says what each does):
+${Object.entries(SETTINGS)
+  .map(([group, names]) => wrapped(`  ${`${group}:`.padEnd(13)} `, names))
+  .join('\n')}
 `;
+
+/** The names after `head`, wrapped at 100 columns under it. */
+function wrapped(head: string, names: readonly string[]): string {
+  const lines = [head];
+  for (const name of names) {
+    const last = lines.length - 1;
+    const line = lines[last] as string;
+    const separated = line.trim().endsWith(':') ? `${line}${name}` : `${line}, ${name}`;
+    if (separated.length > 100) lines.push(`${' '.repeat(head.length)}${name}`);
+    else lines[last] = separated;
+  }
+  return lines.join(',\n');
+}
 
 /** Runs `circulation <args>`; with no command it serves, as `npm start` does. */
 export async function runCli(args: readonly string[]): Promise<void> {
@@ -60,6 +74,10 @@ export async function runCli(args: readonly string[]): Promise<void> {
     if (error instanceof UsageError || (error as { code?: string }).code?.startsWith('ERR_PARSE_ARGS')) {
       process.stderr.write(`circulation: ${(error as Error).message}\n\n${command.usage ?? USAGE}`);
       process.exit(2);
+    }
+    if (error instanceof CommandError) {
+      process.stderr.write(`circulation: ${error.message}\n`);
+      process.exit(1);
     }
     process.stderr.write(`circulation: could not ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
     process.exit(1);

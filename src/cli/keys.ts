@@ -8,7 +8,7 @@ import { SCOPES, type ApiKey, type Scope } from '../domain/api-key.js';
 import type { AuditContext } from '../domain/audit.js';
 import { formatInstant, nowInSeconds } from '../domain/dates.js';
 import type { Store } from '../store/port.js';
-import { UsageError, withStore, type Command } from './command.js';
+import { CommandError, UsageError, withStore, type Command } from './command.js';
 
 /** The audit trail's name for changes made with this command. */
 const CLI: AuditContext['actor'] = 'cli';
@@ -34,7 +34,7 @@ async function keys(store: Store, args: readonly string[]): Promise<string> {
     if (!id || !/^[1-9][0-9]{0,14}$/.test(id) || rest.length !== 1)
       throw new UsageError('keys revoke takes one key id');
     const key = await store.revokeApiKey(id, nowInSeconds(), { actor: CLI, attributes: ['revokedAt'] });
-    if (!key) throw new UsageError(`there is no API key with id ${id}`);
+    if (!key) throw new CommandError(`there is no API key with id ${id}`);
     return `revoked key ${id} (${key.name})\n`;
   }
   throw new UsageError(`unknown keys action "${action ?? ''}"`);
@@ -53,8 +53,12 @@ async function create(store: Store, args: readonly string[]): Promise<string> {
   const name = values.name?.trim();
   if (!name || name.length > 100) throw new UsageError('keys create needs --name (1 to 100 characters)');
   const scopes = [...new Set(values.scope ?? [])];
-  if (scopes.length === 0 || !scopes.every((s): s is Scope => (SCOPES as readonly string[]).includes(s))) {
-    throw new UsageError(`keys create needs --scope, one or more of ${SCOPES.join(', ')}`);
+  if (scopes.length === 0) throw new UsageError(`keys create needs --scope, one or more of ${SCOPES.join(', ')}`);
+  const unknown = scopes.filter((scope) => !(SCOPES as readonly string[]).includes(scope));
+  if (unknown.length > 0) {
+    throw new UsageError(
+      `unknown scope ${unknown.map((scope) => `"${scope}"`).join(', ')}: the scopes are ${SCOPES.join(', ')}`,
+    );
   }
   const rate = values['rate-limit'];
   if (rate !== undefined && !/^[1-9][0-9]{0,6}$/.test(rate)) {

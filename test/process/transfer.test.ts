@@ -9,6 +9,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { SETTINGS } from '../../src/config.js';
 import { CLI } from '../support/process.js';
 import { forEachStore, openTestStore, type TestStore } from '../support/stores.js';
 
@@ -209,12 +210,14 @@ forEachStore((kind) => {
       }
     });
 
-    it('answers --help for each command, and usage for a wrong call', () => {
+    it('answers --help for each command, the top-level help naming every setting, and usage for a wrong call', () => {
       for (const command of ['import', 'export', 'seed', 'keys', 'migrate', 'serve']) {
         const help = circulation(store.databaseUrl, command, '--help');
         assert.equal(help.status, 0);
         assert.match(help.stdout, /Usage:\s+circulation/);
       }
+      const help = circulation(store.databaseUrl, '--help');
+      for (const name of Object.values(SETTINGS).flat()) assert.match(help.stdout, new RegExp(`\\b${name}\\b`));
       const wrong = circulation(store.databaseUrl, 'export', '--format', 'xml');
       assert.equal(wrong.status, 2);
       assert.match(wrong.stderr, /--format is ndjson or csv/);

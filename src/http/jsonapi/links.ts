@@ -24,3 +24,22 @@ export function queryString(parameters: Iterable<readonly [string, string | unde
   for (const [name, value] of parameters) if (value !== undefined) parts.push(`${name}=${encodeURIComponent(value)}`);
   return parts.join('&');
 }
+
+/** An address of a list: the base, the path, and its query as every link of a response writes it. */
+export function listLink(
+  base: string,
+  path: string,
+  parameters: Iterable<readonly [string, string | undefined]>,
+): string {
+  const query = queryString(parameters);
+  return `${base}${path}${query === '' ? '' : `?${query}`}`;
+}
+
+/**
+ * The `self` link of a list request: its path and its query (as parsed and validated), written
+ * the way the list's other links are, so that every link of a response encodes alike.
+ */
+export function selfLink(base: string, request: FastifyRequest): string {
+  const path = request.url.split('?', 1)[0] ?? '';
+  return listLink(base, path, Object.entries(request.query as Record<string, string | undefined>));
+}

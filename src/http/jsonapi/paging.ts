@@ -4,7 +4,7 @@
  * every other parameter as sent.
  */
 import { Type } from '@sinclair/typebox';
-import { queryString } from './links.js';
+import { listLink } from './links.js';
 
 export const MAX_PAGE_SIZE = 100;
 
@@ -34,16 +34,15 @@ export function cursorPage<T extends { id: string }>(
   size: number,
   base: string,
   path: string,
-  requestUrl: string,
   query: Record<string, string | undefined>,
 ) {
   const page = fetched.slice(0, size);
-  const next = queryString([
-    ...Object.entries(query).filter(([name]) => name !== 'page[after]'),
-    ['page[after]', page.at(-1)?.id],
-  ]);
+  const others = Object.entries(query).filter(([name]) => name !== 'page[after]');
   return {
     page,
-    links: { self: `${base}${requestUrl}`, ...(fetched.length > size ? { next: `${base}${path}?${next}` } : {}) },
+    links: {
+      self: listLink(base, path, Object.entries(query)),
+      ...(fetched.length > size ? { next: listLink(base, path, [...others, ['page[after]', page.at(-1)?.id]]) } : {}),
+    },
   };
 }

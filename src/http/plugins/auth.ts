@@ -9,7 +9,7 @@ import { allows, hashSecret, parseSecret, secretMatches, type Scope } from '../.
 import type { AuditContext } from '../../domain/audit.js';
 import { errors } from '../errors.js';
 import type { Store } from '../../store/port.js';
-import { RateLimiter, type RateLimit } from './rate-limit.js';
+import { RateLimiter, type RateDecision, type RateLimit } from './rate-limit.js';
 import fp from 'fastify-plugin';
 
 export interface Credential {
@@ -65,12 +65,9 @@ export const authentication = fp<AuthOptions & { store: Store }>(
       const credential = await authenticate(secret);
       if (!credential) throw errors.credentialInvalid();
 
-      const rate = limiter.take(credential.id, limiter.limitFor(credential.rateLimit));
-      reply.headers({
-        'ratelimit-limit': rate.limit,
-        'ratelimit-remaining': rate.remaining,
-        'ratelimit-reset': rate.resetSeconds,
-      });
+      const limit = limiter.limitFor(credential.rateLimit);
+      const rate = limiter.take(credential.id, limit);
+      reply.headers(rateLimitHeaders(limit, rate));
       if (!rate.allowed) throw errors.tooManyRequests(rate.retryAfterSeconds);
 
       if (!allows(credential.scopes, needed)) throw errors.scopeInsufficient(credential.scopes, needed);
@@ -79,6 +76,22 @@ export const authentication = fp<AuthOptions & { store: Store }>(
   },
   { name: 'authentication' },
 );
+
+/**
+ * What a client reads of its rate limit. A token bucket is two policies in the IETF fields
+ * (draft-ietf-httpapi-ratelimit-headers): a sustained rate ("rate", per second) and the burst
+ * the bucket holds ("burst"), whose remaining tokens and refill time `RateLimit` gives. The older
+ * RateLimit-Limit/-Remaining/-Reset fields, which many clients read, describe the bucket too.
+ */
+function rateLimitHeaders(limit: RateLimit, rate: RateDecision): Record<string, string | number> {
+  return {
+    'ratelimit-policy': `"rate";q=${limit.perSecond};w=1, "burst";q=${limit.burst}`,
+    ratelimit: `"burst";r=${rate.remaining};t=${rate.resetSeconds}`,
+    'ratelimit-limit': rate.limit,
+    'ratelimit-remaining': rate.remaining,
+    'ratelimit-reset': rate.resetSeconds,
+  };
+}
 
 /** The secret of a Bearer or Basic Authorization header (Basic: the password; the user name is ignored). */
 function presentedSecret(header: string | undefined): string | undefined {

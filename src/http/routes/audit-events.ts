@@ -46,7 +46,7 @@ export const auditRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, 
         resourceType: query['filter[resourceType]'],
         resourceId: query['filter[resourceId]'],
       });
-      const { page, links } = cursorPage(events, size, baseUrl(request), '/audit-events', request.url, query);
+      const { page, links } = cursorPage(events, size, baseUrl(request), '/audit-events', query);
       return {
         links,
         data: page.map((event) => ({

@@ -49,7 +49,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, 
         userId: query['filter[user]'],
         eventTypes: types,
       });
-      const { page, links } = cursorPage(entries, size, baseUrl(request), '/events', request.url, query);
+      const { page, links } = cursorPage(entries, size, baseUrl(request), '/events', query);
       return {
         links,
         data: page.map(toEventResource),

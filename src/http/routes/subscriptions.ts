@@ -25,6 +25,7 @@ import {
 } from '../jsonapi/documents.js';
 import { auditOf } from '../plugins/auth.js';
 import { etagOf, ifMatchVersions } from '../jsonapi/etag.js';
+import { selfLink } from '../jsonapi/links.js';
 import { SubscriptionParams, UserParams } from '../jsonapi/params.js';
 import {
   fieldSet,
@@ -91,7 +92,7 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
       if (!list) throw noSuchUser(user_id);
       const fields = fieldSet(request.query['fields[subscriptions]']);
       return {
-        links: { self: `${baseUrl(request)}${request.url}` },
+        links: { self: selfLink(baseUrl(request), request) },
         data: sorted(list, request.query.sort).map((s) => render(request, s, fields)),
       };
     },

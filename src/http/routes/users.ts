@@ -20,7 +20,7 @@ import {
 } from '../jsonapi/documents.js';
 import { auditOf } from '../plugins/auth.js';
 import { etagOf, ifMatchVersions } from '../jsonapi/etag.js';
-import { queryString } from '../jsonapi/links.js';
+import { listLink, selfLink } from '../jsonapi/links.js';
 import { PageSize, pageSizeOf } from '../jsonapi/paging.js';
 import {
   fieldSet,
@@ -169,7 +169,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
       const base = baseUrl(request);
       return {
         links: {
-          self: `${base}${request.url}`,
+          self: selfLink(base, request),
           first: listUrl(base, query, 1),
           ...(number > 1 ? { prev: listUrl(base, query, number - 1) } : {}),
           ...(rows.length > size ? { next: listUrl(base, query, number + 1, page.at(-1)?.id) } : {}),
@@ -270,5 +270,5 @@ function listUrl(base: string, query: UserListQuery, page: number, afterId?: str
       'page[size]',
     ] as const
   ).map((name) => [name, query[name]] as const);
-  return `${base}/users?${queryString([...kept, ['page[number]', String(page)], ['page[after]', afterId]])}`;
+  return listLink(base, '/users', [...kept, ['page[number]', String(page)], ['page[after]', afterId]]);
 }

@@ -219,7 +219,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions & WebhookRout
       });
       if (!deliveries) throw noSuchWebhook(webhook_id);
       const path = `/webhooks/${webhook_id}/deliveries`;
-      const { page, links } = cursorPage(deliveries, size, baseUrl(request), path, request.url, query);
+      const { page, links } = cursorPage(deliveries, size, baseUrl(request), path, query);
       return { links, data: page.map((d) => renderDelivery(request, d)) };
     },
   );

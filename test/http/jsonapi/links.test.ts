@@ -63,4 +63,40 @@ forEachStore((kind) => {
       }
     });
   });
+  describe('the links of one response', () => {
+    it('encode their query alike, self as well as first and next', async () => {
+      const service = await startService(kind);
+      try {
+        await service.client.post('/users', userDocument({ email: 'Ada.Links@example.com' }));
+        await service.client.post('/users', userDocument({ email: 'Bo.Links@example.com' }));
+        // Sent with an unencoded @ and with encoded brackets: written back the one way.
+        const response = await service.client.get('/users?filter%5Bemail%5D=example.com&page[size]=1');
+        const { self, first, next } = response.body.links;
+        assert.equal(self, `${service.baseUrl}/users?filter[email]=example.com&page[size]=1`);
+        const byAddress = await service.client.get('/users?filter[email]=ADA.links@example.com');
+        for (const link of Object.values(byAddress.body.links) as string[]) {
+          assert.match(link, /filter\[email\]=ADA\.links%40example\.com/, link);
+        }
+        assert.ok(first.includes('filter[email]=example.com') && next.includes('filter[email]=example.com'));
+      } finally {
+        await service.close();
+      }
+    });
+
+    it('encode a cursor list alike, its self and its next', async () => {
+      const service = await startService(kind);
+      try {
+        await service.client.post('/users', userDocument());
+        await service.client.post('/users', userDocument());
+        const response = await service.client.get('/events?filter%5Btype%5D=user.created&page[size]=1');
+        assert.equal(response.body.links.self, `${service.baseUrl}/events?filter[type]=user.created&page[size]=1`);
+        assert.match(
+          response.body.links.next,
+          /^[^%]*\?filter\[type\]=user\.created&page\[size\]=1&page\[after\]=\d+$/,
+        );
+      } finally {
+        await service.close();
+      }
+    });
+  });
 });

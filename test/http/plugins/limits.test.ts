@@ -43,6 +43,16 @@ forEachStore((kind) => {
       assert.equal((await service.client.as(secret).get('/users')).status, 200);
     });
 
+    it('advertise both the sustained rate and the burst, in the IETF RateLimit-Policy and RateLimit fields', async () => {
+      const { secret } = await issueKey(admin, ['read']);
+      const first = await service.client.as(secret).get('/users');
+      assert.equal(first.headers.get('ratelimit-policy'), '"rate";q=2;w=1, "burst";q=3');
+      assert.match(first.headers.get('ratelimit') ?? '', /^"burst";r=2;t=\d+$/);
+      const { secret: own } = await issueKey(admin, ['read'], { rateLimit: 50 });
+      const fast = await service.client.as(own).get('/users');
+      assert.equal(fast.headers.get('ratelimit-policy'), '"rate";q=50;w=1, "burst";q=75');
+    });
+
     it("keep one bucket per credential, and a credential's own rate over the default", async () => {
       const fast = await issueKey(admin, ['read'], { rateLimit: 50 });
       const slow = await issueKey(admin, ['read']);

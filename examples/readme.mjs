@@ -1,0 +1,91 @@
+#!/usr/bin/env node
+/**
+ * Runs the README's curl examples in order, exactly as written, against a service on a fresh
+ * database, and shows each answer beside what the README promises for it: the status, that a
+ * list shows something (unless its title says it is empty here), and the links it names.
+ *
+ *   npm start                                   # in one terminal, on a fresh ./data
+ *   CIRCULATION_KEY=circ_1_… node examples/readme.mjs [--url http://127.0.0.1:3000] [--json]
+ *
+ * It exits 1 when an example does not answer what it promises. With --json it prints one JSON
+ * line per example instead (the README test runs it so).
+ */
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+
+const README_URL = 'http://127.0.0.1:3000';
+
+/** Each curl example of the README, with the title and the promise of the comment above it. */
+function readmeExamples(readme) {
+  const examples = [];
+  for (const block of readme.matchAll(/```sh\n([\s\S]*?)```/g)) {
+    let title = '';
+    let promise = '';
+    for (const line of block[1].replace(/\\\n\s*/g, ' ').split('\n')) {
+      const comment = /^# (.*?)→ (.*)$/.exec(line);
+      if (comment) [title, promise] = [comment[1].trim(), comment[2].trim()];
+      if (line.startsWith('curl ')) examples.push({ title, promise, command: line });
+    }
+  }
+  return examples;
+}
+
+/** What an answer falls short of its promise in: an empty list is none. */
+function shortfalls(example, status, body) {
+  const problems = [];
+  const promised = Number(/^\d{3}/.exec(example.promise)?.[0]);
+  if (status !== promised) problems.push(`answered ${status}, not ${promised}`);
+  if (status === 200 && Array.isArray(body?.data) && body.data.length === 0 && !/empty here/.test(example.title)) {
+    problems.push('the list is empty, so it shows nothing');
+  }
+  const links = /with links ([\w, ]+?)(?:$|[;(])/.exec(example.promise)?.[1];
+  for (const name of links?.split(/,\s*|\s+and\s+/).filter(Boolean) ?? []) {
+    if (body?.links?.[name] === undefined) problems.push(`has no links.${name}`);
+  }
+  return problems;
+}
+
+function run(example, url) {
+  const command = example.command.replaceAll(README_URL, url);
+  const output = execFileSync('bash', ['-c', `${command} -w '\\n%{http_code}'`], { encoding: 'utf8' });
+  const split = output.lastIndexOf('\n');
+  const text = output.slice(0, split);
+  let body;
+  try {
+    body = text === '' ? undefined : JSON.parse(text);
+  } catch {
+    body = text;
+  }
+  const status = Number(output.slice(split + 1));
+  return { title: example.title, promise: example.promise, status, body, problems: shortfalls(example, status, body) };
+}
+
+function show(index, result) {
+  const mark = result.problems.length === 0 ? '✔' : '✘';
+  process.stdout.write(`\n${mark} ${index + 1}. ${result.title} → ${result.promise}\n`);
+  for (const problem of result.problems) process.stdout.write(`    ${problem}\n`);
+  if (result.body !== undefined) {
+    const lines = JSON.stringify(result.body, null, 2).split('\n');
+    const shown = lines.length > 30 ? [...lines.slice(0, 30), `  … ${lines.length - 30} more lines`] : lines;
+    process.stdout.write(`${shown.map((line) => `    ${line}`).join('\n')}\n`);
+  }
+}
+
+{
+  const { values } = parseArgs({ options: { url: { type: 'string' }, json: { type: 'boolean' } } });
+  if (!process.env.CIRCULATION_KEY) {
+    process.stderr.write('Set CIRCULATION_KEY to the admin secret the service printed at its first start.\n');
+    process.exit(2);
+  }
+  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  let failed = 0;
+  readmeExamples(readme).forEach((example, index) => {
+    const result = run(example, values.url ?? README_URL);
+    if (result.problems.length > 0) failed += 1;
+    if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
+    else show(index, result);
+  });
+  if (!values.json) process.stdout.write(`\n${failed === 0 ? 'every example answered what it promises' : `${failed} did not`}\n`);
+  process.exitCode = failed === 0 ? 0 : 1;
+}
