@@ -15,6 +15,8 @@ export const importCommand: Command = {
   Reads users (and their subscriptions) from NDJSON or CSV, as a stream. Users are matched by
   email: a new one is created, a known one updated, so running it twice changes nothing more.
   Rejected rows go to the report (default FILE.rejected.ndjson) with line numbers and errors.
+  A row may carry passwordHash instead of password: a reader's bcrypt ($2a$, $2b$, $2y$) or argon2
+  hash from another system, verified at sign-in and then replaced by an argon2id hash.
 `,
   run: withStore(async (store, args) => {
     const { values, positionals } = parseArgs({

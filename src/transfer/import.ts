@@ -57,15 +57,18 @@ function texts(problems: readonly Problem[], prefix: string, attributesAt = ''):
 
 /** A record checked as the API would check it: the row, or the problems as `where: detail` texts. */
 function check(record: Record<string, unknown>): { row?: Omit<Row, 'line'>; problems: string[] } {
+  // The id and lastSignInAt are this service's own (read-only), as an export writes them: left out.
   const {
     subscriptions = [],
     newsletters,
     id: _id,
+    lastSignInAt: _lastSignInAt,
     ...rest
   } = record as {
     subscriptions?: unknown[];
     newsletters?: unknown;
     id?: unknown;
+    lastSignInAt?: unknown;
   };
   const attributes = { ...rest, ...(Array.isArray(newsletters) ? { newsletters: { add: newsletters } } : {}) };
   const problems: string[] = [];
@@ -162,8 +165,11 @@ export async function importFile(store: Store, path: string, options: ImportOpti
 async function applyBatch(store: Store, batch: Row[], audit: AuditContext, result: ImportResult): Promise<void> {
   if (batch.length === 0) return;
   const known = await store.userIdsByEmail(batch.map((r) => r.attributes.email));
+  // A password is hashed here; a hash brought from another system is kept as it is, verified at sign-in.
   const hashes = await Promise.all(
-    batch.map((r) => (r.attributes.password === undefined ? null : hashPassword(r.attributes.password))),
+    batch.map(({ attributes: { password, passwordHash } }) =>
+      password === undefined ? (passwordHash ?? null) : hashPassword(password),
+    ),
   );
   const fresh = batch.flatMap((row, i) =>
     known.has(row.attributes.email.toLowerCase()) ? [] : [{ row, hash: hashes[i] ?? null }],

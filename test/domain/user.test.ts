@@ -118,13 +118,18 @@ describe('toUserFields', () => {
 describe('toUserAttributes', () => {
   it('rebuilds from the fields the attributes they came from', () => {
     const { password: _password, newsletters: _newsletters, ...attributes } = fullAttributes();
-    const read = toUserAttributes(attributes.email, toUserFields(attributes), ['daily', 'weekly']);
-    assert.deepEqual(read, { ...attributes, newsletters: ['daily', 'weekly'] });
+    const read = toUserAttributes(attributes.email, toUserFields(attributes), ['daily', 'weekly'], null);
+    assert.deepEqual(read, { ...attributes, newsletters: ['daily', 'weekly'], lastSignInAt: null });
+  });
+
+  it('writes the last sign-in as an ISO-8601 instant in UTC', () => {
+    const read = toUserAttributes('a@example.com', { familyName: 'Reader' }, [], Date.UTC(2025, 5, 1, 12) / 1000);
+    assert.equal(read.lastSignInAt, '2025-06-01T12:00:00+00:00');
   });
 
   it('rebuilds nested objects with null members from null fields', () => {
     const nulls = Object.fromEntries(USER_FIELDS.map((f) => [f, null]));
-    const read = toUserAttributes('a@example.com', { ...nulls, familyName: 'Reader' }, []);
+    const read = toUserAttributes('a@example.com', { ...nulls, familyName: 'Reader' }, [], null);
     assert.deepEqual(read.address, {
       streetAddress: null,
       unitNumber: null,

@@ -4,6 +4,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
+import { allows } from '../../domain/api-key.js';
 import { sentAttributeNames } from '../../domain/audit.js';
 import { errors } from '../errors.js';
 import { hashPassword } from '../../domain/password.js';
@@ -127,11 +128,11 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
       const { data } = request.body;
       if (data.id !== undefined) throw errors.clientGeneratedId();
       const attributes = data.attributes;
-      rejectRuleProblems(attributes);
+      rejectRuleProblems(request, attributes);
       const user = await store.createUser(
         {
           email: attributes.email,
-          passwordHash: attributes.password === undefined ? null : await hashPassword(attributes.password),
+          passwordHash: (await passwordHashOf(attributes)) ?? null,
           fields: toUserFields(attributes),
           newsletters: attributes.newsletters?.add ?? [],
         },
@@ -221,12 +222,12 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
       const { data } = request.body;
       if (data.id !== user_id) throw errors.idConflict();
       const attributes: UserUpdate = data.attributes ?? {};
-      rejectRuleProblems(attributes);
+      rejectRuleProblems(request, attributes);
       const found = await store.updateUser(
         user_id,
         {
           email: attributes.email,
-          passwordHash: attributes.password === undefined ? undefined : await hashPassword(attributes.password),
+          passwordHash: await passwordHashOf(attributes),
           fields: toUserFields(attributes),
           addNewsletters: attributes.newsletters?.add ?? [],
           removeNewsletters: attributes.newsletters?.remove ?? [],
@@ -259,9 +260,20 @@ export function noSuchUser(id: string) {
   return errors.notFound(`There is no user with id "${id}".`);
 }
 
-function rejectRuleProblems(attributes: UserUpdate): void {
+/** Refuses what the schema lets through but a rule does not, and a hash from anyone but an admin. */
+function rejectRuleProblems(request: FastifyRequest, attributes: UserUpdate): void {
+  // A hash sets a password nobody has to type in: only an admin may bring one (with AUTH=off, anyone).
+  const credential = request.credential;
+  if (attributes.passwordHash !== undefined && credential && !allows(credential.scopes, 'admin')) {
+    throw errors.adminOnlyAttribute('passwordHash');
+  }
   const problems = userRuleProblems(attributes);
   if (problems.length > 0) throw errors.invalidAttributes(problems);
+}
+
+/** The hash to store: a new password's, or one brought from another system as it is; undefined for neither. */
+async function passwordHashOf({ password, passwordHash }: UserUpdate): Promise<string | undefined> {
+  return password === undefined ? passwordHash : hashPassword(password);
 }
 
 function emailFilter(value: string): EmailFilter {
