@@ -70,6 +70,30 @@ describe('userRuleProblems', () => {
   it('allows adding some newsletters while removing others', () => {
     assert.deepEqual(userRuleProblems({ newsletters: { add: ['daily'], remove: ['weekly'] } }), []);
   });
+
+  it('refuses a common password as too common, in any letter case', () => {
+    for (const password of ['password1', 'PASSWORD1', 'iloveyou']) {
+      assert.deepEqual(userRuleProblems({ password }), [
+        { pointer: '/data/attributes/password', detail: 'is too common' },
+      ]);
+    }
+    assert.deepEqual(userRuleProblems({ password: 'correct horse battery' }), []);
+  });
+
+  it('refuses a password and a password hash sent together', () => {
+    const problems = userRuleProblems({ password: 'correct horse battery', passwordHash: '$2b$10$x' });
+    assert.deepEqual(
+      problems.map((p) => p.pointer),
+      ['/data/attributes/passwordHash'],
+    );
+  });
+
+  it('refuses a password hash that is neither bcrypt nor argon2, at its pointer', () => {
+    const [problem, ...rest] = userRuleProblems({ passwordHash: 'md5:5f4dcc3b5aa765d61d8327deb882cf99' });
+    assert.deepEqual(rest, []);
+    assert.equal(problem?.pointer, '/data/attributes/passwordHash');
+    assert.match(problem?.detail ?? '', /^must be a bcrypt/);
+  });
 });
 
 describe('toUserFields', () => {
@@ -77,8 +101,13 @@ describe('toUserFields', () => {
     assert.deepEqual(Object.keys(toUserFields(fullAttributes())).sort(), [...USER_FIELDS].sort());
   });
 
-  it('leaves out email, password and newsletters', () => {
-    const fields = toUserFields({ email: 'a@example.com', password: 'secret-password', newsletters: { add: ['x'] } });
+  it('leaves out email, password, passwordHash and newsletters', () => {
+    const fields = toUserFields({
+      email: 'a@example.com',
+      password: 'secret-password',
+      passwordHash: '$2b$10$x',
+      newsletters: { add: ['x'] },
+    });
     assert.deepEqual(fields, {});
   });
 

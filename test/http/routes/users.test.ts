@@ -37,7 +37,7 @@ forEachStore((kind) => {
       assert.equal(data.links.self, `${service.baseUrl}/users/${data.id}`);
       assert.equal(response.headers.get('location'), data.links.self);
       const { password: _password, newsletters: _newsletters, ...expected } = attributes;
-      assert.deepEqual(data.attributes, { ...expected, newsletters: ['daily', 'weekly'] });
+      assert.deepEqual(data.attributes, { ...expected, newsletters: ['daily', 'weekly'], lastSignInAt: null });
     });
 
     it('stores the password only as an argon2id hash that verifies', async () => {
