@@ -1,13 +1,15 @@
 /**
  * The README's curl examples run as written, in order, against a fresh service, and each
- * answers the status its comment promises.
+ * answers the status its comment promises. The shell holds what the README tells its reader to
+ * put there: CIRCULATION_KEY (the first admin credential) and SITE_KEY (a website backend's
+ * sign-in credential, issued when an example first needs it, as the README's reader would).
  */
 import assert from 'node:assert/strict';
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { issueFirstAdminCredential } from '../src/credentials/issue.js';
+import { issueCredential, issueFirstAdminCredential } from '../src/credentials/issue.js';
 import { startService, type Service } from './support/service.js';
 import { forEachStore } from './support/stores.js';
 
@@ -37,6 +39,7 @@ forEachStore((kind) => {
   const examples = readmeExamples();
   let service: Service;
   let firstSecret: string;
+  let siteSecret: string | undefined;
   before(async () => {
     service = await startService(kind);
     // As on a first start: the README's examples use the secret printed then.
@@ -52,9 +55,13 @@ forEachStore((kind) => {
     for (const [index, example] of examples.entries()) {
       it(`${index + 1}. ${example.title.trim()} (${example.status})`, async () => {
         const command = example.command.replaceAll('http://127.0.0.1:3000', service.baseUrl);
+        if (command.includes('$SITE_KEY') && siteSecret === undefined) {
+          const site = { name: 'website', scopes: ['sign-in'] as const, rateLimit: null };
+          siteSecret = (await issueCredential(service.store, site, { actor: 'test', attributes: [] })).secret;
+        }
         // Asynchronously: the service answering curl runs in this very process.
         const { stdout: output } = await promisify(execFile)('bash', ['-c', `${command} -w '\\n%{http_code}'`], {
-          env: { ...process.env, CIRCULATION_KEY: firstSecret },
+          env: { ...process.env, CIRCULATION_KEY: firstSecret, SITE_KEY: siteSecret ?? '' },
         });
         const status = Number(output.slice(output.lastIndexOf('\n') + 1));
         assert.equal(status, example.status, output);
