@@ -3,6 +3,7 @@
  * a password to sign in as.
  */
 import assert from 'node:assert/strict';
+import { DEFAULT_READER_SETTINGS, type ReaderSettings } from '../../src/readers/settings.js';
 import { createUser, uniqueEmail } from './fixtures.js';
 import type { Client, Response } from './service.js';
 
@@ -43,3 +44,19 @@ export const INVALID_CREDENTIALS = {
   title: 'Invalid credentials',
   detail: 'email or password is incorrect',
 };
+
+/** Reader settings for a test service: the defaults, but for what a test changes. */
+export function readerSettings(
+  changes: { maxAttempts?: number; windowSeconds?: number; resetTokenTtlSeconds?: number } = {},
+): { readers: ReaderSettings } {
+  const { signIn, resetTokenTtlSeconds } = DEFAULT_READER_SETTINGS;
+  return {
+    readers: {
+      signIn: {
+        maxAttempts: changes.maxAttempts ?? signIn.maxAttempts,
+        windowSeconds: changes.windowSeconds ?? signIn.windowSeconds,
+      },
+      resetTokenTtlSeconds: changes.resetTokenTtlSeconds ?? resetTokenTtlSeconds,
+    },
+  };
+}

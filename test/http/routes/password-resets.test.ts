@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { newResetToken } from '../../../src/domain/password-reset.js';
 import { createUser, issueKey, onlyError, uniqueEmail } from '../../support/fixtures.js';
-import { createReader, issueResetToken, resetDocument, signIn } from '../../support/readers.js';
+import { createReader, issueResetToken, readerSettings, resetDocument, signIn } from '../../support/readers.js';
 import { startService, type Service } from '../../support/service.js';
 import { forEachStore } from '../../support/stores.js';
 
@@ -221,9 +221,7 @@ forEachStore((kind) => {
   describe('password reset tokens, expiring', () => {
     let short: Service;
     before(async () => {
-      short = await startService(kind, {
-        readers: { signIn: { maxAttempts: 10, windowSeconds: 900 }, resetTokenTtlSeconds: 1 },
-      });
+      short = await startService(kind, readerSettings({ resetTokenTtlSeconds: 1 }));
     });
     after(() => short.close());
 

@@ -7,7 +7,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import { createUser, uniqueEmail } from '../../support/fixtures.js';
-import { createReader, signIn } from '../../support/readers.js';
+import { createReader, readerSettings, signIn } from '../../support/readers.js';
 import { startService, type Service } from '../../support/service.js';
 import { forEachStore } from '../../support/stores.js';
 
@@ -20,9 +20,7 @@ forEachStore((kind) => {
   let service: Service;
   before(async () => {
     // A throttle that never answers first: this test is about the time of the verification.
-    service = await startService(kind, {
-      readers: { signIn: { maxAttempts: 10_000, windowSeconds: 900 }, resetTokenTtlSeconds: 60 },
-    });
+    service = await startService(kind, readerSettings({ maxAttempts: 10_000 }));
   });
   after(() => service.close());
 

@@ -8,7 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { hash as argon2Hash } from '@node-rs/argon2';
 import { hash as bcryptHash } from '@node-rs/bcrypt';
 import { createUser, onlyError, uniqueEmail, userDocument } from '../../support/fixtures.js';
-import { createReader, INVALID_CREDENTIALS, signIn, signInDocument } from '../../support/readers.js';
+import { createReader, INVALID_CREDENTIALS, readerSettings, signIn, signInDocument } from '../../support/readers.js';
 import { startService, type Service } from '../../support/service.js';
 import { forEachStore } from '../../support/stores.js';
 
@@ -223,9 +223,7 @@ forEachStore((kind) => {
   describe('POST /sign-ins, throttled in a window of 2 seconds', () => {
     let short: Service;
     before(async () => {
-      short = await startService(kind, {
-        readers: { signIn: { maxAttempts: 2, windowSeconds: 2 }, resetTokenTtlSeconds: 60 },
-      });
+      short = await startService(kind, readerSettings({ maxAttempts: 2, windowSeconds: 2 }));
     });
     after(() => short.close());
 
