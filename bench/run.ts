@@ -75,6 +75,12 @@ const random = (n: number) => 1 + Math.floor(Math.random() * n);
 /** The ids of user n's subscriptions: seeding gives users and subscriptions sequential ids. */
 const subscriptionOf = (n: number, k = 0) => (n - 1) * SUBSCRIPTIONS_PER_USER + 1 + k;
 const many = <T>(make: () => T, count = 2000) => Array.from({ length: count }, make);
+/** Readers with a password, made before the sign-in scenarios (each costs a hash to create). */
+const SIGN_IN_READERS = 200;
+const READER_PASSWORD = 'a bench reader passphrase';
+const readerEmail = (n: number) => `bench-reader-${n}@sign-in.example`;
+const signInBody = (n: number) =>
+  JSON.stringify({ data: { type: 'sign-ins', attributes: { email: readerEmail(n), password: READER_PASSWORD } } });
 const subscriptionBody = (id?: number) =>
   JSON.stringify({
     data: {
@@ -168,6 +174,11 @@ function scenarios(deepPage: number, deepNextLink: string): Scenario[] {
           const attributes = { email, familyName: 'Bench', password: 'a long enough password' };
           return { method: 'POST', path: '/users', body: JSON.stringify({ data: { type: 'users', attributes } }) };
         }, 50_000),
+    },
+    {
+      name: 'sign in (argon2id verify)',
+      // Right passwords only: each success also records the sign-in and its event.
+      requests: () => many(() => ({ method: 'POST', path: '/sign-ins', body: signInBody(random(SIGN_IN_READERS)) })),
     },
     {
       name: 'mixed (90% reads)',
@@ -325,6 +336,28 @@ async function startWebhookSink(serviceUrl: string): Promise<{ received: () => n
   return { received: () => received, stop: () => server.close() };
 }
 
+/** The readers the sign-in scenarios sign in as, created through the API (as admin), a few at a time. */
+async function createReaders(serviceUrl: string): Promise<void> {
+  process.stderr.write(`creating ${SIGN_IN_READERS} readers with a password\n`);
+  for (let n = 1; n <= SIGN_IN_READERS; n += 10) {
+    const batch = Array.from({ length: Math.min(10, SIGN_IN_READERS - n + 1) }, (_, i) =>
+      request(serviceUrl, ADMIN_KEY, {
+        method: 'POST',
+        path: '/users',
+        body: JSON.stringify({
+          data: {
+            type: 'users',
+            attributes: { email: readerEmail(n + i), familyName: 'Reader', password: READER_PASSWORD },
+          },
+        }),
+      }),
+    );
+    for (const created of await Promise.all(batch)) {
+      if (created.status !== 201) throw new Error(`a reader was refused: ${created.body.toString()}`);
+    }
+  }
+}
+
 async function stopService(service: Service): Promise<void> {
   const exited = new Promise((resolve) => service.process.once('exit', resolve));
   service.process.kill('SIGTERM');
@@ -408,6 +441,13 @@ async function benchStore(kind: string, work: string): Promise<{ rows: Row[]; ex
     const chosen = scenarios(deepPage, deepNextLink).filter(
       (s) => !args.scenarios || args.scenarios.split(',').some((f) => s.name.includes(f)),
     );
+    const underLoad = [
+      { name: 'GET one subscription under 50 creates', writes: 'create a user', keyword: 'hash' },
+      { name: 'GET one subscription under 50 sign-ins', writes: 'sign in', keyword: 'sign' },
+    ].filter((u) => !args.scenarios || args.scenarios.includes(u.keyword));
+    if (chosen.some((s) => s.name.startsWith('sign in')) || underLoad.some((u) => u.writes === 'sign in')) {
+      await createReaders(service.url);
+    }
     for (const scenario of chosen) {
       process.stderr.write(`${kind} ${USERS}: ${scenario.name}\n`);
       const requests = scenario.requests();
@@ -434,8 +474,10 @@ async function benchStore(kind: string, work: string): Promise<{ rows: Row[]; ex
       const rps = mean(results.map((r) => r.requestsPerSecond));
       const baselineRps = mean(baselines.map((r) => r.requestsPerSecond));
       const hashing = scenario.name.startsWith('create a user');
+      const verifying = scenario.name.startsWith('sign in');
       rows.push({
         ...(hashing ? { note: `${Math.round(rps)} argon2id hashes/s` } : {}),
+        ...(verifying ? { note: `${Math.round(rps)} argon2id verifies/s` } : {}),
         scenario: scenario.name,
         store: args.webhook ? `${kind}+webhook` : kind,
         users: USERS,
@@ -449,22 +491,23 @@ async function benchStore(kind: string, work: string): Promise<{ rows: Row[]; ex
       });
     }
 
-    if (!args.scenarios || args.scenarios.includes('hash')) {
-      // Password hashing must not block the event loop: reads keep their latency under 50 creates.
-      process.stderr.write(`${kind} ${USERS}: GET one subscription during 50 concurrent user creates\n`);
-      const creates = scenarios(deepPage, deepNextLink)
-        .find((s) => s.name.startsWith('create a user'))!
+    for (const { name, writes } of underLoad) {
+      // Password hashing and verifying must not block the event loop: reads keep their latency
+      // under 50 concurrent creates, or sign-ins.
+      process.stderr.write(`${kind} ${USERS}: ${name}\n`);
+      const writeLoad = scenarios(deepPage, deepNextLink)
+        .find((s) => s.name.startsWith(writes))!
         .requests();
       const reads = scenarios(deepPage, deepNextLink)[0]!.requests();
       const [[, readResult], rss] = await peakRss(
         service.pid,
         Promise.all([
-          load(service.url, creates, DURATION, 50, work, secret),
+          load(service.url, writeLoad, DURATION, 50, work, secret),
           load(service.url, reads, DURATION, 5, work, secret),
         ]),
       );
       rows.push({
-        scenario: 'GET one subscription under 50 creates',
+        scenario: name,
         store: args.webhook ? `${kind}+webhook` : kind,
         users: USERS,
         requestsPerSecond: Math.round(readResult.requestsPerSecond),

@@ -16,19 +16,26 @@ import { parseArgs } from 'node:util';
 
 const README_URL = 'http://127.0.0.1:3000';
 
-/** Each curl example of the README, with the title and the promise of the comment above it. */
-function readmeExamples(readme) {
-  const examples = [];
-  for (const block of readme.matchAll(/```sh\n([\s\S]*?)```/g)) {
+/**
+ * The steps of the README, in order: each curl example, with the title and the promise of the
+ * comment above it; and each `export NAME=…  # meta.<field> of the answer above`, which sets NAME
+ * from the answer before it, as the README tells its reader to.
+ */
+function readmeSteps(readme) {
+  const steps = [];
+  for (const block of readme.matchAll(/```(\w*)\n([\s\S]*?)```/g)) {
+    if (block[1] !== '' && block[1] !== 'sh') continue;
     let title = '';
     let promise = '';
-    for (const line of block[1].replace(/\\\n\s*/g, ' ').split('\n')) {
+    for (const line of block[2].replace(/\\\n\s*/g, ' ').split('\n')) {
       const comment = /^# (.*?)→ (.*)$/.exec(line);
       if (comment) [title, promise] = [comment[1].trim(), comment[2].trim()];
-      if (line.startsWith('curl ')) examples.push({ title, promise, command: line });
+      if (block[1] === 'sh' && line.startsWith('curl ')) steps.push({ title, promise, command: line });
+      const exported = /^export (\w+)=\S*\s+# meta\.(\w+) of the answer above/.exec(line);
+      if (exported) steps.push({ name: exported[1], field: exported[2] });
     }
   }
-  return examples;
+  return steps;
 }
 
 /** What an answer falls short of its promise in: an empty list is none. */
@@ -46,9 +53,9 @@ function shortfalls(example, status, body) {
   return problems;
 }
 
-function run(example, url) {
+function run(example, url, env) {
   const command = example.command.replaceAll(README_URL, url);
-  const output = execFileSync('bash', ['-c', `${command} -w '\\n%{http_code}'`], { encoding: 'utf8' });
+  const output = execFileSync('bash', ['-c', `${command} -w '\\n%{http_code}'`], { encoding: 'utf8', env });
   const split = output.lastIndexOf('\n');
   const text = output.slice(0, split);
   let body;
@@ -79,13 +86,22 @@ function show(index, result) {
     process.exit(2);
   }
   const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const env = { ...process.env };
   let failed = 0;
-  readmeExamples(readme).forEach((example, index) => {
-    const result = run(example, values.url ?? README_URL);
-    if (result.problems.length > 0) failed += 1;
-    if (values.json) process.stdout.write(`${JSON.stringify(result)}\n`);
-    else show(index, result);
-  });
-  if (!values.json) process.stdout.write(`\n${failed === 0 ? 'every example answered what it promises' : `${failed} did not`}\n`);
+  let index = 0;
+  let last;
+  for (const step of readmeSteps(readme)) {
+    if (step.name) {
+      env[step.name] = last?.body?.meta?.[step.field] ?? '';
+      continue;
+    }
+    last = run(step, values.url ?? README_URL, env);
+    if (last.problems.length > 0) failed += 1;
+    if (values.json) process.stdout.write(`${JSON.stringify(last)}\n`);
+    else show(index, last);
+    index += 1;
+  }
+  if (!values.json)
+    process.stdout.write(`\n${failed === 0 ? 'every example answered what it promises' : `${failed} did not`}\n`);
   process.exitCode = failed === 0 ? 0 : 1;
 }

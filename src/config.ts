@@ -4,6 +4,12 @@
  */
 import { resolve } from 'node:path';
 import type { RetryPolicy } from './domain/webhooks.js';
+import {
+  DEFAULT_RESET_TOKEN_TTL_MINUTES,
+  DEFAULT_SIGN_IN_MAX_ATTEMPTS,
+  DEFAULT_SIGN_IN_WINDOW_MINUTES,
+  type ReaderSettings,
+} from './readers/settings.js';
 import type { DatabaseConfig } from './store/open.js';
 
 export type { DatabaseConfig };
@@ -26,6 +32,8 @@ export interface Config {
   /** How often a serving process lapses subscriptions past their dateEnded; 0 never. */
   lapseIntervalSeconds: number;
   webhooks: WebhookConfig;
+  /** Readers' sign-ins (the throttle) and password reset tokens. */
+  readers: ReaderSettings;
 }
 
 export interface WebhookConfig {
@@ -60,6 +68,7 @@ export const SETTINGS = {
     'SQLITE_BUSY_TIMEOUT_MS',
   ],
   credentials: ['AUTH', 'CIRCULATION_ADMIN_KEY', 'RATE_LIMIT', 'RATE_LIMIT_BURST'],
+  readers: ['SIGN_IN_MAX_ATTEMPTS', 'SIGN_IN_WINDOW_MINUTES', 'PASSWORD_RESET_TTL_MINUTES'],
   jobs: ['LAPSE_INTERVAL_SECONDS'],
   webhooks: [
     'WEBHOOK_SECRET_KEY',
@@ -91,6 +100,22 @@ export function loadConfig(env: Env = process.env): Config {
     },
     shutdownGraceMs: integer('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 10_000, 0, 600_000),
     lapseIntervalSeconds: integer('LAPSE_INTERVAL_SECONDS', env.LAPSE_INTERVAL_SECONDS, 0, 0, 86_400),
+    readers: {
+      signIn: {
+        maxAttempts: integer('SIGN_IN_MAX_ATTEMPTS', env.SIGN_IN_MAX_ATTEMPTS, DEFAULT_SIGN_IN_MAX_ATTEMPTS, 1, 1000),
+        windowSeconds:
+          60 * integer('SIGN_IN_WINDOW_MINUTES', env.SIGN_IN_WINDOW_MINUTES, DEFAULT_SIGN_IN_WINDOW_MINUTES, 1, 1440),
+      },
+      resetTokenTtlSeconds:
+        60 *
+        integer(
+          'PASSWORD_RESET_TTL_MINUTES',
+          env.PASSWORD_RESET_TTL_MINUTES,
+          DEFAULT_RESET_TOKEN_TTL_MINUTES,
+          1,
+          10_080,
+        ),
+    },
     webhooks: {
       secretKey: secret('WEBHOOK_SECRET_KEY', env.WEBHOOK_SECRET_KEY),
       deliver: onOff('WEBHOOK_DELIVERY', env.WEBHOOK_DELIVERY),

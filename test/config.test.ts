@@ -38,6 +38,7 @@ describe('loadConfig defaults', () => {
         pollMs: 1000,
         retry: { baseMs: 5000, maxMs: 3_600_000, maxAttempts: 20 },
       },
+      readers: { signIn: { maxAttempts: 10, windowSeconds: 900 }, resetTokenTtlSeconds: 3600 },
     });
   });
 
@@ -98,6 +99,15 @@ describe('loadConfig accepts valid settings', () => {
       pollMs: 100,
       retry: { baseMs: 1000, maxMs: 60_000, maxAttempts: 5 },
     });
+  });
+
+  it('reads the sign-in throttle and the reset token lifetime, in minutes', () => {
+    const config = loadConfig({
+      SIGN_IN_MAX_ATTEMPTS: '5',
+      SIGN_IN_WINDOW_MINUTES: '30',
+      PASSWORD_RESET_TTL_MINUTES: '20',
+    });
+    assert.deepEqual(config.readers, { signIn: { maxAttempts: 5, windowSeconds: 1800 }, resetTokenTtlSeconds: 1200 });
   });
 
   it('accepts SQLITE_SYNCHRONOUS=FULL', () => {
@@ -199,6 +209,11 @@ describe('loadConfig refuses invalid settings, naming the setting', () => {
   it('refuses TRUST_PROXY=maybe', () => assertRefused({ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY'));
   it('refuses LOG_LEVEL=loud', () => assertRefused({ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'));
   it('refuses SQLITE_SYNCHRONOUS=OFF', () => assertRefused({ SQLITE_SYNCHRONOUS: 'OFF' }, 'SQLITE_SYNCHRONOUS'));
+  it('refuses a SIGN_IN_MAX_ATTEMPTS of 0', () => assertRefused({ SIGN_IN_MAX_ATTEMPTS: '0' }, 'SIGN_IN_MAX_ATTEMPTS'));
+  it('refuses a SIGN_IN_WINDOW_MINUTES that is not a whole number', () =>
+    assertRefused({ SIGN_IN_WINDOW_MINUTES: '1.5' }, 'SIGN_IN_WINDOW_MINUTES'));
+  it('refuses a PASSWORD_RESET_TTL_MINUTES over a week', () =>
+    assertRefused({ PASSWORD_RESET_TTL_MINUTES: '10081' }, 'PASSWORD_RESET_TTL_MINUTES'));
 });
 
 describe('the list of settings', () => {

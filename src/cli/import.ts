@@ -20,6 +20,8 @@ export const importCommand: Command = {
   Rejected rows go to the report (default: FILE's name with .rejected.ndjson, in the current
   directory), one JSON line each with the row's line number and its problems, named by CSV column
   or NDJSON field. No report is written when nothing is rejected.
+  A row may carry passwordHash instead of password: a reader's bcrypt ($2a$, $2b$, $2y$) or argon2
+  hash from another system, verified at sign-in and then replaced by an argon2id hash.
 `,
   run: withStore(async (store, args) => {
     const { values, positionals } = parseArgs({

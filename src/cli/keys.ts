@@ -16,7 +16,7 @@ const CLI: AuditContext['actor'] = 'cli';
 export const keysCommand: Command = {
   summary: 'create, list and revoke API credentials (circulation keys --help)',
   usage: `Usage:
-  circulation keys create --name NAME --scope read|write|admin [--scope …] [--rate-limit N]
+  circulation keys create --name NAME --scope read|write|admin|sign-in [--scope …] [--rate-limit N]
   circulation keys list
   circulation keys revoke ID
 `,

@@ -35,6 +35,7 @@ async function serve(config: Config): Promise<void> {
     publicUrl: config.publicUrl,
     trustProxy: config.trustProxy,
     auth: { enabled: config.auth, adminKey: config.adminKey, rateLimit: config.rateLimit },
+    readers: config.readers,
     logger: log.options,
     webhooks: { key: webhookKey, changed: () => dispatcher?.wake() },
   });
@@ -64,7 +65,11 @@ async function serve(config: Config): Promise<void> {
 
   await app.listen({ port: config.port, host: config.host });
   log.flush();
-  jobs = startJobs(store, { lapseIntervalSeconds: config.lapseIntervalSeconds }, app.log);
+  jobs = startJobs(
+    store,
+    { lapseIntervalSeconds: config.lapseIntervalSeconds, signInWindowSeconds: config.readers.signIn.windowSeconds },
+    app.log,
+  );
   if (webhookKey && config.webhooks.deliver) {
     dispatcher = startDispatcher(store, { ...config.webhooks, key: webhookKey, log: app.log });
   }

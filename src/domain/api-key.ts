@@ -9,14 +9,19 @@ import { StringEnum } from './schema.js';
 
 export const API_KEYS = 'api-keys' as const;
 
-export const SCOPES = ['read', 'write', 'admin'] as const;
+export const SCOPES = ['read', 'write', 'admin', 'sign-in'] as const;
 export type Scope = (typeof SCOPES)[number];
 
-/** What each scope allows: read only reads; write also changes users and subscriptions; admin everything. */
+/**
+ * What each scope allows: read only reads; write also changes users and subscriptions; admin
+ * everything. `sign-in` is the narrow one a website backend holds: it verifies readers' passwords
+ * and resets them, and can read nothing (write and admin may do the same).
+ */
 const GRANTS: Record<Scope, readonly Scope[]> = {
   read: ['read'],
-  write: ['read', 'write'],
-  admin: ['read', 'write', 'admin'],
+  write: ['read', 'write', 'sign-in'],
+  admin: ['read', 'write', 'admin', 'sign-in'],
+  'sign-in': ['sign-in'],
 };
 
 export function allows(scopes: readonly Scope[], needed: Scope): boolean {
@@ -26,7 +31,7 @@ export function allows(scopes: readonly Scope[], needed: Scope): boolean {
 export const ApiKeyCreateAttributes = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', errorMessage: { pattern: "can't be blank" } }),
-    scopes: Type.Array(StringEnum(SCOPES), { minItems: 1, maxItems: 3, uniqueItems: true }),
+    scopes: Type.Array(StringEnum(SCOPES), { minItems: 1, maxItems: SCOPES.length, uniqueItems: true }),
     rateLimit: Type.Optional(
       Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000 }), Type.Null()], {
         description: 'Requests per second for this credential; null takes the service default.',

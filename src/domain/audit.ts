@@ -6,7 +6,7 @@ import { Type } from '@sinclair/typebox';
 
 export const AUDIT_EVENTS = 'audit-events';
 
-export type AuditAction = 'create' | 'update' | 'delete' | 'expire' | 'revoke';
+export type AuditAction = 'create' | 'update' | 'delete' | 'expire' | 'revoke' | 'sign-in';
 
 /** Who makes a change, and which attributes it sends: what every write passes to the store. */
 export interface AuditContext {

@@ -15,6 +15,7 @@ export const EVENT_TYPES = [
   'user.created',
   'user.updated',
   'user.deleted',
+  'user.signed_in',
   'subscription.created',
   'subscription.updated',
   'subscription.deleted',
@@ -22,9 +23,12 @@ export const EVENT_TYPES = [
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
-/** Which changes are events: a change to a user or a subscription. Credentials and webhooks are not. */
+/**
+ * Which changes are events: a change to a user or a subscription, and a reader signing in.
+ * Credentials, webhooks and password reset tokens are not.
+ */
 const EVENT_OF: Readonly<Record<string, Partial<Record<AuditAction, EventType>>>> = {
-  users: { create: 'user.created', update: 'user.updated', delete: 'user.deleted' },
+  users: { create: 'user.created', update: 'user.updated', delete: 'user.deleted', 'sign-in': 'user.signed_in' },
   subscriptions: {
     create: 'subscription.created',
     update: 'subscription.updated',

@@ -1,13 +1,54 @@
 /**
- * Password hashing: argon2id with the library's defaults (OWASP's minimum: 19 MiB, 2 passes),
- * computed on libuv's thread pool so that a hash never blocks the event loop.
+ * Passwords: the rules a new one must meet (NIST SP 800-63B: 8 to 256 characters, not one of the
+ * most common, no composition rules), hashing with argon2id, verifying against the hashes we make
+ * and those brought from another system (bcrypt, older argon2), and telling when a verified hash
+ * should be made again with today's parameters. Readers and staff use the same module.
  *
- * Hashes also run one fewer at a time than there are cores (at least one): a hash is pure CPU,
- * and four of them at once on a two-core machine starved the reads a paywall is waiting for.
- * Creates queue a little longer instead.
+ * Every password is normalised to NFC before it is hashed or verified, so the same password
+ * typed on a keyboard that composes characters differently still matches.
+ *
+ * Hashes run on libuv's thread pool, so that a hash never blocks the event loop, and one fewer at
+ * a time than there are cores (at least one): a hash is pure CPU, and four of them at once on a
+ * two-core machine starved the reads a paywall is waiting for. Creates and sign-ins queue a little
+ * longer instead.
  */
+import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
-import { hash, verify } from '@node-rs/argon2';
+import { hash, parseOptions as argon2Parameters, verify, type Options } from '@node-rs/argon2';
+import { parseOptions as bcryptParameters, verify as bcryptVerify } from '@node-rs/bcrypt';
+import { dictionary } from '@zxcvbn-ts/language-common';
+
+export const PASSWORD_MIN_LENGTH = 8;
+export const PASSWORD_MAX_LENGTH = 256;
+
+/**
+ * The argon2id parameters of every hash made here: OWASP's minimum (19 MiB, 2 passes, 1 lane),
+ * ≈ 20 ms a hash on this machine. Written out rather than left to the library's defaults, so that
+ * a library upgrade cannot change them behind `needsRehash`'s back.
+ */
+const CURRENT = {
+  algorithm: 2 as Options['algorithm'], // Argon2id (the enum is declared only in types)
+  version: 1 as Options['version'], // 0x13, the current version of the algorithm
+  memoryCost: 19_456,
+  timeCost: 2,
+  parallelism: 1,
+  outputLen: 32,
+};
+
+/**
+ * The most an imported hash may cost to verify, about a third of a second here: argon2 up to
+ * libsodium's "moderate" (256 MiB × 3 passes), bcrypt up to cost 14. Anything dearer would let
+ * one import make every sign-in of that reader a denial of service.
+ */
+const MAX_ARGON2_MEMORY_PASSES = 262_144 * 3;
+const MAX_ARGON2_PARALLELISM = 16;
+const MAX_BCRYPT_COST = 14;
+
+const BCRYPT = /^\$2[aby]\$/;
+const ARGON2 = /^\$argon2(?:id|i|d)\$/;
+
+/** The 10,000 most common passwords, from zxcvbn's list (ordered by frequency, all lower case). */
+const COMMON_PASSWORDS = new Set(dictionary['passwords-common'].slice(0, 10_000));
 
 const MAX_CONCURRENT_HASHES = Math.max(1, availableParallelism() - 1);
 let running = 0;
@@ -27,9 +68,70 @@ async function limited<T>(work: () => Promise<T>): Promise<T> {
 }
 
 export function hashPassword(password: string): Promise<string> {
-  return limited(() => hash(password));
+  return limited(() => hash(password.normalize('NFC'), CURRENT));
 }
 
-export function verifyPassword(hashed: string, password: string): Promise<boolean> {
-  return limited(() => verify(hashed, password));
+let dummy: Promise<string> | undefined;
+
+/**
+ * Whether `password` matches the stored hash (argon2 or bcrypt). With no hash at all (no such
+ * reader, or one without a password) it verifies against a dummy hash of the same cost and
+ * answers false, so that the answer takes as long whether or not the reader exists. A hash that
+ * cannot be read never matches.
+ */
+export async function verifyPassword(stored: string | null, password: string): Promise<boolean> {
+  const normalised = password.normalize('NFC');
+  if (stored === null) {
+    dummy ??= hashPassword(randomBytes(16).toString('base64url'));
+    const against = await dummy;
+    await limited(() => verify(against, normalised).catch(() => false));
+    return false;
+  }
+  return limited(() =>
+    BCRYPT.test(stored) ? bcryptVerify(normalised, stored) : verify(stored, normalised).catch(() => false),
+  );
+}
+
+/** Whether a verified hash should be made again: anything but argon2id with today's parameters. */
+export function needsRehash(stored: string): boolean {
+  if (!stored.startsWith('$argon2id$')) return true;
+  try {
+    const p = argon2Parameters(stored);
+    return (
+      p.algorithm !== CURRENT.algorithm ||
+      p.version !== CURRENT.version ||
+      p.memoryCost !== CURRENT.memoryCost ||
+      p.timeCost !== CURRENT.timeCost ||
+      p.parallelism !== CURRENT.parallelism ||
+      p.outputLen !== CURRENT.outputLen
+    );
+  } catch {
+    return true;
+  }
+}
+
+/** Why a hash brought from another system cannot be taken, or undefined when it can. */
+export function passwordHashProblem(stored: string): string | undefined {
+  const malformed = 'must be a bcrypt ($2a$, $2b$, $2y$) or argon2 (PHC string) hash';
+  try {
+    if (BCRYPT.test(stored)) {
+      const { cost } = bcryptParameters(stored);
+      return cost > MAX_BCRYPT_COST ? `has a bcrypt cost above ${MAX_BCRYPT_COST}` : undefined;
+    }
+    if (ARGON2.test(stored)) {
+      const p = argon2Parameters(stored);
+      if (p.memoryCost * p.timeCost > MAX_ARGON2_MEMORY_PASSES || p.parallelism > MAX_ARGON2_PARALLELISM) {
+        return 'has argon2 parameters above 256 MiB × 3 passes or 16 lanes';
+      }
+      return undefined;
+    }
+  } catch {
+    // The library could not read it: malformed.
+  }
+  return malformed;
+}
+
+/** Whether a password is among the most common ones (compared in lower case, as the list is). */
+export function isCommonPassword(password: string): boolean {
+  return COMMON_PASSWORDS.has(password.normalize('NFC').toLowerCase());
 }

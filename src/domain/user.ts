@@ -3,13 +3,15 @@
  * and the mapping between nested attributes and the flat fields a store keeps.
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { formatInstant } from './dates.js';
 import type { Problem } from './failures.js';
+import { isCommonPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordHashProblem } from './password.js';
 import { isRecord, Nullable, Text } from './schema.js';
 import { withRules } from './validation.js';
 
-export const USERS = 'users';
+export const USERS = 'users' as const;
 
-const Email = Type.String({
+export const Email = Type.String({
   format: 'email',
   maxLength: 254,
   errorMessage: { format: 'must be a valid email address' },
@@ -22,11 +24,22 @@ const FamilyName = Type.String({
   errorMessage: { pattern: "can't be blank" },
 });
 
-const Password = Type.String({
-  minLength: 8,
-  maxLength: 256,
+export const Password = Type.String({
+  minLength: PASSWORD_MIN_LENGTH,
+  maxLength: PASSWORD_MAX_LENGTH,
   writeOnly: true,
-  description: 'Stored only as an argon2id hash; never returned.',
+  description:
+    'Stored only as an argon2id hash; never returned. One of the 10,000 most common passwords is refused (is too common).',
+});
+
+const PASSWORD_HASH_MAX_LENGTH = 512;
+
+const PasswordHash = Type.String({
+  maxLength: PASSWORD_HASH_MAX_LENGTH,
+  writeOnly: true,
+  description:
+    'Instead of password, for readers brought from another system: their bcrypt ($2a$, $2b$, $2y$) or argon2 (PHC ' +
+    'string) hash, verified at sign-in and then replaced by an argon2id hash of today. Admin credentials only; never returned.',
 });
 
 export const NewsletterId = Type.String({
@@ -98,6 +111,7 @@ export const UserCreateAttributes = withRules(
     {
       email: Email,
       password: Type.Optional(Password),
+      passwordHash: Type.Optional(PasswordHash),
       familyName: FamilyName,
       ...profile,
       newsletters: Type.Optional(NewsletterChanges),
@@ -117,6 +131,9 @@ export const UserAttributes = Type.Object({
   familyName: Type.String(),
   ...Type.Required(Type.Object(profile)).properties,
   newsletters: Type.Array(Type.String()),
+  lastSignInAt: Nullable(
+    Type.String({ format: 'date-time', description: 'When the reader last signed in (POST /sign-ins); read-only.' }),
+  ),
 });
 
 export type UserCreate = Static<typeof UserCreateAttributes>;
@@ -141,7 +158,7 @@ export const USER_JSON_FIELDS: readonly string[] = ['demographics'];
 export function toUserFields(attributes: UserUpdate): UserFields {
   const fields: UserFields = {};
   for (const [key, value] of Object.entries(attributes)) {
-    if (key === 'email' || key === 'password' || key === 'newsletters') continue;
+    if (key === 'email' || key === 'password' || key === 'passwordHash' || key === 'newsletters') continue;
     const group = NESTED_GROUPS[key as keyof typeof NESTED_GROUPS];
     if (group) {
       const nested = (value ?? {}) as Record<string, unknown>;
@@ -165,10 +182,16 @@ const FIELD_PLACES = new Map(
 );
 
 /**
- * The read attributes of a stored user. A nested object none of whose fields is set reads as
- * null, as `demographics` does and as a client clears one: what is sent is what reads back.
+ * The read attributes of a stored user (`lastSignInAt` in epoch seconds). A nested object none of
+ * whose fields is set reads as null, as `demographics` does and as a client clears one: what is
+ * sent is what reads back.
  */
-export function toUserAttributes(email: string, fields: UserFields, newsletters: string[]): UserRead {
+export function toUserAttributes(
+  email: string,
+  fields: UserFields,
+  newsletters: string[],
+  lastSignInAt: number | null,
+): UserRead {
   const attributes: Record<string, unknown> = { email };
   for (const group of Object.keys(NESTED_GROUPS)) attributes[group] = null;
   for (const field in fields) {
@@ -182,6 +205,7 @@ export function toUserAttributes(email: string, fields: UserFields, newsletters:
     }
   }
   attributes.newsletters = newsletters;
+  attributes.lastSignInAt = lastSignInAt === null ? null : formatInstant(lastSignInAt);
   return attributes as UserRead;
 }
 
@@ -212,6 +236,7 @@ export function userRuleProblems(attributes: unknown): Problem[] {
       detail: 'must be at most two characters when addressCountry is US or CA',
     });
   }
+  problems.push(...passwordProblems(attributes));
   const newsletters = attributes.newsletters;
   if (isRecord(newsletters) && Array.isArray(newsletters.add) && Array.isArray(newsletters.remove)) {
     const removed = new Set(newsletters.remove);
@@ -225,4 +250,31 @@ export function userRuleProblems(attributes: unknown): Problem[] {
     }
   }
   return problems;
+}
+
+/**
+ * A password and a hash of one exclude each other; a password must not be common; a hash must be
+ * one we can verify. Values of the wrong type are the schema's to report.
+ */
+function passwordProblems(attributes: Record<string, unknown>): Problem[] {
+  const password = boundedString(attributes.password, PASSWORD_MAX_LENGTH);
+  const passwordHash = boundedString(attributes.passwordHash, PASSWORD_HASH_MAX_LENGTH);
+  if (password !== undefined && passwordHash !== undefined) {
+    return [{ pointer: '/data/attributes/passwordHash', detail: 'cannot be sent with password; send one of them' }];
+  }
+  const problems: Problem[] = [];
+  if (password !== undefined) problems.push(...newPasswordProblems(password, '/data/attributes/password'));
+  const hashProblem = passwordHash === undefined ? undefined : passwordHashProblem(passwordHash);
+  if (hashProblem !== undefined) problems.push({ pointer: '/data/attributes/passwordHash', detail: hashProblem });
+  return problems;
+}
+
+/** What a schema cannot say of a new password (its length it can): that it is too common. */
+export function newPasswordProblems(password: string, pointer: string): Problem[] {
+  return isCommonPassword(password) ? [{ pointer, detail: 'is too common' }] : [];
+}
+
+/** A string no longer than its schema allows, or undefined: a rule never works on a value the schema refused. */
+function boundedString(value: unknown, maxLength: number): string | undefined {
+  return typeof value === 'string' && value.length <= maxLength ? value : undefined;
 }

@@ -3,6 +3,7 @@
  * plugins in the order every request meets them, then the route groups.
  */
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import { DEFAULT_READER_SETTINGS, type ReaderSettings } from '../readers/settings.js';
 import type { Store } from '../store/port.js';
 import { baseUrlOf } from './jsonapi/links.js';
 import { authentication, type AuthOptions } from './plugins/auth.js';
@@ -20,6 +21,8 @@ import { apiKeyRoutes } from './routes/api-keys.js';
 import { auditRoutes } from './routes/audit-events.js';
 import { eventRoutes } from './routes/events.js';
 import type { RouteOptions } from './routes/options.js';
+import { passwordResetRoutes } from './routes/password-resets.js';
+import { signInRoutes } from './routes/sign-ins.js';
 import { subscriptionRoutes } from './routes/subscriptions.js';
 import { userRoutes } from './routes/users.js';
 import { webhookRoutes } from './routes/webhooks.js';
@@ -30,6 +33,8 @@ export interface AppOptions {
   trustProxy?: boolean;
   logger?: FastifyServerOptions['logger'];
   auth: AuthOptions;
+  /** Sign-in throttling and password reset tokens; the defaults when left out. */
+  readers?: ReaderSettings;
   webhooks?: {
     /** The webhook key (see webhooks/key.ts); without one, webhooks cannot be created. */
     key: Buffer | undefined;
@@ -77,6 +82,9 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(auditRoutes, routes);
   await app.register(eventRoutes, routes);
   await app.register(webhookRoutes, { ...routes, key: options.webhooks?.key });
+  const readers = options.readers ?? DEFAULT_READER_SETTINGS;
+  await app.register(signInRoutes, { ...routes, readers });
+  await app.register(passwordResetRoutes, { ...routes, readers });
   await app.ready();
   return app;
 }

@@ -46,7 +46,13 @@ export const CATALOGUE = {
   CREDENTIAL_REQUIRED: { status: 401, title: 'Unauthorized' },
   CREDENTIAL_INVALID: { status: 401, title: 'Unauthorized' },
   SCOPE_INSUFFICIENT: { status: 403, title: 'Forbidden' },
+  ADMIN_ONLY_ATTRIBUTE: { status: 403, title: 'Forbidden' },
   RATE_LIMITED: { status: 429, title: 'Too Many Requests' },
+
+  // Readers signing in and resetting their passwords.
+  INVALID_CREDENTIALS: { status: 422, title: 'Invalid credentials' },
+  SIGN_IN_THROTTLED: { status: 429, title: 'Too Many Requests' },
+  RESET_TOKEN_INVALID: { status: 422, title: 'Invalid Attribute' },
 
   // Safe retries.
   IDEMPOTENCY_IN_PROGRESS: { status: 409, title: 'Conflict' },
@@ -181,6 +187,10 @@ export const errors = {
     ),
   scopeInsufficient: (has: readonly string[], needs: string) =>
     single('SCOPE_INSUFFICIENT', `This credential has the scopes ${has.join(', ')}; this request needs ${needs}.`),
+  adminOnlyAttribute: (attribute: string) =>
+    single('ADMIN_ONLY_ATTRIBUTE', `${attribute} is accepted only from an admin credential.`, {
+      pointer: `/data/attributes/${attribute}`,
+    }),
   tooManyRequests: (retryAfterSeconds: number) =>
     single(
       'RATE_LIMITED',
@@ -188,6 +198,18 @@ export const errors = {
       undefined,
       { 'retry-after': String(retryAfterSeconds) },
     ),
+
+  // Readers signing in and resetting their passwords. The first two read the same for every email.
+  invalidCredentials: () => single('INVALID_CREDENTIALS', 'email or password is incorrect'),
+  signInThrottled: (retryAfterSeconds: number) =>
+    single(
+      'SIGN_IN_THROTTLED',
+      `Too many sign-in attempts for this email; retry in ${retryAfterSeconds} s.`,
+      undefined,
+      { 'retry-after': String(retryAfterSeconds) },
+    ),
+  resetTokenInvalid: () =>
+    single('RESET_TOKEN_INVALID', 'is invalid, used or expired', { pointer: '/data/attributes/token' }),
 
   // Safe retries.
   idempotencyInProgress: () =>

@@ -16,6 +16,7 @@ export const USER_CSV_COLUMNS = [
   'email',
   ...USER_FIELDS.map((f) => (f === 'demographics' ? 'demographics.recommendations' : f)),
   'newsletters',
+  'lastSignInAt',
 ];
 
 export function flatten(attributes: Record<string, unknown>): Record<string, unknown> {

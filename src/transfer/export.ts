@@ -32,7 +32,7 @@ export async function exportUsers(store: Store, out: Writable, options: ExportOp
       ? groupByUser(await store.listSubscriptionsOfUsers(users.map((u) => u.id)))
       : undefined;
     for (const user of users) {
-      const attributes = toUserAttributes(user.email, user.fields, user.newsletters);
+      const attributes = toUserAttributes(user.email, user.fields, user.newsletters, user.lastSignInAt);
       if (csv) {
         const row: Record<string, unknown> = { id: user.id, ...flatten(attributes) };
         if (!csv.write(row)) await once(csv, 'drain');

@@ -88,15 +88,18 @@ export function whereInFile(pointer: string, format: Format): string {
 
 /** A record checked as the API would check it: the row, or every problem in it (record-relative). */
 function check(record: Record<string, unknown>): { row?: Omit<Row, 'line'>; problems: Problem[] } {
+  // The id and lastSignInAt are this service's own (read-only), as an export writes them: left out.
   const {
     subscriptions = [],
     newsletters,
     id: _id,
+    lastSignInAt: _lastSignInAt,
     ...rest
   } = record as {
     subscriptions?: unknown;
     newsletters?: unknown;
     id?: unknown;
+    lastSignInAt?: unknown;
   };
   const attributes = { ...rest, ...(Array.isArray(newsletters) ? { newsletters: { add: newsletters } } : {}) };
   const problems = validateUser(attributes) ? [] : problemsOf(validateUser, '');
@@ -205,8 +208,11 @@ async function applyBatch(store: Store, batch: Row[], audit: AuditContext, progr
   const { result } = progress;
   if (batch.length === 0) return;
   const known = await store.userIdsByEmail(batch.map((r) => r.attributes.email));
+  // A password is hashed here; a hash brought from another system is kept as it is, verified at sign-in.
   const hashes = await Promise.all(
-    batch.map((r) => (r.attributes.password === undefined ? null : hashPassword(r.attributes.password))),
+    batch.map(({ attributes: { password, passwordHash } }) =>
+      password === undefined ? (passwordHash ?? null) : hashPassword(password),
+    ),
   );
   const fresh = batch.flatMap((row, i) =>
     known.has(row.attributes.email.toLowerCase()) ? [] : [{ row, hash: hashes[i] ?? null }],

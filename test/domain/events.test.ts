@@ -8,6 +8,7 @@ describe('eventTypeOf', () => {
       eventTypeOf('users', 'create'),
       eventTypeOf('users', 'update'),
       eventTypeOf('users', 'delete'),
+      eventTypeOf('users', 'sign-in'),
       eventTypeOf('subscriptions', 'create'),
       eventTypeOf('subscriptions', 'update'),
       eventTypeOf('subscriptions', 'delete'),
@@ -16,9 +17,10 @@ describe('eventTypeOf', () => {
     assert.deepEqual(named, [...EVENT_TYPES]);
   });
 
-  it('names none for changes to credentials and webhooks, which are not events', () => {
+  it('names none for changes to credentials, webhooks and reset tokens, which are not events', () => {
     assert.equal(eventTypeOf('api-keys', 'create'), null);
     assert.equal(eventTypeOf('api-keys', 'revoke'), null);
     assert.equal(eventTypeOf('webhooks', 'update'), null);
+    assert.equal(eventTypeOf('password-reset-tokens', 'create'), null);
   });
 });

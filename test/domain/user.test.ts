@@ -70,6 +70,30 @@ describe('userRuleProblems', () => {
   it('allows adding some newsletters while removing others', () => {
     assert.deepEqual(userRuleProblems({ newsletters: { add: ['daily'], remove: ['weekly'] } }), []);
   });
+
+  it('refuses a common password as too common, in any letter case', () => {
+    for (const password of ['password1', 'PASSWORD1', 'iloveyou']) {
+      assert.deepEqual(userRuleProblems({ password }), [
+        { pointer: '/data/attributes/password', detail: 'is too common' },
+      ]);
+    }
+    assert.deepEqual(userRuleProblems({ password: 'correct horse battery' }), []);
+  });
+
+  it('refuses a password and a password hash sent together', () => {
+    const problems = userRuleProblems({ password: 'correct horse battery', passwordHash: '$2b$10$x' });
+    assert.deepEqual(
+      problems.map((p) => p.pointer),
+      ['/data/attributes/passwordHash'],
+    );
+  });
+
+  it('refuses a password hash that is neither bcrypt nor argon2, at its pointer', () => {
+    const [problem, ...rest] = userRuleProblems({ passwordHash: 'md5:5f4dcc3b5aa765d61d8327deb882cf99' });
+    assert.deepEqual(rest, []);
+    assert.equal(problem?.pointer, '/data/attributes/passwordHash');
+    assert.match(problem?.detail ?? '', /^must be a bcrypt/);
+  });
 });
 
 describe('toUserFields', () => {
@@ -77,8 +101,13 @@ describe('toUserFields', () => {
     assert.deepEqual(Object.keys(toUserFields(fullAttributes())).sort(), [...USER_FIELDS].sort());
   });
 
-  it('leaves out email, password and newsletters', () => {
-    const fields = toUserFields({ email: 'a@example.com', password: 'secret-password', newsletters: { add: ['x'] } });
+  it('leaves out email, password, passwordHash and newsletters', () => {
+    const fields = toUserFields({
+      email: 'a@example.com',
+      password: 'secret-password',
+      passwordHash: '$2b$10$x',
+      newsletters: { add: ['x'] },
+    });
     assert.deepEqual(fields, {});
   });
 
@@ -118,19 +147,29 @@ describe('toUserFields', () => {
 describe('toUserAttributes', () => {
   it('rebuilds from the fields the attributes they came from', () => {
     const { password: _password, newsletters: _newsletters, ...attributes } = fullAttributes();
-    const read = toUserAttributes(attributes.email, toUserFields(attributes), ['daily', 'weekly']);
-    assert.deepEqual(read, { ...attributes, newsletters: ['daily', 'weekly'] });
+    const read = toUserAttributes(attributes.email, toUserFields(attributes), ['daily', 'weekly'], null);
+    assert.deepEqual(read, { ...attributes, newsletters: ['daily', 'weekly'], lastSignInAt: null });
+  });
+
+  it('writes the last sign-in as an ISO-8601 instant in UTC', () => {
+    const read = toUserAttributes('a@example.com', { familyName: 'Reader' }, [], Date.UTC(2025, 5, 1, 12) / 1000);
+    assert.equal(read.lastSignInAt, '2025-06-01T12:00:00+00:00');
   });
 
   it('reads every nested object none of whose fields is set as null, alike', () => {
     const nulls = Object.fromEntries(USER_FIELDS.map((f) => [f, null]));
-    const read = toUserAttributes('a@example.com', { ...nulls, familyName: 'Reader' }, []);
+    const read = toUserAttributes('a@example.com', { ...nulls, familyName: 'Reader' }, [], null);
     assert.deepEqual([read.address, read.worksFor, read.demographics], [null, null, null]);
   });
 
   it('reads a nested object with some fields set as the whole object, the others null', () => {
     const nulls = Object.fromEntries(USER_FIELDS.map((f) => [f, null]));
-    const read = toUserAttributes('a@example.com', { ...nulls, familyName: 'Reader', 'address.postalCode': 'N1' }, []);
+    const read = toUserAttributes(
+      'a@example.com',
+      { ...nulls, familyName: 'Reader', 'address.postalCode': 'N1' },
+      [],
+      null,
+    );
     assert.deepEqual(read.address, {
       streetAddress: null,
       unitNumber: null,

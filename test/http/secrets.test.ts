@@ -1,10 +1,13 @@
 /**
- * Secrets stay secret: no password, credential secret, hash or Authorization header in any log
- * line of a real service process, and no password or secret in clear anywhere in the database.
+ * Secrets stay secret: no password, credential secret, reset token, hash or Authorization header
+ * in any log line of a real service process, and no password, secret or token in clear anywhere
+ * in the database.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import { hash as bcryptHash } from '@node-rs/bcrypt';
 import { issueKey, uniqueEmail, userDocument } from '../support/fixtures.js';
+import { issueResetToken, resetDocument, signIn } from '../support/readers.js';
 import { startProcess } from '../support/process.js';
 import { startService, TEST_ADMIN_KEY, type Service } from '../support/service.js';
 import { forEachStore, openTestStore, type TestStore } from '../support/stores.js';
@@ -12,6 +15,11 @@ import { forEachStore, openTestStore, type TestStore } from '../support/stores.j
 const PASSWORD = 'first-password-f00d1e';
 const NEW_PASSWORD = 'second-password-c0ffee';
 const REFUSED_PASSWORD = `refused-password-${'z'.repeat(300)}`;
+const WRONG_PASSWORD = 'wrong-password-0ddba11';
+const RESET_PASSWORD = 'reset-password-5ca1ab1e';
+const IMPORTED_PASSWORD = 'imported-password-b4dc0de';
+/** Every password the requests below send. */
+const PASSWORDS = [PASSWORD, NEW_PASSWORD, REFUSED_PASSWORD, WRONG_PASSWORD, RESET_PASSWORD, IMPORTED_PASSWORD];
 
 /** Requests that carry every kind of secret: passwords in bodies, credentials in headers. */
 async function exerciseSecrets(client: import('../support/service.js').Client) {
@@ -28,7 +36,19 @@ async function exerciseSecrets(client: import('../support/service.js').Client) {
   const basic = Buffer.from(`user:${key.secret}`).toString('base64');
   assert.equal((await client.as(null).get('/users', { headers: { authorization: `Basic ${basic}` } })).status, 200);
   assert.equal((await client.as(`${key.secret.slice(0, -1)}x`).get('/users')).status, 401);
-  return { userId: id, keySecret: key.secret, email: created.body.data.attributes.email as string };
+
+  // A reader signing in, failing to, resetting the password; another brought with a bcrypt hash.
+  const email = created.body.data.attributes.email as string;
+  assert.equal((await signIn(client, email, NEW_PASSWORD)).status, 201);
+  assert.equal((await signIn(client, email, WRONG_PASSWORD)).status, 422);
+  const token = await issueResetToken(client, id);
+  assert.equal((await client.post('/password-resets', resetDocument(token, RESET_PASSWORD))).status, 204);
+  assert.equal((await client.post('/password-resets', resetDocument(token, RESET_PASSWORD))).status, 422);
+  const importedHash = await bcryptHash(IMPORTED_PASSWORD, { cost: 4 });
+  const imported = await client.post('/users', userDocument({ passwordHash: importedHash }));
+  assert.equal(imported.status, 201, imported.text);
+  assert.equal((await signIn(client, imported.body.data.attributes.email, IMPORTED_PASSWORD)).status, 201);
+  return { userId: id, keySecret: key.secret, email, token, importedHash };
 }
 
 function assertNoneIn(text: string, secrets: string[], where: string) {
@@ -45,13 +65,24 @@ forEachStore((kind) => {
 
     it('holds no password, secret, hash or Authorization header, though it logs every request', async () => {
       const service = await startProcess({ DATABASE_URL: store.databaseUrl, LOG_LEVEL: 'trace' });
-      const { keySecret } = await exerciseSecrets(service.client);
+      const { keySecret, token, importedHash } = await exerciseSecrets(service.client);
       await service.stop();
       const log = service.output();
       assert.match(log, /"route":"\/users"/, 'the log did not record the requests');
+      assert.match(log, /"route":"\/sign-ins"/, 'the log did not record the sign-ins');
       assertNoneIn(
         log,
-        [PASSWORD, NEW_PASSWORD, REFUSED_PASSWORD, keySecret, keySecret.slice(-43), TEST_ADMIN_KEY, '$argon2'],
+        [
+          ...PASSWORDS,
+          keySecret,
+          keySecret.slice(-43),
+          TEST_ADMIN_KEY,
+          token,
+          token.slice(-43),
+          importedHash,
+          '$argon2',
+          '$2b$',
+        ],
         'the log',
       );
       assert.doesNotMatch(log, /authorization/i);
@@ -66,15 +97,11 @@ forEachStore((kind) => {
     after(() => service.close());
 
     it('holds no password or credential secret in clear, only their hashes', async () => {
-      const { keySecret, email } = await exerciseSecrets(service.client);
+      const { keySecret, email, token } = await exerciseSecrets(service.client);
       const dump = await service.rawDump();
       assert.ok(dump.includes(email), 'the dump does not show the stored data');
       assert.ok(dump.includes('$argon2id$'), 'the dump does not show the password hash');
-      assertNoneIn(
-        dump,
-        [PASSWORD, NEW_PASSWORD, REFUSED_PASSWORD, keySecret.slice(-43), TEST_ADMIN_KEY],
-        'the database',
-      );
+      assertNoneIn(dump, [...PASSWORDS, keySecret.slice(-43), TEST_ADMIN_KEY, token.slice(-43)], 'the database');
     });
   });
 });

@@ -9,8 +9,11 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { hash as argon2Hash } from '@node-rs/argon2';
+import { hash as bcryptHash } from '@node-rs/bcrypt';
 import { SETTINGS } from '../../src/config.js';
-import { CLI } from '../support/process.js';
+import { CLI, startProcess, type ServiceProcess } from '../support/process.js';
+import { signIn } from '../support/readers.js';
 import { forEachStore, openTestStore, type TestStore } from '../support/stores.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'circulation-transfer-'));
@@ -221,6 +224,94 @@ forEachStore((kind) => {
       const wrong = circulation(store.databaseUrl, 'export', '--format', 'xml');
       assert.equal(wrong.status, 2);
       assert.match(wrong.stderr, /--format is ndjson or csv/);
+    });
+  });
+
+  describe('circulation import of readers brought with their password hashes', () => {
+    let store: TestStore;
+    let service: ServiceProcess | undefined;
+    before(async () => {
+      store = await openTestStore(kind);
+    });
+    after(async () => {
+      await service?.stop();
+      await store.close();
+    });
+
+    it('keeps bcrypt and argon2 hashes as they are, rejecting a malformed one by line, and the readers sign in', async () => {
+      const bcrypt = await bcryptHash('bcrypt from the old site', { cost: 4 });
+      const argon2 = await argon2Hash('argon2 from the old site', { algorithm: 1, memoryCost: 4096, timeCost: 3 });
+      const ndjson = join(dir, `${kind}-hashes.ndjson`);
+      writeFileSync(
+        ndjson,
+        [
+          { email: 'bcrypt@old.example', familyName: 'Bcrypt', passwordHash: bcrypt },
+          { email: 'argon2@old.example', familyName: 'Argon', passwordHash: argon2 },
+          { email: 'md5@old.example', familyName: 'Md5', passwordHash: '5f4dcc3b5aa765d61d8327deb882cf99' },
+          { email: 'both@old.example', familyName: 'Both', password: 'correct horse battery', passwordHash: bcrypt },
+        ]
+          .map((record) => JSON.stringify(record))
+          .join('\n'),
+      );
+      const report = join(dir, `${kind}-hashes.rejected`);
+      const result = circulation(store.databaseUrl, 'import', ndjson, '--report', report);
+      assert.match(result.stdout, /^2 users created, 0 updated, 0 subscriptions added, 2 rows rejected/);
+      assert.deepEqual(
+        lines(readFileSync(report, 'utf8')).map((l) => JSON.parse(l)),
+        [
+          { line: 3, errors: ['passwordHash: must be a bcrypt ($2a$, $2b$, $2y$) or argon2 (PHC string) hash'] },
+          { line: 4, errors: ['passwordHash: cannot be sent with password; send one of them'] },
+        ],
+      );
+      const stored = await store.sql('SELECT email, password_hash FROM users ORDER BY id');
+      assert.deepEqual(
+        stored.map((r) => [r.email, r.password_hash]),
+        [
+          ['bcrypt@old.example', bcrypt],
+          ['argon2@old.example', argon2],
+        ],
+      );
+
+      const csv = join(dir, `${kind}-hashes.csv`);
+      writeFileSync(csv, `email,familyName,passwordHash\ncsv@old.example,Csv,${bcrypt}\n`);
+      assert.match(circulation(store.databaseUrl, 'import', csv, '--report', report).stdout, /^1 user created/);
+
+      service = await startProcess({ DATABASE_URL: store.databaseUrl });
+      for (const [email, password] of [
+        ['bcrypt@old.example', 'bcrypt from the old site'],
+        ['argon2@old.example', 'argon2 from the old site'],
+        ['csv@old.example', 'bcrypt from the old site'],
+      ]) {
+        assert.equal((await signIn(service.client, email, password)).status, 201, email);
+      }
+      const rehashed = await store.sql('SELECT password_hash FROM users');
+      assert.ok(rehashed.every((r) => String(r.password_hash).startsWith('$argon2id$v=19$m=19456,t=2,p=1$')));
+    });
+
+    it('exports lastSignInAt, and imports an export carrying it back without a rejected row', async () => {
+      assert.ok(service, 'the previous test signed readers in');
+      const exported = circulation(store.databaseUrl, 'export');
+      const records = lines(exported.stdout).map((l) => JSON.parse(l));
+      assert.ok(
+        records.every((r) => /^\d{4}-\d{2}-\d{2}T/.test(r.lastSignInAt)),
+        exported.stdout,
+      );
+      const csv = circulation(store.databaseUrl, 'export', '--format', 'csv');
+      assert.match(lines(csv.stdout)[0] ?? '', /,lastSignInAt$/);
+      const empty = await openTestStore(kind);
+      try {
+        for (const [format, text] of [
+          ['ndjson', exported.stdout],
+          ['csv', csv.stdout],
+        ] as const) {
+          const file = join(dir, `${kind}-signed-in.${format}`);
+          writeFileSync(file, text);
+          const imported = circulation(empty.databaseUrl, 'import', file, '--report', join(dir, 'none'));
+          assert.equal(imported.status, 0, imported.stderr + imported.stdout);
+        }
+      } finally {
+        await empty.close();
+      }
     });
   });
 });

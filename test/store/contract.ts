@@ -898,5 +898,211 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
         assert.equal(await store.listWebhookDeliveries(UNKNOWN_ID, { limit: 10 }), undefined);
       });
     });
+
+    describe('sign-ins', () => {
+      const LIMITS = { maxAttempts: 3, windowSeconds: 900 };
+      const T = 2_000_000_000;
+      const HASH = '$argon2id$v=19$m=19456,t=2,p=1$c2FsdHNhbHRzYWx0$aGFzaA';
+      const attemptsOf = async (email: string, now: number, count: number, limits = LIMITS) => {
+        const decisions = [];
+        for (let i = 0; i < count; i += 1) decisions.push(await store.countSignInAttempt(email, now, limits));
+        return decisions;
+      };
+
+      it('finds the account of an email in any letter case, with its password hash', async () => {
+        const user = await store.createUser(newUser({ passwordHash: HASH }), AUDIT);
+        assert.deepEqual(await store.findSignInAccount(user.email.toUpperCase()), { id: user.id, passwordHash: HASH });
+        const without = await store.createUser(newUser(), AUDIT);
+        assert.deepEqual(await store.findSignInAccount(without.email), { id: without.id, passwordHash: null });
+        assert.equal(await store.findSignInAccount(uniqueEmail()), undefined);
+      });
+
+      it('allows the attempts of a window up to the limit, then refuses until the window has passed', async () => {
+        const email = uniqueEmail();
+        const decisions = await attemptsOf(email, T, 3);
+        assert.ok(decisions.every((d) => d.allowed));
+        assert.deepEqual(await store.countSignInAttempt(email, T + 100, LIMITS), {
+          allowed: false,
+          retryAfterSeconds: 800,
+        });
+        assert.deepEqual(await store.countSignInAttempt(email, T + 899, LIMITS), {
+          allowed: false,
+          retryAfterSeconds: 1,
+        });
+        assert.deepEqual(await store.countSignInAttempt(email, T + 900, LIMITS), { allowed: true });
+      });
+
+      it('counts the attempts of an email whatever its letter case, and of each email apart', async () => {
+        const email = uniqueEmail();
+        await attemptsOf(email, T, 2);
+        assert.deepEqual(await store.countSignInAttempt(email.toUpperCase(), T, LIMITS), { allowed: true });
+        assert.equal((await store.countSignInAttempt(email, T, LIMITS)).allowed, false);
+        assert.deepEqual(await store.countSignInAttempt(uniqueEmail(), T, LIMITS), { allowed: true });
+      });
+
+      it('counts every one of many attempts made at once, and allows no more than the limit', async () => {
+        const email = uniqueEmail();
+        const limits = { maxAttempts: 10, windowSeconds: 900 };
+        const decisions = await Promise.all(
+          Array.from({ length: 20 }, () => store.countSignInAttempt(email, T, limits)),
+        );
+        assert.equal(decisions.filter((d) => d.allowed).length, 10);
+      });
+
+      it('records a sign-in: the last sign-in time, a new version, the event, the email forgotten', async () => {
+        const user = await store.createUser(newUser({ passwordHash: HASH }), AUDIT);
+        await attemptsOf(user.email, T, 3);
+        const id = await store.recordSignIn(
+          user.id,
+          { email: user.email, at: T + 5 },
+          { actor: 'site', attributes: [] },
+        );
+        assert.match(id ?? '', /^[1-9][0-9]*$/);
+        const read = await store.getUser(user.id);
+        assert.deepEqual([read?.lastSignInAt, read?.version], [T + 5, user.version + 1]);
+        const [event] = await store.listAuditEvents({ eventTypes: ['user.signed_in'], userId: user.id, limit: 10 });
+        assert.deepEqual(
+          [event?.id, event?.actor, event?.action, event?.resourceType, event?.resourceId, event?.attributes],
+          [id, 'site', 'sign-in', 'users', user.id, []],
+        );
+        assert.deepEqual(await store.countSignInAttempt(user.email, T + 6, LIMITS), { allowed: true });
+      });
+
+      it('replaces the password hash on a sign-in only while it is still the one verified', async () => {
+        const user = await store.createUser(newUser({ passwordHash: HASH }), AUDIT);
+        await store.recordSignIn(
+          user.id,
+          { email: user.email, at: T, rehash: { from: 'another', to: 'new-1' } },
+          AUDIT,
+        );
+        assert.equal((await store.findSignInAccount(user.email))?.passwordHash, HASH);
+        await store.recordSignIn(user.id, { email: user.email, at: T, rehash: { from: HASH, to: 'new-2' } }, AUDIT);
+        assert.equal((await store.findSignInAccount(user.email))?.passwordHash, 'new-2');
+      });
+
+      it('records no sign-in of a user that does not exist', async () => {
+        assert.equal(await store.recordSignIn(UNKNOWN_ID, { email: uniqueEmail(), at: T }, AUDIT), undefined);
+        assert.deepEqual(await store.listAuditEvents({ userId: UNKNOWN_ID, limit: 10 }), []);
+      });
+
+      it('forgets the attempts of windows that began at or before a time, and no others', async () => {
+        const [old, recent] = [uniqueEmail(), uniqueEmail()];
+        const early = 1_000_000;
+        await attemptsOf(old, early, 3);
+        await attemptsOf(recent, early + 10, 3);
+        assert.ok((await store.forgetSignInAttempts(early)) >= 1);
+        assert.deepEqual(await store.countSignInAttempt(old, early + 20, LIMITS), { allowed: true });
+        assert.equal((await store.countSignInAttempt(recent, early + 20, LIMITS)).allowed, false);
+      });
+
+      it("forgets the attempts of an erased user's email with the user, in the same change", async () => {
+        const user = await store.createUser(newUser(), AUDIT);
+        await attemptsOf(user.email, T, 3);
+        assert.equal(await store.deleteUser(user.id, AUDIT), true);
+        assert.deepEqual(await store.countSignInAttempt(user.email, T, LIMITS), { allowed: true });
+      });
+    });
+
+    describe('password reset tokens', () => {
+      const T = 2_000_000_000;
+      const tokenHash = () => Buffer.from(unique().padEnd(32, '-'));
+      async function userWithToken(expiresAt = T + 3600) {
+        const user = await store.createUser(newUser(), AUDIT);
+        const hash = tokenHash();
+        const token = await store.createPasswordResetToken(
+          { userId: user.id, tokenHash: hash, createdAt: T, expiresAt },
+          { actor: 'crm', attributes: [] },
+        );
+        assert.ok(token);
+        return { user, hash, token };
+      }
+
+      it('keeps a token for its user until it expires, and records its issue (not as an event)', async () => {
+        const { user, hash, token } = await userWithToken();
+        assert.deepEqual([token.userId, token.createdAt, token.expiresAt], [user.id, T, T + 3600]);
+        assert.equal(await store.hasPasswordResetToken(user.id, hash, T + 3599), true);
+        assert.equal(await store.hasPasswordResetToken(user.id, hash, T + 3600), false);
+        assert.equal(await store.hasPasswordResetToken(user.id, tokenHash(), T), false);
+        const [issued] = await store.listAuditEvents({
+          resourceType: 'password-reset-tokens',
+          userId: user.id,
+          limit: 5,
+        });
+        assert.deepEqual([issued?.actor, issued?.resourceId, issued?.eventType], ['crm', token.id, null]);
+      });
+
+      it("finds no token under another user's id", async () => {
+        const { hash } = await userWithToken();
+        const other = await store.createUser(newUser(), AUDIT);
+        assert.equal(await store.hasPasswordResetToken(other.id, hash, T), false);
+      });
+
+      it('issues no token for a user that does not exist', async () => {
+        const token = { userId: UNKNOWN_ID, tokenHash: tokenHash(), createdAt: T, expiresAt: T + 1 };
+        assert.equal(await store.createPasswordResetToken(token, AUDIT), undefined);
+      });
+
+      it('uses a token once: the new hash, every token void, the attempts forgotten, a user change recorded', async () => {
+        const { user, hash } = await userWithToken();
+        const other = tokenHash();
+        await store.createPasswordResetToken(
+          { userId: user.id, tokenHash: other, createdAt: T, expiresAt: T + 60 },
+          AUDIT,
+        );
+        await store.countSignInAttempt(user.email, T, { maxAttempts: 1, windowSeconds: 900 });
+        const audit = { actor: 'site', attributes: ['password'] };
+        assert.equal(await store.resetPassword(user.id, hash, 'new-hash', T + 1, audit), true);
+        assert.equal((await store.findSignInAccount(user.email))?.passwordHash, 'new-hash');
+        assert.equal((await store.getUser(user.id))?.version, user.version + 1);
+        assert.equal(await store.hasPasswordResetToken(user.id, other, T + 1), false);
+        assert.equal(await store.resetPassword(user.id, hash, 'again', T + 2, audit), false);
+        assert.deepEqual(await store.countSignInAttempt(user.email, T + 2, { maxAttempts: 1, windowSeconds: 900 }), {
+          allowed: true,
+        });
+        const events = await store.listAuditEvents({ eventTypes: ['user.updated'], userId: user.id, limit: 5 });
+        assert.deepEqual(
+          events.map((e) => [e.actor, e.attributes]),
+          [['site', ['password']]],
+        );
+      });
+
+      it('uses an expired token not at all', async () => {
+        const { user, hash } = await userWithToken(T + 10);
+        assert.equal(await store.resetPassword(user.id, hash, 'new-hash', T + 10, AUDIT), false);
+        assert.equal((await store.findSignInAccount(user.email))?.passwordHash, null);
+      });
+
+      it('lets only one of two uses of the same token at once succeed', async () => {
+        const { user, hash } = await userWithToken();
+        const results = await Promise.all([
+          store.resetPassword(user.id, hash, 'first', T, AUDIT),
+          store.resetPassword(user.id, hash, 'second', T, AUDIT),
+        ]);
+        assert.deepEqual(results.sort(), [false, true]);
+      });
+
+      it('voids every token of a user whose password hash changes, and only then', async () => {
+        const { user, hash } = await userWithToken();
+        await store.updateUser(user.id, userChanges({ fields: toUserFields({ givenName: 'Still' }) }), AUDIT);
+        assert.equal(await store.hasPasswordResetToken(user.id, hash, T), true);
+        await store.updateUser(user.id, userChanges({ passwordHash: 'changed' }), AUDIT);
+        assert.equal(await store.hasPasswordResetToken(user.id, hash, T), false);
+      });
+
+      it('erases the tokens of an erased user with them', async () => {
+        const { user, hash } = await userWithToken();
+        await store.deleteUser(user.id, AUDIT);
+        assert.equal(await store.hasPasswordResetToken(user.id, hash, T), false);
+      });
+
+      it('forgets the tokens expired at a time, and no others', async () => {
+        const early = 1_000_000;
+        const expired = await userWithToken(early);
+        const live = await userWithToken(early + 100);
+        assert.ok((await store.forgetExpiredPasswordResetTokens(early)) >= 1);
+        assert.equal(await store.hasPasswordResetToken(expired.user.id, expired.hash, 0), false);
+        assert.equal(await store.hasPasswordResetToken(live.user.id, live.hash, 0), true);
+      });
+    });
   });
 }

@@ -1,8 +1,8 @@
 /**
  * A real service for the API tests: the application listening on a loopback port over a real
  * store in a fresh temporary database, and a client that speaks JSON:API to it and checks every
- * response on the way: a JSON:API document of the right media type, and never a password or a
- * password hash in it.
+ * response on the way: a JSON:API document of the right media type, and never a password (sent in
+ * any body, a sign-in's too) or a password hash (argon2 or bcrypt) in it.
  */
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -109,8 +109,9 @@ export class Client {
 }
 
 export function assertNoSecrets(text: string, where: string): void {
-  assert.ok(!/"password"\s*:/.test(text), `${where}: a response names a password attribute`);
+  assert.ok(!/"password(Hash)?"\s*:/.test(text), `${where}: a response names a password attribute`);
   assert.ok(!text.includes('$argon2'), `${where}: a response carries a password hash`);
+  assert.ok(!/\$2[aby]\$\d\d\$[./A-Za-z0-9]{53}/.test(text), `${where}: a response carries a bcrypt hash`);
   for (const password of sentPasswords) {
     assert.ok(!text.includes(password), `${where}: a response carries a password that was sent`);
   }

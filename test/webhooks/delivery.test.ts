@@ -14,6 +14,7 @@ import type { Store } from '../../src/store/port.js';
 import { openSqliteStore } from '../../src/store/sqlite/open.js';
 import { startDispatcher, type Dispatcher, type DispatcherOptions } from '../../src/webhooks/dispatcher.js';
 import { createSubscription, createUser } from '../support/fixtures.js';
+import { createReader, signIn } from '../support/readers.js';
 import { startService, TEST_WEBHOOK_KEY, type Client, type Service } from '../support/service.js';
 import { eventually } from '../support/eventually.js';
 import { forEachStore } from '../support/stores.js';
@@ -115,6 +116,21 @@ forEachStore((kind) => {
         assert.equal(attempt.path, '/hooks/circulation');
       }
       assert.ok(!JSON.stringify(receiver.attempts.map((a) => a.body)).includes('never in a webhook'));
+    });
+
+    it('delivers user.signed_in with the event alone: no password, hash or address', async () => {
+      await listen(['user.signed_in']);
+      const reader = await createReader(service.client, 'never in a sign-in webhook');
+      assert.equal((await signIn(service.client, reader.email, reader.password)).status, 201);
+      const [event] = (await eventsOf(reader.id)).filter((e) => e.attributes.eventType === 'user.signed_in');
+      await receiver.until(() => receiver.delivered().length === 1, 'the sign-in delivery');
+      const [attempt] = receiver.delivered();
+      assert.deepEqual(attempt?.body, { type: 'user.signed_in', timestamp: event?.attributes.occurredAt, data: event });
+      const text = JSON.stringify(attempt?.body) + JSON.stringify(attempt?.headers);
+      for (const secret of ['never in a sign-in webhook', '$argon2', 'password', '127.0.0.1:']) {
+        assert.ok(!JSON.stringify(attempt?.body).includes(secret), secret);
+      }
+      assert.ok(!text.includes('never in a sign-in webhook'));
     });
 
     it('signs so that a changed body or another secret fails verification', async () => {

@@ -58,7 +58,7 @@ function pick<T extends object>(all: T, fields: ReadonlySet<string> | undefined)
   return Object.fromEntries(Object.entries(all).filter(([name]) => fields.has(name))) as Partial<T>;
 }
 
-const Identifier = (type: string) => Type.Object({ type: Type.Literal(type), id: Type.String() });
+export const Identifier = (type: string) => Type.Object({ type: Type.Literal(type), id: Type.String() });
 
 export const SubscriptionResource = resourceObject(
   SUBSCRIPTIONS,
@@ -98,7 +98,7 @@ export function renderUser(
   return {
     type: USERS,
     id: user.id,
-    attributes: pick(toUserAttributes(user.email, user.fields, user.newsletters), fields),
+    attributes: pick(toUserAttributes(user.email, user.fields, user.newsletters, user.lastSignInAt), fields),
     ...(linked
       ? { relationships: { subscriptions: { data: subscriptions.map((s) => ({ type: SUBSCRIPTIONS, id: s.id })) } } }
       : {}),

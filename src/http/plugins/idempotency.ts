@@ -21,7 +21,10 @@ declare module 'fastify' {
     idempotencyClaim: { scope: string; key: string } | null;
   }
   interface FastifyContextConfig {
-    /** The response shows a secret once: it is never kept, so there is nothing to replay. */
+    /**
+     * The request carries a secret (a password, a token) or the response shows one once: neither
+     * is ever kept, so there is nothing to replay, and an Idempotency-Key is refused.
+     */
     showsSecret?: boolean;
   }
 }
@@ -44,7 +47,7 @@ export const idempotency = fp<{ store: Store }>(
       if (request.routeOptions.config?.showsSecret) {
         throw errors.invalidHeader(
           'Idempotency-Key',
-          'is not accepted here: the response shows a secret once, and it is never kept to be shown again',
+          'is not accepted here: the request or its response carries a secret, and secrets are never kept to be replayed',
         );
       }
       const scope = request.credential?.id ?? 'anonymous';

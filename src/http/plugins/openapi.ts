@@ -37,6 +37,7 @@ const CREDENTIAL_ERRORS = { 401: ErrorDocument, 403: ErrorDocument, 429: ErrorDo
 const BODY_ERRORS = { 413: ErrorDocument, 415: ErrorDocument, 422: ErrorDocument };
 
 const TAGS: [RegExp, string][] = [
+  [/^\/(sign-ins|password-resets)$|\/password-reset-tokens$/, 'sign-in'],
   [/^\/users\/:user_id\/subscriptions/, 'subscriptions'],
   [/^\/users/, 'users'],
   [/^\/api-keys/, 'credentials'],

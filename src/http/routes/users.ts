@@ -4,6 +4,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
+import { allows } from '../../domain/api-key.js';
 import { sentAttributeNames } from '../../domain/audit.js';
 import { errors } from '../errors.js';
 import { hashPassword } from '../../domain/password.js';
@@ -120,10 +121,11 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
       const { data } = request.body;
       if (data.id !== undefined) throw errors.clientGeneratedId();
       const attributes = data.attributes;
+      refuseHashFromNonAdmin(request, attributes);
       const user = await store.createUser(
         {
           email: attributes.email,
-          passwordHash: attributes.password === undefined ? null : await hashPassword(attributes.password),
+          passwordHash: (await passwordHashOf(attributes)) ?? null,
           fields: toUserFields(attributes),
           newsletters: attributes.newsletters?.add ?? [],
         },
@@ -213,11 +215,12 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
       const { data } = request.body;
       if (data.id !== user_id) throw errors.idConflict();
       const attributes: UserUpdate = data.attributes ?? {};
+      refuseHashFromNonAdmin(request, attributes);
       const found = await store.updateUser(
         user_id,
         {
           email: attributes.email,
-          passwordHash: attributes.password === undefined ? undefined : await hashPassword(attributes.password),
+          passwordHash: await passwordHashOf(attributes),
           fields: toUserFields(attributes),
           addNewsletters: attributes.newsletters?.add ?? [],
           removeNewsletters: attributes.newsletters?.remove ?? [],
@@ -248,6 +251,19 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
 
 export function noSuchUser(id: string) {
   return errors.notFound(`There is no user with id "${id}".`);
+}
+
+/** A hash sets a password nobody has to type in: only an admin may bring one (with AUTH=off, anyone). */
+function refuseHashFromNonAdmin(request: FastifyRequest, attributes: UserUpdate): void {
+  const credential = request.credential;
+  if (attributes.passwordHash !== undefined && credential && !allows(credential.scopes, 'admin')) {
+    throw errors.adminOnlyAttribute('passwordHash');
+  }
+}
+
+/** The hash to store: a new password's, or one brought from another system as it is; undefined for neither. */
+async function passwordHashOf({ password, passwordHash }: UserUpdate): Promise<string | undefined> {
+  return password === undefined ? passwordHash : hashPassword(password);
 }
 
 function emailFilter(value: string): EmailFilter {

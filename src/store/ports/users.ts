@@ -12,7 +12,9 @@ export interface StoredUser {
   email: string;
   fields: UserFields;
   newsletters: string[];
-  /** Goes up by one with every change: the resource's ETag. */
+  /** When the user last signed in, in epoch seconds; null before the first time. */
+  lastSignInAt: number | null;
+  /** Goes up by one with every change (a sign-in too): the resource's ETag. */
   version: number;
 }
 
@@ -61,7 +63,11 @@ export interface UserStore {
   /** The ids of the users with these emails (matched without regard to case), by lower-cased email. */
   userIdsByEmail(emails: readonly string[]): Promise<Map<string, string>>;
   listUsers(query: UserListQuery): Promise<StoredUser[]>;
+  /** Changes the user; a new password hash also voids every password reset token of theirs. */
   updateUser(id: string, changes: UserChanges, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean>;
-  /** Erases the user with their subscriptions and newsletter links. */
+  /**
+   * Erases the user with everything that names them: subscriptions, newsletter links, password
+   * reset tokens, and the sign-in attempts counted for their email.
+   */
   deleteUser(id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean>;
 }

@@ -56,7 +56,9 @@ export class PostgresDatabase {
   /**
    * Deletes the row of `table` that `where` names (with `keys` as $1…), if it is at a version the
    * precondition names, and records it under the table's name, in one statement; false when there
-   * was no such row, the precondition failure when there is one at another version.
+   * was no such row, the precondition failure when there is one at another version. `dependents`
+   * are statements run in the same one, reading the deleted row as `d`: they remove what names it
+   * without a foreign key.
    */
   async deleteRow(
     table: string,
@@ -65,12 +67,14 @@ export class PostgresDatabase {
     userIdColumn: string,
     audit: AuditContext,
     ifVersion: IfVersion,
+    dependents: readonly string[] = [],
   ): Promise<boolean> {
     const params = [...keys];
     const condition = versionCondition(params, ifVersion);
     const record = auditInsert(params, audit, 'delete', table, 'id', userIdColumn, 'd');
+    const also = dependents.map((statement, i) => `x${i} AS (${statement}), `).join('');
     const rows = await this.rows(
-      `WITH d AS (DELETE FROM ${table} WHERE ${where} ${condition} RETURNING *), a AS (${record})
+      `WITH d AS (DELETE FROM ${table} WHERE ${where} ${condition} RETURNING *), ${also}a AS (${record})
        SELECT count(*)::int AS n FROM d`,
       params,
     );

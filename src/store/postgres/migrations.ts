@@ -236,4 +236,32 @@ export const postgresMigrations: readonly Migration[] = [
         WHEN (NEW.event_type IS NOT NULL) EXECUTE FUNCTION webhook_deliveries_of_event();
     `,
   },
+  {
+    version: 10,
+    name: 'readers sign in: the last sign-in of each user, attempts per email, password reset tokens',
+    sql: `
+      ALTER TABLE users ADD COLUMN last_sign_in_at timestamptz;
+
+      -- The sign-in attempts counted for an email (lower-cased) in the window that began with the
+      -- first of them (epoch seconds). Personal data: erasing the user removes their row.
+      CREATE TABLE sign_in_attempts (
+        email_lower text PRIMARY KEY,
+        attempts integer NOT NULL CHECK (attempts > 0),
+        window_started_at bigint NOT NULL
+      );
+      CREATE INDEX sign_in_attempts_window ON sign_in_attempts (window_started_at);
+
+      -- Only a SHA-256 of each token's random part is kept. Instants in epoch seconds.
+      CREATE TABLE password_reset_tokens (
+        user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        id bigint GENERATED ALWAYS AS IDENTITY,
+        token_hash bytea NOT NULL,
+        created_at bigint NOT NULL,
+        expires_at bigint NOT NULL,
+        PRIMARY KEY (user_id, id)
+      );
+      CREATE UNIQUE INDEX password_reset_tokens_hash ON password_reset_tokens (user_id, token_hash);
+      CREATE INDEX password_reset_tokens_expiry ON password_reset_tokens (expires_at);
+    `,
+  },
 ];

@@ -11,6 +11,8 @@ import { postgresCredentials } from './credentials.js';
 import { MIGRATION_LOCK, PostgresDatabase } from './database.js';
 import { postgresIdempotency } from './idempotency.js';
 import { postgresMigrations } from './migrations.js';
+import { postgresPasswordResets } from './password-resets.js';
+import { postgresSignIns } from './sign-ins.js';
 import { postgresSubscriptions } from './subscriptions.js';
 import { postgresUsers } from './users.js';
 import { postgresWebhooks } from './webhooks.js';
@@ -49,6 +51,8 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
     ...postgresAudit(database),
     ...postgresIdempotency(database),
     ...postgresWebhooks(database),
+    ...postgresSignIns(database),
+    ...postgresPasswordResets(database),
     async ping() {
       await pool.query('SELECT 1');
     },

@@ -15,7 +15,7 @@ import { subscriptionParams } from './subscriptions.js';
 const USER_SELECT = `
   SELECT id, email, ${USER_COLUMNS.join(', ')},
     ARRAY(SELECT newsletter_id FROM user_newsletters n WHERE n.user_id = users.id
-          ORDER BY newsletter_id COLLATE "C") AS newsletters, version
+          ORDER BY newsletter_id COLLATE "C") AS newsletters, last_sign_in_at, version
   FROM users`;
 
 export function postgresUsers(database: PostgresDatabase): UserStore {
@@ -135,6 +135,11 @@ export function postgresUsers(database: PostgresDatabase): UserStore {
       set('email_domain', keys.domain);
     }
     if (changes.passwordHash !== undefined) set('password_hash', changes.passwordHash);
+    // A new password voids every reset token of the user.
+    const voided =
+      changes.passwordHash === undefined
+        ? ''
+        : 'voided AS (DELETE FROM password_reset_tokens WHERE user_id IN (SELECT id FROM u)),';
     for (const [field, value] of Object.entries(changes.fields)) set(columnOf(field), toColumnValue(field, value));
     const condition = versionCondition(params, ifVersion);
     const record = auditInsert(params, audit, 'update', 'users', 'id', 'id', 'u');
@@ -148,7 +153,7 @@ export function postgresUsers(database: PostgresDatabase): UserStore {
          ), added AS (
            INSERT INTO user_newsletters (user_id, newsletter_id)
            SELECT u.id, x FROM u, unnest($3::text[]) AS x ON CONFLICT DO NOTHING
-         ), a AS (${record})
+         ), ${voided} a AS (${record})
          SELECT count(*)::int AS n FROM u`,
         params,
       ),
@@ -157,7 +162,9 @@ export function postgresUsers(database: PostgresDatabase): UserStore {
   }
 
   async function deleteUser(id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean> {
-    return database.deleteRow('users', 'id = $1', [id], 'id', audit, ifVersion);
+    return database.deleteRow('users', 'id = $1', [id], 'id', audit, ifVersion, [
+      'DELETE FROM sign_in_attempts WHERE email_lower IN (SELECT email_lower FROM d)',
+    ]);
   }
 
   return { createUser, importUsers, getUser, userIdsByEmail, listUsers, updateUser, deleteUser };

@@ -6,7 +6,7 @@
 import { USER_FIELDS, USER_JSON_FIELDS, type UserFields } from '../../domain/user.js';
 import type { StoredUser, UserListQuery } from '../port.js';
 import { raw, sql, where, type Sql } from './builder.js';
-import { array, type Row } from './rows.js';
+import { array, seconds, type Row } from './rows.js';
 
 export function columnOf(field: string): string {
   return field.replace('.', '_').replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -51,6 +51,7 @@ export function toStoredUser(row: Row): StoredUser {
     email: row.email as string,
     fields: fieldsOfRow(row),
     newsletters: array(row.newsletters),
+    lastSignInAt: row.last_sign_in_at == null ? null : seconds(row.last_sign_in_at),
     version: Number(row.version),
   };
 }

@@ -38,11 +38,29 @@ export class SqliteDatabase {
     return statement.all(...values) as Row[];
   }
 
-  /** Records a change in the audit trail (with its event type); called inside the transaction that makes it. */
-  record(audit: AuditContext, action: AuditAction, resourceType: string, resourceId: string, userId: string | null) {
+  /**
+   * Records a change in the audit trail (with its event type), called inside the transaction that
+   * makes it; answers the entry's id.
+   */
+  record(
+    audit: AuditContext,
+    action: AuditAction,
+    resourceType: string,
+    resourceId: string,
+    userId: string | null,
+  ): string {
     const attributes = JSON.stringify(audit.attributes);
     const eventType = eventTypeOf(resourceType, action);
-    this.insertAudit.run(audit.actor, action, resourceType, resourceId, userId, attributes, eventType);
+    const { lastInsertRowid } = this.insertAudit.run(
+      audit.actor,
+      action,
+      resourceType,
+      resourceId,
+      userId,
+      attributes,
+      eventType,
+    );
+    return String(lastInsertRowid);
   }
 
   /**
@@ -60,7 +78,8 @@ export class SqliteDatabase {
 
   /**
    * Deletes the row `keys` name with `remove`, if `version` finds it at a version the precondition
-   * names, and records it: one transaction; false when there was no such row.
+   * names, and records it: one transaction; false when there was no such row. `dependents` run
+   * first, with the same keys: they remove what names the row without a foreign key.
    */
   deleteRow(
     version: Database.Statement,
@@ -68,9 +87,11 @@ export class SqliteDatabase {
     keys: unknown[],
     ifVersion: IfVersion,
     record: () => void,
+    dependents: readonly Database.Statement[] = [],
   ): boolean {
     return this.db.transaction(() => {
       if (!this.meetsPrecondition(version, keys, ifVersion)) return false;
+      for (const dependent of dependents) dependent.run(...keys);
       if (remove.run(...keys).changes === 0) return false;
       record();
       return true;

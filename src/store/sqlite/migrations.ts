@@ -224,4 +224,31 @@ export const sqliteMigrations: readonly Migration[] = [
       END;
     `,
   },
+  {
+    version: 10,
+    name: 'readers sign in: the last sign-in of each user, attempts per email, password reset tokens',
+    sql: `
+      ALTER TABLE users ADD COLUMN last_sign_in_at INTEGER;
+
+      -- The sign-in attempts counted for an email (lower-cased) in the window that began with the
+      -- first of them (epoch seconds). Personal data: erasing the user removes their row.
+      CREATE TABLE sign_in_attempts (
+        email_lower TEXT PRIMARY KEY,
+        attempts INTEGER NOT NULL CHECK (attempts > 0),
+        window_started_at INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX sign_in_attempts_window ON sign_in_attempts (window_started_at);
+
+      -- Only a SHA-256 of each token's random part is kept. Instants in epoch seconds.
+      CREATE TABLE password_reset_tokens (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        token_hash BLOB NOT NULL,
+        created_at INTEGER NOT NULL,
+        expires_at INTEGER NOT NULL
+      );
+      CREATE UNIQUE INDEX password_reset_tokens_hash ON password_reset_tokens (user_id, token_hash);
+      CREATE INDEX password_reset_tokens_expiry ON password_reset_tokens (expires_at);
+    `,
+  },
 ];

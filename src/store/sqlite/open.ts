@@ -14,6 +14,8 @@ import { sqliteCredentials } from './credentials.js';
 import { SqliteDatabase } from './database.js';
 import { sqliteIdempotency } from './idempotency.js';
 import { sqliteMigrations } from './migrations.js';
+import { sqlitePasswordResets } from './password-resets.js';
+import { sqliteSignIns } from './sign-ins.js';
 import { sqliteSubscriptions } from './subscriptions.js';
 import { sqliteUsers } from './users.js';
 import { sqliteWebhooks } from './webhooks.js';
@@ -50,6 +52,8 @@ export function openSqliteStore(options: SqliteOptions): Store {
       ...sqliteAudit(database),
       ...sqliteIdempotency(database),
       ...sqliteWebhooks(database),
+      ...sqliteSignIns(database),
+      ...sqlitePasswordResets(database),
       async ping() {
         ping.get();
       },

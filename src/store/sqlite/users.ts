@@ -16,7 +16,7 @@ const USER_SELECT = `
   SELECT id, email, ${USER_COLUMNS.join(', ')},
     (SELECT json_group_array(newsletter_id) FROM
       (SELECT newsletter_id FROM user_newsletters n WHERE n.user_id = users.id ORDER BY newsletter_id)
-    ) AS newsletters, version
+    ) AS newsletters, last_sign_in_at, version
   FROM users`;
 
 export function sqliteUsers(database: SqliteDatabase): UserStore {
@@ -27,6 +27,7 @@ export function sqliteUsers(database: SqliteDatabase): UserStore {
     INSERT INTO users (email, email_lower, email_domain, password_hash, ${profileColumns})
     VALUES (@email, @email_lower, @email_domain, @password_hash, ${USER_COLUMNS.map((c) => `@${c}`).join(', ')})`);
   const addNewsletter = db.prepare('INSERT OR IGNORE INTO user_newsletters (user_id, newsletter_id) VALUES (?, ?)');
+  const voidResetTokens = db.prepare('DELETE FROM password_reset_tokens WHERE user_id = ?');
   const removeNewsletter = db.prepare('DELETE FROM user_newsletters WHERE user_id = ? AND newsletter_id = ?');
   const importSubscription = db.prepare(`
     INSERT INTO subscriptions (user_id, date_started, date_ended, external_identifier, license, resource,
@@ -110,7 +111,10 @@ export function sqliteUsers(database: SqliteDatabase): UserStore {
           const keys = emailKeys(changes.email);
           Object.assign(row, { email: changes.email, email_lower: keys.lower, email_domain: keys.domain });
         }
-        if (changes.passwordHash !== undefined) row.password_hash = changes.passwordHash;
+        if (changes.passwordHash !== undefined) {
+          row.password_hash = changes.passwordHash;
+          voidResetTokens.run(id);
+        }
         for (const [field, value] of Object.entries(changes.fields)) row[columnOf(field)] = toColumnValue(field, value);
         uniqueEmail(() => updateRow.run(row));
         for (const newsletter of changes.removeNewsletters) removeNewsletter.run(id, newsletter);
@@ -123,10 +127,19 @@ export function sqliteUsers(database: SqliteDatabase): UserStore {
 
   const userVersion = db.prepare('SELECT version FROM users WHERE id = ?').pluck();
   const deleteRow = db.prepare('DELETE FROM users WHERE id = ?');
+  // Before the user goes: the attempts counted for their email name them too (reset tokens cascade).
+  const forgetAttempts = db.prepare(
+    'DELETE FROM sign_in_attempts WHERE email_lower = (SELECT email_lower FROM users WHERE id = ?)',
+  );
 
   async function deleteUser(id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean> {
-    return database.deleteRow(userVersion, deleteRow, [id], ifVersion, () =>
-      database.record(audit, 'delete', 'users', id, id),
+    return database.deleteRow(
+      userVersion,
+      deleteRow,
+      [id],
+      ifVersion,
+      () => database.record(audit, 'delete', 'users', id, id),
+      [forgetAttempts],
     );
   }
 
@@ -151,7 +164,8 @@ function userOfValues(values: readonly unknown[]): StoredUser {
     email: values[1] as string,
     fields: fieldsOfValues(values, 2),
     newsletters: JSON.parse(values[2 + USER_COLUMNS.length] as string) as string[],
-    version: values[3 + USER_COLUMNS.length] as number,
+    lastSignInAt: values[3 + USER_COLUMNS.length] as number | null,
+    version: values[4 + USER_COLUMNS.length] as number,
   };
 }
 

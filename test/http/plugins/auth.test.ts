@@ -1,6 +1,6 @@
 /**
  * Credentials and scopes on every endpoint: who gets in, who gets 401 or 403, and that a
- * revoked credential stops working at once.
+ * revoked credential stops working at once. The sign-in scope reaches its two routes and nothing else.
  */
 import assert from 'node:assert/strict';
 import { before, after, describe, it } from 'node:test';
@@ -14,10 +14,19 @@ import {
   userDocument,
   webhookDocument,
 } from '../../support/fixtures.js';
+import { createReader, issueResetToken, resetDocument, signInDocument } from '../../support/readers.js';
 import { startService, type Client, type Response, type Service } from '../../support/service.js';
 import { forEachStore } from '../../support/stores.js';
 
-type Scope = 'read' | 'write' | 'admin';
+type Scope = 'read' | 'write' | 'admin' | 'sign-in';
+
+/** Which credentials a route needing a scope lets in: the scope itself and those that include it. */
+const LET_IN: Record<Scope, readonly Scope[]> = {
+  read: ['read', 'write', 'admin'],
+  write: ['write', 'admin'],
+  admin: ['admin'],
+  'sign-in': ['sign-in', 'write', 'admin'],
+};
 
 forEachStore((kind) => {
   let service: Service;
@@ -33,6 +42,7 @@ forEachStore((kind) => {
       read: (await issueKey(admin, ['read'])).secret,
       write: (await issueKey(admin, ['write'])).secret,
       admin: (await issueKey(admin, ['admin'])).secret,
+      'sign-in': (await issueKey(admin, ['sign-in'])).secret,
       revoked: '',
     };
     const revoked = await issueKey(admin, ['admin']);
@@ -142,9 +152,29 @@ forEachStore((kind) => {
       needs: 'admin',
       send: (c) => c.post(`/webhooks/${webhookId}/deliveries/${deliveryId}/redeliver`, undefined),
     },
+    {
+      name: 'POST /sign-ins',
+      needs: 'sign-in',
+      send: async (c) => {
+        const reader = await createReader(service.client);
+        return c.post('/sign-ins', signInDocument(reader.email, reader.password));
+      },
+    },
+    {
+      name: 'POST /users/{id}/password-reset-tokens',
+      needs: 'write',
+      send: (c) => c.post(`/users/${userId}/password-reset-tokens`, undefined),
+    },
+    {
+      name: 'POST /password-resets',
+      needs: 'sign-in',
+      send: async (c) => {
+        const reader = await createReader(service.client);
+        const token = await issueResetToken(service.client, reader.id);
+        return c.post('/password-resets', resetDocument(token, 'a new password for the matrix'));
+      },
+    },
   ];
-
-  const RANK: Record<Scope, number> = { read: 0, write: 1, admin: 2 };
 
   for (const endpoint of endpoints) {
     describe(endpoint.name, () => {
@@ -165,8 +195,8 @@ forEachStore((kind) => {
         onlyError(await endpoint.send(service.client.as(secrets.revoked)), 401);
       });
 
-      for (const scope of ['read', 'write', 'admin'] as const) {
-        const allowed = RANK[scope] >= RANK[endpoint.needs];
+      for (const scope of ['read', 'write', 'admin', 'sign-in'] as const) {
+        const allowed = LET_IN[endpoint.needs].includes(scope);
         it(`${allowed ? 'lets in' : 'answers 403 to'} a ${scope} credential`, async () => {
           const response = await endpoint.send(service.client.as(secrets[scope]));
           if (allowed) {

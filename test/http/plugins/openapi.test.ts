@@ -49,6 +49,9 @@ describe('the OpenAPI document', () => {
       'GET /api-keys/{key_id}',
       'DELETE /api-keys/{key_id}',
       'GET /audit-events',
+      'POST /sign-ins',
+      'POST /users/{user_id}/password-reset-tokens',
+      'POST /password-resets',
       'GET /health/live',
       'GET /health/ready',
       'GET /metrics',
@@ -77,5 +80,30 @@ describe('the OpenAPI document', () => {
     }
     assert.deepEqual(create.security, [{ bearer: [] }, { basic: [] }]);
     assert.equal(document.paths['/health/ready'].get.security, undefined);
+  });
+
+  it('documents the sign-in routes: their bodies, 422 and 429, no Idempotency-Key, the sign-in scope', () => {
+    const signIn = document.paths['/sign-ins'].post;
+    const body = signIn.requestBody.content['application/vnd.api+json'].schema;
+    assert.deepEqual(Object.keys(body.properties.data.properties.attributes.properties), ['email', 'password']);
+    for (const status of ['201', '401', '403', '422', '429']) assert.ok(signIn.responses[status], status);
+    for (const route of [
+      signIn,
+      document.paths['/password-resets'].post,
+      document.paths['/users/{user_id}/password-reset-tokens'].post,
+    ]) {
+      assert.ok(!(route.parameters ?? []).some((p: any) => p.name === 'idempotency-key'));
+      assert.deepEqual(route.tags, ['sign-in']);
+    }
+    const apiKey = document.paths['/api-keys'].post.requestBody.content['application/vnd.api+json'].schema;
+    assert.ok(apiKey.properties.data.properties.attributes.properties.scopes.items.enum.includes('sign-in'));
+  });
+
+  it('documents lastSignInAt as a read attribute of users, and passwordHash as a write one', () => {
+    const read = document.paths['/users/{user_id}'].get.responses['200'].content['application/vnd.api+json'].schema;
+    assert.ok(read.properties.data.properties.attributes.properties.lastSignInAt);
+    const write = document.paths['/users'].post.requestBody.content['application/vnd.api+json'].schema;
+    const attributes = write.properties.data.properties.attributes.properties;
+    assert.ok(attributes.passwordHash && !attributes.lastSignInAt);
   });
 });

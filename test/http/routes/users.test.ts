@@ -5,6 +5,7 @@ import {
   createSubscription,
   createUser,
   fullUserAttributes,
+  issueKey,
   onlyError,
   uniqueEmail,
   userDocument,
@@ -37,7 +38,7 @@ forEachStore((kind) => {
       assert.equal(data.links.self, `${service.baseUrl}/users/${data.id}`);
       assert.equal(response.headers.get('location'), data.links.self);
       const { password: _password, newsletters: _newsletters, ...expected } = attributes;
-      assert.deepEqual(data.attributes, { ...expected, newsletters: ['daily', 'weekly'] });
+      assert.deepEqual(data.attributes, { ...expected, newsletters: ['daily', 'weekly'], lastSignInAt: null });
     });
 
     it('stores the password only as an argon2id hash that verifies', async () => {
@@ -324,6 +325,78 @@ forEachStore((kind) => {
 
     it('answers 404 for an unknown user', async () => {
       onlyError(await service.client.delete('/users/7777777'), 404);
+    });
+  });
+
+  describe('passwords and password hashes', () => {
+    const BCRYPT = '$2b$04$xYzSrNLPJVuVzn04fU0v0ufM/0j5fSP.71a9yMp.ONEqY66xo2Gai';
+
+    it('refuses one of the most common passwords as too common, on create and on update', async () => {
+      const created = onlyError(await service.client.post('/users', userDocument({ password: 'password1' })), 422);
+      assert.deepEqual([created.source, created.detail], [{ pointer: '/data/attributes/password' }, 'is too common']);
+      const id = await createUser(service.client);
+      const updated = onlyError(
+        await service.client.put(`/users/${id}`, {
+          data: { type: 'users', id, attributes: { password: 'Sunshine1' } },
+        }),
+        422,
+      );
+      assert.equal(updated.detail, 'is too common');
+    });
+
+    it('takes a bcrypt or argon2 hash from an admin as it is, and never shows it', async () => {
+      const created = await service.client.post('/users', userDocument({ passwordHash: BCRYPT }));
+      assert.equal(created.status, 201, created.text);
+      assert.equal(await passwordHashOf(created.body.data.id), BCRYPT);
+      const read = await service.client.get(`/users/${created.body.data.id}`);
+      assert.equal(read.body.data.attributes.passwordHash, undefined);
+    });
+
+    it('takes a hash on update too, in place of the password', async () => {
+      const id = await createUser(service.client, { password: 'a password to replace' });
+      const response = await service.client.put(`/users/${id}`, {
+        data: { type: 'users', id, attributes: { passwordHash: BCRYPT } },
+      });
+      assert.equal(response.status, 204, response.text);
+      assert.equal(await passwordHashOf(id), BCRYPT);
+    });
+
+    it('refuses a hash from a write credential with 403 at the attribute, storing nothing', async () => {
+      const write = (await issueKey(service.client, ['write'])).secret;
+      const email = uniqueEmail();
+      const error = onlyError(
+        await service.client.as(write).post('/users', userDocument({ email, passwordHash: BCRYPT })),
+        403,
+      );
+      assert.deepEqual(
+        [error.code, error.source, error.detail],
+        [
+          'ADMIN_ONLY_ATTRIBUTE',
+          { pointer: '/data/attributes/passwordHash' },
+          'passwordHash is accepted only from an admin credential.',
+        ],
+      );
+      assert.deepEqual((await service.client.get(`/users?filter[email]=${encodeURIComponent(email)}`)).body.data, []);
+    });
+
+    it('refuses a malformed hash with 422 at /data/attributes/passwordHash', async () => {
+      for (const passwordHash of [
+        '5f4dcc3b5aa765d61d8327deb882cf99',
+        '$2x$04$' + BCRYPT.slice(7),
+        '$argon2id$v=19$nonsense',
+      ]) {
+        const error = onlyError(await service.client.post('/users', userDocument({ passwordHash })), 422);
+        assert.deepEqual(error.source, { pointer: '/data/attributes/passwordHash' }, passwordHash);
+        assert.match(error.detail, /^must be a bcrypt \(\$2a\$, \$2b\$, \$2y\$\) or argon2/);
+      }
+    });
+
+    it('refuses a password and a hash sent together', async () => {
+      const error = onlyError(
+        await service.client.post('/users', userDocument({ password: 'correct horse battery', passwordHash: BCRYPT })),
+        422,
+      );
+      assert.deepEqual(error.source, { pointer: '/data/attributes/passwordHash' });
     });
   });
 });

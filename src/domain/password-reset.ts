@@ -1,0 +1,41 @@
+/**
+ * Password reset tokens: `prt_<user id>_<43 random characters>`, single-use, short-lived, kept
+ * only as a SHA-256 of the random part (256 random bits need no slow hash). The user id lets a
+ * token be found among its user's own, the way a credential's id finds its credential.
+ */
+import { Type } from '@sinclair/typebox';
+import { hashSecret, newSecret } from './api-key.js';
+import { Password } from './user.js';
+
+export const PASSWORD_RESETS = 'password-resets';
+export const PASSWORD_RESET_TOKENS = 'password-reset-tokens';
+
+const TOKEN = /^prt_([1-9][0-9]{0,14})_([A-Za-z0-9_-]{43})$/;
+
+/** A fresh token for the user, and the hash of it to keep. */
+export function newResetToken(userId: string): { token: string; hash: Buffer } {
+  const { random, hash } = newSecret();
+  return { token: `prt_${userId}_${random}`, hash };
+}
+
+/** The user and hash a presented token names, or undefined when it has not the form of one. */
+export function parseResetToken(token: string): { userId: string; hash: Buffer } | undefined {
+  const m = TOKEN.exec(token);
+  return m ? { userId: m[1] as string, hash: hashSecret(m[2] as string) } : undefined;
+}
+
+export const PasswordResetAttributes = Type.Object(
+  {
+    token: Type.String({
+      maxLength: 256,
+      description: 'The token from meta.token of POST /users/{id}/password-reset-tokens.',
+    }),
+    password: Password,
+  },
+  { additionalProperties: false },
+);
+
+export const ResetTokenAttributes = Type.Object({
+  createdAt: Type.String({ format: 'date-time' }),
+  expiresAt: Type.String({ format: 'date-time', description: 'After this the token is refused.' }),
+});

@@ -1,0 +1,136 @@
+/**
+ * Passwords: NFC before hashing and verifying, the hashes of other systems verified, a rehash
+ * wanted for anything but today's argon2id, imported hashes checked, common passwords known.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { hash as argon2Hash } from '@node-rs/argon2';
+import { hash as bcryptHash } from '@node-rs/bcrypt';
+import { dictionary } from '@zxcvbn-ts/language-common';
+import {
+  hashPassword,
+  isCommonPassword,
+  needsRehash,
+  passwordHashProblem,
+  verifyPassword,
+} from '../../src/domain/password.js';
+
+const COMPOSED = 'Am\u00e9lie a la plage'; // é as one code point (NFC)
+const DECOMPOSED = 'Ame\u0301lie a la plage'; // e and a combining acute accent (NFD)
+
+describe('hashPassword and verifyPassword', () => {
+  it('make argon2id hashes that verify the password and no other', async () => {
+    const hash = await hashPassword('a password to hash');
+    assert.match(hash, /^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+    assert.equal(await verifyPassword(hash, 'a password to hash'), true);
+    assert.equal(await verifyPassword(hash, 'a password to hasH'), false);
+  });
+
+  it('take the same password typed composed (NFC) or decomposed (NFD) as the same', async () => {
+    assert.notEqual(COMPOSED, DECOMPOSED);
+    assert.equal(await verifyPassword(await hashPassword(COMPOSED), DECOMPOSED), true);
+    assert.equal(await verifyPassword(await hashPassword(DECOMPOSED), COMPOSED), true);
+  });
+
+  it('verify bcrypt hashes of every prefix taken, normalising the password', async () => {
+    const made = await bcryptHash(COMPOSED, { cost: 4 });
+    for (const prefix of ['$2a$', '$2b$', '$2y$']) {
+      const hash = prefix + made.slice(4);
+      assert.equal(await verifyPassword(hash, DECOMPOSED), true, prefix);
+      assert.equal(await verifyPassword(hash, 'not it'), false, prefix);
+    }
+  });
+
+  it('verify argon2 hashes of older parameters and variants', async () => {
+    const argon2i = await argon2Hash('older', { algorithm: 1, memoryCost: 4096, timeCost: 3 });
+    assert.match(argon2i, /^\$argon2i\$/);
+    assert.equal(await verifyPassword(argon2i, 'older'), true);
+    assert.equal(await verifyPassword(argon2i, 'newer'), false);
+  });
+
+  it('answer false, never throw, for a stored hash they cannot read', async () => {
+    assert.equal(await verifyPassword('$argon2id$garbage', 'anything'), false);
+    assert.equal(await verifyPassword('$2b$10$garbage', 'anything'), false);
+    assert.equal(await verifyPassword('plain text', 'plain text'), false);
+  });
+
+  it('answer false without a stored hash, after verifying as long as with one', async () => {
+    const hash = await hashPassword('some password');
+    await verifyPassword(null, 'warm up the dummy');
+    const time = async (stored: string | null) => {
+      const started = performance.now();
+      assert.equal(await verifyPassword(stored, 'a wrong password'), false);
+      return performance.now() - started;
+    };
+    const withHash: number[] = [];
+    const without: number[] = [];
+    for (let i = 0; i < 5; i += 1) {
+      withHash.push(await time(hash));
+      without.push(await time(null));
+    }
+    // Not a timing test (the API's is): the dummy is verified at all, so it costs a hash's time.
+    assert.ok(Math.min(...without) > Math.min(...withHash) / 3, `${without} vs ${withHash}`);
+  });
+});
+
+describe('needsRehash', () => {
+  it('is false for an argon2id hash made today', async () => {
+    assert.equal(needsRehash(await hashPassword('today')), false);
+  });
+
+  it('is true for bcrypt, other argon2 variants and argon2id of other parameters', async () => {
+    assert.equal(needsRehash(await bcryptHash('x', { cost: 4 })), true);
+    assert.equal(needsRehash(await argon2Hash('x', { algorithm: 1 })), true);
+    assert.equal(needsRehash(await argon2Hash('x', { memoryCost: 4096, timeCost: 3 })), true);
+    assert.equal(needsRehash(await argon2Hash('x', { parallelism: 2 })), true);
+  });
+});
+
+describe('passwordHashProblem', () => {
+  it('takes bcrypt ($2a$, $2b$, $2y$) and argon2 (id, i, d) hashes', async () => {
+    const bcrypt = await bcryptHash('x', { cost: 4 });
+    for (const prefix of ['$2a$', '$2b$', '$2y$'])
+      assert.equal(passwordHashProblem(prefix + bcrypt.slice(4)), undefined);
+    for (const algorithm of [0, 1, 2] as const) {
+      assert.equal(passwordHashProblem(await argon2Hash('x', { algorithm, memoryCost: 4096 })), undefined);
+    }
+  });
+
+  it('refuses what is not such a hash, saying which it must be', async () => {
+    const bcrypt = await bcryptHash('x', { cost: 4 });
+    for (const text of [
+      '',
+      'secret',
+      '$2x$' + bcrypt.slice(4),
+      bcrypt.slice(0, -1),
+      '$argon2id$v=19$m=1$x$y',
+      '$1$md5',
+    ]) {
+      assert.equal(passwordHashProblem(text), 'must be a bcrypt ($2a$, $2b$, $2y$) or argon2 (PHC string) hash', text);
+    }
+  });
+
+  it('refuses hashes too costly to verify at every sign-in', async () => {
+    const bcrypt = await bcryptHash('x', { cost: 4 });
+    assert.match(passwordHashProblem(bcrypt.replace('$04$', '$15$')) ?? '', /cost above 14/);
+    const argon2 = await argon2Hash('x', { memoryCost: 262_144, timeCost: 4 });
+    assert.match(passwordHashProblem(argon2) ?? '', /above 256 MiB × 3 passes/);
+  });
+});
+
+describe('isCommonPassword', () => {
+  it('knows the 10,000 most common passwords of the list, in any letter case', () => {
+    const list = dictionary['passwords-common'];
+    for (const common of [list[0], list[1], list[9_999], 'PassWord', 'iloveyou']) {
+      assert.equal(isCommonPassword(common as string), true, common);
+    }
+  });
+
+  it('knows no password beyond the first 10,000 of the list, nor an uncommon one', () => {
+    const beyond = dictionary['passwords-common']
+      .slice(10_000)
+      .find((p) => !dictionary['passwords-common'].slice(0, 10_000).includes(p));
+    assert.equal(isCommonPassword(beyond as string), false);
+    assert.equal(isCommonPassword('correct horse battery'), false);
+  });
+});

@@ -1,0 +1,50 @@
+/**
+ * The job that forgets what has served its purpose: sign-in attempts whose window has passed
+ * (they hold emails) and password reset tokens that have expired, and nothing still in use.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { forgetExpired } from '../../src/jobs/forget.js';
+import { toUserFields } from '../../src/domain/user.js';
+import { AUDIT, uniqueEmail } from '../support/fixtures.js';
+import { forEachStore, openTestStore, type TestStore } from '../support/stores.js';
+
+const WINDOW = 900;
+const LIMITS = { maxAttempts: 1, windowSeconds: WINDOW };
+const NOW = 2_000_000_000;
+
+forEachStore((kind) => {
+  describe('forgetExpired', () => {
+    let store: TestStore;
+    before(async () => {
+      store = await openTestStore(kind);
+    });
+    after(() => store.close());
+
+    it('forgets passed windows of attempts and expired reset tokens, and keeps the rest', async () => {
+      const [passed, current] = [uniqueEmail(), uniqueEmail()];
+      await store.store.countSignInAttempt(passed, NOW - WINDOW, LIMITS);
+      await store.store.countSignInAttempt(current, NOW - WINDOW + 1, LIMITS);
+      const user = await store.store.createUser(
+        { email: uniqueEmail(), passwordHash: null, fields: toUserFields({ familyName: 'Reader' }), newsletters: [] },
+        AUDIT,
+      );
+      const token = (hash: string, expiresAt: number) =>
+        store.store.createPasswordResetToken(
+          { userId: user.id, tokenHash: Buffer.from(hash), createdAt: NOW - 3600, expiresAt },
+          AUDIT,
+        );
+      await token('expired', NOW);
+      await token('live', NOW + 1);
+
+      assert.deepEqual(await forgetExpired(store.store, WINDOW, NOW), { attempts: 1, resetTokens: 1 });
+      const attempts = await store.sql('SELECT email_lower FROM sign_in_attempts');
+      assert.deepEqual(
+        attempts.map((r) => r.email_lower),
+        [current],
+      );
+      assert.equal(await store.store.hasPasswordResetToken(user.id, Buffer.from('live'), NOW), true);
+      assert.deepEqual(await forgetExpired(store.store, WINDOW, NOW), { attempts: 0, resetTokens: 0 });
+    });
+  });
+});
