@@ -3,6 +3,7 @@
  * and the mapping between nested attributes and the flat fields a store keeps.
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { CatalogueId } from './catalogue.js';
 import type { Problem } from './failures.js';
 import { Nullable, Text } from './schema.js';
 
@@ -28,7 +29,11 @@ const Password = Type.String({
   description: 'Stored only as an argon2id hash; never returned.',
 });
 
-export const NewsletterId = Type.String({
+/**
+ * A newsletter a user leaves: any id a membership may hold, including those that were in use
+ * before the catalogue held them to its pattern, so that those can still be left.
+ */
+const LeftNewsletterId = Type.String({
   minLength: 1,
   maxLength: 64,
   pattern: '^\\S+$',
@@ -37,8 +42,8 @@ export const NewsletterId = Type.String({
 
 const NewsletterChanges = Type.Object(
   {
-    add: Type.Optional(Type.Array(NewsletterId, { maxItems: 100 })),
-    remove: Type.Optional(Type.Array(NewsletterId, { maxItems: 100 })),
+    add: Type.Optional(Type.Array(CatalogueId, { maxItems: 100 })),
+    remove: Type.Optional(Type.Array(LeftNewsletterId, { maxItems: 100 })),
   },
   { additionalProperties: false, description: 'Newsletter ids to add to and remove from the user.' },
 );

@@ -5,6 +5,7 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { stringify as stringifyCsv } from 'csv-stringify';
+import { nowInSeconds } from '../domain/dates.js';
 import { toSubscriptionAttributes, type StoredSubscription } from '../domain/subscription.js';
 import { toUserAttributes } from '../domain/user.js';
 import type { EmailFilter, Store } from '../store/port.js';
@@ -23,6 +24,7 @@ export interface ExportOptions {
 export async function exportUsers(store: Store, out: Writable, options: ExportOptions): Promise<number> {
   const csv = options.format === 'csv' ? stringifyCsv({ header: true, columns: USER_CSV_COLUMNS }) : undefined;
   const done = csv ? once(csv.pipe(out, { end: false }), 'unpipe') : undefined;
+  const now = nowInSeconds();
   let afterId: string | undefined;
   let count = 0;
   for (;;) {
@@ -38,7 +40,8 @@ export async function exportUsers(store: Store, out: Writable, options: ExportOp
         if (!csv.write(row)) await once(csv, 'drain');
       } else {
         const record: Record<string, unknown> = { id: user.id, ...attributes };
-        if (subscriptions) record.subscriptions = (subscriptions.get(user.id) ?? []).map(subscriptionRecord);
+        if (subscriptions)
+          record.subscriptions = (subscriptions.get(user.id) ?? []).map((s) => subscriptionRecord(s, now));
         await write(out, `${JSON.stringify(record)}\n`);
       }
     }
@@ -52,6 +55,6 @@ export async function exportUsers(store: Store, out: Writable, options: ExportOp
   return count;
 }
 
-function subscriptionRecord(s: StoredSubscription) {
-  return { id: s.id, ...toSubscriptionAttributes(s), product: s.productId };
+function subscriptionRecord(s: StoredSubscription, now: number) {
+  return { id: s.id, ...toSubscriptionAttributes(s, now), product: s.productId };
 }

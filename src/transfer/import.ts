@@ -10,9 +10,9 @@ import { parse as parseCsv } from 'csv-parse';
 import type { AuditContext } from '../domain/audit.js';
 import { DomainFailure, type Problem } from '../domain/failures.js';
 import { hashPassword } from '../domain/password.js';
+import { CatalogueId } from '../domain/catalogue.js';
 import {
   newSubscription,
-  ProductId,
   SubscriptionCreateAttributes,
   type SubscriptionCreate,
   type SubscriptionValues,
@@ -48,7 +48,7 @@ interface Row {
 
 const validateUser = compileSchema(UserCreateAttributes);
 const validateSubscription = compileSchema(SubscriptionCreateAttributes);
-const validateProduct = compileSchema(ProductId);
+const validateProduct = compileSchema(CatalogueId);
 
 /** Problems as the report writes them: `where: detail`, where is the path in the record. */
 function texts(problems: readonly Problem[], prefix: string, attributesAt = ''): string[] {
@@ -76,7 +76,7 @@ function check(record: Record<string, unknown>): { row?: Omit<Row, 'line'>; prob
     const where = `subscriptions/${i}/`;
     if (s === null || typeof s !== 'object' || Array.isArray(s))
       return problems.push(`subscriptions/${i}: must be an object`);
-    const { product, id: _sid, expired: _expired, ...subscription } = s as Record<string, unknown>;
+    const { product, id: _sid, expired: _expired, status: _status, ...subscription } = s as Record<string, unknown>;
     if (product != null && !validateProduct(product)) {
       return problems.push(...texts(problemsOf(validateProduct, ''), `${where}product`));
     }

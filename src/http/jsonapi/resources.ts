@@ -4,6 +4,7 @@
  * on users, and `sort=id|-id` on lists. Values the service does not support are a 400.
  */
 import { Type, type TObject } from '@sinclair/typebox';
+import { nowInSeconds } from '../../domain/dates.js';
 import {
   SUBSCRIPTIONS,
   SubscriptionAttributes,
@@ -76,12 +77,18 @@ export const UserResource = resourceObject(
   }) as TObject,
 );
 
-export function renderSubscription(base: string, s: StoredSubscription, fields?: ReadonlySet<string>) {
+/** A subscription, with its status at `now`. */
+export function renderSubscription(
+  base: string,
+  s: StoredSubscription,
+  fields?: ReadonlySet<string>,
+  now: number = nowInSeconds(),
+) {
   const relationships = toSubscriptionRelationships(s);
   return {
     type: SUBSCRIPTIONS,
     id: s.id,
-    attributes: pick(toSubscriptionAttributes(s), fields),
+    attributes: pick(toSubscriptionAttributes(s, now), fields),
     relationships: fields && !fields.has('product') ? {} : relationships,
     links: { self: `${base}/users/${s.userId}/subscriptions/${s.id}` },
   };

@@ -1,0 +1,15 @@
+/**
+ * Products as every adapter reads them with their count: one statement, the count an index range
+ * of the product's unexpired subscriptions (see the subscriptions_product index).
+ */
+import { raw, sql, type Dialect, type Sql } from './builder.js';
+import { catalogueColumns, PRODUCTS_TABLE } from './catalogue.js';
+import { instantValue } from './rows.js';
+import { statusCondition } from './subscriptions.js';
+
+export function productWithCountQuery(id: string, now: number, dialect: Dialect): Sql {
+  const active = statusCondition('s', 'active', instantValue(dialect, now));
+  return sql`SELECT ${raw(catalogueColumns(PRODUCTS_TABLE))},
+      (SELECT count(*) FROM subscriptions s WHERE s.product_id = products.id AND ${active}) AS active_subscriptions
+    FROM products WHERE id = ${id}`;
+}

@@ -1,0 +1,31 @@
+/**
+ * Products on SQLite.
+ */
+import type { Product, ProductValues } from '../../domain/product.js';
+import type { ProductStore } from '../port.js';
+import { PRODUCTS_TABLE, toCatalogueRecord } from '../sql/catalogue.js';
+import { productWithCountQuery } from '../sql/products.js';
+import { sqliteCatalogue } from './catalogue.js';
+import type { SqliteDatabase } from './database.js';
+
+export function sqliteProducts(database: SqliteDatabase): ProductStore {
+  const products = sqliteCatalogue<Product, ProductValues>(database, PRODUCTS_TABLE);
+
+  async function getProduct(id: string, now: number) {
+    const [row] = database.all(productWithCountQuery(id, now, 'sqlite'));
+    if (!row) return undefined;
+    return {
+      product: toCatalogueRecord<Product>(PRODUCTS_TABLE, row),
+      activeSubscriptions: Number(row.active_subscriptions),
+    };
+  }
+
+  return {
+    createProduct: products.create,
+    getProduct,
+    getProducts: products.getMany,
+    listProducts: products.list,
+    updateProduct: products.update,
+    deleteProduct: products.delete,
+  };
+}
