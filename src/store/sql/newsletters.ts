@@ -7,6 +7,6 @@ import { catalogueColumns, NEWSLETTERS_TABLE } from './catalogue.js';
 
 export function newsletterWithCountQuery(id: string): Sql {
   return sql`SELECT ${raw(catalogueColumns(NEWSLETTERS_TABLE))},
-      (SELECT count(*) FROM user_newsletters n WHERE n.newsletter_id = newsletters.id) AS members
+      (SELECT count(*) FROM user_newsletters n WHERE n.newsletter_id = ${id}) AS members
     FROM newsletters WHERE id = ${id}`;
 }

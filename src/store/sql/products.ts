@@ -10,6 +10,6 @@ import { statusCondition } from './subscriptions.js';
 export function productWithCountQuery(id: string, now: number, dialect: Dialect): Sql {
   const active = statusCondition('s', 'active', instantValue(dialect, now));
   return sql`SELECT ${raw(catalogueColumns(PRODUCTS_TABLE))},
-      (SELECT count(*) FROM subscriptions s WHERE s.product_id = products.id AND ${active}) AS active_subscriptions
+      (SELECT count(*) FROM subscriptions s WHERE s.product_id = ${id} AND ${active}) AS active_subscriptions
     FROM products WHERE id = ${id}`;
 }

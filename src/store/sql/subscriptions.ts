@@ -96,10 +96,10 @@ export function subscriptionsOfUserQuery(userId: string, filter: SubscriptionFil
  * its product's): the user's subscriptions by the user's index, and each product by its key.
  */
 export function activeSubscriptionsQuery(userId: string, now: number, dialect: Dialect): Sql {
-  return sql`SELECT u.id AS owner, s.id, s.product_id, coalesce(s.resource, p.resource) AS resource, s.date_ended
+  return sql`SELECT u.id AS owner, s.id, s.product_id, s.date_ended,
+      coalesce(s.resource, (SELECT p.resource FROM products p WHERE p.id = s.product_id)) AS resource
     FROM users u
     LEFT JOIN subscriptions s ON s.user_id = u.id AND ${statusCondition('s', 'active', instantValue(dialect, now))}
-    LEFT JOIN products p ON p.id = s.product_id
     WHERE u.id = ${userId}`;
 }
 

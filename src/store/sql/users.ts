@@ -110,12 +110,18 @@ function page(query: UserListQuery, column: string): Sql {
   return sql`ORDER BY ${raw(column)} ${userOrder(query)} LIMIT ${query.limit} OFFSET ${query.offset}`;
 }
 
-/** The user `column` is on the newsletter the query names. */
+/**
+ * The user `column` is on the newsletter the query names. The probe repeats the cursor, so that a
+ * planner that merges it with the page (PostgreSQL) starts both at the cursor, not at the first user.
+ */
 function onNewsletter(query: UserListQuery, column: string): Sql[] {
   if (query.newsletter === undefined) return [];
-  return [
-    sql`EXISTS (SELECT 1 FROM user_newsletters n WHERE n.user_id = ${raw(column)} AND n.newsletter_id = ${query.newsletter})`,
+  const conditions = [
+    sql`n.user_id = ${raw(column)}`,
+    sql`n.newsletter_id = ${query.newsletter}`,
+    ...beyond(query, 'n.user_id'),
   ];
+  return [sql`EXISTS (SELECT 1 FROM user_newsletters n WHERE ${join(conditions, ' AND ')})`];
 }
 
 /** The conditions on a subscription `s` the filter asks for: active at its instant, of its resource and product. */
@@ -124,13 +130,15 @@ function activeConditions(active: ActiveSubscriptionFilter, dialect: Dialect): S
   return filterConditions('s', { at: active.at, statuses: ['active'], resource, product }, dialect);
 }
 
-/** The user `column` has a subscription the filter asks for. */
+/** The user `column` has a subscription the filter asks for (repeating the cursor, as `onNewsletter` does). */
 function hasActive(query: UserListQuery, column: string, dialect: Dialect): Sql[] {
   if (!query.activeSubscription) return [];
-  const conditions = activeConditions(query.activeSubscription, dialect);
-  return [
-    sql`EXISTS (SELECT 1 FROM subscriptions s WHERE s.user_id = ${raw(column)} AND ${join(conditions, ' AND ')})`,
+  const conditions = [
+    sql`s.user_id = ${raw(column)}`,
+    ...beyond(query, 's.user_id'),
+    ...activeConditions(query.activeSubscription, dialect),
   ];
+  return [sql`EXISTS (SELECT 1 FROM subscriptions s WHERE ${join(conditions, ' AND ')})`];
 }
 
 /** From the users' own indexes (email, circulation number) or their primary key. */
