@@ -25,20 +25,26 @@ export type CatalogueType = typeof PRODUCTS | typeof NEWSLETTERS;
 /** Which record of the catalogue a type names, for messages. */
 export const SINGULAR: Readonly<Record<CatalogueType, string>> = { products: 'product', newsletters: 'newsletter' };
 
-const ID_PATTERN = '^[A-Za-z0-9._-]{1,64}$';
-const ID = new RegExp(ID_PATTERN);
+const ID = /^[A-Za-z0-9._-]{1,64}$/;
 
-/** An id a client may give a new record, or name in a reference. */
+/** An id a client may give a new record, or name in a reference: `[A-Za-z0-9._-]{1,64}`. */
 export const CatalogueId = Type.String({
-  pattern: ID_PATTERN,
-  errorMessage: { pattern: 'must be 1 to 64 letters, digits, dots, underscores or hyphens' },
+  minLength: 1,
+  maxLength: 64,
+  pattern: '^[A-Za-z0-9._-]+$',
+  errorMessage: { pattern: 'may hold only letters, digits, dots, underscores and hyphens' },
 });
 
 /**
  * An id as a path or a cursor carries it: anything a store may hold, including the ids that were
  * in use before the catalogue existed (registered as they were), so that those stay reachable.
  */
-export const StoredCatalogueId = Type.String({ minLength: 1, maxLength: 64, pattern: '^[^\\u0000/]+$' });
+export const StoredCatalogueId = Type.String({
+  minLength: 1,
+  maxLength: 64,
+  pattern: '^[^\\u0000]+$',
+  errorMessage: { pattern: 'must not contain NUL characters' },
+});
 
 export function isCatalogueId(text: string): boolean {
   return ID.test(text);

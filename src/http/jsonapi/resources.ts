@@ -1,9 +1,27 @@
 /**
- * Users and subscriptions as JSON:API resource objects, and the JSON:API query parameters that
- * shape them: sparse fieldsets (`fields[users]`, `fields[subscriptions]`), `include=subscriptions`
- * on users, and `sort=id|-id` on lists. Values the service does not support are a 400.
+ * Users, subscriptions and the catalogue's records as JSON:API resource objects, and the JSON:API
+ * query parameters that shape them: sparse fieldsets (`fields[users]`, `fields[subscriptions]`),
+ * `include=subscriptions` on users, and `sort=id|-id` on lists. Values the service does not
+ * support are a 400.
  */
-import { Type, type TObject } from '@sinclair/typebox';
+import { Type, type TObject, type TSchema } from '@sinclair/typebox';
+import { NEWSLETTERS, PRODUCTS, type CatalogueRecord, type CatalogueType } from '../../domain/catalogue.js';
+import {
+  NewsletterAttributes,
+  NewsletterCreateAttributes,
+  NewsletterMeta,
+  NewsletterUpdateAttributes,
+  toNewsletterAttributes,
+  type Newsletter,
+} from '../../domain/newsletter.js';
+import {
+  ProductAttributes,
+  ProductCreateAttributes,
+  ProductMeta,
+  ProductUpdateAttributes,
+  toProductAttributes,
+  type Product,
+} from '../../domain/product.js';
 import { nowInSeconds } from '../../domain/dates.js';
 import {
   SUBSCRIPTIONS,
@@ -118,3 +136,55 @@ export function sorted<T extends { id: string }>(items: readonly T[], sort: stri
   const ascending = [...items].sort((a, b) => Number(a.id) - Number(b.id));
   return sort === '-id' ? ascending.reverse() : ascending;
 }
+
+/** What the routes and resources of a kind of catalogue record need to know of it. */
+export interface CatalogueShape<R extends CatalogueRecord> {
+  type: CatalogueType;
+  schemas: { create: TObject; update: TObject; read: TSchema; meta: TSchema };
+  attributes(record: R): object;
+}
+
+/** The resource object schema of a kind: with its counts in `meta` where one is read. */
+export function catalogueResource<R extends CatalogueRecord>(shape: CatalogueShape<R>) {
+  const resource = resourceObject(shape.type, shape.schemas.read);
+  return Type.Object({ ...resource.properties, meta: Type.Optional(shape.schemas.meta) });
+}
+
+export function renderCatalogueRecord<R extends CatalogueRecord>(
+  base: string,
+  shape: CatalogueShape<R>,
+  record: R,
+  meta?: object,
+) {
+  return {
+    type: shape.type,
+    id: record.id,
+    attributes: shape.attributes(record),
+    links: { self: `${base}/${shape.type}/${encodeURIComponent(record.id)}` },
+    ...(meta ? { meta } : {}),
+  };
+}
+
+export const PRODUCT_SHAPE: CatalogueShape<Product> = {
+  type: PRODUCTS,
+  schemas: {
+    create: ProductCreateAttributes,
+    update: ProductUpdateAttributes,
+    read: ProductAttributes,
+    meta: ProductMeta,
+  },
+  attributes: toProductAttributes,
+};
+
+export const NEWSLETTER_SHAPE: CatalogueShape<Newsletter> = {
+  type: NEWSLETTERS,
+  schemas: {
+    create: NewsletterCreateAttributes,
+    update: NewsletterUpdateAttributes,
+    read: NewsletterAttributes,
+    meta: NewsletterMeta,
+  },
+  attributes: toNewsletterAttributes,
+};
+
+export const ProductResource = catalogueResource(PRODUCT_SHAPE);

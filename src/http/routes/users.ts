@@ -1,10 +1,15 @@
 /**
- * /users: create, list (paged, filtered), read, update and erase user records.
+ * /users: create, list (paged, filtered: by email, circulation number, newsletter and active
+ * subscription), read, update and erase user records.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { sentAttributeNames } from '../../domain/audit.js';
+import { StoredCatalogueId } from '../../domain/catalogue.js';
+import { nowInSeconds } from '../../domain/dates.js';
+import { userSubscriptionFilter } from '../../domain/entitlement.js';
+import { RESOURCES } from '../../domain/subscription.js';
 import { errors } from '../errors.js';
 import { hashPassword } from '../../domain/password.js';
 import {
@@ -75,6 +80,27 @@ const UserListQuery = Type.Object(
       FilterValue(254, 'A whole address (matched without regard to case), or a domain when it has no @.'),
     ),
     'filter[circulationNumber]': Type.Optional(FilterValue(50)),
+    'filter[newsletter]': Type.Optional({ ...StoredCatalogueId, description: 'Only the members of this newsletter.' }),
+    'filter[status]': Type.Optional(
+      Type.String({
+        pattern: '^active$',
+        errorMessage: { pattern: 'can only be active: users are found by their active subscriptions' },
+        description:
+          'active: only users with a subscription active now (narrowed by filter[resource] and filter[product]).',
+      }),
+    ),
+    'filter[resource]': Type.Optional(
+      Type.String({
+        pattern: `^(${RESOURCES.join('|')})$`,
+        errorMessage: { pattern: `must be one of: ${RESOURCES.join(', ')}` },
+        description:
+          "With filter[status]=active: only users with an active subscription that gives it (print: print or print-online), by its own resource or its product's.",
+      }),
+    ),
+    'filter[product]': Type.Optional({
+      ...StoredCatalogueId,
+      description: 'With filter[status]=active: only users with an active subscription of this product.',
+    }),
     'page[number]': Type.Optional(PageNumber),
     page: Type.Optional({ ...PageNumber, description: 'Same as page[number].' }),
     'page[after]': Type.Optional(
@@ -165,9 +191,19 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
       const size = pageSizeOf(query);
       const email = query['filter[email]'];
       const after = query['page[after]'];
+      const subscriptions = userSubscriptionFilter(
+        { status: query['filter[status]'], resource: query['filter[resource]'], product: query['filter[product]'] },
+        nowInSeconds(),
+      );
+      if (subscriptions.problem) {
+        const { name, detail } = subscriptions.problem;
+        throw errors.invalidQueryParameter(`filter[${name}]`, `filter[${name}] ${detail}`);
+      }
       const rows = await store.listUsers({
         email: email === undefined ? undefined : emailFilter(email),
         circulationNumber: query['filter[circulationNumber]'],
+        newsletter: query['filter[newsletter]'],
+        activeSubscription: subscriptions.filter,
         afterId: after,
         offset: after === undefined ? (number - 1) * size : 0,
         limit: size + 1,
@@ -277,6 +313,10 @@ function listUrl(base: string, query: UserListQuery, page: number, afterId?: str
     [
       'filter[email]',
       'filter[circulationNumber]',
+      'filter[newsletter]',
+      'filter[status]',
+      'filter[resource]',
+      'filter[product]',
       'include',
       'sort',
       'fields[users]',
