@@ -6,8 +6,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { formatInstant } from './dates.js';
-import { StringEnum } from './schema.js';
-import { RESOURCES, SUBSCRIPTION_STATUSES, type Resource, type SubscriptionStatus } from './subscription.js';
+import { RESOURCES, type Resource, type SubscriptionStatus } from './subscription.js';
 
 export const ACCESS = 'access';
 
@@ -78,9 +77,6 @@ export interface UserSubscriptionFilters {
   product?: string;
 }
 
-export const StatusFilter = StringEnum(SUBSCRIPTION_STATUSES);
-export const ResourceFilter = StringEnum(RESOURCES);
-
 /**
  * The subscription filter of a user list, or the problem with it: users are found by their active
  * subscriptions, so `resource` and `product` narrow `status=active` and need it.
@@ -100,7 +96,8 @@ export function userSubscriptionFilter(
   }
   if (status === undefined) {
     const name = resource !== undefined ? 'resource' : product !== undefined ? 'product' : undefined;
-    if (name) return { problem: { name, detail: `narrows status active: send it with status active` } };
+    if (name)
+      return { problem: { name, detail: 'needs status active: it narrows the users with an active subscription' } };
     return {};
   }
   return {

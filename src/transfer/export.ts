@@ -1,6 +1,8 @@
 /**
  * `circulation export`: users (and their subscriptions) streamed as NDJSON or CSV, a page of
- * 1,000 at a time by id, so memory stays flat however many there are.
+ * 1,000 at a time by id, so memory stays flat however many there are. It filters as the user list
+ * does, so a fulfilment list (the members of a newsletter; who gets the print edition now, with
+ * their addresses) is an export with filters, read through the same index seeks.
  */
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
@@ -8,6 +10,7 @@ import { stringify as stringifyCsv } from 'csv-stringify';
 import { nowInSeconds } from '../domain/dates.js';
 import { toSubscriptionAttributes, type StoredSubscription } from '../domain/subscription.js';
 import { toUserAttributes } from '../domain/user.js';
+import type { ActiveSubscriptionFilter } from '../domain/entitlement.js';
 import type { EmailFilter, Store } from '../store/port.js';
 import { flatten, USER_CSV_COLUMNS } from './csv.js';
 import { groupByUser, write, type Format } from './streams.js';
@@ -16,6 +19,9 @@ export interface ExportOptions {
   format: Format;
   email?: EmailFilter;
   circulationNumber?: string;
+  newsletter?: string;
+  /** Only users with such a subscription active (at the moment the export starts). */
+  activeSubscription?: ActiveSubscriptionFilter;
   /** NDJSON only: each user with an array of their subscriptions. */
   subscriptions?: boolean;
 }
