@@ -88,7 +88,7 @@ export function userSubscriptionFilter(
   const { status, resource, product } = filters;
   if (status !== undefined && status !== 'active') {
     return {
-      problem: { name: 'status', detail: 'users are found by their active subscriptions: the only status is active' },
+      problem: { name: 'status', detail: 'can only be active: users are found by their active subscriptions' },
     };
   }
   if (resource !== undefined && !(RESOURCES as readonly string[]).includes(resource)) {

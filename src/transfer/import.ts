@@ -10,7 +10,7 @@ import { parse as parseCsv } from 'csv-parse';
 import type { AuditContext } from '../domain/audit.js';
 import { DomainFailure, type Problem } from '../domain/failures.js';
 import { hashPassword } from '../domain/password.js';
-import { CatalogueId } from '../domain/catalogue.js';
+import { CatalogueId, PRODUCT_POINTER } from '../domain/catalogue.js';
 import {
   newSubscription,
   SubscriptionCreateAttributes,
@@ -49,6 +49,11 @@ interface Row {
 const validateUser = compileSchema(UserCreateAttributes);
 const validateSubscription = compileSchema(SubscriptionCreateAttributes);
 const validateProduct = compileSchema(CatalogueId);
+
+/** A rejected row, as the report has it: its line and the problems as texts. */
+function reject(report: Writable, line: number, errors: readonly string[]): Promise<void> {
+  return write(report, `${JSON.stringify({ line, errors })}\n`);
+}
 
 /** Problems as the report writes them: `where: detail`, where is the path in the record. */
 function texts(problems: readonly Problem[], prefix: string, attributesAt = ''): string[] {
@@ -135,7 +140,7 @@ export async function importFile(store: Store, path: string, options: ImportOpti
   let batch: Row[] = [];
   let emails = new Set<string>();
   const flush = async () => {
-    await applyBatch(store, batch, options.audit, result);
+    await applyBatch(store, batch, options, result);
     batch = [];
     emails = new Set();
   };
@@ -144,7 +149,7 @@ export async function importFile(store: Store, path: string, options: ImportOpti
     const { row, problems } = record instanceof Error ? { problems: [record.message] } : check(record);
     if (!row) {
       result.rejected += 1;
-      await write(options.report, `${JSON.stringify({ line, errors: problems })}\n`);
+      await reject(options.report, line, problems);
     } else {
       const email = row.attributes.email.toLowerCase();
       // The same user twice: the first must be stored before the second can be matched to it.
@@ -159,8 +164,14 @@ export async function importFile(store: Store, path: string, options: ImportOpti
   return result;
 }
 
-async function applyBatch(store: Store, batch: Row[], audit: AuditContext, result: ImportResult): Promise<void> {
+async function applyBatch(
+  store: Store,
+  batch: Row[],
+  options: Pick<ImportOptions, 'audit' | 'report'>,
+  result: ImportResult,
+): Promise<void> {
   if (batch.length === 0) return;
+  const { audit } = options;
   const known = await store.userIdsByEmail(batch.map((r) => r.attributes.email));
   const hashes = await Promise.all(
     batch.map((r) => (r.attributes.password === undefined ? null : hashPassword(r.attributes.password))),
@@ -168,21 +179,32 @@ async function applyBatch(store: Store, batch: Row[], audit: AuditContext, resul
   const fresh = batch.flatMap((row, i) =>
     known.has(row.attributes.email.toLowerCase()) ? [] : [{ row, hash: hashes[i] ?? null }],
   );
-  if (fresh.length > 0) {
-    await store.importUsers(
-      fresh.map(({ row, hash }) => ({
-        user: {
-          email: row.attributes.email,
-          passwordHash: hash,
-          fields: toUserFields(row.attributes),
-          newsletters: row.attributes.newsletters?.add ?? [],
-        },
-        subscriptions: row.subscriptions,
-      })),
-      { ...audit, attributes: ['email', 'familyName'] },
-    );
-    result.created += fresh.length;
-    result.subscriptionsAdded += fresh.reduce((n, { row }) => n + row.subscriptions.length, 0);
+  const newUser = ({ row, hash }: { row: Row; hash: string | null }) => ({
+    user: {
+      email: row.attributes.email,
+      passwordHash: hash,
+      fields: toUserFields(row.attributes),
+      newsletters: row.attributes.newsletters?.add ?? [],
+    },
+    subscriptions: row.subscriptions,
+  });
+  const created = (rows: typeof fresh) => {
+    result.created += rows.length;
+    result.subscriptionsAdded += rows.reduce((n, { row }) => n + row.subscriptions.length, 0);
+  };
+  const importAudit = { ...audit, attributes: ['email', 'familyName'] };
+  try {
+    if (fresh.length > 0) await store.importUsers(fresh.map(newUser), importAudit);
+    created(fresh);
+  } catch (error) {
+    if (!(error instanceof DomainFailure)) throw error;
+    // A rule refused the batch (a reference the store refuses, say): each row alone, to find which.
+    for (const one of fresh) {
+      await refusedAs(one.row, options.report, result, async () => {
+        await store.importUsers([newUser(one)], importAudit);
+        created([one]);
+      });
+    }
   }
   const existing = batch.flatMap((row, i) => {
     const id = known.get(row.attributes.email.toLowerCase());
@@ -191,24 +213,59 @@ async function applyBatch(store: Store, batch: Row[], audit: AuditContext, resul
   if (existing.length === 0) return;
   const stored = groupByUser(await store.listSubscriptionsOfUsers(existing.map((e) => e.id)));
   for (const { row, id, hash } of existing) {
-    await store.updateUser(
-      id,
-      {
-        email: row.attributes.email,
-        ...(hash === null ? {} : { passwordHash: hash }),
-        fields: toUserFields(row.attributes),
-        addNewsletters: row.attributes.newsletters?.add ?? [],
-        removeNewsletters: [],
-      },
-      { ...audit, attributes: Object.keys(row.attributes).sort() },
-    );
-    result.updated += 1;
-    for (const values of row.subscriptions) {
-      if ((stored.get(id) ?? []).some((s) => sameSubscription(s, values))) continue;
-      await store.createSubscription(id, values, { ...audit, attributes: Object.keys(values).sort() });
-      result.subscriptionsAdded += 1;
-    }
+    await refusedAs(row, options.report, result, async () => {
+      await store.updateUser(
+        id,
+        {
+          email: row.attributes.email,
+          ...(hash === null ? {} : { passwordHash: hash }),
+          fields: toUserFields(row.attributes),
+          addNewsletters: row.attributes.newsletters?.add ?? [],
+          removeNewsletters: [],
+        },
+        { ...audit, attributes: Object.keys(row.attributes).sort() },
+      );
+      result.updated += 1;
+      for (const [index, values] of row.subscriptions.entries()) {
+        if ((stored.get(id) ?? []).some((s) => sameSubscription(s, values))) continue;
+        try {
+          await store.createSubscription(id, values, { ...audit, attributes: Object.keys(values).sort() });
+        } catch (error) {
+          if (error instanceof DomainFailure) throw new DomainFailure(error.code, asImported(error.problems, index));
+          throw error;
+        }
+        result.subscriptionsAdded += 1;
+      }
+    });
   }
+}
+
+/** Runs the writes of one row; a rule's refusal of them is the row's rejection, in the report. */
+async function refusedAs(row: Row, report: Writable, result: ImportResult, write: () => Promise<void>) {
+  try {
+    await write();
+  } catch (error) {
+    if (!(error instanceof DomainFailure)) throw error;
+    result.rejected += 1;
+    await reject(report, row.line, texts(asImported(error.problems), ''));
+  }
+}
+
+/**
+ * Problems as the record in the file has them: the API's pointers into a request document
+ * (`/data/attributes/newsletters/add/0`, the product of subscription `index`) become pointers into
+ * the record (`/newsletters/0`, `/subscriptions/<index>/product`).
+ */
+function asImported(problems: readonly Problem[], index?: number): Problem[] {
+  return problems.map(({ pointer, detail }) => ({
+    detail,
+    pointer:
+      pointer === PRODUCT_POINTER && index !== undefined
+        ? `/subscriptions/${index}/product`
+        : pointer
+            .replace(/^\/data\/attributes\/newsletters\/add\//, '/newsletters/')
+            .replace(/^\/data\/attributes/, ''),
+  }));
 }
 
 /** Matched by external identifier when it has one, else by every value. */
