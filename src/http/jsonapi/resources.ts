@@ -24,6 +24,7 @@ import {
 } from '../../domain/product.js';
 import { nowInSeconds } from '../../domain/dates.js';
 import {
+  RESOURCES,
   SUBSCRIPTIONS,
   SubscriptionAttributes,
   SubscriptionRelationshipsRead,
@@ -66,6 +67,17 @@ export const SortById = Type.Optional(
     description: 'id (the default) or -id.',
   }),
 );
+
+/** A filter by what subscriptions give (`print`: print and print-online, by their own resource or their product's). */
+export function ResourceFilter(description: string) {
+  return Type.Optional(
+    Type.String({
+      pattern: `^(${RESOURCES.join('|')})$`,
+      errorMessage: { pattern: `must be one of: ${RESOURCES.join(', ')}` },
+      description,
+    }),
+  );
+}
 
 /** The fields a `fields[...]` parameter asks for, or undefined for all of them. */
 export function fieldSet(value: string | undefined): ReadonlySet<string> | undefined {

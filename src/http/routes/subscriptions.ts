@@ -16,7 +16,6 @@ import {
   SubscriptionCreateAttributes,
   SubscriptionRelationships,
   SubscriptionUpdateAttributes,
-  RESOURCES,
   SUBSCRIPTION_STATUSES,
   type Resource,
   type StoredSubscription,
@@ -41,6 +40,7 @@ import {
   ProductResource,
   renderCatalogueRecord,
   renderSubscription,
+  ResourceFilter,
   SortById,
   sorted,
   SubscriptionFields,
@@ -74,14 +74,7 @@ const ListQuery = Type.Object(
         description: 'Only subscriptions in these statuses now.',
       }),
     ),
-    'filter[resource]': Type.Optional(
-      Type.String({
-        pattern: `^(${RESOURCES.join('|')})$`,
-        errorMessage: { pattern: `must be one of: ${RESOURCES.join(', ')}` },
-        description:
-          "Only subscriptions that give it (print: print and print-online), by their own resource or their product's.",
-      }),
-    ),
+    'filter[resource]': ResourceFilter('Only the subscriptions that give it.'),
     'filter[product]': Type.Optional({ ...StoredCatalogueId, description: 'Only subscriptions of this product.' }),
   },
   { additionalProperties: false },

@@ -9,7 +9,6 @@ import { sentAttributeNames } from '../../domain/audit.js';
 import { StoredCatalogueId } from '../../domain/catalogue.js';
 import { nowInSeconds } from '../../domain/dates.js';
 import { userSubscriptionFilter } from '../../domain/entitlement.js';
-import { RESOURCES } from '../../domain/subscription.js';
 import { errors } from '../errors.js';
 import { hashPassword } from '../../domain/password.js';
 import {
@@ -39,6 +38,7 @@ import {
   IncludeSubscriptions,
   renderSubscription,
   renderUser,
+  ResourceFilter,
   SortById,
   SubscriptionFields,
   SubscriptionResource,
@@ -89,13 +89,8 @@ const UserListQuery = Type.Object(
           'active: only users with a subscription active now (narrowed by filter[resource] and filter[product]).',
       }),
     ),
-    'filter[resource]': Type.Optional(
-      Type.String({
-        pattern: `^(${RESOURCES.join('|')})$`,
-        errorMessage: { pattern: `must be one of: ${RESOURCES.join(', ')}` },
-        description:
-          "With filter[status]=active: only users with an active subscription that gives it (print: print or print-online), by its own resource or its product's.",
-      }),
+    'filter[resource]': ResourceFilter(
+      'With filter[status]=active: only users with an active subscription that gives it.',
     ),
     'filter[product]': Type.Optional({
       ...StoredCatalogueId,

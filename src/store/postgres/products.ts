@@ -3,8 +3,8 @@
  */
 import type { Product, ProductValues } from '../../domain/product.js';
 import type { ProductStore } from '../port.js';
-import { PRODUCTS_TABLE, toCatalogueRecord } from '../sql/catalogue.js';
-import { productWithCountQuery } from '../sql/products.js';
+import { PRODUCTS_TABLE } from '../sql/catalogue.js';
+import { productWithCountQuery, toProductWithCount } from '../sql/products.js';
 import { postgresCatalogue } from './catalogue.js';
 import type { PostgresDatabase } from './database.js';
 
@@ -13,11 +13,7 @@ export function postgresProducts(database: PostgresDatabase): ProductStore {
 
   async function getProduct(id: string, now: number) {
     const [row] = await database.rows(productWithCountQuery(id, now, 'postgres'));
-    if (!row) return undefined;
-    return {
-      product: toCatalogueRecord<Product>(PRODUCTS_TABLE, row),
-      activeSubscriptions: Number(row.active_subscriptions),
-    };
+    return row && toProductWithCount(row);
   }
 
   return {

@@ -3,8 +3,8 @@
  */
 import type { Newsletter, NewsletterValues } from '../../domain/newsletter.js';
 import type { NewsletterStore } from '../port.js';
-import { NEWSLETTERS_TABLE, toCatalogueRecord } from '../sql/catalogue.js';
-import { newsletterWithCountQuery } from '../sql/newsletters.js';
+import { NEWSLETTERS_TABLE } from '../sql/catalogue.js';
+import { newsletterWithCountQuery, toNewsletterWithCount } from '../sql/newsletters.js';
 import { sqliteCatalogue } from './catalogue.js';
 import type { SqliteDatabase } from './database.js';
 
@@ -13,8 +13,7 @@ export function sqliteNewsletters(database: SqliteDatabase): NewsletterStore {
 
   async function getNewsletter(id: string) {
     const [row] = database.all(newsletterWithCountQuery(id));
-    if (!row) return undefined;
-    return { newsletter: toCatalogueRecord<Newsletter>(NEWSLETTERS_TABLE, row), members: Number(row.members) };
+    return row && toNewsletterWithCount(row);
   }
 
   return {
