@@ -25,8 +25,6 @@ export type CatalogueType = typeof PRODUCTS | typeof NEWSLETTERS;
 /** Which record of the catalogue a type names, for messages. */
 export const SINGULAR: Readonly<Record<CatalogueType, string>> = { products: 'product', newsletters: 'newsletter' };
 
-const ID = /^[A-Za-z0-9._-]{1,64}$/;
-
 /** An id a client may give a new record, or name in a reference: `[A-Za-z0-9._-]{1,64}`. */
 export const CatalogueId = Type.String({
   minLength: 1,
@@ -45,10 +43,6 @@ export const StoredCatalogueId = Type.String({
   pattern: '^[^\\u0000]+$',
   errorMessage: { pattern: 'must not contain NUL characters' },
 });
-
-export function isCatalogueId(text: string): boolean {
-  return ID.test(text);
-}
 
 /** An id for a record created without one. */
 export function newCatalogueId(): string {

@@ -1,7 +1,10 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isCatalogueId, newCatalogueId, resolveReferences } from '../../src/domain/catalogue.js';
+import { CatalogueId, newCatalogueId, resolveReferences } from '../../src/domain/catalogue.js';
 import { DomainFailure } from '../../src/domain/failures.js';
+import { compileSchema } from '../../src/domain/validation.js';
+
+const isCatalogueId = compileSchema(CatalogueId);
 
 describe('catalogue ids', () => {
   it('are 1 to 64 letters, digits, dots, underscores and hyphens', () => {

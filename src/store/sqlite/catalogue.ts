@@ -101,5 +101,5 @@ export function sqliteCatalogue<R extends CatalogueRecord, V extends CatalogueVa
       .immediate();
   }
 
-  return { create, selectOne, getMany, list, update, delete: deleteRecord };
+  return { create, getMany, list, update, delete: deleteRecord };
 }
