@@ -81,6 +81,8 @@ const READER_PASSWORD = 'a bench reader passphrase';
 const readerEmail = (n: number) => `bench-reader-${n}@sign-in.example`;
 const signInBody = (n: number) =>
   JSON.stringify({ data: { type: 'sign-ins', attributes: { email: readerEmail(n), password: READER_PASSWORD } } });
+/** A cursor anywhere in the list but its last thousand users, so that every page it starts is full. */
+const cursor = () => random(Math.max(1, USERS - 1000)) - 1;
 const subscriptionBody = (id?: number) =>
   JSON.stringify({
     data: {
@@ -135,6 +137,24 @@ function scenarios(deepPage: number, deepNextLink: string): Scenario[] {
     {
       name: 'filter by circulationNumber',
       requests: () => many(() => ({ method: 'GET', path: `/users?filter[circulationNumber]=C-${random(USERS)}` })),
+    },
+    {
+      name: "GET a user's access",
+      requests: () => many(() => ({ method: 'GET', path: `/users/${random(USERS)}/access` })),
+    },
+    {
+      // The seed puts users 3k+1 on the weekly newsletter: a full page anywhere in the list, by a seek.
+      name: 'filter[newsletter] page',
+      requests: () => many(() => ({ method: 'GET', path: `/users?filter[newsletter]=weekly&page[after]=${cursor()}` })),
+    },
+    {
+      // About 40% of seeded users get print now, by a print subscription or a print product.
+      name: 'filter[status]=active&filter[resource]=print page',
+      requests: () =>
+        many(() => ({
+          method: 'GET',
+          path: `/users?filter[status]=active&filter[resource]=print&page[after]=${cursor()}`,
+        })),
     },
     {
       name: 'create a subscription',

@@ -18,6 +18,8 @@ export interface Config {
   port: number;
   host: string;
   database: DatabaseConfig;
+  /** STRICT_REFERENCES: refuse products and newsletters the catalogue does not know, rather than register them. */
+  strictReferences: boolean;
   /** Absolute base for links and Location, without a trailing slash; derived per request when unset. */
   publicUrl: string | undefined;
   trustProxy: boolean;
@@ -69,6 +71,7 @@ export const SETTINGS = {
   ],
   credentials: ['AUTH', 'CIRCULATION_ADMIN_KEY', 'RATE_LIMIT', 'RATE_LIMIT_BURST'],
   readers: ['SIGN_IN_MAX_ATTEMPTS', 'SIGN_IN_WINDOW_MINUTES', 'PASSWORD_RESET_TTL_MINUTES'],
+  catalogue: ['STRICT_REFERENCES'],
   jobs: ['LAPSE_INTERVAL_SECONDS'],
   webhooks: [
     'WEBHOOK_SECRET_KEY',
@@ -89,6 +92,7 @@ export function loadConfig(env: Env = process.env): Config {
     port: port(env.PORT),
     host: host(env.HOST),
     database: database(env),
+    strictReferences: flag('STRICT_REFERENCES', env.STRICT_REFERENCES),
     publicUrl: publicUrl(env.PUBLIC_URL),
     trustProxy: flag('TRUST_PROXY', env.TRUST_PROXY),
     logLevel: logLevel(env.LOG_LEVEL),

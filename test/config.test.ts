@@ -22,6 +22,7 @@ describe('loadConfig defaults', () => {
       port: 3000,
       host: '127.0.0.1',
       database: { kind: 'sqlite', path: resolve(DEFAULT_DATABASE_PATH), synchronous: 'NORMAL', busyTimeoutMs: 1000 },
+      strictReferences: false,
       publicUrl: undefined,
       trustProxy: false,
       logLevel: 'info',
@@ -65,6 +66,13 @@ describe('loadConfig accepts valid settings', () => {
   it('drops the trailing slash of PUBLIC_URL', () => {
     assert.equal(loadConfig({ PUBLIC_URL: 'https://api.example.com/v1/' }).publicUrl, 'https://api.example.com/v1');
     assert.equal(loadConfig({ PUBLIC_URL: 'http://localhost:3000' }).publicUrl, 'http://localhost:3000');
+  });
+
+  it('reads STRICT_REFERENCES true/1 and false/0', () => {
+    assert.equal(loadConfig({ STRICT_REFERENCES: 'true' }).strictReferences, true);
+    assert.equal(loadConfig({ STRICT_REFERENCES: '1' }).strictReferences, true);
+    assert.equal(loadConfig({ STRICT_REFERENCES: 'false' }).strictReferences, false);
+    assert.equal(loadConfig({ STRICT_REFERENCES: '0' }).strictReferences, false);
   });
 
   it('reads TRUST_PROXY true/1 and false/0', () => {
@@ -207,6 +215,7 @@ describe('loadConfig refuses invalid settings, naming the setting', () => {
   it('refuses a PUBLIC_URL that is not http(s)', () =>
     assertRefused({ PUBLIC_URL: 'ftp://files.example.com' }, 'PUBLIC_URL'));
   it('refuses TRUST_PROXY=maybe', () => assertRefused({ TRUST_PROXY: 'maybe' }, 'TRUST_PROXY'));
+  it('refuses STRICT_REFERENCES=yes', () => assertRefused({ STRICT_REFERENCES: 'yes' }, 'STRICT_REFERENCES'));
   it('refuses LOG_LEVEL=loud', () => assertRefused({ LOG_LEVEL: 'loud' }, 'LOG_LEVEL'));
   it('refuses SQLITE_SYNCHRONOUS=OFF', () => assertRefused({ SQLITE_SYNCHRONOUS: 'OFF' }, 'SQLITE_SYNCHRONOUS'));
   it('refuses a SIGN_IN_MAX_ATTEMPTS of 0', () => assertRefused({ SIGN_IN_MAX_ATTEMPTS: '0' }, 'SIGN_IN_MAX_ATTEMPTS'));

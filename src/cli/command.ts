@@ -25,7 +25,7 @@ export class CommandError extends Error {
 /** A command's work on the configured database, closed however the work ends. */
 export function withStore(work: (store: Store, args: readonly string[]) => Promise<void>): Command['run'] {
   return async (config, args) => {
-    const store = await openStore(config.database);
+    const store = await openStore(config.database, { strictReferences: config.strictReferences });
     try {
       await work(store, args);
     } finally {

@@ -25,7 +25,7 @@ async function serve(config: Config): Promise<void> {
   if (!config.auth && !LOOPBACK.has(config.host)) {
     throw new Error(`AUTH=off lets anyone in, so it listens only on loopback, not on HOST=${config.host}`);
   }
-  const store = await openStore(config.database);
+  const store = await openStore(config.database, { strictReferences: config.strictReferences });
   const log = logging(config.logLevel);
   const webhookKey = webhookKeyOf(config.webhooks.secretKey, config.database);
   let dispatcher: Dispatcher | undefined;

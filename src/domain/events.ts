@@ -1,6 +1,6 @@
 /**
  * Events: what changed, for the rest of the publisher. Each is an entry of the audit trail about
- * a user or a subscription, recorded with its event type in the same transaction as the change
+ * a user, a subscription, a product or a newsletter, recorded with its event type in the same transaction as the change
  * itself, so no change is ever without its event and no event without its change (the trail is
  * the outbox: a database trigger turns each event into its webhook deliveries).
  * An event carries ids and the names of the attributes sent, never a value.
@@ -20,12 +20,19 @@ export const EVENT_TYPES = [
   'subscription.updated',
   'subscription.deleted',
   'subscription.expired',
+  'product.created',
+  'product.updated',
+  'product.deleted',
+  'newsletter.created',
+  'newsletter.updated',
+  'newsletter.deleted',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
 /**
- * Which changes are events: a change to a user or a subscription, and a reader signing in.
- * Credentials, webhooks and password reset tokens are not.
+ * Which changes are events: a change to a user, a subscription or the catalogue, and a reader
+ * signing in. Credentials, webhooks and password reset tokens are not. Events about the
+ * catalogue have no user.
  */
 const EVENT_OF: Readonly<Record<string, Partial<Record<AuditAction, EventType>>>> = {
   users: { create: 'user.created', update: 'user.updated', delete: 'user.deleted', 'sign-in': 'user.signed_in' },
@@ -35,6 +42,8 @@ const EVENT_OF: Readonly<Record<string, Partial<Record<AuditAction, EventType>>>
     delete: 'subscription.deleted',
     expire: 'subscription.expired',
   },
+  products: { create: 'product.created', update: 'product.updated', delete: 'product.deleted' },
+  newsletters: { create: 'newsletter.created', update: 'newsletter.updated', delete: 'newsletter.deleted' },
 };
 
 /** The event a change is, recorded with its audit entry; null when the change is not one. */

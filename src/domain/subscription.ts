@@ -1,15 +1,16 @@
 /**
- * The subscription resource: its schemas, the date rules, and expiry. Dates travel as
- * ISO-8601 text and are kept as epoch seconds.
+ * The subscription resource: its schemas, the date rules, expiry, and its status at an instant.
+ * Dates travel as ISO-8601 text and are kept as epoch seconds. A subscription's status is worked
+ * out when it is read, from its dates and `expired`, and never stored, so it cannot go stale.
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { CatalogueId, PRODUCTS } from './catalogue.js';
 import { formatInstant, parseInstant } from './dates.js';
 import { failures, type Problem } from './failures.js';
 import { isRecord, Nullable, StringEnum } from './schema.js';
 import { withRules } from './validation.js';
 
 export const SUBSCRIPTIONS = 'subscriptions';
-export const PRODUCTS = 'products';
 
 export const LICENSES = ['individual', 'free', 'site'] as const;
 export const RESOURCES = ['online', 'print', 'print-online'] as const;
@@ -22,7 +23,12 @@ const Instant = Type.String({
   description: 'ISO-8601 with a UTC offset; returned in UTC, to the second.',
 });
 
-export const ProductId = Type.String({ minLength: 1, maxLength: 64 });
+/**
+ * Where a subscription stands at an instant: not begun, running, past its dateEnded (until it
+ * lapses), or expired (by the expire operation or by lapsing).
+ */
+export const SUBSCRIPTION_STATUSES = ['scheduled', 'active', 'ended', 'expired'] as const;
+export type SubscriptionStatus = (typeof SUBSCRIPTION_STATUSES)[number];
 
 export const SubscriptionCreateAttributes = withRules(
   Type.Object(
@@ -52,6 +58,10 @@ export const SubscriptionAttributes = Type.Object({
   resource: Nullable(StringEnum(RESOURCES)),
   trial: Type.Boolean(),
   expired: Type.Boolean(),
+  status: StringEnum(SUBSCRIPTION_STATUSES, {
+    description:
+      'Read-only, worked out when read: scheduled before dateStarted; active from dateStarted until dateEnded; ended after dateEnded; expired once expired.',
+  }),
 });
 
 export type SubscriptionCreate = Static<typeof SubscriptionCreateAttributes>;
@@ -112,7 +122,19 @@ export function changedSubscription(
   return sendsDate ? checked(next) : next;
 }
 
-export function toSubscriptionAttributes(s: StoredSubscription): SubscriptionRead {
+/** Its status at `now` (epoch seconds): active when dateStarted <= now < dateEnded and not expired. */
+export function subscriptionStatus(
+  s: Pick<StoredSubscription, 'dateStarted' | 'dateEnded' | 'expired'>,
+  now: number,
+): SubscriptionStatus {
+  if (s.expired) return 'expired';
+  if (s.dateStarted > now) return 'scheduled';
+  if (s.dateEnded !== null && s.dateEnded <= now) return 'ended';
+  return 'active';
+}
+
+/** Its read attributes, with its status at `now`. */
+export function toSubscriptionAttributes(s: StoredSubscription, now: number): SubscriptionRead {
   return {
     dateStarted: formatInstant(s.dateStarted),
     dateEnded: s.dateEnded === null ? null : formatInstant(s.dateEnded),
@@ -121,6 +143,7 @@ export function toSubscriptionAttributes(s: StoredSubscription): SubscriptionRea
     resource: s.resource,
     trial: s.trial,
     expired: s.expired,
+    status: subscriptionStatus(s, now),
   };
 }
 
@@ -151,7 +174,10 @@ function checked(values: SubscriptionValues): SubscriptionValues {
   return values;
 }
 
-const ProductIdentifier = Type.Object({ type: Type.Literal(PRODUCTS), id: ProductId }, { additionalProperties: false });
+const ProductIdentifier = Type.Object(
+  { type: Type.Literal(PRODUCTS), id: CatalogueId },
+  { additionalProperties: false },
+);
 
 /** The optional link to a subscription product; `data: null` removes it on update. */
 export const SubscriptionRelationships = Type.Object(
@@ -162,7 +188,7 @@ export const SubscriptionRelationships = Type.Object(
 );
 
 export const SubscriptionRelationshipsRead = Type.Object({
-  product: Type.Object({ data: Nullable(ProductIdentifier) }),
+  product: Type.Object({ data: Nullable(Type.Object({ type: Type.Literal(PRODUCTS), id: Type.String() })) }),
 });
 
 export function toSubscriptionRelationships(s: StoredSubscription): Static<typeof SubscriptionRelationshipsRead> {

@@ -4,6 +4,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { formatInstant } from './dates.js';
+import { CatalogueId } from './catalogue.js';
 import type { Problem } from './failures.js';
 import { isCommonPassword, PASSWORD_MAX_LENGTH, PASSWORD_MIN_LENGTH, passwordHashProblem } from './password.js';
 import { isRecord, Nullable, Text } from './schema.js';
@@ -42,7 +43,11 @@ const PasswordHash = Type.String({
     'string) hash, verified at sign-in and then replaced by an argon2id hash of today. Admin credentials only; never returned.',
 });
 
-export const NewsletterId = Type.String({
+/**
+ * A newsletter a user leaves: any id a membership may hold, including those that were in use
+ * before the catalogue held them to its pattern, so that those can still be left.
+ */
+const LeftNewsletterId = Type.String({
   minLength: 1,
   maxLength: 64,
   pattern: '^\\S+$',
@@ -51,8 +56,8 @@ export const NewsletterId = Type.String({
 
 const NewsletterChanges = Type.Object(
   {
-    add: Type.Optional(Type.Array(NewsletterId, { maxItems: 100 })),
-    remove: Type.Optional(Type.Array(NewsletterId, { maxItems: 100 })),
+    add: Type.Optional(Type.Array(CatalogueId, { maxItems: 100 })),
+    remove: Type.Optional(Type.Array(LeftNewsletterId, { maxItems: 100 })),
   },
   { additionalProperties: false, description: 'Newsletter ids to add to and remove from the user.' },
 );

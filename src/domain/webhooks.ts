@@ -1,6 +1,7 @@
 /**
- * Webhooks: endpoints that receive the events of users and subscriptions as they happen, signed
- * per the Standard Webhooks specification, retried with exponential backoff and jitter.
+ * Webhooks: endpoints that receive the events of users, subscriptions and the catalogue as they
+ * happen, signed per the Standard Webhooks specification, retried with exponential backoff and
+ * jitter.
  *
  * A webhook's signing secret is never stored: the database keeps a random salt per webhook, and
  * the secret is derived from it with the service's webhook key (HMAC-SHA256, a pseudo-random
@@ -75,7 +76,8 @@ export interface WebhookDelivery {
   webhookId: string;
   eventId: string;
   eventType: EventType;
-  userId: string;
+  /** The user the event is about; null for an event about the catalogue. */
+  userId: string | null;
   state: DeliveryState;
   attempts: number;
   /** Epoch milliseconds, as every instant of a delivery: retries come seconds apart, or less. */
@@ -92,7 +94,9 @@ export interface WebhookDelivery {
 export const DeliveryAttributes = Type.Object({
   eventId: Type.String({ description: 'The id of the event (as in /events), and the webhook-id header.' }),
   eventType: StringEnum(EVENT_TYPES),
-  userId: Type.String(),
+  userId: Type.Union([Type.String(), Type.Null()], {
+    description: 'The user the event is about; null for an event about a product or a newsletter.',
+  }),
   state: StringEnum(DELIVERY_STATES, {
     description: 'pending until the endpoint answers 2xx (delivered) or every attempt has failed (failed).',
   }),

@@ -41,6 +41,10 @@ export const CATALOGUE = {
   // Records.
   RECORD_NOT_FOUND: { status: 404, title: 'Not Found' },
   PRECONDITION_FAILED: { status: 412, title: 'Precondition Failed' },
+  ID_TAKEN: { status: 409, title: 'Conflict' },
+  STILL_REFERENCED: { status: 409, title: 'Conflict' },
+  UNKNOWN_REFERENCE: { status: 422, title: 'Unknown Reference' },
+  INACTIVE_REFERENCE: { status: 422, title: 'Inactive Reference' },
 
   // Credentials and limits.
   CREDENTIAL_REQUIRED: { status: 401, title: 'Unauthorized' },
@@ -107,10 +111,13 @@ function single(code: ErrorCode, detail?: string, source?: ErrorSource, headers?
   return new ApiError(CATALOGUE[code].status, [errorObject(code, detail, source)], headers);
 }
 
-/** 422 with one error per problem, as the interface's section 7 lays out. */
-function problems(code: 'INVALID_ATTRIBUTE' | 'EMAIL_TAKEN', list: readonly Problem[]): ApiError {
+/** One error per problem (a 422, as the interface's section 7 lays out, or a 409 for a taken id). */
+function problems(
+  code: 'INVALID_ATTRIBUTE' | 'EMAIL_TAKEN' | 'ID_TAKEN' | 'UNKNOWN_REFERENCE' | 'INACTIVE_REFERENCE',
+  list: readonly Problem[],
+): ApiError {
   return new ApiError(
-    422,
+    CATALOGUE[code].status,
     list.map((p) => errorObject(code, p.detail, { pointer: p.pointer })),
   );
 }
@@ -243,8 +250,13 @@ export function fromFailure(failure: DomainFailure): ApiError {
   switch (failure.code) {
     case 'INVALID_ATTRIBUTE':
     case 'EMAIL_TAKEN':
+    case 'ID_TAKEN':
+    case 'UNKNOWN_REFERENCE':
+    case 'INACTIVE_REFERENCE':
       return problems(failure.code, failure.problems);
     case 'PRECONDITION_FAILED':
       return errors.preconditionFailed();
+    case 'STILL_REFERENCED':
+      return single('STILL_REFERENCED', failure.detail);
   }
 }

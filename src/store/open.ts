@@ -1,7 +1,7 @@
 /**
  * Opens the store a configuration names, with its schema migrated to this release.
  */
-import type { Store } from './port.js';
+import type { Store, StoreOptions } from './port.js';
 import { openPostgresStore } from './postgres/open.js';
 import { openSqliteStore, type SqliteSynchronous } from './sqlite/open.js';
 
@@ -10,10 +10,11 @@ export type DatabaseConfig =
   | { kind: 'sqlite'; path: string; synchronous: SqliteSynchronous; busyTimeoutMs: number }
   | { kind: 'postgres'; url: string; poolSize: number; statementTimeoutMs: number; connectTimeoutMs: number };
 
-export async function openStore(database: DatabaseConfig): Promise<Store> {
+export async function openStore(database: DatabaseConfig, options: StoreOptions = {}): Promise<Store> {
   try {
     if (database.kind === 'postgres') {
       return await openPostgresStore({
+        ...options,
         url: database.url,
         poolSize: database.poolSize,
         statementTimeoutMs: database.statementTimeoutMs,
@@ -21,6 +22,7 @@ export async function openStore(database: DatabaseConfig): Promise<Store> {
       });
     }
     return openSqliteStore({
+      ...options,
       path: database.path,
       synchronous: database.synchronous,
       busyTimeoutMs: database.busyTimeoutMs,

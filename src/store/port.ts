@@ -4,24 +4,34 @@
  * PostgreSQL adapters implement every port, one file per kind, and one contract suite tests both.
  *
  * A method answers `undefined` (or `false`) when the record it names does not exist; it throws a
- * domain failure (EMAIL_TAKEN, PRECONDITION_FAILED) when a rule refuses the write, and
+ * domain failure (EMAIL_TAKEN, PRECONDITION_FAILED, …) when a rule refuses the write, and
  * `StoreUnavailable` when the database does not answer. Every write records who made it in the
  * audit trail, in the same transaction as the change itself.
+ *
+ * A write that names products or newsletters (a subscription's product, a user's newsletters)
+ * registers those it does not know in its own transaction (name = id), or, when the store is
+ * opened with strict references, refuses them (UNKNOWN_REFERENCE); an inactive one is never newly
+ * attached (INACTIVE_REFERENCE). The database's foreign keys hold either way.
  */
 import type { AuditStore } from './ports/audit.js';
 import type { CredentialStore } from './ports/credentials.js';
 import type { IdempotencyStore } from './ports/idempotency.js';
 import type { PasswordResetStore } from './ports/password-resets.js';
 import type { SignInStore } from './ports/sign-ins.js';
+import type { NewsletterStore } from './ports/newsletters.js';
+import type { ProductStore } from './ports/products.js';
 import type { SubscriptionStore } from './ports/subscriptions.js';
 import type { UserStore } from './ports/users.js';
 import type { WebhookStore } from './ports/webhooks.js';
 
 export type * from './ports/audit.js';
+export type * from './ports/catalogue.js';
 export type * from './ports/credentials.js';
 export type * from './ports/idempotency.js';
 export type * from './ports/password-resets.js';
 export type * from './ports/sign-ins.js';
+export type * from './ports/newsletters.js';
+export type * from './ports/products.js';
 export type * from './ports/subscriptions.js';
 export type * from './ports/users.js';
 export type * from './ports/versions.js';
@@ -50,4 +60,12 @@ export type Store = UserStore &
   WebhookStore &
   SignInStore &
   PasswordResetStore &
+  ProductStore &
+  NewsletterStore &
   DatabaseLifecycle;
+
+/** How a store treats references to products and newsletters it does not know. */
+export interface StoreOptions {
+  /** Refuse them (UNKNOWN_REFERENCE), rather than register them on first use. */
+  strictReferences?: boolean;
+}

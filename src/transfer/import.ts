@@ -7,11 +7,11 @@ import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parse as parseCsv } from 'csv-parse';
 import type { AuditContext } from '../domain/audit.js';
-import type { Problem } from '../domain/failures.js';
+import { DomainFailure, type Problem } from '../domain/failures.js';
 import { hashPassword } from '../domain/password.js';
+import { CatalogueId, PRODUCT_POINTER } from '../domain/catalogue.js';
 import {
   newSubscription,
-  ProductId,
   SubscriptionCreateAttributes,
   subscriptionRuleProblems,
   type SubscriptionCreate,
@@ -58,7 +58,7 @@ interface Row {
 
 const validateUser = compileSchema(UserCreateAttributes);
 const validateSubscription = compileSchema(SubscriptionCreateAttributes);
-const validateProduct = compileSchema(ProductId);
+const validateProduct = compileSchema(CatalogueId);
 
 /** Problems relative to the record (`/address/addressRegion`), from pointers into a request document. */
 function inRecord(problems: readonly Problem[], prefix = '', documentRoot = '/data/attributes'): Problem[] {
@@ -86,6 +86,11 @@ export function whereInFile(pointer: string, format: Format): string {
   return parts.reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), '');
 }
 
+/** Problems as the report writes them: `where: detail`, where named as the file names it. */
+function inFileTerms(problems: readonly Problem[], format: Format): string[] {
+  return problems.map((p) => `${whereInFile(p.pointer, format)}: ${p.detail}`);
+}
+
 /** A record checked as the API would check it: the row, or every problem in it (record-relative). */
 function check(record: Record<string, unknown>): { row?: Omit<Row, 'line'>; problems: Problem[] } {
   // The id and lastSignInAt are this service's own (read-only), as an export writes them: left out.
@@ -110,7 +115,7 @@ function check(record: Record<string, unknown>): { row?: Omit<Row, 'line'>; prob
     subscriptions.forEach((s, i) => {
       const at = `/subscriptions/${i}`;
       if (!isRecord(s)) return problems.push({ pointer: at, detail: 'must be an object' });
-      const { product, id: _sid, expired: _expired, ...subscription } = s;
+      const { product, id: _sid, expired: _expired, status: _status, ...subscription } = s;
       const found: Problem[] = [];
       if (product != null && !validateProduct(product))
         found.push(...inRecord(problemsOf(validateProduct, ''), `${at}/product`));
@@ -166,7 +171,7 @@ export async function importFile(store: Store, path: string, options: ImportOpti
   let batch: Row[] = [];
   let emails = new Set<string>();
   const flush = async () => {
-    await applyBatch(store, batch, options.audit, progress);
+    await applyBatch(store, batch, options, progress);
     batch = [];
     emails = new Set();
   };
@@ -176,8 +181,7 @@ export async function importFile(store: Store, path: string, options: ImportOpti
     const row = checked.row;
     if (!row) {
       result.rejected += 1;
-      const errors = checked.problems.map((p) => `${whereInFile(p.pointer, options.format)}: ${p.detail}`);
-      await options.onRejected({ line, errors });
+      await options.onRejected({ line, errors: inFileTerms(checked.problems, options.format) });
     } else {
       const email = row.attributes.email.toLowerCase();
       // The same user twice: the first must be stored before the second can be matched to it.
@@ -204,8 +208,14 @@ interface Progress {
   updatedIds: Set<string>;
 }
 
-async function applyBatch(store: Store, batch: Row[], audit: AuditContext, progress: Progress): Promise<void> {
+async function applyBatch(
+  store: Store,
+  batch: Row[],
+  options: Pick<ImportOptions, 'audit' | 'format' | 'onRejected'>,
+  progress: Progress,
+): Promise<void> {
   const { result } = progress;
+  const { audit } = options;
   if (batch.length === 0) return;
   const known = await store.userIdsByEmail(batch.map((r) => r.attributes.email));
   // A password is hashed here; a hash brought from another system is kept as it is, verified at sign-in.
@@ -217,22 +227,28 @@ async function applyBatch(store: Store, batch: Row[], audit: AuditContext, progr
   const fresh = batch.flatMap((row, i) =>
     known.has(row.attributes.email.toLowerCase()) ? [] : [{ row, hash: hashes[i] ?? null }],
   );
-  if (fresh.length > 0) {
-    const ids = await store.importUsers(
-      fresh.map(({ row, hash }) => ({
-        user: {
-          email: row.attributes.email,
-          passwordHash: hash,
-          fields: toUserFields(row.attributes),
-          newsletters: row.attributes.newsletters?.add ?? [],
-        },
-        subscriptions: row.subscriptions,
-      })),
-      { ...audit, attributes: ['email', 'familyName'] },
-    );
+  const newUser = ({ row, hash }: { row: Row; hash: string | null }) => ({
+    user: {
+      email: row.attributes.email,
+      passwordHash: hash,
+      fields: toUserFields(row.attributes),
+      newsletters: row.attributes.newsletters?.add ?? [],
+    },
+    subscriptions: row.subscriptions,
+  });
+  const importAudit = { ...audit, attributes: ['email', 'familyName'] };
+  const create = async (rows: typeof fresh) => {
+    const ids = await store.importUsers(rows.map(newUser), importAudit);
     for (const id of ids) progress.createdIds.add(Number(id));
-    result.created += fresh.length;
-    result.subscriptionsAdded += fresh.reduce((n, { row }) => n + row.subscriptions.length, 0);
+    result.created += rows.length;
+    result.subscriptionsAdded += rows.reduce((n, { row }) => n + row.subscriptions.length, 0);
+  };
+  try {
+    if (fresh.length > 0) await create(fresh);
+  } catch (error) {
+    if (!(error instanceof DomainFailure)) throw error;
+    // A rule refused the batch (a reference the store refuses, say): each row alone, to find which.
+    for (const one of fresh) await refusedAs(one.row, options, result, () => create([one]));
   }
   const existing = batch.flatMap((row, i) => {
     const id = known.get(row.attributes.email.toLowerCase());
@@ -241,27 +257,67 @@ async function applyBatch(store: Store, batch: Row[], audit: AuditContext, progr
   if (existing.length === 0) return;
   const stored = groupByUser(await store.listSubscriptionsOfUsers(existing.map((e) => e.id)));
   for (const { row, id, hash } of existing) {
-    await store.updateUser(
-      id,
-      {
-        email: row.attributes.email,
-        ...(hash === null ? {} : { passwordHash: hash }),
-        fields: toUserFields(row.attributes),
-        addNewsletters: row.attributes.newsletters?.add ?? [],
-        removeNewsletters: [],
-      },
-      { ...audit, attributes: Object.keys(row.attributes).sort() },
-    );
-    if (!progress.createdIds.has(Number(id)) && !progress.updatedIds.has(id)) {
-      progress.updatedIds.add(id);
-      result.updated += 1;
-    }
-    for (const values of row.subscriptions) {
-      if ((stored.get(id) ?? []).some((s) => sameSubscription(s, values))) continue;
-      await store.createSubscription(id, values, { ...audit, attributes: Object.keys(values).sort() });
-      result.subscriptionsAdded += 1;
-    }
+    await refusedAs(row, options, result, async () => {
+      await store.updateUser(
+        id,
+        {
+          email: row.attributes.email,
+          ...(hash === null ? {} : { passwordHash: hash }),
+          fields: toUserFields(row.attributes),
+          addNewsletters: row.attributes.newsletters?.add ?? [],
+          removeNewsletters: [],
+        },
+        { ...audit, attributes: Object.keys(row.attributes).sort() },
+      );
+      if (!progress.createdIds.has(Number(id)) && !progress.updatedIds.has(id)) {
+        progress.updatedIds.add(id);
+        result.updated += 1;
+      }
+      for (const [index, values] of row.subscriptions.entries()) {
+        if ((stored.get(id) ?? []).some((s) => sameSubscription(s, values))) continue;
+        try {
+          await store.createSubscription(id, values, { ...audit, attributes: Object.keys(values).sort() });
+        } catch (error) {
+          if (error instanceof DomainFailure) throw new DomainFailure(error.code, asImported(error.problems, index));
+          throw error;
+        }
+        result.subscriptionsAdded += 1;
+      }
+    });
   }
+}
+
+/** Runs the writes of one row; a rule's refusal of them is the row's rejection, in the report. */
+async function refusedAs(
+  row: Row,
+  options: Pick<ImportOptions, 'format' | 'onRejected'>,
+  result: ImportResult,
+  write: () => Promise<void>,
+) {
+  try {
+    await write();
+  } catch (error) {
+    if (!(error instanceof DomainFailure)) throw error;
+    result.rejected += 1;
+    await options.onRejected({ line: row.line, errors: inFileTerms(asImported(error.problems), options.format) });
+  }
+}
+
+/**
+ * Problems as the record in the file has them: the API's pointers into a request document
+ * (`/data/attributes/newsletters/add/0`, the product of subscription `index`) become pointers into
+ * the record (`/newsletters/0`, `/subscriptions/<index>/product`).
+ */
+function asImported(problems: readonly Problem[], index?: number): Problem[] {
+  return problems.map(({ pointer, detail }) => ({
+    detail,
+    pointer:
+      pointer === PRODUCT_POINTER
+        ? `/subscriptions${index === undefined ? '' : `/${index}`}/product`
+        : pointer
+            .replace(/^\/data\/attributes\/newsletters\/add\//, '/newsletters/')
+            .replace(/^\/data\/attributes/, ''),
+  }));
 }
 
 /** Matched by external identifier when it has one, else by every value. */

@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { EVENT_TYPES, eventTypeOf } from '../../src/domain/events.js';
 
 describe('eventTypeOf', () => {
-  it('names an event for every change to a user or a subscription, and every event type has a change', () => {
+  it('names an event for every change to a user, a subscription or the catalogue, and every event type has a change', () => {
     const named = [
       eventTypeOf('users', 'create'),
       eventTypeOf('users', 'update'),
@@ -13,6 +13,12 @@ describe('eventTypeOf', () => {
       eventTypeOf('subscriptions', 'update'),
       eventTypeOf('subscriptions', 'delete'),
       eventTypeOf('subscriptions', 'expire'),
+      eventTypeOf('products', 'create'),
+      eventTypeOf('products', 'update'),
+      eventTypeOf('products', 'delete'),
+      eventTypeOf('newsletters', 'create'),
+      eventTypeOf('newsletters', 'update'),
+      eventTypeOf('newsletters', 'delete'),
     ];
     assert.deepEqual(named, [...EVENT_TYPES]);
   });

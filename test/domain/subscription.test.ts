@@ -162,7 +162,8 @@ describe('changedSubscription', () => {
 
 describe('toSubscriptionAttributes', () => {
   it('writes dates in UTC to the second and leaves out the ids and product', () => {
-    const attributes = toSubscriptionAttributes({ ...current(), id: '7', userId: '3', expired: true, version: 1 });
+    const stored = { ...current(), id: '7', userId: '3', expired: true, version: 1 };
+    const attributes = toSubscriptionAttributes(stored, seconds(JAN_2025));
     assert.deepEqual(attributes, {
       dateStarted: JAN_2025,
       dateEnded: JAN_2026,
@@ -171,6 +172,7 @@ describe('toSubscriptionAttributes', () => {
       resource: 'online',
       trial: false,
       expired: true,
+      status: 'expired',
     });
   });
 });

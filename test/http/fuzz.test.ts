@@ -23,6 +23,13 @@ const ROUTES: [string, string][] = [
   ['PATCH', '/users/{user}/subscriptions/{subscription}'],
   ['DELETE', '/users/{user}/subscriptions/{subscription}'],
   ['PUT', '/users/{user}/subscriptions/{subscription}/expire'],
+  ['GET', '/users/{user}/access'],
+  ['POST', '/products'],
+  ['GET', '/products'],
+  ['PATCH', '/products/{product}'],
+  ['DELETE', '/products/{product}'],
+  ['POST', '/newsletters'],
+  ['PUT', '/newsletters/{newsletter}'],
   ['POST', '/api-keys'],
   ['GET', '/api-keys/{key}'],
   ['GET', '/audit-events'],
@@ -53,6 +60,8 @@ const ATTRIBUTE_NAMES = [
   'rateLimit',
   'url',
   'events',
+  'description',
+  'active',
 ];
 
 /** Mostly JSON:API-shaped documents with arbitrary parts, and now and then any JSON at all. */
@@ -63,7 +72,10 @@ const body = fc.oneof(
       {
         data: fc.record(
           {
-            type: fc.oneof(fc.constantFrom('users', 'subscriptions', 'api-keys', 'webhooks'), fc.jsonValue()),
+            type: fc.oneof(
+              fc.constantFrom('users', 'subscriptions', 'api-keys', 'webhooks', 'products', 'newsletters'),
+              fc.jsonValue(),
+            ),
             id: fc.oneof(fc.constant('1'), fc.string(), fc.jsonValue()),
             attributes: fc.oneof(
               fc.dictionary(fc.oneof(fc.constantFrom(...ATTRIBUTE_NAMES), fc.string()), fc.jsonValue()),
@@ -99,6 +111,11 @@ const query = fc.array(
         'include',
         'sort',
         'filter[state]',
+        'filter[newsletter]',
+        'filter[status]',
+        'filter[resource]',
+        'filter[product]',
+        'filter[active]',
       ),
       fc.string({ maxLength: 20 }),
     ),
@@ -145,7 +162,7 @@ forEachStore((kind) => {
             accept,
             async (id, other, parameters, document, type, acceptHeader) => {
               const path = template
-                .replace(/\{(user|webhook)\}/, encodeURIComponent(id))
+                .replace(/\{(user|webhook|product|newsletter)\}/, encodeURIComponent(id))
                 .replace(/\{(subscription|key|delivery)\}/, encodeURIComponent(other));
               const search = parameters.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
               const raw = document as { raw?: string };

@@ -27,6 +27,28 @@ describe('the service process', () => {
     assert.equal(await second.stop(), 0);
   });
 
+  it('refuses references to unknown products and newsletters with STRICT_REFERENCES=true, and registers them without', async () => {
+    const databaseUrl = `sqlite:${join(dir, 'strict.db')}`;
+    const subscription = {
+      data: {
+        type: 'subscriptions',
+        attributes: { dateStarted: '2025-01-01T00:00:00Z' },
+        relationships: { product: { data: { type: 'products', id: 'digital' } } },
+      },
+    };
+    const strict = await startProcess({ DATABASE_URL: databaseUrl, STRICT_REFERENCES: 'true' });
+    const user = (await strict.client.post('/users', userDocument())).body.data.id;
+    const refused = await strict.client.post(`/users/${user}/subscriptions`, subscription);
+    assert.equal(refused.status, 422, refused.text);
+    assert.equal(refused.body.errors[0].code, 'UNKNOWN_REFERENCE');
+    assert.equal(await strict.stop(), 0);
+
+    const registering = await startProcess({ DATABASE_URL: databaseUrl });
+    assert.equal((await registering.client.post(`/users/${user}/subscriptions`, subscription)).status, 201);
+    assert.equal((await registering.client.get('/products/digital')).status, 200);
+    assert.equal(await registering.stop(), 0);
+  });
+
   it(
     'migrates an empty PostgreSQL database on start and keeps the data across a restart',
     { skip: postgresSkipReason },

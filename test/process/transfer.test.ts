@@ -12,6 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { hash as argon2Hash } from '@node-rs/argon2';
 import { hash as bcryptHash } from '@node-rs/bcrypt';
 import { SETTINGS } from '../../src/config.js';
+import { parse as parseCsv } from 'csv-parse/sync';
 import { CLI, startProcess, type ServiceProcess } from '../support/process.js';
 import { signIn } from '../support/readers.js';
 import { forEachStore, openTestStore, type TestStore } from '../support/stores.js';
@@ -20,14 +21,18 @@ const dir = mkdtempSync(join(tmpdir(), 'circulation-transfer-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 function circulation(databaseUrl: string, ...args: string[]) {
-  return circulationIn(process.cwd(), databaseUrl, ...args);
+  return circulationIn(process.cwd(), {}, databaseUrl, ...args);
 }
 
-/** The command run from the folder `cwd`. */
-function circulationIn(cwd: string, databaseUrl: string, ...args: string[]) {
+function circulationWith(env: Record<string, string>, databaseUrl: string, ...args: string[]) {
+  return circulationIn(process.cwd(), env, databaseUrl, ...args);
+}
+
+/** The command run from the folder `cwd`, with `env` added to the environment. */
+function circulationIn(cwd: string, env: Record<string, string>, databaseUrl: string, ...args: string[]) {
   const result = spawnSync(process.execPath, [resolve(CLI[0] as string), ...args], {
     cwd,
-    env: { ...process.env, DATABASE_URL: databaseUrl },
+    env: { ...process.env, DATABASE_URL: databaseUrl, ...env },
     encoding: 'utf8',
     timeout: 60_000,
   });
@@ -157,10 +162,10 @@ forEachStore((kind) => {
       const clean = join(dir, `${kind}-clean.ndjson`);
       writeFileSync(clean, `${JSON.stringify({ email: 'eve@example.com', familyName: 'Eve' })}\n`);
       try {
-        assert.equal(circulationIn(here, empty.databaseUrl, 'import', clean).status, 0);
+        assert.equal(circulationIn(here, {}, empty.databaseUrl, 'import', clean).status, 0);
         assert.equal(existsSync(`${clean}.rejected.ndjson`), false, 'a report beside the input');
         assert.equal(existsSync(join(here, `${kind}-clean.ndjson.rejected.ndjson`)), false, 'an empty report');
-        const result = circulationIn(here, empty.databaseUrl, 'import', resolve('examples/users.ndjson'));
+        const result = circulationIn(here, {}, empty.databaseUrl, 'import', resolve('examples/users.ndjson'));
         assert.equal(result.status, 1);
         assert.match(result.stdout, /see users\.ndjson\.rejected\.ndjson/);
         assert.equal(lines(readFileSync(join(here, 'users.ndjson.rejected.ndjson'), 'utf8')).length, 2);
@@ -211,6 +216,119 @@ forEachStore((kind) => {
       } finally {
         await empty.close();
       }
+    });
+
+    it('rejects, with STRICT_REFERENCES=true, an imported row naming a product the catalogue lacks', async () => {
+      const empty = await openTestStore(kind);
+      try {
+        const file = join(dir, `${kind}-strict.ndjson`);
+        const subscription = { dateStarted: '2025-01-01T00:00:00Z', product: 'nowhere' };
+        writeFileSync(
+          file,
+          [
+            { email: `strict-a@example.com`, familyName: 'A', subscriptions: [subscription] },
+            { email: `strict-b@example.com`, familyName: 'B', newsletters: ['unheard-of'] },
+            { email: `strict-c@example.com`, familyName: 'C' },
+          ]
+            .map((record) => JSON.stringify(record))
+            .join('\n'),
+        );
+        const report = join(dir, `${kind}-strict.rejected`);
+        const result = circulationWith(
+          { STRICT_REFERENCES: 'true' },
+          empty.databaseUrl,
+          'import',
+          file,
+          '--report',
+          report,
+        );
+        assert.equal(result.status, 1, result.stderr);
+        assert.match(result.stdout, /^1 user created, 0 updated, 0 subscriptions added, 2 rows rejected/);
+        assert.deepEqual(
+          lines(readFileSync(report, 'utf8')).map((l) => JSON.parse(l)),
+          [
+            { line: 1, errors: ['subscriptions[0].product: there is no product nowhere'] },
+            { line: 2, errors: ['newsletters[0]: there is no newsletter unheard-of'] },
+          ],
+        );
+        const registering = circulation(empty.databaseUrl, 'import', file, '--report', report);
+        assert.match(registering.stdout, /^2 users created, 1 updated, 1 subscription added, 0 rows rejected/);
+        assert.deepEqual(await empty.sql('SELECT id, name FROM products'), [{ id: 'nowhere', name: 'nowhere' }]);
+      } finally {
+        await empty.close();
+      }
+    });
+
+    describe('fulfilment lists', () => {
+      let seeded: TestStore;
+      const USERS = 300;
+      const numbers = (keep: (n: number) => boolean) =>
+        Array.from({ length: USERS }, (_, i) => i + 1)
+          .filter(keep)
+          .map((n) => `C-${n}`);
+      before(async () => {
+        seeded = await openTestStore(kind);
+        assert.equal(circulation(seeded.databaseUrl, 'seed', '--users', String(USERS)).status, 0);
+      });
+      after(() => seeded.close());
+
+      it('exports the print mailing list as CSV with addresses: every user an active subscription gives print', () => {
+        const result = circulation(
+          seeded.databaseUrl,
+          'export',
+          '--format',
+          'csv',
+          '--status',
+          'active',
+          '--resource',
+          'print',
+        );
+        assert.equal(result.status, 0, result.stderr);
+        const rows = parseCsv(result.stdout, { columns: true }) as Record<string, string>[];
+        // The seed gives print now to even-numbered users but multiples of 5 (see transfer/seed.ts).
+        assert.deepEqual(
+          rows.map((r) => r.circulationNumber),
+          numbers((n) => n % 2 === 0 && n % 5 !== 0),
+        );
+        for (const row of rows) {
+          assert.equal(row['address.streetAddress'], `${row.circulationNumber?.slice(2)} Main Street`);
+          assert.deepEqual([row['address.addressLocality'], row['address.postalCode']?.length], ['Springfield', 5]);
+        }
+      });
+
+      it("exports a newsletter's members, and those of them with an active subscription of a product", () => {
+        const members = circulation(seeded.databaseUrl, 'export', '--newsletter', 'weekly');
+        assert.deepEqual(
+          lines(members.stdout).map((l) => JSON.parse(l).circulationNumber),
+          numbers((n) => n % 3 === 1),
+        );
+        const both = circulation(
+          seeded.databaseUrl,
+          'export',
+          '--newsletter',
+          'weekly',
+          '--status',
+          'active',
+          '--product',
+          'print-weekend',
+        );
+        assert.deepEqual(
+          lines(both.stdout).map((l) => JSON.parse(l).circulationNumber),
+          numbers((n) => n % 3 === 1 && n % 4 === 0 && n % 5 !== 0),
+        );
+      });
+
+      it('refuses a status other than active, and a resource or product without it, as usage errors', () => {
+        for (const [args, message] of [
+          [['--status', 'ended'], /--status can only be active/],
+          [['--resource', 'print'], /--resource needs status active/],
+          [['--status', 'active', '--resource', 'radio'], /--resource must be one of: online, print, print-online/],
+        ] as const) {
+          const result = circulation(seeded.databaseUrl, 'export', ...args);
+          assert.equal(result.status, 2, result.stderr);
+          assert.match(result.stderr, message);
+        }
+      });
     });
 
     it('answers --help for each command, the top-level help naming every setting, and usage for a wrong call', () => {

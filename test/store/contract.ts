@@ -9,9 +9,10 @@ import { after, before, describe, it } from 'node:test';
 import { DomainFailure, failures } from '../../src/domain/failures.js';
 import type { StoredSubscription, SubscriptionValues } from '../../src/domain/subscription.js';
 import { toUserFields, USER_FIELDS, type UserCreate, type UserFields } from '../../src/domain/user.js';
-import type { NewUser, Store, StoredUser, UserChanges } from '../../src/store/port.js';
+import type { NewUser, Store, StoreOptions, StoredUser, UserChanges } from '../../src/store/port.js';
 import { AUDIT, fullUserAttributes } from '../support/fixtures.js';
 import type { EventType } from '../../src/domain/events.js';
+import { catalogueContract } from './contract-catalogue.js';
 
 const UNKNOWN_ID = '999999999';
 
@@ -88,8 +89,11 @@ async function rejectsWithEmailTaken(promise: Promise<unknown>): Promise<void> {
   });
 }
 
-export function storeContract(name: string, open: () => Promise<Store> | Store): void {
+/** `open` gives a store over an empty database, treating references as `options` say. */
+export function storeContract(name: string, open: (options?: StoreOptions) => Promise<Store> | Store): void {
   describe(`${name} store contract`, () => {
+    catalogueContract(open);
+
     let store: Store;
     before(async () => {
       store = await open();

@@ -5,10 +5,14 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
-import type { Store } from '../../src/store/port.js';
+import type { Store, UserListQuery } from '../../src/store/port.js';
 import { migratePostgres, openPostgresStore } from '../../src/store/postgres/open.js';
 import { postgresMigrations } from '../../src/store/postgres/migrations.js';
-import { USER_COLUMNS } from '../../src/store/sql/users.js';
+import type { Sql } from '../../src/store/sql/builder.js';
+import { newsletterWithCountQuery } from '../../src/store/sql/newsletters.js';
+import { productWithCountQuery } from '../../src/store/sql/products.js';
+import { activeSubscriptionsQuery } from '../../src/store/sql/subscriptions.js';
+import { USER_COLUMNS, userPageIds } from '../../src/store/sql/users.js';
 import { admin, createTestSchema, postgresSkipReason, type TestSchema } from '../support/postgres.js';
 import { AUDIT } from '../support/fixtures.js';
 import { storeContract } from './contract.js';
@@ -26,7 +30,7 @@ async function freshSchema(): Promise<TestSchema> {
 }
 
 if (!skip) {
-  storeContract('PostgreSQL', async () => openPostgresStore({ url: (await freshSchema()).url }));
+  storeContract('PostgreSQL', async (options) => openPostgresStore({ url: (await freshSchema()).url, ...options }));
 }
 
 describe('PostgreSQL migrations', { skip }, () => {
@@ -100,6 +104,75 @@ describe('PostgreSQL migrations', { skip }, () => {
     }
   });
 
+  it('register every product and newsletter id in use as a record named after it (migration 11)', async () => {
+    const schema = await freshSchema();
+    const pool = new pg.Pool({ connectionString: schema.url });
+    await migratePostgres(pool, postgresMigrations.slice(0, 10));
+    await pool.end();
+    const [user] = await admin<{ id: string }>(
+      "INSERT INTO users (email, email_lower, email_domain, family_name) VALUES ('b@x.co', 'b@x.co', 'x.co', 'B') RETURNING id",
+      [],
+      schema.name,
+    );
+    for (const product of ['legacy product', 'legacy product', null]) {
+      await admin(
+        'INSERT INTO subscriptions (user_id, date_started, product_id) VALUES ($1, now(), $2)',
+        [user!.id, product],
+        schema.name,
+      );
+    }
+    await admin(
+      "INSERT INTO user_newsletters (user_id, newsletter_id) VALUES ($1, 'legacy/news')",
+      [user!.id],
+      schema.name,
+    );
+    const store = await openPostgresStore({ url: schema.url });
+    try {
+      const product = await store.getProduct('legacy product', 0);
+      assert.deepEqual([product?.product.name, product?.product.active], ['legacy product', true]);
+      assert.deepEqual(
+        (await store.listNewsletters({ limit: 10 })).map((n) => [n.id, n.name]),
+        [['legacy/news', 'legacy/news']],
+      );
+      await assert.rejects(store.deleteProduct('legacy product', AUDIT), { code: 'STILL_REFERENCED' });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('queue the deliveries made before by their user, keeping their order (migration 12)', async () => {
+    const schema = await freshSchema();
+    const pool = new pg.Pool({ connectionString: schema.url });
+    await migratePostgres(pool, postgresMigrations.slice(0, 11));
+    await pool.end();
+    await admin(
+      "INSERT INTO webhooks (url, events, secret_salt) VALUES ('http://127.0.0.1:9/', '{user.created,user.updated}', 's')",
+      [],
+      schema.name,
+    );
+    for (const [action, type] of [
+      ['create', 'user.created'],
+      ['update', 'user.updated'],
+    ]) {
+      await admin(
+        `INSERT INTO audit_log (actor, action, resource_type, resource_id, user_id, attributes, event_type)
+         VALUES ('cli', $1, 'users', '1', '1', '{}', $2)`,
+        [action, type],
+        schema.name,
+      );
+    }
+    const store = await openPostgresStore({ url: schema.url });
+    try {
+      const claimed = await store.claimWebhookDeliveries(Date.now(), 60_000, 10);
+      assert.deepEqual(
+        claimed.map((c) => [c.delivery.eventType, c.delivery.userId]),
+        [['user.created', '1']],
+      );
+    } finally {
+      await store.close();
+    }
+  });
+
   it('leave no trace of a migration that fails', async () => {
     const schema = await freshSchema();
     const pool = new pg.Pool({ connectionString: schema.url });
@@ -162,6 +235,36 @@ describe('PostgreSQL schema', { skip }, () => {
     await assert.rejects(
       admin('INSERT INTO subscriptions (user_id, date_started) VALUES (987654321, now())', [], schema.name),
       /foreign key/,
+    );
+  });
+
+  it('refuses, by foreign keys, a reference to a product or newsletter that does not exist', async () => {
+    const [user] = await admin<{ id: string }>(
+      "INSERT INTO users (email, email_lower, email_domain, family_name) VALUES ('fk@b.co', 'fk@b.co', 'b.co', 'F') RETURNING id",
+      [],
+      schema.name,
+    );
+    await assert.rejects(
+      admin(
+        "INSERT INTO subscriptions (user_id, date_started, product_id) VALUES ($1, now(), 'nowhere')",
+        [user!.id],
+        schema.name,
+      ),
+      /subscriptions_product_id_fkey/,
+    );
+    await assert.rejects(
+      admin("INSERT INTO user_newsletters (user_id, newsletter_id) VALUES ($1, 'nowhere')", [user!.id], schema.name),
+      /user_newsletters_newsletter_id_fkey/,
+    );
+    await admin("INSERT INTO products (id, name) VALUES ('kept', 'Kept')", [], schema.name);
+    await admin(
+      "INSERT INTO subscriptions (user_id, date_started, product_id) VALUES ($1, now(), 'kept')",
+      [user!.id],
+      schema.name,
+    );
+    await assert.rejects(
+      admin("DELETE FROM products WHERE id = 'kept'", [], schema.name),
+      /subscriptions_product_id_fkey/,
     );
   });
 
@@ -244,5 +347,104 @@ describe('PostgreSQL query plans at 100,000 users', { skip }, () => {
       const text = await plan('SELECT id FROM users ORDER BY id LIMIT 101 OFFSET $1', [offset]);
       assert.doesNotMatch(text, /Seq Scan/, text);
     }
+  });
+});
+
+describe('PostgreSQL query plans of the catalogue filters at 100,000 users', { skip }, () => {
+  let schema: TestSchema;
+  const now = Math.floor(Date.now() / 1000);
+  before(async () => {
+    schema = await freshSchema();
+    await (await openPostgresStore({ url: schema.url })).close();
+    const statements = [
+      `INSERT INTO products (id, name, resource) VALUES ('digital', 'Digital', 'online'), ('paper', 'Paper', 'print'),
+         ('rare', 'Rare', NULL)`,
+      `INSERT INTO newsletters (id, name) VALUES ('daily', 'Daily'), ('weekly', 'Weekly'), ('rare', 'Rare')`,
+      `INSERT INTO users (email, email_lower, email_domain, family_name, circulation_number)
+       SELECT 'u' || i || '@d' || (i % 2000) || '.example', 'u' || i || '@d' || (i % 2000) || '.example',
+              'd' || (i % 2000) || '.example', 'Reader', 'C-' || i
+       FROM generate_series(1, 100000) AS i`,
+      `INSERT INTO user_newsletters (user_id, newsletter_id)
+       SELECT id, CASE id % 3 WHEN 0 THEN 'daily' WHEN 1 THEN 'weekly' END FROM users WHERE id % 3 < 2`,
+      `INSERT INTO user_newsletters (user_id, newsletter_id) SELECT id, 'rare' FROM users WHERE id % 100 = 0`,
+      `INSERT INTO subscriptions (user_id, date_started, date_ended, resource, product_id, expired)
+       SELECT id, now() - interval '200 days', now() + (id % 400 - 100) * interval '1 day',
+              CASE (id + k) % 4 WHEN 0 THEN 'print' WHEN 1 THEN 'online' WHEN 2 THEN 'print-online' END,
+              CASE WHEN k = 0 THEN 'digital' WHEN k = 1 AND id % 100 = 0 THEN 'rare' WHEN k = 1 THEN 'paper' END,
+              (id + k) % 10 = 0
+       FROM users, generate_series(0, 2) AS k`,
+    ];
+    for (const statement of statements) await admin(statement, [], schema.name);
+    await admin('VACUUM ANALYZE', [], schema.name);
+  });
+
+  async function plan(query: Sql): Promise<string> {
+    const { text, values } = query.render('postgres');
+    const rows = await admin<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values, schema.name);
+    return rows.map((r) => r['QUERY PLAN']).join('\n');
+  }
+
+  /**
+   * No large table is read whole; past a cursor, every index read of one starts at a key (a seek),
+   * where a first page may start at the first entry and stop at the page's end.
+   */
+  function assertSeeks(text: string, cursor = true): void {
+    assert.doesNotMatch(text, /Seq Scan on (users|subscriptions|user_newsletters)\b/, text);
+    assert.doesNotMatch(text, /Bitmap/, text);
+    if (!cursor) return;
+    const lines = text.split('\n');
+    lines.forEach((line, i) => {
+      if (/Index (Only )?Scan (Backward )?using \S+ on (users|subscriptions|user_newsletters)\b/.test(line)) {
+        assert.match(lines[i + 1] ?? '', /Index Cond/, `an index read from its first entry:\n${text}`);
+      }
+    });
+  }
+
+  const page = (query: Partial<UserListQuery>) => userPageIds({ offset: 0, limit: 101, ...query }, 'postgres');
+
+  for (const [name, query, index] of [
+    ['the members of a newsletter', { newsletter: 'weekly' }, 'user_newsletters_newsletter'],
+    [
+      'users with an active subscription giving print',
+      { activeSubscription: { at: now, resource: 'print' } },
+      'subscriptions_resource',
+    ],
+    [
+      'users with an active subscription of a product',
+      { activeSubscription: { at: now, product: 'paper' } },
+      'subscriptions_product',
+    ],
+    ['users with any active subscription', { activeSubscription: { at: now } }, 'subscriptions_pkey'],
+  ] as const) {
+    it(`serves ${name} from ${index}, a seek at any depth and in either order`, async () => {
+      for (const more of [{}, { afterId: '90000' }, { afterId: '90000', descending: true }]) {
+        const text = await plan(page({ ...query, ...more }));
+        assertSeeks(text, 'afterId' in more);
+        assert.match(text, new RegExp(`using ${index}\\b`), text);
+      }
+    });
+  }
+
+  it('serves a newsletter with an active subscription, and a domain with both, by seeks', async () => {
+    const subscription = { at: now, resource: 'print' } as const;
+    assertSeeks(await plan(page({ newsletter: 'daily', activeSubscription: subscription, afterId: '90000' })));
+    assertSeeks(
+      await plan(page({ newsletter: 'daily', activeSubscription: subscription, email: { domain: 'd7.example' } })),
+    );
+  });
+
+  it("answers a user's access from the user's own subscriptions", async () => {
+    const text = await plan(activeSubscriptionsQuery('77', now, 'postgres'));
+    assertSeeks(text);
+    assert.match(text, /using subscriptions_pkey on subscriptions/, text);
+  });
+
+  it("counts a product's active subscriptions and a newsletter's members from their indexes", async () => {
+    const product = await plan(productWithCountQuery('rare', now, 'postgres'));
+    assertSeeks(product);
+    assert.match(product, /using subscriptions_product\b/, product);
+    const newsletter = await plan(newsletterWithCountQuery('rare'));
+    assertSeeks(newsletter);
+    assert.match(newsletter, /using user_newsletters_newsletter\b/, newsletter);
   });
 });

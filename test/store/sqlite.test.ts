@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { after, describe, it } from 'node:test';
+import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { toUserFields } from '../../src/domain/user.js';
 import { USER_COLUMNS } from '../../src/store/sql/users.js';
@@ -55,7 +55,14 @@ function insertUserSql(familyName: string, email = 'raw@example.com'): [string, 
 
 const LATEST_VERSION = sqliteMigrations.at(-1)!.version;
 
-storeContract('SQLite', () => openSqliteStore({ path: freshDatabasePath() }));
+/** The plan SQLite makes for a statement, line by line. */
+function planOf(path: string, sql: string, args: unknown[]): string[] {
+  return withRawDatabase(path, (db) =>
+    (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as { detail: string }[]).map((r) => r.detail),
+  );
+}
+
+storeContract('SQLite', (options) => openSqliteStore({ path: freshDatabasePath(), ...options }));
 
 describe('SQLite migrations', () => {
   it('record every applied migration in schema_migrations', async () => {
@@ -115,6 +122,60 @@ describe('SQLite migrations', () => {
       assert.deepEqual(
         events.map((e) => e.action),
         ['expire'],
+      );
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('register every product and newsletter id in use as a record named after it (migration 11)', async () => {
+    const path = freshDatabasePath();
+    withRawDatabase(path, (db) => {
+      migrate(db, sqliteMigrations.slice(0, 10));
+      const [sql, params] = insertUserSql('Before');
+      const userId = db.prepare(sql).run(...params).lastInsertRowid;
+      const subscribe = db.prepare(
+        'INSERT INTO subscriptions (user_id, date_started, trial, product_id) VALUES (?, 0, 0, ?)',
+      );
+      subscribe.run(userId, 'legacy product');
+      subscribe.run(userId, 'legacy product');
+      subscribe.run(userId, null);
+      db.prepare('INSERT INTO user_newsletters (user_id, newsletter_id) VALUES (?, ?)').run(userId, 'legacy/news');
+    });
+    const store = openSqliteStore({ path });
+    try {
+      const product = await store.getProduct('legacy product', 0);
+      assert.deepEqual([product?.product.name, product?.product.active], ['legacy product', true]);
+      assert.deepEqual(
+        (await store.listNewsletters({ limit: 10 })).map((n) => [n.id, n.name]),
+        [['legacy/news', 'legacy/news']],
+      );
+      await assert.rejects(store.deleteProduct('legacy product', AUDIT), { code: 'STILL_REFERENCED' });
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('queue the deliveries made before by their user, keeping their order (migration 12)', async () => {
+    const path = freshDatabasePath();
+    withRawDatabase(path, (db) => {
+      migrate(db, sqliteMigrations.slice(0, 11));
+      db.prepare(
+        `INSERT INTO webhooks (url, events, secret_salt) VALUES ('http://127.0.0.1:9/', '["user.created","user.updated"]', 's')`,
+      ).run();
+      const record = db.prepare(
+        `INSERT INTO audit_log (actor, action, resource_type, resource_id, user_id, attributes, event_type)
+         VALUES ('cli', ?, 'users', '1', '1', '[]', ?)`,
+      );
+      record.run('create', 'user.created');
+      record.run('update', 'user.updated');
+    });
+    const store = openSqliteStore({ path });
+    try {
+      const claimed = await store.claimWebhookDeliveries(Date.now(), 60_000, 10);
+      assert.deepEqual(
+        claimed.map((c) => [c.delivery.eventType, c.delivery.userId]),
+        [['user.created', '1']],
       );
     } finally {
       await store.close();
@@ -230,6 +291,41 @@ describe('SQLite schema', () => {
     });
   });
 
+  it('refuses, as foreign keys would, a reference to a product or newsletter that does not exist', async () => {
+    const path = await migratedDatabasePath();
+    withRawDatabase(path, (db) => {
+      const [sql, params] = insertUserSql('Reader');
+      const userId = db.prepare(sql).run(...params).lastInsertRowid;
+      assert.throws(
+        () =>
+          db
+            .prepare('INSERT INTO subscriptions (user_id, date_started, trial, product_id) VALUES (?, 0, 0, ?)')
+            .run(userId, 'nowhere'),
+        { code: 'SQLITE_CONSTRAINT_TRIGGER', message: /FOREIGN KEY constraint failed/ },
+      );
+      assert.throws(
+        () => db.prepare('INSERT INTO user_newsletters (user_id, newsletter_id) VALUES (?, ?)').run(userId, 'nowhere'),
+        { code: 'SQLITE_CONSTRAINT_TRIGGER' },
+      );
+      db.prepare("INSERT INTO products (id, name) VALUES ('kept', 'Kept')").run();
+      const subscription = db
+        .prepare("INSERT INTO subscriptions (user_id, date_started, trial, product_id) VALUES (?, 0, 0, 'kept')")
+        .run(userId).lastInsertRowid;
+      assert.throws(
+        () => db.prepare('UPDATE subscriptions SET product_id = ? WHERE id = ?').run('nowhere', subscription),
+        {
+          code: 'SQLITE_CONSTRAINT_TRIGGER',
+        },
+      );
+      assert.throws(() => db.prepare("DELETE FROM products WHERE id = 'kept'").run(), {
+        code: 'SQLITE_CONSTRAINT_TRIGGER',
+      });
+      assert.throws(() => db.prepare("UPDATE products SET id = 'moved' WHERE id = 'kept'").run(), {
+        code: 'SQLITE_CONSTRAINT_TRIGGER',
+      });
+    });
+  });
+
   it('leaves no newsletter or subscription rows of an erased user', async () => {
     const path = freshDatabasePath();
     const store = openSqliteStore({ path });
@@ -294,12 +390,6 @@ describe('SQLite query plans', () => {
     return seen[0]!;
   }
 
-  function planOf(path: string, sql: string, args: unknown[]): string[] {
-    return withRawDatabase(path, (db) =>
-      (db.prepare(`EXPLAIN QUERY PLAN ${sql}`).all(...args) as { detail: string }[]).map((r) => r.detail),
-    );
-  }
-
   it('finds users by domain through an index, without scanning users', async () => {
     const path = await migratedDatabasePath();
     const { sql, args } = await listQueryOf(path, { email: { domain: 'example.com' }, offset: 0, limit: 100 });
@@ -319,6 +409,153 @@ describe('SQLite query plans', () => {
     assert.ok(
       plan.some((d) => /^SEARCH users USING (COVERING )?INDEX \S+ \(circulation_number=\?/.test(d)),
       plan.join('\n'),
+    );
+  });
+});
+
+describe('SQLite query plans of the catalogue filters at 20,000 users', () => {
+  let path: string;
+  const now = Math.floor(Date.now() / 1000);
+  before(async () => {
+    path = await migratedDatabasePath();
+    withRawDatabase(path, (db) =>
+      db.exec(`
+        INSERT INTO products (id, name, resource) VALUES ('digital', 'Digital', 'online'), ('paper', 'Paper', 'print');
+        INSERT INTO newsletters (id, name) VALUES ('daily', 'Daily'), ('weekly', 'Weekly');
+        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000)
+        INSERT INTO users (email, email_lower, email_domain, family_name, circulation_number)
+          SELECT 'u' || i || '@d' || (i % 400) || '.example', 'u' || i || '@d' || (i % 400) || '.example',
+                 'd' || (i % 400) || '.example', 'Reader', 'C-' || i FROM n;
+        INSERT INTO user_newsletters (user_id, newsletter_id)
+          SELECT id, CASE id % 3 WHEN 0 THEN 'daily' ELSE 'weekly' END FROM users WHERE id % 3 < 2;
+        WITH k(k) AS (VALUES (0), (1), (2))
+        INSERT INTO subscriptions (user_id, date_started, date_ended, resource, product_id, trial, expired)
+          SELECT id, ${now} - 200 * 86400, ${now} + (id % 400 - 100) * 86400,
+                 CASE (id + k) % 4 WHEN 0 THEN 'print' WHEN 1 THEN 'online' WHEN 2 THEN 'print-online' END,
+                 CASE k WHEN 0 THEN 'digital' WHEN 1 THEN 'paper' END, 0, (id + k) % 10 = 0
+          FROM users, k;
+        ANALYZE;`),
+    );
+  });
+
+  /** The plan of every statement the store runs for `call`, as the store prepares it. */
+  async function plansOf(call: (store: Store) => Promise<unknown>): Promise<string[]> {
+    const store = openSqliteStore({ path });
+    const prototype = Database.prototype as unknown as { prepare: (sql: string) => Database.Statement };
+    const prepare = prototype.prepare;
+    const seen: { sql: string; args: unknown[] }[] = [];
+    prototype.prepare = function (this: Database.Database, sql: string) {
+      const statement = prepare.call(this, sql);
+      for (const method of ['all', 'get'] as const) {
+        const run = (statement[method] as (...args: unknown[]) => unknown).bind(statement);
+        (statement as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
+          seen.push({ sql, args });
+          return run(...args);
+        };
+      }
+      return statement;
+    };
+    try {
+      await call(store);
+    } finally {
+      prototype.prepare = prepare;
+      await store.close();
+    }
+    assert.ok(seen.length > 0, 'the call ran no statement it prepared');
+    return seen.flatMap(({ sql, args }) => planOf(path, sql, args));
+  }
+
+  /** Nothing large is scanned: every read of users, subscriptions and memberships is a search of an index. */
+  function assertSeeks(plan: string[]): void {
+    assert.ok(!plan.some((d) => /^SCAN (users|subscriptions|user_newsletters|s|m|n|u)\b/.test(d)), plan.join('\n'));
+  }
+
+  for (const [name, query, pattern] of [
+    [
+      'the members of a newsletter',
+      { newsletter: 'weekly' },
+      /SEARCH m USING COVERING INDEX user_newsletters_newsletter \(newsletter_id=\? AND user_id[<>]\?\)/,
+    ],
+    [
+      'users with an active subscription giving print',
+      { activeSubscription: { at: now, resource: 'print' } },
+      /SEARCH s USING COVERING INDEX subscriptions_resource \(resource=\? AND expired=\? AND user_id[<>]\?\)/,
+    ],
+    [
+      'users with an active subscription of a product',
+      { activeSubscription: { at: now, product: 'paper' } },
+      /SEARCH s USING COVERING INDEX subscriptions_product \(product_id=\? AND expired=\? AND user_id[<>]\?\)/,
+    ],
+    [
+      'users with any active subscription',
+      { activeSubscription: { at: now } },
+      /SEARCH s USING (COVERING )?INDEX subscriptions_user \(user_id[<>]\?\)/,
+    ],
+  ] as const) {
+    it(`finds ${name} by a seek past the cursor, in either order`, async () => {
+      for (const descending of [false, true]) {
+        const plan = await plansOf((store) =>
+          store.listUsers({ ...query, afterId: '9000', descending, offset: 0, limit: 101 }),
+        );
+        assertSeeks(plan);
+        assert.ok(
+          plan.some((d) => pattern.test(d)),
+          plan.join('\n'),
+        );
+      }
+    });
+  }
+
+  it('finds a newsletter with an active subscription, and a domain with both, by seeks', async () => {
+    const subscription = { at: now, resource: 'print' } as const;
+    assertSeeks(
+      await plansOf((store) =>
+        store.listUsers({
+          newsletter: 'daily',
+          activeSubscription: subscription,
+          afterId: '9000',
+          offset: 0,
+          limit: 101,
+        }),
+      ),
+    );
+    assertSeeks(
+      await plansOf((store) =>
+        store.listUsers({
+          newsletter: 'daily',
+          activeSubscription: subscription,
+          email: { domain: 'd7.example' },
+          offset: 0,
+          limit: 101,
+        }),
+      ),
+    );
+  });
+
+  it("answers a user's access from the user's own subscriptions and each product's key", async () => {
+    const plan = await plansOf((store) => store.activeSubscriptionsOf('77', now));
+    assertSeeks(plan);
+    assert.ok(
+      plan.some((d) => /^SEARCH s USING INDEX subscriptions_user \(user_id=\?\)/.test(d)),
+      plan.join('\n'),
+    );
+    assert.ok(!plan.some((d) => /^SCAN p\b/.test(d)), plan.join('\n'));
+  });
+
+  it("counts a product's active subscriptions and a newsletter's members from their indexes", async () => {
+    const product = await plansOf((store) => store.getProduct('paper', now));
+    assertSeeks(product);
+    assert.ok(
+      product.some((d) =>
+        /SEARCH s USING COVERING INDEX subscriptions_product \(product_id=\? AND expired=\?\)/.test(d),
+      ),
+      product.join('\n'),
+    );
+    const newsletter = await plansOf((store) => store.getNewsletter('daily'));
+    assertSeeks(newsletter);
+    assert.ok(
+      newsletter.some((d) => /SEARCH n USING COVERING INDEX user_newsletters_newsletter \(newsletter_id=\?\)/.test(d)),
+      newsletter.join('\n'),
     );
   });
 });

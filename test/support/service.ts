@@ -10,7 +10,7 @@ import { request as httpRequest } from 'node:http';
 import { Ajv } from 'ajv';
 import type { FastifyInstance } from 'fastify';
 import { buildApp, type AppOptions } from '../../src/http/app.js';
-import type { Store } from '../../src/store/port.js';
+import type { Store, StoreOptions } from '../../src/store/port.js';
 import { jsonApiDocumentSchema } from './jsonapi-schema.js';
 import { OpenApiContract, type OpenApiDocument } from './openapi-contract.js';
 import { openTestStore, type StoreKind, type TestStore } from './stores.js';
@@ -137,12 +137,16 @@ export interface Service {
   close(): Promise<void>;
 }
 
-/** Starts the service on a fresh database of the given kind; `close` stops it and removes the data. */
+/**
+ * Starts the service on a fresh database of the given kind (its store opened with `storeOptions`,
+ * as the settings would open it); `close` stops it and removes the data.
+ */
 export async function startService(
   kind: StoreKind = 'SQLite',
   options: Partial<Omit<AppOptions, 'store'>> = {},
+  storeOptions: StoreOptions = {},
 ): Promise<Service> {
-  const testStore = await openTestStore(kind);
+  const testStore = await openTestStore(kind, storeOptions);
   const app = await buildApp({
     store: testStore.store,
     auth: { enabled: true, adminKey: TEST_ADMIN_KEY, rateLimit: GENEROUS_RATE_LIMIT },

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { describe } from 'node:test';
 import Database from 'better-sqlite3';
 import pg from 'pg';
-import type { Store } from '../../src/store/port.js';
+import type { Store, StoreOptions } from '../../src/store/port.js';
 import { openPostgresStore } from '../../src/store/postgres/open.js';
 import { openSqliteStore } from '../../src/store/sqlite/open.js';
 import { createTestSchema, postgresSkipReason } from './postgres.js';
@@ -41,8 +41,8 @@ export function forEachStore(body: (kind: StoreKind) => void): void {
 }
 
 /** A database of this kind that nothing else uses, with the schema of this release. */
-export async function openTestStore(kind: StoreKind): Promise<TestStore> {
-  const store = kind === 'SQLite' ? await sqliteTestStore() : await postgresTestStore();
+export async function openTestStore(kind: StoreKind, options: StoreOptions = {}): Promise<TestStore> {
+  const store = kind === 'SQLite' ? await sqliteTestStore(options) : await postgresTestStore(options);
   return {
     ...store,
     kind,
@@ -53,16 +53,18 @@ export async function openTestStore(kind: StoreKind): Promise<TestStore> {
         store.sql('SELECT * FROM subscriptions ORDER BY id'),
         store.sql('SELECT * FROM webhooks ORDER BY id'),
         store.sql('SELECT * FROM webhook_deliveries ORDER BY id'),
+        store.sql('SELECT * FROM products ORDER BY id'),
+        store.sql('SELECT * FROM newsletters ORDER BY id'),
       ]);
       return JSON.stringify(tables);
     },
   };
 }
 
-async function sqliteTestStore() {
+async function sqliteTestStore(options: StoreOptions) {
   const dir = mkdtempSync(join(tmpdir(), 'circulation-test-'));
   const path = join(dir, 'test.db');
-  const store = openSqliteStore({ path });
+  const store = openSqliteStore({ path, ...options });
   const raw = new Database(path, { readonly: true });
   return {
     store,
@@ -84,9 +86,9 @@ async function sqliteTestStore() {
   };
 }
 
-async function postgresTestStore() {
+async function postgresTestStore(options: StoreOptions) {
   const schema = await createTestSchema();
-  const store = await openPostgresStore({ url: schema.url, poolSize: 5 });
+  const store = await openPostgresStore({ url: schema.url, poolSize: 5, ...options });
   const raw = new pg.Client({ connectionString: schema.url });
   await raw.connect();
   return {

@@ -31,12 +31,35 @@ export function createDocument<T extends string, A extends TSchema, R extends TO
   attributes: A,
   relationships?: R,
 ) {
+  return creation(
+    type,
+    attributes,
+    relationships,
+    Type.String({ description: 'Client-generated ids are refused with 403.' }),
+  );
+}
+
+/** A document creating a resource whose id the client may choose (`id`), or leave to the service. */
+export function createDocumentWithId<T extends string, A extends TSchema, I extends TSchema>(
+  type: T,
+  attributes: A,
+  id: I,
+) {
+  return creation(type, attributes, undefined, id);
+}
+
+function creation<T extends string, A extends TSchema, R extends TObject, I extends TSchema>(
+  type: T,
+  attributes: A,
+  relationships: R | undefined,
+  id: I,
+) {
   const document = Type.Object(
     {
       data: Type.Object(
         {
           type: Type.Literal(type),
-          id: Type.Optional(Type.String({ description: 'Client-generated ids are refused with 403.' })),
+          id: Type.Optional(id),
           attributes,
           relationships: Type.Optional((relationships ?? NoRelationships) as R),
           meta: ResourceMeta,

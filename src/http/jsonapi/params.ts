@@ -1,8 +1,10 @@
 /**
- * Path parameters. Ids are decimal strings of a database sequence; anything else cannot name a
- * record, so it is a 404 (see validation.ts), never a query.
+ * Path parameters. Ids of users, subscriptions and webhooks are decimal strings of a database
+ * sequence; those of products and newsletters are strings (see domain/catalogue.ts). Anything
+ * else cannot name a record, so it is a 404 (see validation.ts), never a query.
  */
 import { Type } from '@sinclair/typebox';
+import { StoredCatalogueId } from '../../domain/catalogue.js';
 
 const Id = Type.String({ pattern: '^[1-9][0-9]{0,14}$' });
 
@@ -10,3 +12,5 @@ export const UserParams = Type.Object({ user_id: Id });
 export const SubscriptionParams = Type.Object({ user_id: Id, subscription_id: Id });
 export const WebhookParams = Type.Object({ webhook_id: Id });
 export const DeliveryParams = Type.Object({ webhook_id: Id, delivery_id: Id });
+export const ProductParams = Type.Object({ product_id: StoredCatalogueId });
+export const NewsletterParams = Type.Object({ newsletter_id: StoredCatalogueId });

@@ -1,10 +1,30 @@
 /**
- * Users and subscriptions as JSON:API resource objects, and the JSON:API query parameters that
- * shape them: sparse fieldsets (`fields[users]`, `fields[subscriptions]`), `include=subscriptions`
- * on users, and `sort=id|-id` on lists. Values the service does not support are a 400.
+ * Users, subscriptions and the catalogue's records as JSON:API resource objects, and the JSON:API
+ * query parameters that shape them: sparse fieldsets (`fields[users]`, `fields[subscriptions]`),
+ * `include=subscriptions` on users, and `sort=id|-id` on lists. Values the service does not
+ * support are a 400.
  */
-import { Type, type TObject } from '@sinclair/typebox';
+import { Type, type TObject, type TSchema } from '@sinclair/typebox';
+import { NEWSLETTERS, PRODUCTS, type CatalogueRecord, type CatalogueType } from '../../domain/catalogue.js';
 import {
+  NewsletterAttributes,
+  NewsletterCreateAttributes,
+  NewsletterMeta,
+  NewsletterUpdateAttributes,
+  toNewsletterAttributes,
+  type Newsletter,
+} from '../../domain/newsletter.js';
+import {
+  ProductAttributes,
+  ProductCreateAttributes,
+  ProductMeta,
+  ProductUpdateAttributes,
+  toProductAttributes,
+  type Product,
+} from '../../domain/product.js';
+import { nowInSeconds } from '../../domain/dates.js';
+import {
+  RESOURCES,
   SUBSCRIPTIONS,
   SubscriptionAttributes,
   SubscriptionRelationshipsRead,
@@ -48,6 +68,17 @@ export const SortById = Type.Optional(
   }),
 );
 
+/** A filter by what subscriptions give (`print`: print and print-online, by their own resource or their product's). */
+export function ResourceFilter(description: string) {
+  return Type.Optional(
+    Type.String({
+      pattern: `^(${RESOURCES.join('|')})$`,
+      errorMessage: { pattern: `must be one of: ${RESOURCES.join(', ')}` },
+      description,
+    }),
+  );
+}
+
 /** The fields a `fields[...]` parameter asks for, or undefined for all of them. */
 export function fieldSet(value: string | undefined): ReadonlySet<string> | undefined {
   return value === undefined ? undefined : new Set(value.split(','));
@@ -76,12 +107,18 @@ export const UserResource = resourceObject(
   }) as TObject,
 );
 
-export function renderSubscription(base: string, s: StoredSubscription, fields?: ReadonlySet<string>) {
+/** A subscription, with its status at `now`. */
+export function renderSubscription(
+  base: string,
+  s: StoredSubscription,
+  fields?: ReadonlySet<string>,
+  now: number = nowInSeconds(),
+) {
   const relationships = toSubscriptionRelationships(s);
   return {
     type: SUBSCRIPTIONS,
     id: s.id,
-    attributes: pick(toSubscriptionAttributes(s), fields),
+    attributes: pick(toSubscriptionAttributes(s, now), fields),
     relationships: fields && !fields.has('product') ? {} : relationships,
     links: { self: `${base}/users/${s.userId}/subscriptions/${s.id}` },
   };
@@ -111,3 +148,55 @@ export function sorted<T extends { id: string }>(items: readonly T[], sort: stri
   const ascending = [...items].sort((a, b) => Number(a.id) - Number(b.id));
   return sort === '-id' ? ascending.reverse() : ascending;
 }
+
+/** What the routes and resources of a kind of catalogue record need to know of it. */
+export interface CatalogueShape<R extends CatalogueRecord> {
+  type: CatalogueType;
+  schemas: { create: TObject; update: TObject; read: TSchema; meta: TSchema };
+  attributes(record: R): object;
+}
+
+/** The resource object schema of a kind: with its counts in `meta` where one is read. */
+export function catalogueResource<R extends CatalogueRecord>(shape: CatalogueShape<R>) {
+  const resource = resourceObject(shape.type, shape.schemas.read);
+  return Type.Object({ ...resource.properties, meta: Type.Optional(shape.schemas.meta) });
+}
+
+export function renderCatalogueRecord<R extends CatalogueRecord>(
+  base: string,
+  shape: CatalogueShape<R>,
+  record: R,
+  meta?: object,
+) {
+  return {
+    type: shape.type,
+    id: record.id,
+    attributes: shape.attributes(record),
+    links: { self: `${base}/${shape.type}/${encodeURIComponent(record.id)}` },
+    ...(meta ? { meta } : {}),
+  };
+}
+
+export const PRODUCT_SHAPE: CatalogueShape<Product> = {
+  type: PRODUCTS,
+  schemas: {
+    create: ProductCreateAttributes,
+    update: ProductUpdateAttributes,
+    read: ProductAttributes,
+    meta: ProductMeta,
+  },
+  attributes: toProductAttributes,
+};
+
+export const NEWSLETTER_SHAPE: CatalogueShape<Newsletter> = {
+  type: NEWSLETTERS,
+  schemas: {
+    create: NewsletterCreateAttributes,
+    update: NewsletterUpdateAttributes,
+    read: NewsletterAttributes,
+    meta: NewsletterMeta,
+  },
+  attributes: toNewsletterAttributes,
+};
+
+export const ProductResource = catalogueResource(PRODUCT_SHAPE);

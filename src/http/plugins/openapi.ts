@@ -39,6 +39,9 @@ const BODY_ERRORS = { 413: ErrorDocument, 415: ErrorDocument, 422: ErrorDocument
 const TAGS: [RegExp, string][] = [
   [/^\/(sign-ins|password-resets)$|\/password-reset-tokens$/, 'sign-in'],
   [/^\/users\/:user_id\/subscriptions/, 'subscriptions'],
+  [/^\/users\/:user_id\/access/, 'access'],
+  [/^\/products/, 'products'],
+  [/^\/newsletters/, 'newsletters'],
   [/^\/users/, 'users'],
   [/^\/api-keys/, 'credentials'],
   [/^\/audit-events/, 'audit'],
@@ -108,7 +111,8 @@ async function serveDocument(app: FastifyInstance): Promise<void> {
         title: 'circulation',
         version: '1',
         description:
-          'User records and their subscriptions behind a JSON:API interface. Every request but the ' +
+          'User records, their subscriptions and the catalogue of products and newsletters behind a ' +
+          'JSON:API interface, with the access check a paywall asks. Every request but the ' +
           'public ones (health, metrics, this document) presents a credential.',
       },
       components: {

@@ -1,5 +1,7 @@
 /**
  * /users/{user_id}/subscriptions: a user's subscriptions, reachable only under their own user.
+ * The list filters by status now (worked out when read), by what they give and by product; one
+ * or a list may carry its products in `included`.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
@@ -14,12 +16,18 @@ import {
   SubscriptionCreateAttributes,
   SubscriptionRelationships,
   SubscriptionUpdateAttributes,
+  SUBSCRIPTION_STATUSES,
+  type Resource,
   type StoredSubscription,
+  type SubscriptionStatus,
 } from '../../domain/subscription.js';
+import { StoredCatalogueId } from '../../domain/catalogue.js';
 import {
-  collectionDocument,
+  compoundCollectionDocument,
+  compoundDocument,
   createDocument,
   errorResponses,
+  SelfLinks,
   singleDocument,
   updateDocument,
 } from '../jsonapi/documents.js';
@@ -29,7 +37,11 @@ import { selfLink } from '../jsonapi/links.js';
 import { SubscriptionParams, UserParams } from '../jsonapi/params.js';
 import {
   fieldSet,
+  PRODUCT_SHAPE,
+  ProductResource,
+  renderCatalogueRecord,
   renderSubscription,
+  ResourceFilter,
   SortById,
   sorted,
   SubscriptionFields,
@@ -39,15 +51,47 @@ import { noSuchUser } from './users.js';
 import type { RouteOptions } from './options.js';
 
 const SubscriptionDocument = singleDocument(SubscriptionResource);
-const ReadQuery = Type.Object({ 'fields[subscriptions]': SubscriptionFields }, { additionalProperties: false });
+const IncludeProduct = Type.Optional(
+  Type.String({
+    pattern: '^product$',
+    errorMessage: { pattern: 'can only be product' },
+    description: 'product: the subscriptions with their products, in `included`.',
+  }),
+);
+const ReadQuery = Type.Object(
+  { 'fields[subscriptions]': SubscriptionFields, include: IncludeProduct },
+  { additionalProperties: false },
+);
+const STATUS = `(${SUBSCRIPTION_STATUSES.join('|')})`;
 const ListQuery = Type.Object(
-  { 'fields[subscriptions]': SubscriptionFields, sort: SortById },
+  {
+    'fields[subscriptions]': SubscriptionFields,
+    sort: SortById,
+    include: IncludeProduct,
+    'filter[status]': Type.Optional(
+      Type.String({
+        pattern: `^${STATUS}(,${STATUS})*$`,
+        errorMessage: { pattern: `must be a comma-separated list of: ${SUBSCRIPTION_STATUSES.join(', ')}` },
+        description: 'Only subscriptions in these statuses now.',
+      }),
+    ),
+    'filter[resource]': ResourceFilter('Only the subscriptions that give it.'),
+    'filter[product]': Type.Optional({ ...StoredCatalogueId, description: 'Only subscriptions of this product.' }),
+  },
   { additionalProperties: false },
 );
 
 export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { store, baseUrl }) => {
   const render = (request: FastifyRequest, s: StoredSubscription, fields?: ReadonlySet<string>) =>
     renderSubscription(baseUrl(request), s, fields);
+
+  /** With `include=product`, the products of these subscriptions, for `included`. */
+  const includedProducts = async (request: FastifyRequest, include: string | undefined, list: StoredSubscription[]) => {
+    if (include === undefined) return {};
+    const ids = [...new Set(list.flatMap((s) => (s.productId === null ? [] : [s.productId])))];
+    const products = await store.getProducts(ids);
+    return { included: products.map((product) => renderCatalogueRecord(baseUrl(request), PRODUCT_SHAPE, product)) };
+  };
 
   app.post(
     '/users/:user_id/subscriptions',
@@ -83,17 +127,34 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
       schema: {
         params: UserParams,
         querystring: ListQuery,
-        response: { 200: collectionDocument(SubscriptionResource), ...errorResponses(404, 406) },
+        response: {
+          200: compoundCollectionDocument(SubscriptionResource, SelfLinks, ProductResource),
+          ...errorResponses(400, 404, 406),
+        },
       },
     },
     async (request) => {
       const { user_id } = request.params;
-      const list = await store.listSubscriptions(user_id);
+      const query = request.query;
+      const statuses = query['filter[status]']?.split(',') as SubscriptionStatus[] | undefined;
+      const filtered = statuses || query['filter[resource]'] !== undefined || query['filter[product]'] !== undefined;
+      const list = await store.listSubscriptions(
+        user_id,
+        filtered
+          ? {
+              at: nowInSeconds(),
+              statuses,
+              resource: query['filter[resource]'] as Resource | undefined,
+              product: query['filter[product]'],
+            }
+          : undefined,
+      );
       if (!list) throw noSuchUser(user_id);
-      const fields = fieldSet(request.query['fields[subscriptions]']);
+      const fields = fieldSet(query['fields[subscriptions]']);
       return {
         links: { self: selfLink(baseUrl(request), request) },
-        data: sorted(list, request.query.sort).map((s) => render(request, s, fields)),
+        data: sorted(list, query.sort).map((s) => render(request, s, fields)),
+        ...(await includedProducts(request, query.include, list)),
       };
     },
   );
@@ -104,16 +165,16 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
       schema: {
         params: SubscriptionParams,
         querystring: ReadQuery,
-        response: { 200: SubscriptionDocument, ...errorResponses(404, 406) },
+        response: { 200: compoundDocument(SubscriptionResource, ProductResource), ...errorResponses(404, 406) },
       },
     },
     async (request, reply) => {
       const { user_id, subscription_id } = request.params;
       const found = await store.getSubscription(user_id, subscription_id);
       if (!found) throw noSuchSubscription(user_id, subscription_id);
-      const fields = request.query['fields[subscriptions]'];
-      if (fields === undefined) reply.header('etag', etagOf(found.version));
-      return { data: render(request, found, fieldSet(fields)) };
+      const { include, 'fields[subscriptions]': fields } = request.query;
+      if (fields === undefined && include === undefined) reply.header('etag', etagOf(found.version));
+      return { data: render(request, found, fieldSet(fields)), ...(await includedProducts(request, include, [found])) };
     },
   );
 

@@ -1,11 +1,15 @@
 /**
- * /users: create, list (paged, filtered), read, update and erase user records.
+ * /users: create, list (paged, filtered: by email, circulation number, newsletter and active
+ * subscription), read, update and erase user records.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { allows } from '../../domain/api-key.js';
 import { sentAttributeNames } from '../../domain/audit.js';
+import { StoredCatalogueId } from '../../domain/catalogue.js';
+import { nowInSeconds } from '../../domain/dates.js';
+import { userSubscriptionFilter } from '../../domain/entitlement.js';
 import { errors } from '../errors.js';
 import { hashPassword } from '../../domain/password.js';
 import { toUserFields, USERS, UserCreateAttributes, UserUpdateAttributes, type UserUpdate } from '../../domain/user.js';
@@ -28,6 +32,7 @@ import {
   IncludeSubscriptions,
   renderSubscription,
   renderUser,
+  ResourceFilter,
   SortById,
   SubscriptionFields,
   SubscriptionResource,
@@ -69,6 +74,22 @@ const UserListQuery = Type.Object(
       FilterValue(254, 'A whole address (matched without regard to case), or a domain when it has no @.'),
     ),
     'filter[circulationNumber]': Type.Optional(FilterValue(50)),
+    'filter[newsletter]': Type.Optional({ ...StoredCatalogueId, description: 'Only the members of this newsletter.' }),
+    'filter[status]': Type.Optional(
+      Type.String({
+        pattern: '^active$',
+        errorMessage: { pattern: 'can only be active: users are found by their active subscriptions' },
+        description:
+          'active: only users with a subscription active now (narrowed by filter[resource] and filter[product]).',
+      }),
+    ),
+    'filter[resource]': ResourceFilter(
+      'With filter[status]=active: only users with an active subscription that gives it.',
+    ),
+    'filter[product]': Type.Optional({
+      ...StoredCatalogueId,
+      description: 'With filter[status]=active: only users with an active subscription of this product.',
+    }),
     'page[number]': Type.Optional(PageNumber),
     page: Type.Optional({ ...PageNumber, description: 'Same as page[number].' }),
     'page[after]': Type.Optional(
@@ -159,9 +180,19 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
       const size = pageSizeOf(query);
       const email = query['filter[email]'];
       const after = query['page[after]'];
+      const subscriptions = userSubscriptionFilter(
+        { status: query['filter[status]'], resource: query['filter[resource]'], product: query['filter[product]'] },
+        nowInSeconds(),
+      );
+      if (subscriptions.problem) {
+        const { name, detail } = subscriptions.problem;
+        throw errors.invalidQueryParameter(`filter[${name}]`, `filter[${name}] ${detail}`);
+      }
       const rows = await store.listUsers({
         email: email === undefined ? undefined : emailFilter(email),
         circulationNumber: query['filter[circulationNumber]'],
+        newsletter: query['filter[newsletter]'],
+        activeSubscription: subscriptions.filter,
         afterId: after,
         offset: after === undefined ? (number - 1) * size : 0,
         limit: size + 1,
@@ -279,6 +310,10 @@ function listUrl(base: string, query: UserListQuery, page: number, afterId?: str
     [
       'filter[email]',
       'filter[circulationNumber]',
+      'filter[newsletter]',
+      'filter[status]',
+      'filter[resource]',
+      'filter[product]',
       'include',
       'sort',
       'fields[users]',

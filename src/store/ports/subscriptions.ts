@@ -3,6 +3,7 @@
  * under its own user, and in a sharded PostgreSQL every such query routes to the user's shard.
  */
 import type { AuditContext } from '../../domain/audit.js';
+import type { ActiveSubscription, SubscriptionFilter } from '../../domain/entitlement.js';
 import type { StoredSubscription, SubscriptionValues } from '../../domain/subscription.js';
 import type { IfVersion } from './versions.js';
 
@@ -12,8 +13,13 @@ export interface SubscriptionStore {
     values: SubscriptionValues,
     audit: AuditContext,
   ): Promise<StoredSubscription | undefined>;
-  /** All of a user's subscriptions by id, or undefined when there is no such user. */
-  listSubscriptions(userId: string): Promise<StoredSubscription[] | undefined>;
+  /** A user's subscriptions by id (those the filter lets through), or undefined when there is no such user. */
+  listSubscriptions(userId: string, filter?: SubscriptionFilter): Promise<StoredSubscription[] | undefined>;
+  /**
+   * What a user's subscriptions active at `now` give (a subscription without a resource gives its
+   * product's), in one indexed read: the paywall's question. Undefined when there is no such user.
+   */
+  activeSubscriptionsOf(userId: string, now: number): Promise<ActiveSubscription[] | undefined>;
   getSubscription(userId: string, id: string): Promise<StoredSubscription | undefined>;
   /** The subscriptions of several users at once (for `include`), by id. */
   listSubscriptionsOfUsers(userIds: readonly string[]): Promise<StoredSubscription[]>;

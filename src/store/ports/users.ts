@@ -3,6 +3,7 @@
  * A duplicate email (compared without regard to case) is the `EMAIL_TAKEN` failure.
  */
 import type { AuditContext } from '../../domain/audit.js';
+import type { ActiveSubscriptionFilter } from '../../domain/entitlement.js';
 import type { SubscriptionValues } from '../../domain/subscription.js';
 import type { UserFields } from '../../domain/user.js';
 import type { IfVersion } from './versions.js';
@@ -38,6 +39,10 @@ export type EmailFilter = { address: string } | { domain: string };
 export interface UserListQuery {
   email?: EmailFilter;
   circulationNumber?: string;
+  /** Only the members of this newsletter. */
+  newsletter?: string;
+  /** Only users with a subscription active at an instant (giving a resource, of a product). */
+  activeSubscription?: ActiveSubscriptionFilter;
   /** Only users with a greater id: an index seek, however deep the page. */
   afterId?: string;
   /** Users to skip first: a scan as long as the offset. */
@@ -56,7 +61,8 @@ export interface UserStore {
   createUser(user: NewUser, audit: AuditContext): Promise<StoredUser>;
   /**
    * Inserts many users with their subscriptions in one transaction (all or none), for bulk
-   * loads; answers the new ids in order. Records the audit trail when `audit` is given.
+   * loads; answers the new ids in order. Records the audit trail when `audit` is given. A refused
+   * reference points into the record as a file holds it (`/newsletters/0`, `/subscriptions/1/product`).
    */
   importUsers(batch: readonly ImportedUser[], audit: AuditContext | null): Promise<string[]>;
   getUser(id: string): Promise<StoredUser | undefined>;

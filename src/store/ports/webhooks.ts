@@ -61,15 +61,16 @@ export interface WebhookStore {
   /**
    * Hands up to `limit` due deliveries to the caller for `leaseMs`, counting an attempt for each;
    * safe to call from several processes at once: no delivery is handed to two callers while its
-   * lease runs. Only the oldest pending delivery of each (webhook, user) is due, so each endpoint
-   * gets the events of a user in order. A lease that runs out (its process died) makes the
+   * lease runs. Only the oldest pending delivery of each (webhook, queue) is due, so each endpoint
+   * gets the events of a user (or, for events without a user, of a record of the catalogue) in
+   * order. A lease that runs out (its process died) makes the
    * delivery due again.
    */
   claimWebhookDeliveries(now: number, leaseMs: number, limit: number): Promise<ClaimedDelivery[]>;
   /**
    * Records how a claimed delivery's attempt ended, if the delivery is still at the version its
    * claim gave it (else another dispatcher or a redelivery has it now: answers false, records
-   * nothing). A retry's wait holds back the later deliveries of the same user too.
+   * nothing). A retry's wait holds back the later deliveries of the same queue too.
    */
   finishWebhookDelivery(id: string, claimedVersion: number, outcome: DeliveryOutcome): Promise<boolean>;
   getWebhookDelivery(webhookId: string, id: string): Promise<WebhookDelivery | undefined>;

@@ -264,4 +264,83 @@ export const postgresMigrations: readonly Migration[] = [
       CREATE INDEX password_reset_tokens_expiry ON password_reset_tokens (expires_at);
     `,
   },
+  {
+    version: 11,
+    name: 'products and newsletters as records, which subscriptions and memberships refer to',
+    sql: `
+      -- Ids in byte order ("C"), as SQLite orders them: the order of pages by id is the same on
+      -- both stores, whatever the database's own collation.
+      CREATE TABLE products (
+        id text COLLATE "C" PRIMARY KEY,
+        name text NOT NULL CHECK (name <> ''),
+        description text,
+        active boolean NOT NULL DEFAULT true,
+        resource text CHECK (resource IN ('online', 'print', 'print-online')),
+        license text CHECK (license IN ('individual', 'free', 'site')),
+        version integer NOT NULL DEFAULT 1,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX products_active ON products (active, id);
+
+      CREATE TABLE newsletters (
+        id text COLLATE "C" PRIMARY KEY,
+        name text NOT NULL CHECK (name <> ''),
+        description text,
+        active boolean NOT NULL DEFAULT true,
+        version integer NOT NULL DEFAULT 1,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now()
+      );
+      CREATE INDEX newsletters_active ON newsletters (active, id);
+
+      -- Every id already in use becomes a record named after itself, so no reference dangles.
+      INSERT INTO products (id, name)
+        SELECT DISTINCT product_id, product_id FROM subscriptions WHERE product_id IS NOT NULL;
+      INSERT INTO newsletters (id, name) SELECT DISTINCT newsletter_id, newsletter_id FROM user_newsletters;
+
+      -- Who has an active subscription of a product, or giving a resource, and who is on a
+      -- newsletter: each an index seek in user order (and the counts a record's meta gives). The
+      -- first and the last also serve the foreign keys' checks when a record is deleted.
+      CREATE INDEX subscriptions_product ON subscriptions (product_id, expired, user_id, date_started, date_ended);
+      CREATE INDEX subscriptions_resource
+        ON subscriptions (resource, expired, user_id, date_started, date_ended, product_id);
+      CREATE INDEX user_newsletters_newsletter ON user_newsletters (newsletter_id, user_id);
+
+      -- Foreign keys from per-user tables to what will be reference tables under Citus.
+      ALTER TABLE subscriptions ADD CONSTRAINT subscriptions_product_id_fkey
+        FOREIGN KEY (product_id) REFERENCES products (id);
+      ALTER TABLE user_newsletters ADD CONSTRAINT user_newsletters_newsletter_id_fkey
+        FOREIGN KEY (newsletter_id) REFERENCES newsletters (id);
+    `,
+  },
+  {
+    version: 12,
+    name: 'deliveries of events without a user, queued by the record they are about',
+    sql: `
+      -- A delivery's queue is what its order is kept within: a user (their events and their
+      -- subscriptions') or, for an event without a user, the record it is about.
+      ALTER TABLE webhook_deliveries ALTER COLUMN user_id DROP NOT NULL, ADD COLUMN queue text;
+      UPDATE webhook_deliveries SET queue = 'users/' || user_id;
+      ALTER TABLE webhook_deliveries ALTER COLUMN queue SET NOT NULL;
+      DROP INDEX webhook_deliveries_queue;
+      CREATE INDEX webhook_deliveries_queue ON webhook_deliveries (webhook_id, queue, event_id)
+        WHERE state = 'pending';
+
+      CREATE OR REPLACE FUNCTION webhook_deliveries_of_event() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE
+        now_ms bigint := (extract(epoch FROM clock_timestamp()) * 1000)::bigint;
+        queue_of text := coalesce('users/' || NEW.user_id, NEW.resource_type || '/' || NEW.resource_id);
+      BEGIN
+        INSERT INTO webhook_deliveries (webhook_id, event_id, event_type, user_id, queue, created_at, next_attempt_at)
+        SELECT w.id, NEW.id, NEW.event_type, NEW.user_id, queue_of, now_ms, greatest(now_ms, (
+            SELECT e.next_attempt_at FROM webhook_deliveries e
+            WHERE e.webhook_id = w.id AND e.queue = queue_of AND e.state = 'pending'
+            ORDER BY e.event_id DESC LIMIT 1))
+        FROM webhooks w WHERE NEW.event_type = ANY (w.events)
+        FOR KEY SHARE OF w;
+        RETURN NULL;
+      END $$;
+    `,
+  },
 ];

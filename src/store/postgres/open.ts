@@ -1,10 +1,11 @@
 /**
  * Opening a PostgreSQL store: a pg pool with the statement timeout, the schema migrated to this
- * release under an advisory lock, and every kind of record's statements composed into one `Store`.
+ * release under an advisory lock, how references to the catalogue are treated, and every kind of
+ * record's statements composed into one `Store`.
  */
 import pg from 'pg';
 import { withOutagesAsUnavailable } from '../availability.js';
-import type { Store } from '../port.js';
+import type { Store, StoreOptions } from '../port.js';
 import { pendingMigrations, type Migration } from '../sql/migrations.js';
 import { postgresAudit } from './audit.js';
 import { postgresCredentials } from './credentials.js';
@@ -13,11 +14,14 @@ import { postgresIdempotency } from './idempotency.js';
 import { postgresMigrations } from './migrations.js';
 import { postgresPasswordResets } from './password-resets.js';
 import { postgresSignIns } from './sign-ins.js';
+import { postgresNewsletters } from './newsletters.js';
+import { postgresProducts } from './products.js';
+import { postgresReferences } from './references.js';
 import { postgresSubscriptions } from './subscriptions.js';
 import { postgresUsers } from './users.js';
 import { postgresWebhooks } from './webhooks.js';
 
-export interface PostgresOptions {
+export interface PostgresOptions extends StoreOptions {
   url: string;
   poolSize?: number;
   statementTimeoutMs?: number;
@@ -44,9 +48,12 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
     throw error;
   }
   const database = new PostgresDatabase(pool);
+  const references = postgresReferences(options.strictReferences ?? false);
   return withOutagesAsUnavailable({
-    ...postgresUsers(database),
-    ...postgresSubscriptions(database),
+    ...postgresUsers(database, references),
+    ...postgresSubscriptions(database, references),
+    ...postgresProducts(database),
+    ...postgresNewsletters(database),
     ...postgresCredentials(database),
     ...postgresAudit(database),
     ...postgresIdempotency(database),

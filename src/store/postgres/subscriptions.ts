@@ -2,17 +2,34 @@
  * Subscriptions on PostgreSQL. Every statement is keyed by user id, so it stays on one shard
  * under Citus.
  */
+import type pg from 'pg';
 import type { AuditContext } from '../../domain/audit.js';
+import { PRODUCT_POINTER } from '../../domain/catalogue.js';
+import type { SubscriptionFilter } from '../../domain/entitlement.js';
 import { failures } from '../../domain/failures.js';
 import type { StoredSubscription, SubscriptionValues } from '../../domain/subscription.js';
 import type { IfVersion, SubscriptionStore } from '../port.js';
 import type { Row } from '../sql/rows.js';
-import { SUBSCRIPTION_COLUMNS, subscriptionColumnsOf, toStoredSubscription } from '../sql/subscriptions.js';
+import {
+  activeSubscriptionsQuery,
+  SUBSCRIPTION_COLUMNS,
+  subscriptionColumnsOf,
+  subscriptionsOfUserQuery,
+  toActiveSubscriptions,
+  toStoredSubscription,
+} from '../sql/subscriptions.js';
 import { auditInsert, versionCondition, type PostgresDatabase } from './database.js';
+import type { PostgresReferences } from './references.js';
 
 const SUBSCRIPTION_SELECT = `SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions`;
 
-export function postgresSubscriptions(database: PostgresDatabase): SubscriptionStore {
+export function postgresSubscriptions(database: PostgresDatabase, references: PostgresReferences): SubscriptionStore {
+  /** Registers or refuses the product a write newly names (see references.ts), on the write's connection. */
+  async function attachProduct(client: pg.PoolClient, productId: string | null, audit: AuditContext) {
+    if (productId !== null)
+      await references.attach(client, 'products', [{ id: productId, pointer: PRODUCT_POINTER }], audit);
+  }
+
   async function createSubscription(
     userId: string,
     values: SubscriptionValues,
@@ -20,36 +37,53 @@ export function postgresSubscriptions(database: PostgresDatabase): SubscriptionS
   ): Promise<StoredSubscription | undefined> {
     const params = subscriptionParams(userId, values);
     const record = auditInsert(params, audit, 'create', 'subscriptions', 'id', 'user_id', 's');
+    const insert = `WITH s AS (
+        INSERT INTO subscriptions (user_id, date_started, date_ended, external_identifier, license, resource,
+          trial, product_id)
+        SELECT $1::bigint, $2::timestamptz, $3::timestamptz, $4::text, $5::text, $6::text, $7::boolean, $8::text
+        WHERE EXISTS (SELECT 1 FROM users WHERE id = $1::bigint)
+        RETURNING ${SUBSCRIPTION_COLUMNS}
+      ), a AS (${record})
+      SELECT * FROM s`;
     try {
-      const [row] = await database.rows(
-        `WITH s AS (
-           INSERT INTO subscriptions (user_id, date_started, date_ended, external_identifier, license, resource,
-             trial, product_id)
-           SELECT $1::bigint, $2::timestamptz, $3::timestamptz, $4::text, $5::text, $6::text, $7::boolean, $8::text
-           WHERE EXISTS (SELECT 1 FROM users WHERE id = $1::bigint)
-           RETURNING ${SUBSCRIPTION_COLUMNS}
-         ), a AS (${record})
-         SELECT * FROM s`,
-        params,
-      );
+      // Without a product, one statement; with one, the product is made sure of first, in the same transaction.
+      const [row] =
+        values.productId === null
+          ? await database.rows(insert, params)
+          : await database.transaction(async (client) => {
+              const user = await client.query('SELECT 1 FROM users WHERE id = $1 FOR KEY SHARE', [userId]);
+              if (user.rowCount === 0) return [];
+              await attachProduct(client, values.productId, audit);
+              return (await client.query(insert, params)).rows as Row[];
+            });
       return row && toStoredSubscription(row);
     } catch (error) {
       // The user was erased between the check and the insert.
-      if ((error as { code?: string }).code === '23503') return undefined;
+      const e = error as { code?: string; constraint?: string };
+      if (e.code === '23503' && e.constraint === 'subscriptions_user_id_fkey') return undefined;
       throw error;
     }
   }
 
-  async function listSubscriptions(userId: string): Promise<StoredSubscription[] | undefined> {
+  async function listSubscriptions(
+    userId: string,
+    filter?: SubscriptionFilter,
+  ): Promise<StoredSubscription[] | undefined> {
     // The user's row comes first, so that "no such user" and "no subscriptions" differ.
-    const rows = await database.rows(
-      `SELECT ${subscriptionColumnsOf('s')}
-       FROM users u LEFT JOIN subscriptions s ON s.user_id = u.id
-       WHERE u.id = $1 ORDER BY s.id`,
-      [userId],
-    );
+    const rows = filter
+      ? await database.rows(subscriptionsOfUserQuery(userId, filter, 'postgres'))
+      : await database.rows(
+          `SELECT ${subscriptionColumnsOf('s')}
+           FROM users u LEFT JOIN subscriptions s ON s.user_id = u.id
+           WHERE u.id = $1 ORDER BY s.id`,
+          [userId],
+        );
     if (rows.length === 0) return undefined;
     return rows.filter((r) => r.id !== null).map(toStoredSubscription);
+  }
+
+  async function activeSubscriptionsOf(userId: string, now: number) {
+    return toActiveSubscriptions(await database.rows(activeSubscriptionsQuery(userId, now, 'postgres')));
   }
 
   async function listSubscriptionsOfUsers(userIds: readonly string[]): Promise<StoredSubscription[]> {
@@ -78,6 +112,7 @@ export function postgresSubscriptions(database: PostgresDatabase): SubscriptionS
       const current = toStoredSubscription(rows[0] as Row);
       if (ifVersion !== undefined && !ifVersion.includes(current.version)) throw failures.preconditionFailed();
       const next = change(current);
+      if (next.productId !== current.productId) await attachProduct(client, next.productId, audit);
       const params = [...subscriptionParams(userId, next), id];
       const record = auditInsert(params, audit, 'update', 'subscriptions', 'id', 'user_id', 's');
       const updated = await client.query(
@@ -150,6 +185,7 @@ export function postgresSubscriptions(database: PostgresDatabase): SubscriptionS
   return {
     createSubscription,
     listSubscriptions,
+    activeSubscriptionsOf,
     listSubscriptionsOfUsers,
     getSubscription,
     updateSubscription,

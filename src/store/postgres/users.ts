@@ -8,8 +8,20 @@ import { failures } from '../../domain/failures.js';
 import { USER_FIELDS } from '../../domain/user.js';
 import type { IfVersion, ImportedUser, NewUser, StoredUser, UserChanges, UserListQuery, UserStore } from '../port.js';
 import { raw, sql } from '../sql/builder.js';
-import { columnOf, toColumnValue, toStoredUser, USER_COLUMNS, userOrder, userPageIds } from '../sql/users.js';
+import {
+  columnOf,
+  importedNewsletters,
+  importedProducts,
+  joining,
+  toColumnValue,
+  toStoredUser,
+  USER_COLUMNS,
+  userOrder,
+  userPageIds,
+} from '../sql/users.js';
+import type { Row } from '../sql/rows.js';
 import { auditInsert, versionCondition, type PostgresDatabase } from './database.js';
+import type { PostgresReferences } from './references.js';
 import { subscriptionParams } from './subscriptions.js';
 
 const USER_SELECT = `
@@ -18,7 +30,7 @@ const USER_SELECT = `
           ORDER BY newsletter_id COLLATE "C") AS newsletters, last_sign_in_at, version
   FROM users`;
 
-export function postgresUsers(database: PostgresDatabase): UserStore {
+export function postgresUsers(database: PostgresDatabase, references: PostgresReferences): UserStore {
   async function createUser(user: NewUser, audit: AuditContext): Promise<StoredUser> {
     const keys = emailKeys(user.email);
     const values = [
@@ -32,18 +44,22 @@ export function postgresUsers(database: PostgresDatabase): UserStore {
     const newsletters = `$${values.length + 1}::text[]`;
     const params = [...values, user.newsletters];
     const record = auditInsert(params, audit, 'create', 'users', 'id', 'id', 'u');
+    const insert = `WITH u AS (
+        INSERT INTO users (email, email_lower, email_domain, password_hash, ${USER_COLUMNS.join(', ')})
+        VALUES (${placeholders}) RETURNING id
+      ), n AS (
+        INSERT INTO user_newsletters (user_id, newsletter_id)
+        SELECT u.id, x FROM u, unnest(${newsletters}) AS x ON CONFLICT DO NOTHING
+      ), a AS (${record})
+      SELECT id FROM u`;
+    // Without newsletters, one statement; with some, they are made sure of first, in the same transaction.
     const rows = await uniqueEmail(() =>
-      database.rows(
-        `WITH u AS (
-           INSERT INTO users (email, email_lower, email_domain, password_hash, ${USER_COLUMNS.join(', ')})
-           VALUES (${placeholders}) RETURNING id
-         ), n AS (
-           INSERT INTO user_newsletters (user_id, newsletter_id)
-           SELECT u.id, x FROM u, unnest(${newsletters}) AS x ON CONFLICT DO NOTHING
-         ), a AS (${record})
-         SELECT id FROM u`,
-        params,
-      ),
+      user.newsletters.length === 0
+        ? database.rows(insert, params)
+        : database.transaction(async (client) => {
+            await references.attach(client, 'newsletters', user.newsletters.map(joining), audit);
+            return (await client.query(insert, params)).rows as Row[];
+          }),
     );
     return (await getUser(String(rows[0]?.id))) as StoredUser;
   }
@@ -60,6 +76,8 @@ export function postgresUsers(database: PostgresDatabase): UserStore {
     }
     const types = columns.map((c) => (c === 'demographics' ? 'jsonb[]' : 'text[]'));
     return database.transaction(async (client) => {
+      await references.attach(client, 'newsletters', batch.flatMap(importedNewsletters), audit);
+      await references.attach(client, 'products', batch.flatMap(importedProducts), audit);
       // One statement per table for the whole batch: arrays zipped by unnest.
       const { rows } = await uniqueEmail(() =>
         client.query<{ id: string; email_lower: string }>(
@@ -116,7 +134,7 @@ export function postgresUsers(database: PostgresDatabase): UserStore {
 
   async function listUsers(query: UserListQuery): Promise<StoredUser[]> {
     const rows = await database.rows(
-      sql`WITH page AS (${userPageIds(query)}) ${raw(USER_SELECT)} WHERE id IN (SELECT id FROM page) ORDER BY id ${userOrder(query)}`,
+      sql`WITH page AS (${userPageIds(query, 'postgres')}) ${raw(USER_SELECT)} WHERE id IN (SELECT id FROM page) ORDER BY id ${userOrder(query)}`,
     );
     return rows.map(toStoredUser);
   }
@@ -144,19 +162,34 @@ export function postgresUsers(database: PostgresDatabase): UserStore {
     const condition = versionCondition(params, ifVersion);
     const record = auditInsert(params, audit, 'update', 'users', 'id', 'id', 'u');
     // One statement: the row lock of the UPDATE orders concurrent changes to the same user.
+    const update = `WITH u AS (
+        UPDATE users SET ${sets.join(', ')} WHERE id = $1 ${condition} RETURNING id
+      ), removed AS (
+        DELETE FROM user_newsletters WHERE user_id IN (SELECT id FROM u) AND newsletter_id = ANY($2::text[])
+      ), added AS (
+        INSERT INTO user_newsletters (user_id, newsletter_id)
+        SELECT u.id, x FROM u, unnest($3::text[]) AS x ON CONFLICT DO NOTHING
+      ), ${voided} a AS (${record})
+      SELECT count(*)::int AS n FROM u`;
+    // Newsletters added are made sure of first, in the same transaction, once the user is locked.
     const rows = await uniqueEmail(() =>
-      database.rows(
-        `WITH u AS (
-           UPDATE users SET ${sets.join(', ')} WHERE id = $1 ${condition} RETURNING id
-         ), removed AS (
-           DELETE FROM user_newsletters WHERE user_id IN (SELECT id FROM u) AND newsletter_id = ANY($2::text[])
-         ), added AS (
-           INSERT INTO user_newsletters (user_id, newsletter_id)
-           SELECT u.id, x FROM u, unnest($3::text[]) AS x ON CONFLICT DO NOTHING
-         ), ${voided} a AS (${record})
-         SELECT count(*)::int AS n FROM u`,
-        params,
-      ),
+      changes.addNewsletters.length === 0
+        ? database.rows(update, params)
+        : database.transaction(async (client) => {
+            const user = await client.query('SELECT version FROM users WHERE id = $1 FOR NO KEY UPDATE', [id]);
+            if (user.rowCount === 0) return [];
+            // Refused before anything is registered: a refused write leaves nothing behind.
+            if (ifVersion !== undefined && !ifVersion.includes(user.rows[0].version))
+              throw failures.preconditionFailed();
+            const { rows: joined } = await client.query<{ newsletter_id: string }>(
+              'SELECT newsletter_id FROM user_newsletters WHERE user_id = $1 AND newsletter_id = ANY($2::text[])',
+              [id, changes.addNewsletters],
+            );
+            const member = new Set(joined.map((r) => r.newsletter_id));
+            const joins = changes.addNewsletters.map(joining).filter((r) => !member.has(r.id));
+            await references.attach(client, 'newsletters', joins, audit);
+            return (await client.query(update, params)).rows as Row[];
+          }),
     );
     return rows[0]?.n === 1 || (await database.refusedOrMissing('users', 'id = $1', [id], ifVersion));
   }

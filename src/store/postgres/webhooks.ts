@@ -96,7 +96,7 @@ export function postgresWebhooks(database: PostgresDatabase): WebhookStore {
          WHERE d.state = 'pending' AND d.next_attempt_at <= $1 AND (d.locked_until IS NULL OR d.locked_until <= $1)
            AND NOT EXISTS (
              SELECT 1 FROM webhook_deliveries e
-             WHERE e.state = 'pending' AND e.webhook_id = d.webhook_id AND e.user_id = d.user_id
+             WHERE e.state = 'pending' AND e.webhook_id = d.webhook_id AND e.queue = d.queue
                AND e.event_id < d.event_id)
          ORDER BY d.next_attempt_at, d.id LIMIT $3
          FOR UPDATE SKIP LOCKED
@@ -121,10 +121,10 @@ export function postgresWebhooks(database: PostgresDatabase): WebhookStore {
            last_error = $5, delivered_at = CASE WHEN $2 = 'delivered' THEN $6 ELSE delivered_at END,
            version = version + 1
          WHERE id = $1 AND state = 'pending' AND version = $7
-         RETURNING webhook_id, user_id, event_id
+         RETURNING webhook_id, queue, event_id
        ), held AS (
          UPDATE webhook_deliveries q SET next_attempt_at = $3
-         FROM f WHERE $3::bigint IS NOT NULL AND q.webhook_id = f.webhook_id AND q.user_id = f.user_id
+         FROM f WHERE $3::bigint IS NOT NULL AND q.webhook_id = f.webhook_id AND q.queue = f.queue
            AND q.state = 'pending' AND q.event_id > f.event_id AND q.next_attempt_at < $3
        )
        SELECT count(*)::int AS n FROM f`,

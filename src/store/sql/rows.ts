@@ -3,6 +3,8 @@
  * instants and JSON text for arrays; PostgreSQL answers strings for bigint ids, booleans, Dates
  * and arrays: the helpers here read both the same.
  */
+import type { Dialect } from './builder.js';
+
 export type Row = Record<string, unknown>;
 
 /** Epoch seconds of a stored instant: SQLite keeps the number, PostgreSQL answers a Date. */
@@ -23,4 +25,9 @@ export function milliseconds(value: unknown): number | null {
 /** SQLite keeps booleans as 0 and 1. */
 export function boolean(value: unknown): boolean {
   return value === true || value === 1;
+}
+
+/** An instant (epoch seconds) as a parameter: SQLite keeps the number, PostgreSQL a timestamptz. */
+export function instantValue(dialect: Dialect, epochSeconds: number): number | Date {
+  return dialect === 'sqlite' ? epochSeconds : new Date(epochSeconds * 1000);
 }

@@ -1,8 +1,13 @@
 /**
- * Subscriptions as every adapter keeps them: their columns and how a row reads back.
+ * Subscriptions as every adapter keeps them: their columns, how a row reads back, and the
+ * conditions of their status and of what they give, written once for both dialects. The status
+ * conditions say in SQL what `subscriptionStatus` says in the domain (a contract test holds them
+ * to each other); every instant is a parameter, so an index answers "active at t" for any t.
  */
-import type { License, Resource, StoredSubscription } from '../../domain/subscription.js';
-import { boolean, seconds, type Row } from './rows.js';
+import { GIVING, type ActiveSubscription, type SubscriptionFilter } from '../../domain/entitlement.js';
+import type { License, Resource, StoredSubscription, SubscriptionStatus } from '../../domain/subscription.js';
+import { join, raw, sql, type Dialect, type Sql } from './builder.js';
+import { boolean, instantValue, seconds, type Row } from './rows.js';
 
 export const SUBSCRIPTION_COLUMNS = `id, user_id, date_started, date_ended, external_identifier, license, resource,
   trial, expired, product_id, version`;
@@ -28,4 +33,84 @@ export function toStoredSubscription(row: Row): StoredSubscription {
     productId: row.product_id as string | null,
     version: Number(row.version),
   };
+}
+
+/** The subscriptions (`alias`) in a status at `at`, an instant as the dialect takes it. */
+export function statusCondition(alias: string, status: SubscriptionStatus, at: unknown): Sql {
+  const a = raw(alias);
+  switch (status) {
+    case 'scheduled':
+      return sql`${a}.expired = false AND ${a}.date_started > ${at}`;
+    case 'active':
+      return sql`${a}.expired = false AND ${a}.date_started <= ${at} AND (${a}.date_ended IS NULL OR ${a}.date_ended > ${at})`;
+    case 'ended':
+      return sql`${a}.expired = false AND ${a}.date_started <= ${at} AND ${a}.date_ended <= ${at}`;
+    case 'expired':
+      return sql`${a}.expired = true`;
+  }
+}
+
+/** Resources as SQL literals: values of a fixed list, never a client's text. */
+export function literals(resources: readonly Resource[]): Sql {
+  return raw(resources.map((r) => `'${r}'`).join(', '));
+}
+
+/** The products whose subscriptions give `wanted` when they name no resource of their own. */
+export function productsGiving(wanted: Resource): Sql {
+  return sql`SELECT id FROM products WHERE resource IN (${literals(GIVING[wanted])})`;
+}
+
+/** The subscriptions (`alias`) that give `wanted`: by their own resource, or else by their product's. */
+export function givesCondition(alias: string, wanted: Resource): Sql {
+  const a = raw(alias);
+  return sql`(${a}.resource IN (${literals(GIVING[wanted])})
+    OR (${a}.resource IS NULL AND ${a}.product_id IN (${productsGiving(wanted)})))`;
+}
+
+/** The conditions of a filter on the subscriptions `alias`. */
+export function filterConditions(alias: string, filter: SubscriptionFilter, dialect: Dialect): Sql[] {
+  const at = instantValue(dialect, filter.at);
+  const conditions: Sql[] = [];
+  if (filter.statuses) {
+    const any = filter.statuses.map((status) => sql`(${statusCondition(alias, status, at)})`);
+    conditions.push(sql`(${join(any, ' OR ')})`);
+  }
+  if (filter.resource !== undefined) conditions.push(givesCondition(alias, filter.resource));
+  if (filter.product !== undefined) conditions.push(sql`${raw(alias)}.product_id = ${filter.product}`);
+  return conditions;
+}
+
+/**
+ * A user's subscriptions (those the filter lets through) by id, after a row naming the user, so
+ * that "no such user" (no rows) and "no subscriptions" (one row of NULLs) differ.
+ */
+export function subscriptionsOfUserQuery(userId: string, filter: SubscriptionFilter, dialect: Dialect): Sql {
+  const conditions = filterConditions('s', filter, dialect);
+  return sql`SELECT u.id AS owner, ${raw(subscriptionColumnsOf('s'))}
+    FROM users u LEFT JOIN subscriptions s ON s.user_id = u.id AND ${join(conditions, ' AND ', raw('true'))}
+    WHERE u.id = ${userId} ORDER BY s.id`;
+}
+
+/**
+ * What a user's subscriptions active at `now` give, each with the resource it gives (its own, or
+ * its product's): the user's subscriptions by the user's index, and each product by its key.
+ */
+export function activeSubscriptionsQuery(userId: string, now: number, dialect: Dialect): Sql {
+  return sql`SELECT u.id AS owner, s.id, s.product_id, s.date_ended,
+      coalesce(s.resource, (SELECT p.resource FROM products p WHERE p.id = s.product_id)) AS resource
+    FROM users u
+    LEFT JOIN subscriptions s ON s.user_id = u.id AND ${statusCondition('s', 'active', instantValue(dialect, now))}
+    WHERE u.id = ${userId}`;
+}
+
+/** The rows of `activeSubscriptionsQuery`, undefined when there is no such user. */
+export function toActiveSubscriptions(rows: readonly Row[]): ActiveSubscription[] | undefined {
+  if (rows.length === 0) return undefined;
+  return rows
+    .filter((r) => r.id !== null)
+    .map((r) => ({
+      productId: r.product_id as string | null,
+      resource: r.resource as Resource | null,
+      dateEnded: r.date_ended === null ? null : seconds(r.date_ended),
+    }));
 }

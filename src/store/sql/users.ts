@@ -3,10 +3,14 @@
  * is kept in `address_postal_code`, derived so that the schema stays the one list of fields),
  * how rows read back, and the filters and paging of the list, written once for both dialects.
  */
+import { newsletterPointer, type Reference } from '../../domain/catalogue.js';
+import { GIVING, type ActiveSubscriptionFilter } from '../../domain/entitlement.js';
+import type { Resource } from '../../domain/subscription.js';
 import { USER_FIELDS, USER_JSON_FIELDS, type UserFields } from '../../domain/user.js';
-import type { StoredUser, UserListQuery } from '../port.js';
-import { raw, sql, where, type Sql } from './builder.js';
-import { array, seconds, type Row } from './rows.js';
+import type { ImportedUser, StoredUser, UserListQuery } from '../port.js';
+import { join, raw, sql, where, type Dialect, type Sql } from './builder.js';
+import { array, instantValue, seconds, type Row } from './rows.js';
+import { filterConditions, literals, productsGiving, statusCondition } from './subscriptions.js';
 
 export function columnOf(field: string): string {
   return field.replace('.', '_').replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -56,19 +60,139 @@ export function toStoredUser(row: Row): StoredUser {
   };
 }
 
+/** The `index`-th newsletter a request adds a user to, as a reference. */
+export function joining(id: string, index: number): Reference {
+  return { id, pointer: newsletterPointer(index) };
+}
+
+/** The newsletters of an imported user, pointing into the record as a file holds it. */
+export function importedNewsletters({ user }: ImportedUser): Reference[] {
+  return user.newsletters.map((id, index) => ({ id, pointer: `/newsletters/${index}` }));
+}
+
+/** The products of an imported user's subscriptions, pointing into the record as a file holds it. */
+export function importedProducts({ subscriptions }: ImportedUser): Reference[] {
+  return subscriptions.flatMap((s, index) =>
+    s.productId === null ? [] : [{ id: s.productId, pointer: `/subscriptions/${index}/product` }],
+  );
+}
+
 /**
  * The ids of a page of the user list, filtered, in order: the adapters read the page's rows for
  * these ids only, since OFFSET would otherwise compute every column of each row it skips.
+ *
+ * The page is read from the index of one filter, in user order from `afterId` (a seek however
+ * deep the page), and the other filters are checked of each user it yields: the email and
+ * circulation number first (a handful of users each), then a product, a newsletter, a resource
+ * given, any active subscription at all.
  */
-export function userPageIds(query: UserListQuery): Sql {
-  const conditions: Sql[] = [];
-  if (query.email && 'address' in query.email) conditions.push(sql`email_lower = ${query.email.address.toLowerCase()}`);
-  else if (query.email) conditions.push(sql`email_domain = ${query.email.domain.toLowerCase()}`);
-  if (query.circulationNumber !== undefined) conditions.push(sql`circulation_number = ${query.circulationNumber}`);
-  if (query.afterId !== undefined) conditions.push(sql`id ${raw(query.descending ? '<' : '>')} ${query.afterId}`);
-  return sql`SELECT id FROM users ${where(conditions)} ORDER BY id ${userOrder(query)} LIMIT ${query.limit} OFFSET ${query.offset}`;
+export function userPageIds(query: UserListQuery, dialect: Dialect): Sql {
+  const active = query.activeSubscription;
+  if (query.email !== undefined || query.circulationNumber !== undefined || (!query.newsletter && !active)) {
+    return byUsers(query, dialect);
+  }
+  if (active?.product !== undefined) return bySubscriptions(query, active, dialect);
+  if (query.newsletter !== undefined) return byNewsletter(query, dialect);
+  if (active?.resource !== undefined) return byResource(query, active, dialect);
+  return bySubscriptions(query, active as ActiveSubscriptionFilter, dialect);
 }
 
 export function userOrder(query: UserListQuery): Sql {
   return raw(query.descending ? 'DESC' : 'ASC');
+}
+
+/** `column` beyond the cursor, in the direction of the list. */
+function beyond(query: UserListQuery, column: string): Sql[] {
+  if (query.afterId === undefined) return [];
+  return [sql`${raw(column)} ${raw(query.descending ? '<' : '>')} ${query.afterId}`];
+}
+
+function page(query: UserListQuery, column: string): Sql {
+  return sql`ORDER BY ${raw(column)} ${userOrder(query)} LIMIT ${query.limit} OFFSET ${query.offset}`;
+}
+
+/**
+ * The user `column` is on the newsletter the query names. The probe repeats the cursor, so that a
+ * planner that merges it with the page (PostgreSQL) starts both at the cursor, not at the first user.
+ */
+function onNewsletter(query: UserListQuery, column: string): Sql[] {
+  if (query.newsletter === undefined) return [];
+  const conditions = [
+    sql`n.user_id = ${raw(column)}`,
+    sql`n.newsletter_id = ${query.newsletter}`,
+    ...beyond(query, 'n.user_id'),
+  ];
+  return [sql`EXISTS (SELECT 1 FROM user_newsletters n WHERE ${join(conditions, ' AND ')})`];
+}
+
+/** The conditions on a subscription `s` the filter asks for: active at its instant, of its resource and product. */
+function activeConditions(active: ActiveSubscriptionFilter, dialect: Dialect): Sql[] {
+  const { resource, product } = active;
+  return filterConditions('s', { at: active.at, statuses: ['active'], resource, product }, dialect);
+}
+
+/** The user `column` has a subscription the filter asks for (repeating the cursor, as `onNewsletter` does). */
+function hasActive(query: UserListQuery, column: string, dialect: Dialect): Sql[] {
+  if (!query.activeSubscription) return [];
+  const conditions = [
+    sql`s.user_id = ${raw(column)}`,
+    ...beyond(query, 's.user_id'),
+    ...activeConditions(query.activeSubscription, dialect),
+  ];
+  return [sql`EXISTS (SELECT 1 FROM subscriptions s WHERE ${join(conditions, ' AND ')})`];
+}
+
+/** From the users' own indexes (email, circulation number) or their primary key. */
+function byUsers(query: UserListQuery, dialect: Dialect): Sql {
+  const conditions: Sql[] = [];
+  if (query.email && 'address' in query.email) conditions.push(sql`email_lower = ${query.email.address.toLowerCase()}`);
+  else if (query.email) conditions.push(sql`email_domain = ${query.email.domain.toLowerCase()}`);
+  if (query.circulationNumber !== undefined) conditions.push(sql`circulation_number = ${query.circulationNumber}`);
+  conditions.push(...beyond(query, 'id'), ...onNewsletter(query, 'users.id'), ...hasActive(query, 'users.id', dialect));
+  return sql`SELECT id FROM users ${where(conditions)} ${page(query, 'id')}`;
+}
+
+/** From the newsletter's members, in user order (user_newsletters_newsletter). */
+function byNewsletter(query: UserListQuery, dialect: Dialect): Sql {
+  const conditions = [
+    sql`m.newsletter_id = ${query.newsletter}`,
+    ...beyond(query, 'm.user_id'),
+    ...hasActive(query, 'm.user_id', dialect),
+  ];
+  return sql`SELECT m.user_id AS id FROM user_newsletters m ${where(conditions)} ${page(query, 'id')}`;
+}
+
+/** From the subscriptions of the product (subscriptions_product), or, for any product, by user. */
+function bySubscriptions(query: UserListQuery, active: ActiveSubscriptionFilter, dialect: Dialect): Sql {
+  const conditions = [
+    ...activeConditions(active, dialect),
+    ...beyond(query, 's.user_id'),
+    ...onNewsletter(query, 's.user_id'),
+  ];
+  return sql`SELECT DISTINCT s.user_id AS id FROM subscriptions s ${where(conditions)} ${page(query, 'id')}`;
+}
+
+/**
+ * From the subscriptions giving the resource (subscriptions_resource): one seek for each resource
+ * that gives it and one for the subscriptions without a resource whose product gives it, each
+ * cut to the page, merged in user order.
+ */
+function byResource(query: UserListQuery, active: ActiveSubscriptionFilter, dialect: Dialect): Sql {
+  const wanted = active.resource as Resource;
+  const at = instantValue(dialect, active.at);
+  const arm = (resource: Sql) => {
+    const conditions = [
+      resource,
+      statusCondition('s', 'active', at),
+      ...beyond(query, 's.user_id'),
+      ...onNewsletter(query, 's.user_id'),
+    ];
+    const cut = sql`ORDER BY s.user_id ${userOrder(query)} LIMIT ${query.offset + query.limit}`;
+    return sql`SELECT id FROM (SELECT DISTINCT s.user_id AS id FROM subscriptions s ${where(conditions)} ${cut}) AS a`;
+  };
+  const arms = [
+    ...GIVING[wanted].map((resource) => arm(sql`s.resource = ${literals([resource])}`)),
+    arm(sql`s.resource IS NULL AND s.product_id IN (${productsGiving(wanted)})`),
+  ];
+  return sql`${join(arms, ' UNION ')} ${page(query, 'id')}`;
 }

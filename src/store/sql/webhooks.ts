@@ -39,7 +39,7 @@ export function toWebhookDelivery(row: Row): WebhookDelivery {
     webhookId: String(row.webhook_id),
     eventId: String(row.event_id),
     eventType: row.event_type as EventType,
-    userId: row.user_id as string,
+    userId: row.user_id as string | null,
     state: row.state as DeliveryState,
     attempts: Number(row.attempts),
     createdAt: Number(row.created_at),

@@ -251,4 +251,126 @@ export const sqliteMigrations: readonly Migration[] = [
       CREATE INDEX password_reset_tokens_expiry ON password_reset_tokens (expires_at);
     `,
   },
+  {
+    version: 11,
+    name: 'products and newsletters as records, which subscriptions and memberships refer to',
+    sql: `
+      CREATE TABLE products (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL CHECK (length(name) > 0),
+        description TEXT,
+        active INTEGER NOT NULL DEFAULT 1 CHECK (active IN (0, 1)),
+        resource TEXT CHECK (resource IN ('online', 'print', 'print-online')),
+        license TEXT CHECK (license IN ('individual', 'free', 'site')),
+        version INTEGER NOT NULL DEFAULT 1,
+        created_at INTEGER NOT NULL DEFAULT (unixepoch()),
+        updated_at INTEGER NOT NULL DEFAULT (unixepoch())
+      );
+      CREATE INDEX products_active ON products (active, id);
+
+      CREATE TABLE newsletters (
+        id TEXT PRIMARY KEY,
+        name TEXT NOT NULL CHECK (length(name) > 0),
+        description TEXT,
+        active INTEGER NOT NULL DEFAULT 1 CHECK (active IN (0, 1)),
+        version INTEGER NOT NULL DEFAULT 1,
+        created_at INTEGER NOT NULL DEFAULT (unixepoch()),
+        updated_at INTEGER NOT NULL DEFAULT (unixepoch())
+      );
+      CREATE INDEX newsletters_active ON newsletters (active, id);
+
+      -- Every id already in use becomes a record named after itself, so no reference dangles.
+      INSERT INTO products (id, name)
+        SELECT DISTINCT product_id, product_id FROM subscriptions WHERE product_id IS NOT NULL;
+      INSERT INTO newsletters (id, name) SELECT DISTINCT newsletter_id, newsletter_id FROM user_newsletters;
+
+      -- The references hold as foreign keys would. SQLite adds a foreign key to a table only by
+      -- rebuilding it, which would copy every subscription and fix the table's columns as this
+      -- migration knows them; triggers hold the same rule (SQLite's own foreign keys are triggers
+      -- of this kind) on the tables as they are.
+      CREATE TRIGGER subscriptions_product_exists_insert BEFORE INSERT ON subscriptions
+      WHEN NEW.product_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM products WHERE id = NEW.product_id)
+      BEGIN SELECT RAISE(ABORT, 'FOREIGN KEY constraint failed: subscriptions.product_id'); END;
+      CREATE TRIGGER subscriptions_product_exists_update BEFORE UPDATE OF product_id ON subscriptions
+      WHEN NEW.product_id IS NOT NULL AND NOT EXISTS (SELECT 1 FROM products WHERE id = NEW.product_id)
+      BEGIN SELECT RAISE(ABORT, 'FOREIGN KEY constraint failed: subscriptions.product_id'); END;
+      CREATE TRIGGER products_unreferenced_delete BEFORE DELETE ON products
+      WHEN EXISTS (SELECT 1 FROM subscriptions WHERE product_id = OLD.id)
+      BEGIN SELECT RAISE(ABORT, 'FOREIGN KEY constraint failed: subscriptions.product_id'); END;
+      CREATE TRIGGER products_id_kept BEFORE UPDATE OF id ON products WHEN NEW.id IS NOT OLD.id
+      BEGIN SELECT RAISE(ABORT, 'a product keeps its id'); END;
+
+      CREATE TRIGGER user_newsletters_newsletter_exists_insert BEFORE INSERT ON user_newsletters
+      WHEN NOT EXISTS (SELECT 1 FROM newsletters WHERE id = NEW.newsletter_id)
+      BEGIN SELECT RAISE(ABORT, 'FOREIGN KEY constraint failed: user_newsletters.newsletter_id'); END;
+      CREATE TRIGGER user_newsletters_newsletter_exists_update BEFORE UPDATE OF newsletter_id ON user_newsletters
+      WHEN NOT EXISTS (SELECT 1 FROM newsletters WHERE id = NEW.newsletter_id)
+      BEGIN SELECT RAISE(ABORT, 'FOREIGN KEY constraint failed: user_newsletters.newsletter_id'); END;
+      CREATE TRIGGER newsletters_unreferenced_delete BEFORE DELETE ON newsletters
+      WHEN EXISTS (SELECT 1 FROM user_newsletters WHERE newsletter_id = OLD.id)
+      BEGIN SELECT RAISE(ABORT, 'FOREIGN KEY constraint failed: user_newsletters.newsletter_id'); END;
+      CREATE TRIGGER newsletters_id_kept BEFORE UPDATE OF id ON newsletters WHEN NEW.id IS NOT OLD.id
+      BEGIN SELECT RAISE(ABORT, 'a newsletter keeps its id'); END;
+
+      -- Who has an active subscription of a product, or giving a resource, and who is on a
+      -- newsletter: each an index seek in user order (and the counts a record's meta gives).
+      CREATE INDEX subscriptions_product ON subscriptions (product_id, expired, user_id, date_started, date_ended);
+      CREATE INDEX subscriptions_resource
+        ON subscriptions (resource, expired, user_id, date_started, date_ended, product_id);
+      CREATE INDEX user_newsletters_newsletter ON user_newsletters (newsletter_id, user_id);
+    `,
+  },
+  {
+    version: 12,
+    name: 'deliveries of events without a user, queued by the record they are about',
+    sql: `
+      -- A delivery's queue is what its order is kept within: a user (their events and their
+      -- subscriptions') or, for an event without a user, the record it is about. user_id may
+      -- now be NULL, which SQLite allows only in a table made anew.
+      DROP TRIGGER audit_log_webhook_deliveries;
+      CREATE TABLE webhook_deliveries_queued (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        webhook_id INTEGER NOT NULL REFERENCES webhooks (id) ON DELETE CASCADE,
+        event_id INTEGER NOT NULL REFERENCES audit_log (id) ON DELETE CASCADE,
+        event_type TEXT NOT NULL,
+        user_id TEXT,
+        queue TEXT NOT NULL,
+        state TEXT NOT NULL DEFAULT 'pending' CHECK (state IN ('pending', 'delivered', 'failed')),
+        attempts INTEGER NOT NULL DEFAULT 0,
+        created_at INTEGER NOT NULL,
+        next_attempt_at INTEGER,
+        locked_until INTEGER,
+        last_attempt_at INTEGER,
+        last_status INTEGER,
+        last_error TEXT,
+        delivered_at INTEGER,
+        version INTEGER NOT NULL DEFAULT 1,
+        UNIQUE (webhook_id, event_id)
+      );
+      INSERT INTO webhook_deliveries_queued (id, webhook_id, event_id, event_type, user_id, queue, state, attempts,
+          created_at, next_attempt_at, locked_until, last_attempt_at, last_status, last_error, delivered_at, version)
+        SELECT id, webhook_id, event_id, event_type, user_id, 'users/' || user_id, state, attempts, created_at,
+          next_attempt_at, locked_until, last_attempt_at, last_status, last_error, delivered_at, version
+        FROM webhook_deliveries;
+      DROP TABLE webhook_deliveries;
+      ALTER TABLE webhook_deliveries_queued RENAME TO webhook_deliveries;
+      CREATE INDEX webhook_deliveries_list ON webhook_deliveries (webhook_id, id);
+      CREATE INDEX webhook_deliveries_due ON webhook_deliveries (next_attempt_at) WHERE state = 'pending';
+      CREATE INDEX webhook_deliveries_queue ON webhook_deliveries (webhook_id, queue, event_id)
+        WHERE state = 'pending';
+
+      CREATE TRIGGER audit_log_webhook_deliveries AFTER INSERT ON audit_log
+      WHEN NEW.event_type IS NOT NULL
+      BEGIN
+        INSERT INTO webhook_deliveries (webhook_id, event_id, event_type, user_id, queue, created_at, next_attempt_at)
+        SELECT w.id, NEW.id, NEW.event_type, NEW.user_id, t.queue, t.now, max(t.now, coalesce((
+            SELECT e.next_attempt_at FROM webhook_deliveries e
+            WHERE e.webhook_id = w.id AND e.queue = t.queue AND e.state = 'pending'
+            ORDER BY e.event_id DESC LIMIT 1), t.now))
+        FROM webhooks w, (SELECT CAST(unixepoch('subsec') * 1000 AS INTEGER) AS now,
+            coalesce('users/' || NEW.user_id, NEW.resource_type || '/' || NEW.resource_id) AS queue) t
+        WHERE EXISTS (SELECT 1 FROM json_each(w.events) WHERE value = NEW.event_type);
+      END;
+    `,
+  },
 ];

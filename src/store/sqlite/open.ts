@@ -1,13 +1,13 @@
 /**
  * Opening a SQLite store: the file (made with its folder on first start), WAL mode, the
- * durability setting, the schema migrated to this release, and every kind of record's
- * statements composed into one `Store`.
+ * durability setting, the schema migrated to this release, how references to the catalogue are
+ * treated, and every kind of record's statements composed into one `Store`.
  */
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { withOutagesAsUnavailable } from '../availability.js';
-import type { Store } from '../port.js';
+import type { Store, StoreOptions } from '../port.js';
 import { pendingMigrations, type Migration } from '../sql/migrations.js';
 import { sqliteAudit } from './audit.js';
 import { sqliteCredentials } from './credentials.js';
@@ -16,13 +16,16 @@ import { sqliteIdempotency } from './idempotency.js';
 import { sqliteMigrations } from './migrations.js';
 import { sqlitePasswordResets } from './password-resets.js';
 import { sqliteSignIns } from './sign-ins.js';
+import { sqliteNewsletters } from './newsletters.js';
+import { sqliteProducts } from './products.js';
+import { sqliteReferences } from './references.js';
 import { sqliteSubscriptions } from './subscriptions.js';
 import { sqliteUsers } from './users.js';
 import { sqliteWebhooks } from './webhooks.js';
 
 export type SqliteSynchronous = 'NORMAL' | 'FULL';
 
-export interface SqliteOptions {
+export interface SqliteOptions extends StoreOptions {
   /** A file path, or `:memory:`. */
   path: string;
   /** NORMAL survives a crash of the process; FULL also survives a loss of power. */
@@ -44,10 +47,13 @@ export function openSqliteStore(options: SqliteOptions): Store {
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 1000}`);
     migrate(db, sqliteMigrations);
     const database = new SqliteDatabase(db);
+    const references = sqliteReferences(database, options.strictReferences ?? false);
     const ping = db.prepare('SELECT count(*) FROM schema_migrations');
     return withOutagesAsUnavailable({
-      ...sqliteUsers(database),
-      ...sqliteSubscriptions(database),
+      ...sqliteUsers(database, references),
+      ...sqliteSubscriptions(database, references),
+      ...sqliteProducts(database),
+      ...sqliteNewsletters(database),
       ...sqliteCredentials(database),
       ...sqliteAudit(database),
       ...sqliteIdempotency(database),

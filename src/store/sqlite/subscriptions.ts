@@ -2,34 +2,53 @@
  * Subscriptions on SQLite.
  */
 import type { AuditContext } from '../../domain/audit.js';
+import { PRODUCT_POINTER } from '../../domain/catalogue.js';
+import type { SubscriptionFilter } from '../../domain/entitlement.js';
 import type { StoredSubscription, SubscriptionValues } from '../../domain/subscription.js';
 import type { IfVersion, SubscriptionStore } from '../port.js';
 import type { Row } from '../sql/rows.js';
-import { SUBSCRIPTION_COLUMNS, subscriptionColumnsOf, toStoredSubscription } from '../sql/subscriptions.js';
+import {
+  activeSubscriptionsQuery,
+  SUBSCRIPTION_COLUMNS,
+  subscriptionColumnsOf,
+  subscriptionsOfUserQuery,
+  toActiveSubscriptions,
+  toStoredSubscription,
+} from '../sql/subscriptions.js';
 import { requireVersion, type SqliteDatabase } from './database.js';
+import type { SqliteReferences } from './references.js';
 
-export function sqliteSubscriptions(database: SqliteDatabase): SubscriptionStore {
+export function sqliteSubscriptions(database: SqliteDatabase, references: SqliteReferences): SubscriptionStore {
   const { db } = database;
 
   const insert = db.prepare(`
     INSERT INTO subscriptions (user_id, date_started, date_ended, external_identifier, license, resource,
       trial, product_id)
-    SELECT @user_id, @date_started, @date_ended, @external_identifier, @license, @resource, @trial, @product_id
-    WHERE EXISTS (SELECT 1 FROM users WHERE id = @user_id)
+    VALUES (@user_id, @date_started, @date_ended, @external_identifier, @license, @resource, @trial, @product_id)
     RETURNING ${SUBSCRIPTION_COLUMNS}`);
+
+  const userExists = db.prepare('SELECT 1 FROM users WHERE id = ?');
+
+  /** Registers or refuses the product a write newly names (see references.ts). */
+  function attachProduct(productId: string | null, audit: AuditContext): void {
+    if (productId !== null) references.attach('products', [{ id: productId, pointer: PRODUCT_POINTER }], audit);
+  }
 
   async function createSubscription(
     userId: string,
     values: SubscriptionValues,
     audit: AuditContext,
   ): Promise<StoredSubscription | undefined> {
-    return db.transaction(() => {
-      const row = insert.get(subscriptionParams(userId, values)) as Row | undefined;
-      if (!row) return undefined;
-      const created = toStoredSubscription(row);
-      database.record(audit, 'create', 'subscriptions', created.id, userId);
-      return created;
-    })();
+    // Immediate: it reads before it writes, and another process must not write in between.
+    return db
+      .transaction(() => {
+        if (!userExists.get(userId)) return undefined;
+        attachProduct(values.productId, audit);
+        const created = toStoredSubscription(insert.get(subscriptionParams(userId, values)) as Row);
+        database.record(audit, 'create', 'subscriptions', created.id, userId);
+        return created;
+      })
+      .immediate();
   }
 
   // The user's row comes first, so that "no such user" and "no subscriptions" differ.
@@ -38,10 +57,19 @@ export function sqliteSubscriptions(database: SqliteDatabase): SubscriptionStore
     FROM users u LEFT JOIN subscriptions s ON s.user_id = u.id
     WHERE u.id = ? ORDER BY s.id`);
 
-  async function listSubscriptions(userId: string): Promise<StoredSubscription[] | undefined> {
-    const rows = selectOfUser.all(userId) as Row[];
+  async function listSubscriptions(
+    userId: string,
+    filter?: SubscriptionFilter,
+  ): Promise<StoredSubscription[] | undefined> {
+    const rows = filter
+      ? database.all(subscriptionsOfUserQuery(userId, filter, 'sqlite'))
+      : (selectOfUser.all(userId) as Row[]);
     if (rows.length === 0) return undefined;
     return rows.filter((r) => r.id !== null).map(toStoredSubscription);
+  }
+
+  async function activeSubscriptionsOf(userId: string, now: number) {
+    return toActiveSubscriptions(database.all(activeSubscriptionsQuery(userId, now, 'sqlite')));
   }
 
   const selectOfUsers = db.prepare(`
@@ -80,6 +108,7 @@ export function sqliteSubscriptions(database: SqliteDatabase): SubscriptionStore
         const current = toStoredSubscription(row);
         requireVersion(current.version, ifVersion);
         const next = change(current);
+        if (next.productId !== current.productId) attachProduct(next.productId, audit);
         const updated = update.get({ ...subscriptionParams(userId, next), id }) as Row;
         database.record(audit, 'update', 'subscriptions', id, userId);
         return toStoredSubscription(updated);
@@ -137,6 +166,7 @@ export function sqliteSubscriptions(database: SqliteDatabase): SubscriptionStore
   return {
     createSubscription,
     listSubscriptions,
+    activeSubscriptionsOf,
     listSubscriptionsOfUsers,
     getSubscription,
     updateSubscription,

@@ -8,8 +8,19 @@ import { USER_FIELDS } from '../../domain/user.js';
 import type { IfVersion, ImportedUser, NewUser, StoredUser, UserChanges, UserListQuery, UserStore } from '../port.js';
 import { sql, raw } from '../sql/builder.js';
 import type { Row } from '../sql/rows.js';
-import { columnOf, fieldsOfValues, toColumnValue, USER_COLUMNS, userOrder, userPageIds } from '../sql/users.js';
+import {
+  columnOf,
+  fieldsOfValues,
+  importedNewsletters,
+  importedProducts,
+  joining,
+  toColumnValue,
+  USER_COLUMNS,
+  userOrder,
+  userPageIds,
+} from '../sql/users.js';
 import { requireVersion, type SqliteDatabase } from './database.js';
+import type { SqliteReferences } from './references.js';
 import { subscriptionParams } from './subscriptions.js';
 
 const USER_SELECT = `
@@ -19,7 +30,7 @@ const USER_SELECT = `
     ) AS newsletters, last_sign_in_at, version
   FROM users`;
 
-export function sqliteUsers(database: SqliteDatabase): UserStore {
+export function sqliteUsers(database: SqliteDatabase, references: SqliteReferences): UserStore {
   const { db } = database;
   const profileColumns = USER_COLUMNS.join(', ');
 
@@ -44,6 +55,7 @@ export function sqliteUsers(database: SqliteDatabase): UserStore {
   async function createUser(user: NewUser, audit: AuditContext): Promise<StoredUser> {
     const id = db
       .transaction(() => {
+        references.attach('newsletters', user.newsletters.map(joining), audit);
         const created = insert(user);
         database.record(audit, 'create', 'users', created, created);
         return created;
@@ -54,14 +66,16 @@ export function sqliteUsers(database: SqliteDatabase): UserStore {
 
   async function importUsers(batch: readonly ImportedUser[], audit: AuditContext | null): Promise<string[]> {
     return db
-      .transaction(() =>
-        batch.map(({ user, subscriptions }) => {
+      .transaction(() => {
+        references.attach('newsletters', batch.flatMap(importedNewsletters), audit);
+        references.attach('products', batch.flatMap(importedProducts), audit);
+        return batch.map(({ user, subscriptions }) => {
           const id = insert(user);
           for (const values of subscriptions) importSubscription.run(subscriptionParams(id, values));
           if (audit) database.record(audit, 'create', 'users', id, id);
           return id;
-        }),
-      )
+        });
+      })
       .immediate();
   }
 
@@ -84,7 +98,7 @@ export function sqliteUsers(database: SqliteDatabase): UserStore {
   }
 
   async function listUsers(query: UserListQuery): Promise<StoredUser[]> {
-    const page = userPageIds(query);
+    const page = userPageIds(query, 'sqlite');
     const { statement, values } = database.statement(
       sql`WITH page AS (${page}) ${raw(USER_SELECT)} WHERE id IN (SELECT id FROM page) ORDER BY id ${userOrder(query)}`,
     );
@@ -117,6 +131,9 @@ export function sqliteUsers(database: SqliteDatabase): UserStore {
         }
         for (const [field, value] of Object.entries(changes.fields)) row[columnOf(field)] = toColumnValue(field, value);
         uniqueEmail(() => updateRow.run(row));
+        const joined = new Set(memberOf.all(id, JSON.stringify(changes.addNewsletters)) as string[]);
+        const joins = changes.addNewsletters.map(joining).filter((r) => !joined.has(r.id));
+        references.attach('newsletters', joins, audit);
         for (const newsletter of changes.removeNewsletters) removeNewsletter.run(id, newsletter);
         for (const newsletter of changes.addNewsletters) addNewsletter.run(id, newsletter);
         database.record(audit, 'update', 'users', id, id);
@@ -125,6 +142,11 @@ export function sqliteUsers(database: SqliteDatabase): UserStore {
       .immediate();
   }
 
+  const memberOf = db
+    .prepare(
+      'SELECT newsletter_id FROM user_newsletters WHERE user_id = ? AND newsletter_id IN (SELECT value FROM json_each(?))',
+    )
+    .pluck();
   const userVersion = db.prepare('SELECT version FROM users WHERE id = ?').pluck();
   const deleteRow = db.prepare('DELETE FROM users WHERE id = ?');
   // Before the user goes: the attempts counted for their email name them too (reset tokens cascade).

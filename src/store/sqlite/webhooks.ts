@@ -103,7 +103,7 @@ export function sqliteWebhooks(database: SqliteDatabase): WebhookStore {
     WHERE d.state = 'pending' AND d.next_attempt_at <= @now AND (d.locked_until IS NULL OR d.locked_until <= @now)
       AND NOT EXISTS (
         SELECT 1 FROM webhook_deliveries e
-        WHERE e.state = 'pending' AND e.webhook_id = d.webhook_id AND e.user_id = d.user_id
+        WHERE e.state = 'pending' AND e.webhook_id = d.webhook_id AND e.queue = d.queue
           AND e.event_id < d.event_id)
     ORDER BY d.next_attempt_at, d.id LIMIT @limit`,
     )
@@ -135,10 +135,10 @@ export function sqliteWebhooks(database: SqliteDatabase): WebhookStore {
       last_status = @status, last_error = @error,
       delivered_at = CASE WHEN @state = 'delivered' THEN @at ELSE delivered_at END, version = version + 1
     WHERE id = @id AND state = 'pending' AND version = @version
-    RETURNING webhook_id, user_id, event_id`);
+    RETURNING webhook_id, queue, event_id`);
   const holdBackQueue = db.prepare(`
     UPDATE webhook_deliveries SET next_attempt_at = @next_attempt_at
-    WHERE webhook_id = @webhook_id AND user_id = @user_id AND state = 'pending' AND event_id > @event_id
+    WHERE webhook_id = @webhook_id AND queue = @queue AND state = 'pending' AND event_id > @event_id
       AND next_attempt_at < @next_attempt_at`);
 
   async function finishWebhookDelivery(id: string, claimedVersion: number, outcome: DeliveryOutcome) {

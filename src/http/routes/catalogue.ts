@@ -1,0 +1,163 @@
+/**
+ * The routes every kind of catalogue record has (/products, /newsletters): admins create (under
+ * an id of their choosing or one the service draws), change and delete them; any credential
+ * lists them (paged by id, `filter[active]`) and reads one, with its counts in `meta`. Each kind
+ * gives its schemas and its store's methods; products.ts and newsletters.ts are those.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import { sentAttributeNames, type AuditContext } from '../../domain/audit.js';
+import { CatalogueId, SINGULAR, StoredCatalogueId, type CatalogueRecord } from '../../domain/catalogue.js';
+import type { CatalogueQuery, IfVersion } from '../../store/port.js';
+import { errors } from '../errors.js';
+import {
+  collectionDocument,
+  createDocumentWithId,
+  errorResponses,
+  singleDocument,
+  updateDocument,
+} from '../jsonapi/documents.js';
+import { catalogueResource, renderCatalogueRecord, type CatalogueShape } from '../jsonapi/resources.js';
+import { etagOf, ifMatchVersions } from '../jsonapi/etag.js';
+import { CursorLinks, cursorPage, PageSize, pageSizeOf } from '../jsonapi/paging.js';
+import { auditOf } from '../plugins/auth.js';
+import type { RouteOptions } from './options.js';
+
+const ADMIN = { scope: 'admin' } as const;
+
+/** A kind of catalogue record, as its routes see it: its shape, and its store's methods. */
+export interface CatalogueKind<R extends CatalogueRecord, V, M> extends CatalogueShape<R> {
+  values(attributes: unknown): V;
+  create(id: string | undefined, values: V, audit: AuditContext): Promise<R>;
+  /** The record with its counts. */
+  read(id: string): Promise<{ record: R; meta: M } | undefined>;
+  list(query: CatalogueQuery): Promise<R[]>;
+  update(id: string, changes: Partial<V>, audit: AuditContext, ifVersion: IfVersion): Promise<R | undefined>;
+  delete(id: string, audit: AuditContext, ifVersion: IfVersion): Promise<boolean>;
+}
+
+const Id = {
+  ...CatalogueId,
+  description: 'An id of your choosing (409 when taken); without one, the service draws one.',
+};
+
+export function catalogueRoutes<R extends CatalogueRecord, V, M extends object>(
+  kind: CatalogueKind<R, V, M>,
+): FastifyPluginAsyncTypebox<RouteOptions> {
+  const what = SINGULAR[kind.type];
+  const param = `${what}_id`;
+  const Params = Type.Object({ [param]: StoredCatalogueId });
+  const Resource = catalogueResource(kind);
+  const Document = singleDocument(Resource);
+  const ListQuery = Type.Object(
+    {
+      'filter[active]': Type.Optional(
+        Type.String({ pattern: '^(true|false)$', errorMessage: { pattern: 'must be true or false' } }),
+      ),
+      'page[after]': Type.Optional({ ...StoredCatalogueId, description: `Start after this ${what} id.` }),
+      'page[size]': PageSize,
+    },
+    { additionalProperties: false },
+  );
+  const notFound = (id: string) => errors.notFound(`There is no ${what} with id "${id}".`);
+  const idOf = (request: FastifyRequest) => (request.params as Record<string, string>)[param] as string;
+
+  return async (app, { baseUrl }) => {
+    const render = (request: FastifyRequest, record: R, meta?: M) =>
+      renderCatalogueRecord(baseUrl(request), kind, record, meta);
+
+    app.post(
+      `/${kind.type}`,
+      {
+        config: ADMIN,
+        schema: {
+          body: createDocumentWithId(kind.type, kind.schemas.create, Id),
+          response: { 201: Document, ...errorResponses(400, 403, 406, 409, 413, 415, 422) },
+        },
+      },
+      async (request, reply) => {
+        const { data } = request.body as { data: { id?: string; attributes: object } };
+        const record = await kind.create(
+          data.id,
+          kind.values(data.attributes),
+          auditOf(request, sentAttributeNames(data.attributes)),
+        );
+        const resource = render(request, record);
+        return reply
+          .status(201)
+          .headers({ location: resource.links.self, etag: etagOf(record.version) })
+          .send({ data: resource });
+      },
+    );
+
+    app.get(
+      `/${kind.type}`,
+      {
+        schema: {
+          querystring: ListQuery,
+          response: { 200: collectionDocument(Resource, CursorLinks), ...errorResponses(400, 406) },
+        },
+      },
+      async (request) => {
+        const query = request.query as Record<string, string | undefined>;
+        const size = pageSizeOf(query);
+        const active = query['filter[active]'];
+        const records = await kind.list({
+          afterId: query['page[after]'],
+          limit: size + 1,
+          ...(active === undefined ? {} : { active: active === 'true' }),
+        });
+        const { page, links } = cursorPage(records, size, baseUrl(request), `/${kind.type}`, query);
+        return { links, data: page.map((record) => render(request, record)) };
+      },
+    );
+
+    app.get(
+      `/${kind.type}/:${param}`,
+      { schema: { params: Params, response: { 200: Document, ...errorResponses(404, 406) } } },
+      async (request, reply) => {
+        const found = await kind.read(idOf(request));
+        if (!found) throw notFound(idOf(request));
+        return reply
+          .header('etag', etagOf(found.record.version))
+          .send({ data: render(request, found.record, found.meta) });
+      },
+    );
+
+    app.route({
+      method: ['PUT', 'PATCH'],
+      url: `/${kind.type}/:${param}`,
+      config: ADMIN,
+      schema: {
+        params: Params,
+        body: updateDocument(kind.type, kind.schemas.update),
+        response: { 200: Document, ...errorResponses(400, 404, 406, 409, 413, 415, 422) },
+      },
+      handler: async (request, reply) => {
+        const id = idOf(request);
+        const { data } = request.body as { data: { id: string; attributes?: object } };
+        if (data.id !== id) throw errors.idConflict();
+        const updated = await kind.update(
+          id,
+          (data.attributes ?? {}) as Partial<V>,
+          auditOf(request, sentAttributeNames(data.attributes)),
+          ifMatchVersions(request.headers['if-match']),
+        );
+        if (!updated) throw notFound(id);
+        return reply.header('etag', etagOf(updated.version)).send({ data: render(request, updated) });
+      },
+    });
+
+    app.delete(
+      `/${kind.type}/:${param}`,
+      { config: ADMIN, schema: { params: Params, response: { 204: Type.Null(), ...errorResponses(404, 406, 409) } } },
+      async (request, reply) => {
+        const id = idOf(request);
+        if (!(await kind.delete(id, auditOf(request), ifMatchVersions(request.headers['if-match']))))
+          throw notFound(id);
+        return reply.status(204).send(null);
+      },
+    );
+  };
+}

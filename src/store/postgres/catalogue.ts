@@ -1,0 +1,92 @@
+/**
+ * The catalogue's records on PostgreSQL: products and newsletters are created, read, paged,
+ * changed and deleted by the same statements over their own tables (see sql/catalogue.ts), each
+ * write with its audit entry in one statement.
+ */
+import type { AuditContext } from '../../domain/audit.js';
+import { newCatalogueId, type CatalogueRecord, type CatalogueValues } from '../../domain/catalogue.js';
+import { failures } from '../../domain/failures.js';
+import type { CatalogueQuery, IfVersion } from '../port.js';
+import { raw, sql } from '../sql/builder.js';
+import {
+  catalogueAssignments,
+  catalogueColumns,
+  catalogueInsert,
+  cataloguePageQuery,
+  noun,
+  referrersCount,
+  toCatalogueRecord,
+  type CatalogueTable,
+} from '../sql/catalogue.js';
+import type { Row } from '../sql/rows.js';
+import { auditInsert, versionCondition, type PostgresDatabase } from './database.js';
+
+/** Tries a random id again this often when it clashes (it never should). */
+const DRAWS = 3;
+
+export function postgresCatalogue<R extends CatalogueRecord, V extends CatalogueValues>(
+  database: PostgresDatabase,
+  table: CatalogueTable,
+) {
+  const columns = catalogueColumns(table);
+  const read = (row: Row) => toCatalogueRecord<R>(table, row);
+
+  async function create(id: string | undefined, values: V, audit: AuditContext): Promise<R> {
+    for (let draw = 1; draw <= DRAWS; draw += 1) {
+      const chosen = id ?? newCatalogueId();
+      const insert = sql`${catalogueInsert(table, chosen, values, 'postgres')} ON CONFLICT DO NOTHING RETURNING ${raw(columns)}`;
+      const { text, values: params } = insert.render('postgres');
+      const record = auditInsert(params, audit, 'create', table.type, 'id', 'NULL', 'c');
+      const [row] = await database.rows(`WITH c AS (${text}), a AS (${record}) SELECT * FROM c`, params);
+      if (row) return read(row);
+      if (id !== undefined) throw failures.idTaken(noun(table), id);
+    }
+    throw new Error(`no free id for a new ${noun(table)}`);
+  }
+
+  async function getMany(ids: readonly string[]): Promise<R[]> {
+    if (ids.length === 0) return [];
+    const rows = await database.rows(`SELECT ${columns} FROM ${table.type} WHERE id = ANY($1::text[]) ORDER BY id`, [
+      ids,
+    ]);
+    return rows.map(read);
+  }
+
+  async function list(query: CatalogueQuery): Promise<R[]> {
+    return (await database.rows(cataloguePageQuery(table, query))).map(read);
+  }
+
+  async function update(
+    id: string,
+    changes: Partial<V>,
+    audit: AuditContext,
+    ifVersion?: IfVersion,
+  ): Promise<R | undefined> {
+    const assignments = catalogueAssignments(table, changes, 'postgres');
+    const { text, values: params } = sql`UPDATE ${raw(table.type)} SET ${assignments} WHERE id = ${id}`.render(
+      'postgres',
+    );
+    const condition = versionCondition(params, ifVersion);
+    const record = auditInsert(params, audit, 'update', table.type, 'id', 'NULL', 'u');
+    const [row] = await database.rows(
+      `WITH u AS (${text} ${condition} RETURNING ${columns}), a AS (${record}) SELECT * FROM u`,
+      params,
+    );
+    if (row) return read(row);
+    await database.refusedOrMissing(table.type, 'id = $1', [id], ifVersion);
+    return undefined;
+  }
+
+  async function deleteRecord(id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean> {
+    try {
+      return await database.deleteRow(table.type, 'id = $1', [id], 'NULL', audit, ifVersion);
+    } catch (error) {
+      // The foreign key refused it: say by how many.
+      if ((error as { code?: string }).code !== '23503') throw error;
+      const [row] = await database.rows(referrersCount(table, id));
+      throw failures.stillReferenced(noun(table), id, Number(row?.n), table.referrers.noun);
+    }
+  }
+
+  return { create, getMany, list, update, delete: deleteRecord };
+}

@@ -1,0 +1,27 @@
+/**
+ * Products on PostgreSQL.
+ */
+import type { Product, ProductValues } from '../../domain/product.js';
+import type { ProductStore } from '../port.js';
+import { PRODUCTS_TABLE } from '../sql/catalogue.js';
+import { productWithCountQuery, toProductWithCount } from '../sql/products.js';
+import { postgresCatalogue } from './catalogue.js';
+import type { PostgresDatabase } from './database.js';
+
+export function postgresProducts(database: PostgresDatabase): ProductStore {
+  const products = postgresCatalogue<Product, ProductValues>(database, PRODUCTS_TABLE);
+
+  async function getProduct(id: string, now: number) {
+    const [row] = await database.rows(productWithCountQuery(id, now, 'postgres'));
+    return row && toProductWithCount(row);
+  }
+
+  return {
+    createProduct: products.create,
+    getProduct,
+    getProducts: products.getMany,
+    listProducts: products.list,
+    updateProduct: products.update,
+    deleteProduct: products.delete,
+  };
+}

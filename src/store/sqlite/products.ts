@@ -1,0 +1,27 @@
+/**
+ * Products on SQLite.
+ */
+import type { Product, ProductValues } from '../../domain/product.js';
+import type { ProductStore } from '../port.js';
+import { PRODUCTS_TABLE } from '../sql/catalogue.js';
+import { productWithCountQuery, toProductWithCount } from '../sql/products.js';
+import { sqliteCatalogue } from './catalogue.js';
+import type { SqliteDatabase } from './database.js';
+
+export function sqliteProducts(database: SqliteDatabase): ProductStore {
+  const products = sqliteCatalogue<Product, ProductValues>(database, PRODUCTS_TABLE);
+
+  async function getProduct(id: string, now: number) {
+    const [row] = database.all(productWithCountQuery(id, now, 'sqlite'));
+    return row && toProductWithCount(row);
+  }
+
+  return {
+    createProduct: products.create,
+    getProduct,
+    getProducts: products.getMany,
+    listProducts: products.list,
+    updateProduct: products.update,
+    deleteProduct: products.delete,
+  };
+}

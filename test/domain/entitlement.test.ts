@@ -1,0 +1,72 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { accessOf, userSubscriptionFilter } from '../../src/domain/entitlement.js';
+import { subscriptionStatus } from '../../src/domain/subscription.js';
+
+const T = Date.UTC(2026, 5, 1) / 1000;
+
+describe('subscriptionStatus', () => {
+  const at = (dateStarted: number, dateEnded: number | null, expired = false) =>
+    subscriptionStatus({ dateStarted, dateEnded, expired }, T);
+
+  it('is active from dateStarted on, up to but not at dateEnded', () => {
+    assert.equal(at(T, null), 'active');
+    assert.equal(at(T - 10, T + 1), 'active');
+    assert.equal(at(T - 10, T), 'ended');
+  });
+
+  it('is scheduled before dateStarted and ended after dateEnded', () => {
+    assert.equal(at(T + 1, null), 'scheduled');
+    assert.equal(at(T - 10, T - 5), 'ended');
+  });
+
+  it('is expired once expired, whatever the dates say', () => {
+    assert.equal(at(T - 10, null, true), 'expired');
+    assert.equal(at(T + 10, T - 10, true), 'expired');
+  });
+});
+
+describe('accessOf', () => {
+  it('gives nothing, until null, without active subscriptions', () => {
+    assert.deepEqual(accessOf([]), { online: false, print: false, until: null, products: [] });
+  });
+
+  it('gives online for online and print-online, print for print and print-online', () => {
+    const of = (resource: 'online' | 'print' | 'print-online' | null) =>
+      accessOf([{ productId: null, resource, dateEnded: T }]);
+    assert.deepEqual([of('online').online, of('online').print], [true, false]);
+    assert.deepEqual([of('print').online, of('print').print], [false, true]);
+    assert.deepEqual([of('print-online').online, of('print-online').print], [true, true]);
+    assert.deepEqual([of(null).online, of(null).print], [false, false]);
+  });
+
+  it('runs until the latest end, or has no end when one of them has none', () => {
+    const ends = (...dates: (number | null)[]) =>
+      accessOf(dates.map((dateEnded) => ({ productId: null, resource: 'online', dateEnded }))).until;
+    assert.equal(ends(T + 10, T + 20), '2026-06-01T00:00:20+00:00');
+    assert.equal(ends(T + 10, null), null);
+  });
+
+  it('names each product once, sorted', () => {
+    const access = accessOf(
+      ['b', 'a', 'b', null].map((productId) => ({ productId, resource: 'online' as const, dateEnded: null })),
+    );
+    assert.deepEqual(access.products, ['a', 'b']);
+  });
+});
+
+describe('userSubscriptionFilter', () => {
+  it('is none without filters, and active at the instant with status active', () => {
+    assert.deepEqual(userSubscriptionFilter({}, T), {});
+    assert.deepEqual(userSubscriptionFilter({ status: 'active', resource: 'print', product: 'p' }, T), {
+      filter: { at: T, resource: 'print', product: 'p' },
+    });
+  });
+
+  it('refuses another status, an unknown resource, and a resource or product without status active', () => {
+    assert.equal(userSubscriptionFilter({ status: 'ended' }, T).problem?.name, 'status');
+    assert.equal(userSubscriptionFilter({ status: 'active', resource: 'radio' }, T).problem?.name, 'resource');
+    assert.equal(userSubscriptionFilter({ resource: 'print' }, T).problem?.name, 'resource');
+    assert.equal(userSubscriptionFilter({ product: 'p' }, T).problem?.name, 'product');
+  });
+});
