@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -71,5 +71,23 @@ describe('the layers of src/', () => {
         assert.ok(found.includes(rule), `${rule} not among ${found.join(', ')}`);
       });
     }
+  });
+});
+
+describe('src/README.md', () => {
+  const text = readFileSync(join(ROOT, 'src', 'README.md'), 'utf8');
+
+  it('stays short: under 60 lines', () => {
+    assert.ok(text.split('\n').length < 60, `${text.split('\n').length} lines`);
+  });
+
+  it('says where every folder of src/ is for', () => {
+    const folders = readdirSync(join(ROOT, 'src'), { withFileTypes: true })
+      .filter((entry) => entry.isDirectory())
+      .map((entry) => entry.name);
+    assert.deepEqual(
+      folders.filter((folder) => !text.includes(`\`${folder}/`)),
+      [],
+    );
   });
 });
