@@ -54,9 +54,10 @@ module.exports = {
     },
     {
       name: 'subsystems-do-not-reach-their-callers',
-      comment: 'Jobs, webhook delivery, transfer and credentials serve HTTP and the commands, and import neither.',
+      comment:
+        'Jobs, webhook delivery, transfer, credentials and keys serve HTTP and the commands, and import neither.',
       severity: 'error',
-      from: { path: '^src/(jobs|webhooks|transfer|credentials)/' },
+      from: { path: '^src/(jobs|webhooks|transfer|credentials|keys)/' },
       to: { path: '^src/(http|cli)/' },
     },
   ],

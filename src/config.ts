@@ -21,6 +21,8 @@ export interface Config {
   /** CIRCULATION_ADMIN_KEY: a secret accepted as an admin credential. */
   adminKey: string | undefined;
   rateLimit: { perSecond: number; burst: number };
+  /** SERVICE_SECRET_KEY: what every keyed hash the service keeps is keyed with (see keys/service-keys.ts). */
+  serviceSecretKey: string | undefined;
   /** How long in-flight requests may take to finish after SIGTERM or SIGINT. */
   shutdownGraceMs: number;
   /** How often a serving process lapses subscriptions past their dateEnded; 0 never. */
@@ -29,7 +31,7 @@ export interface Config {
 }
 
 export interface WebhookConfig {
-  /** WEBHOOK_SECRET_KEY: what every webhook's signing secret is derived from. */
+  /** WEBHOOK_SECRET_KEY: what every webhook's signing secret is derived from (and the service key without SERVICE_SECRET_KEY). */
   secretKey: string | undefined;
   /** Whether this process delivers webhooks (any number of processes may). */
   deliver: boolean;
@@ -64,6 +66,7 @@ export function loadConfig(env: Env = process.env): Config {
       perSecond: integer('RATE_LIMIT', env.RATE_LIMIT, 100, 1, 1_000_000),
       burst: integer('RATE_LIMIT_BURST', env.RATE_LIMIT_BURST, 200, 1, 10_000_000),
     },
+    serviceSecretKey: secret('SERVICE_SECRET_KEY', env.SERVICE_SECRET_KEY),
     shutdownGraceMs: integer('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 10_000, 0, 600_000),
     lapseIntervalSeconds: integer('LAPSE_INTERVAL_SECONDS', env.LAPSE_INTERVAL_SECONDS, 0, 0, 86_400),
     webhooks: {

@@ -27,6 +27,7 @@ describe('loadConfig defaults', () => {
       auth: true,
       adminKey: undefined,
       rateLimit: { perSecond: 100, burst: 200 },
+      serviceSecretKey: undefined,
       shutdownGraceMs: 10_000,
       lapseIntervalSeconds: 0,
       webhooks: {
@@ -165,6 +166,12 @@ describe('loadConfig refuses invalid settings, naming the setting', () => {
     assert.throws(
       () => loadConfig({ WEBHOOK_SECRET_KEY: 'short-webhook-key' }),
       (error: Error) => /WEBHOOK_SECRET_KEY/.test(error.message) && !error.message.includes('short-webhook-key'),
+    );
+  });
+  it('refuses a SERVICE_SECRET_KEY shorter than 32 characters, without echoing it', () => {
+    assert.throws(
+      () => loadConfig({ SERVICE_SECRET_KEY: 'short-service-key' }),
+      (error: Error) => /SERVICE_SECRET_KEY/.test(error.message) && !error.message.includes('short-service-key'),
     );
   });
   it('refuses WEBHOOK_DELIVERY other than on or off', () =>

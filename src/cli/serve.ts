@@ -10,7 +10,7 @@ import { startJobs, type Jobs } from '../jobs/schedule.js';
 import { openStore } from '../store/open.js';
 import type { Store } from '../store/port.js';
 import { startDispatcher, type Dispatcher } from '../webhooks/dispatcher.js';
-import { webhookKeyOf } from '../webhooks/key.js';
+import { serviceKeysOf } from '../keys/service-keys.js';
 import type { Command } from './command.js';
 import { logging } from './logging.js';
 
@@ -27,7 +27,10 @@ async function serve(config: Config): Promise<void> {
   }
   const store = await openStore(config.database);
   const log = logging(config.logLevel);
-  const webhookKey = webhookKeyOf(config.webhooks.secretKey, config.database);
+  const keys = serviceKeysOf(
+    { serviceKey: config.serviceSecretKey, webhookKey: config.webhooks.secretKey },
+    config.database,
+  );
   let dispatcher: Dispatcher | undefined;
   let jobs: Jobs | undefined;
   const app = await buildApp({
@@ -36,11 +39,15 @@ async function serve(config: Config): Promise<void> {
     trustProxy: config.trustProxy,
     auth: { enabled: config.auth, adminKey: config.adminKey, rateLimit: config.rateLimit },
     logger: log.options,
-    webhooks: { key: webhookKey, changed: () => dispatcher?.wake() },
+    keys,
+    webhooks: { changed: () => dispatcher?.wake() },
   });
   if (!config.auth) app.log.warn('AUTH=off: every request is let in without a credential; for local experiments only');
-  if (!webhookKey)
-    app.log.warn('webhooks are off: on PostgreSQL they need WEBHOOK_SECRET_KEY, the same in every process');
+  if (!keys.webhook || !keys.fingerprint) {
+    app.log.warn(
+      'webhooks and idempotency keys are off: on PostgreSQL they need SERVICE_SECRET_KEY, the same in every process',
+    );
+  }
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -65,8 +72,8 @@ async function serve(config: Config): Promise<void> {
   await app.listen({ port: config.port, host: config.host });
   log.flush();
   jobs = startJobs(store, { lapseIntervalSeconds: config.lapseIntervalSeconds }, app.log);
-  if (webhookKey && config.webhooks.deliver) {
-    dispatcher = startDispatcher(store, { ...config.webhooks, key: webhookKey, log: app.log });
+  if (keys.webhook && config.webhooks.deliver) {
+    dispatcher = startDispatcher(store, { ...config.webhooks, key: keys.webhook, log: app.log });
   }
   if (config.auth && config.adminKey === undefined) await announceFirstCredential(store, app.listeningOrigin);
 }

@@ -3,6 +3,7 @@
  * plugins in the order every request meets them, then the route groups.
  */
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { ServiceKeys } from '../keys/service-keys.js';
 import type { Store } from '../store/port.js';
 import { baseUrlOf } from './jsonapi/links.js';
 import { authentication, type AuthOptions } from './plugins/auth.js';
@@ -30,9 +31,12 @@ export interface AppOptions {
   trustProxy?: boolean;
   logger?: FastifyServerOptions['logger'];
   auth: AuthOptions;
+  /**
+   * The keys derived from the service key (see keys/service-keys.ts); without them, webhooks
+   * cannot be created and an Idempotency-Key is refused.
+   */
+  keys: ServiceKeys;
   webhooks?: {
-    /** The webhook key (see webhooks/key.ts); without one, webhooks cannot be created. */
-    key: Buffer | undefined;
     /** Called after each successful change, so that its deliveries go out at once. */
     changed?: () => void;
   };
@@ -67,7 +71,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(authentication, { store, ...options.auth });
   await app.register(mediaTypes);
   await app.register(errorHandling);
-  await app.register(idempotency, { store });
+  await app.register(idempotency, { store, key: options.keys.fingerprint });
   if (options.webhooks?.changed) await app.register(writeNotifications, { changed: options.webhooks.changed });
 
   const routes: RouteOptions = { store, baseUrl: (request) => baseUrlOf(request, options.publicUrl) };
@@ -76,7 +80,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(apiKeyRoutes, routes);
   await app.register(auditRoutes, routes);
   await app.register(eventRoutes, routes);
-  await app.register(webhookRoutes, { ...routes, key: options.webhooks?.key });
+  await app.register(webhookRoutes, { ...routes, key: options.keys.webhook });
   await app.ready();
   return app;
 }

@@ -55,6 +55,7 @@ export const CATALOGUE = {
   STORE_UNAVAILABLE: { status: 503, title: 'Service Unavailable' },
   SHUTTING_DOWN: { status: 503, title: 'Service Unavailable' },
   WEBHOOKS_NOT_CONFIGURED: { status: 503, title: 'Service Unavailable' },
+  IDEMPOTENCY_NOT_CONFIGURED: { status: 503, title: 'Service Unavailable' },
   INTERNAL_ERROR: { status: 500, title: 'Internal Server Error' },
 } as const satisfies Record<string, Entry> & Record<FailureCode, Entry>;
 
@@ -211,7 +212,13 @@ export const errors = {
   webhooksNotSetUp: () =>
     single(
       'WEBHOOKS_NOT_CONFIGURED',
-      'Webhooks need WEBHOOK_SECRET_KEY, the same on every process of the service; see the README.',
+      'Webhooks need SERVICE_SECRET_KEY (or WEBHOOK_SECRET_KEY), the same on every process of the service; see the README.',
+    ),
+  idempotencyNotSetUp: () =>
+    single(
+      'IDEMPOTENCY_NOT_CONFIGURED',
+      'Idempotency-Key needs SERVICE_SECRET_KEY (or WEBHOOK_SECRET_KEY), the same on every process of the service; see the README.',
+      { header: 'Idempotency-Key' },
     ),
   internal: (requestId: string) =>
     single('INTERNAL_ERROR', `Something went wrong on our side. Request id: ${requestId}.`),

@@ -12,7 +12,7 @@ import { attemptOutcome, signature, signingSecret, type AttemptResult, type Retr
 import type { ClaimedDelivery, Store } from '../store/port.js';
 
 export interface DispatcherOptions {
-  /** The webhook key (see webhook-key.ts). */
+  /** The webhook key (see keys/service-keys.ts). */
   key: Buffer;
   /** How long an endpoint has to answer an attempt. */
   timeoutMs: number;

@@ -756,6 +756,56 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
       });
     });
 
+    describe('idempotency keys', () => {
+      const LIMITS = { staleAfter: 60, keepFor: 3600 };
+      const response = { status: 201, headers: { etag: '"1"' }, body: '{"data":{}}' };
+
+      it('claims a new key once, replays what was kept, and refuses another request under it', async () => {
+        const key = unique();
+        assert.deepEqual(await store.claimIdempotencyKey('s', key, 'f1', 1000, LIMITS), { state: 'new' });
+        assert.deepEqual(await store.claimIdempotencyKey('s', key, 'f1', 1001, LIMITS), { state: 'in-progress' });
+        await store.finishIdempotencyKey('s', key, response, null);
+        assert.deepEqual(await store.claimIdempotencyKey('s', key, 'f1', 1002, LIMITS), { state: 'replay', response });
+        assert.deepEqual(await store.claimIdempotencyKey('s', key, 'f2', 1003, LIMITS), { state: 'mismatch' });
+      });
+
+      it('hands a claim unanswered past staleAfter to the next request with it', async () => {
+        const key = unique();
+        await store.claimIdempotencyKey('s', key, 'f1', 1000, LIMITS);
+        assert.deepEqual(await store.claimIdempotencyKey('s', key, 'f1', 1061, LIMITS), { state: 'new' });
+        assert.deepEqual(await store.claimIdempotencyKey('s', key, 'f1', 1062, LIMITS), { state: 'in-progress' });
+      });
+
+      it('treats a key past keepFor as unused, whatever request it was, without any other traffic', async () => {
+        const key = unique();
+        await store.claimIdempotencyKey('s', key, 'f1', 1000, LIMITS);
+        await store.finishIdempotencyKey('s', key, response, null);
+        assert.deepEqual(await store.claimIdempotencyKey('s', key, 'f2', 1000 + 3601, LIMITS), { state: 'new' });
+        await store.finishIdempotencyKey('s', key, { ...response, status: 422 }, null);
+        const replay = await store.claimIdempotencyKey('s', key, 'f2', 1000 + 3602, LIMITS);
+        assert.equal(replay.state === 'replay' && replay.response.status, 422);
+      });
+
+      it('keeps a response that names a reader until the reader is erased', async () => {
+        const user = await store.createUser(newUser(), AUDIT);
+        const key = unique();
+        await store.claimIdempotencyKey('s', key, 'f1', 1000, LIMITS);
+        await store.finishIdempotencyKey('s', key, response, user.id);
+        assert.equal((await store.claimIdempotencyKey('s', key, 'f1', 1001, LIMITS)).state, 'replay');
+        await store.deleteUser(user.id, AUDIT);
+        assert.deepEqual(await store.claimIdempotencyKey('s', key, 'f1', 1002, LIMITS), { state: 'new' });
+      });
+
+      it('releases the claim, keeping nothing, when the reader a response names is already gone', async () => {
+        const user = await store.createUser(newUser(), AUDIT);
+        await store.deleteUser(user.id, AUDIT);
+        const key = unique();
+        await store.claimIdempotencyKey('s', key, 'f1', 1000, LIMITS);
+        await store.finishIdempotencyKey('s', key, response, user.id);
+        assert.deepEqual(await store.claimIdempotencyKey('s', key, 'f1', 1001, LIMITS), { state: 'new' });
+      });
+    });
+
     describe('webhook deliveries', () => {
       /** A webhook for `events`, removed (with its deliveries) when `body` ends. */
       async function withWebhook(events: EventType[], body: (webhookId: string) => Promise<void>) {

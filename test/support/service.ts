@@ -27,6 +27,12 @@ export const TEST_ADMIN_KEY = `test-admin-${randomBytes(24).toString('hex')}`;
 /** The webhook key of every test service, new for each test run. */
 export const TEST_WEBHOOK_KEY = randomBytes(32);
 
+/** The fingerprint key of every test service, new for each test run. */
+export const TEST_FINGERPRINT_KEY = randomBytes(32);
+
+/** The keys of a test service, as a service key would give them. */
+export const TEST_KEYS = { webhook: TEST_WEBHOOK_KEY, fingerprint: TEST_FINGERPRINT_KEY };
+
 /** Limits no test reaches but the ones about rate limits. */
 export const GENEROUS_RATE_LIMIT = { perSecond: 1_000_000, burst: 1_000_000 };
 
@@ -145,7 +151,7 @@ export async function startService(
   const app = await buildApp({
     store: testStore.store,
     auth: { enabled: true, adminKey: TEST_ADMIN_KEY, rateLimit: GENEROUS_RATE_LIMIT },
-    webhooks: { key: TEST_WEBHOOK_KEY },
+    keys: TEST_KEYS,
     ...options,
   });
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -43,7 +43,7 @@ forEachStore((kind) => {
   let webhookId: string;
 
   before(async () => {
-    service = await startService(kind, { webhooks: { key: TEST_WEBHOOK_KEY, changed: () => dispatcher.wake() } });
+    service = await startService(kind, { webhooks: { changed: () => dispatcher.wake() } });
     dispatcher = dispatch(service.store);
   });
   after(async () => {

@@ -31,7 +31,7 @@ forEachStore((kind) => {
   let webhookId: string;
 
   before(async () => {
-    service = await startService(kind, { webhooks: { key: TEST_WEBHOOK_KEY, changed: () => dispatcher.wake() } });
+    service = await startService(kind, { webhooks: { changed: () => dispatcher.wake() } });
     const created = await service.client.post(
       '/webhooks',
       webhookDocument({ events: ['user.created', 'subscription.created'] }),

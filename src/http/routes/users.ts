@@ -137,6 +137,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
         },
         auditOf(request, sentAttributeNames(attributes)),
       );
+      request.dataSubject = user.id;
       const resource = render(request, user);
       return reply
         .status(201)

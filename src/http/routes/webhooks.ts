@@ -55,7 +55,7 @@ const DeliveryQuery = Type.Object(
 );
 
 export interface WebhookRouteOptions {
-  /** The webhook key; undefined when the service has none (PostgreSQL without WEBHOOK_SECRET_KEY). */
+  /** The webhook key; undefined when the service has none (PostgreSQL without a service key). */
   key: Buffer | undefined;
 }
 

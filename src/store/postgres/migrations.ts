@@ -236,4 +236,16 @@ export const postgresMigrations: readonly Migration[] = [
         WHEN (NEW.event_type IS NOT NULL) EXECUTE FUNCTION webhook_deliveries_of_event();
     `,
   },
+  {
+    version: 10,
+    name: 'kept responses name their reader, and go when the reader is erased',
+    sql: `
+      -- Kept responses were fingerprinted with a bare SHA-256 of requests that held passwords, and
+      -- named no reader, so erasing one left their data here: they go (a retry of a request made
+      -- before this release runs anew), and from now on each names the reader whose data it holds.
+      DELETE FROM idempotency_keys;
+      ALTER TABLE idempotency_keys ADD COLUMN user_id bigint REFERENCES users (id) ON DELETE CASCADE;
+      CREATE INDEX idempotency_keys_user ON idempotency_keys (user_id) WHERE user_id IS NOT NULL;
+    `,
+  },
 ];
