@@ -39,6 +39,9 @@ export function openSqliteStore(options: SqliteOptions): Store {
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
     db.pragma('foreign_keys = ON');
+    // Deleted rows are overwritten with zeros, not left in free pages: an erased reader is gone
+    // from the file, not only from its tables.
+    db.pragma('secure_delete = ON');
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 1000}`);
     migrate(db, sqliteMigrations);
     const database = new SqliteDatabase(db);

@@ -125,9 +125,13 @@ export function sqliteUsers(database: SqliteDatabase): UserStore {
   const deleteRow = db.prepare('DELETE FROM users WHERE id = ?');
 
   async function deleteUser(id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean> {
-    return database.deleteRow(userVersion, deleteRow, [id], ifVersion, () =>
+    const deleted = database.deleteRow(userVersion, deleteRow, [id], ifVersion, () =>
       database.record(audit, 'delete', 'users', id, id),
     );
+    // The rows are zeroed in the file (secure_delete), but the write-ahead log still holds the
+    // pages as they were: copy it into the file and empty it, so nothing of the reader is left.
+    if (deleted) database.checkpoint();
+    return deleted;
   }
 
   return { createUser, importUsers, getUser, userIdsByEmail, listUsers, updateUser, deleteUser };
