@@ -4,6 +4,7 @@
  */
 import { resolve } from 'node:path';
 import type { RetryPolicy } from './domain/webhooks.js';
+import type { RetentionSettings } from './jobs/retention.js';
 import type { DatabaseConfig } from './store/open.js';
 
 export type { DatabaseConfig };
@@ -27,7 +28,13 @@ export interface Config {
   shutdownGraceMs: number;
   /** How often a serving process lapses subscriptions past their dateEnded; 0 never. */
   lapseIntervalSeconds: number;
+  retention: RetentionConfig;
   webhooks: WebhookConfig;
+}
+
+export interface RetentionConfig extends RetentionSettings {
+  /** How often a serving process removes what has outlived its retention; 0 never. */
+  intervalSeconds: number;
 }
 
 export interface WebhookConfig {
@@ -69,6 +76,12 @@ export function loadConfig(env: Env = process.env): Config {
     serviceSecretKey: secret('SERVICE_SECRET_KEY', env.SERVICE_SECRET_KEY),
     shutdownGraceMs: integer('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 10_000, 0, 600_000),
     lapseIntervalSeconds: integer('LAPSE_INTERVAL_SECONDS', env.LAPSE_INTERVAL_SECONDS, 0, 0, 86_400),
+    retention: {
+      intervalSeconds: integer('RETENTION_INTERVAL_SECONDS', env.RETENTION_INTERVAL_SECONDS, 600, 0, 86_400),
+      idempotencyHours: integer('IDEMPOTENCY_RETENTION_HOURS', env.IDEMPOTENCY_RETENTION_HOURS, 24, 1, 720),
+      deliveryDays: integer('DELIVERY_RETENTION_DAYS', env.DELIVERY_RETENTION_DAYS, 30, 0, 36_500),
+      auditDays: integer('AUDIT_RETENTION_DAYS', env.AUDIT_RETENTION_DAYS, 0, 0, 36_500),
+    },
     webhooks: {
       secretKey: secret('WEBHOOK_SECRET_KEY', env.WEBHOOK_SECRET_KEY),
       deliver: onOff('WEBHOOK_DELIVERY', env.WEBHOOK_DELIVERY),

@@ -30,6 +30,7 @@ describe('loadConfig defaults', () => {
       serviceSecretKey: undefined,
       shutdownGraceMs: 10_000,
       lapseIntervalSeconds: 0,
+      retention: { intervalSeconds: 600, idempotencyHours: 24, deliveryDays: 30, auditDays: 0 },
       webhooks: {
         secretKey: undefined,
         deliver: true,
@@ -174,6 +175,10 @@ describe('loadConfig refuses invalid settings, naming the setting', () => {
       (error: Error) => /SERVICE_SECRET_KEY/.test(error.message) && !error.message.includes('short-service-key'),
     );
   });
+  it('refuses an IDEMPOTENCY_RETENTION_HOURS of 0: a key must outlive its retries', () =>
+    assertRefused({ IDEMPOTENCY_RETENTION_HOURS: '0' }, 'IDEMPOTENCY_RETENTION_HOURS'));
+  it('refuses a DELIVERY_RETENTION_DAYS that is not a whole number', () =>
+    assertRefused({ DELIVERY_RETENTION_DAYS: '1.5' }, 'DELIVERY_RETENTION_DAYS'));
   it('refuses WEBHOOK_DELIVERY other than on or off', () =>
     assertRefused({ WEBHOOK_DELIVERY: 'yes' }, 'WEBHOOK_DELIVERY'));
   it('refuses a WEBHOOK_MAX_ATTEMPTS of 0', () => assertRefused({ WEBHOOK_MAX_ATTEMPTS: '0' }, 'WEBHOOK_MAX_ATTEMPTS'));

@@ -40,6 +40,7 @@ async function serve(config: Config): Promise<void> {
     auth: { enabled: config.auth, adminKey: config.adminKey, rateLimit: config.rateLimit },
     logger: log.options,
     keys,
+    idempotencyHours: config.retention.idempotencyHours,
     webhooks: { changed: () => dispatcher?.wake() },
   });
   if (!config.auth) app.log.warn('AUTH=off: every request is let in without a credential; for local experiments only');
@@ -71,7 +72,15 @@ async function serve(config: Config): Promise<void> {
 
   await app.listen({ port: config.port, host: config.host });
   log.flush();
-  jobs = startJobs(store, { lapseIntervalSeconds: config.lapseIntervalSeconds }, app.log);
+  jobs = startJobs(
+    store,
+    {
+      lapseIntervalSeconds: config.lapseIntervalSeconds,
+      retentionIntervalSeconds: config.retention.intervalSeconds,
+      retention: config.retention,
+    },
+    app.log,
+  );
   if (keys.webhook && config.webhooks.deliver) {
     dispatcher = startDispatcher(store, { ...config.webhooks, key: keys.webhook, log: app.log });
   }

@@ -36,6 +36,8 @@ export interface AppOptions {
    * cannot be created and an Idempotency-Key is refused.
    */
   keys: ServiceKeys;
+  /** How long an idempotency key is kept (IDEMPOTENCY_RETENTION_HOURS); 24 by default. */
+  idempotencyHours?: number;
   webhooks?: {
     /** Called after each successful change, so that its deliveries go out at once. */
     changed?: () => void;
@@ -71,7 +73,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(authentication, { store, ...options.auth });
   await app.register(mediaTypes);
   await app.register(errorHandling);
-  await app.register(idempotency, { store, key: options.keys.fingerprint });
+  await app.register(idempotency, {
+    store,
+    key: options.keys.fingerprint,
+    keepForSeconds: (options.idempotencyHours ?? 24) * 3600,
+  });
   if (options.webhooks?.changed) await app.register(writeNotifications, { changed: options.webhooks.changed });
 
   const routes: RouteOptions = { store, baseUrl: (request) => baseUrlOf(request, options.publicUrl) };

@@ -11,6 +11,7 @@
 import type { AuditStore } from './ports/audit.js';
 import type { CredentialStore } from './ports/credentials.js';
 import type { IdempotencyStore } from './ports/idempotency.js';
+import type { RetentionStore } from './ports/retention.js';
 import type { SubscriptionStore } from './ports/subscriptions.js';
 import type { UserStore } from './ports/users.js';
 import type { WebhookStore } from './ports/webhooks.js';
@@ -18,6 +19,7 @@ import type { WebhookStore } from './ports/webhooks.js';
 export type * from './ports/audit.js';
 export type * from './ports/credentials.js';
 export type * from './ports/idempotency.js';
+export type * from './ports/retention.js';
 export type * from './ports/subscriptions.js';
 export type * from './ports/users.js';
 export type * from './ports/versions.js';
@@ -44,4 +46,5 @@ export type Store = UserStore &
   AuditStore &
   IdempotencyStore &
   WebhookStore &
+  RetentionStore &
   DatabaseLifecycle;

@@ -2,7 +2,8 @@
  * Safe retries: a POST (or an expire) sent with an `Idempotency-Key` runs once. A retry with the
  * same key and the same request gets the first response again (with `Idempotent-Replayed: true`);
  * the same key with another request is a 422; the same key while the first is still running is a
- * 409. Keys live in the database, per credential, for 24 hours, so a retry may reach any process.
+ * 409. Keys live in the database, per credential, for 24 hours (IDEMPOTENCY_RETENTION_HOURS), so a
+ * retry may reach any process.
  *
  * What is kept of a request is a fingerprint: an HMAC under a key that is never in the database
  * (see keys/service-keys.ts), of the request without its secrets (a password is replaced by a
@@ -16,7 +17,6 @@ import type { Store } from '../../store/port.js';
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 
-const KEEP_FOR_SECONDS = 24 * 3600;
 /** A claim unanswered this long belongs to a process that died: a retry may run the request. */
 const STALE_AFTER_SECONDS = 60;
 const KEY = /^[\x21-\x7e]{1,255}$/;
@@ -43,6 +43,8 @@ export interface IdempotencyOptions {
   store: Store;
   /** The fingerprint key (keys/service-keys.ts); without one, an Idempotency-Key is refused with 503. */
   key: Buffer | undefined;
+  /** How long a key is kept (IDEMPOTENCY_RETENTION_HOURS): a retry within it replays. */
+  keepForSeconds: number;
 }
 
 /** Which requests an Idempotency-Key makes safe to retry: a POST, and the expire operation. */
@@ -51,7 +53,7 @@ export function takesIdempotencyKey(method: string, url: string | undefined): bo
 }
 
 export const idempotency = fp<IdempotencyOptions>(
-  async (app, { store, key: fingerprintKey }) => {
+  async (app, { store, key: fingerprintKey, keepForSeconds }) => {
     app.decorateRequest('idempotencyClaim', null);
     app.decorateRequest('dataSubject', null);
 
@@ -71,7 +73,7 @@ export const idempotency = fp<IdempotencyOptions>(
       const scope = request.credential?.id ?? 'anonymous';
       const claim = await store.claimIdempotencyKey(scope, key, fingerprint(fingerprintKey, request), nowInSeconds(), {
         staleAfter: STALE_AFTER_SECONDS,
-        keepFor: KEEP_FOR_SECONDS,
+        keepFor: keepForSeconds,
       });
       if (claim.state === 'in-progress') throw errors.idempotencyInProgress();
       if (claim.state === 'mismatch') throw errors.idempotencyKeyReused();

@@ -11,6 +11,7 @@ import { postgresCredentials } from './credentials.js';
 import { MIGRATION_LOCK, PostgresDatabase } from './database.js';
 import { postgresIdempotency } from './idempotency.js';
 import { postgresMigrations } from './migrations.js';
+import { postgresRetention } from './retention.js';
 import { postgresSubscriptions } from './subscriptions.js';
 import { postgresUsers } from './users.js';
 import { postgresWebhooks } from './webhooks.js';
@@ -49,6 +50,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
     ...postgresAudit(database),
     ...postgresIdempotency(database),
     ...postgresWebhooks(database),
+    ...postgresRetention(database),
     async ping() {
       await pool.query('SELECT 1');
     },

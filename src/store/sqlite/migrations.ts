@@ -236,4 +236,13 @@ export const sqliteMigrations: readonly Migration[] = [
       CREATE INDEX idempotency_keys_user ON idempotency_keys (user_id) WHERE user_id IS NOT NULL;
     `,
   },
+  {
+    version: 11,
+    name: 'deliveries by event, for retention',
+    sql: `
+      -- Removing an old audit entry removes its deliveries (the foreign key cascades), and retention
+      -- asks whether an entry has a delivery pending: both find the deliveries of an event here.
+      CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event_id, state);
+    `,
+  },
 ];

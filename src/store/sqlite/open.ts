@@ -14,6 +14,7 @@ import { sqliteCredentials } from './credentials.js';
 import { SqliteDatabase } from './database.js';
 import { sqliteIdempotency } from './idempotency.js';
 import { sqliteMigrations } from './migrations.js';
+import { sqliteRetention } from './retention.js';
 import { sqliteSubscriptions } from './subscriptions.js';
 import { sqliteUsers } from './users.js';
 import { sqliteWebhooks } from './webhooks.js';
@@ -53,6 +54,7 @@ export function openSqliteStore(options: SqliteOptions): Store {
       ...sqliteAudit(database),
       ...sqliteIdempotency(database),
       ...sqliteWebhooks(database),
+      ...sqliteRetention(database),
       async ping() {
         ping.get();
       },
