@@ -3,7 +3,7 @@
  * with one line that names the setting, rather than surfacing later as a strange failure.
  */
 import { resolve } from 'node:path';
-import type { RetryPolicy } from './domain/webhooks.js';
+import { parseNetworks, type AllowedNetworks, type RetryPolicy } from './domain/webhooks.js';
 import type { RetentionSettings } from './jobs/retention.js';
 import type { DatabaseConfig } from './store/open.js';
 
@@ -46,6 +46,8 @@ export interface WebhookConfig {
   concurrency: number;
   pollMs: number;
   retry: RetryPolicy;
+  /** WEBHOOK_ALLOWED_NETWORKS: internal networks deliveries may reach (by default only public addresses). */
+  allowedNetworks: AllowedNetworks;
 }
 
 export class ConfigError extends Error {
@@ -93,6 +95,7 @@ export function loadConfig(env: Env = process.env): Config {
         maxMs: integer('WEBHOOK_RETRY_MAX_MS', env.WEBHOOK_RETRY_MAX_MS, 3_600_000, 1, 86_400_000),
         maxAttempts: integer('WEBHOOK_MAX_ATTEMPTS', env.WEBHOOK_MAX_ATTEMPTS, 20, 1, 100),
       },
+      allowedNetworks: networks('WEBHOOK_ALLOWED_NETWORKS', env.WEBHOOK_ALLOWED_NETWORKS),
     },
   };
 }
@@ -186,6 +189,14 @@ function secret(setting: string, value: string | undefined): string | undefined 
   // Never echo the value: it is a secret.
   if (value.length < 32) throw new ConfigError(setting, 'must be at least 32 characters long');
   return value;
+}
+
+function networks(setting: string, value = ''): AllowedNetworks {
+  try {
+    return parseNetworks(value);
+  } catch (error) {
+    throw new ConfigError(setting, `${(error as Error).message}; give addresses or CIDR ranges, comma-separated`);
+  }
 }
 
 function flag(setting: string, value: string | undefined): boolean {

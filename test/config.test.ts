@@ -2,6 +2,7 @@ import assert from 'node:assert/strict';
 import { resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { ConfigError, DEFAULT_DATABASE_PATH, loadConfig } from '../src/config.js';
+import { parseNetworks } from '../src/domain/webhooks.js';
 
 /** Asserts that loading `env` fails with a ConfigError naming `setting`. */
 function assertRefused(env: Record<string, string>, setting: string): void {
@@ -38,6 +39,7 @@ describe('loadConfig defaults', () => {
         concurrency: 8,
         pollMs: 1000,
         retry: { baseMs: 5000, maxMs: 3_600_000, maxAttempts: 20 },
+        allowedNetworks: [],
       },
     });
   });
@@ -90,6 +92,7 @@ describe('loadConfig accepts valid settings', () => {
       WEBHOOK_RETRY_BASE_MS: '1000',
       WEBHOOK_RETRY_MAX_MS: '60000',
       WEBHOOK_MAX_ATTEMPTS: '5',
+      WEBHOOK_ALLOWED_NETWORKS: '10.0.0.0/8',
     });
     assert.deepEqual(webhooks, {
       secretKey: 'k'.repeat(32),
@@ -98,6 +101,7 @@ describe('loadConfig accepts valid settings', () => {
       concurrency: 2,
       pollMs: 100,
       retry: { baseMs: 1000, maxMs: 60_000, maxAttempts: 5 },
+      allowedNetworks: parseNetworks('10.0.0.0/8'),
     });
   });
 
@@ -179,6 +183,8 @@ describe('loadConfig refuses invalid settings, naming the setting', () => {
     assertRefused({ IDEMPOTENCY_RETENTION_HOURS: '0' }, 'IDEMPOTENCY_RETENTION_HOURS'));
   it('refuses a DELIVERY_RETENTION_DAYS that is not a whole number', () =>
     assertRefused({ DELIVERY_RETENTION_DAYS: '1.5' }, 'DELIVERY_RETENTION_DAYS'));
+  it('refuses a WEBHOOK_ALLOWED_NETWORKS entry that is not an address or a CIDR range', () =>
+    assertRefused({ WEBHOOK_ALLOWED_NETWORKS: '10.0.0.0/8, intranet' }, 'WEBHOOK_ALLOWED_NETWORKS'));
   it('refuses WEBHOOK_DELIVERY other than on or off', () =>
     assertRefused({ WEBHOOK_DELIVERY: 'yes' }, 'WEBHOOK_DELIVERY'));
   it('refuses a WEBHOOK_MAX_ATTEMPTS of 0', () => assertRefused({ WEBHOOK_MAX_ATTEMPTS: '0' }, 'WEBHOOK_MAX_ATTEMPTS'));

@@ -41,7 +41,7 @@ async function serve(config: Config): Promise<void> {
     logger: log.options,
     keys,
     idempotencyHours: config.retention.idempotencyHours,
-    webhooks: { changed: () => dispatcher?.wake() },
+    webhooks: { changed: () => dispatcher?.wake(), allowedNetworks: config.webhooks.allowedNetworks },
   });
   if (!config.auth) app.log.warn('AUTH=off: every request is let in without a credential; for local experiments only');
   if (!keys.webhook || !keys.fingerprint) {

@@ -3,6 +3,7 @@
  * plugins in the order every request meets them, then the route groups.
  */
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
+import type { AllowedNetworks } from '../domain/webhooks.js';
 import type { ServiceKeys } from '../keys/service-keys.js';
 import type { Store } from '../store/port.js';
 import { baseUrlOf } from './jsonapi/links.js';
@@ -41,6 +42,8 @@ export interface AppOptions {
   webhooks?: {
     /** Called after each successful change, so that its deliveries go out at once. */
     changed?: () => void;
+    /** Internal networks an endpoint may be registered in (WEBHOOK_ALLOWED_NETWORKS). */
+    allowedNetworks?: AllowedNetworks;
   };
 }
 
@@ -86,7 +89,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(apiKeyRoutes, routes);
   await app.register(auditRoutes, routes);
   await app.register(eventRoutes, routes);
-  await app.register(webhookRoutes, { ...routes, key: options.keys.webhook });
+  await app.register(webhookRoutes, {
+    ...routes,
+    key: options.keys.webhook,
+    allowedNetworks: options.webhooks?.allowedNetworks ?? [],
+  });
   await app.ready();
   return app;
 }

@@ -43,6 +43,8 @@ export async function startProcess(env: Record<string, string>): Promise<Service
       CIRCULATION_ADMIN_KEY: TEST_ADMIN_KEY,
       RATE_LIMIT: '1000000',
       RATE_LIMIT_BURST: '1000000',
+      // Test endpoints listen on loopback.
+      WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8,::1',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -14,7 +14,13 @@ import type { Store } from '../../src/store/port.js';
 import { openSqliteStore } from '../../src/store/sqlite/open.js';
 import { startDispatcher, type Dispatcher, type DispatcherOptions } from '../../src/webhooks/dispatcher.js';
 import { createSubscription, createUser } from '../support/fixtures.js';
-import { startService, TEST_WEBHOOK_KEY, type Client, type Service } from '../support/service.js';
+import {
+  startService,
+  TEST_ALLOWED_NETWORKS,
+  TEST_WEBHOOK_KEY,
+  type Client,
+  type Service,
+} from '../support/service.js';
 import { eventually } from '../support/eventually.js';
 import { forEachStore } from '../support/stores.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
@@ -27,6 +33,7 @@ const quiet = { warn() {}, error() {}, debug() {} };
 function dispatch(store: Store, options: Partial<DispatcherOptions> = {}): Dispatcher {
   return startDispatcher(store, {
     key: TEST_WEBHOOK_KEY,
+    allowedNetworks: TEST_ALLOWED_NETWORKS,
     timeoutMs: TIMEOUT_MS,
     concurrency: 4,
     pollMs: 20,
