@@ -16,6 +16,8 @@ export interface Config {
   /** Absolute base for links and Location, without a trailing slash; derived per request when unset. */
   publicUrl: string | undefined;
   trustProxy: boolean;
+  /** BODY_LIMIT_BYTES: the largest request body taken. */
+  bodyLimitBytes: number;
   logLevel: string;
   /** False only with AUTH=off. */
   auth: boolean;
@@ -68,6 +70,7 @@ export function loadConfig(env: Env = process.env): Config {
     database: database(env),
     publicUrl: publicUrl(env.PUBLIC_URL),
     trustProxy: flag('TRUST_PROXY', env.TRUST_PROXY),
+    bodyLimitBytes: integer('BODY_LIMIT_BYTES', env.BODY_LIMIT_BYTES, 64 * 1024, 1024, 1024 * 1024),
     logLevel: logLevel(env.LOG_LEVEL),
     auth: onOff('AUTH', env.AUTH),
     adminKey: secret('CIRCULATION_ADMIN_KEY', env.CIRCULATION_ADMIN_KEY),

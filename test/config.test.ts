@@ -24,6 +24,7 @@ describe('loadConfig defaults', () => {
       database: { kind: 'sqlite', path: resolve(DEFAULT_DATABASE_PATH), synchronous: 'NORMAL', busyTimeoutMs: 1000 },
       publicUrl: undefined,
       trustProxy: false,
+      bodyLimitBytes: 65_536,
       logLevel: 'info',
       auth: true,
       adminKey: undefined,
@@ -185,6 +186,7 @@ describe('loadConfig refuses invalid settings, naming the setting', () => {
     assertRefused({ DELIVERY_RETENTION_DAYS: '1.5' }, 'DELIVERY_RETENTION_DAYS'));
   it('refuses a WEBHOOK_ALLOWED_NETWORKS entry that is not an address or a CIDR range', () =>
     assertRefused({ WEBHOOK_ALLOWED_NETWORKS: '10.0.0.0/8, intranet' }, 'WEBHOOK_ALLOWED_NETWORKS'));
+  it('refuses a BODY_LIMIT_BYTES over 1 MiB', () => assertRefused({ BODY_LIMIT_BYTES: '2000000' }, 'BODY_LIMIT_BYTES'));
   it('refuses WEBHOOK_DELIVERY other than on or off', () =>
     assertRefused({ WEBHOOK_DELIVERY: 'yes' }, 'WEBHOOK_DELIVERY'));
   it('refuses a WEBHOOK_MAX_ATTEMPTS of 0', () => assertRefused({ WEBHOOK_MAX_ATTEMPTS: '0' }, 'WEBHOOK_MAX_ATTEMPTS'));

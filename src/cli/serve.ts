@@ -37,6 +37,7 @@ async function serve(config: Config): Promise<void> {
     store,
     publicUrl: config.publicUrl,
     trustProxy: config.trustProxy,
+    bodyLimitBytes: config.bodyLimitBytes,
     auth: { enabled: config.auth, adminKey: config.adminKey, rateLimit: config.rateLimit },
     logger: log.options,
     keys,

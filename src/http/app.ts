@@ -8,8 +8,8 @@ import type { ServiceKeys } from '../keys/service-keys.js';
 import type { Store } from '../store/port.js';
 import { baseUrlOf } from './jsonapi/links.js';
 import { authentication, type AuthOptions } from './plugins/auth.js';
-import { BODY_LIMIT_BYTES, clientErrorHandler, errorHandling, frameworkErrors } from './plugins/error-handling.js';
-import { hardening, MAX_HEADER_BYTES, REQUEST_TIMEOUT_MS } from './plugins/hardening.js';
+import { clientErrorHandler, errorHandling, frameworkErrors } from './plugins/error-handling.js';
+import { DEFAULT_BODY_LIMIT_BYTES, hardening, MAX_HEADER_BYTES, REQUEST_TIMEOUT_MS } from './plugins/hardening.js';
 import { idempotency } from './plugins/idempotency.js';
 import { mediaTypes } from './plugins/media-types.js';
 import { newMetrics, observability, requestIdOf, timedStore } from './plugins/observability.js';
@@ -30,6 +30,8 @@ export interface AppOptions {
   store: Store;
   publicUrl?: string | undefined;
   trustProxy?: boolean;
+  /** The largest request body taken (BODY_LIMIT_BYTES); larger is a 413. */
+  bodyLimitBytes?: number;
   logger?: FastifyServerOptions['logger'];
   auth: AuthOptions;
   /**
@@ -48,10 +50,11 @@ export interface AppOptions {
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const bodyLimitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const app = Fastify({
     logger: options.logger ?? false,
     trustProxy: options.trustProxy ?? false,
-    bodyLimit: BODY_LIMIT_BYTES,
+    bodyLimit: bodyLimitBytes,
     genReqId: requestIdOf,
     requestIdHeader: false,
     // Our own hook logs each request once (observability.ts); Fastify's two lines a request are off.
@@ -75,7 +78,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(hardening);
   await app.register(authentication, { store, ...options.auth });
   await app.register(mediaTypes);
-  await app.register(errorHandling);
+  await app.register(errorHandling, { bodyLimitBytes });
   await app.register(idempotency, {
     store,
     key: options.keys.fingerprint,

@@ -8,6 +8,7 @@ import { createInterface } from 'node:readline';
 import type { Writable } from 'node:stream';
 import { parse as parseCsv } from 'csv-parse';
 import type { AuditContext } from '../domain/audit.js';
+import { shapeProblems } from '../domain/bounds.js';
 import { DomainFailure, type Problem } from '../domain/failures.js';
 import { hashPassword } from '../domain/password.js';
 import {
@@ -67,6 +68,9 @@ function check(record: Record<string, unknown>): { row?: Omit<Row, 'line'>; prob
     newsletters?: unknown;
     id?: unknown;
   };
+  // Bounded first, as a request body is: validation then reports a bounded number of problems.
+  const shape = shapeProblems(record);
+  if (shape.length > 0) return { problems: texts(shape, '') };
   const attributes = { ...rest, ...(Array.isArray(newsletters) ? { newsletters: { add: newsletters } } : {}) };
   const problems: string[] = [];
   if (!validateUser(attributes)) problems.push(...texts(problemsOf(validateUser, ''), ''));

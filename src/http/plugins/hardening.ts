@@ -6,6 +6,8 @@ import { errors } from '../errors.js';
 import fp from 'fastify-plugin';
 
 export const MAX_URL_LENGTH = 4096;
+/** A user document is some 10 KB at most: 64 KiB is plenty (BODY_LIMIT_BYTES), and bounds what a body costs. */
+export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
 export const MAX_HEADER_BYTES = 16 * 1024;
 /** Time for a client to send its headers, and its whole request: slow clients are cut off. */
 export const HEADERS_TIMEOUT_MS = 10_000;
