@@ -68,5 +68,11 @@ function isStorable(text: string): boolean {
 function problemAt(place: Place | null, detail: string): Problem {
   const names: string[] = [];
   for (let at = place; at !== null; at = at.parent) names.push(at.name.replace(/~/g, '~0').replace(/\//g, '~1'));
-  return { pointer: names.reverse().map((name) => `/${name}`).join(''), detail };
+  return {
+    pointer: names
+      .reverse()
+      .map((name) => `/${name}`)
+      .join(''),
+    detail,
+  };
 }

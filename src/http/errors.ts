@@ -22,6 +22,8 @@ export const CATALOGUE = {
   METHOD_NOT_ALLOWED: { status: 405, title: 'Method Not Allowed' },
   INVALID_HEADER: { status: 400, title: 'Invalid Header' },
   INVALID_QUERY_PARAMETER: { status: 400, title: 'Invalid Query Parameter' },
+  /** A page by number deeper than an offset may go: follow links.next (page[after]) instead. */
+  PAGE_TOO_DEEP: { status: 400, title: 'Invalid Query Parameter' },
   NOT_ACCEPTABLE: { status: 406, title: 'Not Acceptable' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported Media Type' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'Payload Too Large' },
@@ -129,6 +131,13 @@ export const errors = {
   invalidHeader: (header: string, detail: string) => single('INVALID_HEADER', detail, { header }),
   invalidQueryParameter: (parameter: string, detail: string) =>
     single('INVALID_QUERY_PARAMETER', detail, { parameter }),
+  pageTooDeep: (parameter: string, maxOffset: number) =>
+    single(
+      'PAGE_TOO_DEEP',
+      `Pages beyond the first ${maxOffset} items are not reached by number: follow links.next, whose page[after] ` +
+        'makes any page as quick as the first.',
+      { parameter },
+    ),
   notAcceptable: () =>
     single(
       'NOT_ACCEPTABLE',

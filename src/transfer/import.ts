@@ -12,6 +12,7 @@ import { shapeProblems } from '../domain/bounds.js';
 import { DomainFailure, type Problem } from '../domain/failures.js';
 import { hashPassword } from '../domain/password.js';
 import {
+  groupByUser,
   newSubscription,
   ProductId,
   SubscriptionCreateAttributes,
@@ -22,7 +23,7 @@ import { toUserFields, UserCreateAttributes, userRuleProblems, type UserCreate }
 import { compileSchema, problemsOf } from '../domain/validation.js';
 import type { Store } from '../store/port.js';
 import { unflatten } from './csv.js';
-import { groupByUser, write, type Format } from './streams.js';
+import { write, type Format } from './streams.js';
 
 export interface ImportOptions {
   format: Format;

@@ -408,7 +408,7 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
         const { user, subscription } = await userWithSubscription();
         await store.deleteUser(user.id, AUDIT);
         assert.equal(await store.getSubscription(user.id, subscription.id), undefined);
-        assert.equal(await store.listSubscriptions(user.id), undefined);
+        assert.equal(await store.listSubscriptions(user.id, { limit: 100 }), undefined);
       });
 
       it('frees the email of an erased user for a new user', async () => {
@@ -430,7 +430,7 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
         const erased = await userWithSubscription();
         await store.deleteUser(erased.user.id, AUDIT);
         assert.deepEqual(await store.getUser(kept.user.id), kept.user);
-        assert.deepEqual(await store.listSubscriptions(kept.user.id), [kept.subscription]);
+        assert.deepEqual(await store.listSubscriptions(kept.user.id, { limit: 100 }), [kept.subscription]);
       });
     });
 
@@ -490,16 +490,52 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
           subscriptionValues({ externalIdentifier: 'second' }),
           AUDIT,
         );
-        assert.deepEqual(await store.listSubscriptions(user.id), [first, second]);
+        assert.deepEqual(await store.listSubscriptions(user.id, { limit: 100 }), [first, second]);
       });
 
       it('answers an empty list for a user without subscriptions', async () => {
         const user = await store.createUser(newUser(), AUDIT);
-        assert.deepEqual(await store.listSubscriptions(user.id), []);
+        assert.deepEqual(await store.listSubscriptions(user.id, { limit: 100 }), []);
       });
 
       it('answers undefined for an unknown user', async () => {
-        assert.equal(await store.listSubscriptions(UNKNOWN_ID), undefined);
+        assert.equal(await store.listSubscriptions(UNKNOWN_ID, { limit: 100 }), undefined);
+      });
+
+      it('answers a page at a time, after the last id seen, in either order', async () => {
+        const user = await store.createUser(newUser(), AUDIT);
+        const ids: string[] = [];
+        for (let i = 0; i < 5; i += 1)
+          ids.push((await store.createSubscription(user.id, subscriptionValues(), AUDIT))!.id);
+        const page = async (query: { afterId?: string; limit: number; descending?: boolean }) =>
+          (await store.listSubscriptions(user.id, query))?.map((s) => s.id);
+        assert.deepEqual(await page({ limit: 2 }), ids.slice(0, 2));
+        assert.deepEqual(await page({ afterId: ids[1], limit: 2 }), ids.slice(2, 4));
+        assert.deepEqual(await page({ afterId: ids[4], limit: 2 }), []);
+        assert.deepEqual(await page({ limit: 2, descending: true }), [ids[4], ids[3]]);
+        assert.deepEqual(await page({ afterId: ids[3], limit: 2, descending: true }), [ids[2], ids[1]]);
+      });
+    });
+
+    describe('listSubscriptionsOfUsers', () => {
+      it("answers every subscription of the users, or each user's first few, by id", async () => {
+        const [a, b] = await createUsers(2, () => ({}));
+        const ids = new Map<string, string[]>([
+          [a!.id, []],
+          [b!.id, []],
+        ]);
+        for (let i = 0; i < 3; i += 1) {
+          for (const user of [a!, b!]) {
+            ids.get(user.id)!.push((await store.createSubscription(user.id, subscriptionValues(), AUDIT))!.id);
+          }
+        }
+        const all = await store.listSubscriptionsOfUsers([a!.id, b!.id]);
+        assert.equal(all.length, 6);
+        const firstTwo = await store.listSubscriptionsOfUsers([a!.id, b!.id], 2);
+        assert.deepEqual(
+          firstTwo.map((s) => s.id),
+          [...ids.get(a!.id)!.slice(0, 2), ...ids.get(b!.id)!.slice(0, 2)].sort((x, y) => Number(x) - Number(y)),
+        );
       });
     });
 
@@ -640,7 +676,7 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
         const { user, subscription } = await userWithSubscription();
         assert.equal(await store.deleteSubscription(user.id, subscription.id, AUDIT), true);
         assert.equal(await store.getSubscription(user.id, subscription.id), undefined);
-        assert.deepEqual(await store.listSubscriptions(user.id), []);
+        assert.deepEqual(await store.listSubscriptions(user.id, { limit: 100 }), []);
         assert.equal(await store.deleteSubscription(user.id, subscription.id, AUDIT), false);
       });
 
@@ -668,7 +704,7 @@ export function storeContract(name: string, open: () => Promise<Store> | Store):
           const user = await store.getUser(id);
           assert.equal(user?.email, emails[i]);
           assert.deepEqual(user?.newsletters, [`n${i}`]);
-          const subscriptions = await store.listSubscriptions(id);
+          const subscriptions = await store.listSubscriptions(id, { limit: 100 });
           assert.deepEqual(
             subscriptions?.map((s) => s.trial),
             [false, true],

@@ -266,12 +266,16 @@ describe('SQLite schema', () => {
 });
 
 describe('SQLite query plans', () => {
+  /** The SQL and arguments of the list query the store runs for `query`. */
+  function listQueryOf(path: string, query: Parameters<Store['listUsers']>[0]) {
+    return queryOf(path, (store) => store.listUsers(query));
+  }
+
   /**
-   * The SQL and arguments of the list query the store runs for `query`: better-sqlite3's
-   * `prepare` is watched while the store prepares it, so the plan checked is the real one.
+   * The SQL and arguments of the one query `read` runs: better-sqlite3's `prepare` is watched
+   * while the store prepares it, so the plan checked is the real one.
    */
-  async function listQueryOf(path: string, query: Parameters<Store['listUsers']>[0]) {
-    const store = openSqliteStore({ path });
+  async function queryOf(path: string, read: (store: Store) => Promise<unknown>) {
     const prototype = Database.prototype as unknown as { prepare: (sql: string) => Database.Statement };
     const prepare = prototype.prepare;
     const seen: { sql: string; args: unknown[] }[] = [];
@@ -284,13 +288,15 @@ describe('SQLite query plans', () => {
       };
       return statement;
     };
+    // Opened while prepare is watched: some statements are prepared as the store opens.
+    const store = openSqliteStore({ path });
     try {
-      await store.listUsers(query);
+      await read(store);
     } finally {
       prototype.prepare = prepare;
       await store.close();
     }
-    assert.equal(seen.length, 1, 'listUsers runs one query');
+    assert.equal(seen.length, 1, 'the read runs one query');
     return seen[0]!;
   }
 
@@ -318,6 +324,30 @@ describe('SQLite query plans', () => {
     assert.ok(!plan.some((d) => /^SCAN users\b/.test(d)), plan.join('\n'));
     assert.ok(
       plan.some((d) => /^SEARCH users USING (COVERING )?INDEX \S+ \(circulation_number=\?/.test(d)),
+      plan.join('\n'),
+    );
+  });
+
+  it('finds the events of one type through their index, without scanning the audit trail', async () => {
+    const path = await migratedDatabasePath();
+    const { sql, args } = await queryOf(path, (store) =>
+      store.listAuditEvents({ limit: 101, eventTypes: ['subscription.expired'] }),
+    );
+    const plan = planOf(path, sql, args);
+    assert.ok(!plan.some((d) => /^SCAN audit_log\b/.test(d)), plan.join('\n'));
+    assert.ok(
+      plan.some((d) => /^SEARCH audit_log USING INDEX audit_log_event_type/.test(d)),
+      plan.join('\n'),
+    );
+  });
+
+  it("reads each user's first subscriptions for include through the (user_id, id) index, not all of them", async () => {
+    const path = await migratedDatabasePath();
+    const { sql, args } = await queryOf(path, (store) => store.listSubscriptionsOfUsers(['1', '2'], 21));
+    const plan = planOf(path, sql, args);
+    assert.ok(!plan.some((d) => /^SCAN subscriptions\b/.test(d)), plan.join('\n'));
+    assert.ok(
+      plan.some((d) => /SEARCH subscriptions USING .*INDEX subscriptions_user \(user_id=\?\)/.test(d)),
       plan.join('\n'),
     );
   });

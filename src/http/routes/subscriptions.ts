@@ -26,11 +26,11 @@ import {
 import { auditOf } from '../plugins/auth.js';
 import { etagOf, ifMatchVersions } from '../jsonapi/etag.js';
 import { SubscriptionParams, UserParams } from '../jsonapi/params.js';
+import { CursorLinks, cursorPage, PageAfter, PageSize, pageSizeOf } from '../jsonapi/paging.js';
 import {
   fieldSet,
   renderSubscription,
   SortById,
-  sorted,
   SubscriptionFields,
   SubscriptionResource,
 } from '../jsonapi/resources.js';
@@ -40,7 +40,12 @@ import type { RouteOptions } from './options.js';
 const SubscriptionDocument = singleDocument(SubscriptionResource);
 const ReadQuery = Type.Object({ 'fields[subscriptions]': SubscriptionFields }, { additionalProperties: false });
 const ListQuery = Type.Object(
-  { 'fields[subscriptions]': SubscriptionFields, sort: SortById },
+  {
+    'fields[subscriptions]': SubscriptionFields,
+    sort: SortById,
+    'page[size]': PageSize,
+    'page[after]': PageAfter('a subscription'),
+  },
   { additionalProperties: false },
 );
 
@@ -82,18 +87,23 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
       schema: {
         params: UserParams,
         querystring: ListQuery,
-        response: { 200: collectionDocument(SubscriptionResource), ...errorResponses(404, 406) },
+        response: { 200: collectionDocument(SubscriptionResource, CursorLinks), ...errorResponses(400, 404, 406) },
       },
     },
     async (request) => {
       const { user_id } = request.params;
-      const list = await store.listSubscriptions(user_id);
+      const query = request.query;
+      const size = pageSizeOf(query);
+      const list = await store.listSubscriptions(user_id, {
+        afterId: query['page[after]'],
+        limit: size + 1,
+        descending: query.sort === '-id',
+      });
       if (!list) throw noSuchUser(user_id);
-      const fields = fieldSet(request.query['fields[subscriptions]']);
-      return {
-        links: { self: `${baseUrl(request)}${request.url}` },
-        data: sorted(list, request.query.sort).map((s) => render(request, s, fields)),
-      };
+      const fields = fieldSet(query['fields[subscriptions]']);
+      const path = `/users/${user_id}/subscriptions`;
+      const { page, links } = cursorPage(list, size, baseUrl(request), path, request.url, query);
+      return { links, data: page.map((s) => render(request, s, fields)) };
     },
   );
 

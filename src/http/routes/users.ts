@@ -15,6 +15,7 @@ import {
   UserUpdateAttributes,
   type UserUpdate,
 } from '../../domain/user.js';
+import { groupByUser } from '../../domain/subscription.js';
 import type { EmailFilter, StoredUser } from '../../store/port.js';
 import {
   compoundCollectionDocument,
@@ -28,10 +29,11 @@ import {
 import { auditOf } from '../plugins/auth.js';
 import { etagOf, ifMatchVersions } from '../jsonapi/etag.js';
 import { queryString } from '../jsonapi/links.js';
-import { PageSize, pageSizeOf } from '../jsonapi/paging.js';
+import { MAX_PAGE_OFFSET, PageSize, pageSizeOf } from '../jsonapi/paging.js';
 import {
   fieldSet,
   IncludeSubscriptions,
+  MAX_INCLUDED_SUBSCRIPTIONS,
   renderSubscription,
   renderUser,
   SortById,
@@ -100,18 +102,21 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
     const base = baseUrl(request);
     const userFields = fieldSet(query['fields[users]']);
     if (query.include === undefined) return { data: users.map((user) => renderUser(base, user, userFields)) };
-    const subscriptions = await store.listSubscriptionsOfUsers(users.map((user) => user.id));
-    const subscriptionFields = fieldSet(query['fields[subscriptions]']);
-    return {
-      data: users.map((user) =>
-        renderUser(
-          base,
-          user,
-          userFields,
-          subscriptions.filter((s) => s.userId === user.id),
-        ),
+    // One more than is included, to know whose subscriptions go on beyond them.
+    const fetched = groupByUser(
+      await store.listSubscriptionsOfUsers(
+        users.map((user) => user.id),
+        MAX_INCLUDED_SUBSCRIPTIONS + 1,
       ),
-      included: subscriptions.map((s) => renderSubscription(base, s, subscriptionFields)),
+    );
+    const subscriptionFields = fieldSet(query['fields[subscriptions]']);
+    const included = users.map((user) => {
+      const all = fetched.get(user.id) ?? [];
+      return { first: all.slice(0, MAX_INCLUDED_SUBSCRIPTIONS), more: all.length > MAX_INCLUDED_SUBSCRIPTIONS };
+    });
+    return {
+      data: users.map((user, i) => renderUser(base, user, userFields, included[i])),
+      included: included.flatMap(({ first }) => first.map((s) => renderSubscription(base, s, subscriptionFields))),
     };
   };
 
@@ -166,11 +171,15 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
       const size = pageSizeOf(query);
       const email = query['filter[email]'];
       const after = query['page[after]'];
+      const offset = after === undefined ? (number - 1) * size : 0;
+      if (offset >= MAX_PAGE_OFFSET) {
+        throw errors.pageTooDeep(query['page[number]'] === undefined ? 'page' : 'page[number]', MAX_PAGE_OFFSET);
+      }
       const rows = await store.listUsers({
         email: email === undefined ? undefined : emailFilter(email),
         circulationNumber: query['filter[circulationNumber]'],
         afterId: after,
-        offset: after === undefined ? (number - 1) * size : 0,
+        offset,
         limit: size + 1,
         descending: query.sort === '-id',
       });
@@ -180,7 +189,8 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
         links: {
           self: `${base}${request.url}`,
           first: listUrl(base, query, 1),
-          ...(number > 1 ? { prev: listUrl(base, query, number - 1) } : {}),
+          // Only a previous page that may be asked for by number.
+          ...(number > 1 && (number - 2) * size < MAX_PAGE_OFFSET ? { prev: listUrl(base, query, number - 1) } : {}),
           ...(rows.length > size ? { next: listUrl(base, query, number + 1, page.at(-1)?.id) } : {}),
         },
         ...(await readDocument(request, page, query)),

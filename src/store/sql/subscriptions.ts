@@ -2,6 +2,8 @@
  * Subscriptions as every adapter keeps them: their columns and how a row reads back.
  */
 import type { License, Resource, StoredSubscription } from '../../domain/subscription.js';
+import type { SubscriptionPageQuery } from '../port.js';
+import { raw, sql, type Sql } from './builder.js';
 import { boolean, seconds, type Row } from './rows.js';
 
 export const SUBSCRIPTION_COLUMNS = `id, user_id, date_started, date_ended, external_identifier, license, resource,
@@ -28,4 +30,12 @@ export function toStoredSubscription(row: Row): StoredSubscription {
     productId: row.product_id as string | null,
     version: Number(row.version),
   };
+}
+
+/** A page of one user's subscriptions in id order, after (or, descending, before) `afterId`. */
+export function subscriptionPage(userId: string, query: SubscriptionPageQuery): Sql {
+  const after =
+    query.afterId === undefined ? raw('') : sql`AND id ${raw(query.descending ? '<' : '>')} ${query.afterId}`;
+  return sql`SELECT ${raw(SUBSCRIPTION_COLUMNS)} FROM subscriptions WHERE user_id = ${userId} ${after}
+    ORDER BY id ${raw(query.descending ? 'DESC' : 'ASC')} LIMIT ${query.limit}`;
 }
