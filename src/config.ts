@@ -26,7 +26,9 @@ export interface Config {
   rateLimit: { perSecond: number; burst: number };
   /** SERVICE_SECRET_KEY: what every keyed hash the service keeps is keyed with (see keys/service-keys.ts). */
   serviceSecretKey: string | undefined;
-  /** How long in-flight requests may take to finish after SIGTERM or SIGINT. */
+  /** How long a process keeps serving after SIGTERM or SIGINT, readiness failed, asking clients to leave. */
+  shutdownDrainMs: number;
+  /** How long in-flight requests may take to finish once the server closes. */
   shutdownGraceMs: number;
   /** How often a serving process lapses subscriptions past their dateEnded; 0 never. */
   lapseIntervalSeconds: number;
@@ -79,6 +81,7 @@ export function loadConfig(env: Env = process.env): Config {
       burst: integer('RATE_LIMIT_BURST', env.RATE_LIMIT_BURST, 200, 1, 10_000_000),
     },
     serviceSecretKey: secret('SERVICE_SECRET_KEY', env.SERVICE_SECRET_KEY),
+    shutdownDrainMs: integer('SHUTDOWN_DRAIN_MS', env.SHUTDOWN_DRAIN_MS, 5000, 0, 600_000),
     shutdownGraceMs: integer('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 10_000, 0, 600_000),
     lapseIntervalSeconds: integer('LAPSE_INTERVAL_SECONDS', env.LAPSE_INTERVAL_SECONDS, 0, 0, 86_400),
     retention: {

@@ -52,16 +52,22 @@ async function serve(config: Config): Promise<void> {
   }
 
   let closing = false;
+  const drained = new AbortController();
   const shutdown = async (signal: string) => {
-    if (closing) return;
+    // A second signal cuts the drain short: whoever sends it wants the process gone now.
+    if (closing) return drained.abort();
     closing = true;
-    app.log.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down: finishing requests in flight');
+    app.log.info(
+      { signal, drainMs: config.shutdownDrainMs, graceMs: config.shutdownGraceMs },
+      'shutting down: draining (a second signal stops it), then finishing requests in flight',
+    );
+    jobs?.stop();
+    await app.drain(config.shutdownDrainMs, drained.signal);
     const deadline = setTimeout(() => {
       app.log.error('requests still in flight at the end of the grace period; exiting without them');
       process.exit(1);
     }, config.shutdownGraceMs);
     deadline.unref();
-    jobs?.stop();
     await app.close();
     await dispatcher?.stop();
     await store.close();
