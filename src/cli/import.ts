@@ -1,12 +1,11 @@
 /**
  * `circulation import FILE`: reads users and their subscriptions in, reporting rejected rows.
  */
-import { once } from 'node:events';
-import { createWriteStream } from 'node:fs';
 import { parseArgs } from 'node:util';
 import { importFile } from '../transfer/import.js';
 import { UsageError, withStore, type Command } from './command.js';
 import { formatOf } from './formats.js';
+import { privateFile } from './private-file.js';
 import { progress } from './progress.js';
 
 export const importCommand: Command = {
@@ -26,16 +25,21 @@ export const importCommand: Command = {
     const [file] = positionals;
     if (!file || positionals.length > 1) throw new UsageError('import takes one FILE');
     const reportPath = values.report ?? `${file}.rejected.ndjson`;
-    const report = createWriteStream(reportPath);
+    const report = privateFile(reportPath);
     const bar = progress(`importing ${file}`);
-    const result = await importFile(store, file, {
-      format: formatOf(values.format, file),
-      report,
-      audit: { actor: 'import', attributes: [] },
-      onProgress: (rows, fraction) => bar.update(rows, fraction),
-    });
-    report.end();
-    await once(report, 'close');
+    let result;
+    try {
+      result = await importFile(store, file, {
+        format: formatOf(values.format, file),
+        report: report.stream,
+        audit: { actor: 'import', attributes: [] },
+        onProgress: (rows, fraction) => bar.update(rows, fraction),
+      });
+      await report.commit();
+    } catch (error) {
+      report.abandon();
+      throw error;
+    }
     bar.finish(result.rows);
     process.stdout.write(
       `${result.created} users created, ${result.updated} updated, ${result.subscriptionsAdded} subscriptions added, ` +
