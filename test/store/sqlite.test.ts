@@ -3,7 +3,7 @@
  * its migrations, its schema's own refusals, and the indexes its filters use.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
@@ -262,6 +262,28 @@ describe('SQLite schema', () => {
       subscriptions: db.prepare('SELECT count(*) AS n FROM subscriptions WHERE user_id = ?').get(user.id),
     }));
     assert.deepEqual(left, { newsletters: { n: 0 }, subscriptions: { n: 0 } });
+  });
+});
+
+describe('the SQLite files', () => {
+  it('are readable by their owner only: the folder 0700, the database, its log and shared memory 0600', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'circulation-sqlite-modes-'));
+    tempDirs.push(dir);
+    const path = join(dir, 'new', 'circulation.db');
+    const store = openSqliteStore({ path });
+    try {
+      await store.createUser(
+        { email: 'modes@example.com', passwordHash: null, fields: { familyName: 'M' }, newsletters: [] },
+        AUDIT,
+      );
+      const mode = (file: string) => (statSync(file).mode & 0o777).toString(8);
+      assert.deepEqual(
+        [mode(join(dir, 'new')), mode(path), mode(`${path}-wal`), mode(`${path}-shm`)],
+        ['700', '600', '600', '600'],
+      );
+    } finally {
+      await store.close();
+    }
   });
 });
 

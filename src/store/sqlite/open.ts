@@ -3,7 +3,7 @@
  * durability setting, the schema migrated to this release, and every kind of record's
  * statements composed into one `Store`.
  */
-import { mkdirSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { withOutagesAsUnavailable } from '../availability.js';
@@ -34,7 +34,7 @@ export interface SqliteOptions {
 }
 
 export function openSqliteStore(options: SqliteOptions): Store {
-  if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+  if (options.path !== ':memory:') createPrivately(options.path);
   const db = new Database(options.path);
   try {
     db.pragma('journal_mode = WAL');
@@ -66,6 +66,16 @@ export function openSqliteStore(options: SqliteOptions): Store {
     db.close();
     throw error;
   }
+}
+
+/**
+ * Makes the folder and the file, when they are new, readable by their owner only (0700, 0600):
+ * they hold readers' personal data. SQLite gives its write-ahead log and shared memory files the
+ * database file's mode. A folder or file that exists keeps the mode its owner gave it.
+ */
+function createPrivately(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  closeSync(openSync(path, constants.O_CREAT | constants.O_RDWR, 0o600));
 }
 
 /** Applies the migrations the file lacks, in one transaction; refuses a newer schema. */
