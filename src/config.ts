@@ -2,7 +2,7 @@
  * Every setting, read from the environment and checked at start. A bad value stops the start
  * with one line that names the setting, rather than surfacing later as a strange failure.
  */
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { parseNetworks, type AllowedNetworks, type RetryPolicy } from './domain/webhooks.js';
 import type { RetentionSettings } from './jobs/retention.js';
 import type { DatabaseConfig } from './store/open.js';
@@ -23,6 +23,11 @@ export interface Config {
   auth: boolean;
   /** CIRCULATION_ADMIN_KEY: a secret accepted as an admin credential. */
   adminKey: string | undefined;
+  /**
+   * FIRST_ADMIN_KEY_FILE: where the first start writes the secret of the admin credential it
+   * creates (readable by its owner only); null to show it on the terminal instead (`-`).
+   */
+  firstAdminKeyFile: string | null;
   rateLimit: { perSecond: number; burst: number };
   /** SERVICE_SECRET_KEY: what every keyed hash the service keeps is keyed with (see keys/service-keys.ts). */
   serviceSecretKey: string | undefined;
@@ -62,20 +67,23 @@ export class ConfigError extends Error {
 }
 
 export const DEFAULT_DATABASE_PATH = './data/circulation.db';
+const FIRST_ADMIN_KEY = 'first-admin.key';
 
 type Env = Readonly<Record<string, string | undefined>>;
 
 export function loadConfig(env: Env = process.env): Config {
+  const databaseConfig = database(env);
   return {
     port: port(env.PORT),
     host: host(env.HOST),
-    database: database(env),
+    database: databaseConfig,
     publicUrl: publicUrl(env.PUBLIC_URL),
     trustProxy: flag('TRUST_PROXY', env.TRUST_PROXY),
     bodyLimitBytes: integer('BODY_LIMIT_BYTES', env.BODY_LIMIT_BYTES, 64 * 1024, 1024, 1024 * 1024),
     logLevel: logLevel(env.LOG_LEVEL),
     auth: onOff('AUTH', env.AUTH),
     adminKey: secret('CIRCULATION_ADMIN_KEY', env.CIRCULATION_ADMIN_KEY),
+    firstAdminKeyFile: firstAdminKeyFile(env.FIRST_ADMIN_KEY_FILE, databaseConfig),
     rateLimit: {
       perSecond: integer('RATE_LIMIT', env.RATE_LIMIT, 100, 1, 1_000_000),
       burst: integer('RATE_LIMIT_BURST', env.RATE_LIMIT_BURST, 200, 1, 10_000_000),
@@ -159,6 +167,14 @@ function database(env: Env): DatabaseConfig {
     synchronous,
     busyTimeoutMs: integer('SQLITE_BUSY_TIMEOUT_MS', env.SQLITE_BUSY_TIMEOUT_MS, 1000, 0, 60_000),
   };
+}
+
+/** Beside a SQLite database, where its owner looks; in the working folder otherwise. */
+function firstAdminKeyFile(value: string | undefined, database: DatabaseConfig): string | null {
+  if (value === '-') return null;
+  if (value) return resolve(value);
+  if (database.kind === 'sqlite' && database.path !== ':memory:') return join(dirname(database.path), FIRST_ADMIN_KEY);
+  return resolve(FIRST_ADMIN_KEY);
 }
 
 function integer(setting: string, value: string | undefined, fallback: number, min: number, max: number): number {

@@ -1,5 +1,5 @@
 import assert from 'node:assert/strict';
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { ConfigError, DEFAULT_DATABASE_PATH, loadConfig } from '../src/config.js';
 import { parseNetworks } from '../src/domain/webhooks.js';
@@ -28,6 +28,7 @@ describe('loadConfig defaults', () => {
       logLevel: 'info',
       auth: true,
       adminKey: undefined,
+      firstAdminKeyFile: join(dirname(resolve(DEFAULT_DATABASE_PATH)), 'first-admin.key'),
       rateLimit: { perSecond: 100, burst: 200 },
       serviceSecretKey: undefined,
       shutdownDrainMs: 5000,
@@ -188,6 +189,12 @@ describe('loadConfig refuses invalid settings, naming the setting', () => {
   it('refuses a WEBHOOK_ALLOWED_NETWORKS entry that is not an address or a CIDR range', () =>
     assertRefused({ WEBHOOK_ALLOWED_NETWORKS: '10.0.0.0/8, intranet' }, 'WEBHOOK_ALLOWED_NETWORKS'));
   it('refuses a BODY_LIMIT_BYTES over 1 MiB', () => assertRefused({ BODY_LIMIT_BYTES: '2000000' }, 'BODY_LIMIT_BYTES'));
+  it('puts the first admin secret beside a SQLite database, in the working folder otherwise, or on the terminal', () => {
+    assert.equal(loadConfig({ DATABASE_URL: '/srv/c/db.sqlite' }).firstAdminKeyFile, '/srv/c/first-admin.key');
+    assert.equal(loadConfig({ DATABASE_URL: 'postgres://h/db' }).firstAdminKeyFile, resolve('first-admin.key'));
+    assert.equal(loadConfig({ FIRST_ADMIN_KEY_FILE: 'keys/first' }).firstAdminKeyFile, resolve('keys/first'));
+    assert.equal(loadConfig({ FIRST_ADMIN_KEY_FILE: '-' }).firstAdminKeyFile, null);
+  });
   it('refuses WEBHOOK_DELIVERY other than on or off', () =>
     assertRefused({ WEBHOOK_DELIVERY: 'yes' }, 'WEBHOOK_DELIVERY'));
   it('refuses a WEBHOOK_MAX_ATTEMPTS of 0', () => assertRefused({ WEBHOOK_MAX_ATTEMPTS: '0' }, 'WEBHOOK_MAX_ATTEMPTS'));

@@ -3,6 +3,7 @@
  * timed jobs and webhook delivery, make sure someone can get in, and close cleanly on SIGTERM or
  * SIGINT.
  */
+import { relative } from 'node:path';
 import type { Config } from '../config.js';
 import { issueFirstAdminCredential } from '../credentials/issue.js';
 import { buildApp } from '../http/app.js';
@@ -13,6 +14,7 @@ import { startDispatcher, type Dispatcher } from '../webhooks/dispatcher.js';
 import { serviceKeysOf } from '../keys/service-keys.js';
 import type { Command } from './command.js';
 import { logging } from './logging.js';
+import { writePrivateFile } from './private-file.js';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
@@ -91,20 +93,44 @@ async function serve(config: Config): Promise<void> {
   if (keys.webhook && config.webhooks.deliver) {
     dispatcher = startDispatcher(store, { ...config.webhooks, key: keys.webhook, log: app.log });
   }
-  if (config.auth && config.adminKey === undefined) await announceFirstCredential(store, app.listeningOrigin);
+  if (config.auth && config.adminKey === undefined) {
+    await announceFirstCredential(store, app.listeningOrigin, config.firstAdminKeyFile);
+  }
 }
 
 /**
- * On the very first start, with no credential anywhere, creates an admin credential and prints
- * its secret once, to stderr and outside the JSON log, so that `npm start` works out of the box.
+ * On the very first start, with no credential anywhere, creates an admin credential so that `npm
+ * start` works out of the box, and writes its secret to a file only its owner can read, printing
+ * where: the terminal's output is often collected as logs, where no secret belongs. With
+ * FIRST_ADMIN_KEY_FILE=- the secret is shown on the terminal instead (stderr, outside the JSON log).
  */
-async function announceFirstCredential(store: Store, origin: string): Promise<void> {
+async function announceFirstCredential(store: Store, origin: string, file: string | null): Promise<void> {
   const first = await issueFirstAdminCredential(store);
   if (!first) return;
+  const intro = `\nCreated the first admin credential (id ${first.key.id}).`;
+  const next = `Create narrower credentials with POST /api-keys or \`npx circulation keys create\`.\n\n`;
+  if (file === null) {
+    process.stderr.write(
+      `${intro} Its secret is shown only this once:\n\n  ${first.secret}\n\n` +
+        `Send it with every request:  curl -H "Authorization: Bearer ${first.secret}" ${origin}/users\n${next}`,
+    );
+    return;
+  }
+  try {
+    await writePrivateFile(file, `${first.secret}\n`);
+  } catch (error) {
+    process.stderr.write(
+      `${intro} Its secret could not be written to ${file} (${(error as Error).message}); ` +
+        'create another admin credential with `npx circulation keys create --name admin --scope admin`.\n',
+    );
+    return;
+  }
+  const near = relative(process.cwd(), file);
+  const path = near.startsWith('..') ? file : near;
+  const shown = /^[\w./-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
   process.stderr.write(
-    `\nCreated the first admin credential (id ${first.key.id}). Its secret is shown only this once:\n\n` +
-      `  ${first.secret}\n\n` +
-      `Send it with every request:  curl -H "Authorization: Bearer ${first.secret}" ${origin}/users\n` +
-      `Create narrower credentials with POST /api-keys or \`npx circulation keys create\`.\n\n`,
+    `${intro} Its secret is in ${file}, readable only by you,\nand shown nowhere else. ` +
+      `Keep it in your secret store, then delete the file. Send it with every request:\n\n` +
+      `  export CIRCULATION_KEY=$(cat ${shown})\n  curl -H "Authorization: Bearer $CIRCULATION_KEY" ${origin}/users\n\n${next}`,
   );
 }

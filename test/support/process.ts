@@ -50,6 +50,8 @@ export async function startProcess(env: Record<string, string>): Promise<Service
       CIRCULATION_ADMIN_KEY: TEST_ADMIN_KEY,
       RATE_LIMIT: '1000000',
       RATE_LIMIT_BURST: '1000000',
+      // A first start shows its secret rather than leave a file behind; the tests of that file set their own.
+      FIRST_ADMIN_KEY_FILE: '-',
       // Stopping at once: the tests of draining set their own.
       SHUTDOWN_DRAIN_MS: '0',
       // Test endpoints listen on loopback.
