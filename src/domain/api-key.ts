@@ -9,14 +9,18 @@ import { StringEnum } from './schema.js';
 
 export const API_KEYS = 'api-keys' as const;
 
-export const SCOPES = ['read', 'write', 'admin'] as const;
+export const SCOPES = ['read', 'write', 'admin', 'metrics'] as const;
 export type Scope = (typeof SCOPES)[number];
 
-/** What each scope allows: read only reads; write also changes users and subscriptions; admin everything. */
+/**
+ * What each scope allows: read only reads; write also changes users and subscriptions; admin
+ * everything. metrics reads /metrics and nothing else, for a Prometheus scraper.
+ */
 const GRANTS: Record<Scope, readonly Scope[]> = {
   read: ['read'],
   write: ['read', 'write'],
-  admin: ['read', 'write', 'admin'],
+  admin: ['read', 'write', 'admin', 'metrics'],
+  metrics: ['metrics'],
 };
 
 export function allows(scopes: readonly Scope[], needed: Scope): boolean {
@@ -26,7 +30,7 @@ export function allows(scopes: readonly Scope[], needed: Scope): boolean {
 export const ApiKeyCreateAttributes = Type.Object(
   {
     name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', errorMessage: { pattern: "can't be blank" } }),
-    scopes: Type.Array(StringEnum(SCOPES), { minItems: 1, maxItems: 3, uniqueItems: true }),
+    scopes: Type.Array(StringEnum(SCOPES), { minItems: 1, maxItems: SCOPES.length, uniqueItems: true }),
     rateLimit: Type.Optional(
       Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000 }), Type.Null()], {
         description: 'Requests per second for this credential; null takes the service default.',

@@ -73,12 +73,13 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const store = timedStore(options.store, metrics);
 
   await app.register(openApi);
+  // Before any route, so that every route answers its errors as JSON:API documents.
+  await app.register(errorHandling, { bodyLimitBytes });
   await app.register(shutdown);
   await app.register(observability, { store, metrics });
   await app.register(hardening);
   await app.register(authentication, { store, ...options.auth });
   await app.register(mediaTypes);
-  await app.register(errorHandling, { bodyLimitBytes });
   await app.register(idempotency, {
     store,
     key: options.keys.fingerprint,

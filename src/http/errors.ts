@@ -192,10 +192,12 @@ export const errors = {
     ),
   scopeInsufficient: (has: readonly string[], needs: string) =>
     single('SCOPE_INSUFFICIENT', `This credential has the scopes ${has.join(', ')}; this request needs ${needs}.`),
-  tooManyRequests: (retryAfterSeconds: number) =>
+  tooManyRequests: (retryAfterSeconds: number, of: 'credential' | 'address' = 'credential') =>
     single(
       'RATE_LIMITED',
-      `This credential has used up its request rate; retry in ${retryAfterSeconds} s.`,
+      of === 'credential'
+        ? `This credential has used up its request rate; retry in ${retryAfterSeconds} s.`
+        : `Requests without a valid credential from this address have used up their rate; retry in ${retryAfterSeconds} s.`,
       undefined,
       { 'retry-after': String(retryAfterSeconds) },
     ),

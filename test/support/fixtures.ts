@@ -2,6 +2,7 @@
  * Request documents the API tests send, with unique emails so tests never collide.
  */
 import assert from 'node:assert/strict';
+import type { Scope } from '../../src/domain/api-key.js';
 import type { AuditContext } from '../../src/domain/audit.js';
 import type { UserCreate } from '../../src/domain/user.js';
 import type { Client } from './service.js';
@@ -95,7 +96,7 @@ export function onlyError(response: { status: number; body: any; text: string },
 /** Issues a credential through the API (as `admin`) and answers its id and secret. */
 export async function issueKey(
   admin: Client,
-  scopes: ('read' | 'write' | 'admin')[],
+  scopes: Scope[],
   extra: Record<string, unknown> = {},
 ): Promise<{ id: string; secret: string }> {
   const response = await admin.post('/api-keys', {
