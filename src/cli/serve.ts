@@ -44,6 +44,10 @@ async function serve(config: Config): Promise<void> {
     logger: log.options,
     keys,
     idempotencyHours: config.retention.idempotencyHours,
+    storeCallBoundMs:
+      config.database.kind === 'postgres'
+        ? config.database.connectTimeoutMs + config.database.statementTimeoutMs
+        : config.database.busyTimeoutMs,
     webhooks: { changed: () => dispatcher?.wake(), allowedNetworks: config.webhooks.allowedNetworks },
   });
   if (!config.auth) app.log.warn('AUTH=off: every request is let in without a credential; for local experiments only');

@@ -41,6 +41,11 @@ export interface AppOptions {
   keys: ServiceKeys;
   /** How long an idempotency key is kept (IDEMPOTENCY_RETENTION_HOURS); 24 by default. */
   idempotencyHours?: number;
+  /**
+   * The longest one store call may take, by the database's timeouts (PostgreSQL's connect and
+   * statement timeouts, SQLite's busy timeout); 10 seconds by default.
+   */
+  storeCallBoundMs?: number;
   webhooks?: {
     /** Called after each successful change, so that its deliveries go out at once. */
     changed?: () => void;
@@ -84,6 +89,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     store,
     key: options.keys.fingerprint,
     keepForSeconds: (options.idempotencyHours ?? 24) * 3600,
+    storeCallBoundMs: options.storeCallBoundMs ?? 10_000,
   });
   if (options.webhooks?.changed) await app.register(writeNotifications, { changed: options.webhooks.changed });
 

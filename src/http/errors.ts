@@ -56,6 +56,7 @@ export const CATALOGUE = {
   // The service itself.
   STORE_UNAVAILABLE: { status: 503, title: 'Service Unavailable' },
   SHUTTING_DOWN: { status: 503, title: 'Service Unavailable' },
+  DEADLINE_EXCEEDED: { status: 503, title: 'Service Unavailable' },
   WEBHOOKS_NOT_CONFIGURED: { status: 503, title: 'Service Unavailable' },
   IDEMPOTENCY_NOT_CONFIGURED: { status: 503, title: 'Service Unavailable' },
   INTERNAL_ERROR: { status: 500, title: 'Internal Server Error' },
@@ -215,6 +216,13 @@ export const errors = {
   // The service itself.
   storeUnavailable: () =>
     single('STORE_UNAVAILABLE', 'The database is not answering; retry shortly.', undefined, { 'retry-after': '1' }),
+  deadlineExceeded: () =>
+    single(
+      'DEADLINE_EXCEEDED',
+      'The service is too busy to finish this request in time; nothing was changed. Retry shortly.',
+      undefined,
+      { 'retry-after': '1' },
+    ),
   shuttingDown: () =>
     single('SHUTTING_DOWN', 'This process is shutting down; retry.', undefined, {
       'retry-after': '1',

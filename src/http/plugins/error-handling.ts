@@ -8,6 +8,7 @@ import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { DomainFailure } from '../../domain/failures.js';
+import { HashDeadlineExceeded } from '../../domain/password.js';
 import { StoreUnavailable } from '../../store/availability.js';
 import { ApiError, errors, fromFailure } from '../errors.js';
 import { JSONAPI } from './media-types.js';
@@ -43,6 +44,7 @@ function toApiError(error: FastifyError, request: FastifyRequest, bodyLimitBytes
   if (error instanceof ApiError) return error;
   if (error instanceof DomainFailure) return fromFailure(error);
   if (error instanceof StoreUnavailable) return errors.storeUnavailable();
+  if (error instanceof HashDeadlineExceeded) return errors.deadlineExceeded();
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
       return errors.payloadTooLarge(bodyLimitBytes);

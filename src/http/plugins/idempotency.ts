@@ -13,12 +13,20 @@
 import { createHmac } from 'node:crypto';
 import { nowInSeconds } from '../../domain/dates.js';
 import { errors } from '../errors.js';
+import { REQUEST_DEADLINE_MS } from './hardening.js';
 import type { Store } from '../../store/port.js';
 import fp from 'fastify-plugin';
 import type { FastifyRequest } from 'fastify';
 
-/** A claim unanswered this long belongs to a process that died: a retry may run the request. */
-const STALE_AFTER_SECONDS = 60;
+/**
+ * How long a claim stays its request's (seconds): past the request's deadline, after which it
+ * starts no write, and past the few store calls it may still be in (each bounded by the
+ * database's timeouts, `storeCallBoundMs`). A claim unanswered longer than that belongs to a
+ * process that died, and a retry may run the request; never a minute less, as documented.
+ */
+export function staleAfterSeconds(storeCallBoundMs: number): number {
+  return Math.max(60, Math.ceil((REQUEST_DEADLINE_MS + 3 * storeCallBoundMs) / 1000));
+}
 const KEY = /^[\x21-\x7e]{1,255}$/;
 const KEPT_HEADERS = ['location', 'etag'];
 /** What a secret attribute's value is replaced with in a fingerprint: that one was sent, not which. */
@@ -45,6 +53,8 @@ export interface IdempotencyOptions {
   key: Buffer | undefined;
   /** How long a key is kept (IDEMPOTENCY_RETENTION_HOURS): a retry within it replays. */
   keepForSeconds: number;
+  /** The longest one store call may take, by the database's timeouts. */
+  storeCallBoundMs: number;
 }
 
 /** Which requests an Idempotency-Key makes safe to retry: a POST, and the expire operation. */
@@ -53,7 +63,8 @@ export function takesIdempotencyKey(method: string, url: string | undefined): bo
 }
 
 export const idempotency = fp<IdempotencyOptions>(
-  async (app, { store, key: fingerprintKey, keepForSeconds }) => {
+  async (app, { store, key: fingerprintKey, keepForSeconds, storeCallBoundMs }) => {
+    const staleAfter = staleAfterSeconds(storeCallBoundMs);
     app.decorateRequest('idempotencyClaim', null);
     app.decorateRequest('dataSubject', null);
 
@@ -72,7 +83,7 @@ export const idempotency = fp<IdempotencyOptions>(
       if (!fingerprintKey) throw errors.idempotencyNotSetUp();
       const scope = request.credential?.id ?? 'anonymous';
       const claim = await store.claimIdempotencyKey(scope, key, fingerprint(fingerprintKey, request), nowInSeconds(), {
-        staleAfter: STALE_AFTER_SECONDS,
+        staleAfter,
         keepFor: keepForSeconds,
       });
       if (claim.state === 'in-progress') throw errors.idempotencyInProgress();

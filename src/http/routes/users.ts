@@ -136,7 +136,8 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
       const user = await store.createUser(
         {
           email: attributes.email,
-          passwordHash: attributes.password === undefined ? null : await hashPassword(attributes.password),
+          passwordHash:
+            attributes.password === undefined ? null : await hashPassword(attributes.password, request.deadline),
           fields: toUserFields(attributes),
           newsletters: attributes.newsletters?.add ?? [],
         },
@@ -237,7 +238,8 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
         user_id,
         {
           email: attributes.email,
-          passwordHash: attributes.password === undefined ? undefined : await hashPassword(attributes.password),
+          passwordHash:
+            attributes.password === undefined ? undefined : await hashPassword(attributes.password, request.deadline),
           fields: toUserFields(attributes),
           addNewsletters: attributes.newsletters?.add ?? [],
           removeNewsletters: attributes.newsletters?.remove ?? [],

@@ -12,6 +12,8 @@ import {
   subscriptionDocument,
   userDocument,
 } from '../../support/fixtures.js';
+import { REQUEST_DEADLINE_MS } from '../../../src/http/plugins/hardening.js';
+import { staleAfterSeconds } from '../../../src/http/plugins/idempotency.js';
 import { startService, type Service } from '../../support/service.js';
 import { forEachStore } from '../../support/stores.js';
 
@@ -158,6 +160,13 @@ forEachStore((kind) => {
       assert.equal(created.status, 201);
       assert.equal((await service.client.delete(`/users/${userId}`)).status, 204);
       assert.deepEqual(await service.sql('SELECT * FROM idempotency_keys WHERE key = ?', [key]), []);
+    });
+
+    it("hands a claim on to a retry only after its request's deadline and its store calls are past", () => {
+      for (const bound of [1000, 7000, 60_000, 600_000]) {
+        assert.ok(staleAfterSeconds(bound) * 1000 >= REQUEST_DEADLINE_MS + 3 * bound, `for ${bound} ms`);
+      }
+      assert.equal(staleAfterSeconds(1000), 60);
     });
 
     it('refuses a key that is not 1 to 255 printable characters with 400', async () => {
