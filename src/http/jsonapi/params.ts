@@ -1,5 +1,5 @@
 /**
- * Path parameters. Ids are decimal strings of a database sequence; anything else cannot name a
+ * Path parameters, and the values of filters. Ids are decimal strings of a database sequence; anything else cannot name a
  * record, so it is a 404 (see validation.ts), never a query.
  */
 import { Type } from '@sinclair/typebox';
@@ -10,3 +10,13 @@ export const UserParams = Type.Object({ user_id: Id });
 export const SubscriptionParams = Type.Object({ user_id: Id, subscription_id: Id });
 export const WebhookParams = Type.Object({ webhook_id: Id });
 export const DeliveryParams = Type.Object({ webhook_id: Id, delivery_id: Id });
+
+/** A filter value: text a store can compare (no NUL, which PostgreSQL cannot even receive). */
+export const FilterValue = (maxLength: number, description?: string) =>
+  Type.String({
+    minLength: 1,
+    maxLength,
+    pattern: '^[^\\u0000]*$',
+    errorMessage: { pattern: 'must not contain NUL characters' },
+    ...(description ? { description } : {}),
+  });

@@ -42,7 +42,7 @@ import {
   UserFields,
   UserResource,
 } from '../jsonapi/resources.js';
-import { UserParams } from '../jsonapi/params.js';
+import { FilterValue, UserParams } from '../jsonapi/params.js';
 import type { RouteOptions } from './options.js';
 
 const UserDocument = singleDocument(UserResource);
@@ -58,16 +58,6 @@ const PageNumber = Type.String({
   pattern: '^[1-9][0-9]{0,6}$',
   errorMessage: { pattern: 'must be a whole number from 1 to 9999999' },
 });
-
-/** A filter value: text a store can compare (no NUL, which PostgreSQL cannot even receive). */
-const FilterValue = (maxLength: number, description?: string) =>
-  Type.String({
-    minLength: 1,
-    maxLength,
-    pattern: '^[^\\u0000]*$',
-    errorMessage: { pattern: 'must not contain NUL characters' },
-    ...(description ? { description } : {}),
-  });
 
 const ReadQueryObject = Type.Object(ReadQuery, { additionalProperties: false });
 
