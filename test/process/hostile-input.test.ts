@@ -7,4 +7,4 @@
 import { startServiceProcess } from '../support/process.js';
 import { hostileInputSuite } from '../http/hostile-input/suite.js';
 
-hostileInputSuite((kind) => startServiceProcess(kind));
+hostileInputSuite((kind) => startServiceProcess(kind), { footprint: true });

@@ -5,4 +5,4 @@
 import { startService } from '../../support/service.js';
 import { hostileInputSuite } from './suite.js';
 
-hostileInputSuite((kind) => startService(kind));
+hostileInputSuite((kind) => startService(kind), { footprint: false });
