@@ -386,7 +386,12 @@ async function benchStore(kind: string, work: string): Promise<{ rows: Row[]; ex
   const extras: Record<string, unknown> = { seedSeconds };
   try {
     const service = await startService(
-      { DATABASE_URL: databaseUrl, WEBHOOK_SECRET_KEY: `bench-webhook-key-${'k'.repeat(32)}` },
+      {
+        DATABASE_URL: databaseUrl,
+        SERVICE_SECRET_KEY: `bench-service-key-${'k'.repeat(32)}`,
+        // The --webhook endpoint listens on loopback.
+        WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1',
+      },
       work,
     );
     extras.startupToReadyMs = service.readyMs;
