@@ -6,13 +6,13 @@
  * process was in the middle of), so at most as many as were in flight at those two moments.
  */
 import assert from 'node:assert/strict';
-import { request as httpRequest } from 'node:http';
 import { after, before, describe, it } from 'node:test';
+import { EVENT_TYPES } from '../../src/domain/events.js';
 import { subscriptionDocument, userDocument, webhookDocument } from '../support/fixtures.js';
 import { eventually } from '../support/eventually.js';
 import { postgresSkipReason } from '../support/postgres.js';
 import { startProcess, TEST_SERVICE_KEY, type ServiceProcess } from '../support/process.js';
-import { MEDIA_TYPE, TEST_ADMIN_KEY } from '../support/service.js';
+import { send } from '../support/outcome.js';
 import { openTestStore, type TestStore } from '../support/stores.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
 
@@ -20,37 +20,10 @@ const WRITERS = 6;
 const CONCURRENCY = 8;
 
 /** One request on a connection of its own: the status and body, or undefined when no answer came. */
-function attempt(
-  baseUrl: string,
-  method: string,
-  path: string,
-  body?: unknown,
-): Promise<{ status: number; body: any } | undefined> {
-  return new Promise((resolve) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const request = httpRequest(
-      `${baseUrl}${path}`,
-      {
-        method,
-        agent: false,
-        timeout: 5000,
-        headers: {
-          accept: MEDIA_TYPE,
-          authorization: `Bearer ${TEST_ADMIN_KEY}`,
-          ...(payload === undefined ? {} : { 'content-type': MEDIA_TYPE }),
-        },
-      },
-      (response) => {
-        let text = '';
-        response.on('data', (chunk) => (text += chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, body: text ? JSON.parse(text) : null }));
-        response.on('error', () => resolve(undefined));
-      },
-    );
-    request.on('timeout', () => request.destroy());
-    request.on('error', () => resolve(undefined));
-    request.end(payload);
-  });
+async function attempt(baseUrl: string, method: string, path: string, body?: unknown) {
+  const outcome = await send(baseUrl, method, path, { body, timeoutMs: 5000 });
+  if (outcome.status === undefined) return undefined;
+  return { status: outcome.status, body: outcome.body ? JSON.parse(outcome.body) : null };
 }
 
 interface Reader {
@@ -88,18 +61,7 @@ describe('chaos on PostgreSQL', { skip: postgresSkipReason }, () => {
     const processes: (ServiceProcess | undefined)[] = [await startProcess(env), await startProcess(env)];
     const created = await processes[0]!.client.post(
       '/webhooks',
-      webhookDocument({
-        url: receiver.url,
-        events: [
-          'user.created',
-          'user.updated',
-          'user.deleted',
-          'subscription.created',
-          'subscription.updated',
-          'subscription.deleted',
-          'subscription.expired',
-        ],
-      }),
+      webhookDocument({ url: receiver.url, events: [...EVENT_TYPES] }),
     );
     assert.equal(created.status, 201, created.text);
     receiver.secret = created.body.meta.secret;

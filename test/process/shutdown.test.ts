@@ -4,51 +4,15 @@
  * process exits 0 only once they have: no request is met with a reset connection or a 5xx.
  */
 import assert from 'node:assert/strict';
-import { Agent, request as httpRequest } from 'node:http';
+import { Agent } from 'node:http';
 import { after, before, describe, it } from 'node:test';
 import { userDocument } from '../support/fixtures.js';
 import { startProcess } from '../support/process.js';
-import { MEDIA_TYPE, TEST_ADMIN_KEY } from '../support/service.js';
+import { send, type Outcome } from '../support/outcome.js';
 import { forEachStore, openTestStore, type TestStore } from '../support/stores.js';
 
 const CLIENTS = 20;
 const DRAIN_MS = 5000;
-
-interface Outcome {
-  status?: number;
-  connection?: string;
-  body?: string;
-  error?: string;
-}
-
-/** One request on `agent`: its status and Connection header, or the code of the error that ended it. */
-function send(baseUrl: string, agent: Agent | false, method: string, path: string, body?: unknown): Promise<Outcome> {
-  return new Promise((resolve) => {
-    const payload = body === undefined ? undefined : JSON.stringify(body);
-    const request = httpRequest(
-      `${baseUrl}${path}`,
-      {
-        method,
-        agent,
-        headers: {
-          accept: MEDIA_TYPE,
-          authorization: `Bearer ${TEST_ADMIN_KEY}`,
-          ...(payload === undefined ? {} : { 'content-type': MEDIA_TYPE }),
-        },
-      },
-      (response) => {
-        let text = '';
-        response.on('data', (chunk) => (text += chunk));
-        response.on('end', () =>
-          resolve({ status: response.statusCode ?? 0, connection: String(response.headers.connection), body: text }),
-        );
-        response.on('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message }));
-      },
-    );
-    request.on('error', (error: NodeJS.ErrnoException) => resolve({ error: error.code ?? error.message }));
-    request.end(payload);
-  });
-}
 
 forEachStore((kind) => {
   let store: TestStore;
@@ -61,7 +25,7 @@ forEachStore((kind) => {
     it('fails readiness at once, sends every client away with Connection: close, and resets none', async () => {
       const service = await startProcess({ DATABASE_URL: store.databaseUrl, SHUTDOWN_DRAIN_MS: String(DRAIN_MS) });
       // On a connection of its own that closes at once: a pooled idle one would keep the drain waiting.
-      const created = await send(service.baseUrl, false, 'POST', '/users', userDocument());
+      const created = await send(service.baseUrl, 'POST', '/users', { body: userDocument() });
       assert.equal(created.status, 201);
       const userId = JSON.parse(created.body ?? '').data.id;
       // Like a load balancer: once readiness fails, no new request goes to this process.
@@ -74,15 +38,15 @@ forEachStore((kind) => {
         for (let n = 0; ready; n += 1) {
           const outcome =
             (n + i) % 5 === 0
-              ? await send(service.baseUrl, agent, 'POST', '/users', userDocument())
-              : await send(service.baseUrl, agent, 'GET', `/users/${userId}`);
+              ? await send(service.baseUrl, 'POST', '/users', { body: userDocument(), agent })
+              : await send(service.baseUrl, 'GET', `/users/${userId}`, { agent });
           outcomes.push(outcome);
         }
         agent.destroy();
       });
       const probe = (async () => {
         while (ready) {
-          const outcome = await send(service.baseUrl, false, 'GET', '/health/ready');
+          const outcome = await send(service.baseUrl, 'GET', '/health/ready');
           if (terminated > 0 && outcome.status === 503) {
             readinessFailedAfterMs = Date.now() - terminated;
             ready = false;
