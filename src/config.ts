@@ -2,8 +2,9 @@
  * Every setting, read from the environment and checked at start. A bad value stops the start
  * with one line that names the setting, rather than surfacing later as a strange failure.
  */
-import { resolve } from 'node:path';
-import type { RetryPolicy } from './domain/webhooks.js';
+import { dirname, join, resolve } from 'node:path';
+import { parseNetworks, type AllowedNetworks, type RetryPolicy } from './domain/webhooks.js';
+import type { RetentionSettings } from './jobs/retention.js';
 import {
   DEFAULT_RESET_TOKEN_TTL_MINUTES,
   DEFAULT_SIGN_IN_MAX_ATTEMPTS,
@@ -23,23 +24,40 @@ export interface Config {
   /** Absolute base for links and Location, without a trailing slash; derived per request when unset. */
   publicUrl: string | undefined;
   trustProxy: boolean;
+  /** BODY_LIMIT_BYTES: the largest request body taken. */
+  bodyLimitBytes: number;
   logLevel: string;
   /** False only with AUTH=off. */
   auth: boolean;
   /** CIRCULATION_ADMIN_KEY: a secret accepted as an admin credential. */
   adminKey: string | undefined;
+  /**
+   * FIRST_ADMIN_KEY_FILE: where the first start writes the secret of the admin credential it
+   * creates (readable by its owner only); null to show it on the terminal instead (`-`).
+   */
+  firstAdminKeyFile: string | null;
   rateLimit: { perSecond: number; burst: number };
-  /** How long in-flight requests may take to finish after SIGTERM or SIGINT. */
+  /** SERVICE_SECRET_KEY: what every keyed hash the service keeps is keyed with (see keys/service-keys.ts). */
+  serviceSecretKey: string | undefined;
+  /** How long a process keeps serving after SIGTERM or SIGINT, readiness failed, asking clients to leave. */
+  shutdownDrainMs: number;
+  /** How long in-flight requests may take to finish once the server closes. */
   shutdownGraceMs: number;
   /** How often a serving process lapses subscriptions past their dateEnded; 0 never. */
   lapseIntervalSeconds: number;
+  retention: RetentionConfig;
   webhooks: WebhookConfig;
   /** Readers' sign-ins (the throttle) and password reset tokens. */
   readers: ReaderSettings;
 }
 
+export interface RetentionConfig extends RetentionSettings {
+  /** How often a serving process removes what has outlived its retention; 0 never. */
+  intervalSeconds: number;
+}
+
 export interface WebhookConfig {
-  /** WEBHOOK_SECRET_KEY: what every webhook's signing secret is derived from. */
+  /** WEBHOOK_SECRET_KEY: what every webhook's signing secret is derived from (and the service key without SERVICE_SECRET_KEY). */
   secretKey: string | undefined;
   /** Whether this process delivers webhooks (any number of processes may). */
   deliver: boolean;
@@ -47,6 +65,8 @@ export interface WebhookConfig {
   concurrency: number;
   pollMs: number;
   retry: RetryPolicy;
+  /** WEBHOOK_ALLOWED_NETWORKS: internal networks deliveries may reach (by default only public addresses). */
+  allowedNetworks: AllowedNetworks;
 }
 
 export class ConfigError extends Error {
@@ -57,10 +77,20 @@ export class ConfigError extends Error {
 }
 
 export const DEFAULT_DATABASE_PATH = './data/circulation.db';
+const FIRST_ADMIN_KEY = 'first-admin.key';
 
 /** Every setting, by what it is about: the help and the README list them so. */
 export const SETTINGS = {
-  server: ['PORT', 'HOST', 'PUBLIC_URL', 'TRUST_PROXY', 'LOG_LEVEL', 'SHUTDOWN_GRACE_MS'],
+  server: [
+    'PORT',
+    'HOST',
+    'PUBLIC_URL',
+    'TRUST_PROXY',
+    'BODY_LIMIT_BYTES',
+    'LOG_LEVEL',
+    'SHUTDOWN_DRAIN_MS',
+    'SHUTDOWN_GRACE_MS',
+  ],
   database: [
     'DATABASE_URL',
     'DATABASE_POOL_SIZE',
@@ -69,12 +99,26 @@ export const SETTINGS = {
     'SQLITE_SYNCHRONOUS',
     'SQLITE_BUSY_TIMEOUT_MS',
   ],
-  credentials: ['AUTH', 'CIRCULATION_ADMIN_KEY', 'RATE_LIMIT', 'RATE_LIMIT_BURST'],
+  credentials: [
+    'AUTH',
+    'CIRCULATION_ADMIN_KEY',
+    'FIRST_ADMIN_KEY_FILE',
+    'SERVICE_SECRET_KEY',
+    'RATE_LIMIT',
+    'RATE_LIMIT_BURST',
+  ],
   readers: ['SIGN_IN_MAX_ATTEMPTS', 'SIGN_IN_WINDOW_MINUTES', 'PASSWORD_RESET_TTL_MINUTES'],
   catalogue: ['STRICT_REFERENCES'],
-  jobs: ['LAPSE_INTERVAL_SECONDS'],
+  jobs: [
+    'LAPSE_INTERVAL_SECONDS',
+    'RETENTION_INTERVAL_SECONDS',
+    'IDEMPOTENCY_RETENTION_HOURS',
+    'DELIVERY_RETENTION_DAYS',
+    'AUDIT_RETENTION_DAYS',
+  ],
   webhooks: [
     'WEBHOOK_SECRET_KEY',
+    'WEBHOOK_ALLOWED_NETWORKS',
     'WEBHOOK_DELIVERY',
     'WEBHOOK_TIMEOUT_MS',
     'WEBHOOK_CONCURRENCY',
@@ -88,20 +132,25 @@ export const SETTINGS = {
 type Env = Readonly<Record<string, string | undefined>>;
 
 export function loadConfig(env: Env = process.env): Config {
+  const databaseConfig = database(env);
   return {
     port: port(env.PORT),
     host: host(env.HOST),
-    database: database(env),
+    database: databaseConfig,
     strictReferences: flag('STRICT_REFERENCES', env.STRICT_REFERENCES),
     publicUrl: publicUrl(env.PUBLIC_URL),
     trustProxy: flag('TRUST_PROXY', env.TRUST_PROXY),
+    bodyLimitBytes: integer('BODY_LIMIT_BYTES', env.BODY_LIMIT_BYTES, 64 * 1024, 1024, 1024 * 1024),
     logLevel: logLevel(env.LOG_LEVEL),
     auth: onOff('AUTH', env.AUTH),
     adminKey: secret('CIRCULATION_ADMIN_KEY', env.CIRCULATION_ADMIN_KEY),
+    firstAdminKeyFile: firstAdminKeyFile(env.FIRST_ADMIN_KEY_FILE, databaseConfig),
     rateLimit: {
       perSecond: integer('RATE_LIMIT', env.RATE_LIMIT, 100, 1, 1_000_000),
       burst: integer('RATE_LIMIT_BURST', env.RATE_LIMIT_BURST, 200, 1, 10_000_000),
     },
+    serviceSecretKey: secret('SERVICE_SECRET_KEY', env.SERVICE_SECRET_KEY),
+    shutdownDrainMs: integer('SHUTDOWN_DRAIN_MS', env.SHUTDOWN_DRAIN_MS, 5000, 0, 600_000),
     shutdownGraceMs: integer('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 10_000, 0, 600_000),
     lapseIntervalSeconds: integer('LAPSE_INTERVAL_SECONDS', env.LAPSE_INTERVAL_SECONDS, 0, 0, 86_400),
     readers: {
@@ -120,6 +169,12 @@ export function loadConfig(env: Env = process.env): Config {
           10_080,
         ),
     },
+    retention: {
+      intervalSeconds: integer('RETENTION_INTERVAL_SECONDS', env.RETENTION_INTERVAL_SECONDS, 600, 0, 86_400),
+      idempotencyHours: integer('IDEMPOTENCY_RETENTION_HOURS', env.IDEMPOTENCY_RETENTION_HOURS, 24, 1, 720),
+      deliveryDays: integer('DELIVERY_RETENTION_DAYS', env.DELIVERY_RETENTION_DAYS, 30, 0, 36_500),
+      auditDays: integer('AUDIT_RETENTION_DAYS', env.AUDIT_RETENTION_DAYS, 0, 0, 36_500),
+    },
     webhooks: {
       secretKey: secret('WEBHOOK_SECRET_KEY', env.WEBHOOK_SECRET_KEY),
       deliver: onOff('WEBHOOK_DELIVERY', env.WEBHOOK_DELIVERY),
@@ -131,6 +186,7 @@ export function loadConfig(env: Env = process.env): Config {
         maxMs: integer('WEBHOOK_RETRY_MAX_MS', env.WEBHOOK_RETRY_MAX_MS, 3_600_000, 1, 86_400_000),
         maxAttempts: integer('WEBHOOK_MAX_ATTEMPTS', env.WEBHOOK_MAX_ATTEMPTS, 20, 1, 100),
       },
+      allowedNetworks: networks('WEBHOOK_ALLOWED_NETWORKS', env.WEBHOOK_ALLOWED_NETWORKS),
     },
   };
 }
@@ -190,6 +246,14 @@ function database(env: Env): DatabaseConfig {
   };
 }
 
+/** Beside a SQLite database, where its owner looks; in the working folder otherwise. */
+function firstAdminKeyFile(value: string | undefined, database: DatabaseConfig): string | null {
+  if (value === '-') return null;
+  if (value) return resolve(value);
+  if (database.kind === 'sqlite' && database.path !== ':memory:') return join(dirname(database.path), FIRST_ADMIN_KEY);
+  return resolve(FIRST_ADMIN_KEY);
+}
+
 function integer(setting: string, value: string | undefined, fallback: number, min: number, max: number): number {
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
@@ -224,6 +288,14 @@ function secret(setting: string, value: string | undefined): string | undefined 
   // Never echo the value: it is a secret.
   if (value.length < 32) throw new ConfigError(setting, 'must be at least 32 characters long');
   return value;
+}
+
+function networks(setting: string, value = ''): AllowedNetworks {
+  try {
+    return parseNetworks(value);
+  } catch (error) {
+    throw new ConfigError(setting, `${(error as Error).message}; give addresses or CIDR ranges, comma-separated`);
+  }
 }
 
 function flag(setting: string, value: string | undefined): boolean {

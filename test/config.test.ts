@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
+import { readFileSync } from 'node:fs';
 import { ConfigError, DEFAULT_DATABASE_PATH, loadConfig, SETTINGS } from '../src/config.js';
+import { parseNetworks } from '../src/domain/webhooks.js';
 
 /** Asserts that loading `env` fails with a ConfigError naming `setting`. */
 function assertRefused(env: Record<string, string>, setting: string): void {
@@ -25,12 +26,17 @@ describe('loadConfig defaults', () => {
       strictReferences: false,
       publicUrl: undefined,
       trustProxy: false,
+      bodyLimitBytes: 65_536,
       logLevel: 'info',
       auth: true,
       adminKey: undefined,
+      firstAdminKeyFile: join(dirname(resolve(DEFAULT_DATABASE_PATH)), 'first-admin.key'),
       rateLimit: { perSecond: 100, burst: 200 },
+      serviceSecretKey: undefined,
+      shutdownDrainMs: 5000,
       shutdownGraceMs: 10_000,
       lapseIntervalSeconds: 0,
+      retention: { intervalSeconds: 600, idempotencyHours: 24, deliveryDays: 30, auditDays: 0 },
       webhooks: {
         secretKey: undefined,
         deliver: true,
@@ -38,6 +44,7 @@ describe('loadConfig defaults', () => {
         concurrency: 8,
         pollMs: 1000,
         retry: { baseMs: 5000, maxMs: 3_600_000, maxAttempts: 20 },
+        allowedNetworks: [],
       },
       readers: { signIn: { maxAttempts: 10, windowSeconds: 900 }, resetTokenTtlSeconds: 3600 },
     });
@@ -98,6 +105,7 @@ describe('loadConfig accepts valid settings', () => {
       WEBHOOK_RETRY_BASE_MS: '1000',
       WEBHOOK_RETRY_MAX_MS: '60000',
       WEBHOOK_MAX_ATTEMPTS: '5',
+      WEBHOOK_ALLOWED_NETWORKS: '10.0.0.0/8',
     });
     assert.deepEqual(webhooks, {
       secretKey: 'k'.repeat(32),
@@ -106,6 +114,7 @@ describe('loadConfig accepts valid settings', () => {
       concurrency: 2,
       pollMs: 100,
       retry: { baseMs: 1000, maxMs: 60_000, maxAttempts: 5 },
+      allowedNetworks: parseNetworks('10.0.0.0/8'),
     });
   });
 
@@ -185,6 +194,25 @@ describe('loadConfig refuses invalid settings, naming the setting', () => {
       () => loadConfig({ WEBHOOK_SECRET_KEY: 'short-webhook-key' }),
       (error: Error) => /WEBHOOK_SECRET_KEY/.test(error.message) && !error.message.includes('short-webhook-key'),
     );
+  });
+  it('refuses a SERVICE_SECRET_KEY shorter than 32 characters, without echoing it', () => {
+    assert.throws(
+      () => loadConfig({ SERVICE_SECRET_KEY: 'short-service-key' }),
+      (error: Error) => /SERVICE_SECRET_KEY/.test(error.message) && !error.message.includes('short-service-key'),
+    );
+  });
+  it('refuses an IDEMPOTENCY_RETENTION_HOURS of 0: a key must outlive its retries', () =>
+    assertRefused({ IDEMPOTENCY_RETENTION_HOURS: '0' }, 'IDEMPOTENCY_RETENTION_HOURS'));
+  it('refuses a DELIVERY_RETENTION_DAYS that is not a whole number', () =>
+    assertRefused({ DELIVERY_RETENTION_DAYS: '1.5' }, 'DELIVERY_RETENTION_DAYS'));
+  it('refuses a WEBHOOK_ALLOWED_NETWORKS entry that is not an address or a CIDR range', () =>
+    assertRefused({ WEBHOOK_ALLOWED_NETWORKS: '10.0.0.0/8, intranet' }, 'WEBHOOK_ALLOWED_NETWORKS'));
+  it('refuses a BODY_LIMIT_BYTES over 1 MiB', () => assertRefused({ BODY_LIMIT_BYTES: '2000000' }, 'BODY_LIMIT_BYTES'));
+  it('puts the first admin secret beside a SQLite database, in the working folder otherwise, or on the terminal', () => {
+    assert.equal(loadConfig({ DATABASE_URL: '/srv/c/db.sqlite' }).firstAdminKeyFile, '/srv/c/first-admin.key');
+    assert.equal(loadConfig({ DATABASE_URL: 'postgres://h/db' }).firstAdminKeyFile, resolve('first-admin.key'));
+    assert.equal(loadConfig({ FIRST_ADMIN_KEY_FILE: 'keys/first' }).firstAdminKeyFile, resolve('keys/first'));
+    assert.equal(loadConfig({ FIRST_ADMIN_KEY_FILE: '-' }).firstAdminKeyFile, null);
   });
   it('refuses WEBHOOK_DELIVERY other than on or off', () =>
     assertRefused({ WEBHOOK_DELIVERY: 'yes' }, 'WEBHOOK_DELIVERY'));

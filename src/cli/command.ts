@@ -23,11 +23,13 @@ export class CommandError extends Error {
 }
 
 /** A command's work on the configured database, closed however the work ends. */
-export function withStore(work: (store: Store, args: readonly string[]) => Promise<void>): Command['run'] {
+export function withStore(
+  work: (store: Store, args: readonly string[], config: Config) => Promise<void>,
+): Command['run'] {
   return async (config, args) => {
     const store = await openStore(config.database, { strictReferences: config.strictReferences });
     try {
-      await work(store, args);
+      await work(store, args, config);
     } finally {
       await store.close();
     }

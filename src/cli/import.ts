@@ -2,14 +2,13 @@
  * `circulation import FILE`: reads users and their subscriptions in, reporting rejected rows in
  * the file's own terms. The report is written only when a row was rejected.
  */
-import { once } from 'node:events';
-import { createWriteStream, type WriteStream } from 'node:fs';
 import { basename } from 'node:path';
 import { parseArgs } from 'node:util';
 import { importFile, type ImportResult } from '../transfer/import.js';
 import { write } from '../transfer/streams.js';
 import { UsageError, withStore, type Command } from './command.js';
 import { formatOf } from './formats.js';
+import { privateFile, type PrivateFile } from './private-file.js';
 import { progress } from './progress.js';
 
 export const importCommand: Command = {
@@ -33,20 +32,24 @@ export const importCommand: Command = {
     const [file] = positionals;
     if (!file || positionals.length > 1) throw new UsageError('import takes one FILE');
     const reportPath = values.report ?? `${basename(file)}.rejected.ndjson`;
-    let report: WriteStream | undefined;
+    // Made on the first rejected row only: a clean import leaves no report behind.
+    let report: PrivateFile | undefined;
     const bar = progress(`importing ${file}`);
-    const result = await importFile(store, file, {
-      format: formatOf(values.format, file),
-      async onRejected(rejection) {
-        report ??= createWriteStream(reportPath);
-        await write(report, `${JSON.stringify(rejection)}\n`);
-      },
-      audit: { actor: 'import', attributes: [] },
-      onProgress: (rows, fraction) => bar.update(rows, fraction),
-    });
-    if (report) {
-      report.end();
-      await once(report, 'close');
+    let result;
+    try {
+      result = await importFile(store, file, {
+        format: formatOf(values.format, file),
+        async onRejected(rejection) {
+          report ??= privateFile(reportPath);
+          await write(report.stream, `${JSON.stringify(rejection)}\n`);
+        },
+        audit: { actor: 'import', attributes: [] },
+        onProgress: (rows, fraction) => bar.update(rows, fraction),
+      });
+      await report?.commit();
+    } catch (error) {
+      report?.abandon();
+      throw error;
     }
     bar.finish(result.rows);
     process.stdout.write(`${summary(result)}${result.rejected > 0 ? ` (see ${reportPath})` : ''}\n`);

@@ -9,6 +9,7 @@ import { importCommand } from './import.js';
 import { keysCommand } from './keys.js';
 import { lapseCommand } from './lapse.js';
 import { migrateCommand } from './migrate.js';
+import { pruneCommand } from './prune.js';
 import { seedCommand } from './seed.js';
 import { serveCommand } from './serve.js';
 
@@ -20,6 +21,7 @@ const COMMANDS: Record<string, Command> = {
   export: exportCommand,
   seed: seedCommand,
   lapse: lapseCommand,
+  prune: pruneCommand,
 };
 
 const USAGE = `Usage: circulation <command>

@@ -3,6 +3,7 @@
  * timed jobs and webhook delivery, make sure someone can get in, and close cleanly on SIGTERM or
  * SIGINT.
  */
+import { relative } from 'node:path';
 import type { Config } from '../config.js';
 import { issueFirstAdminCredential } from '../credentials/issue.js';
 import { buildApp } from '../http/app.js';
@@ -10,9 +11,10 @@ import { startJobs, type Jobs } from '../jobs/schedule.js';
 import { openStore } from '../store/open.js';
 import type { Store } from '../store/port.js';
 import { startDispatcher, type Dispatcher } from '../webhooks/dispatcher.js';
-import { webhookKeyOf } from '../webhooks/key.js';
+import { serviceKeysOf } from '../keys/service-keys.js';
 import type { Command } from './command.js';
 import { logging } from './logging.js';
+import { writePrivateFile } from './private-file.js';
 
 const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
@@ -27,33 +29,52 @@ async function serve(config: Config): Promise<void> {
   }
   const store = await openStore(config.database, { strictReferences: config.strictReferences });
   const log = logging(config.logLevel);
-  const webhookKey = webhookKeyOf(config.webhooks.secretKey, config.database);
+  const keys = serviceKeysOf(
+    { serviceKey: config.serviceSecretKey, webhookKey: config.webhooks.secretKey },
+    config.database,
+  );
   let dispatcher: Dispatcher | undefined;
   let jobs: Jobs | undefined;
   const app = await buildApp({
     store,
     publicUrl: config.publicUrl,
     trustProxy: config.trustProxy,
+    bodyLimitBytes: config.bodyLimitBytes,
     auth: { enabled: config.auth, adminKey: config.adminKey, rateLimit: config.rateLimit },
     readers: config.readers,
     logger: log.options,
-    webhooks: { key: webhookKey, changed: () => dispatcher?.wake() },
+    keys,
+    idempotencyHours: config.retention.idempotencyHours,
+    storeCallBoundMs:
+      config.database.kind === 'postgres'
+        ? config.database.connectTimeoutMs + config.database.statementTimeoutMs
+        : config.database.busyTimeoutMs,
+    webhooks: { changed: () => dispatcher?.wake(), allowedNetworks: config.webhooks.allowedNetworks },
   });
   if (!config.auth) app.log.warn('AUTH=off: every request is let in without a credential; for local experiments only');
-  if (!webhookKey)
-    app.log.warn('webhooks are off: on PostgreSQL they need WEBHOOK_SECRET_KEY, the same in every process');
+  if (!keys.webhook || !keys.fingerprint) {
+    app.log.warn(
+      'webhooks and idempotency keys are off: on PostgreSQL they need SERVICE_SECRET_KEY, the same in every process',
+    );
+  }
 
   let closing = false;
+  const drained = new AbortController();
   const shutdown = async (signal: string) => {
-    if (closing) return;
+    // A second signal cuts the drain short: whoever sends it wants the process gone now.
+    if (closing) return drained.abort();
     closing = true;
-    app.log.info({ signal, graceMs: config.shutdownGraceMs }, 'shutting down: finishing requests in flight');
+    app.log.info(
+      { signal, drainMs: config.shutdownDrainMs, graceMs: config.shutdownGraceMs },
+      'shutting down: draining (a second signal stops it), then finishing requests in flight',
+    );
+    jobs?.stop();
+    await app.drain(config.shutdownDrainMs, drained.signal);
     const deadline = setTimeout(() => {
       app.log.error('requests still in flight at the end of the grace period; exiting without them');
       process.exit(1);
     }, config.shutdownGraceMs);
     deadline.unref();
-    jobs?.stop();
     await app.close();
     await dispatcher?.stop();
     await store.close();
@@ -67,26 +88,55 @@ async function serve(config: Config): Promise<void> {
   log.flush();
   jobs = startJobs(
     store,
-    { lapseIntervalSeconds: config.lapseIntervalSeconds, signInWindowSeconds: config.readers.signIn.windowSeconds },
+    {
+      lapseIntervalSeconds: config.lapseIntervalSeconds,
+      signInWindowSeconds: config.readers.signIn.windowSeconds,
+      retentionIntervalSeconds: config.retention.intervalSeconds,
+      retention: config.retention,
+    },
     app.log,
   );
-  if (webhookKey && config.webhooks.deliver) {
-    dispatcher = startDispatcher(store, { ...config.webhooks, key: webhookKey, log: app.log });
+  if (keys.webhook && config.webhooks.deliver) {
+    dispatcher = startDispatcher(store, { ...config.webhooks, key: keys.webhook, log: app.log });
   }
-  if (config.auth && config.adminKey === undefined) await announceFirstCredential(store, app.listeningOrigin);
+  if (config.auth && config.adminKey === undefined) {
+    await announceFirstCredential(store, app.listeningOrigin, config.firstAdminKeyFile);
+  }
 }
 
 /**
- * On the very first start, with no credential anywhere, creates an admin credential and prints
- * its secret once, to stderr and outside the JSON log, so that `npm start` works out of the box.
+ * On the very first start, with no credential anywhere, creates an admin credential so that `npm
+ * start` works out of the box, and writes its secret to a file only its owner can read, printing
+ * where: the terminal's output is often collected as logs, where no secret belongs. With
+ * FIRST_ADMIN_KEY_FILE=- the secret is shown on the terminal instead (stderr, outside the JSON log).
  */
-async function announceFirstCredential(store: Store, origin: string): Promise<void> {
+async function announceFirstCredential(store: Store, origin: string, file: string | null): Promise<void> {
   const first = await issueFirstAdminCredential(store);
   if (!first) return;
+  const intro = `\nCreated the first admin credential (id ${first.key.id}).`;
+  const next = `Create narrower credentials with POST /api-keys or \`npx circulation keys create\`.\n\n`;
+  if (file === null) {
+    process.stderr.write(
+      `${intro} Its secret is shown only this once:\n\n  ${first.secret}\n\n` +
+        `Send it with every request:  curl -H "Authorization: Bearer ${first.secret}" ${origin}/users\n${next}`,
+    );
+    return;
+  }
+  try {
+    await writePrivateFile(file, `${first.secret}\n`);
+  } catch (error) {
+    process.stderr.write(
+      `${intro} Its secret could not be written to ${file} (${(error as Error).message}); ` +
+        'create another admin credential with `npx circulation keys create --name admin --scope admin`.\n',
+    );
+    return;
+  }
+  const near = relative(process.cwd(), file);
+  const path = near.startsWith('..') ? file : near;
+  const shown = /^[\w./-]+$/.test(path) ? path : `'${path.replaceAll("'", "'\\''")}'`;
   process.stderr.write(
-    `\nCreated the first admin credential (id ${first.key.id}). Its secret is shown only this once:\n\n` +
-      `  ${first.secret}\n\n` +
-      `Send it with every request:  curl -H "Authorization: Bearer ${first.secret}" ${origin}/users\n` +
-      `Create narrower credentials with POST /api-keys or \`npx circulation keys create\`.\n\n`,
+    `${intro} Its secret is in ${file}, readable only by you,\nand shown nowhere else. ` +
+      `Keep it in your secret store, then delete the file. Send it with every request:\n\n` +
+      `  export CIRCULATION_KEY=$(cat ${shown})\n  curl -H "Authorization: Bearer $CIRCULATION_KEY" ${origin}/users\n\n${next}`,
   );
 }

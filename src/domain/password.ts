@@ -10,7 +10,8 @@
  * Hashes run on libuv's thread pool, so that a hash never blocks the event loop, and one fewer at
  * a time than there are cores (at least one): a hash is pure CPU, and four of them at once on a
  * two-core machine starved the reads a paywall is waiting for. Creates and sign-ins queue a little
- * longer instead.
+ * longer instead, but never past their deadline: a request that would start its hash after it
+ * gives up, having written nothing (see HashDeadlineExceeded).
  */
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
@@ -50,14 +51,22 @@ const ARGON2 = /^\$argon2(?:id|i|d)\$/;
 /** The 10,000 most common passwords, from zxcvbn's list (ordered by frequency, all lower case). */
 const COMMON_PASSWORDS = new Set(dictionary['passwords-common'].slice(0, 10_000));
 
-const MAX_CONCURRENT_HASHES = Math.max(1, availableParallelism() - 1);
+export const MAX_CONCURRENT_HASHES = Math.max(1, availableParallelism() - 1);
 let running = 0;
 const waiting: (() => void)[] = [];
 
-/** Runs `work` when a slot is free; a finishing hash hands its slot straight to the next in line. */
-async function limited<T>(work: () => Promise<T>): Promise<T> {
+/** A hash that could not start before its deadline: nothing was hashed, and nothing may be written. */
+export class HashDeadlineExceeded extends Error {
+  constructor() {
+    super('too many passwords are being hashed to start this one before its deadline');
+    this.name = 'HashDeadlineExceeded';
+  }
+}
+
+/** Runs `work` when a slot is free, if one is before `deadline` (epoch ms); a finishing hash hands its slot straight to the next in line. */
+async function limited<T>(work: () => Promise<T>, deadline: number): Promise<T> {
   if (running < MAX_CONCURRENT_HASHES) running += 1;
-  else await new Promise<void>((resolve) => waiting.push(resolve));
+  else await slotBefore(deadline);
   try {
     return await work();
   } finally {
@@ -67,8 +76,30 @@ async function limited<T>(work: () => Promise<T>): Promise<T> {
   }
 }
 
-export function hashPassword(password: string): Promise<string> {
-  return limited(() => hash(password.normalize('NFC'), CURRENT));
+/** Waits for a slot to be handed over, or rejects when the deadline comes first. */
+function slotBefore(deadline: number): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
+    const handOver = () => {
+      clearTimeout(timer);
+      resolve();
+    };
+    const timer =
+      deadline === Infinity
+        ? undefined
+        : setTimeout(
+            () => {
+              waiting.splice(waiting.indexOf(handOver), 1);
+              reject(new HashDeadlineExceeded());
+            },
+            Math.max(0, deadline - Date.now()),
+          );
+    waiting.push(handOver);
+  });
+}
+
+/** The hash of a password; with a `deadline` (epoch ms), refused with HashDeadlineExceeded if it cannot start by then. */
+export function hashPassword(password: string, deadline = Infinity): Promise<string> {
+  return limited(() => hash(password.normalize('NFC'), CURRENT), deadline);
 }
 
 let dummy: Promise<string> | undefined;
@@ -84,11 +115,12 @@ export async function verifyPassword(stored: string | null, password: string): P
   if (stored === null) {
     dummy ??= hashPassword(randomBytes(16).toString('base64url'));
     const against = await dummy;
-    await limited(() => verify(against, normalised).catch(() => false));
+    await limited(() => verify(against, normalised).catch(() => false), Infinity);
     return false;
   }
-  return limited(() =>
-    BCRYPT.test(stored) ? bcryptVerify(normalised, stored) : verify(stored, normalised).catch(() => false),
+  return limited(
+    () => (BCRYPT.test(stored) ? bcryptVerify(normalised, stored) : verify(stored, normalised).catch(() => false)),
+    Infinity,
   );
 }
 

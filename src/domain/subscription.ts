@@ -194,3 +194,14 @@ export const SubscriptionRelationshipsRead = Type.Object({
 export function toSubscriptionRelationships(s: StoredSubscription): Static<typeof SubscriptionRelationshipsRead> {
   return { product: { data: s.productId === null ? null : { type: PRODUCTS, id: s.productId } } };
 }
+
+/** Subscriptions by their user's id, each user's in the order given. */
+export function groupByUser(subscriptions: readonly StoredSubscription[]): Map<string, StoredSubscription[]> {
+  const byUser = new Map<string, StoredSubscription[]>();
+  for (const s of subscriptions) {
+    const list = byUser.get(s.userId);
+    if (list) list.push(s);
+    else byUser.set(s.userId, [s]);
+  }
+  return byUser;
+}

@@ -9,6 +9,7 @@
  */
 import { createHmac, randomBytes } from 'node:crypto';
 import { Type } from '@sinclair/typebox';
+import ipaddr from 'ipaddr.js';
 import { EVENT_TYPES, type EventType } from './events.js';
 import { StringEnum } from './schema.js';
 
@@ -23,6 +24,51 @@ export function isEndpointUrl(text: string): boolean {
   if (/[\s#]/.test(text) || !URL.canParse(text)) return false;
   const url = new URL(text);
   return (url.protocol === 'http:' || url.protocol === 'https:') && !url.username && !url.password;
+}
+
+/**
+ * Where webhooks may be delivered. By default only to public unicast addresses: a webhook URL is
+ * chosen by whoever holds an admin credential, and must not make the service a door into the
+ * network it runs in (loopback, private, link-local, unique-local, unspecified, multicast and
+ * every other special range are refused). A deployment whose receivers are internal names their
+ * networks (WEBHOOK_ALLOWED_NETWORKS), which are allowed as well.
+ */
+export type AllowedNetworks = readonly (readonly [ipaddr.IPv4 | ipaddr.IPv6, number])[];
+
+/** The networks of WEBHOOK_ALLOWED_NETWORKS: addresses or CIDR ranges, comma-separated; throws on a bad one. */
+export function parseNetworks(text: string): AllowedNetworks {
+  return text
+    .split(',')
+    .map((part) => part.trim())
+    .filter((part) => part !== '')
+    .map((part) => {
+      if (ipaddr.isValidCIDR(part)) return ipaddr.parseCIDR(part);
+      if (!ipaddr.isValid(part)) throw new Error(`"${part}" is not an IP address or a CIDR range`);
+      const address = ipaddr.parse(part);
+      return [address, address.kind() === 'ipv4' ? 32 : 128] as const;
+    });
+}
+
+/** Whether a webhook may be delivered to this IP address. */
+export function isAllowedDestination(address: string, allowed: AllowedNetworks): boolean {
+  if (!ipaddr.isValid(address)) return false;
+  // An IPv4 address written as IPv6 (::ffff:127.0.0.1) is judged as the IPv4 address it is.
+  const ip = ipaddr.process(address);
+  if (allowed.some(([network, bits]) => network.kind() === ip.kind() && ip.match(network, bits))) return true;
+  return ip.range() === 'unicast';
+}
+
+/**
+ * Whether an endpoint's URL names a destination refused before any lookup: an IP address that is
+ * not allowed, or a name that is loopback by definition (localhost). Other names are judged by the
+ * addresses they resolve to, when each delivery connects.
+ */
+export function isRefusedLiteral(url: string, allowed: AllowedNetworks): boolean {
+  const host = new URL(url).hostname.replace(/^\[|\]$/g, '').toLowerCase();
+  if (host === 'localhost' || host.endsWith('.localhost')) {
+    return !isAllowedDestination('127.0.0.1', allowed) || !isAllowedDestination('::1', allowed);
+  }
+  return ipaddr.isValid(host) && !isAllowedDestination(host, allowed);
 }
 
 const WebhookUrl = Type.String({

@@ -4,11 +4,13 @@
  */
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { DEFAULT_READER_SETTINGS, type ReaderSettings } from '../readers/settings.js';
+import type { AllowedNetworks } from '../domain/webhooks.js';
+import type { ServiceKeys } from '../keys/service-keys.js';
 import type { Store } from '../store/port.js';
 import { baseUrlOf } from './jsonapi/links.js';
 import { authentication, type AuthOptions } from './plugins/auth.js';
-import { BODY_LIMIT_BYTES, clientErrorHandler, errorHandling, frameworkErrors } from './plugins/error-handling.js';
-import { hardening, MAX_HEADER_BYTES, REQUEST_TIMEOUT_MS } from './plugins/hardening.js';
+import { clientErrorHandler, errorHandling, frameworkErrors } from './plugins/error-handling.js';
+import { DEFAULT_BODY_LIMIT_BYTES, hardening, MAX_HEADER_BYTES, REQUEST_TIMEOUT_MS } from './plugins/hardening.js';
 import { idempotency } from './plugins/idempotency.js';
 import { mediaTypes } from './plugins/media-types.js';
 import { newMetrics, observability, requestIdOf, timedStore } from './plugins/observability.js';
@@ -34,23 +36,38 @@ export interface AppOptions {
   store: Store;
   publicUrl?: string | undefined;
   trustProxy?: boolean;
+  /** The largest request body taken (BODY_LIMIT_BYTES); larger is a 413. */
+  bodyLimitBytes?: number;
   logger?: FastifyServerOptions['logger'];
   auth: AuthOptions;
   /** Sign-in throttling and password reset tokens; the defaults when left out. */
   readers?: ReaderSettings;
+  /**
+   * The keys derived from the service key (see keys/service-keys.ts); without them, webhooks
+   * cannot be created and an Idempotency-Key is refused.
+   */
+  keys: ServiceKeys;
+  /** How long an idempotency key is kept (IDEMPOTENCY_RETENTION_HOURS); 24 by default. */
+  idempotencyHours?: number;
+  /**
+   * The longest one store call may take, by the database's timeouts (PostgreSQL's connect and
+   * statement timeouts, SQLite's busy timeout); 10 seconds by default.
+   */
+  storeCallBoundMs?: number;
   webhooks?: {
-    /** The webhook key (see webhooks/key.ts); without one, webhooks cannot be created. */
-    key: Buffer | undefined;
     /** Called after each successful change, so that its deliveries go out at once. */
     changed?: () => void;
+    /** Internal networks an endpoint may be registered in (WEBHOOK_ALLOWED_NETWORKS). */
+    allowedNetworks?: AllowedNetworks;
   };
 }
 
 export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
+  const bodyLimitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const app = Fastify({
     logger: options.logger ?? false,
     trustProxy: options.trustProxy ?? false,
-    bodyLimit: BODY_LIMIT_BYTES,
+    bodyLimit: bodyLimitBytes,
     genReqId: requestIdOf,
     requestIdHeader: false,
     // Our own hook logs each request once (observability.ts); Fastify's two lines a request are off.
@@ -69,13 +86,19 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const store = timedStore(options.store, metrics);
 
   await app.register(openApi);
+  // Before any route, so that every route answers its errors as JSON:API documents.
+  await app.register(errorHandling, { bodyLimitBytes });
   await app.register(shutdown);
   await app.register(observability, { store, metrics });
   await app.register(hardening);
   await app.register(authentication, { store, ...options.auth });
   await app.register(mediaTypes);
-  await app.register(errorHandling);
-  await app.register(idempotency, { store });
+  await app.register(idempotency, {
+    store,
+    key: options.keys.fingerprint,
+    keepForSeconds: (options.idempotencyHours ?? 24) * 3600,
+    storeCallBoundMs: options.storeCallBoundMs ?? 10_000,
+  });
   if (options.webhooks?.changed) await app.register(writeNotifications, { changed: options.webhooks.changed });
 
   const routes: RouteOptions = { store, baseUrl: (request) => baseUrlOf(request, options.publicUrl) };
@@ -87,7 +110,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(apiKeyRoutes, routes);
   await app.register(auditRoutes, routes);
   await app.register(eventRoutes, routes);
-  await app.register(webhookRoutes, { ...routes, key: options.webhooks?.key });
+  await app.register(webhookRoutes, {
+    ...routes,
+    key: options.keys.webhook,
+    allowedNetworks: options.webhooks?.allowedNetworks ?? [],
+  });
   const readers = options.readers ?? DEFAULT_READER_SETTINGS;
   await app.register(signInRoutes, { ...routes, readers });
   await app.register(passwordResetRoutes, { ...routes, readers });

@@ -22,6 +22,8 @@ export const CATALOGUE = {
   METHOD_NOT_ALLOWED: { status: 405, title: 'Method Not Allowed' },
   INVALID_HEADER: { status: 400, title: 'Invalid Header' },
   INVALID_QUERY_PARAMETER: { status: 400, title: 'Invalid Query Parameter' },
+  /** A page by number deeper than an offset may go: follow links.next (page[after]) instead. */
+  PAGE_TOO_DEEP: { status: 400, title: 'Invalid Query Parameter' },
   NOT_ACCEPTABLE: { status: 406, title: 'Not Acceptable' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported Media Type' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'Payload Too Large' },
@@ -65,7 +67,9 @@ export const CATALOGUE = {
   // The service itself.
   STORE_UNAVAILABLE: { status: 503, title: 'Service Unavailable' },
   SHUTTING_DOWN: { status: 503, title: 'Service Unavailable' },
+  DEADLINE_EXCEEDED: { status: 503, title: 'Service Unavailable' },
   WEBHOOKS_NOT_CONFIGURED: { status: 503, title: 'Service Unavailable' },
+  IDEMPOTENCY_NOT_CONFIGURED: { status: 503, title: 'Service Unavailable' },
   INTERNAL_ERROR: { status: 500, title: 'Internal Server Error' },
 } as const satisfies Record<string, Entry> & Record<FailureCode, Entry>;
 
@@ -142,6 +146,13 @@ export const errors = {
   invalidHeader: (header: string, detail: string) => single('INVALID_HEADER', detail, { header }),
   invalidQueryParameter: (parameter: string, detail: string) =>
     single('INVALID_QUERY_PARAMETER', detail, { parameter }),
+  pageTooDeep: (parameter: string, maxOffset: number) =>
+    single(
+      'PAGE_TOO_DEEP',
+      `Pages beyond the first ${maxOffset} items are not reached by number: follow links.next, whose page[after] ` +
+        'makes any page as quick as the first.',
+      { parameter },
+    ),
   notAcceptable: (detail: string) => single('NOT_ACCEPTABLE', detail, { header: 'Accept' }),
   unsupportedMediaType: (
     detail = 'Send the body as application/vnd.api+json without media type parameters (application/json is accepted too).',
@@ -198,10 +209,12 @@ export const errors = {
     single('ADMIN_ONLY_ATTRIBUTE', `${attribute} is accepted only from an admin credential.`, {
       pointer: `/data/attributes/${attribute}`,
     }),
-  tooManyRequests: (retryAfterSeconds: number) =>
+  tooManyRequests: (retryAfterSeconds: number, of: 'credential' | 'address' = 'credential') =>
     single(
       'RATE_LIMITED',
-      `This credential has used up its request rate; retry in ${retryAfterSeconds} s.`,
+      of === 'credential'
+        ? `This credential has used up its request rate; retry in ${retryAfterSeconds} s.`
+        : `Requests without a valid credential from this address have used up their rate; retry in ${retryAfterSeconds} s.`,
       undefined,
       { 'retry-after': String(retryAfterSeconds) },
     ),
@@ -231,6 +244,13 @@ export const errors = {
   // The service itself.
   storeUnavailable: () =>
     single('STORE_UNAVAILABLE', 'The database is not answering; retry shortly.', undefined, { 'retry-after': '1' }),
+  deadlineExceeded: () =>
+    single(
+      'DEADLINE_EXCEEDED',
+      'The service is too busy to finish this request in time; nothing was changed. Retry shortly.',
+      undefined,
+      { 'retry-after': '1' },
+    ),
   shuttingDown: () =>
     single('SHUTTING_DOWN', 'This process is shutting down; retry.', undefined, {
       'retry-after': '1',
@@ -239,7 +259,13 @@ export const errors = {
   webhooksNotSetUp: () =>
     single(
       'WEBHOOKS_NOT_CONFIGURED',
-      'Webhooks need WEBHOOK_SECRET_KEY, the same on every process of the service; see the README.',
+      'Webhooks need SERVICE_SECRET_KEY (or WEBHOOK_SECRET_KEY), the same on every process of the service; see the README.',
+    ),
+  idempotencyNotSetUp: () =>
+    single(
+      'IDEMPOTENCY_NOT_CONFIGURED',
+      'Idempotency-Key needs SERVICE_SECRET_KEY (or WEBHOOK_SECRET_KEY), the same on every process of the service; see the README.',
+      { header: 'Idempotency-Key' },
     ),
   internal: (requestId: string) =>
     single('INTERNAL_ERROR', `Something went wrong on our side. Request id: ${requestId}.`),

@@ -8,14 +8,19 @@ import { nowInSeconds } from '../domain/dates.js';
 import type { Store } from '../store/port.js';
 import { forgetExpired } from './forget.js';
 import { lapseDue } from './lapse.js';
+import { pruneExpired, type RetentionSettings } from './retention.js';
 
 export interface JobSettings {
   /** How often to lapse subscriptions past their dateEnded; 0 never. */
   lapseIntervalSeconds: number;
   /** How long sign-in attempts count: after that they are forgotten. */
   signInWindowSeconds: number;
+  /** How often to remove what has outlived its retention; 0 never. */
+  retentionIntervalSeconds: number;
+  retention: RetentionSettings;
 }
 
+/** Sign-in windows and reset tokens end within minutes: they are forgotten soon after. */
 const FORGET_INTERVAL_SECONDS = 60;
 
 export interface Jobs {
@@ -24,25 +29,34 @@ export interface Jobs {
 
 export function startJobs(store: Store, settings: JobSettings, log: Pick<Logger, 'info' | 'error'>): Jobs {
   const timers: NodeJS.Timeout[] = [];
-  if (settings.lapseIntervalSeconds > 0) {
-    const lapse = async () => {
+  /** Runs `job` every `seconds`, never two runs at once; a failure is logged and the next run tries again. */
+  const every = (seconds: number, name: string, job: () => Promise<void>) => {
+    if (seconds === 0) return;
+    let running = false;
+    const run = async () => {
+      if (running) return;
+      running = true;
       try {
-        const lapsed = await lapseDue(store);
-        if (lapsed > 0) log.info({ lapsed }, 'subscriptions lapsed');
+        await job();
       } catch (error) {
-        log.error({ err: error }, 'lapsing failed; trying again at the next interval');
+        log.error({ err: error }, `${name} failed; trying again at the next interval`);
+      } finally {
+        running = false;
       }
     };
-    timers.push(setInterval(() => void lapse(), settings.lapseIntervalSeconds * 1000).unref());
-  }
-  const forget = async () => {
-    try {
-      await forgetExpired(store, settings.signInWindowSeconds, nowInSeconds());
-    } catch (error) {
-      log.error({ err: error }, 'forgetting expired sign-in attempts and reset tokens failed; trying again later');
-    }
+    timers.push(setInterval(() => void run(), seconds * 1000).unref());
   };
-  timers.push(setInterval(() => void forget(), FORGET_INTERVAL_SECONDS * 1000).unref());
+  every(settings.lapseIntervalSeconds, 'lapsing', async () => {
+    const lapsed = await lapseDue(store);
+    if (lapsed > 0) log.info({ lapsed }, 'subscriptions lapsed');
+  });
+  every(FORGET_INTERVAL_SECONDS, 'forgetting expired sign-in attempts and reset tokens', async () => {
+    await forgetExpired(store, settings.signInWindowSeconds, nowInSeconds());
+  });
+  every(settings.retentionIntervalSeconds, 'pruning', async () => {
+    const pruned = await pruneExpired(store, settings.retention);
+    if (Object.values(pruned).some((n) => n > 0)) log.info(pruned, 'pruned what outlived its retention');
+  });
   return {
     stop() {
       for (const timer of timers) clearInterval(timer);

@@ -20,6 +20,7 @@ import type { PasswordResetStore } from './ports/password-resets.js';
 import type { SignInStore } from './ports/sign-ins.js';
 import type { NewsletterStore } from './ports/newsletters.js';
 import type { ProductStore } from './ports/products.js';
+import type { RetentionStore } from './ports/retention.js';
 import type { SubscriptionStore } from './ports/subscriptions.js';
 import type { UserStore } from './ports/users.js';
 import type { WebhookStore } from './ports/webhooks.js';
@@ -32,6 +33,7 @@ export type * from './ports/password-resets.js';
 export type * from './ports/sign-ins.js';
 export type * from './ports/newsletters.js';
 export type * from './ports/products.js';
+export type * from './ports/retention.js';
 export type * from './ports/subscriptions.js';
 export type * from './ports/users.js';
 export type * from './ports/versions.js';
@@ -62,6 +64,7 @@ export type Store = UserStore &
   PasswordResetStore &
   ProductStore &
   NewsletterStore &
+  RetentionStore &
   DatabaseLifecycle;
 
 /** How a store treats references to products and newsletters it does not know. */

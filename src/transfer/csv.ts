@@ -1,6 +1,11 @@
 /**
  * Users as CSV rows: flat columns (`address.postalCode`), lists joined with `;`, and the one
  * subscription a row may carry in `subscription.*` columns. Export flattens, import unflattens.
+ *
+ * A cell a spreadsheet would take for a formula (one that begins with `=`, `+`, `-`, `@`, a tab
+ * or a carriage return: a telephone number `+44…`, or a planted `=HYPERLINK(…)`) is exported with a
+ * leading apostrophe, which makes it text, as OWASP advises against CSV injection; import takes
+ * that apostrophe off again, so an export imports back as it was.
  */
 import { USER_FIELDS } from '../domain/user.js';
 
@@ -19,6 +24,19 @@ export const USER_CSV_COLUMNS = [
   'lastSignInAt',
 ];
 
+/** A formula's first character, after any apostrophes already before it. */
+const FORMULA = /^'*[=+\-@\t\r]/;
+
+/** A cell as exported: what a spreadsheet would run as a formula is made text. */
+export function neutralised(cell: string): string {
+  return FORMULA.test(cell) ? `'${cell}` : cell;
+}
+
+/** A cell as imported: the apostrophe export put before a formula is taken off. */
+export function restored(cell: string): string {
+  return cell.startsWith("'") && FORMULA.test(cell) ? cell.slice(1) : cell;
+}
+
 export function flatten(attributes: Record<string, unknown>): Record<string, unknown> {
   const row: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(attributes)) {
@@ -29,14 +47,16 @@ export function flatten(attributes: Record<string, unknown>): Record<string, unk
       }
     } else row[key] = value;
   }
+  for (const [column, cell] of Object.entries(row)) if (typeof cell === 'string') row[column] = neutralised(cell);
   return row;
 }
 
 /** A CSV row as attributes: empty cells are left out, `a.b` columns nest, lists split. */
 export function unflatten(row: Record<string, string>): Record<string, unknown> {
   const record: Record<string, unknown> = {};
-  for (const [column, cell] of Object.entries(row)) {
-    if (cell === '' || column === 'id') continue;
+  for (const [column, text] of Object.entries(row)) {
+    if (text === '' || column === 'id') continue;
+    const cell = restored(text);
     const value = LIST_COLUMNS.has(column)
       ? cell.split(LIST_SEPARATOR)
       : BOOLEAN_COLUMNS.has(column) && (cell === 'true' || cell === 'false')

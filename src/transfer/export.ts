@@ -8,12 +8,12 @@ import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { stringify as stringifyCsv } from 'csv-stringify';
 import { nowInSeconds } from '../domain/dates.js';
-import { toSubscriptionAttributes, type StoredSubscription } from '../domain/subscription.js';
+import { groupByUser, toSubscriptionAttributes, type StoredSubscription } from '../domain/subscription.js';
 import { toUserAttributes } from '../domain/user.js';
 import type { ActiveSubscriptionFilter } from '../domain/entitlement.js';
 import type { EmailFilter, Store } from '../store/port.js';
 import { flatten, USER_CSV_COLUMNS } from './csv.js';
-import { groupByUser, write, type Format } from './streams.js';
+import { write, type Format } from './streams.js';
 
 export interface ExportOptions {
   format: Format;

@@ -7,10 +7,12 @@ import { createReadStream, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { parse as parseCsv } from 'csv-parse';
 import type { AuditContext } from '../domain/audit.js';
+import { shapeProblems } from '../domain/bounds.js';
 import { DomainFailure, type Problem } from '../domain/failures.js';
 import { hashPassword } from '../domain/password.js';
 import { CatalogueId, PRODUCT_POINTER } from '../domain/catalogue.js';
 import {
+  groupByUser,
   newSubscription,
   SubscriptionCreateAttributes,
   subscriptionRuleProblems,
@@ -22,7 +24,7 @@ import { isRecord } from '../domain/schema.js';
 import { compileSchema, MAX_PROBLEMS, problemsOf } from '../domain/validation.js';
 import type { Store } from '../store/port.js';
 import { unflatten } from './csv.js';
-import { groupByUser, type Format } from './streams.js';
+import type { Format } from './streams.js';
 
 export interface ImportOptions {
   format: Format;
@@ -106,6 +108,9 @@ function check(record: Record<string, unknown>): { row?: Omit<Row, 'line'>; prob
     id?: unknown;
     lastSignInAt?: unknown;
   };
+  // Bounded first, as a request body is: validation then reports a bounded number of problems.
+  const shape = shapeProblems(record);
+  if (shape.length > 0) return { problems: shape };
   const attributes = { ...rest, ...(Array.isArray(newsletters) ? { newsletters: { add: newsletters } } : {}) };
   const problems = validateUser(attributes) ? [] : problemsOf(validateUser, '');
   problems.push(...inRecord(userRuleProblems(attributes)));

@@ -5,14 +5,24 @@
  * that outlasts an attempt, so a process that dies mid-delivery only delays it (at least once).
  */
 import { setMaxListeners } from 'node:events';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
 import type { Logger } from 'pino';
 import { formatInstant } from '../domain/dates.js';
 import { toEventResource } from '../domain/events.js';
-import { attemptOutcome, signature, signingSecret, type AttemptResult, type RetryPolicy } from '../domain/webhooks.js';
+import {
+  attemptOutcome,
+  signature,
+  signingSecret,
+  type AllowedNetworks,
+  type AttemptResult,
+  type RetryPolicy,
+} from '../domain/webhooks.js';
 import type { ClaimedDelivery, Store } from '../store/port.js';
+import { DestinationRefused, guardedLookup, refusedAddress, type Resolver } from './destination.js';
 
 export interface DispatcherOptions {
-  /** The webhook key (see webhook-key.ts). */
+  /** The webhook key (see keys/service-keys.ts). */
   key: Buffer;
   /** How long an endpoint has to answer an attempt. */
   timeoutMs: number;
@@ -21,6 +31,10 @@ export interface DispatcherOptions {
   /** How often to look for due deliveries when nothing woke the dispatcher. */
   pollMs: number;
   retry: RetryPolicy;
+  /** Networks deliveries may reach beyond public addresses (WEBHOOK_ALLOWED_NETWORKS). */
+  allowedNetworks: AllowedNetworks;
+  /** How names are resolved; the system's resolver unless a test stands in for it. */
+  resolve?: Resolver;
   log: Pick<Logger, 'warn' | 'error' | 'debug'>;
 }
 
@@ -32,14 +46,22 @@ export interface Dispatcher {
 }
 
 const USER_AGENT = 'circulation-webhooks/1';
-const MAX_ERROR_LENGTH = 500;
 const INTERRUPTED = 'the delivering process stopped during the attempt';
+/**
+ * Why an attempt failed, in words that say nothing of what the network answered: a delivery's
+ * lastError is shown to admins, and must not make a port scanner of the service.
+ */
+const REFUSED =
+  'the endpoint resolves to an address deliveries may not reach (loopback, private, link-local or another ' +
+  'internal range; see WEBHOOK_ALLOWED_NETWORKS)';
+const UNREACHABLE = 'the endpoint could not be reached';
 /** Wakes within this long make one look for due deliveries, not one each: a busy process writes often. */
 const WAKE_COALESCE_MS = 20;
 
 export function startDispatcher(store: Store, options: DispatcherOptions): Dispatcher {
   // Long enough that an attempt ends (answered or timed out) well before another process may take it.
   const leaseMs = options.timeoutMs * 2 + 1000;
+  const lookup = guardedLookup(options.allowedNetworks, options.resolve);
   const inFlight = new Set<Promise<void>>();
   // Stopping cuts the attempts in flight short rather than wait out their timeouts.
   const stopping = new AbortController();
@@ -86,7 +108,7 @@ export function startDispatcher(store: Store, options: DispatcherOptions): Dispa
     const context = { webhookId: delivery.webhookId, deliveryId: delivery.id, attempt: delivery.attempts };
     try {
       // Claimed as the dispatcher stopped: handed back unsent.
-      const result = stopped ? undefined : await post(claimed, options, stopping.signal);
+      const result = stopped ? undefined : await post(claimed, { ...options, lookup }, stopping.signal);
       const now = Date.now();
       const outcome =
         result === undefined || (stopping.signal.aborted && 'error' in result)
@@ -148,7 +170,13 @@ function webhookMessage(claimed: ClaimedDelivery, key: Buffer, nowSeconds: numbe
   };
 }
 
-async function post(claimed: ClaimedDelivery, options: DispatcherOptions, stop: AbortSignal): Promise<AttemptResult> {
+async function post(
+  claimed: ClaimedDelivery,
+  options: DispatcherOptions & { lookup: ReturnType<typeof guardedLookup> },
+  stop: AbortSignal,
+): Promise<AttemptResult> {
+  const url = new URL(claimed.url);
+  if (refusedAddress(url, options.allowedNetworks)) return { error: REFUSED };
   const message = webhookMessage(claimed, options.key, Math.floor(Date.now() / 1000));
   // One controller, its timer cleared with the answer: AbortSignal.timeout() would keep a timer
   // alive for the whole timeout after every delivery, thousands of them at a busy moment.
@@ -161,26 +189,32 @@ async function post(claimed: ClaimedDelivery, options: DispatcherOptions, stop: 
   const onStop = () => controller.abort();
   stop.addEventListener('abort', onStop);
   try {
-    const response = await fetch(claimed.url, {
-      method: 'POST',
-      headers: message.headers,
-      body: message.body,
-      // A redirect is not a delivery: the endpoint should be registered at its final address.
-      redirect: 'manual',
-      signal: controller.signal,
+    const status = await new Promise<number>((resolve, reject) => {
+      const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+      const request = send(
+        url,
+        {
+          method: 'POST',
+          headers: { ...message.headers, 'content-length': Buffer.byteLength(message.body) },
+          // Every address the connection may use is checked as it connects (see destination.ts).
+          lookup: options.lookup,
+          signal: controller.signal,
+        },
+        (response) => {
+          // The status is the answer; the body is not read (a redirect is not a delivery either).
+          resolve(response.statusCode ?? 0);
+          response.destroy();
+        },
+      );
+      request.on('error', reject);
+      request.end(message.body);
     });
-    await response.body?.cancel();
-    return { status: response.status };
+    return { status };
   } catch (error) {
-    return { error: timedOut ? `no answer within ${options.timeoutMs} ms` : describe(error) };
+    if (timedOut) return { error: `no answer within ${options.timeoutMs} ms` };
+    return { error: error instanceof DestinationRefused ? REFUSED : UNREACHABLE };
   } finally {
     clearTimeout(timer);
     stop.removeEventListener('abort', onStop);
   }
-}
-
-function describe(error: unknown): string {
-  const e = error as { message?: string; cause?: { code?: string; message?: string } };
-  const text = e.cause?.code ?? e.cause?.message ?? e.message ?? String(error);
-  return text.slice(0, MAX_ERROR_LENGTH);
 }

@@ -1,6 +1,7 @@
 /**
  * Passwords: NFC before hashing and verifying, the hashes of other systems verified, a rehash
- * wanted for anything but today's argon2id, imported hashes checked, common passwords known.
+ * wanted for anything but today's argon2id, imported hashes checked, common passwords known, and
+ * hashing that waits its turn but not past its deadline.
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
@@ -9,7 +10,9 @@ import { hash as bcryptHash } from '@node-rs/bcrypt';
 import { dictionary } from '@zxcvbn-ts/language-common';
 import {
   hashPassword,
+  HashDeadlineExceeded,
   isCommonPassword,
+  MAX_CONCURRENT_HASHES,
   needsRehash,
   passwordHashProblem,
   verifyPassword,
@@ -132,5 +135,15 @@ describe('isCommonPassword', () => {
       .find((p) => !dictionary['passwords-common'].slice(0, 10_000).includes(p));
     assert.equal(isCommonPassword(beyond as string), false);
     assert.equal(isCommonPassword('correct horse battery'), false);
+  });
+});
+
+describe('hashPassword under load', () => {
+  it('gives up, hashing nothing, when no slot frees before its deadline', async () => {
+    const busy = Array.from({ length: MAX_CONCURRENT_HASHES }, (_, i) => hashPassword(`occupying ${i}`));
+    await assert.rejects(hashPassword('too late', Date.now() + 1), HashDeadlineExceeded);
+    const queued = hashPassword('in time', Date.now() + 60_000);
+    await Promise.all(busy);
+    assert.match(await queued, /^\$argon2id\$/);
   });
 });

@@ -8,7 +8,10 @@ import { describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import {
   attemptOutcome,
+  isAllowedDestination,
   isEndpointUrl,
+  isRefusedLiteral,
+  parseNetworks,
   retryDelayMs,
   signature,
   signingSecret,
@@ -119,5 +122,72 @@ describe('endpoint addresses', () => {
     ]) {
       assert.ok(!isEndpointUrl(url), url);
     }
+  });
+});
+
+describe('webhook destinations', () => {
+  const refused = [
+    '127.0.0.1',
+    '127.1.2.3',
+    '::1',
+    '0.0.0.0',
+    '::',
+    '169.254.169.254',
+    'fe80::1',
+    '10.0.0.1',
+    '172.16.5.4',
+    '192.168.1.1',
+    'fc00::1',
+    'fd12:3456::1',
+    '100.64.0.1',
+    '224.0.0.1',
+    'ff02::1',
+    '255.255.255.255',
+    '::ffff:127.0.0.1',
+    '::ffff:169.254.169.254',
+    '64:ff9b::7f00:1',
+    '2002:7f00:1::',
+    '192.0.2.1',
+  ];
+  for (const address of refused) {
+    it(`refuse ${address}`, () => assert.equal(isAllowedDestination(address, []), false));
+  }
+
+  for (const address of ['93.184.216.34', '8.8.8.8', '2606:4700:4700::1111', '::ffff:93.184.216.34']) {
+    it(`allow the public address ${address}`, () => assert.equal(isAllowedDestination(address, []), true));
+  }
+
+  it('allow the networks a deployment names, and only those', () => {
+    const allowed = parseNetworks('10.1.0.0/16, fd00::/8 ,192.168.7.7');
+    assert.equal(isAllowedDestination('10.1.2.3', allowed), true);
+    assert.equal(isAllowedDestination('10.2.0.1', allowed), false);
+    assert.equal(isAllowedDestination('fd00::5', allowed), true);
+    assert.equal(isAllowedDestination('192.168.7.7', allowed), true);
+    assert.equal(isAllowedDestination('192.168.7.8', allowed), false);
+    assert.equal(isAllowedDestination('127.0.0.1', allowed), false);
+  });
+
+  it('refuse a setting that names no network', () => {
+    assert.throws(() => parseNetworks('10.0.0.0/33'), /not an IP address or a CIDR range/);
+    assert.throws(() => parseNetworks('intranet'), /not an IP address or a CIDR range/);
+    assert.deepEqual(parseNetworks(''), []);
+  });
+
+  it('judge an endpoint URL on its face when it names an address or localhost, and leave other names to delivery', () => {
+    for (const url of [
+      'http://169.254.169.254/latest/meta-data/',
+      'http://127.0.0.1:8080/',
+      'http://[::1]:22/',
+      'http://0.0.0.0:6379/',
+      'http://2130706433/',
+      'http://localhost:3000/',
+      'https://api.localhost/',
+      'http://[::ffff:7f00:1]/',
+    ]) {
+      assert.equal(isRefusedLiteral(url, []), true, url);
+    }
+    assert.equal(isRefusedLiteral('https://hooks.example.com/', []), false);
+    assert.equal(isRefusedLiteral('http://93.184.216.34/', []), false);
+    assert.equal(isRefusedLiteral('http://127.0.0.1:8080/', parseNetworks('127.0.0.0/8, ::1')), false);
   });
 });

@@ -4,9 +4,15 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { CLI, MAIN, startProcess } from '../support/process.js';
 import { forEachStore, openTestStore, type TestStore } from '../support/stores.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'circulation-credentials-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
 
 function keys(databaseUrl: string, ...args: string[]) {
   return spawnSync(process.execPath, [...CLI, 'keys', ...args], {
@@ -24,18 +30,64 @@ forEachStore((kind) => {
   after(() => store.close());
 
   describe('the first start', () => {
-    it('creates an admin credential, prints its secret once, and the secret works', async () => {
-      const first = await startProcess({ DATABASE_URL: store.databaseUrl, CIRCULATION_ADMIN_KEY: '' });
-      const secret = (await first.until(/^ {2}(circ_\S+)$/m))[1];
-      assert.ok(secret, first.output());
-      assert.match(first.output(), /Authorization: Bearer/);
+    it('creates an admin credential, writes its secret to a file only its owner reads, and prints only where', async () => {
+      const file = join(dir, `${kind}-first-admin.key`);
+      const first = await startProcess({
+        DATABASE_URL: store.databaseUrl,
+        CIRCULATION_ADMIN_KEY: '',
+        FIRST_ADMIN_KEY_FILE: file,
+      });
+      await first.until(/export CIRCULATION_KEY=\$\(cat \S+\)/);
+      const secret = readFileSync(file, 'utf8').trim();
+      assert.match(secret, /^circ_\d+_\S{43}$/);
+      assert.equal(statSync(file).mode & 0o777, 0o600);
+      assert.ok(first.output().includes(file), first.output());
+      assert.ok(!first.output().includes(secret.slice(-43)), 'the output shows the secret');
       assert.equal((await first.client.as(secret).get('/api-keys')).status, 200);
       await first.stop();
 
-      const second = await startProcess({ DATABASE_URL: store.databaseUrl, CIRCULATION_ADMIN_KEY: '' });
-      assert.doesNotMatch(second.output(), /circ_/);
+      const second = await startProcess({
+        DATABASE_URL: store.databaseUrl,
+        CIRCULATION_ADMIN_KEY: '',
+        FIRST_ADMIN_KEY_FILE: join(dir, `${kind}-second.key`),
+      });
+      assert.doesNotMatch(second.output(), /first admin credential/);
+      assert.equal(existsSync(join(dir, `${kind}-second.key`)), false);
       assert.equal((await second.client.as(secret).get('/users')).status, 200);
       await second.stop();
+    });
+
+    it('shows the secret on the terminal when asked to, with FIRST_ADMIN_KEY_FILE=-', async () => {
+      const fresh = await openTestStore(kind);
+      try {
+        const first = await startProcess({
+          DATABASE_URL: fresh.databaseUrl,
+          CIRCULATION_ADMIN_KEY: '',
+          FIRST_ADMIN_KEY_FILE: '-',
+        });
+        const secret = (await first.until(/^ {2}(circ_\S+)$/m))[1];
+        assert.equal((await first.client.as(secret ?? null).get('/api-keys')).status, 200);
+        await first.stop();
+      } finally {
+        await fresh.close();
+      }
+    });
+
+    it('writes the secret beside a SQLite database when told nothing', { skip: kind !== 'SQLite' }, async () => {
+      const fresh = await openTestStore(kind);
+      try {
+        const first = await startProcess({
+          DATABASE_URL: fresh.databaseUrl,
+          CIRCULATION_ADMIN_KEY: '',
+          FIRST_ADMIN_KEY_FILE: '',
+        });
+        const beside = join(dirname(fresh.databaseUrl.slice('sqlite:'.length)), 'first-admin.key');
+        await first.until(/export CIRCULATION_KEY/);
+        assert.match(readFileSync(beside, 'utf8'), /^circ_/);
+        await first.stop();
+      } finally {
+        await fresh.close();
+      }
     });
   });
 

@@ -43,7 +43,7 @@ forEachStore((kind) => {
           encoding: 'utf8',
         });
       assert.match(run().stdout, /^1 subscriptions lapsed/);
-      const after = await store.store.listSubscriptions(user.id);
+      const after = await store.store.listSubscriptions(user.id, { limit: 100 });
       assert.deepEqual(
         after?.map((s) => [s.id, s.expired]),
         [

@@ -43,7 +43,8 @@ function post(baseUrl: string, path: string, body: unknown, agent: Agent): Promi
 /** Waits until the service has received `count` requests (answered or in flight), from its metrics. */
 async function untilReceived(baseUrl: string, count: number): Promise<{ inFlight: number }> {
   for (;;) {
-    const text = await (await fetch(`${baseUrl}/metrics`)).text();
+    const metrics = await fetch(`${baseUrl}/metrics`, { headers: { authorization: `Bearer ${TEST_ADMIN_KEY}` } });
+    const text = await metrics.text();
     // The metrics request itself is in flight while it is answered.
     const inFlight = Number(/^http_requests_in_flight (\d+)/m.exec(text)?.[1] ?? 0) - 1;
     const answered = [...text.matchAll(/^http_requests_total\{method="POST",route="\/users",status="\d+"\} (\d+)/gm)]

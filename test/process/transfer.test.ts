@@ -5,7 +5,16 @@
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -15,6 +24,7 @@ import { SETTINGS } from '../../src/config.js';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { CLI, startProcess, type ServiceProcess } from '../support/process.js';
 import { signIn } from '../support/readers.js';
+import { AUDIT } from '../support/fixtures.js';
 import { forEachStore, openTestStore, type TestStore } from '../support/stores.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'circulation-transfer-'));
@@ -203,6 +213,54 @@ forEachStore((kind) => {
       assert.match(header ?? '', /^id,email,familyName,/);
       assert.ok(rows.length >= 4);
       assert.ok(rows.every((r) => r.split(',')[1]?.endsWith('@example.com')));
+    });
+
+    it('exports a cell a spreadsheet would run as a formula as text, and imports it back as it was', async () => {
+      const familyName = '=HYPERLINK("https://evil.example","Open")';
+      await store.store.createUser(
+        {
+          email: 'formula@formula.example',
+          passwordHash: null,
+          fields: { familyName, telephone: '+1 518 555 0100' },
+          // A catalogue id may begin with a hyphen, which a spreadsheet would take for a formula too.
+          newsletters: ['-weekly'],
+        },
+        AUDIT,
+      );
+      const exported = circulation(store.databaseUrl, 'export', '--format', 'csv', '--email', 'formula.example');
+      assert.equal(exported.status, 0, exported.stderr);
+      assert.match(exported.stdout, /,"'=HYPERLINK\(""https:\/\/evil\.example"",""Open""\)",/);
+      assert.match(exported.stdout, /,'\+1 518 555 0100,/);
+      assert.match(exported.stdout, /,'-weekly,/);
+      const file = join(dir, `${kind}-formula.csv`);
+      writeFileSync(file, exported.stdout);
+      const empty = await openTestStore(kind);
+      try {
+        const imported = circulation(empty.databaseUrl, 'import', file, '--report', join(dir, 'formula-rejected'));
+        assert.equal(imported.status, 0, imported.stderr + imported.stdout);
+        const [row] = await empty.sql('SELECT family_name, telephone FROM users');
+        assert.deepEqual({ ...row }, { family_name: familyName, telephone: '+1 518 555 0100' });
+        const memberships = await empty.sql('SELECT newsletter_id FROM user_newsletters');
+        assert.deepEqual(
+          memberships.map((m) => m.newsletter_id),
+          ['-weekly'],
+        );
+      } finally {
+        await empty.close();
+      }
+    });
+
+    it('writes its report as a file of its own, never through a link planted at its path', () => {
+      const victim = join(dir, `${kind}-victim.txt`);
+      writeFileSync(victim, 'precious\n');
+      const report = join(dir, `${kind}-planted.rejected`);
+      symlinkSync(victim, report);
+      const result = circulation(store.databaseUrl, 'import', 'examples/users.ndjson', '--report', report);
+      assert.equal(result.status, 1, result.stderr);
+      assert.equal(readFileSync(victim, 'utf8'), 'precious\n');
+      assert.ok(lstatSync(report).isFile(), 'the report is still a link');
+      assert.equal(lstatSync(report).mode & 0o777, 0o600);
+      assert.ok(lines(readFileSync(report, 'utf8')).length > 0);
     });
 
     it('seeds demo users with three subscriptions each', async () => {

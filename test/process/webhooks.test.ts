@@ -8,7 +8,7 @@ import { randomBytes } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { createUser, webhookDocument } from '../support/fixtures.js';
+import { createUser, userDocument, webhookDocument } from '../support/fixtures.js';
 import { startProcess } from '../support/process.js';
 import { eventually } from '../support/eventually.js';
 import { postgresSkipReason } from '../support/postgres.js';
@@ -143,14 +143,18 @@ forEachStore((kind) => {
   });
 });
 
-describe('PostgreSQL without WEBHOOK_SECRET_KEY', { skip: postgresSkipReason }, () => {
-  it('starts, says webhooks are off, and answers 503 to a new webhook', async () => {
+describe('PostgreSQL without a service key', { skip: postgresSkipReason }, () => {
+  it('starts, says what is off, and answers 503 to a new webhook and to an Idempotency-Key', async () => {
     const store = await openTestStore('PostgreSQL');
     const service = await startProcess({ DATABASE_URL: store.databaseUrl });
     try {
-      await service.until(/webhooks are off: on PostgreSQL they need WEBHOOK_SECRET_KEY/);
+      await service.until(/webhooks and idempotency keys are off: on PostgreSQL they need SERVICE_SECRET_KEY/);
       const refused = await service.client.post('/webhooks', webhookDocument());
       assert.equal(refused.status, 503, refused.text);
+      const keyed = await service.client.post('/users', userDocument(), { headers: { 'idempotency-key': 'k-1' } });
+      assert.equal(keyed.status, 503, keyed.text);
+      assert.equal(keyed.body.errors[0].code, 'IDEMPOTENCY_NOT_CONFIGURED');
+      assert.equal((await service.client.post('/users', userDocument())).status, 201);
       assert.equal((await service.client.get('/users')).status, 200);
     } finally {
       await service.stop();

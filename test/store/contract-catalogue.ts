@@ -297,7 +297,7 @@ export function catalogueContract(open: (options?: StoreOptions) => Promise<Stor
       assert.deepEqual(failure.problems, [
         { pointer: '/data/relationships/product/data/id', detail: `product ${id} is inactive: it cannot be attached` },
       ]);
-      assert.deepEqual(await store.listSubscriptions(user.id), []);
+      assert.deepEqual(await store.listSubscriptions(user.id, { limit: 100 }), []);
     });
 
     it('keeps a subscription on a product made inactive, and refuses to move one onto it', async () => {
@@ -360,7 +360,7 @@ export function catalogueContract(open: (options?: StoreOptions) => Promise<Stor
         { pointer: '/data/relationships/product/data/id', detail: `there is no product ${id}` },
       ]);
       assert.equal(await strict.getProduct(id, 0), undefined);
-      assert.deepEqual(await strict.listSubscriptions(user.id), []);
+      assert.deepEqual(await strict.listSubscriptions(user.id, { limit: 100 }), []);
     });
 
     it('with strict references, refuses unknown newsletters each at its place in the list', async () => {
@@ -412,7 +412,7 @@ export function catalogueContract(open: (options?: StoreOptions) => Promise<Stor
           .flatMap((o) => (o.status === 'fulfilled' && o.value ? [o.value as StoredSubscription] : []));
         if (created.length > 0) assert.ok(await target.getProduct(id, 0), 'a subscription names a deleted product');
         for (const user of users) {
-          for (const s of (await target.listSubscriptions(user.id)) ?? []) {
+          for (const s of (await target.listSubscriptions(user.id, { limit: 100 })) ?? []) {
             assert.ok(
               await target.getProduct(s.productId as string, 0),
               `subscription ${s.id} names a missing product`,
@@ -440,12 +440,15 @@ export function catalogueContract(open: (options?: StoreOptions) => Promise<Stor
       // Expired before it began: expired, whatever its dates say.
       subscriptions[1] = (await store.expireSubscription(user.id, subscriptions[1]!.id, t - 5, AUDIT))!;
       for (const status of SUBSCRIPTION_STATUSES) {
-        const found = await store.listSubscriptions(user.id, { at: t, statuses: [status] });
+        const found = await store.listSubscriptions(user.id, { limit: 100, filter: { at: t, statuses: [status] } });
         const expected = subscriptions.filter((s) => subscriptionStatus(s, t) === status).map((s) => s.id);
         assert.deepEqual(found?.map((s) => s.id).sort(), expected.sort(), `status ${status}`);
         assert.ok(expected.length > 0, `no subscription is ${status}`);
       }
-      const either = await store.listSubscriptions(user.id, { at: t, statuses: ['scheduled', 'ended'] });
+      const either = await store.listSubscriptions(user.id, {
+        limit: 100,
+        filter: { at: t, statuses: ['scheduled', 'ended'] },
+      });
       assert.equal(either?.length, 3);
     });
 
@@ -461,13 +464,13 @@ export function catalogueContract(open: (options?: StoreOptions) => Promise<Stor
       const overridden = await of({ resource: 'online', productId: printed });
       const none = await of({ resource: null });
       const listed = async (resource: 'online' | 'print' | 'print-online') =>
-        (await store.listSubscriptions(user.id, { at: 0, resource }))?.map((s) => s.id);
+        (await store.listSubscriptions(user.id, { limit: 100, filter: { at: 0, resource } }))?.map((s) => s.id);
       assert.deepEqual(await listed('online'), [online, both, overridden]);
       assert.deepEqual(await listed('print'), [both, byProduct]);
       assert.deepEqual(await listed('print-online'), [both]);
       assert.ok(!(await listed('online'))?.includes(none));
       assert.deepEqual(
-        (await store.listSubscriptions(user.id, { at: 0, product: printed }))?.map((s) => s.id),
+        (await store.listSubscriptions(user.id, { limit: 100, filter: { at: 0, product: printed } }))?.map((s) => s.id),
         [byProduct, overridden],
       );
     });

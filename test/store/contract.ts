@@ -412,7 +412,7 @@ export function storeContract(name: string, open: (options?: StoreOptions) => Pr
         const { user, subscription } = await userWithSubscription();
         await store.deleteUser(user.id, AUDIT);
         assert.equal(await store.getSubscription(user.id, subscription.id), undefined);
-        assert.equal(await store.listSubscriptions(user.id), undefined);
+        assert.equal(await store.listSubscriptions(user.id, { limit: 100 }), undefined);
       });
 
       it('frees the email of an erased user for a new user', async () => {
@@ -434,7 +434,7 @@ export function storeContract(name: string, open: (options?: StoreOptions) => Pr
         const erased = await userWithSubscription();
         await store.deleteUser(erased.user.id, AUDIT);
         assert.deepEqual(await store.getUser(kept.user.id), kept.user);
-        assert.deepEqual(await store.listSubscriptions(kept.user.id), [kept.subscription]);
+        assert.deepEqual(await store.listSubscriptions(kept.user.id, { limit: 100 }), [kept.subscription]);
       });
     });
 
@@ -494,16 +494,52 @@ export function storeContract(name: string, open: (options?: StoreOptions) => Pr
           subscriptionValues({ externalIdentifier: 'second' }),
           AUDIT,
         );
-        assert.deepEqual(await store.listSubscriptions(user.id), [first, second]);
+        assert.deepEqual(await store.listSubscriptions(user.id, { limit: 100 }), [first, second]);
       });
 
       it('answers an empty list for a user without subscriptions', async () => {
         const user = await store.createUser(newUser(), AUDIT);
-        assert.deepEqual(await store.listSubscriptions(user.id), []);
+        assert.deepEqual(await store.listSubscriptions(user.id, { limit: 100 }), []);
       });
 
       it('answers undefined for an unknown user', async () => {
-        assert.equal(await store.listSubscriptions(UNKNOWN_ID), undefined);
+        assert.equal(await store.listSubscriptions(UNKNOWN_ID, { limit: 100 }), undefined);
+      });
+
+      it('answers a page at a time, after the last id seen, in either order', async () => {
+        const user = await store.createUser(newUser(), AUDIT);
+        const ids: string[] = [];
+        for (let i = 0; i < 5; i += 1)
+          ids.push((await store.createSubscription(user.id, subscriptionValues(), AUDIT))!.id);
+        const page = async (query: { afterId?: string; limit: number; descending?: boolean }) =>
+          (await store.listSubscriptions(user.id, query))?.map((s) => s.id);
+        assert.deepEqual(await page({ limit: 2 }), ids.slice(0, 2));
+        assert.deepEqual(await page({ afterId: ids[1], limit: 2 }), ids.slice(2, 4));
+        assert.deepEqual(await page({ afterId: ids[4], limit: 2 }), []);
+        assert.deepEqual(await page({ limit: 2, descending: true }), [ids[4], ids[3]]);
+        assert.deepEqual(await page({ afterId: ids[3], limit: 2, descending: true }), [ids[2], ids[1]]);
+      });
+    });
+
+    describe('listSubscriptionsOfUsers', () => {
+      it("answers every subscription of the users, or each user's first few, by id", async () => {
+        const [a, b] = await createUsers(2, () => ({}));
+        const ids = new Map<string, string[]>([
+          [a!.id, []],
+          [b!.id, []],
+        ]);
+        for (let i = 0; i < 3; i += 1) {
+          for (const user of [a!, b!]) {
+            ids.get(user.id)!.push((await store.createSubscription(user.id, subscriptionValues(), AUDIT))!.id);
+          }
+        }
+        const all = await store.listSubscriptionsOfUsers([a!.id, b!.id]);
+        assert.equal(all.length, 6);
+        const firstTwo = await store.listSubscriptionsOfUsers([a!.id, b!.id], 2);
+        assert.deepEqual(
+          firstTwo.map((s) => s.id),
+          [...ids.get(a!.id)!.slice(0, 2), ...ids.get(b!.id)!.slice(0, 2)].sort((x, y) => Number(x) - Number(y)),
+        );
       });
     });
 
@@ -644,7 +680,7 @@ export function storeContract(name: string, open: (options?: StoreOptions) => Pr
         const { user, subscription } = await userWithSubscription();
         assert.equal(await store.deleteSubscription(user.id, subscription.id, AUDIT), true);
         assert.equal(await store.getSubscription(user.id, subscription.id), undefined);
-        assert.deepEqual(await store.listSubscriptions(user.id), []);
+        assert.deepEqual(await store.listSubscriptions(user.id, { limit: 100 }), []);
         assert.equal(await store.deleteSubscription(user.id, subscription.id, AUDIT), false);
       });
 
@@ -672,7 +708,7 @@ export function storeContract(name: string, open: (options?: StoreOptions) => Pr
           const user = await store.getUser(id);
           assert.equal(user?.email, emails[i]);
           assert.deepEqual(user?.newsletters, [`n${i}`]);
-          const subscriptions = await store.listSubscriptions(id);
+          const subscriptions = await store.listSubscriptions(id, { limit: 100 });
           assert.deepEqual(
             subscriptions?.map((s) => s.trial),
             [false, true],
@@ -757,6 +793,56 @@ export function storeContract(name: string, open: (options?: StoreOptions) => Pr
         );
         await assert.rejects(store.deleteSubscription(user.id, subscription.id, AUDIT, [2]), refused);
         assert.equal(await store.deleteSubscription(user.id, subscription.id, AUDIT, [3]), true);
+      });
+    });
+
+    describe('idempotency keys', () => {
+      const LIMITS = { staleAfter: 60, keepFor: 3600 };
+      const response = { status: 201, headers: { etag: '"1"' }, body: '{"data":{}}' };
+
+      it('claims a new key once, replays what was kept, and refuses another request under it', async () => {
+        const key = unique();
+        assert.deepEqual(await store.claimIdempotencyKey('s', key, 'f1', 1000, LIMITS), { state: 'new' });
+        assert.deepEqual(await store.claimIdempotencyKey('s', key, 'f1', 1001, LIMITS), { state: 'in-progress' });
+        await store.finishIdempotencyKey('s', key, response, null);
+        assert.deepEqual(await store.claimIdempotencyKey('s', key, 'f1', 1002, LIMITS), { state: 'replay', response });
+        assert.deepEqual(await store.claimIdempotencyKey('s', key, 'f2', 1003, LIMITS), { state: 'mismatch' });
+      });
+
+      it('hands a claim unanswered past staleAfter to the next request with it', async () => {
+        const key = unique();
+        await store.claimIdempotencyKey('s', key, 'f1', 1000, LIMITS);
+        assert.deepEqual(await store.claimIdempotencyKey('s', key, 'f1', 1061, LIMITS), { state: 'new' });
+        assert.deepEqual(await store.claimIdempotencyKey('s', key, 'f1', 1062, LIMITS), { state: 'in-progress' });
+      });
+
+      it('treats a key past keepFor as unused, whatever request it was, without any other traffic', async () => {
+        const key = unique();
+        await store.claimIdempotencyKey('s', key, 'f1', 1000, LIMITS);
+        await store.finishIdempotencyKey('s', key, response, null);
+        assert.deepEqual(await store.claimIdempotencyKey('s', key, 'f2', 1000 + 3601, LIMITS), { state: 'new' });
+        await store.finishIdempotencyKey('s', key, { ...response, status: 422 }, null);
+        const replay = await store.claimIdempotencyKey('s', key, 'f2', 1000 + 3602, LIMITS);
+        assert.equal(replay.state === 'replay' && replay.response.status, 422);
+      });
+
+      it('keeps a response that names a reader until the reader is erased', async () => {
+        const user = await store.createUser(newUser(), AUDIT);
+        const key = unique();
+        await store.claimIdempotencyKey('s', key, 'f1', 1000, LIMITS);
+        await store.finishIdempotencyKey('s', key, response, user.id);
+        assert.equal((await store.claimIdempotencyKey('s', key, 'f1', 1001, LIMITS)).state, 'replay');
+        await store.deleteUser(user.id, AUDIT);
+        assert.deepEqual(await store.claimIdempotencyKey('s', key, 'f1', 1002, LIMITS), { state: 'new' });
+      });
+
+      it('releases the claim, keeping nothing, when the reader a response names is already gone', async () => {
+        const user = await store.createUser(newUser(), AUDIT);
+        await store.deleteUser(user.id, AUDIT);
+        const key = unique();
+        await store.claimIdempotencyKey('s', key, 'f1', 1000, LIMITS);
+        await store.finishIdempotencyKey('s', key, response, user.id);
+        assert.deepEqual(await store.claimIdempotencyKey('s', key, 'f1', 1001, LIMITS), { state: 'new' });
       });
     });
 

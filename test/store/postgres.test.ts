@@ -3,6 +3,8 @@
  * has: migrations under an advisory lock, the schema's own refusals, and query plans at size.
  */
 import assert from 'node:assert/strict';
+import { FIRST_SUBSCRIPTIONS_OF_USERS } from '../../src/store/postgres/subscriptions.js';
+import { auditEventsQuery } from '../../src/store/sql/audit.js';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import type { Store, UserListQuery } from '../../src/store/port.js';
@@ -323,7 +325,21 @@ describe('PostgreSQL query plans at 100,000 users', { skip }, () => {
       [],
       schema.name,
     );
-    await admin('ANALYZE users', [], schema.name);
+    await admin(
+      `INSERT INTO audit_log (actor, action, resource_type, resource_id, user_id, attributes, event_type)
+       SELECT 'test', 'update', 'subscriptions', i::text, (i % 1000)::text, '{}',
+              CASE WHEN i % 20000 = 0 THEN 'subscription.expired' ELSE 'subscription.updated' END
+       FROM generate_series(1, 100000) AS i`,
+      [],
+      schema.name,
+    );
+    await admin(
+      `INSERT INTO subscriptions (user_id, date_started, trial) SELECT 1 + i % 50000, now(), false
+       FROM generate_series(1, 100000) AS i`,
+      [],
+      schema.name,
+    );
+    await admin('ANALYZE', [], schema.name);
   });
 
   async function plan(sql: string, params: unknown[]): Promise<string> {
@@ -347,6 +363,17 @@ describe('PostgreSQL query plans at 100,000 users', { skip }, () => {
       const text = await plan('SELECT id FROM users ORDER BY id LIMIT 101 OFFSET $1', [offset]);
       assert.doesNotMatch(text, /Seq Scan/, text);
     }
+  });
+
+  it('serves the events of a rare type from their index, with no sequential scan', async () => {
+    const { text, values } = auditEventsQuery({ limit: 101, eventTypes: ['subscription.expired'] }).render('postgres');
+    const shown = await plan(text, values);
+    assert.doesNotMatch(shown, /Seq Scan/, shown);
+  });
+
+  it('serves the first subscriptions of each user of a page from the primary key, with no sequential scan', async () => {
+    const shown = await plan(FIRST_SUBSCRIPTIONS_OF_USERS, [Array.from({ length: 100 }, (_, i) => i + 1), 21]);
+    assert.doesNotMatch(shown, /Seq Scan on subscriptions/, shown);
   });
 });
 

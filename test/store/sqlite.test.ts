@@ -3,7 +3,7 @@
  * its migrations, its schema's own refusals, and the indexes its filters use.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -361,13 +361,39 @@ describe('SQLite schema', () => {
   });
 });
 
-describe('SQLite query plans', () => {
-  /**
-   * The SQL and arguments of the list query the store runs for `query`: better-sqlite3's
-   * `prepare` is watched while the store prepares it, so the plan checked is the real one.
-   */
-  async function listQueryOf(path: string, query: Parameters<Store['listUsers']>[0]) {
+describe('the SQLite files', () => {
+  it('are readable by their owner only: the folder 0700, the database, its log and shared memory 0600', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'circulation-sqlite-modes-'));
+    tempDirs.push(dir);
+    const path = join(dir, 'new', 'circulation.db');
     const store = openSqliteStore({ path });
+    try {
+      await store.createUser(
+        { email: 'modes@example.com', passwordHash: null, fields: { familyName: 'M' }, newsletters: [] },
+        AUDIT,
+      );
+      const mode = (file: string) => (statSync(file).mode & 0o777).toString(8);
+      assert.deepEqual(
+        [mode(join(dir, 'new')), mode(path), mode(`${path}-wal`), mode(`${path}-shm`)],
+        ['700', '600', '600', '600'],
+      );
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('SQLite query plans', () => {
+  /** The SQL and arguments of the list query the store runs for `query`. */
+  function listQueryOf(path: string, query: Parameters<Store['listUsers']>[0]) {
+    return queryOf(path, (store) => store.listUsers(query));
+  }
+
+  /**
+   * The SQL and arguments of the one query `read` runs: better-sqlite3's `prepare` is watched
+   * while the store prepares it, so the plan checked is the real one.
+   */
+  async function queryOf(path: string, read: (store: Store) => Promise<unknown>) {
     const prototype = Database.prototype as unknown as { prepare: (sql: string) => Database.Statement };
     const prepare = prototype.prepare;
     const seen: { sql: string; args: unknown[] }[] = [];
@@ -380,13 +406,15 @@ describe('SQLite query plans', () => {
       };
       return statement;
     };
+    // Opened while prepare is watched: some statements are prepared as the store opens.
+    const store = openSqliteStore({ path });
     try {
-      await store.listUsers(query);
+      await read(store);
     } finally {
       prototype.prepare = prepare;
       await store.close();
     }
-    assert.equal(seen.length, 1, 'listUsers runs one query');
+    assert.equal(seen.length, 1, 'the read runs one query');
     return seen[0]!;
   }
 
@@ -408,6 +436,30 @@ describe('SQLite query plans', () => {
     assert.ok(!plan.some((d) => /^SCAN users\b/.test(d)), plan.join('\n'));
     assert.ok(
       plan.some((d) => /^SEARCH users USING (COVERING )?INDEX \S+ \(circulation_number=\?/.test(d)),
+      plan.join('\n'),
+    );
+  });
+
+  it('finds the events of one type through their index, without scanning the audit trail', async () => {
+    const path = await migratedDatabasePath();
+    const { sql, args } = await queryOf(path, (store) =>
+      store.listAuditEvents({ limit: 101, eventTypes: ['subscription.expired'] }),
+    );
+    const plan = planOf(path, sql, args);
+    assert.ok(!plan.some((d) => /^SCAN audit_log\b/.test(d)), plan.join('\n'));
+    assert.ok(
+      plan.some((d) => /^SEARCH audit_log USING INDEX audit_log_event_type/.test(d)),
+      plan.join('\n'),
+    );
+  });
+
+  it("reads each user's first subscriptions for include through the (user_id, id) index, not all of them", async () => {
+    const path = await migratedDatabasePath();
+    const { sql, args } = await queryOf(path, (store) => store.listSubscriptionsOfUsers(['1', '2'], 21));
+    const plan = planOf(path, sql, args);
+    assert.ok(!plan.some((d) => /^SCAN subscriptions\b/.test(d)), plan.join('\n'));
+    assert.ok(
+      plan.some((d) => /SEARCH subscriptions USING .*INDEX subscriptions_user \(user_id=\?\)/.test(d)),
       plan.join('\n'),
     );
   });

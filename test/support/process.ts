@@ -5,8 +5,14 @@
 import { spawn } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
+import { randomBytes } from 'node:crypto';
 import { eventually } from './eventually.js';
+import { OpenApiContract, type OpenApiDocument } from './openapi-contract.js';
 import { Client, TEST_ADMIN_KEY } from './service.js';
+import { openTestStore, type StoreKind, type TestStore } from './stores.js';
+
+/** The service key of test processes that need one (PostgreSQL has no key file), new for each run. */
+export const TEST_SERVICE_KEY = randomBytes(32).toString('base64');
 
 export const MAIN = ['dist/main.js'];
 export const CLI = ['dist/main.js'];
@@ -24,6 +30,7 @@ assertBuildIsCurrent();
 export interface ServiceProcess {
   client: Client;
   baseUrl: string;
+  pid: number;
   /** Everything the process has written to stdout and stderr so far. */
   output(): string;
   /** Waits (up to 10 s) until the output matches, and answers the match. */
@@ -43,6 +50,12 @@ export async function startProcess(env: Record<string, string>): Promise<Service
       CIRCULATION_ADMIN_KEY: TEST_ADMIN_KEY,
       RATE_LIMIT: '1000000',
       RATE_LIMIT_BURST: '1000000',
+      // A first start shows its secret rather than leave a file behind; the tests of that file set their own.
+      FIRST_ADMIN_KEY_FILE: '-',
+      // Stopping at once: the tests of draining set their own.
+      SHUTDOWN_DRAIN_MS: '0',
+      // Test endpoints listen on loopback.
+      WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8,::1',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -65,6 +78,7 @@ export async function startProcess(env: Record<string, string>): Promise<Service
   return {
     client: new Client(baseUrl),
     baseUrl,
+    pid: child.pid as number,
     output: () => output,
     until(pattern) {
       return eventually(
@@ -79,6 +93,43 @@ export async function startProcess(env: Record<string, string>): Promise<Service
     async kill(signal) {
       child.kill(signal);
       return ended;
+    },
+  };
+}
+
+/** The service in a process of its own over a fresh test database: an API test's service, seen from outside. */
+export interface RemoteService extends Pick<TestStore, 'kind' | 'databaseUrl' | 'sql' | 'snapshot' | 'rawDump'> {
+  client: Client;
+  baseUrl: string;
+  pid: number;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the service as a process on a fresh database of `kind`, its client checking responses
+ * against the service's own OpenAPI document as `startService` does; `close` stops it and
+ * removes the data.
+ */
+export async function startServiceProcess(kind: StoreKind, env: Record<string, string> = {}): Promise<RemoteService> {
+  const store = await openTestStore(kind);
+  const service = await startProcess({
+    DATABASE_URL: store.databaseUrl,
+    SERVICE_SECRET_KEY: TEST_SERVICE_KEY,
+    ...env,
+  });
+  const document = (await (await fetch(`${service.baseUrl}/openapi.json`)).json()) as OpenApiDocument;
+  return {
+    kind,
+    databaseUrl: store.databaseUrl,
+    sql: store.sql,
+    snapshot: store.snapshot,
+    rawDump: store.rawDump,
+    client: new Client(service.baseUrl, TEST_ADMIN_KEY, OpenApiContract.of(document)),
+    baseUrl: service.baseUrl,
+    pid: service.pid,
+    async close() {
+      await service.stop();
+      await store.close();
     },
   };
 }

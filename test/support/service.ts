@@ -9,6 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { request as httpRequest } from 'node:http';
 import { Ajv } from 'ajv';
 import type { FastifyInstance } from 'fastify';
+import { parseNetworks } from '../../src/domain/webhooks.js';
 import { buildApp, type AppOptions } from '../../src/http/app.js';
 import type { Store, StoreOptions } from '../../src/store/port.js';
 import { jsonApiDocumentSchema } from './jsonapi-schema.js';
@@ -26,6 +27,15 @@ export const TEST_ADMIN_KEY = `test-admin-${randomBytes(24).toString('hex')}`;
 
 /** The webhook key of every test service, new for each test run. */
 export const TEST_WEBHOOK_KEY = randomBytes(32);
+
+/** The fingerprint key of every test service, new for each test run. */
+export const TEST_FINGERPRINT_KEY = randomBytes(32);
+
+/** Test endpoints listen on loopback, which a service refuses unless told otherwise. */
+export const TEST_ALLOWED_NETWORKS = parseNetworks('127.0.0.0/8, ::1');
+
+/** The keys of a test service, as a service key would give them. */
+export const TEST_KEYS = { webhook: TEST_WEBHOOK_KEY, fingerprint: TEST_FINGERPRINT_KEY };
 
 /** Limits no test reaches but the ones about rate limits. */
 export const GENEROUS_RATE_LIMIT = { perSecond: 1_000_000, burst: 1_000_000 };
@@ -150,8 +160,9 @@ export async function startService(
   const app = await buildApp({
     store: testStore.store,
     auth: { enabled: true, adminKey: TEST_ADMIN_KEY, rateLimit: GENEROUS_RATE_LIMIT },
-    webhooks: { key: TEST_WEBHOOK_KEY },
+    keys: TEST_KEYS,
     ...options,
+    webhooks: { allowedNetworks: TEST_ALLOWED_NETWORKS, ...options.webhooks },
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();

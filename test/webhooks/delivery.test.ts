@@ -15,7 +15,13 @@ import { openSqliteStore } from '../../src/store/sqlite/open.js';
 import { startDispatcher, type Dispatcher, type DispatcherOptions } from '../../src/webhooks/dispatcher.js';
 import { createSubscription, createUser } from '../support/fixtures.js';
 import { createReader, signIn } from '../support/readers.js';
-import { startService, TEST_WEBHOOK_KEY, type Client, type Service } from '../support/service.js';
+import {
+  startService,
+  TEST_ALLOWED_NETWORKS,
+  TEST_WEBHOOK_KEY,
+  type Client,
+  type Service,
+} from '../support/service.js';
 import { eventually } from '../support/eventually.js';
 import { forEachStore } from '../support/stores.js';
 import { WebhookReceiver } from '../support/webhook-receiver.js';
@@ -28,6 +34,7 @@ const quiet = { warn() {}, error() {}, debug() {} };
 function dispatch(store: Store, options: Partial<DispatcherOptions> = {}): Dispatcher {
   return startDispatcher(store, {
     key: TEST_WEBHOOK_KEY,
+    allowedNetworks: TEST_ALLOWED_NETWORKS,
     timeoutMs: TIMEOUT_MS,
     concurrency: 4,
     pollMs: 20,
@@ -44,7 +51,7 @@ forEachStore((kind) => {
   let webhookId: string;
 
   before(async () => {
-    service = await startService(kind, { webhooks: { key: TEST_WEBHOOK_KEY, changed: () => dispatcher.wake() } });
+    service = await startService(kind, { webhooks: { changed: () => dispatcher.wake() } });
     dispatcher = dispatch(service.store);
   });
   after(async () => {

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
 import { startDispatcher, type Dispatcher } from '../../src/webhooks/dispatcher.js';
 import { createSubscription, createUser, webhookDocument } from '../support/fixtures.js';
-import { startService, TEST_WEBHOOK_KEY, type Service } from '../support/service.js';
+import { startService, TEST_ALLOWED_NETWORKS, TEST_WEBHOOK_KEY, type Service } from '../support/service.js';
 import { eventually } from '../support/eventually.js';
 import { forEachStore } from '../support/stores.js';
 
@@ -31,7 +31,7 @@ forEachStore((kind) => {
   let webhookId: string;
 
   before(async () => {
-    service = await startService(kind, { webhooks: { key: TEST_WEBHOOK_KEY, changed: () => dispatcher.wake() } });
+    service = await startService(kind, { webhooks: { changed: () => dispatcher.wake() } });
     const created = await service.client.post(
       '/webhooks',
       webhookDocument({ events: ['user.created', 'subscription.created'] }),
@@ -48,6 +48,7 @@ forEachStore((kind) => {
     });
     dispatcher = startDispatcher(service.store, {
       key: TEST_WEBHOOK_KEY,
+      allowedNetworks: TEST_ALLOWED_NETWORKS,
       timeoutMs: 1000,
       concurrency: 2,
       pollMs: 20,

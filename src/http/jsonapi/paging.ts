@@ -7,6 +7,11 @@ import { Type } from '@sinclair/typebox';
 import { listLink } from './links.js';
 
 export const MAX_PAGE_SIZE = 100;
+/**
+ * How deep a page by number may start: a page by number is an OFFSET, which reads every item it
+ * skips. Deeper pages are reached through links.next (page[after]), an index seek at any depth.
+ */
+export const MAX_PAGE_OFFSET = 10_000;
 
 export const PageSize = Type.Optional(
   Type.String({

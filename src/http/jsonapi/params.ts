@@ -1,7 +1,8 @@
 /**
- * Path parameters. Ids of users, subscriptions and webhooks are decimal strings of a database
- * sequence; those of products and newsletters are strings (see domain/catalogue.ts). Anything
- * else cannot name a record, so it is a 404 (see validation.ts), never a query.
+ * Path parameters, and the values of filters. Ids of users, subscriptions and webhooks are
+ * decimal strings of a database sequence; those of products and newsletters are strings (see
+ * domain/catalogue.ts). Anything else cannot name a record, so it is a 404 (see validation.ts),
+ * never a query.
  */
 import { Type } from '@sinclair/typebox';
 import { StoredCatalogueId } from '../../domain/catalogue.js';
@@ -14,3 +15,13 @@ export const WebhookParams = Type.Object({ webhook_id: Id });
 export const DeliveryParams = Type.Object({ webhook_id: Id, delivery_id: Id });
 export const ProductParams = Type.Object({ product_id: StoredCatalogueId });
 export const NewsletterParams = Type.Object({ newsletter_id: StoredCatalogueId });
+
+/** A filter value: text a store can compare (no NUL, which PostgreSQL cannot even receive). */
+export const FilterValue = (maxLength: number, description?: string) =>
+  Type.String({
+    minLength: 1,
+    maxLength,
+    pattern: '^[^\\u0000]*$',
+    errorMessage: { pattern: 'must not contain NUL characters' },
+    ...(description ? { description } : {}),
+  });

@@ -89,6 +89,9 @@ function pick<T extends object>(all: T, fields: ReadonlySet<string> | undefined)
   return Object.fromEntries(Object.entries(all).filter(([name]) => fields.has(name))) as Partial<T>;
 }
 
+/** How many of each user's subscriptions `include=subscriptions` puts in a document at most. */
+export const MAX_INCLUDED_SUBSCRIPTIONS = 20;
+
 export const Identifier = (type: string) => Type.Object({ type: Type.Literal(type), id: Type.String() });
 
 export const SubscriptionResource = resourceObject(
@@ -102,7 +105,18 @@ export const UserResource = resourceObject(
   Type.Partial(UserAttributes, { description: 'Every attribute, unless fields[users] names fewer.' }),
   Type.Object({
     subscriptions: Type.Optional(
-      Type.Object({ data: Type.Array(Identifier(SUBSCRIPTIONS)) }, { description: 'With include=subscriptions.' }),
+      Type.Object(
+        {
+          data: Type.Array(Identifier(SUBSCRIPTIONS)),
+          links: Type.Optional(Type.Object({ related: Type.String({ format: 'uri' }) })),
+          meta: Type.Optional(Type.Object({ truncated: Type.Literal(true) })),
+        },
+        {
+          description:
+            `With include=subscriptions: the user's first ${MAX_INCLUDED_SUBSCRIPTIONS} subscriptions; a user with ` +
+            'more has meta.truncated and links.related, their paged list.',
+        },
+      ),
     ),
   }) as TObject,
 );
@@ -124,22 +138,35 @@ export function renderSubscription(
   };
 }
 
-/** A user; with `subscriptions`, also the linkage to them (they go in `included`). */
+/**
+ * A user; with `subscriptions` (the first MAX_INCLUDED_SUBSCRIPTIONS of theirs, and whether
+ * there are more), also the linkage to them (they go in `included`).
+ */
 export function renderUser(
   base: string,
   user: StoredUser,
   fields?: ReadonlySet<string>,
-  subscriptions?: readonly StoredSubscription[],
+  subscriptions?: { first: readonly StoredSubscription[]; more: boolean },
 ) {
   const linked = subscriptions !== undefined && (!fields || fields.has('subscriptions'));
+  const self = `${base}/users/${user.id}`;
   return {
     type: USERS,
     id: user.id,
     attributes: pick(toUserAttributes(user.email, user.fields, user.newsletters, user.lastSignInAt), fields),
     ...(linked
-      ? { relationships: { subscriptions: { data: subscriptions.map((s) => ({ type: SUBSCRIPTIONS, id: s.id })) } } }
+      ? {
+          relationships: {
+            subscriptions: {
+              data: subscriptions.first.map((s) => ({ type: SUBSCRIPTIONS, id: s.id })),
+              ...(subscriptions.more
+                ? { links: { related: `${self}/subscriptions` }, meta: { truncated: true as const } }
+                : {}),
+            },
+          },
+        }
       : {}),
-    links: { self: `${base}/users/${user.id}` },
+    links: { self },
   };
 }
 

@@ -11,6 +11,7 @@ import { errors } from '../errors.js';
 import type { Store } from '../../store/port.js';
 import { RateLimiter, type RateDecision, type RateLimit } from './rate-limit.js';
 import fp from 'fastify-plugin';
+import ipaddr from 'ipaddr.js';
 
 export interface Credential {
   id: string;
@@ -55,15 +56,34 @@ export const authentication = fp<AuthOptions & { store: Store }>(
       return { id: key.id, scopes: key.scopes, rateLimit: key.rateLimit };
     }
 
+    /**
+     * Requests without a valid credential (public routes, a missing or wrong secret) are limited by
+     * their address: an IPv4 address, or an IPv6 /64, which is what one client holds. A valid
+     * credential is never held back by its address, which it may share with others (a NAT, a proxy).
+     */
+    const anonymous = new RateLimiter(options.rateLimit);
+    const addressLimit = anonymous.limitFor(null);
+    const takeForAddress = (request: FastifyRequest) => {
+      const decision = anonymous.take(clientNetwork(request.ip), addressLimit);
+      if (!decision.allowed) throw errors.tooManyRequests(decision.retryAfterSeconds, 'address');
+    };
+
     app.decorateRequest('credential', null);
     app.addHook('onRequest', async (request, reply) => {
       const needed =
         request.routeOptions.config?.scope ?? (['GET', 'HEAD'].includes(request.method) ? 'read' : 'write');
-      if (needed === 'public' || !options.enabled) return;
+      if (!options.enabled) return;
+      if (needed === 'public') return takeForAddress(request);
       const secret = presentedSecret(request.headers.authorization);
-      if (secret === undefined) throw errors.credentialRequired();
+      if (secret === undefined) {
+        takeForAddress(request);
+        throw errors.credentialRequired();
+      }
       const credential = await authenticate(secret);
-      if (!credential) throw errors.credentialInvalid();
+      if (!credential) {
+        takeForAddress(request);
+        throw errors.credentialInvalid();
+      }
 
       const limit = limiter.limitFor(credential.rateLimit);
       const rate = limiter.take(credential.id, limit);
@@ -91,6 +111,17 @@ function rateLimitHeaders(limit: RateLimit, rate: RateDecision): Record<string, 
     'ratelimit-remaining': rate.remaining,
     'ratelimit-reset': rate.resetSeconds,
   };
+}
+
+/** The network a client's address stands for: the address itself, or its /64 for IPv6. */
+function clientNetwork(ip: string): string {
+  if (!ip.includes(':') || !ipaddr.isValid(ip)) return ip;
+  const parsed = ipaddr.process(ip);
+  if (parsed.kind() === 'ipv4') return parsed.toString();
+  return `${(parsed as ipaddr.IPv6).parts
+    .slice(0, 4)
+    .map((part) => part.toString(16))
+    .join(':')}::/64`;
 }
 
 /** The secret of a Bearer or Basic Authorization header (Basic: the password; the user name is ignored). */

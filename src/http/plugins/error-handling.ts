@@ -8,15 +8,14 @@ import { STATUS_CODES, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { FastifyError, FastifyRequest, FastifyServerOptions } from 'fastify';
 import { DomainFailure } from '../../domain/failures.js';
+import { HashDeadlineExceeded } from '../../domain/password.js';
 import { StoreUnavailable } from '../../store/availability.js';
 import { ApiError, errors, fromFailure } from '../errors.js';
 import { JSONAPI } from './media-types.js';
 import fp from 'fastify-plugin';
 
-export const BODY_LIMIT_BYTES = 1024 * 1024;
-
-export const errorHandling = fp(
-  async (app) => {
+export const errorHandling = fp<{ bodyLimitBytes: number }>(
+  async (app, { bodyLimitBytes }) => {
     const routes: { pattern: RegExp; methods: Set<string> }[] = [];
     app.addHook('onRoute', (route) => {
       const pattern = new RegExp(`^${route.url.replace(/:[A-Za-z_]+/g, '[^/]+')}$`);
@@ -33,7 +32,7 @@ export const errorHandling = fp(
     });
 
     app.setErrorHandler(async (error: FastifyError, request, reply) => {
-      const apiError = toApiError(error, request);
+      const apiError = toApiError(error, request, bodyLimitBytes);
       if (apiError.status >= 500) request.log.error({ err: error }, 'request failed unexpectedly');
       return reply.status(apiError.status).headers(apiError.headers).send({ errors: apiError.errors });
     });
@@ -41,13 +40,14 @@ export const errorHandling = fp(
   { name: 'error-handling' },
 );
 
-function toApiError(error: FastifyError, request: FastifyRequest): ApiError {
+function toApiError(error: FastifyError, request: FastifyRequest, bodyLimitBytes: number): ApiError {
   if (error instanceof ApiError) return error;
   if (error instanceof DomainFailure) return fromFailure(error);
   if (error instanceof StoreUnavailable) return errors.storeUnavailable();
+  if (error instanceof HashDeadlineExceeded) return errors.deadlineExceeded();
   switch (error.code) {
     case 'FST_ERR_CTP_BODY_TOO_LARGE':
-      return errors.payloadTooLarge(BODY_LIMIT_BYTES);
+      return errors.payloadTooLarge(bodyLimitBytes);
     case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
       return errors.unsupportedMediaType();
   }

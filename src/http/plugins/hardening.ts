@@ -6,10 +6,26 @@ import { errors } from '../errors.js';
 import fp from 'fastify-plugin';
 
 export const MAX_URL_LENGTH = 4096;
+/** A user document is some 10 KB at most: 64 KiB is plenty (BODY_LIMIT_BYTES), and bounds what a body costs. */
+export const DEFAULT_BODY_LIMIT_BYTES = 64 * 1024;
 export const MAX_HEADER_BYTES = 16 * 1024;
 /** Time for a client to send its headers, and its whole request: slow clients are cut off. */
 export const HEADERS_TIMEOUT_MS = 10_000;
 export const REQUEST_TIMEOUT_MS = 30_000;
+/**
+ * A request starts no write after this long: the one wait that could outlast it, for a slot to
+ * hash a password, gives up at the deadline (a 503, nothing written). What a request does once
+ * it writes is bounded by the database's own timeouts; a claim on an idempotency key is taken
+ * over only after both (see idempotency.ts), so no request runs twice.
+ */
+export const REQUEST_DEADLINE_MS = 30_000;
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** When the request gives up rather than start a write (epoch milliseconds). */
+    deadline: number;
+  }
+}
 
 const SECURITY_HEADERS = {
   'x-content-type-options': 'nosniff',
@@ -22,7 +38,9 @@ const SECURITY_HEADERS = {
 export const hardening = fp(
   async (app) => {
     app.server.headersTimeout = HEADERS_TIMEOUT_MS;
+    app.decorateRequest('deadline', 0);
     app.addHook('onRequest', async (request) => {
+      request.deadline = Date.now() + REQUEST_DEADLINE_MS;
       if (request.url.length > MAX_URL_LENGTH) throw errors.uriTooLong(MAX_URL_LENGTH);
     });
     app.addHook('onSend', async (request, reply) => {

@@ -3,7 +3,7 @@
  * type parameters other than `profile`) or plain `application/json`; responses are always the
  * exact `application/vnd.api+json`, which Fastify would otherwise extend with a charset.
  */
-import type { Problem } from '../../domain/failures.js';
+import { shapeProblems } from '../../domain/bounds.js';
 import { errors } from '../errors.js';
 import fp from 'fastify-plugin';
 
@@ -17,37 +17,6 @@ declare module 'fastify' {
 }
 
 const utf8 = new TextDecoder('utf-8', { fatal: true });
-
-/**
- * Strings no store can keep as sent: NUL (PostgreSQL refuses it, SQLite cuts text at it) and
- * unpaired surrogates (not text at all). Walked without recursion, since bodies nest deeply.
- */
-function unstorableText(body: unknown): Problem[] {
-  const problems: Problem[] = [];
-  const pending: [unknown, string][] = [[body, '']];
-  while (pending.length > 0 && problems.length < 50) {
-    const [value, pointer] = pending.pop() as [unknown, string];
-    if (typeof value === 'string') {
-      if (!isStorable(value))
-        problems.push({ pointer, detail: 'must not contain NUL characters or unpaired surrogates' });
-    } else if (typeof value === 'object' && value !== null) {
-      for (const [key, child] of Object.entries(value)) {
-        const childPointer = `${pointer}/${key.replace(/~/g, '~0').replace(/\//g, '~1')}`;
-        if (!isStorable(key))
-          problems.push({
-            pointer: childPointer,
-            detail: 'member names must not contain NUL characters or unpaired surrogates',
-          });
-        pending.push([child, childPointer]);
-      }
-    }
-  }
-  return problems;
-}
-
-function isStorable(text: string): boolean {
-  return !text.includes('\u0000') && text.isWellFormed();
-}
 
 interface MediaRange {
   type: string;
@@ -129,7 +98,8 @@ export const mediaTypes = fp(
         // The parser's message quotes the body, which may hold a password: say no more than this.
         return done(errors.problemsParsingJson(), undefined);
       }
-      const problems = unstorableText(body);
+      // Only a document has a shape to check; anything else is refused by validation as not one.
+      const problems = typeof body === 'object' && body !== null && !Array.isArray(body) ? shapeProblems(body) : [];
       done(problems.length > 0 ? errors.invalidAttributes(problems) : null, body);
     });
 

@@ -91,7 +91,8 @@ export const observability = fp<ObservabilityOptions>(
       );
     });
 
-    app.get('/metrics', { config: { scope: 'public', ownMediaType: true } }, async (_request, reply) => {
+    // Metrics tell much of the service (routes, rates, timings): a credential with the metrics scope reads them.
+    app.get('/metrics', { config: { scope: 'metrics', ownMediaType: true } }, async (_request, reply) => {
       reply.type(registry.contentType);
       return registry.metrics();
     });

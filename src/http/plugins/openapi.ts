@@ -30,10 +30,12 @@ const EVERY_ROUTE_ERRORS = {
   400: ErrorDocument,
   406: ErrorDocument,
   414: ErrorDocument,
+  // By credential, or by address for requests without one.
+  429: ErrorDocument,
   500: ErrorDocument,
   503: ErrorDocument,
 };
-const CREDENTIAL_ERRORS = { 401: ErrorDocument, 403: ErrorDocument, 429: ErrorDocument };
+const CREDENTIAL_ERRORS = { 401: ErrorDocument, 403: ErrorDocument };
 const BODY_ERRORS = { 413: ErrorDocument, 415: ErrorDocument, 422: ErrorDocument };
 
 const TAGS: [RegExp, string][] = [

@@ -1,7 +1,9 @@
 /**
- * Request rates per credential: a token bucket each, in this process's memory. With N
- * processes behind a load balancer a credential may reach N times its rate; buckets are the one
- * state the architecture lets a process keep to itself.
+ * Request rates per credential, and per address for requests without a valid one: a token bucket
+ * each, in this process's memory. With N processes behind a load balancer a credential may reach
+ * N times its rate; buckets are the one state the architecture lets a process keep to itself. The
+ * buckets least recently used go first when there are more than a limiter keeps (addresses are
+ * many), so memory stays bounded whoever asks.
  */
 export interface RateLimit {
   /** Tokens added per second. */
@@ -26,11 +28,13 @@ interface Bucket {
 }
 
 export class RateLimiter {
+  /** In order of last use, the least recent first. */
   private readonly buckets = new Map<string, Bucket>();
 
   constructor(
     private readonly defaults: RateLimit,
     private readonly now: () => number = () => performance.now() / 1000,
+    private readonly maxBuckets = 100_000,
   ) {}
 
   /** The limit of a credential: its own rate with the default burst window, or the defaults. */
@@ -47,7 +51,9 @@ export class RateLimiter {
     bucket.at = now;
     const allowed = bucket.tokens >= 1;
     if (allowed) bucket.tokens -= 1;
+    this.buckets.delete(key);
     this.buckets.set(key, bucket);
+    if (this.buckets.size > this.maxBuckets) this.buckets.delete(this.buckets.keys().next().value as string);
     return {
       allowed,
       limit: limit.burst,

@@ -7,13 +7,14 @@ import { AUDIT_EVENTS, AuditEventAttributes } from '../../domain/audit.js';
 import { formatInstant } from '../../domain/dates.js';
 import { collectionDocument, errorResponses } from '../jsonapi/documents.js';
 import { CursorLinks, cursorPage, PageAfter, PageSize, pageSizeOf } from '../jsonapi/paging.js';
+import { FilterValue } from '../jsonapi/params.js';
 import type { RouteOptions } from './options.js';
 
 const AuditQuery = Type.Object(
   {
-    'filter[actor]': Type.Optional(Type.String({ minLength: 1, maxLength: 100 })),
-    'filter[resourceType]': Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),
-    'filter[resourceId]': Type.Optional(Type.String({ minLength: 1, maxLength: 50 })),
+    'filter[actor]': Type.Optional(FilterValue(100)),
+    'filter[resourceType]': Type.Optional(FilterValue(50)),
+    'filter[resourceId]': Type.Optional(FilterValue(50)),
     'page[after]': PageAfter('an audit event'),
     'page[size]': PageSize,
   },

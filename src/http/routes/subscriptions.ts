@@ -27,14 +27,13 @@ import {
   compoundDocument,
   createDocument,
   errorResponses,
-  SelfLinks,
   singleDocument,
   updateDocument,
 } from '../jsonapi/documents.js';
 import { auditOf } from '../plugins/auth.js';
 import { etagOf, ifMatchVersions } from '../jsonapi/etag.js';
-import { selfLink } from '../jsonapi/links.js';
 import { SubscriptionParams, UserParams } from '../jsonapi/params.js';
+import { CursorLinks, cursorPage, PageAfter, PageSize, pageSizeOf } from '../jsonapi/paging.js';
 import {
   fieldSet,
   PRODUCT_SHAPE,
@@ -43,7 +42,6 @@ import {
   renderSubscription,
   ResourceFilter,
   SortById,
-  sorted,
   SubscriptionFields,
   SubscriptionResource,
 } from '../jsonapi/resources.js';
@@ -77,6 +75,8 @@ const ListQuery = Type.Object(
     ),
     'filter[resource]': ResourceFilter('Only the subscriptions that give it.'),
     'filter[product]': Type.Optional({ ...StoredCatalogueId, description: 'Only subscriptions of this product.' }),
+    'page[size]': PageSize,
+    'page[after]': PageAfter('a subscription'),
   },
   { additionalProperties: false },
 );
@@ -128,7 +128,7 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
         params: UserParams,
         querystring: ListQuery,
         response: {
-          200: compoundCollectionDocument(SubscriptionResource, SelfLinks, ProductResource),
+          200: compoundCollectionDocument(SubscriptionResource, CursorLinks, ProductResource),
           ...errorResponses(400, 404, 406),
         },
       },
@@ -136,25 +136,32 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
     async (request) => {
       const { user_id } = request.params;
       const query = request.query;
+      const size = pageSizeOf(query);
       const statuses = query['filter[status]']?.split(',') as SubscriptionStatus[] | undefined;
       const filtered = statuses || query['filter[resource]'] !== undefined || query['filter[product]'] !== undefined;
-      const list = await store.listSubscriptions(
-        user_id,
-        filtered
+      const list = await store.listSubscriptions(user_id, {
+        afterId: query['page[after]'],
+        limit: size + 1,
+        descending: query.sort === '-id',
+        ...(filtered
           ? {
-              at: nowInSeconds(),
-              statuses,
-              resource: query['filter[resource]'] as Resource | undefined,
-              product: query['filter[product]'],
+              filter: {
+                at: nowInSeconds(),
+                statuses,
+                resource: query['filter[resource]'] as Resource | undefined,
+                product: query['filter[product]'],
+              },
             }
-          : undefined,
-      );
+          : {}),
+      });
       if (!list) throw noSuchUser(user_id);
       const fields = fieldSet(query['fields[subscriptions]']);
+      const path = `/users/${user_id}/subscriptions`;
+      const { page, links } = cursorPage(list, size, baseUrl(request), path, query);
       return {
-        links: { self: selfLink(baseUrl(request), request) },
-        data: sorted(list, query.sort).map((s) => render(request, s, fields)),
-        ...(await includedProducts(request, query.include, list)),
+        links,
+        data: page.map((s) => render(request, s, fields)),
+        ...(await includedProducts(request, query.include, page)),
       };
     },
   );

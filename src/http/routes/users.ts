@@ -13,6 +13,7 @@ import { userSubscriptionFilter } from '../../domain/entitlement.js';
 import { errors } from '../errors.js';
 import { hashPassword } from '../../domain/password.js';
 import { toUserFields, USERS, UserCreateAttributes, UserUpdateAttributes, type UserUpdate } from '../../domain/user.js';
+import { groupByUser } from '../../domain/subscription.js';
 import type { EmailFilter, StoredUser } from '../../store/port.js';
 import {
   compoundCollectionDocument,
@@ -26,10 +27,11 @@ import {
 import { auditOf } from '../plugins/auth.js';
 import { etagOf, ifMatchVersions } from '../jsonapi/etag.js';
 import { listLink, selfLink } from '../jsonapi/links.js';
-import { PageSize, pageSizeOf } from '../jsonapi/paging.js';
+import { MAX_PAGE_OFFSET, PageSize, pageSizeOf } from '../jsonapi/paging.js';
 import {
   fieldSet,
   IncludeSubscriptions,
+  MAX_INCLUDED_SUBSCRIPTIONS,
   renderSubscription,
   renderUser,
   ResourceFilter,
@@ -39,7 +41,7 @@ import {
   UserFields,
   UserResource,
 } from '../jsonapi/resources.js';
-import { UserParams } from '../jsonapi/params.js';
+import { FilterValue, UserParams } from '../jsonapi/params.js';
 import type { RouteOptions } from './options.js';
 
 const UserDocument = singleDocument(UserResource);
@@ -55,16 +57,6 @@ const PageNumber = Type.String({
   pattern: '^[1-9][0-9]{0,6}$',
   errorMessage: { pattern: 'must be a whole number from 1 to 9999999' },
 });
-
-/** A filter value: text a store can compare (no NUL, which PostgreSQL cannot even receive). */
-const FilterValue = (maxLength: number, description?: string) =>
-  Type.String({
-    minLength: 1,
-    maxLength,
-    pattern: '^[^\\u0000]*$',
-    errorMessage: { pattern: 'must not contain NUL characters' },
-    ...(description ? { description } : {}),
-  });
 
 const ReadQueryObject = Type.Object(ReadQuery, { additionalProperties: false });
 
@@ -115,18 +107,21 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
     const base = baseUrl(request);
     const userFields = fieldSet(query['fields[users]']);
     if (query.include === undefined) return { data: users.map((user) => renderUser(base, user, userFields)) };
-    const subscriptions = await store.listSubscriptionsOfUsers(users.map((user) => user.id));
-    const subscriptionFields = fieldSet(query['fields[subscriptions]']);
-    return {
-      data: users.map((user) =>
-        renderUser(
-          base,
-          user,
-          userFields,
-          subscriptions.filter((s) => s.userId === user.id),
-        ),
+    // One more than is included, to know whose subscriptions go on beyond them.
+    const fetched = groupByUser(
+      await store.listSubscriptionsOfUsers(
+        users.map((user) => user.id),
+        MAX_INCLUDED_SUBSCRIPTIONS + 1,
       ),
-      included: subscriptions.map((s) => renderSubscription(base, s, subscriptionFields)),
+    );
+    const subscriptionFields = fieldSet(query['fields[subscriptions]']);
+    const included = users.map((user) => {
+      const all = fetched.get(user.id) ?? [];
+      return { first: all.slice(0, MAX_INCLUDED_SUBSCRIPTIONS), more: all.length > MAX_INCLUDED_SUBSCRIPTIONS };
+    });
+    return {
+      data: users.map((user, i) => renderUser(base, user, userFields, included[i])),
+      included: included.flatMap(({ first }) => first.map((s) => renderSubscription(base, s, subscriptionFields))),
     };
   };
 
@@ -146,12 +141,13 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
       const user = await store.createUser(
         {
           email: attributes.email,
-          passwordHash: (await passwordHashOf(attributes)) ?? null,
+          passwordHash: (await passwordHashOf(attributes, request.deadline)) ?? null,
           fields: toUserFields(attributes),
           newsletters: attributes.newsletters?.add ?? [],
         },
         auditOf(request, sentAttributeNames(attributes)),
       );
+      request.dataSubject = user.id;
       const resource = render(request, user);
       return reply
         .status(201)
@@ -180,6 +176,10 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
       const size = pageSizeOf(query);
       const email = query['filter[email]'];
       const after = query['page[after]'];
+      const offset = after === undefined ? (number - 1) * size : 0;
+      if (offset >= MAX_PAGE_OFFSET) {
+        throw errors.pageTooDeep(query['page[number]'] === undefined ? 'page' : 'page[number]', MAX_PAGE_OFFSET);
+      }
       const subscriptions = userSubscriptionFilter(
         { status: query['filter[status]'], resource: query['filter[resource]'], product: query['filter[product]'] },
         nowInSeconds(),
@@ -194,7 +194,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
         newsletter: query['filter[newsletter]'],
         activeSubscription: subscriptions.filter,
         afterId: after,
-        offset: after === undefined ? (number - 1) * size : 0,
+        offset,
         limit: size + 1,
         descending: query.sort === '-id',
       });
@@ -204,7 +204,8 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
         links: {
           self: selfLink(base, request),
           first: listUrl(base, query, 1),
-          ...(number > 1 ? { prev: listUrl(base, query, number - 1) } : {}),
+          // Only a previous page that may be asked for by number.
+          ...(number > 1 && (number - 2) * size < MAX_PAGE_OFFSET ? { prev: listUrl(base, query, number - 1) } : {}),
           ...(rows.length > size ? { next: listUrl(base, query, number + 1, page.at(-1)?.id) } : {}),
         },
         ...(await readDocument(request, page, query)),
@@ -251,7 +252,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
         user_id,
         {
           email: attributes.email,
-          passwordHash: await passwordHashOf(attributes),
+          passwordHash: await passwordHashOf(attributes, request.deadline),
           fields: toUserFields(attributes),
           addNewsletters: attributes.newsletters?.add ?? [],
           removeNewsletters: attributes.newsletters?.remove ?? [],
@@ -293,8 +294,8 @@ function refuseHashFromNonAdmin(request: FastifyRequest, attributes: UserUpdate)
 }
 
 /** The hash to store: a new password's, or one brought from another system as it is; undefined for neither. */
-async function passwordHashOf({ password, passwordHash }: UserUpdate): Promise<string | undefined> {
-  return password === undefined ? passwordHash : hashPassword(password);
+async function passwordHashOf({ password, passwordHash }: UserUpdate, deadline: number): Promise<string | undefined> {
+  return password === undefined ? passwordHash : hashPassword(password, deadline);
 }
 
 function emailFilter(value: string): EmailFilter {

@@ -11,6 +11,7 @@ import { errors } from '../errors.js';
 import {
   DELIVERY_STATES,
   DeliveryAttributes,
+  isRefusedLiteral,
   newSecretSalt,
   signingSecret,
   WEBHOOK_DELIVERIES,
@@ -18,6 +19,7 @@ import {
   WebhookCreateAttributes,
   WEBHOOKS,
   WebhookUpdateAttributes,
+  type AllowedNetworks,
   type Webhook,
   type WebhookDelivery,
 } from '../../domain/webhooks.js';
@@ -55,14 +57,27 @@ const DeliveryQuery = Type.Object(
 );
 
 export interface WebhookRouteOptions {
-  /** The webhook key; undefined when the service has none (PostgreSQL without WEBHOOK_SECRET_KEY). */
+  /** The webhook key; undefined when the service has none (PostgreSQL without a service key). */
   key: Buffer | undefined;
+  /** Internal networks an endpoint may be in (WEBHOOK_ALLOWED_NETWORKS). */
+  allowedNetworks: AllowedNetworks;
 }
 
 export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions & WebhookRouteOptions> = async (
   app,
-  { store, baseUrl, key },
+  { store, baseUrl, key, allowedNetworks },
 ) => {
+  /** Refuses an endpoint whose address is internal on its face; a name is checked at each delivery. */
+  const checkDestination = (url: string | undefined) => {
+    if (url !== undefined && isRefusedLiteral(url, allowedNetworks)) {
+      throw errors.invalidAttributes([
+        {
+          pointer: '/data/attributes/url',
+          detail: 'must not point at a loopback, private, link-local or other internal address',
+        },
+      ]);
+    }
+  };
   const render = (request: FastifyRequest, webhook: Webhook) => ({
     type: WEBHOOKS,
     id: webhook.id,
@@ -117,6 +132,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions & WebhookRout
       if (data.id !== undefined) throw errors.clientGeneratedId();
       if (!key) throw errors.webhooksNotSetUp();
       const { url, events } = data.attributes;
+      checkDestination(url);
       const webhook = await store.createWebhook(
         { url, events, secretSalt: newSecretSalt() },
         auditOf(request, sentAttributeNames(data.attributes)),
@@ -170,6 +186,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions & WebhookRout
       const { webhook_id } = request.params;
       const { data } = request.body;
       if (data.id !== webhook_id) throw errors.idConflict();
+      checkDestination(data.attributes?.url);
       const updated = await store.updateWebhook(
         webhook_id,
         data.attributes ?? {},

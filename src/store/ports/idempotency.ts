@@ -18,7 +18,8 @@ export interface IdempotencyStore {
   /**
    * Claims an idempotency key (per scope, e.g. a credential) for a request with this fingerprint,
    * atomically across processes. A claim left unfinished for `staleAfter` seconds (its process
-   * died) may be taken over; keys older than `keepFor` seconds are forgotten.
+   * died) may be taken over; a key older than `keepFor` seconds is as good as unused (the
+   * retention job removes it).
    */
   claimIdempotencyKey(
     scope: string,
@@ -27,6 +28,10 @@ export interface IdempotencyStore {
     now: number,
     limits: { staleAfter: number; keepFor: number },
   ): Promise<IdempotencyState>;
-  /** Keeps the response of a claimed key, or (null) releases the claim so a retry runs anew. */
-  finishIdempotencyKey(scope: string, key: string, response: KeptResponse | null): Promise<void>;
+  /**
+   * Keeps the response of a claimed key, or (null) releases the claim so a retry runs anew. A
+   * response that holds a reader's data names them (`userId`), and goes when they are erased; if
+   * they are already gone, the claim is released instead, so that nothing of theirs is kept.
+   */
+  finishIdempotencyKey(scope: string, key: string, response: KeptResponse | null, userId: string | null): Promise<void>;
 }

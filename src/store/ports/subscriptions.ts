@@ -7,22 +7,36 @@ import type { ActiveSubscription, SubscriptionFilter } from '../../domain/entitl
 import type { StoredSubscription, SubscriptionValues } from '../../domain/subscription.js';
 import type { IfVersion } from './versions.js';
 
+/** A page of a user's subscriptions, by id. */
+export interface SubscriptionPageQuery {
+  /** Only subscriptions after this one (before it, when descending). */
+  afterId?: string;
+  limit: number;
+  /** Newest first. */
+  descending?: boolean;
+  /** Only the subscriptions in these statuses, giving this resource, of this product. */
+  filter?: SubscriptionFilter;
+}
+
 export interface SubscriptionStore {
   createSubscription(
     userId: string,
     values: SubscriptionValues,
     audit: AuditContext,
   ): Promise<StoredSubscription | undefined>;
-  /** A user's subscriptions by id (those the filter lets through), or undefined when there is no such user. */
-  listSubscriptions(userId: string, filter?: SubscriptionFilter): Promise<StoredSubscription[] | undefined>;
+  /** A page of a user's subscriptions by id (those the filter lets through), or undefined when there is no such user. */
+  listSubscriptions(userId: string, query: SubscriptionPageQuery): Promise<StoredSubscription[] | undefined>;
   /**
    * What a user's subscriptions active at `now` give (a subscription without a resource gives its
    * product's), in one indexed read: the paywall's question. Undefined when there is no such user.
    */
   activeSubscriptionsOf(userId: string, now: number): Promise<ActiveSubscription[] | undefined>;
   getSubscription(userId: string, id: string): Promise<StoredSubscription | undefined>;
-  /** The subscriptions of several users at once (for `include`), by id. */
-  listSubscriptionsOfUsers(userIds: readonly string[]): Promise<StoredSubscription[]>;
+  /**
+   * The subscriptions of several users at once, by id: each user's first `perUser` when given
+   * (reading no more than that of each, for `include`), all of them otherwise (for transfer).
+   */
+  listSubscriptionsOfUsers(userIds: readonly string[], perUser?: number): Promise<StoredSubscription[]>;
   /**
    * Applies `change` to the current values atomically: no other write to the subscription
    * comes between the read and the write. `change` may throw a failure to refuse.

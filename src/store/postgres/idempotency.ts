@@ -2,9 +2,12 @@
  * Idempotency keys on PostgreSQL.
  */
 import type { IdempotencyState, IdempotencyStore, KeptResponse } from '../port.js';
-import { idempotencyState } from '../sql/idempotency.js';
+import { idempotencyState, takeOverKey } from '../sql/idempotency.js';
 import type { Row } from '../sql/rows.js';
 import type { PostgresDatabase } from './database.js';
+
+/** SQLSTATE of a foreign key violation: here, a reader erased before their response could be kept. */
+const FOREIGN_KEY_VIOLATION = '23503';
 
 export function postgresIdempotency(database: PostgresDatabase): IdempotencyStore {
   async function claimIdempotencyKey(
@@ -15,7 +18,6 @@ export function postgresIdempotency(database: PostgresDatabase): IdempotencyStor
     limits: { staleAfter: number; keepFor: number },
   ): Promise<IdempotencyState> {
     return database.transaction(async (client) => {
-      await client.query('DELETE FROM idempotency_keys WHERE created_at < $1', [now - limits.keepFor]);
       const inserted = await client.query(
         `INSERT INTO idempotency_keys (scope, key, fingerprint, created_at) VALUES ($1, $2, $3, $4)
          ON CONFLICT DO NOTHING RETURNING 1`,
@@ -27,26 +29,36 @@ export function postgresIdempotency(database: PostgresDatabase): IdempotencyStor
         scope,
         key,
       ]);
-      const state = idempotencyState(rows[0] as Row, fingerprint, now, limits.staleAfter, () => undefined);
-      if (state.state === 'new') {
-        await client.query('UPDATE idempotency_keys SET created_at = $1 WHERE scope = $2 AND key = $3', [
-          now,
-          scope,
-          key,
-        ]);
+      let takeOver = false;
+      const state = idempotencyState(rows[0] as Row, fingerprint, now, limits, () => (takeOver = true));
+      if (takeOver) {
+        const { text, values } = takeOverKey(scope, key, fingerprint, now).render('postgres');
+        await client.query(text, values);
       }
       return state;
     });
   }
 
-  async function finishIdempotencyKey(scope: string, key: string, response: KeptResponse | null): Promise<void> {
-    if (response) {
+  async function finishIdempotencyKey(
+    scope: string,
+    key: string,
+    response: KeptResponse | null,
+    userId: string | null,
+  ): Promise<void> {
+    const release = () => database.rows('DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2', [scope, key]);
+    if (!response) {
+      await release();
+      return;
+    }
+    try {
+      // The foreign key holds the reader's row while this commits: erasing them waits, then takes this too.
       await database.rows(
-        'UPDATE idempotency_keys SET status = $1, headers = $2, body = $3 WHERE scope = $4 AND key = $5',
-        [response.status, JSON.stringify(response.headers), response.body, scope, key],
+        'UPDATE idempotency_keys SET status = $1, headers = $2, body = $3, user_id = $4 WHERE scope = $5 AND key = $6',
+        [response.status, JSON.stringify(response.headers), response.body, userId, scope, key],
       );
-    } else {
-      await database.rows('DELETE FROM idempotency_keys WHERE scope = $1 AND key = $2', [scope, key]);
+    } catch (error) {
+      if ((error as { code?: string }).code !== FOREIGN_KEY_VIOLATION) throw error;
+      await release();
     }
   }
 

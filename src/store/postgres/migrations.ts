@@ -343,4 +343,25 @@ export const postgresMigrations: readonly Migration[] = [
       END $$;
     `,
   },
+  {
+    version: 13,
+    name: 'kept responses name their reader, and go when the reader is erased',
+    sql: `
+      -- Kept responses were fingerprinted with a bare SHA-256 of requests that held passwords, and
+      -- named no reader, so erasing one left their data here: they go (a retry of a request made
+      -- before this release runs anew), and from now on each names the reader whose data it holds.
+      DELETE FROM idempotency_keys;
+      ALTER TABLE idempotency_keys ADD COLUMN user_id bigint REFERENCES users (id) ON DELETE CASCADE;
+      CREATE INDEX idempotency_keys_user ON idempotency_keys (user_id) WHERE user_id IS NOT NULL;
+    `,
+  },
+  {
+    version: 14,
+    name: 'deliveries by event, for retention',
+    sql: `
+      -- Removing an old audit entry removes its deliveries (the foreign key cascades), and retention
+      -- asks whether an entry has a delivery pending: both find the deliveries of an event here.
+      CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event_id, state);
+    `,
+  },
 ];

@@ -17,6 +17,7 @@ import { postgresSignIns } from './sign-ins.js';
 import { postgresNewsletters } from './newsletters.js';
 import { postgresProducts } from './products.js';
 import { postgresReferences } from './references.js';
+import { postgresRetention } from './retention.js';
 import { postgresSubscriptions } from './subscriptions.js';
 import { postgresUsers } from './users.js';
 import { postgresWebhooks } from './webhooks.js';
@@ -60,6 +61,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
     ...postgresWebhooks(database),
     ...postgresSignIns(database),
     ...postgresPasswordResets(database),
+    ...postgresRetention(database),
     async ping() {
       await pool.query('SELECT 1');
     },

@@ -5,16 +5,15 @@
 import type pg from 'pg';
 import type { AuditContext } from '../../domain/audit.js';
 import { PRODUCT_POINTER } from '../../domain/catalogue.js';
-import type { SubscriptionFilter } from '../../domain/entitlement.js';
 import { failures } from '../../domain/failures.js';
 import type { StoredSubscription, SubscriptionValues } from '../../domain/subscription.js';
-import type { IfVersion, SubscriptionStore } from '../port.js';
+import type { IfVersion, SubscriptionPageQuery, SubscriptionStore } from '../port.js';
+import { sql } from '../sql/builder.js';
 import type { Row } from '../sql/rows.js';
 import {
   activeSubscriptionsQuery,
   SUBSCRIPTION_COLUMNS,
-  subscriptionColumnsOf,
-  subscriptionsOfUserQuery,
+  subscriptionPage,
   toActiveSubscriptions,
   toStoredSubscription,
 } from '../sql/subscriptions.js';
@@ -22,6 +21,11 @@ import { auditInsert, versionCondition, type PostgresDatabase } from './database
 import type { PostgresReferences } from './references.js';
 
 const SUBSCRIPTION_SELECT = `SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions`;
+
+/** The first $2 subscriptions of each of the users $1, read through the primary key (user_id, id) for each user alone. */
+export const FIRST_SUBSCRIPTIONS_OF_USERS = `SELECT s.* FROM unnest($1::bigint[]) AS u(id)
+  CROSS JOIN LATERAL (${SUBSCRIPTION_SELECT} WHERE user_id = u.id ORDER BY id LIMIT $2) s
+  ORDER BY s.id`;
 
 export function postgresSubscriptions(database: PostgresDatabase, references: PostgresReferences): SubscriptionStore {
   /** Registers or refuses the product a write newly names (see references.ts), on the write's connection. */
@@ -65,19 +69,13 @@ export function postgresSubscriptions(database: PostgresDatabase, references: Po
     }
   }
 
-  async function listSubscriptions(
-    userId: string,
-    filter?: SubscriptionFilter,
-  ): Promise<StoredSubscription[] | undefined> {
+  async function listSubscriptions(userId: string, query: SubscriptionPageQuery) {
     // The user's row comes first, so that "no such user" and "no subscriptions" differ.
-    const rows = filter
-      ? await database.rows(subscriptionsOfUserQuery(userId, filter, 'postgres'))
-      : await database.rows(
-          `SELECT ${subscriptionColumnsOf('s')}
-           FROM users u LEFT JOIN subscriptions s ON s.user_id = u.id
-           WHERE u.id = $1 ORDER BY s.id`,
-          [userId],
-        );
+    const rows = await database.rows(
+      sql`SELECT u.id AS owner, s.* FROM users u
+          LEFT JOIN LATERAL (${subscriptionPage(userId, query, 'postgres')}) s ON true
+          WHERE u.id = ${userId}`,
+    );
     if (rows.length === 0) return undefined;
     return rows.filter((r) => r.id !== null).map(toStoredSubscription);
   }
@@ -86,8 +84,11 @@ export function postgresSubscriptions(database: PostgresDatabase, references: Po
     return toActiveSubscriptions(await database.rows(activeSubscriptionsQuery(userId, now, 'postgres')));
   }
 
-  async function listSubscriptionsOfUsers(userIds: readonly string[]): Promise<StoredSubscription[]> {
-    const rows = await database.rows(`${SUBSCRIPTION_SELECT} WHERE user_id = ANY($1::bigint[]) ORDER BY id`, [userIds]);
+  async function listSubscriptionsOfUsers(userIds: readonly string[], perUser?: number) {
+    const rows =
+      perUser === undefined
+        ? await database.rows(`${SUBSCRIPTION_SELECT} WHERE user_id = ANY($1::bigint[]) ORDER BY id`, [userIds])
+        : await database.rows(FIRST_SUBSCRIPTIONS_OF_USERS, [userIds, perUser]);
     return rows.map(toStoredSubscription);
   }
 

@@ -3,6 +3,7 @@
  * filtered, cursor-paged read of it, written once for both dialects.
  */
 import type { AuditAction, AuditEvent } from '../../domain/audit.js';
+import { EVENT_TYPES } from '../../domain/events.js';
 import type { AuditQuery } from '../port.js';
 import { join, raw, sql, type Sql } from './builder.js';
 import { array, seconds, type Row } from './rows.js';
@@ -31,8 +32,11 @@ export function auditEventsQuery(query: AuditQuery): Sql {
   if (query.resourceType !== undefined) conditions.push(sql`resource_type = ${query.resourceType}`);
   if (query.resourceId !== undefined) conditions.push(sql`resource_id = ${query.resourceId}`);
   if (query.userId !== undefined) conditions.push(sql`user_id = ${query.userId}`);
-  if (query.eventTypes) {
-    const types = query.eventTypes.map((type) => sql`${type}`);
+  if (query.eventTypes && EVENT_TYPES.every((type) => query.eventTypes?.includes(type))) {
+    // Every event: read in id order, rather than each type's entries gathered and sorted.
+    conditions.push(sql`event_type IS NOT NULL`);
+  } else if (query.eventTypes) {
+    const types = [...new Set(query.eventTypes)].map((type) => sql`${type}`);
     conditions.push(sql`event_type IN (${join(types, ', ', raw('NULL'))})`);
   }
   return sql`SELECT ${raw(AUDIT_COLUMNS)} FROM audit_log WHERE ${join(conditions, ' AND ')} ORDER BY id LIMIT ${query.limit}`;

@@ -6,6 +6,7 @@
  */
 import { GIVING, type ActiveSubscription, type SubscriptionFilter } from '../../domain/entitlement.js';
 import type { License, Resource, StoredSubscription, SubscriptionStatus } from '../../domain/subscription.js';
+import type { SubscriptionPageQuery } from '../port.js';
 import { join, raw, sql, type Dialect, type Sql } from './builder.js';
 import { boolean, instantValue, seconds, type Row } from './rows.js';
 
@@ -81,14 +82,15 @@ export function filterConditions(alias: string, filter: SubscriptionFilter, dial
 }
 
 /**
- * A user's subscriptions (those the filter lets through) by id, after a row naming the user, so
- * that "no such user" (no rows) and "no subscriptions" (one row of NULLs) differ.
+ * A page of one user's subscriptions (those the filter lets through) in id order, after (or,
+ * descending, before) `afterId`: a seek on the user's (user_id, id) key.
  */
-export function subscriptionsOfUserQuery(userId: string, filter: SubscriptionFilter, dialect: Dialect): Sql {
-  const conditions = filterConditions('s', filter, dialect);
-  return sql`SELECT u.id AS owner, ${raw(subscriptionColumnsOf('s'))}
-    FROM users u LEFT JOIN subscriptions s ON s.user_id = u.id AND ${join(conditions, ' AND ', raw('true'))}
-    WHERE u.id = ${userId} ORDER BY s.id`;
+export function subscriptionPage(userId: string, query: SubscriptionPageQuery, dialect: Dialect): Sql {
+  const conditions: Sql[] = [sql`s.user_id = ${userId}`];
+  if (query.afterId !== undefined) conditions.push(sql`s.id ${raw(query.descending ? '<' : '>')} ${query.afterId}`);
+  if (query.filter) conditions.push(...filterConditions('s', query.filter, dialect));
+  return sql`SELECT ${raw(subscriptionColumnsOf('s'))} FROM subscriptions s WHERE ${join(conditions, ' AND ')}
+    ORDER BY s.id ${raw(query.descending ? 'DESC' : 'ASC')} LIMIT ${query.limit}`;
 }
 
 /**

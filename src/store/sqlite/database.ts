@@ -33,6 +33,14 @@ export class SqliteDatabase {
     return { statement, values };
   }
 
+  /**
+   * Copies the write-ahead log into the file and truncates it, so that what was deleted is in
+   * neither. Skipped (and done by a later one) while another process is reading an old snapshot.
+   */
+  checkpoint(): void {
+    this.db.pragma('wal_checkpoint(TRUNCATE)');
+  }
+
   all(query: Sql): Row[] {
     const { statement, values } = this.statement(query);
     return statement.all(...values) as Row[];

@@ -3,7 +3,7 @@
  * durability setting, the schema migrated to this release, how references to the catalogue are
  * treated, and every kind of record's statements composed into one `Store`.
  */
-import { mkdirSync } from 'node:fs';
+import { closeSync, constants, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { withOutagesAsUnavailable } from '../availability.js';
@@ -19,6 +19,7 @@ import { sqliteSignIns } from './sign-ins.js';
 import { sqliteNewsletters } from './newsletters.js';
 import { sqliteProducts } from './products.js';
 import { sqliteReferences } from './references.js';
+import { sqliteRetention } from './retention.js';
 import { sqliteSubscriptions } from './subscriptions.js';
 import { sqliteUsers } from './users.js';
 import { sqliteWebhooks } from './webhooks.js';
@@ -38,12 +39,15 @@ export interface SqliteOptions extends StoreOptions {
 }
 
 export function openSqliteStore(options: SqliteOptions): Store {
-  if (options.path !== ':memory:') mkdirSync(dirname(options.path), { recursive: true });
+  if (options.path !== ':memory:') createPrivately(options.path);
   const db = new Database(options.path);
   try {
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
     db.pragma('foreign_keys = ON');
+    // Deleted rows are overwritten with zeros, not left in free pages: an erased reader is gone
+    // from the file, not only from its tables.
+    db.pragma('secure_delete = ON');
     db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 1000}`);
     migrate(db, sqliteMigrations);
     const database = new SqliteDatabase(db);
@@ -60,6 +64,7 @@ export function openSqliteStore(options: SqliteOptions): Store {
       ...sqliteWebhooks(database),
       ...sqliteSignIns(database),
       ...sqlitePasswordResets(database),
+      ...sqliteRetention(database),
       async ping() {
         ping.get();
       },
@@ -71,6 +76,16 @@ export function openSqliteStore(options: SqliteOptions): Store {
     db.close();
     throw error;
   }
+}
+
+/**
+ * Makes the folder and the file, when they are new, readable by their owner only (0700, 0600):
+ * they hold readers' personal data. SQLite gives its write-ahead log and shared memory files the
+ * database file's mode. A folder or file that exists keeps the mode its owner gave it.
+ */
+function createPrivately(path: string): void {
+  mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
+  closeSync(openSync(path, constants.O_CREAT | constants.O_RDWR, 0o600));
 }
 
 /** Applies the migrations the file lacks, in one transaction; refuses a newer schema. */

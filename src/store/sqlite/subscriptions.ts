@@ -3,15 +3,14 @@
  */
 import type { AuditContext } from '../../domain/audit.js';
 import { PRODUCT_POINTER } from '../../domain/catalogue.js';
-import type { SubscriptionFilter } from '../../domain/entitlement.js';
 import type { StoredSubscription, SubscriptionValues } from '../../domain/subscription.js';
-import type { IfVersion, SubscriptionStore } from '../port.js';
+import type { IfVersion, SubscriptionPageQuery, SubscriptionStore } from '../port.js';
 import type { Row } from '../sql/rows.js';
 import {
   activeSubscriptionsQuery,
   SUBSCRIPTION_COLUMNS,
   subscriptionColumnsOf,
-  subscriptionsOfUserQuery,
+  subscriptionPage,
   toActiveSubscriptions,
   toStoredSubscription,
 } from '../sql/subscriptions.js';
@@ -51,21 +50,12 @@ export function sqliteSubscriptions(database: SqliteDatabase, references: Sqlite
       .immediate();
   }
 
-  // The user's row comes first, so that "no such user" and "no subscriptions" differ.
-  const selectOfUser = db.prepare(`
-    SELECT u.id AS owner, ${subscriptionColumnsOf('s')}
-    FROM users u LEFT JOIN subscriptions s ON s.user_id = u.id
-    WHERE u.id = ? ORDER BY s.id`);
-
-  async function listSubscriptions(
-    userId: string,
-    filter?: SubscriptionFilter,
-  ): Promise<StoredSubscription[] | undefined> {
-    const rows = filter
-      ? database.all(subscriptionsOfUserQuery(userId, filter, 'sqlite'))
-      : (selectOfUser.all(userId) as Row[]);
-    if (rows.length === 0) return undefined;
-    return rows.filter((r) => r.id !== null).map(toStoredSubscription);
+  async function listSubscriptions(userId: string, query: SubscriptionPageQuery) {
+    return db.transaction((): StoredSubscription[] | undefined => {
+      // The user first, so that "no such user" and "no subscriptions" differ.
+      if (!userExists.get(userId)) return undefined;
+      return database.all(subscriptionPage(userId, query, 'sqlite')).map(toStoredSubscription);
+    })();
   }
 
   async function activeSubscriptionsOf(userId: string, now: number) {
@@ -75,9 +65,18 @@ export function sqliteSubscriptions(database: SqliteDatabase, references: Sqlite
   const selectOfUsers = db.prepare(`
     SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions
     WHERE user_id IN (SELECT value FROM json_each(?)) ORDER BY id`);
+  // Each user's first few, read through the (user_id, id) index for each user alone.
+  const selectFirstOfUsers = db.prepare(`
+    SELECT ${subscriptionColumnsOf('s')} FROM json_each(?) u
+    JOIN subscriptions s ON s.id IN (SELECT id FROM subscriptions WHERE user_id = u.value ORDER BY id LIMIT ?)
+    ORDER BY s.id`);
 
-  async function listSubscriptionsOfUsers(userIds: readonly string[]): Promise<StoredSubscription[]> {
-    return (selectOfUsers.all(JSON.stringify(userIds)) as Row[]).map(toStoredSubscription);
+  async function listSubscriptionsOfUsers(userIds: readonly string[], perUser?: number) {
+    const rows =
+      perUser === undefined
+        ? selectOfUsers.all(JSON.stringify(userIds))
+        : selectFirstOfUsers.all(JSON.stringify(userIds), perUser);
+    return (rows as Row[]).map(toStoredSubscription);
   }
 
   const selectOne = db.prepare(`SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE user_id = ? AND id = ?`);

@@ -155,7 +155,7 @@ export function sqliteUsers(database: SqliteDatabase, references: SqliteReferenc
   );
 
   async function deleteUser(id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean> {
-    return database.deleteRow(
+    const deleted = database.deleteRow(
       userVersion,
       deleteRow,
       [id],
@@ -163,6 +163,10 @@ export function sqliteUsers(database: SqliteDatabase, references: SqliteReferenc
       () => database.record(audit, 'delete', 'users', id, id),
       [forgetAttempts],
     );
+    // The rows are zeroed in the file (secure_delete), but the write-ahead log still holds the
+    // pages as they were: copy it into the file and empty it, so nothing of the reader is left.
+    if (deleted) database.checkpoint();
+    return deleted;
   }
 
   return { createUser, importUsers, getUser, userIdsByEmail, listUsers, updateUser, deleteUser };

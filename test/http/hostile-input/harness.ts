@@ -1,20 +1,37 @@
 /**
- * What every hostile-input suite shares: a service with one seeded user and subscription, and
- * the assertions of the suites. Whatever a client sends, the answer is a 4xx JSON:API error
- * (never a 5xx), the process keeps serving, and a refused request leaves the store exactly as it
- * was: the store is compared row for row, through a second connection to the service's
+ * What every block of the hostile-input suite shares: a service with one seeded user and
+ * subscription, and the suite's assertions. Whatever a client sends, the answer is a 4xx JSON:API
+ * error (never a 5xx), the process keeps serving, and a refused request leaves the store exactly as
+ * it was: the store is compared row for row, through a second connection to the service's
  * database, before and after every refused write.
+ *
+ * When the service is a process of its own (a pid), its resident memory is sampled throughout and
+ * its event loop timed on every refused request: none may raise the memory by more than 20 MB or
+ * block the loop for more than 50 ms.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createSubscription, createUser, userDocument } from '../../support/fixtures.js';
-import { startService, TEST_ADMIN_KEY, type Response, type Service } from '../../support/service.js';
+import { loopBlockedMs, ResidentMemory } from '../../support/footprint.js';
+import { TEST_ADMIN_KEY, type Response, type Service } from '../../support/service.js';
 import type { StoreKind } from '../../support/stores.js';
 
 export const BEARER = `Bearer ${TEST_ADMIN_KEY}`;
 
+/** The most a request may raise the service's resident memory, and block its event loop. */
+const MEMORY_BUDGET_MB = 20;
+const LOOP_BUDGET_MS = 50;
+
+/** The service the suite runs against; with a pid, a process of its own, whose footprint is watched. */
+export type HostileTarget = Pick<Service, 'client' | 'baseUrl' | 'sql' | 'snapshot' | 'close'> & { pid?: number };
+
+export interface HostileOptions {
+  /** Whether to watch the service's memory and event loop (it must be a process of its own). */
+  footprint: boolean;
+}
+
 export interface Hostile {
-  readonly service: Service;
+  readonly service: HostileTarget;
   readonly userId: string;
   readonly subscriptionId: string;
   /**
@@ -32,16 +49,28 @@ export interface Hostile {
   putSubscription(attributes: unknown, relationships?: unknown): () => Promise<Response>;
   /** A valid user document as text with `"HOLE"` replaced by raw JSON text. */
   userDocumentWith(placeholderPath: 'attribute' | 'top' | 'data' | 'meta', raw: string): string;
+  /** Defines the checks that end a run: still serving and, when watched, within the budgets. */
+  afterwards(): void;
 }
 
-/** Starts the service (before the suite's tests) and stops it after; answers the shared helpers. */
-export function hostileInput(kind: StoreKind): Hostile {
-  let service: Service;
+/**
+ * Starts the service `start` gives (before the suite's tests) and stops it after; answers the
+ * shared helpers.
+ */
+export function hostileInput(
+  kind: StoreKind,
+  start: (kind: StoreKind) => Promise<HostileTarget>,
+  options: HostileOptions,
+): Hostile {
+  let service: HostileTarget;
   let userId: string;
   let subscriptionId: string;
+  let memory: ResidentMemory | undefined;
+  /** The longest any refused request blocked the service's event loop, and which. */
+  let worstBlock = { ms: 0, request: '' };
 
   before(async () => {
-    service = await startService(kind);
+    service = await start(kind);
     userId = await createUser(service.client, {
       givenName: 'Seeded',
       circulationNumber: 'C-1',
@@ -52,8 +81,39 @@ export function hostileInput(kind: StoreKind): Hostile {
       dateStarted: '2025-01-01T00:00:00+00:00',
       dateEnded: '2026-01-01T00:00:00+00:00',
     });
+    if (options.footprint) {
+      assert.ok(service.pid !== undefined, 'the service has no process of its own to watch');
+      // Ordinary traffic first, so that the heap has grown to its working size before the baseline.
+      for (let i = 0; i < 100; i += 1) {
+        await createUser(service.client, { newsletters: { add: ['daily'] } });
+        await service.client.get('/users?page[size]=100');
+      }
+      memory = new ResidentMemory(service.pid);
+    }
   });
-  after(() => service.close());
+  after(async () => {
+    memory?.stop();
+    await service.close();
+  });
+
+  /**
+   * Sends a refused request, and when the service runs in a process of its own, how long it
+   * blocked the service's event loop. A refused request changes nothing, so one that seems to
+   * block too long is sent again: a stall the machine caused does not repeat, one the request
+   * causes does.
+   */
+  async function timed(send: () => Promise<Response>): Promise<Response> {
+    if (!memory) return send();
+    await loopBlockedMs(service.client);
+    const response = await send();
+    let blocked = await loopBlockedMs(service.client);
+    for (let attempt = 1; attempt < 5 && blocked > LOOP_BUDGET_MS; attempt += 1) {
+      await send();
+      blocked = Math.min(blocked, await loopBlockedMs(service.client));
+    }
+    if (blocked > worstBlock.ms) worstBlock = { ms: blocked, request: response.text.slice(0, 200) };
+    return response;
+  }
 
   const hostile: Hostile = {
     get service() {
@@ -67,7 +127,7 @@ export function hostileInput(kind: StoreKind): Hostile {
     },
     async refused(status, send) {
       const state = await service.snapshot();
-      const response = await send();
+      const response = await timed(send);
       if (status === '4xx') {
         assert.ok(
           response.status >= 400 && response.status < 500,
@@ -124,18 +184,31 @@ export function hostileInput(kind: StoreKind): Hostile {
           return JSON.stringify({ data: { type: 'users', attributes: base }, meta: 'HOLE' }).replace('"HOLE"', raw);
       }
     },
-  };
-  return hostile;
-}
+    afterwards() {
+      describe('after all of the hostile input above', () => {
+        it('still serves reads and writes', async () => {
+          await hostile.assertStillServing();
+          const id = await createUser(service.client, { givenName: 'After' });
+          const read = await service.client.get(`/users/${id}`);
+          assert.equal(read.body.data.attributes.givenName, 'After');
+        });
 
-/** After a suite's hostile input: the service still serves reads and writes. */
-export function keepsServing(hostile: Hostile): void {
-  describe('after all of the hostile input above', () => {
-    it('still serves reads and writes', async () => {
-      await hostile.assertStillServing();
-      const id = await createUser(hostile.service.client, { givenName: 'After' });
-      const read = await hostile.service.client.get(`/users/${id}`);
-      assert.equal(read.body.data.attributes.givenName, 'After');
-    });
-  });
+        if (!options.footprint) return;
+        it(`raised the service's resident memory by at most ${MEMORY_BUDGET_MB} MB, and blocked its loop at most ${LOOP_BUDGET_MS} ms`, (t) => {
+          assert.ok(memory, 'the service has no process of its own to watch');
+          const rise = memory.riseMb();
+          t.diagnostic(
+            `memory rose ${rise.toFixed(1)} MB; the longest block ${worstBlock.ms.toFixed(1)} ms: ${worstBlock.request}`,
+          );
+          assert.ok(rise <= MEMORY_BUDGET_MB, `the resident memory rose by ${rise.toFixed(1)} MB`);
+          assert.ok(
+            worstBlock.ms <= LOOP_BUDGET_MS,
+            `a request blocked the loop for ${worstBlock.ms.toFixed(0)} ms: ${worstBlock.request}`,
+          );
+        });
+      });
+    },
+  };
+
+  return hostile;
 }

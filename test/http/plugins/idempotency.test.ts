@@ -2,6 +2,7 @@
  * Idempotency-Key: a retried POST or expire runs once, whichever answer the client missed.
  */
 import assert from 'node:assert/strict';
+import { createHash } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import {
   createSubscription,
@@ -11,6 +12,8 @@ import {
   subscriptionDocument,
   userDocument,
 } from '../../support/fixtures.js';
+import { REQUEST_DEADLINE_MS } from '../../../src/http/plugins/hardening.js';
+import { staleAfterSeconds } from '../../../src/http/plugins/idempotency.js';
 import { startService, type Service } from '../../support/service.js';
 import { forEachStore } from '../../support/stores.js';
 
@@ -100,6 +103,70 @@ forEachStore((kind) => {
       const other = service.client.as((await issueKey(service.client, ['write'])).secret);
       const theirs = await other.post(`/users/${userId}/subscriptions`, subscriptionDocument(), withKey(key));
       assert.equal(theirs.status, 201, theirs.text);
+    });
+
+    it('keeps a fingerprint that the request alone cannot recompute: an HMAC under a key not in the database', async () => {
+      const key = freshKey();
+      const document = userDocument({ password: 'a guessable password' });
+      assert.equal((await service.client.post('/users', document, withKey(key))).status, 201);
+      const [row] = await service.sql('SELECT fingerprint FROM idempotency_keys WHERE key = ?', [key]);
+      // What whoever holds a copy of the database could compute to test a password guess.
+      const guess = createHash('sha256')
+        .update(`POST /users\n${JSON.stringify(document)}`)
+        .digest('hex');
+      assert.notEqual(row?.fingerprint, guess);
+      assert.match(String(row?.fingerprint), /^[0-9a-f]{64}$/);
+    });
+
+    it('lets no password into a stored fingerprint: requests that differ only in it fingerprint alike', async () => {
+      const [first, second] = [freshKey(), freshKey()];
+      const document = userDocument({ password: 'the first password' });
+      await service.client.post('/users', document, withKey(first));
+      // The same email: refused (taken), and fingerprinted all the same.
+      await service.client.post(
+        '/users',
+        userDocument({ email: document.data.attributes.email, password: 'a second password' }),
+        withKey(second),
+      );
+      const rows = await service.sql('SELECT key, fingerprint FROM idempotency_keys WHERE key IN (?, ?)', [
+        first,
+        second,
+      ]);
+      assert.equal(rows.length, 2);
+      assert.equal(rows[0]?.fingerprint, rows[1]?.fingerprint);
+    });
+
+    it('forgets the kept response of a reader who is erased: a retry runs anew, replaying nothing of them', async () => {
+      const key = freshKey();
+      const document = userDocument({ internalNotes: 'kept until erased' });
+      const created = await service.client.post('/users', document, withKey(key));
+      assert.equal(created.status, 201);
+      const id = created.body.data.id;
+      assert.deepEqual(
+        (await service.sql('SELECT user_id FROM idempotency_keys WHERE key = ?', [key])).map((r) => String(r.user_id)),
+        [id],
+      );
+      assert.equal((await service.client.delete(`/users/${id}`)).status, 204);
+      assert.deepEqual(await service.sql('SELECT * FROM idempotency_keys WHERE key = ?', [key]), []);
+      const retry = await service.client.post('/users', document, withKey(key));
+      assert.equal(retry.headers.get('idempotent-replayed'), null);
+      assert.notEqual(retry.body.data.id, id);
+    });
+
+    it("ties a subscription's kept response to its reader, and erasing them takes it", async () => {
+      const userId = await createUser(service.client);
+      const key = freshKey();
+      const created = await service.client.post(`/users/${userId}/subscriptions`, subscriptionDocument(), withKey(key));
+      assert.equal(created.status, 201);
+      assert.equal((await service.client.delete(`/users/${userId}`)).status, 204);
+      assert.deepEqual(await service.sql('SELECT * FROM idempotency_keys WHERE key = ?', [key]), []);
+    });
+
+    it("hands a claim on to a retry only after its request's deadline and its store calls are past", () => {
+      for (const bound of [1000, 7000, 60_000, 600_000]) {
+        assert.ok(staleAfterSeconds(bound) * 1000 >= REQUEST_DEADLINE_MS + 3 * bound, `for ${bound} ms`);
+      }
+      assert.equal(staleAfterSeconds(1000), 60);
     });
 
     it('refuses a key that is not 1 to 255 printable characters with 400', async () => {

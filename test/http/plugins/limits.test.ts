@@ -51,6 +51,20 @@ forEachStore((kind) => {
       assert.equal(fast.headers.get('ratelimit-policy'), '"rate";q=50;w=1, "burst";q=150');
     });
 
+    it('hold back requests without a valid credential by their address, with Retry-After', async () => {
+      // This suite's service allows 3 at once and 1 a second: public routes and wrong secrets share a bucket.
+      await new Promise((resolve) => setTimeout(resolve, 2000));
+      const statuses = [];
+      for (const credential of [null, null, 'circ_1_wrong', null]) {
+        const response = await service.client.as(credential).get(credential === null ? '/health/live' : '/users');
+        statuses.push(response.status);
+        if (response.status === 429) assert.ok(Number(response.headers.get('retry-after')) >= 1);
+      }
+      assert.deepEqual(statuses, [200, 200, 401, 429]);
+      assert.equal((await service.client.as(null).get('/users')).status, 429);
+      assert.equal((await admin.get('/users')).status, 200, 'a valid credential is held back by its address');
+    });
+
     it("keep one bucket per credential, and a credential's own rate over the default", async () => {
       const fast = await issueKey(admin, ['read'], { rateLimit: 50 });
       const slow = await issueKey(admin, ['read']);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
-import { createSubscription, createUser, onlyError } from '../../support/fixtures.js';
+import { createSubscription, createUser, issueKey, onlyError } from '../../support/fixtures.js';
 import { startService, type Service } from '../../support/service.js';
 import { forEachStore } from '../../support/stores.js';
 
@@ -49,7 +49,9 @@ forEachStore((kind) => {
       const userId = await createUser(service.client);
       await createSubscription(service.client, userId);
       await service.client.get(`/users/${userId}`);
-      const response = await fetch(`${service.baseUrl}/metrics`);
+      const response = await fetch(`${service.baseUrl}/metrics`, {
+        headers: { authorization: `Bearer ${service.client.credential}` },
+      });
       assert.equal(response.status, 200);
       assert.match(response.headers.get('content-type') ?? '', /^text\/plain; version=0\.0\.4/);
       const text = await response.text();
@@ -63,6 +65,21 @@ forEachStore((kind) => {
       assert.match(text, /process_resident_memory_bytes \d/);
       if (kind === 'PostgreSQL') assert.match(text, /store_pool_connections\{state="total"\} \d/);
       assert.ok(!text.includes(`/users/${userId}"`), 'a raw id became a label');
+    });
+
+    it('need a credential with the metrics scope (or admin), which reads nothing else', async () => {
+      const get = (credential: string | null, path = '/metrics') =>
+        fetch(`${service.baseUrl}${path}`, {
+          headers: {
+            accept: 'application/vnd.api+json',
+            ...(credential ? { authorization: `Bearer ${credential}` } : {}),
+          },
+        });
+      assert.equal((await get(null)).status, 401);
+      assert.equal((await get((await issueKey(service.client, ['read'])).secret)).status, 403);
+      const scraper = (await issueKey(service.client, ['metrics'])).secret;
+      assert.equal((await get(scraper)).status, 200);
+      assert.equal((await get(scraper, '/users')).status, 403);
     });
   });
 

@@ -112,6 +112,14 @@ forEachStore((kind) => {
       assert.ok(ids.length >= 5);
     });
 
+    for (const parameter of ['filter[actor]', 'filter[resourceType]', 'filter[resourceId]']) {
+      it(`refuses a ${parameter} holding a NUL with 400 naming it`, async () => {
+        const error = onlyError(await service.client.get(`/audit-events?${parameter}=a%00b`), 400);
+        assert.deepEqual(error.source, { parameter });
+        assert.equal(error.detail, `${parameter} must not contain NUL characters`);
+      });
+    }
+
     it('is refused to a write credential', async () => {
       onlyError(await writer.get('/audit-events'), 403);
     });

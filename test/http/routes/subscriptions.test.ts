@@ -187,6 +187,67 @@ forEachStore((kind) => {
       assert.deepEqual((await service.client.get(`/users/${userId}/subscriptions`)).body.data, []);
       onlyError(await service.client.get('/users/5555555/subscriptions'), 404);
     });
+
+    it('pages by page[size] and the page[after] of links.next, in either order, however many there are', async () => {
+      const userId = await createUser(service.client);
+      const ids: string[] = [];
+      for (let i = 0; i < 5; i += 1) ids.push(await createSubscription(service.client, userId));
+      const walk = async (first: string) => {
+        const seen: string[] = [];
+        let url: string | undefined = first;
+        while (url) {
+          const response = await service.client.get(url.replace(service.baseUrl, ''));
+          assert.equal(response.status, 200, response.text);
+          assert.ok(response.body.data.length <= 2);
+          seen.push(...response.body.data.map((s: any) => s.id));
+          url = response.body.links.next;
+        }
+        return seen;
+      };
+      assert.deepEqual(await walk(`/users/${userId}/subscriptions?page[size]=2`), ids);
+      assert.deepEqual(await walk(`/users/${userId}/subscriptions?page[size]=2&sort=-id`), [...ids].reverse());
+      const first = await service.client.get(`/users/${userId}/subscriptions?page[size]=2`);
+      assert.equal(
+        first.body.links.next,
+        `${service.baseUrl}/users/${userId}/subscriptions?page[size]=2&page[after]=${ids[1]}`,
+      );
+    });
+
+    it('answers at most 100 subscriptions a page', async () => {
+      const error = onlyError(await service.client.get('/users/1/subscriptions?page[size]=101'), 400);
+      assert.deepEqual(error.source, { parameter: 'page[size]' });
+    });
+  });
+
+  describe('include=subscriptions', () => {
+    it("includes a user's first 20 subscriptions, and says where the rest are", async () => {
+      const userId = await createUser(service.client);
+      const ids: string[] = [];
+      for (let i = 0; i < 22; i += 1) ids.push(await createSubscription(service.client, userId));
+      const few = await createUser(service.client);
+      const theirs = await createSubscription(service.client, few);
+      for (const path of [
+        `/users/${userId}?include=subscriptions`,
+        `/users?include=subscriptions&page[after]=${Number(userId) - 1}&page[size]=2`,
+      ]) {
+        const response = await service.client.get(path);
+        assert.equal(response.status, 200, response.text);
+        const [many, one] = ([] as any[]).concat(response.body.data);
+        assert.deepEqual(
+          many.relationships.subscriptions.data.map((s: any) => s.id),
+          ids.slice(0, 20),
+        );
+        assert.deepEqual(many.relationships.subscriptions.meta, { truncated: true });
+        assert.equal(
+          many.relationships.subscriptions.links.related,
+          `${service.baseUrl}/users/${userId}/subscriptions`,
+        );
+        if (one) {
+          assert.deepEqual(one.relationships.subscriptions, { data: [{ type: 'subscriptions', id: theirs }] });
+        }
+        assert.equal(response.body.included.length, one ? 21 : 20);
+      }
+    });
   });
 
   describe('GET /users/{id}/subscriptions/{id}', () => {

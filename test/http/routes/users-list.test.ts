@@ -154,5 +154,32 @@ forEachStore((kind) => {
       const error = onlyError(await service.client.get('/users?page[size]=101'), 400);
       assert.deepEqual(error.source, { parameter: 'page[size]' });
     });
+
+    it('refuses a page by number that starts beyond the first 10,000 users, pointing at links.next', async () => {
+      assert.equal((await service.client.get('/users?page[size]=1&page[number]=10000')).status, 200);
+      for (const [query, parameter] of [
+        ['page[size]=1&page[number]=10001', 'page[number]'],
+        ['page=101', 'page'],
+        ['page[number]=9999999', 'page[number]'],
+      ]) {
+        const error = onlyError(await service.client.get(`/users?${query}`), 400);
+        assert.equal(error.code, 'PAGE_TOO_DEEP');
+        assert.deepEqual(error.source, { parameter });
+        assert.match(error.detail, /links\.next/);
+      }
+    });
+
+    it('serves any depth through page[after], giving no prev link that would be refused', async () => {
+      const deep = await service.client.get(`/users?page[size]=1&page[number]=10002&page[after]=${ids[10]}`);
+      assert.equal(deep.status, 200, deep.text);
+      assert.deepEqual(
+        deep.body.data.map((u: any) => u.id),
+        [ids[11]],
+      );
+      assert.equal(deep.body.links.prev, undefined);
+      assert.match(deep.body.links.next, /page\[number\]=10003&page\[after\]=/);
+      const shallow = await service.client.get(`/users?page[size]=1&page[number]=10001&page[after]=${ids[10]}`);
+      assert.equal(shallow.body.links.prev, `${service.baseUrl}/users?page[size]=1&page[number]=10000`);
+    });
   });
 });

@@ -323,6 +323,30 @@ forEachStore((kind) => {
       assert.deepEqual(left, []);
     });
 
+    it("leaves none of the reader's values anywhere in the database, its files and kept responses included", async () => {
+      const marker = `m${Date.now().toString(36)}x`;
+      const attributes = {
+        email: `erase-${marker}@example.com`,
+        givenName: `Given${marker}`,
+        internalNotes: `notes ${marker}`,
+        telephone: `+1 555 ${marker}`,
+        // A newsletter is the catalogue's, not the reader's: it stays, so its id carries no marker.
+        newsletters: { add: ['daily'] },
+      };
+      const created = await service.client.post('/users', userDocument(attributes), {
+        headers: { 'idempotency-key': `erase-${marker}` },
+      });
+      assert.equal(created.status, 201, created.text);
+      const id = created.body.data.id;
+      await createSubscription(service.client, id, { externalIdentifier: `ext-${marker}` });
+      await service.client.patch(`/users/${id}`, {
+        data: { type: 'users', id, attributes: { jobTitle: `title ${marker}` } },
+      });
+      assert.ok((await service.rawDump()).includes(marker));
+      assert.equal((await service.client.delete(`/users/${id}`)).status, 204);
+      assert.ok(!(await service.rawDump()).includes(marker), 'a value of the erased reader is still in the database');
+    });
+
     it('answers 404 for an unknown user', async () => {
       onlyError(await service.client.delete('/users/7777777'), 404);
     });

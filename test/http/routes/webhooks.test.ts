@@ -117,10 +117,10 @@ forEachStore((kind) => {
 
   describe('a service without a webhook key', () => {
     it('answers 503 to a new webhook, saying what to set', async () => {
-      const keyless = await startService(kind, { webhooks: { key: undefined } });
+      const keyless = await startService(kind, { keys: { webhook: undefined, fingerprint: undefined } });
       try {
         const error = onlyError(await keyless.client.post('/webhooks', webhookDocument()), 503);
-        assert.match(error.detail, /WEBHOOK_SECRET_KEY/);
+        assert.match(error.detail, /SERVICE_SECRET_KEY/);
         assert.deepEqual((await keyless.client.get('/webhooks')).body.data, []);
       } finally {
         await keyless.close();

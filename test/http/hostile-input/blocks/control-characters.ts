@@ -1,15 +1,13 @@
 /**
  * Hostile input: NUL bytes and control characters in strings. Whatever a client sends, the answer is a 4xx JSON:API error, the
- * process keeps serving, and a refused request leaves the store as it was (see harness.ts).
+ * process keeps serving, and a refused request leaves the store as it was (see ../harness.ts).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createUser, subscriptionDocument, uniqueEmail, userDocument } from '../../support/fixtures.js';
-import { forEachStore } from '../../support/stores.js';
-import { hostileInput, keepsServing } from './harness.js';
+import { createUser, subscriptionDocument, uniqueEmail, userDocument } from '../../../support/fixtures.js';
+import { type Hostile } from '../harness.js';
 
-forEachStore((kind) => {
-  const hostile = hostileInput(kind);
+export function controlCharacters(hostile: Hostile): void {
   const { refused, assertAllAt, assertStillServing, postUser, postSubscription } = hostile;
 
   describe('NUL bytes and control characters in strings', () => {
@@ -127,6 +125,4 @@ forEachStore((kind) => {
 
     it('keeps serving after control characters', assertStillServing);
   });
-
-  keepsServing(hostile);
-});
+}

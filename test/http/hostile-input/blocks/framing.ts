@@ -1,17 +1,15 @@
 /**
  * Hostile input: malformed HTTP framing. Whatever a client sends, the answer is a 4xx JSON:API error, the
- * process keeps serving, and a refused request leaves the store as it was (see harness.ts).
+ * process keeps serving, and a refused request leaves the store as it was (see ../harness.ts).
  */
 import assert from 'node:assert/strict';
 import net from 'node:net';
 import { describe, it } from 'node:test';
-import { userDocument } from '../../support/fixtures.js';
-import { MEDIA_TYPE } from '../../support/service.js';
-import { forEachStore } from '../../support/stores.js';
-import { BEARER, hostileInput, keepsServing } from './harness.js';
+import { userDocument } from '../../../support/fixtures.js';
+import { MEDIA_TYPE } from '../../../support/service.js';
+import { BEARER, type Hostile } from '../harness.js';
 
-forEachStore((kind) => {
-  const hostile = hostileInput(kind);
+export function framing(hostile: Hostile): void {
   const { assertStillServing } = hostile;
 
   /** One HTTP/1.1 exchange over a raw socket, for framing that no HTTP client will send. */
@@ -86,7 +84,7 @@ forEachStore((kind) => {
       });
     }
 
-    it('refuses a Content-Length over 1 MiB with 413 before the body arrives', async () => {
+    it('refuses a Content-Length over the body limit with 413 before the body arrives', async () => {
       const state = await hostile.service.snapshot();
       const response = await exchange(
         `POST /users HTTP/1.1\r\nHost: localhost\r\nAuthorization: ${BEARER}\r\nContent-Type: ${MEDIA_TYPE}\r\nContent-Length: 99999999999\r\n\r\n{}`,
@@ -98,6 +96,4 @@ forEachStore((kind) => {
 
     it('keeps serving after malformed framing', assertStillServing);
   });
-
-  keepsServing(hostile);
-});
+}

@@ -1,15 +1,13 @@
 /**
  * Hostile input: prototype-pollution keys. Whatever a client sends, the answer is a 4xx JSON:API error, the
- * process keeps serving, and a refused request leaves the store as it was (see harness.ts).
+ * process keeps serving, and a refused request leaves the store as it was (see ../harness.ts).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { subscriptionDocument, userDocument } from '../../support/fixtures.js';
-import { forEachStore } from '../../support/stores.js';
-import { hostileInput, keepsServing } from './harness.js';
+import { subscriptionDocument, userDocument } from '../../../support/fixtures.js';
+import { type Hostile } from '../harness.js';
 
-forEachStore((kind) => {
-  const hostile = hostileInput(kind);
+export function prototypePollution(hostile: Hostile): void {
   const { refused, assertAllAt, isPolluted, postUser, postSubscription, userDocumentWith } = hostile;
 
   describe('prototype-pollution keys', () => {
@@ -85,6 +83,4 @@ forEachStore((kind) => {
       if (response.status === 201) assert.equal(response.body.data.attributes.isAdmin, undefined);
     });
   });
-
-  keepsServing(hostile);
-});
+}

@@ -1,16 +1,14 @@
 /**
  * Hostile input: query parameters. Whatever a client sends, the answer is a 4xx JSON:API error, the
- * process keeps serving, and a refused request leaves the store as it was (see harness.ts).
+ * process keeps serving, and a refused request leaves the store as it was (see ../harness.ts).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createSubscription, userDocument } from '../../support/fixtures.js';
-import { type Response } from '../../support/service.js';
-import { forEachStore } from '../../support/stores.js';
-import { hostileInput, keepsServing } from './harness.js';
+import { createSubscription, userDocument } from '../../../support/fixtures.js';
+import { type Response } from '../../../support/service.js';
+import { type Hostile } from '../harness.js';
 
-forEachStore((kind) => {
-  const hostile = hostileInput(kind);
+export function queryParameters(hostile: Hostile): void {
   const { refused, isPolluted } = hostile;
 
   describe('query parameters', () => {
@@ -136,6 +134,4 @@ forEachStore((kind) => {
       assertBadParameter(await hostile.service.client.get(`/users?filter[email]=${'a'.repeat(300)}`), 'filter[email]');
     });
   });
-
-  keepsServing(hostile);
-});
+}

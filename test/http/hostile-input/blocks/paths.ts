@@ -1,14 +1,12 @@
 /**
  * Hostile input: hostile paths. Whatever a client sends, the answer is a 4xx JSON:API error, the
- * process keeps serving, and a refused request leaves the store as it was (see harness.ts).
+ * process keeps serving, and a refused request leaves the store as it was (see ../harness.ts).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { forEachStore } from '../../support/stores.js';
-import { hostileInput, keepsServing } from './harness.js';
+import { type Hostile } from '../harness.js';
 
-forEachStore((kind) => {
-  const hostile = hostileInput(kind);
+export function paths(hostile: Hostile): void {
   const { assertStillServing } = hostile;
 
   describe('hostile paths', () => {
@@ -39,6 +37,4 @@ forEachStore((kind) => {
 
     it('keeps serving after hostile paths', assertStillServing);
   });
-
-  keepsServing(hostile);
-});
+}

@@ -1,16 +1,14 @@
 /**
  * Hostile input: bodies that are not JSON:API documents. Whatever a client sends, the answer is a 4xx JSON:API error, the
- * process keeps serving, and a refused request leaves the store as it was (see harness.ts).
+ * process keeps serving, and a refused request leaves the store as it was (see ../harness.ts).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { userDocument } from '../../support/fixtures.js';
-import { MEDIA_TYPE } from '../../support/service.js';
-import { forEachStore } from '../../support/stores.js';
-import { BEARER, hostileInput, keepsServing } from './harness.js';
+import { userDocument } from '../../../support/fixtures.js';
+import { MEDIA_TYPE } from '../../../support/service.js';
+import { BEARER, type Hostile } from '../harness.js';
 
-forEachStore((kind) => {
-  const hostile = hostileInput(kind);
+export function documents(hostile: Hostile): void {
   const { refused, assertAllAt, postUser, postSubscription } = hostile;
 
   describe('bodies that are not JSON:API documents', () => {
@@ -128,6 +126,4 @@ forEachStore((kind) => {
       });
     }
   });
-
-  keepsServing(hostile);
-});
+}

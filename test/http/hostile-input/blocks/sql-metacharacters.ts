@@ -1,15 +1,12 @@
 /**
  * Hostile input: SQL metacharacters in filters. Whatever a client sends, the answer is a 4xx JSON:API error, the
- * process keeps serving, and a refused request leaves the store as it was (see harness.ts).
+ * process keeps serving, and a refused request leaves the store as it was (see ../harness.ts).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { forEachStore } from '../../support/stores.js';
-import { hostileInput, keepsServing } from './harness.js';
+import { type Hostile } from '../harness.js';
 
-forEachStore((kind) => {
-  const hostile = hostileInput(kind);
-
+export function sqlMetacharacters(hostile: Hostile): void {
   describe('SQL metacharacters in filters', () => {
     const filters: [string, string][] = [
       ['filter[email]', "' OR 1=1 --"],
@@ -46,6 +43,4 @@ forEachStore((kind) => {
       );
     });
   });
-
-  keepsServing(hostile);
-});
+}

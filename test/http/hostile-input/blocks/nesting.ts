@@ -1,15 +1,13 @@
 /**
  * Hostile input: deeply nested JSON. Whatever a client sends, the answer is a 4xx JSON:API error, the
- * process keeps serving, and a refused request leaves the store as it was (see harness.ts).
+ * process keeps serving, and a refused request leaves the store as it was (see ../harness.ts).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { userDocument } from '../../support/fixtures.js';
-import { forEachStore } from '../../support/stores.js';
-import { hostileInput, keepsServing } from './harness.js';
+import { userDocument } from '../../../support/fixtures.js';
+import { type Hostile } from '../harness.js';
 
-forEachStore((kind) => {
-  const hostile = hostileInput(kind);
+export function nesting(hostile: Hostile): void {
   const { refused, assertAllAt, assertStillServing, postUser, userDocumentWith } = hostile;
 
   describe('deeply nested JSON', () => {
@@ -48,6 +46,15 @@ forEachStore((kind) => {
       await refused('4xx', postUser('['.repeat(500_000) + ']'.repeat(500_000)));
     });
 
+    it('refuses 32,000 levels of arrays (just under the body limit) with 400', async () => {
+      await refused(400, postUser('['.repeat(32_000) + ']'.repeat(32_000)));
+    });
+
+    it('refuses 10,000 levels of objects inside meta at the body limit without a 5xx', async () => {
+      const deep = '{"a":'.repeat(12_000) + '1' + '}'.repeat(12_000);
+      await refused('4xx', postUser(`{"data":{"type":"users","attributes":{}},"meta":${deep}}`));
+    });
+
     it('takes 10,000 levels of nesting inside meta, which it ignores, without a 5xx', async () => {
       const response = await hostile.service.client.post('/users', userDocumentWith('meta', deepObject));
       assert.ok(response.status < 500, response.text);
@@ -55,6 +62,4 @@ forEachStore((kind) => {
 
     it('keeps serving after deeply nested bodies', assertStillServing);
   });
-
-  keepsServing(hostile);
-});
+}

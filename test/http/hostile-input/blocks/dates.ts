@@ -1,15 +1,13 @@
 /**
  * Hostile input: dates. Whatever a client sends, the answer is a 4xx JSON:API error, the
- * process keeps serving, and a refused request leaves the store as it was (see harness.ts).
+ * process keeps serving, and a refused request leaves the store as it was (see ../harness.ts).
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { subscriptionDocument } from '../../support/fixtures.js';
-import { forEachStore } from '../../support/stores.js';
-import { hostileInput, keepsServing } from './harness.js';
+import { subscriptionDocument } from '../../../support/fixtures.js';
+import { type Hostile } from '../harness.js';
 
-forEachStore((kind) => {
-  const hostile = hostileInput(kind);
+export function dates(hostile: Hostile): void {
   const { refused, assertAllAt, postSubscription, putSubscription } = hostile;
 
   describe('dates', () => {
@@ -79,6 +77,4 @@ forEachStore((kind) => {
       }
     });
   });
-
-  keepsServing(hostile);
-});
+}

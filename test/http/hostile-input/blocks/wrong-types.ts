@@ -1,15 +1,13 @@
 /**
  * Hostile input: wrong JSON types in user and subscription attributes. Whatever a client sends,
  * the answer is a 4xx JSON:API error, the process keeps serving, and a refused request leaves the
- * store as it was (see harness.ts).
+ * store as it was (see ../harness.ts).
  */
 import { describe, it } from 'node:test';
-import { subscriptionDocument, userDocument } from '../../support/fixtures.js';
-import { forEachStore } from '../../support/stores.js';
-import { hostileInput, keepsServing } from './harness.js';
+import { subscriptionDocument, userDocument } from '../../../support/fixtures.js';
+import { type Hostile } from '../harness.js';
 
-forEachStore((kind) => {
-  const hostile = hostileInput(kind);
+export function wrongTypes(hostile: Hostile): void {
   const { refused, assertAllAt, postUser, putUser, postSubscription, putSubscription } = hostile;
 
   type Case = { pointer: string; attributes: (value: unknown) => Record<string, unknown>; wrong: unknown[] };
@@ -126,6 +124,4 @@ forEachStore((kind) => {
       }
     });
   });
-
-  keepsServing(hostile);
-});
+}

@@ -1,0 +1,57 @@
+/**
+ * Retention in real processes: a serving process prunes on its own timer, with no request to
+ * prompt it, and `circulation prune` does the same once.
+ */
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { after, before, describe, it } from 'node:test';
+import { eventually } from '../support/eventually.js';
+import { CLI, startProcess } from '../support/process.js';
+import { forEachStore, openTestStore, type TestStore } from '../support/stores.js';
+
+const LIMITS = { staleAfter: 60, keepFor: 24 * 3600 };
+const hoursAgo = (hours: number) => Math.floor(Date.now() / 1000) - hours * 3600;
+
+forEachStore((kind) => {
+  let store: TestStore;
+  before(async () => {
+    store = await openTestStore(kind);
+  });
+  after(() => store.close());
+
+  const keys = async () => (await store.sql('SELECT key FROM idempotency_keys ORDER BY key')).map((r) => r.key);
+
+  describe('a serving process', () => {
+    it('removes expired idempotency keys on its timer, with no request arriving', async () => {
+      await store.store.claimIdempotencyKey('s', 'timer-expired', 'f', hoursAgo(3), LIMITS);
+      await store.store.claimIdempotencyKey('s', 'timer-kept', 'f', hoursAgo(0), LIMITS);
+      const service = await startProcess({
+        DATABASE_URL: store.databaseUrl,
+        RETENTION_INTERVAL_SECONDS: '1',
+        IDEMPOTENCY_RETENTION_HOURS: '2',
+      });
+      try {
+        await eventually(
+          async () => !(await keys()).includes('timer-expired'),
+          () => 'the expired key to go',
+        );
+        assert.ok((await keys()).includes('timer-kept'));
+      } finally {
+        await service.stop();
+      }
+    });
+  });
+
+  describe('circulation prune', () => {
+    it('removes what has outlived its retention once, and says how much', async () => {
+      await store.store.claimIdempotencyKey('s', 'command-expired', 'f', hoursAgo(30), LIMITS);
+      const result = spawnSync(process.execPath, [...CLI, 'prune'], {
+        env: { ...process.env, DATABASE_URL: store.databaseUrl },
+        encoding: 'utf8',
+      });
+      assert.equal(result.status, 0, result.stderr);
+      assert.match(result.stdout, /^1 idempotency keys, 0 webhook deliveries and 0 audit entries removed/);
+      assert.ok(!(await keys()).includes('command-expired'));
+    });
+  });
+});

@@ -1,0 +1,160 @@
+/**
+ * Erasing a reader (`deleteUser`) reaches every table that holds their data, in its transaction,
+ * and leaves nothing of them in the database: not in a table, and on SQLite not in the file's
+ * free pages or its write-ahead log either.
+ *
+ * Every table that names a reader (a `user_id` column, or an email) is listed below with how an
+ * erasure reaches it. A table added to the schema and not listed here fails the first test;
+ * one listed as reached by a cascade that is not fails the second.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { randomBytes } from 'node:crypto';
+import { toUserFields } from '../../src/domain/user.js';
+import { AUDIT, fullUserAttributes } from '../support/fixtures.js';
+import { forEachStore, openTestStore, type TestStore } from '../support/stores.js';
+
+/**
+ * How an erasure reaches a table: it is the reader's row, a foreign key cascades, the erasure
+ * deletes the rows of the reader's email, or it is kept (and why).
+ */
+type Reach = 'the reader' | 'cascade' | 'by email' | `kept: ${string}`;
+
+const READER_TABLES: Record<string, Reach> = {
+  users: 'the reader',
+  user_newsletters: 'cascade',
+  subscriptions: 'cascade',
+  idempotency_keys: 'cascade',
+  password_reset_tokens: 'cascade',
+  // Attempts are counted by email, whether or not a reader has it; the erasure forgets the reader's.
+  sign_in_attempts: 'by email',
+  audit_log: `kept: ids and the names of attributes, never a value; the trail of who changed what, and the
+    user.deleted event that tells other systems to erase the reader too (pruned after AUDIT_RETENTION_DAYS)`,
+  webhook_deliveries: 'kept: ids only, the deliveries of the events above (pruned after DELIVERY_RETENTION_DAYS)',
+};
+
+/** A column that names a reader. */
+const NAMES_A_READER = /^user_id$|email/;
+
+forEachStore((kind) => {
+  let store: TestStore;
+  before(async () => {
+    store = await openTestStore(kind);
+  });
+  after(() => store.close());
+
+  /** Every table of the schema with its columns. */
+  async function columnsByTable(): Promise<Map<string, string[]>> {
+    const rows =
+      kind === 'SQLite'
+        ? await store.sql(
+            `SELECT m.name AS table_name, c.name AS column_name FROM sqlite_master m, pragma_table_info(m.name) c
+             WHERE m.type = 'table' AND m.name NOT LIKE 'sqlite_%'`,
+          )
+        : await store.sql(
+            `SELECT table_name, column_name FROM information_schema.columns WHERE table_schema = current_schema()`,
+          );
+    const tables = new Map<string, string[]>();
+    for (const row of rows) {
+      const name = String(row.table_name);
+      tables.set(name, [...(tables.get(name) ?? []), String(row.column_name)]);
+    }
+    return tables;
+  }
+
+  /** The tables whose user_id references users (id) with ON DELETE CASCADE. */
+  async function cascadingTables(): Promise<string[]> {
+    const rows =
+      kind === 'SQLite'
+        ? await store.sql(
+            `SELECT m.name AS table_name FROM sqlite_master m, pragma_foreign_key_list(m.name) f
+             WHERE m.type = 'table' AND f."table" = 'users' AND f."from" = 'user_id' AND f."to" = 'id'
+               AND f.on_delete = 'CASCADE'`,
+          )
+        : await store.sql(
+            `SELECT c.conrelid::regclass::text AS table_name FROM pg_constraint c
+             JOIN pg_attribute a ON a.attrelid = c.conrelid AND a.attnum = ANY (c.conkey)
+             WHERE c.contype = 'f' AND c.confrelid = 'users'::regclass AND c.confdeltype = 'c'
+               AND a.attname = 'user_id' AND c.connamespace = current_schema()::regnamespace`,
+          );
+    return rows.map((r) => String(r.table_name));
+  }
+
+  describe('erasing a reader', () => {
+    it('knows how it reaches every table that names a reader', async () => {
+      const naming = [...(await columnsByTable())]
+        .filter(([, columns]) => columns.some((c) => NAMES_A_READER.test(c)))
+        .map(([table]) => table)
+        .sort();
+      assert.deepEqual(naming, Object.keys(READER_TABLES).sort(), 'a table names readers: list it in READER_TABLES');
+    });
+
+    it('reaches by cascade every table listed so', async () => {
+      const listed = Object.entries(READER_TABLES).filter(([, reach]) => reach === 'cascade');
+      assert.deepEqual((await cascadingTables()).sort(), listed.map(([table]) => table).sort());
+    });
+
+    it('leaves no row naming them, and no value of theirs anywhere in the database', async () => {
+      const marker = randomBytes(8).toString('hex');
+      const attributes = fullUserAttributes(`erased-${marker}@example.com`);
+      const user = await store.store.createUser(
+        {
+          email: attributes.email,
+          passwordHash: null,
+          fields: toUserFields({ ...attributes, internalNotes: `notes ${marker}`, givenName: `Given${marker}` }),
+          // A newsletter is the catalogue's, not the reader's: it stays, and so its id carries no marker.
+          newsletters: ['daily'],
+        },
+        AUDIT,
+      );
+      await store.store.createWebhook(
+        { url: 'https://hooks.example.com/', events: ['user.updated'], secretSalt: 's' },
+        AUDIT,
+      );
+      await store.store.createSubscription(
+        user.id,
+        {
+          dateStarted: 0,
+          dateEnded: null,
+          externalIdentifier: `ext-${marker}`,
+          license: null,
+          resource: null,
+          trial: false,
+          productId: null,
+        },
+        AUDIT,
+      );
+      await store.store.updateUser(
+        user.id,
+        { fields: { telephone: `+1 ${marker}` }, addNewsletters: [], removeNewsletters: [] },
+        AUDIT,
+      );
+      await store.store.claimIdempotencyKey('erasure', marker, 'f', 1, { staleAfter: 60, keepFor: 3600 });
+      await store.store.finishIdempotencyKey(
+        'erasure',
+        marker,
+        { status: 201, headers: {}, body: JSON.stringify({ email: attributes.email }) },
+        user.id,
+      );
+      await store.store.countSignInAttempt(attributes.email, 1, { maxAttempts: 10, windowSeconds: 900 });
+      await store.store.createPasswordResetToken(
+        { userId: user.id, tokenHash: randomBytes(32), createdAt: 1, expiresAt: 4_000_000_000 },
+        AUDIT,
+      );
+      assert.ok((await store.rawDump()).includes(marker), 'the dump shows the reader before the erasure');
+
+      assert.equal(await store.store.deleteUser(user.id, AUDIT), true);
+      for (const [table, reach] of Object.entries(READER_TABLES)) {
+        if (reach.startsWith('kept')) continue;
+        const [column, value] =
+          reach === 'by email'
+            ? ['email_lower', attributes.email.toLowerCase()]
+            : [table === 'users' ? 'id' : 'user_id', user.id];
+        const rows = await store.sql(`SELECT count(*) AS n FROM ${table} WHERE ${column} = ?`, [value]);
+        assert.equal(Number(rows[0]?.n), 0, `${table} still names the erased reader`);
+      }
+      const dump = await store.rawDump();
+      assert.ok(!dump.includes(marker), 'a value of the erased reader is still in the database');
+    });
+  });
+});

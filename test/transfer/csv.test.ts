@@ -1,0 +1,47 @@
+/**
+ * CSV cells: what a spreadsheet would run as a formula is exported as text (OWASP's advice against
+ * CSV injection), and import reads back exactly what was exported.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { flatten, neutralised, restored, unflatten } from '../../src/transfer/csv.js';
+
+describe('CSV cells', () => {
+  for (const formula of [
+    '=HYPERLINK("https://evil.example","click")',
+    '+44 20 7946 0000',
+    '-2+3',
+    '@SUM(A1)',
+    '\t=1',
+    '\r=1',
+  ]) {
+    it(`neutralise ${JSON.stringify(formula)} with a leading apostrophe`, () => {
+      assert.equal(neutralised(formula), `'${formula}`);
+    });
+  }
+
+  for (const value of ['Lovelace', "'s-Hertogenbosch", "'=already quoted", "''+1", '', 'a=b', '1+1']) {
+    it(`read back ${JSON.stringify(value)} as it was exported`, () => {
+      assert.equal(restored(neutralised(value)), value);
+    });
+  }
+
+  it('neutralise every text cell of an exported user, lists and nested objects included, and undo it on import', () => {
+    const attributes = {
+      email: 'ada@example.com',
+      familyName: '=cmd|" /C calc"!A0',
+      telephone: '+1 518 555 0100',
+      address: { streetAddress: '@home' },
+      newsletters: ['-daily', 'weekly'],
+    };
+    const row = flatten(attributes);
+    assert.deepEqual(row, {
+      email: 'ada@example.com',
+      familyName: `'=cmd|" /C calc"!A0`,
+      telephone: "'+1 518 555 0100",
+      'address.streetAddress': "'@home",
+      newsletters: "'-daily;weekly",
+    });
+    assert.deepEqual(unflatten(row as Record<string, string>), attributes);
+  });
+});
