@@ -16,7 +16,7 @@
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
 import { hash, parseOptions as argon2Parameters, verify, type Options } from '@node-rs/argon2';
-import { parseOptions as bcryptParameters, verify as bcryptVerify } from '@node-rs/bcrypt';
+import bcrypt from 'bcrypt';
 import { dictionary } from '@zxcvbn-ts/language-common';
 
 export const PASSWORD_MIN_LENGTH = 8;
@@ -46,6 +46,8 @@ const MAX_ARGON2_PARALLELISM = 16;
 const MAX_BCRYPT_COST = 14;
 
 const BCRYPT = /^\$2[aby]\$/;
+/** A whole bcrypt hash: the cost, then 22 characters of salt and 31 of hash in bcrypt's base64. */
+const BCRYPT_HASH = /^\$2[aby]\$(\d\d)\$[./A-Za-z0-9]{53}$/;
 const ARGON2 = /^\$argon2(?:id|i|d)\$/;
 
 /** The 10,000 most common passwords, from zxcvbn's list (ordered by frequency, all lower case). */
@@ -119,9 +121,17 @@ export async function verifyPassword(stored: string | null, password: string): P
     return false;
   }
   return limited(
-    () => (BCRYPT.test(stored) ? bcryptVerify(normalised, stored) : verify(stored, normalised).catch(() => false)),
+    () => (BCRYPT.test(stored) ? verifyBcrypt(stored, normalised) : verify(stored, normalised).catch(() => false)),
     Infinity,
   );
+}
+
+/**
+ * PHP writes bcrypt as $2y$, which is $2b$ by another name; the library reads only $2a$ and $2b$.
+ * A hash it cannot read never matches.
+ */
+function verifyBcrypt(stored: string, password: string): Promise<boolean> {
+  return bcrypt.compare(password, stored.replace(/^\$2y\$/, '$2b$')).catch(() => false);
 }
 
 /** Whether a verified hash should be made again: anything but argon2id with today's parameters. */
@@ -147,7 +157,8 @@ export function passwordHashProblem(stored: string): string | undefined {
   const malformed = 'must be a bcrypt ($2a$, $2b$, $2y$) or argon2 (PHC string) hash';
   try {
     if (BCRYPT.test(stored)) {
-      const { cost } = bcryptParameters(stored);
+      const cost = Number(BCRYPT_HASH.exec(stored)?.[1] ?? NaN);
+      if (!(cost >= 4 && cost <= 31)) return malformed;
       return cost > MAX_BCRYPT_COST ? `has a bcrypt cost above ${MAX_BCRYPT_COST}` : undefined;
     }
     if (ARGON2.test(stored)) {

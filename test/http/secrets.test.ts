@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { hash as bcryptHash } from '@node-rs/bcrypt';
+import { hash as bcryptHash } from 'bcrypt';
 import { issueKey, uniqueEmail, userDocument } from '../support/fixtures.js';
 import { issueResetToken, resetDocument, signIn } from '../support/readers.js';
 import { startProcess } from '../support/process.js';
@@ -44,7 +44,7 @@ async function exerciseSecrets(client: import('../support/service.js').Client) {
   const token = await issueResetToken(client, id);
   assert.equal((await client.post('/password-resets', resetDocument(token, RESET_PASSWORD))).status, 204);
   assert.equal((await client.post('/password-resets', resetDocument(token, RESET_PASSWORD))).status, 422);
-  const importedHash = await bcryptHash(IMPORTED_PASSWORD, { cost: 4 });
+  const importedHash = await bcryptHash(IMPORTED_PASSWORD, 4);
   const imported = await client.post('/users', userDocument({ passwordHash: importedHash }));
   assert.equal(imported.status, 201, imported.text);
   assert.equal((await signIn(client, imported.body.data.attributes.email, IMPORTED_PASSWORD)).status, 201);

@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { hash as argon2Hash } from '@node-rs/argon2';
-import { hash as bcryptHash } from '@node-rs/bcrypt';
+import { hash as bcryptHash } from 'bcrypt';
 import { SETTINGS } from '../../src/config.js';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { CLI, startProcess, type ServiceProcess } from '../support/process.js';
@@ -415,7 +415,7 @@ forEachStore((kind) => {
     });
 
     it('keeps bcrypt and argon2 hashes as they are, rejecting a malformed one by line, and the readers sign in', async () => {
-      const bcrypt = await bcryptHash('bcrypt from the old site', { cost: 4 });
+      const bcrypt = await bcryptHash('bcrypt from the old site', 4);
       const argon2 = await argon2Hash('argon2 from the old site', { algorithm: 1, memoryCost: 4096, timeCost: 3 });
       const ndjson = join(dir, `${kind}-hashes.ndjson`);
       writeFileSync(
