@@ -5,9 +5,9 @@
  * it was: the store is compared row for row, through a second connection to the service's
  * database, before and after every refused write.
  *
- * When the service is a process of its own (a pid), its resident memory is sampled throughout and
- * its event loop timed on every refused request: none may raise the memory by more than 20 MB or
- * block the loop for more than 50 ms.
+ * When the service is a process of its own (a pid), its resident memory is sampled and its event
+ * loop timed on every refused request: none may raise the memory by more than 20 MB or block the
+ * loop for more than 50 ms.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -68,6 +68,8 @@ export function hostileInput(
   let memory: ResidentMemory | undefined;
   /** The longest any refused request blocked the service's event loop, and which. */
   let worstBlock = { ms: 0, request: '' };
+  /** The most any refused request raised the service's resident memory, and which. */
+  let worstRise = { mb: 0, request: '' };
 
   before(async () => {
     service = await start(kind);
@@ -97,22 +99,31 @@ export function hostileInput(
   });
 
   /**
-   * Sends a refused request, and when the service runs in a process of its own, how long it
-   * blocked the service's event loop. A refused request changes nothing, so one that seems to
-   * block too long is sent again: a stall the machine caused does not repeat, one the request
-   * causes does.
+   * Sends a refused request and, when the service runs in a process of its own, measures how far
+   * it raised the service's resident memory and how long it blocked its event loop. A refused
+   * request changes nothing, so one that seems over a budget is sent again: a stall or a late
+   * collection that the machine's load caused does not repeat, a cost the request causes does.
    */
   async function timed(send: () => Promise<Response>): Promise<Response> {
     if (!memory) return send();
-    await loopBlockedMs(service.client);
-    const response = await send();
-    let blocked = await loopBlockedMs(service.client);
-    for (let attempt = 1; attempt < 5 && blocked > LOOP_BUDGET_MS; attempt += 1) {
-      await send();
-      blocked = Math.min(blocked, await loopBlockedMs(service.client));
+    const watched = memory;
+    const measure = async () => {
+      await loopBlockedMs(service.client);
+      watched.rebase();
+      const answer = await send();
+      return { answer, blocked: await loopBlockedMs(service.client), rise: watched.riseMb() };
+    };
+    const first = await measure();
+    let { blocked, rise } = first;
+    for (let attempt = 1; attempt < 5 && (blocked > LOOP_BUDGET_MS || rise > MEMORY_BUDGET_MB); attempt += 1) {
+      const again = await measure();
+      blocked = Math.min(blocked, again.blocked);
+      rise = Math.min(rise, again.rise);
     }
-    if (blocked > worstBlock.ms) worstBlock = { ms: blocked, request: response.text.slice(0, 200) };
-    return response;
+    const request = first.answer.text.slice(0, 200);
+    if (blocked > worstBlock.ms) worstBlock = { ms: blocked, request };
+    if (rise > worstRise.mb) worstRise = { mb: rise, request };
+    return first.answer;
   }
 
   const hostile: Hostile = {
@@ -194,13 +205,14 @@ export function hostileInput(
         });
 
         if (!options.footprint) return;
-        it(`raised the service's resident memory by at most ${MEMORY_BUDGET_MB} MB, and blocked its loop at most ${LOOP_BUDGET_MS} ms`, (t) => {
+        it(`no refused request raised the service's resident memory by over ${MEMORY_BUDGET_MB} MB or blocked its loop over ${LOOP_BUDGET_MS} ms`, (t) => {
           assert.ok(memory, 'the service has no process of its own to watch');
-          const rise = memory.riseMb();
-          t.diagnostic(
-            `memory rose ${rise.toFixed(1)} MB; the longest block ${worstBlock.ms.toFixed(1)} ms: ${worstBlock.request}`,
+          t.diagnostic(`the largest rise ${worstRise.mb.toFixed(1)} MB: ${worstRise.request}`);
+          t.diagnostic(`the longest block ${worstBlock.ms.toFixed(1)} ms: ${worstBlock.request}`);
+          assert.ok(
+            worstRise.mb <= MEMORY_BUDGET_MB,
+            `a request raised the resident memory by ${worstRise.mb.toFixed(1)} MB: ${worstRise.request}`,
           );
-          assert.ok(rise <= MEMORY_BUDGET_MB, `the resident memory rose by ${rise.toFixed(1)} MB`);
           assert.ok(
             worstBlock.ms <= LOOP_BUDGET_MS,
             `a request blocked the loop for ${worstBlock.ms.toFixed(0)} ms: ${worstBlock.request}`,
