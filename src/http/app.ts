@@ -9,6 +9,7 @@ import type { ServiceKeys } from '../keys/service-keys.js';
 import type { Store } from '../store/port.js';
 import { baseUrlOf } from './jsonapi/links.js';
 import { authentication, type AuthOptions } from './plugins/auth.js';
+import { compression } from './plugins/compression.js';
 import { clientErrorHandler, errorHandling, frameworkErrors } from './plugins/error-handling.js';
 import { DEFAULT_BODY_LIMIT_BYTES, hardening, MAX_HEADER_BYTES, REQUEST_TIMEOUT_MS } from './plugins/hardening.js';
 import { idempotency } from './plugins/idempotency.js';
@@ -16,6 +17,7 @@ import { mediaTypes } from './plugins/media-types.js';
 import { newMetrics, observability, requestIdOf, timedStore } from './plugins/observability.js';
 import { openApi } from './plugins/openapi.js';
 import { serializerCompiler } from './plugins/serialization.js';
+import { requestSteps } from './plugins/request-steps.js';
 import { shutdown } from './plugins/shutdown.js';
 import { validatorCompiler } from './plugins/validation.js';
 import { writeNotifications } from './plugins/write-notifications.js';
@@ -85,6 +87,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const metrics = newMetrics();
   const store = timedStore(options.store, metrics);
 
+  // One hook of each kind runs the steps every plugin below adds, in the order they are registered.
+  await app.register(requestSteps);
   await app.register(openApi);
   // Before any route, so that every route answers its errors as JSON:API documents.
   await app.register(errorHandling, { bodyLimitBytes });
@@ -100,6 +104,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     storeCallBoundMs: options.storeCallBoundMs ?? 10_000,
   });
   if (options.webhooks?.changed) await app.register(writeNotifications, { changed: options.webhooks.changed });
+  // Last of the onSend hooks: what it compresses is the body the others have settled (and kept).
+  await app.register(compression);
 
   const routes: RouteOptions = { store, baseUrl: (request) => baseUrlOf(request, options.publicUrl) };
   await app.register(userRoutes, routes);

@@ -34,25 +34,21 @@ const SECURITY_HEADERS = {
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-store',
 };
+const { 'content-security-policy': _own, ...DOCS_SECURITY_HEADERS } = SECURITY_HEADERS;
 
 export const hardening = fp(
   async (app) => {
     app.server.headersTimeout = HEADERS_TIMEOUT_MS;
     app.decorateRequest('deadline', 0);
-    app.addHook('onRequest', async (request) => {
+    app.steps.onRequest((request) => {
       request.deadline = Date.now() + REQUEST_DEADLINE_MS;
       if (request.url.length > MAX_URL_LENGTH) throw errors.uriTooLong(MAX_URL_LENGTH);
     });
-    app.addHook('onSend', async (request, reply) => {
+    app.steps.onSend((request, reply) => {
       // The docs page sets a policy of its own that lets its scripts and styles run.
-      if (request.routeOptions.url?.startsWith('/docs')) {
-        const { 'content-security-policy': _own, ...rest } = SECURITY_HEADERS;
-        reply.headers(rest);
-      } else {
-        reply.headers(SECURITY_HEADERS);
-      }
+      reply.headers(request.routeOptions.url?.startsWith('/docs') ? DOCS_SECURITY_HEADERS : SECURITY_HEADERS);
       if (request.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000');
     });
   },
-  { name: 'hardening' },
+  { name: 'hardening', dependencies: ['request-steps'] },
 );

@@ -67,13 +67,13 @@ export const observability = fp<ObservabilityOptions>(
       },
     });
 
-    app.addHook('onRequest', async () => {
+    app.steps.onRequest(() => {
       inFlight.inc();
     });
-    app.addHook('onSend', async (request, reply) => {
+    app.steps.onSend((request, reply) => {
       reply.header('x-request-id', request.id);
     });
-    app.addHook('onResponse', async (request, reply) => {
+    app.steps.onResponse((request, reply) => {
       inFlight.dec();
       const route = request.routeOptions.url ?? UNMATCHED;
       const labels = { method: request.method, route, status: String(reply.statusCode) };
@@ -111,7 +111,7 @@ export const observability = fp<ObservabilityOptions>(
       return { meta: { status: 'ready' } };
     });
   },
-  { name: 'observability' },
+  { name: 'observability', dependencies: ['request-steps'] },
 );
 
 /** The store with each call timed into `store_operation_duration_seconds`. */

@@ -41,13 +41,13 @@ export const shutdown = fp(
     app.addHook('preClose', async () => {
       closing = true;
     });
-    app.addHook('onRequest', async (request) => {
+    app.steps.onRequest((request) => {
       if (closing) throw errors.shuttingDown();
       if (draining && request.routeOptions.url === '/health/ready') throw errors.shuttingDown();
     });
-    app.addHook('onSend', async (_request, reply) => {
+    app.steps.onSend((_request, reply) => {
       if (draining) reply.header('connection', 'close');
     });
   },
-  { name: 'shutdown' },
+  { name: 'shutdown', dependencies: ['request-steps'] },
 );

@@ -6,9 +6,9 @@ import fp from 'fastify-plugin';
 
 export const writeNotifications = fp<{ changed: () => void }>(
   async (app, { changed }) => {
-    app.addHook('onResponse', async (request, reply) => {
+    app.steps.onResponse((request, reply) => {
       if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 300) changed();
     });
   },
-  { name: 'write-notifications' },
+  { name: 'write-notifications', dependencies: ['request-steps'] },
 );
