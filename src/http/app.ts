@@ -17,7 +17,6 @@ import { mediaTypes } from './plugins/media-types.js';
 import { newMetrics, observability, requestIdOf, timedStore } from './plugins/observability.js';
 import { openApi } from './plugins/openapi.js';
 import { serializerCompiler } from './plugins/serialization.js';
-import { requestSteps } from './plugins/request-steps.js';
 import { shutdown } from './plugins/shutdown.js';
 import { validatorCompiler } from './plugins/validation.js';
 import { writeNotifications } from './plugins/write-notifications.js';
@@ -87,8 +86,6 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const metrics = newMetrics();
   const store = timedStore(options.store, metrics);
 
-  // One hook of each kind runs the steps every plugin below adds, in the order they are registered.
-  await app.register(requestSteps);
   await app.register(openApi);
   // Before any route, so that every route answers its errors as JSON:API documents.
   await app.register(errorHandling, { bodyLimitBytes });

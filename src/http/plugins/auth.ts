@@ -4,7 +4,7 @@
  * is read from the store on every request, so a revocation holds from the next request on, in
  * every process. Then its rate is checked, then its scope against what the route needs.
  */
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { allows, hashSecret, parseSecret, secretMatches, type Scope } from '../../domain/api-key.js';
 import type { AuditContext } from '../../domain/audit.js';
 import { errors } from '../errors.js';
@@ -69,27 +69,22 @@ export const authentication = fp<AuthOptions & { store: Store }>(
     };
 
     app.decorateRequest('credential', null);
-    // Synchronous up to the credential's read, so that public requests and refusals wait for nothing.
-    app.steps.onRequest((request, reply) => {
-      if (!options.enabled) return;
+    app.addHook('onRequest', async (request, reply) => {
       const needed =
-        request.routeOptions.config?.scope ??
-        (request.method === 'GET' || request.method === 'HEAD' ? 'read' : 'write');
+        request.routeOptions.config?.scope ?? (['GET', 'HEAD'].includes(request.method) ? 'read' : 'write');
+      if (!options.enabled) return;
       if (needed === 'public') return takeForAddress(request);
       const secret = presentedSecret(request.headers.authorization);
       if (secret === undefined) {
         takeForAddress(request);
         throw errors.credentialRequired();
       }
-      return authenticate(secret).then((credential) => admit(request, reply, credential, needed));
-    });
-
-    /** Lets the request in as `credential`, or refuses it: no valid credential, too fast, or too narrow a scope. */
-    function admit(request: FastifyRequest, reply: FastifyReply, credential: Credential | undefined, needed: Scope) {
+      const credential = await authenticate(secret);
       if (!credential) {
         takeForAddress(request);
         throw errors.credentialInvalid();
       }
+
       const limit = limiter.limitFor(credential.rateLimit);
       const rate = limiter.take(credential.id, limit);
       reply.headers(rateLimitHeaders(limit, rate));
@@ -97,9 +92,9 @@ export const authentication = fp<AuthOptions & { store: Store }>(
 
       if (!allows(credential.scopes, needed)) throw errors.scopeInsufficient(credential.scopes, needed);
       request.credential = credential;
-    }
+    });
   },
-  { name: 'authentication', dependencies: ['request-steps'] },
+  { name: 'authentication' },
 );
 
 /**

@@ -63,17 +63,17 @@ export function encodedBody(
 /** Compresses what the hooks before it have made of the body; registered after every other onSend hook. */
 export const compression = fp(
   async (app) => {
-    app.steps.onSend((request, reply, payload) => {
-      if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return;
-      if (payload.length === 0) return;
+    app.addHook('onSend', async (request, reply, payload) => {
+      if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
+      if (payload.length === 0) return payload;
       reply.header('vary', 'accept-encoding');
       // HEAD describes the identity body: compressing one that is never sent costs for nothing.
-      if (request.method === 'HEAD') return;
+      if (request.method === 'HEAD') return payload;
       const encoded = encodedBody(request.headers['accept-encoding'], payload);
-      if (!encoded) return;
+      if (!encoded) return payload;
       reply.header('content-encoding', encoded.coding);
       return encoded.body;
     });
   },
-  { name: 'compression', dependencies: ['request-steps'] },
+  { name: 'compression' },
 );

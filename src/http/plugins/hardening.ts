@@ -34,21 +34,25 @@ const SECURITY_HEADERS = {
   'referrer-policy': 'no-referrer',
   'cache-control': 'no-store',
 };
-const { 'content-security-policy': _own, ...DOCS_SECURITY_HEADERS } = SECURITY_HEADERS;
 
 export const hardening = fp(
   async (app) => {
     app.server.headersTimeout = HEADERS_TIMEOUT_MS;
     app.decorateRequest('deadline', 0);
-    app.steps.onRequest((request) => {
+    app.addHook('onRequest', async (request) => {
       request.deadline = Date.now() + REQUEST_DEADLINE_MS;
       if (request.url.length > MAX_URL_LENGTH) throw errors.uriTooLong(MAX_URL_LENGTH);
     });
-    app.steps.onSend((request, reply) => {
+    app.addHook('onSend', async (request, reply) => {
       // The docs page sets a policy of its own that lets its scripts and styles run.
-      reply.headers(request.routeOptions.url?.startsWith('/docs') ? DOCS_SECURITY_HEADERS : SECURITY_HEADERS);
+      if (request.routeOptions.url?.startsWith('/docs')) {
+        const { 'content-security-policy': _own, ...rest } = SECURITY_HEADERS;
+        reply.headers(rest);
+      } else {
+        reply.headers(SECURITY_HEADERS);
+      }
       if (request.protocol === 'https') reply.header('strict-transport-security', 'max-age=31536000');
     });
   },
-  { name: 'hardening', dependencies: ['request-steps'] },
+  { name: 'hardening' },
 );

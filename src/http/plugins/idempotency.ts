@@ -102,9 +102,9 @@ export const idempotency = fp<IdempotencyOptions>(
       request.dataSubject = (request.params as { user_id?: string } | undefined)?.user_id ?? null;
     });
 
-    app.steps.onSend((request, reply, payload) => {
+    app.addHook('onSend', async (request, reply, payload) => {
       const claim = request.idempotencyClaim;
-      if (!claim) return;
+      if (!claim) return payload;
       request.idempotencyClaim = null;
       // A server error is not an answer to keep: release the key so that a retry runs again.
       const kept =
@@ -120,10 +120,11 @@ export const idempotency = fp<IdempotencyOptions>(
               ),
               body: typeof payload === 'string' ? payload : '',
             };
-      return store.finishIdempotencyKey(claim.scope, claim.key, kept, request.dataSubject).then(() => payload);
+      await store.finishIdempotencyKey(claim.scope, claim.key, kept, request.dataSubject);
+      return payload;
     });
   },
-  { name: 'idempotency', dependencies: ['request-steps'] },
+  { name: 'idempotency' },
 );
 
 /** The fingerprint of a request: an HMAC of its method, address and body, its secrets left out. */

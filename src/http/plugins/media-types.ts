@@ -103,7 +103,7 @@ export const mediaTypes = fp(
       done(problems.length > 0 ? errors.invalidAttributes(problems) : null, body);
     });
 
-    app.steps.onRequest((request) => {
+    app.addHook('onRequest', async (request) => {
       if (request.routeOptions.config?.ownMediaType) return;
       const unacceptable = acceptProblem(request.headers.accept);
       if (unacceptable !== undefined) throw errors.notAcceptable(unacceptable);
@@ -116,10 +116,11 @@ export const mediaTypes = fp(
       if (unsupported !== undefined) throw errors.unsupportedMediaType(unsupported);
     });
 
-    app.steps.onSend((request, reply, payload) => {
+    app.addHook('onSend', async (request, reply, payload) => {
       const hasBody = payload !== undefined && payload !== null && payload !== '';
       if (hasBody && !request.routeOptions.config?.ownMediaType) reply.header('content-type', JSONAPI);
+      return payload;
     });
   },
-  { name: 'media-types', dependencies: ['request-steps'] },
+  { name: 'media-types' },
 );

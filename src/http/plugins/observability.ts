@@ -67,13 +67,13 @@ export const observability = fp<ObservabilityOptions>(
       },
     });
 
-    app.steps.onRequest(() => {
+    app.addHook('onRequest', async () => {
       inFlight.inc();
     });
-    app.steps.onSend((request, reply) => {
+    app.addHook('onSend', async (request, reply) => {
       reply.header('x-request-id', request.id);
     });
-    app.steps.onResponse((request, reply) => {
+    app.addHook('onResponse', async (request, reply) => {
       inFlight.dec();
       const route = request.routeOptions.url ?? UNMATCHED;
       const labels = { method: request.method, route, status: String(reply.statusCode) };
@@ -111,7 +111,7 @@ export const observability = fp<ObservabilityOptions>(
       return { meta: { status: 'ready' } };
     });
   },
-  { name: 'observability', dependencies: ['request-steps'] },
+  { name: 'observability' },
 );
 
 /** The store with each call timed into `store_operation_duration_seconds`. */

@@ -41,13 +41,13 @@ export const shutdown = fp(
     app.addHook('preClose', async () => {
       closing = true;
     });
-    app.steps.onRequest((request) => {
+    app.addHook('onRequest', async (request) => {
       if (closing) throw errors.shuttingDown();
       if (draining && request.routeOptions.url === '/health/ready') throw errors.shuttingDown();
     });
-    app.steps.onSend((_request, reply) => {
+    app.addHook('onSend', async (_request, reply) => {
       if (draining) reply.header('connection', 'close');
     });
   },
-  { name: 'shutdown', dependencies: ['request-steps'] },
+  { name: 'shutdown' },
 );

@@ -6,9 +6,9 @@ import fp from 'fastify-plugin';
 
 export const writeNotifications = fp<{ changed: () => void }>(
   async (app, { changed }) => {
-    app.steps.onResponse((request, reply) => {
+    app.addHook('onResponse', async (request, reply) => {
       if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 300) changed();
     });
   },
-  { name: 'write-notifications', dependencies: ['request-steps'] },
+  { name: 'write-notifications' },
 );
