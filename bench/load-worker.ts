@@ -11,6 +11,8 @@ export interface LoadRequest {
   method: string;
   path: string;
   body?: string;
+  /** Headers of this request beyond the scenario's own (If-None-Match, Accept-Encoding). */
+  headers?: Record<string, string>;
 }
 
 export interface LoadSpec {
@@ -39,7 +41,7 @@ const result = await autocannon({
           method: chosen.method as typeof request.method,
           path: chosen.path,
           body: chosen.body,
-          headers: { ...spec.headers },
+          headers: { ...spec.headers, ...chosen.headers },
         };
       },
     },

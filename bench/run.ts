@@ -15,7 +15,7 @@ import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync }
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { createServer } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { EVENT_TYPES } from '../src/domain/events.js';
@@ -118,7 +118,28 @@ function scenarios(deepPage: number, deepNextLink: string): Scenario[] {
       name: "GET a user's subscriptions",
       requests: () => many(() => ({ method: 'GET', path: `/users/${random(USERS)}/subscriptions` })),
     },
+    {
+      // A paywall polling readers it holds: the seeded subscriptions are all at version 1.
+      name: 'GET one subscription, If-None-Match current (304)',
+      requests: () =>
+        many(() => {
+          const n = random(USERS);
+          return {
+            method: 'GET',
+            path: `/users/${n}/subscriptions/${subscriptionOf(n)}`,
+            headers: { 'if-none-match': '"1"' },
+          };
+        }),
+    },
     { name: 'list page 1', requests: () => [{ method: 'GET', path: '/users' }] },
+    {
+      name: 'list page 1, Accept-Encoding: gzip',
+      requests: () => [{ method: 'GET', path: '/users', headers: { 'accept-encoding': 'gzip' } }],
+    },
+    {
+      name: 'list page 1, Accept-Encoding: br',
+      requests: () => [{ method: 'GET', path: '/users', headers: { 'accept-encoding': 'br' } }],
+    },
     { name: `list page ${deepPage} via links.next`, requests: () => [{ method: 'GET', path: deepNextLink }] },
     {
       // The deepest page by number the service serves (an OFFSET of 9,900); deeper is a 400.
@@ -293,6 +314,9 @@ async function startBaseline(work: string, response: { status: number; headers: 
     'ratelimit-remaining',
     'ratelimit-reset',
     'x-request-id',
+    'etag',
+    'vary',
+    'content-encoding',
   ]) {
     const value = response.headers.get(name);
     if (value !== null) headers[name] = value;
@@ -390,13 +414,23 @@ async function stopService(service: Service): Promise<void> {
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-async function request(url: string, secret: string, r: LoadRequest) {
-  const response = await fetch(url + r.path, {
-    method: r.method,
-    headers: { accept: MEDIA_TYPE, 'content-type': MEDIA_TYPE, authorization: `Bearer ${secret}` },
-    body: r.body,
+/** One request through node:http, which leaves a compressed body as it came (fetch would decode it). */
+function request(url: string, secret: string, r: LoadRequest) {
+  return new Promise<{ status: number; headers: Headers; body: Buffer }>((resolve, reject) => {
+    const headers = { accept: MEDIA_TYPE, 'content-type': MEDIA_TYPE, authorization: `Bearer ${secret}`, ...r.headers };
+    httpRequest(url + r.path, { method: r.method, headers }, (response) => {
+      const chunks: Buffer[] = [];
+      response.on('data', (chunk: Buffer) => chunks.push(chunk));
+      response.on('end', () => {
+        const received = new Headers();
+        for (const [name, value] of Object.entries(response.headers))
+          if (typeof value === 'string') received.set(name, value);
+        resolve({ status: response.statusCode ?? 0, headers: received, body: Buffer.concat(chunks) });
+      });
+    })
+      .on('error', reject)
+      .end(r.body);
   });
-  return { status: response.status, headers: response.headers, body: Buffer.from(await response.arrayBuffer()) };
 }
 
 async function openBenchStore(
@@ -479,6 +513,12 @@ async function benchStore(kind: string, work: string): Promise<{ rows: Row[]; ex
       const captured = await request(service.url, secret, requests[0] as LoadRequest);
       if (captured.status >= 400)
         throw new Error(`${scenario.name}: ${captured.status} ${captured.body.toString().slice(0, 300)}`);
+      // A compressed answer is reported with the bytes it saves against the same answer uncompressed.
+      const { 'accept-encoding': coding, ...uncompressedHeaders } = requests[0]?.headers ?? {};
+      const uncompressed =
+        coding === undefined
+          ? undefined
+          : await request(service.url, secret, { ...(requests[0] as LoadRequest), headers: uncompressedHeaders });
       const baseline = await startBaseline(work, captured);
       const connections = scenario.connections ?? CONNECTIONS;
       await load(service.url, requests, WARMUP, connections, work, secret);
@@ -503,6 +543,11 @@ async function benchStore(kind: string, work: string): Promise<{ rows: Row[]; ex
       rows.push({
         ...(hashing ? { note: `${Math.round(rps)} argon2id hashes/s` } : {}),
         ...(verifying ? { note: `${Math.round(rps)} argon2id verifies/s` } : {}),
+        ...(uncompressed
+          ? {
+              note: `${(rps / baselineRps).toFixed(2)}; ${captured.headers.get('content-encoding') ?? 'identity'} ${captured.body.length} of ${uncompressed.body.length} bytes (${Math.round((1 - captured.body.length / uncompressed.body.length) * 100)}% saved)`,
+            }
+          : {}),
         scenario: scenario.name,
         store: args.webhook ? `${kind}+webhook` : kind,
         users: USERS,

@@ -9,6 +9,7 @@ import type { ServiceKeys } from '../keys/service-keys.js';
 import type { Store } from '../store/port.js';
 import { baseUrlOf } from './jsonapi/links.js';
 import { authentication, type AuthOptions } from './plugins/auth.js';
+import { compression } from './plugins/compression.js';
 import { clientErrorHandler, errorHandling, frameworkErrors } from './plugins/error-handling.js';
 import { DEFAULT_BODY_LIMIT_BYTES, hardening, MAX_HEADER_BYTES, REQUEST_TIMEOUT_MS } from './plugins/hardening.js';
 import { idempotency } from './plugins/idempotency.js';
@@ -100,6 +101,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     storeCallBoundMs: options.storeCallBoundMs ?? 10_000,
   });
   if (options.webhooks?.changed) await app.register(writeNotifications, { changed: options.webhooks.changed });
+  // Last of the onSend hooks: what it compresses is the body the others have settled (and kept).
+  await app.register(compression);
 
   const routes: RouteOptions = { store, baseUrl: (request) => baseUrlOf(request, options.publicUrl) };
   await app.register(userRoutes, routes);

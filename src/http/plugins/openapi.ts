@@ -8,7 +8,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
-import { IfMatchHeader } from '../jsonapi/etag.js';
+import { IfMatchHeader, IfNoneMatchHeader } from '../jsonapi/etag.js';
 import { takesIdempotencyKey } from './idempotency.js';
 
 import { ErrorDocument } from '../jsonapi/documents.js';
@@ -79,13 +79,16 @@ function completeRouteSchemas(app: FastifyInstance): void {
     // Every write to one resource honours If-Match.
     const conditional = methods.some((m) => ['PUT', 'PATCH', 'DELETE'].includes(m));
     const idempotent = methods.some((m) => takesIdempotencyKey(m, route.url)) && !route.config?.showsSecret;
+    // A read that may answer 304 (see jsonapi/etag.ts) honours If-None-Match.
+    const notModifiable = (schema.response as Record<string, unknown> | undefined)?.[304] !== undefined;
     route.schema = {
       querystring: NoQueryParameters,
-      ...(conditional || idempotent
+      ...(conditional || idempotent || notModifiable
         ? {
             headers: Type.Object({
               ...(conditional ? IfMatchHeader.properties : {}),
               ...(idempotent ? IdempotencyKeyHeader.properties : {}),
+              ...(notModifiable ? IfNoneMatchHeader.properties : {}),
             }),
           }
         : {}),

@@ -11,7 +11,7 @@ import { sentAttributeNames } from '../../domain/audit.js';
 import { formatInstant, nowInSeconds } from '../../domain/dates.js';
 import { errors } from '../errors.js';
 import { auditOf } from '../plugins/auth.js';
-import { etagOf, ifMatchVersions } from '../jsonapi/etag.js';
+import { answeredNotModified, etagOf, ifMatchVersions, NotModifiedResponse } from '../jsonapi/etag.js';
 import {
   collectionDocument,
   createDocument,
@@ -90,13 +90,14 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
       config: ADMIN,
       schema: {
         params: ApiKeyParams,
-        response: { 200: singleDocument(ApiKeyResource), ...errorResponses(404, ...DENIALS) },
+        response: { 200: singleDocument(ApiKeyResource), ...NotModifiedResponse, ...errorResponses(404, ...DENIALS) },
       },
     },
     async (request, reply) => {
       const key = await store.getApiKey(request.params.key_id);
       if (!key) throw noSuchKey(request.params.key_id);
-      return reply.header('etag', etagOf(key.version)).send({ data: render(request, key) });
+      if (answeredNotModified(request, reply, key.version)) return reply;
+      return reply.send({ data: render(request, key) });
     },
   );
 

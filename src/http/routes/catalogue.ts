@@ -19,7 +19,7 @@ import {
   updateDocument,
 } from '../jsonapi/documents.js';
 import { catalogueResource, renderCatalogueRecord, type CatalogueShape } from '../jsonapi/resources.js';
-import { etagOf, ifMatchVersions } from '../jsonapi/etag.js';
+import { answeredNotModified, etagOf, ifMatchVersions, NotModifiedResponse } from '../jsonapi/etag.js';
 import { CursorLinks, cursorPage, PageSize, pageSizeOf } from '../jsonapi/paging.js';
 import { auditOf } from '../plugins/auth.js';
 import type { RouteOptions } from './options.js';
@@ -115,13 +115,12 @@ export function catalogueRoutes<R extends CatalogueRecord, V, M extends object>(
 
     app.get(
       `/${kind.type}/:${param}`,
-      { schema: { params: Params, response: { 200: Document, ...errorResponses(404, 406) } } },
+      { schema: { params: Params, response: { 200: Document, ...NotModifiedResponse, ...errorResponses(404, 406) } } },
       async (request, reply) => {
         const found = await kind.read(idOf(request));
         if (!found) throw notFound(idOf(request));
-        return reply
-          .header('etag', etagOf(found.record.version))
-          .send({ data: render(request, found.record, found.meta) });
+        if (answeredNotModified(request, reply, found.record.version)) return reply;
+        return reply.send({ data: render(request, found.record, found.meta) });
       },
     );
 

@@ -31,7 +31,7 @@ import {
   updateDocument,
 } from '../jsonapi/documents.js';
 import { auditOf } from '../plugins/auth.js';
-import { etagOf, ifMatchVersions } from '../jsonapi/etag.js';
+import { answeredNotModified, etagOf, ifMatchVersions, NotModifiedResponse } from '../jsonapi/etag.js';
 import { SubscriptionParams, UserParams } from '../jsonapi/params.js';
 import { CursorLinks, cursorPage, PageAfter, PageSize, pageSizeOf } from '../jsonapi/paging.js';
 import {
@@ -172,7 +172,11 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
       schema: {
         params: SubscriptionParams,
         querystring: ReadQuery,
-        response: { 200: compoundDocument(SubscriptionResource, ProductResource), ...errorResponses(404, 406) },
+        response: {
+          200: compoundDocument(SubscriptionResource, ProductResource),
+          ...NotModifiedResponse,
+          ...errorResponses(404, 406),
+        },
       },
     },
     async (request, reply) => {
@@ -180,7 +184,8 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
       const found = await store.getSubscription(user_id, subscription_id);
       if (!found) throw noSuchSubscription(user_id, subscription_id);
       const { include, 'fields[subscriptions]': fields } = request.query;
-      if (fields === undefined && include === undefined) reply.header('etag', etagOf(found.version));
+      const whole = fields === undefined && include === undefined;
+      if (whole && answeredNotModified(request, reply, found.version)) return reply;
       return { data: render(request, found, fieldSet(fields)), ...(await includedProducts(request, include, [found])) };
     },
   );

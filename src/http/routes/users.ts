@@ -25,7 +25,7 @@ import {
   updateDocument,
 } from '../jsonapi/documents.js';
 import { auditOf } from '../plugins/auth.js';
-import { etagOf, ifMatchVersions } from '../jsonapi/etag.js';
+import { answeredNotModified, etagOf, ifMatchVersions, NotModifiedResponse } from '../jsonapi/etag.js';
 import { listLink, selfLink } from '../jsonapi/links.js';
 import { MAX_PAGE_OFFSET, PageSize, pageSizeOf } from '../jsonapi/paging.js';
 import {
@@ -219,7 +219,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
       schema: {
         params: UserParams,
         querystring: ReadQueryObject,
-        response: { 200: UserCompoundDocument, ...errorResponses(404, 406) },
+        response: { 200: UserCompoundDocument, ...NotModifiedResponse, ...errorResponses(404, 406) },
       },
     },
     async (request, reply) => {
@@ -227,8 +227,8 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
       const user = await store.getUser(user_id);
       if (!user) throw noSuchUser(user_id);
       const query = request.query;
-      if (query.include === undefined && query['fields[users]'] === undefined)
-        reply.header('etag', etagOf(user.version));
+      const whole = query.include === undefined && query['fields[users]'] === undefined;
+      if (whole && answeredNotModified(request, reply, user.version)) return reply;
       const document = await readDocument(request, [user], query);
       return { data: document.data[0], ...('included' in document ? { included: document.included } : {}) };
     },

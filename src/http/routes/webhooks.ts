@@ -24,7 +24,7 @@ import {
   type WebhookDelivery,
 } from '../../domain/webhooks.js';
 import { auditOf } from '../plugins/auth.js';
-import { etagOf, ifMatchVersions } from '../jsonapi/etag.js';
+import { answeredNotModified, etagOf, ifMatchVersions, NotModifiedResponse } from '../jsonapi/etag.js';
 import {
   collectionDocument,
   createDocument,
@@ -163,13 +163,14 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions & WebhookRout
       config: ADMIN,
       schema: {
         params: WebhookParams,
-        response: { 200: singleDocument(WebhookResource), ...errorResponses(404, ...DENIALS) },
+        response: { 200: singleDocument(WebhookResource), ...NotModifiedResponse, ...errorResponses(404, ...DENIALS) },
       },
     },
     async (request, reply) => {
       const webhook = await store.getWebhook(request.params.webhook_id);
       if (!webhook) throw noSuchWebhook(request.params.webhook_id);
-      return reply.header('etag', etagOf(webhook.version)).send({ data: render(request, webhook) });
+      if (answeredNotModified(request, reply, webhook.version)) return reply;
+      return reply.send({ data: render(request, webhook) });
     },
   );
 
@@ -249,11 +250,16 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions & WebhookRout
     },
   };
 
-  app.get('/webhooks/:webhook_id/deliveries/:delivery_id', oneDelivery, async (request, reply) => {
+  const readDelivery = {
+    ...oneDelivery,
+    schema: { ...oneDelivery.schema, response: { ...oneDelivery.schema.response, ...NotModifiedResponse } },
+  };
+  app.get('/webhooks/:webhook_id/deliveries/:delivery_id', readDelivery, async (request, reply) => {
     const { webhook_id, delivery_id } = request.params;
     const delivery = await store.getWebhookDelivery(webhook_id, delivery_id);
     if (!delivery) throw noSuchDelivery(webhook_id, delivery_id);
-    return reply.header('etag', etagOf(delivery.version)).send({ data: renderDelivery(request, delivery) });
+    if (answeredNotModified(request, reply, delivery.version)) return reply;
+    return reply.send({ data: renderDelivery(request, delivery) });
   });
 
   app.post('/webhooks/:webhook_id/deliveries/:delivery_id/redeliver', oneDelivery, async (request, reply) => {
