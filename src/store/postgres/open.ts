@@ -8,6 +8,7 @@ import { withOutagesAsUnavailable } from '../availability.js';
 import type { Store, StoreOptions } from '../port.js';
 import { pendingMigrations, type Migration } from '../sql/migrations.js';
 import { postgresAudit } from './audit.js';
+import { applyCitusLayout, isCitusCoordinator } from './citus.js';
 import { postgresCredentials } from './credentials.js';
 import { MIGRATION_LOCK, PostgresDatabase } from './database.js';
 import { postgresIdempotency } from './idempotency.js';
@@ -93,9 +94,18 @@ export async function migratePostgres(pool: pg.Pool, migrations: readonly Migrat
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK');
+    await unlock(client);
     throw error;
-  } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
-    client.release();
   }
+  try {
+    // Still under the lock: one process lays the tables out, the others find them laid out.
+    if (await isCitusCoordinator(client)) await applyCitusLayout(client);
+  } finally {
+    await unlock(client);
+  }
+}
+
+async function unlock(client: pg.PoolClient): Promise<void> {
+  await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+  client.release();
 }
