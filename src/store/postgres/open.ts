@@ -8,7 +8,7 @@ import { withOutagesAsUnavailable } from '../availability.js';
 import type { Store, StoreOptions } from '../port.js';
 import { pendingMigrations, type Migration } from '../sql/migrations.js';
 import { postgresAudit } from './audit.js';
-import { applyCitusLayout, isCitusCoordinator } from './citus.js';
+import { applyCitusLayout, CITUS_SESSION, isCitusCoordinator } from './citus.js';
 import { postgresCredentials } from './credentials.js';
 import { MIGRATION_LOCK, PostgresDatabase } from './database.js';
 import { postgresIdempotency } from './idempotency.js';
@@ -43,13 +43,22 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
   });
   // An idle connection that drops is replaced on next use; unhandled, its error would end the process.
   pool.on('error', () => {});
+  let citus: boolean;
   try {
-    await migratePostgres(pool, postgresMigrations);
+    citus = await migratePostgres(pool, postgresMigrations);
+    if (citus) {
+      // On Citus, a statement that writes several shards and then a coordinator table (every
+      // change writes the audit trail) must reach the shards over one connection per node.
+      pool.on('connect', (client) => {
+        client.query(CITUS_SESSION).catch(() => {});
+      });
+      await pool.query(CITUS_SESSION);
+    }
   } catch (error) {
     await pool.end();
     throw error;
   }
-  const database = new PostgresDatabase(pool);
+  const database = new PostgresDatabase(pool, citus);
   const references = postgresReferences(options.strictReferences ?? false);
   return withOutagesAsUnavailable({
     ...postgresUsers(database, references),
@@ -78,8 +87,9 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
 /**
  * Applies the migrations the database lacks, in one transaction, under an advisory lock: of
  * several processes starting at once, one migrates and the others then find nothing to do.
+ * On a Citus coordinator it then lays the tables out (see citus.ts); true when it is one.
  */
-export async function migratePostgres(pool: pg.Pool, migrations: readonly Migration[]): Promise<void> {
+export async function migratePostgres(pool: pg.Pool, migrations: readonly Migration[]): Promise<boolean> {
   const client = await pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
@@ -99,7 +109,9 @@ export async function migratePostgres(pool: pg.Pool, migrations: readonly Migrat
   }
   try {
     // Still under the lock: one process lays the tables out, the others find them laid out.
-    if (await isCitusCoordinator(client)) await applyCitusLayout(client);
+    const citus = await isCitusCoordinator(client);
+    if (citus) await applyCitusLayout(client);
+    return citus;
   } finally {
     await unlock(client);
   }

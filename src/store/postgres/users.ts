@@ -162,11 +162,11 @@ export function postgresUsers(database: PostgresDatabase, references: PostgresRe
       set('email_lower', keys.lower);
       set('email_domain', keys.domain);
       const lower = `$${params.length - 1}`;
-      moved = `old AS (SELECT email_lower FROM users WHERE id = $1),
-        left_email AS (DELETE FROM user_emails WHERE email_lower IN (SELECT email_lower FROM old)
-          AND email_lower <> ${lower} AND EXISTS (SELECT 1 FROM u)),
-        took_email AS (INSERT INTO user_emails (email_lower, user_id)
-          SELECT ${lower}, id FROM u WHERE ${lower} NOT IN (SELECT email_lower FROM old)),`;
+      // Neither reads the user's row before the update: Citus runs each CTE as a query of its own.
+      moved = `left_email AS (DELETE FROM user_emails WHERE user_id = $1 AND email_lower <> ${lower}
+          AND EXISTS (SELECT 1 FROM u)),
+        took_email AS (INSERT INTO user_emails (email_lower, user_id) SELECT ${lower}, id FROM u
+          WHERE NOT EXISTS (SELECT 1 FROM user_emails WHERE email_lower = ${lower} AND user_id = $1)),`;
     }
     if (changes.passwordHash !== undefined) set('password_hash', changes.passwordHash);
     // A new password voids every reset token of the user.
@@ -224,19 +224,19 @@ export function postgresUsers(database: PostgresDatabase, references: PostgresRe
 
 /**
  * The constraints an email already taken breaks: the users' unique index on one server, the
- * lookup's primary key everywhere (on Citus, a shard's copy of it, named with a suffix).
+ * lookup's primary key everywhere. On Citus it is a shard's copy (named with a suffix), and a
+ * row written through the coordinator's COPY reports it as an internal error naming it.
  */
-const EMAIL_TAKEN = /^(users_email_lower|user_emails_pkey)/;
+const EMAIL_TAKEN = /unique constraint "(users_email_lower|user_emails_pkey)/;
+const UNIQUE_VIOLATION = new Set(['23505', 'XX000']);
 
 /** Runs a write that may break the unique email index, turning that into the failure it is. */
 async function uniqueEmail<T>(write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (error) {
-    const e = error as { code?: string; constraint?: string; message?: string };
-    if (e.code === '23505' && EMAIL_TAKEN.test(e.constraint ?? e.message?.split('"')[1] ?? '')) {
-      throw failures.emailTaken();
-    }
+    const e = error as { code?: string; message?: string };
+    if (UNIQUE_VIOLATION.has(e.code ?? '') && EMAIL_TAKEN.test(e.message ?? '')) throw failures.emailTaken();
     throw error;
   }
 }
