@@ -99,8 +99,13 @@ export async function isCitusCoordinator(client: pg.ClientBase): Promise<boolean
   return (workers.rowCount ?? 0) > 0;
 }
 
-/** Lays out every table not laid out yet, in one transaction. */
+/** Lays out every table not laid out yet, in one transaction; nothing when all are. */
 export async function applyCitusLayout(client: pg.ClientBase): Promise<void> {
+  const { rows: placed } = await client.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM pg_dist_partition WHERE logicalrelid = ANY($1::regclass[])',
+    [Object.keys(CITUS_LAYOUT)],
+  );
+  if (placed[0]?.n === Object.keys(CITUS_LAYOUT).length) return;
   await client.query('BEGIN');
   try {
     // Shards of tables made in this transaction must be written over the same connections.
