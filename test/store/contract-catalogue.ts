@@ -79,7 +79,14 @@ async function refusedWith(promise: Promise<unknown>, code: FailureCode): Promis
 
 const ids = (users: readonly StoredUser[]) => users.map((u) => u.id);
 
-export function catalogueContract(open: (options?: StoreOptions) => Promise<Store> | Store): void {
+/**
+ * `gaps`: why a store does not yet meet a guarantee below, by the guarantee's name (reported as
+ * a to-do, so it stays visible in every run).
+ */
+export function catalogueContract(
+  open: (options?: StoreOptions) => Promise<Store> | Store,
+  gaps: Record<string, string> = {},
+): void {
   let store: Store;
   let strict: Store;
   before(async () => {
@@ -391,7 +398,8 @@ export function catalogueContract(open: (options?: StoreOptions) => Promise<Stor
     });
 
     for (const mode of ['registering', 'strict'] as const) {
-      it(`leaves no subscription naming a product deleted while subscriptions to it are created (${mode})`, async () => {
+      const name = `leaves no subscription naming a product deleted while subscriptions to it are created (${mode})`;
+      it(name, { todo: gaps[name] }, async () => {
         const target = mode === 'strict' ? strict : store;
         const id = `contested-${unique()}`;
         await target.createProduct(id, product(), AUDIT);

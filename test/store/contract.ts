@@ -90,9 +90,13 @@ async function rejectsWithEmailTaken(promise: Promise<unknown>): Promise<void> {
 }
 
 /** `open` gives a store over an empty database, treating references as `options` say. */
-export function storeContract(name: string, open: (options?: StoreOptions) => Promise<Store> | Store): void {
+export function storeContract(
+  name: string,
+  open: (options?: StoreOptions) => Promise<Store> | Store,
+  gaps: Record<string, string> = {},
+): void {
   describe(`${name} store contract`, () => {
-    catalogueContract(open);
+    catalogueContract(open, gaps);
 
     let store: Store;
     before(async () => {

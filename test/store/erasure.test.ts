@@ -28,10 +28,15 @@ const READER_TABLES: Record<string, Reach> = {
   password_reset_tokens: 'cascade',
   // Attempts are counted by email, whether or not a reader has it; the erasure forgets the reader's.
   sign_in_attempts: 'by email',
+  // PostgreSQL only: the lookup that keeps emails unique across Citus shards.
+  user_emails: 'by email',
   audit_log: `kept: ids and the names of attributes, never a value; the trail of who changed what, and the
     user.deleted event that tells other systems to erase the reader too (pruned after AUDIT_RETENTION_DAYS)`,
   webhook_deliveries: 'kept: ids only, the deliveries of the events above (pruned after DELIVERY_RETENTION_DAYS)',
 };
+
+/** Tables SQLite has no need of. */
+const POSTGRES_ONLY = new Set(['user_emails']);
 
 /** A column that names a reader. */
 const NAMES_A_READER = /^user_id$|email/;
@@ -86,7 +91,8 @@ forEachStore((kind) => {
         .filter(([, columns]) => columns.some((c) => NAMES_A_READER.test(c)))
         .map(([table]) => table)
         .sort();
-      assert.deepEqual(naming, Object.keys(READER_TABLES).sort(), 'a table names readers: list it in READER_TABLES');
+      const listed = Object.keys(READER_TABLES).filter((t) => kind !== 'SQLite' || !POSTGRES_ONLY.has(t));
+      assert.deepEqual(naming, listed.sort(), 'a table names readers: list it in READER_TABLES');
     });
 
     it('reaches by cascade every table listed so', async () => {
@@ -145,7 +151,7 @@ forEachStore((kind) => {
 
       assert.equal(await store.store.deleteUser(user.id, AUDIT), true);
       for (const [table, reach] of Object.entries(READER_TABLES)) {
-        if (reach.startsWith('kept')) continue;
+        if (reach.startsWith('kept') || (kind === 'SQLite' && POSTGRES_ONLY.has(table))) continue;
         const [column, value] =
           reach === 'by email'
             ? ['email_lower', attributes.email.toLowerCase()]

@@ -17,17 +17,43 @@ import type { Row } from '../sql/rows.js';
  */
 export const MIGRATION_LOCK = 7_305_119_421;
 
+/** SQLSTATE of a transaction cancelled to break a deadlock, and how often one is run again. */
+const DEADLOCK = '40P01';
+const DEADLOCK_RETRIES = 5;
+
 export class PostgresDatabase {
-  constructor(readonly pool: pg.Pool) {}
+  /** `citus`: the database is a Citus coordinator, where a few statements take another form. */
+  constructor(
+    readonly pool: pg.Pool,
+    readonly citus = false,
+  ) {}
 
   async rows(sql: string | Sql, params: unknown[] = []): Promise<Row[]> {
-    if (typeof sql === 'string') return (await this.pool.query(sql, params)).rows as Row[];
-    const { text, values } = sql.render('postgres');
-    return (await this.pool.query(text, values)).rows as Row[];
+    const { text, values } = typeof sql === 'string' ? { text: sql, values: params } : sql.render('postgres');
+    return this.retryingDeadlocks(async () => (await this.pool.query(text, values)).rows as Row[]);
   }
 
   /** Runs `work` in a transaction on one pooled connection; rolls back when it throws. */
   async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    return this.retryingDeadlocks(() => this.transactionOnce(work));
+  }
+
+  /**
+   * On Citus, a reference table's row is locked on every node, and two transactions can take those
+   * locks in opposite orders where one server would have queued them: the one the deadlock
+   * detector cancels (having changed nothing) runs again.
+   */
+  private async retryingDeadlocks<T>(work: () => Promise<T>): Promise<T> {
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await work();
+      } catch (error) {
+        if (!this.citus || attempt === DEADLOCK_RETRIES || (error as { code?: string }).code !== DEADLOCK) throw error;
+      }
+    }
+  }
+
+  private async transactionOnce<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     try {
       await client.query('BEGIN');

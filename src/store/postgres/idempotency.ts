@@ -52,10 +52,13 @@ export function postgresIdempotency(database: PostgresDatabase): IdempotencyStor
     }
     try {
       // The foreign key holds the reader's row while this commits: erasing them waits, then takes this too.
-      await database.rows(
-        'UPDATE idempotency_keys SET status = $1, headers = $2, body = $3, user_id = $4 WHERE scope = $5 AND key = $6',
+      // On Citus no foreign key reaches the sharded users: the reader's row is looked for instead.
+      const kept = await database.pool.query(
+        `UPDATE idempotency_keys SET status = $1, headers = $2, body = $3, user_id = $4 WHERE scope = $5 AND key = $6
+         ${database.citus ? 'AND ($4::bigint IS NULL OR $4::bigint IN (SELECT id FROM users WHERE id = $4::bigint))' : ''}`,
         [response.status, JSON.stringify(response.headers), response.body, userId, scope, key],
       );
+      if (kept.rowCount === 0) await release();
     } catch (error) {
       if ((error as { code?: string }).code !== FOREIGN_KEY_VIOLATION) throw error;
       await release();

@@ -364,4 +364,18 @@ export const postgresMigrations: readonly Migration[] = [
       CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event_id, state);
     `,
   },
+  {
+    version: 15,
+    name: 'each email in a table of its own, keyed by the lower-cased address',
+    sql: `
+      -- One row per user's email, written in the transaction that writes the user's. Its primary
+      -- key keeps emails unique where the users' own unique index cannot: on Citus, where users
+      -- are sharded by id and this table by the address (see citus.ts).
+      CREATE TABLE user_emails (
+        email_lower text PRIMARY KEY,
+        user_id bigint NOT NULL
+      );
+      INSERT INTO user_emails (email_lower, user_id) SELECT email_lower, id FROM users;
+    `,
+  },
 ];

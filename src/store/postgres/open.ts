@@ -8,6 +8,7 @@ import { withOutagesAsUnavailable } from '../availability.js';
 import type { Store, StoreOptions } from '../port.js';
 import { pendingMigrations, type Migration } from '../sql/migrations.js';
 import { postgresAudit } from './audit.js';
+import { applyCitusLayout, CITUS_SESSION, isCitusCoordinator } from './citus.js';
 import { postgresCredentials } from './credentials.js';
 import { MIGRATION_LOCK, PostgresDatabase } from './database.js';
 import { postgresIdempotency } from './idempotency.js';
@@ -42,13 +43,22 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
   });
   // An idle connection that drops is replaced on next use; unhandled, its error would end the process.
   pool.on('error', () => {});
+  let citus: boolean;
   try {
-    await migratePostgres(pool, postgresMigrations);
+    citus = await migratePostgres(pool, postgresMigrations);
+    if (citus) {
+      // On Citus, a statement that writes several shards and then a coordinator table (every
+      // change writes the audit trail) must reach the shards over one connection per node.
+      pool.on('connect', (client) => {
+        client.query(CITUS_SESSION).catch(() => {});
+      });
+      await pool.query(CITUS_SESSION);
+    }
   } catch (error) {
     await pool.end();
     throw error;
   }
-  const database = new PostgresDatabase(pool);
+  const database = new PostgresDatabase(pool, citus);
   const references = postgresReferences(options.strictReferences ?? false);
   return withOutagesAsUnavailable({
     ...postgresUsers(database, references),
@@ -77,8 +87,9 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
 /**
  * Applies the migrations the database lacks, in one transaction, under an advisory lock: of
  * several processes starting at once, one migrates and the others then find nothing to do.
+ * On a Citus coordinator it then lays the tables out (see citus.ts); true when it is one.
  */
-export async function migratePostgres(pool: pg.Pool, migrations: readonly Migration[]): Promise<void> {
+export async function migratePostgres(pool: pg.Pool, migrations: readonly Migration[]): Promise<boolean> {
   const client = await pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
@@ -93,9 +104,20 @@ export async function migratePostgres(pool: pg.Pool, migrations: readonly Migrat
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK');
+    await unlock(client);
     throw error;
-  } finally {
-    await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
-    client.release();
   }
+  try {
+    // Still under the lock: one process lays the tables out, the others find them laid out.
+    const citus = await isCitusCoordinator(client);
+    if (citus) await applyCitusLayout(client);
+    return citus;
+  } finally {
+    await unlock(client);
+  }
+}
+
+async function unlock(client: pg.PoolClient): Promise<void> {
+  await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+  client.release();
 }

@@ -27,6 +27,15 @@ export const FIRST_SUBSCRIPTIONS_OF_USERS = `SELECT s.* FROM unnest($1::bigint[]
   CROSS JOIN LATERAL (${SUBSCRIPTION_SELECT} WHERE user_id = u.id ORDER BY id LIMIT $2) s
   ORDER BY s.id`;
 
+/**
+ * The same on Citus, which cannot push a lateral join down to the shards: numbered within each
+ * user (the distribution column), so each shard numbers its own users' rows.
+ */
+export const FIRST_SUBSCRIPTIONS_OF_USERS_CITUS = `SELECT ${SUBSCRIPTION_COLUMNS} FROM (
+    SELECT *, row_number() OVER (PARTITION BY user_id ORDER BY id) AS n FROM subscriptions
+    WHERE user_id = ANY($1::bigint[])) s
+  WHERE n <= $2 ORDER BY id`;
+
 export function postgresSubscriptions(database: PostgresDatabase, references: PostgresReferences): SubscriptionStore {
   /** Registers or refuses the product a write newly names (see references.ts), on the write's connection. */
   async function attachProduct(client: pg.PoolClient, productId: string | null, audit: AuditContext) {
@@ -88,7 +97,10 @@ export function postgresSubscriptions(database: PostgresDatabase, references: Po
     const rows =
       perUser === undefined
         ? await database.rows(`${SUBSCRIPTION_SELECT} WHERE user_id = ANY($1::bigint[]) ORDER BY id`, [userIds])
-        : await database.rows(FIRST_SUBSCRIPTIONS_OF_USERS, [userIds, perUser]);
+        : await database.rows(database.citus ? FIRST_SUBSCRIPTIONS_OF_USERS_CITUS : FIRST_SUBSCRIPTIONS_OF_USERS, [
+            userIds,
+            perUser,
+          ]);
     return rows.map(toStoredSubscription);
   }
 

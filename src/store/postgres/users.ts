@@ -47,6 +47,8 @@ export function postgresUsers(database: PostgresDatabase, references: PostgresRe
     const insert = `WITH u AS (
         INSERT INTO users (email, email_lower, email_domain, password_hash, ${USER_COLUMNS.join(', ')})
         VALUES (${placeholders}) RETURNING id
+      ), e AS (
+        INSERT INTO user_emails (email_lower, user_id) SELECT $2, id FROM u
       ), n AS (
         INSERT INTO user_newsletters (user_id, newsletter_id)
         SELECT u.id, x FROM u, unnest(${newsletters}) AS x ON CONFLICT DO NOTHING
@@ -86,6 +88,12 @@ export function postgresUsers(database: PostgresDatabase, references: PostgresRe
            RETURNING id, email_lower`,
           values,
         ),
+      );
+      await uniqueEmail(() =>
+        client.query('INSERT INTO user_emails (email_lower, user_id) SELECT * FROM unnest($1::text[], $2::bigint[])', [
+          rows.map((r) => r.email_lower),
+          rows.map((r) => r.id),
+        ]),
       );
       const idOf = new Map(rows.map((r) => [r.email_lower, r.id]));
       const ids = batch.map(({ user }) => idOf.get(emailKeys(user.email).lower) as string);
@@ -146,11 +154,19 @@ export function postgresUsers(database: PostgresDatabase, references: PostgresRe
       params.push(value);
       sets.push(`${column} = $${params.length}`);
     };
+    // A new address moves the user's row in the email lookup (none when only its case changes).
+    let moved = '';
     if (changes.email !== undefined) {
       const keys = emailKeys(changes.email);
       set('email', changes.email);
       set('email_lower', keys.lower);
       set('email_domain', keys.domain);
+      const lower = `$${params.length - 1}`;
+      // Neither reads the user's row before the update: Citus runs each CTE as a query of its own.
+      moved = `left_email AS (DELETE FROM user_emails WHERE user_id = $1 AND email_lower <> ${lower}
+          AND EXISTS (SELECT 1 FROM u)),
+        took_email AS (INSERT INTO user_emails (email_lower, user_id) SELECT ${lower}, id FROM u
+          WHERE NOT EXISTS (SELECT 1 FROM user_emails WHERE email_lower = ${lower} AND user_id = $1)),`;
     }
     if (changes.passwordHash !== undefined) set('password_hash', changes.passwordHash);
     // A new password voids every reset token of the user.
@@ -169,7 +185,7 @@ export function postgresUsers(database: PostgresDatabase, references: PostgresRe
       ), added AS (
         INSERT INTO user_newsletters (user_id, newsletter_id)
         SELECT u.id, x FROM u, unnest($3::text[]) AS x ON CONFLICT DO NOTHING
-      ), ${voided} a AS (${record})
+      ), ${voided} ${moved} a AS (${record})
       SELECT count(*)::int AS n FROM u`;
     // Newsletters added are made sure of first, in the same transaction, once the user is locked.
     const rows = await uniqueEmail(() =>
@@ -197,19 +213,30 @@ export function postgresUsers(database: PostgresDatabase, references: PostgresRe
   async function deleteUser(id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean> {
     return database.deleteRow('users', 'id = $1', [id], 'id', audit, ifVersion, [
       'DELETE FROM sign_in_attempts WHERE email_lower IN (SELECT email_lower FROM d)',
+      'DELETE FROM user_emails WHERE email_lower IN (SELECT email_lower FROM d)',
+      // On Citus no foreign key can reach these from the sharded users (see citus.ts): erased here.
+      'DELETE FROM idempotency_keys WHERE user_id IN (SELECT id FROM d)',
     ]);
   }
 
   return { createUser, importUsers, getUser, userIdsByEmail, listUsers, updateUser, deleteUser };
 }
 
+/**
+ * The constraints an email already taken breaks: the users' unique index on one server, the
+ * lookup's primary key everywhere. On Citus it is a shard's copy (named with a suffix), and a
+ * row written through the coordinator's COPY reports it as an internal error naming it.
+ */
+const EMAIL_TAKEN = /unique constraint "(users_email_lower|user_emails_pkey)/;
+const UNIQUE_VIOLATION = new Set(['23505', 'XX000']);
+
 /** Runs a write that may break the unique email index, turning that into the failure it is. */
 async function uniqueEmail<T>(write: () => Promise<T>): Promise<T> {
   try {
     return await write();
   } catch (error) {
-    const e = error as { code?: string; constraint?: string };
-    if (e.code === '23505' && e.constraint === 'users_email_lower') throw failures.emailTaken();
+    const e = error as { code?: string; message?: string };
+    if (UNIQUE_VIOLATION.has(e.code ?? '') && EMAIL_TAKEN.test(e.message ?? '')) throw failures.emailTaken();
     throw error;
   }
 }

@@ -394,4 +394,13 @@ export const sqliteMigrations: readonly Migration[] = [
       CREATE INDEX webhook_deliveries_event ON webhook_deliveries (event_id, state);
     `,
   },
+  {
+    version: 15,
+    name: 'each email in a table of its own, keyed by the lower-cased address',
+    sql: `
+      -- Nothing on SQLite: one file, where the unique index on users (email_lower) holds alone.
+      -- PostgreSQL gains the table that keeps emails unique across Citus shards.
+      SELECT 1;
+    `,
+  },
 ];

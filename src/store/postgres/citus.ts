@@ -1,0 +1,144 @@
+/**
+ * The Citus layout: for every table of the PostgreSQL schema, where it lives on a Citus cluster.
+ * On a coordinator, `migratePostgres` applies it after the migrations (and `circulation migrate`
+ * with it), so a fresh database and a single-node one moved onto a coordinator end up the same.
+ * A table already laid out is left alone. On plain PostgreSQL nothing here runs.
+ *
+ * Every table the migrations make must be named here: test/store/citus-layout.test.ts fails
+ * otherwise, so a table that lands later declares its place as it lands.
+ */
+import type pg from 'pg';
+
+export type CitusLayout =
+  /** Sharded by `by`; its shards sit beside those of `colocateWith` (same distribution values). */
+  | { kind: 'distributed'; by: string; colocateWith?: string; why: string }
+  /** A copy on every node: small, read in joins with the distributed tables, written rarely. */
+  | { kind: 'reference'; why: string }
+  /** On the coordinator alone, as a Citus local table (so it may keep foreign keys to reference tables). */
+  | { kind: 'local'; why: string };
+
+/**
+ * In the order they are laid out: reference tables first (distributed tables' foreign keys point
+ * at them), then each colocation group's first table, then the tables placed beside it.
+ */
+export const CITUS_LAYOUT = {
+  products: { kind: 'reference', why: 'the catalogue: small, read with every subscription' },
+  newsletters: { kind: 'reference', why: 'the catalogue: small, read with every membership' },
+  api_keys: { kind: 'reference', why: 'credentials: a handful of rows, read by every request' },
+  users: { kind: 'distributed', by: 'id', why: 'the readers: every request about one reads or writes its row' },
+  subscriptions: {
+    kind: 'distributed',
+    by: 'user_id',
+    colocateWith: 'users',
+    why: "a user's subscriptions on the user's shard: reads, writes and access checks route to one node",
+  },
+  user_newsletters: {
+    kind: 'distributed',
+    by: 'user_id',
+    colocateWith: 'users',
+    why: "a user's newsletter memberships, beside the user",
+  },
+  password_reset_tokens: {
+    kind: 'distributed',
+    by: 'user_id',
+    colocateWith: 'users',
+    why: "a user's reset tokens, beside the user (a token names its user)",
+  },
+  user_emails: {
+    kind: 'distributed',
+    by: 'email_lower',
+    why: 'the lookup that keeps emails unique across shards: its primary key is its distribution column',
+  },
+  sign_in_attempts: {
+    kind: 'distributed',
+    by: 'email_lower',
+    colocateWith: 'user_emails',
+    why: 'attempts are counted per email, beside the email lookup',
+  },
+  webhooks: {
+    kind: 'local',
+    why: 'beside their deliveries: the outbox trigger and the claims join the two, and Citus joins a reference table with a local one only outside such statements',
+  },
+  audit_log: {
+    kind: 'local',
+    why: 'the event feed is read in one global id order, and its trigger writes the deliveries in the same transaction',
+  },
+  webhook_deliveries: {
+    kind: 'local',
+    why: 'claimed with FOR UPDATE SKIP LOCKED, which Citus runs only on one node; keyed by the audit entry',
+  },
+  idempotency_keys: {
+    kind: 'local',
+    why: 'keyed by credential and key, not by user (most have none); claimed under a row lock',
+  },
+  schema_migrations: { kind: 'local', why: 'the schema version, read once at start' },
+} as const satisfies Record<string, CitusLayout>;
+
+/**
+ * What a single-node schema has that Citus cannot distribute, replaced before distributing: a
+ * unique index must contain the distribution column (email uniqueness is user_emails' primary
+ * key instead), and a local table cannot keep a foreign key to a distributed one (erasure
+ * deletes a reader's kept responses itself).
+ */
+const BEFORE_DISTRIBUTING = `
+  DROP INDEX IF EXISTS users_email_lower;
+  CREATE INDEX IF NOT EXISTS users_email ON users (email_lower);
+  ALTER TABLE idempotency_keys DROP CONSTRAINT IF EXISTS idempotency_keys_user_id_fkey;
+`;
+
+/** Set on every connection to a coordinator (see open.ts). */
+export const CITUS_SESSION = "SET citus.multi_shard_modify_mode TO 'sequential'";
+
+/** True when this database is a Citus coordinator (the extension, and workers registered). */
+export async function isCitusCoordinator(client: pg.ClientBase): Promise<boolean> {
+  const { rows } = await client.query<{ citus: boolean }>(
+    "SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'citus') AS citus",
+  );
+  if (!rows[0]?.citus) return false;
+  const workers = await client.query("SELECT 1 FROM pg_dist_node WHERE groupid <> 0 AND noderole = 'primary'");
+  return (workers.rowCount ?? 0) > 0;
+}
+
+/** Lays out every table not laid out yet, in one transaction; nothing when all are. */
+export async function applyCitusLayout(client: pg.ClientBase): Promise<void> {
+  const { rows: placed } = await client.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM pg_dist_partition WHERE logicalrelid = ANY($1::regclass[])',
+    [Object.keys(CITUS_LAYOUT)],
+  );
+  if (placed[0]?.n === Object.keys(CITUS_LAYOUT).length) return;
+  await client.query('BEGIN');
+  try {
+    // Shards of tables made in this transaction must be written over the same connections.
+    await client.query("SET LOCAL citus.multi_shard_modify_mode TO 'sequential'");
+    await client.query(BEFORE_DISTRIBUTING);
+    // Laying out a table with foreign keys drags the tables they join into Citus local tables,
+    // which Citus cannot then distribute (not with identity columns): the keys go for the
+    // layout, and come back once every table is in its place.
+    const { rows: keys } = await client.query<{ name: string; on: string; definition: string }>(
+      `SELECT conname AS name, conrelid::regclass::text AS on, pg_get_constraintdef(oid) AS definition
+       FROM pg_constraint WHERE contype = 'f' AND connamespace = current_schema()::regnamespace`,
+    );
+    for (const key of keys) await client.query(`ALTER TABLE ${key.on} DROP CONSTRAINT ${key.name}`);
+    for (const [table, layout] of Object.entries(CITUS_LAYOUT) as [string, CitusLayout][]) {
+      // Asked each time: laying out a table may take along the tables its foreign keys join it to.
+      const known = await client.query('SELECT 1 FROM pg_dist_partition WHERE logicalrelid = $1::regclass', [table]);
+      if (known.rowCount) continue;
+      if (layout.kind === 'reference') await client.query('SELECT create_reference_table($1)', [table]);
+      else if (layout.kind === 'local') await client.query('SELECT citus_add_local_table_to_metadata($1)', [table]);
+      else
+        await client.query('SELECT create_distributed_table($1, $2, colocate_with => $3)', [
+          table,
+          layout.by,
+          layout.colocateWith ?? 'none',
+        ]);
+      // The rows of a single-node database were copied into the shards: the coordinator's copy goes.
+      if (layout.kind !== 'local')
+        await client.query('SELECT truncate_local_data_after_distributing_table($1)', [table]);
+    }
+    for (const key of keys) await client.query(`ALTER TABLE ${key.on} ADD CONSTRAINT ${key.name} ${key.definition}`);
+    await client.query('COMMIT');
+  } catch (error) {
+    await client.query('ROLLBACK');
+    throw error;
+  }
+}
