@@ -11,6 +11,7 @@ import {
   DEFAULT_SIGN_IN_WINDOW_MINUTES,
   type ReaderSettings,
 } from './readers/settings.js';
+import { DEFAULT_CONSOLE_IDLE_MINUTES } from './staff/sessions.js';
 import type { DatabaseConfig } from './store/open.js';
 
 export type { DatabaseConfig };
@@ -49,6 +50,8 @@ export interface Config {
   webhooks: WebhookConfig;
   /** Readers' sign-ins (the throttle) and password reset tokens. */
   readers: ReaderSettings;
+  /** CONSOLE_SESSION_IDLE_MINUTES, in seconds: a console session not used for this long ends. */
+  consoleIdleSeconds: number;
 }
 
 export interface RetentionConfig extends RetentionSettings {
@@ -108,6 +111,7 @@ export const SETTINGS = {
     'RATE_LIMIT_BURST',
   ],
   readers: ['SIGN_IN_MAX_ATTEMPTS', 'SIGN_IN_WINDOW_MINUTES', 'PASSWORD_RESET_TTL_MINUTES'],
+  console: ['CONSOLE_SESSION_IDLE_MINUTES'],
   catalogue: ['STRICT_REFERENCES'],
   jobs: [
     'LAPSE_INTERVAL_SECONDS',
@@ -169,6 +173,9 @@ export function loadConfig(env: Env = process.env): Config {
           10_080,
         ),
     },
+    consoleIdleSeconds:
+      60 *
+      integer('CONSOLE_SESSION_IDLE_MINUTES', env.CONSOLE_SESSION_IDLE_MINUTES, DEFAULT_CONSOLE_IDLE_MINUTES, 1, 1440),
     retention: {
       intervalSeconds: integer('RETENTION_INTERVAL_SECONDS', env.RETENTION_INTERVAL_SECONDS, 600, 0, 86_400),
       idempotencyHours: integer('IDEMPOTENCY_RETENTION_HOURS', env.IDEMPOTENCY_RETENTION_HOURS, 24, 1, 720),

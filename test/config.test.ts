@@ -47,6 +47,7 @@ describe('loadConfig defaults', () => {
         allowedNetworks: [],
       },
       readers: { signIn: { maxAttempts: 10, windowSeconds: 900 }, resetTokenTtlSeconds: 3600 },
+      consoleIdleSeconds: 1800,
     });
   });
 
@@ -125,6 +126,12 @@ describe('loadConfig accepts valid settings', () => {
       PASSWORD_RESET_TTL_MINUTES: '20',
     });
     assert.deepEqual(config.readers, { signIn: { maxAttempts: 5, windowSeconds: 1800 }, resetTokenTtlSeconds: 1200 });
+  });
+
+  it('reads the console session idle timeout in minutes, from 1 to 1440', () => {
+    assert.equal(loadConfig({ CONSOLE_SESSION_IDLE_MINUTES: '10' }).consoleIdleSeconds, 600);
+    assert.throws(() => loadConfig({ CONSOLE_SESSION_IDLE_MINUTES: '0' }), /CONSOLE_SESSION_IDLE_MINUTES/);
+    assert.throws(() => loadConfig({ CONSOLE_SESSION_IDLE_MINUTES: '1441' }), /CONSOLE_SESSION_IDLE_MINUTES/);
   });
 
   it('accepts SQLITE_SYNCHRONOUS=FULL', () => {

@@ -7,6 +7,7 @@ import { CommandError, UsageError, type Command } from './command.js';
 import { exportCommand } from './export.js';
 import { importCommand } from './import.js';
 import { keysCommand } from './keys.js';
+import { staffCommand } from './staff.js';
 import { lapseCommand } from './lapse.js';
 import { migrateCommand } from './migrate.js';
 import { pruneCommand } from './prune.js';
@@ -17,6 +18,7 @@ const COMMANDS: Record<string, Command> = {
   serve: serveCommand,
   migrate: migrateCommand,
   keys: keysCommand,
+  staff: staffCommand,
   import: importCommand,
   export: exportCommand,
   seed: seedCommand,

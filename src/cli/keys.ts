@@ -9,6 +9,7 @@ import type { AuditContext } from '../domain/audit.js';
 import { formatInstant, nowInSeconds } from '../domain/dates.js';
 import type { Store } from '../store/port.js';
 import { CommandError, UsageError, withStore, type Command } from './command.js';
+import { formatTable } from './table.js';
 
 /** The audit trail's name for changes made with this command. */
 const CLI: AuditContext['actor'] = 'cli';
@@ -85,16 +86,5 @@ function list(keys: readonly ApiKey[]): string {
     formatInstant(k.createdAt),
     k.revokedAt === null ? 'active' : `revoked ${formatInstant(k.revokedAt)}`,
   ]);
-  const header = ['ID', 'NAME', 'SCOPES', 'RATE', 'CREATED', 'STATE'];
-  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] as string).length)));
-  return (
-    [header, ...rows]
-      .map((r) =>
-        r
-          .map((cell, i) => cell.padEnd(widths[i] as number))
-          .join('  ')
-          .trimEnd(),
-      )
-      .join('\n') + '\n'
-  );
+  return formatTable(['ID', 'NAME', 'SCOPES', 'RATE', 'CREATED', 'STATE'], rows);
 }

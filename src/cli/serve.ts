@@ -42,6 +42,7 @@ async function serve(config: Config): Promise<void> {
     bodyLimitBytes: config.bodyLimitBytes,
     auth: { enabled: config.auth, adminKey: config.adminKey, rateLimit: config.rateLimit },
     readers: config.readers,
+    consoleIdleSeconds: config.consoleIdleSeconds,
     logger: log.options,
     keys,
     idempotencyHours: config.retention.idempotencyHours,
@@ -91,6 +92,7 @@ async function serve(config: Config): Promise<void> {
     {
       lapseIntervalSeconds: config.lapseIntervalSeconds,
       signInWindowSeconds: config.readers.signIn.windowSeconds,
+      consoleIdleSeconds: config.consoleIdleSeconds,
       retentionIntervalSeconds: config.retention.intervalSeconds,
       retention: config.retention,
     },

@@ -9,21 +9,23 @@ import { StringEnum } from './schema.js';
 
 export const API_KEYS = 'api-keys' as const;
 
-export const SCOPES = ['read', 'write', 'admin', 'sign-in', 'metrics'] as const;
+export const SCOPES = ['read', 'write', 'admin', 'sign-in', 'metrics', 'catalogue'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /**
  * What each scope allows: read only reads; write also changes users and subscriptions; admin
  * everything. `sign-in` is the narrow one a website backend holds: it verifies readers' passwords
  * and resets them, and can read nothing (write and admin may do the same). `metrics` reads
- * /metrics and nothing else, for a Prometheus scraper (admin may too).
+ * /metrics and nothing else, for a Prometheus scraper (admin may too). `catalogue` reads and
+ * changes products and newsletters (admin may too), what a supervisor does beyond an agent.
  */
 const GRANTS: Record<Scope, readonly Scope[]> = {
   read: ['read'],
   write: ['read', 'write', 'sign-in'],
-  admin: ['read', 'write', 'admin', 'sign-in', 'metrics'],
+  admin: ['read', 'write', 'admin', 'sign-in', 'metrics', 'catalogue'],
   'sign-in': ['sign-in'],
   metrics: ['metrics'],
+  catalogue: ['read', 'catalogue'],
 };
 
 export function allows(scopes: readonly Scope[], needed: Scope): boolean {

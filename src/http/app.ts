@@ -6,6 +6,7 @@ import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions
 import { DEFAULT_READER_SETTINGS, type ReaderSettings } from '../readers/settings.js';
 import type { AllowedNetworks } from '../domain/webhooks.js';
 import type { ServiceKeys } from '../keys/service-keys.js';
+import { DEFAULT_CONSOLE_SETTINGS } from '../staff/sessions.js';
 import type { Store } from '../store/port.js';
 import { baseUrlOf } from './jsonapi/links.js';
 import { authentication, type AuthOptions } from './plugins/auth.js';
@@ -28,6 +29,8 @@ import { newsletterRoutes } from './routes/newsletters.js';
 import type { RouteOptions } from './routes/options.js';
 import { passwordResetRoutes } from './routes/password-resets.js';
 import { signInRoutes } from './routes/sign-ins.js';
+import { staffSessionRoutes } from './routes/staff-sessions.js';
+import { staffRoutes } from './routes/staff.js';
 import { productRoutes } from './routes/products.js';
 import { subscriptionRoutes } from './routes/subscriptions.js';
 import { userRoutes } from './routes/users.js';
@@ -43,6 +46,8 @@ export interface AppOptions {
   auth: AuthOptions;
   /** Sign-in throttling and password reset tokens; the defaults when left out. */
   readers?: ReaderSettings;
+  /** How long a console session may stay idle (CONSOLE_SESSION_IDLE_MINUTES); 30 minutes by default. */
+  consoleIdleSeconds?: number;
   /**
    * The keys derived from the service key (see keys/service-keys.ts); without them, webhooks
    * cannot be created and an Idempotency-Key is refused.
@@ -92,7 +97,12 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(shutdown);
   await app.register(observability, { store, metrics });
   await app.register(hardening);
-  await app.register(authentication, { store, ...options.auth });
+  // The session cookie is Secure (and __Host- named) when the service is reached over https.
+  const consoleSettings = {
+    idleSeconds: options.consoleIdleSeconds ?? DEFAULT_CONSOLE_SETTINGS.idleSeconds,
+    secure: options.publicUrl?.startsWith('https:') ?? false,
+  };
+  await app.register(authentication, { store, ...options.auth, console: consoleSettings });
   await app.register(mediaTypes);
   await app.register(idempotency, {
     store,
@@ -121,6 +131,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const readers = options.readers ?? DEFAULT_READER_SETTINGS;
   await app.register(signInRoutes, { ...routes, readers });
   await app.register(passwordResetRoutes, { ...routes, readers });
+  await app.register(staffRoutes, routes);
+  await app.register(staffSessionRoutes, { ...routes, readers, console: consoleSettings });
   await app.ready();
   return app;
 }

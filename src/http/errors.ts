@@ -60,6 +60,10 @@ export const CATALOGUE = {
   SIGN_IN_THROTTLED: { status: 429, title: 'Too Many Requests' },
   RESET_TOKEN_INVALID: { status: 422, title: 'Invalid Attribute' },
 
+  // Staff in the console.
+  SESSION_INVALID: { status: 401, title: 'Unauthorized' },
+  CSRF_REFUSED: { status: 403, title: 'Forbidden' },
+
   // Safe retries.
   IDEMPOTENCY_IN_PROGRESS: { status: 409, title: 'Conflict' },
   IDEMPOTENCY_KEY_REUSED: { status: 422, title: 'Idempotency Key Reused' },
@@ -230,6 +234,20 @@ export const errors = {
     ),
   resetTokenInvalid: () =>
     single('RESET_TOKEN_INVALID', 'is invalid, used or expired', { pointer: '/data/attributes/token' }),
+
+  // Staff in the console.
+  sessionInvalid: () =>
+    single(
+      'SESSION_INVALID',
+      'The console session has ended (signed out, idle too long, or the account disabled); sign in again.',
+      { header: 'Cookie' },
+    ),
+  csrfRefused: () =>
+    single(
+      'CSRF_REFUSED',
+      'A change made with a console session needs its X-CSRF-Token header, sent from the same origin.',
+      { header: 'X-CSRF-Token' },
+    ),
 
   // Safe retries.
   idempotencyInProgress: () =>

@@ -15,6 +15,8 @@ export interface JobSettings {
   lapseIntervalSeconds: number;
   /** How long sign-in attempts count: after that they are forgotten. */
   signInWindowSeconds: number;
+  /** Console sessions idle this long are forgotten. */
+  consoleIdleSeconds: number;
   /** How often to remove what has outlived its retention; 0 never. */
   retentionIntervalSeconds: number;
   retention: RetentionSettings;
@@ -51,7 +53,7 @@ export function startJobs(store: Store, settings: JobSettings, log: Pick<Logger,
     if (lapsed > 0) log.info({ lapsed }, 'subscriptions lapsed');
   });
   every(FORGET_INTERVAL_SECONDS, 'forgetting expired sign-in attempts and reset tokens', async () => {
-    await forgetExpired(store, settings.signInWindowSeconds, nowInSeconds());
+    await forgetExpired(store, settings.signInWindowSeconds, nowInSeconds(), settings.consoleIdleSeconds);
   });
   every(settings.retentionIntervalSeconds, 'pruning', async () => {
     const pruned = await pruneExpired(store, settings.retention);

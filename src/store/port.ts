@@ -18,6 +18,7 @@ import type { CredentialStore } from './ports/credentials.js';
 import type { IdempotencyStore } from './ports/idempotency.js';
 import type { PasswordResetStore } from './ports/password-resets.js';
 import type { SignInStore } from './ports/sign-ins.js';
+import type { StaffStore } from './ports/staff.js';
 import type { NewsletterStore } from './ports/newsletters.js';
 import type { ProductStore } from './ports/products.js';
 import type { RetentionStore } from './ports/retention.js';
@@ -31,6 +32,7 @@ export type * from './ports/credentials.js';
 export type * from './ports/idempotency.js';
 export type * from './ports/password-resets.js';
 export type * from './ports/sign-ins.js';
+export type * from './ports/staff.js';
 export type * from './ports/newsletters.js';
 export type * from './ports/products.js';
 export type * from './ports/retention.js';
@@ -62,6 +64,7 @@ export type Store = UserStore &
   WebhookStore &
   SignInStore &
   PasswordResetStore &
+  StaffStore &
   ProductStore &
   NewsletterStore &
   RetentionStore &

@@ -1,6 +1,7 @@
 /**
  * The job that forgets what has served its purpose: sign-in attempts whose window has passed
- * (they hold emails) and password reset tokens that have expired, and nothing still in use.
+ * (they hold emails), password reset tokens that have expired and idle console sessions, and
+ * nothing still in use.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -12,6 +13,7 @@ import { forEachStore, openTestStore, type TestStore } from '../support/stores.j
 const WINDOW = 900;
 const LIMITS = { maxAttempts: 1, windowSeconds: WINDOW };
 const NOW = 2_000_000_000;
+const IDLE = 1800;
 
 forEachStore((kind) => {
   describe('forgetExpired', () => {
@@ -36,15 +38,35 @@ forEachStore((kind) => {
         );
       await token('expired', NOW);
       await token('live', NOW + 1);
+      const staff = await store.store.createStaff(
+        { email: uniqueEmail(), name: 'Agent', role: 'agent', passwordHash: '$argon2id$x', createdAt: NOW },
+        AUDIT,
+      );
+      const session = (hash: string, at: number) =>
+        store.store.createStaffSession(
+          { idHash: Buffer.from(hash), staffId: staff.id, now: at, attemptsKey: 'staff:none' },
+          AUDIT,
+        );
+      await session('idle', NOW - IDLE);
+      await session('in use', NOW - IDLE + 1);
 
-      assert.deepEqual(await forgetExpired(store.store, WINDOW, NOW), { attempts: 1, resetTokens: 1 });
+      assert.deepEqual(await forgetExpired(store.store, WINDOW, NOW, IDLE), {
+        attempts: 1,
+        resetTokens: 1,
+        staffSessions: 1,
+      });
       const attempts = await store.sql('SELECT email_lower FROM sign_in_attempts');
       assert.deepEqual(
         attempts.map((r) => r.email_lower),
         [current],
       );
       assert.equal(await store.store.hasPasswordResetToken(user.id, Buffer.from('live'), NOW), true);
-      assert.deepEqual(await forgetExpired(store.store, WINDOW, NOW), { attempts: 0, resetTokens: 0 });
+      assert.ok(await store.store.resumeStaffSession(Buffer.from('in use'), NOW, NOW - IDLE));
+      assert.deepEqual(await forgetExpired(store.store, WINDOW, NOW, IDLE), {
+        attempts: 0,
+        resetTokens: 0,
+        staffSessions: 0,
+      });
     });
   });
 });

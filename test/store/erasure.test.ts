@@ -32,6 +32,7 @@ const READER_TABLES: Record<string, Reach> = {
   user_emails: 'by email',
   audit_log: `kept: ids and the names of attributes, never a value; the trail of who changed what, and the
     user.deleted event that tells other systems to erase the reader too (pruned after AUDIT_RETENTION_DAYS)`,
+  staff: "kept: the publisher's staff, not readers; an email here is a staff member's own",
   webhook_deliveries: 'kept: ids only, the deliveries of the events above (pruned after DELIVERY_RETENTION_DAYS)',
 };
 

@@ -1,13 +1,24 @@
 /**
  * Who is asking, and may they: every request but the public ones presents a credential as
- * `Authorization: Bearer <secret>` or as HTTP Basic with the secret as password. The credential
- * is read from the store on every request, so a revocation holds from the next request on, in
- * every process. Then its rate is checked, then its scope against what the route needs.
+ * `Authorization: Bearer <secret>` or as HTTP Basic with the secret as password, or, from the
+ * console, a staff session cookie (with the role's scopes; an unsafe method also needs the
+ * session's X-CSRF-Token and, when the browser names one, its own origin). The credential or
+ * session is read from the store on every request, so a revocation, a sign-out or a disabled
+ * account holds from the next request on, in every process. Then its rate is checked, then its
+ * scope against what the route needs.
  */
 import type { FastifyRequest } from 'fastify';
 import { allows, hashSecret, parseSecret, secretMatches, type Scope } from '../../domain/api-key.js';
 import type { AuditContext } from '../../domain/audit.js';
 import { errors } from '../errors.js';
+import { ROLE_SCOPES, staffActor, type StaffMember } from '../../domain/staff.js';
+import { presentedSessionId } from '../../staff/cookie.js';
+import {
+  csrfTokenMatches,
+  DEFAULT_CONSOLE_SETTINGS,
+  sessionIdHash,
+  type ConsoleSettings,
+} from '../../staff/sessions.js';
 import type { Store } from '../../store/port.js';
 import { RateLimiter, type RateDecision, type RateLimit } from './rate-limit.js';
 import fp from 'fastify-plugin';
@@ -17,6 +28,8 @@ export interface Credential {
   id: string;
   scopes: readonly Scope[];
   rateLimit: number | null;
+  /** The staff member, for a console session. */
+  staff?: StaffMember;
 }
 
 export interface AuthOptions {
@@ -25,6 +38,8 @@ export interface AuthOptions {
   /** CIRCULATION_ADMIN_KEY: accepted as an admin credential. */
   adminKey?: string | undefined;
   rateLimit: RateLimit;
+  /** Console sessions: their idle timeout, and whether the cookie is for https. */
+  console?: ConsoleSettings;
 }
 
 /** The audit name of the credential taken from the environment. */
@@ -56,6 +71,22 @@ export const authentication = fp<AuthOptions & { store: Store }>(
       return { id: key.id, scopes: key.scopes, rateLimit: key.rateLimit };
     }
 
+    const consoleSettings = options.console ?? DEFAULT_CONSOLE_SETTINGS;
+
+    /** The staff member of a live session, as a credential; a change also needs the CSRF token. */
+    async function resumeSession(request: FastifyRequest, sessionId: string): Promise<Credential | undefined> {
+      const now = Math.floor(Date.now() / 1000);
+      const staff = await store.resumeStaffSession(sessionIdHash(sessionId), now, now - consoleSettings.idleSeconds);
+      if (!staff) return undefined;
+      if (!SAFE_METHODS.has(request.method)) {
+        const token = request.headers['x-csrf-token'];
+        if (typeof token !== 'string' || !csrfTokenMatches(sessionId, token) || !sameOrigin(request)) {
+          throw errors.csrfRefused();
+        }
+      }
+      return { id: staffActor(staff.id), scopes: ROLE_SCOPES[staff.role], rateLimit: null, staff };
+    }
+
     /**
      * Requests without a valid credential (public routes, a missing or wrong secret) are limited by
      * their address: an IPv4 address, or an IPv6 /64, which is what one client holds. A valid
@@ -75,14 +106,16 @@ export const authentication = fp<AuthOptions & { store: Store }>(
       if (!options.enabled) return;
       if (needed === 'public') return takeForAddress(request);
       const secret = presentedSecret(request.headers.authorization);
-      if (secret === undefined) {
+      const sessionId = secret === undefined ? presentedSessionId(request.headers.cookie, consoleSettings) : undefined;
+      if (secret === undefined && sessionId === undefined) {
         takeForAddress(request);
         throw errors.credentialRequired();
       }
-      const credential = await authenticate(secret);
+      const credential =
+        secret === undefined ? await resumeSession(request, sessionId as string) : await authenticate(secret);
       if (!credential) {
         takeForAddress(request);
-        throw errors.credentialInvalid();
+        throw secret === undefined ? errors.sessionInvalid() : errors.credentialInvalid();
       }
 
       const limit = limiter.limitFor(credential.rateLimit);
@@ -111,6 +144,16 @@ function rateLimitHeaders(limit: RateLimit, rate: RateDecision): Record<string, 
     'ratelimit-remaining': rate.remaining,
     'ratelimit-reset': rate.resetSeconds,
   };
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+/** Whether the Origin a browser sent (none from other clients) is this service's own. */
+function sameOrigin(request: FastifyRequest): boolean {
+  const origin = request.headers.origin;
+  if (origin === undefined) return true;
+  if (!URL.canParse(origin)) return false;
+  return new URL(origin).host === request.host;
 }
 
 /** The network a client's address stands for: the address itself, or its /64 for IPv6. */

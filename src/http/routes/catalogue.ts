@@ -24,7 +24,8 @@ import { CursorLinks, cursorPage, PageSize, pageSizeOf } from '../jsonapi/paging
 import { auditOf } from '../plugins/auth.js';
 import type { RouteOptions } from './options.js';
 
-const ADMIN = { scope: 'admin' } as const;
+/** Products and newsletters change with the `catalogue` scope (a supervisor's) or `admin`. */
+const CATALOGUE = { scope: 'catalogue' } as const;
 
 /** A kind of catalogue record, as its routes see it: its shape, and its store's methods. */
 export interface CatalogueKind<R extends CatalogueRecord, V, M> extends CatalogueShape<R> {
@@ -70,7 +71,7 @@ export function catalogueRoutes<R extends CatalogueRecord, V, M extends object>(
     app.post(
       `/${kind.type}`,
       {
-        config: ADMIN,
+        config: CATALOGUE,
         schema: {
           body: createDocumentWithId(kind.type, kind.schemas.create, Id),
           response: { 201: Document, ...errorResponses(400, 403, 406, 409, 413, 415, 422) },
@@ -127,7 +128,7 @@ export function catalogueRoutes<R extends CatalogueRecord, V, M extends object>(
     app.route({
       method: ['PUT', 'PATCH'],
       url: `/${kind.type}/:${param}`,
-      config: ADMIN,
+      config: CATALOGUE,
       schema: {
         params: Params,
         body: updateDocument(kind.type, kind.schemas.update),
@@ -150,7 +151,10 @@ export function catalogueRoutes<R extends CatalogueRecord, V, M extends object>(
 
     app.delete(
       `/${kind.type}/:${param}`,
-      { config: ADMIN, schema: { params: Params, response: { 204: Type.Null(), ...errorResponses(404, 406, 409) } } },
+      {
+        config: CATALOGUE,
+        schema: { params: Params, response: { 204: Type.Null(), ...errorResponses(404, 406, 409) } },
+      },
       async (request, reply) => {
         const id = idOf(request);
         if (!(await kind.delete(id, auditOf(request), ifMatchVersions(request.headers['if-match']))))

@@ -72,6 +72,14 @@ export const CITUS_LAYOUT = {
     why: 'keyed by credential and key, not by user (most have none); claimed under a row lock',
   },
   schema_migrations: { kind: 'local', why: 'the schema version, read once at start' },
+  staff: {
+    kind: 'local',
+    why: 'the console users: a handful of rows that no distributed table refers to, read with a session on every console request',
+  },
+  staff_sessions: {
+    kind: 'local',
+    why: 'touched on every console request: one write on the coordinator rather than on every node, beside the staff they cascade from',
+  },
 } as const satisfies Record<string, CitusLayout>;
 
 /**

@@ -378,4 +378,33 @@ export const postgresMigrations: readonly Migration[] = [
       INSERT INTO user_emails (email_lower, user_id) SELECT email_lower, id FROM users;
     `,
   },
+  {
+    version: 16,
+    name: 'staff, who use the console, and their sessions',
+    sql: `
+      -- The publisher's people: not readers, not API credentials. Instants in epoch seconds.
+      CREATE TABLE staff (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        email text NOT NULL,
+        email_lower text NOT NULL,
+        name text NOT NULL CHECK (length(name) BETWEEN 1 AND 100),
+        role text NOT NULL CHECK (role IN ('agent', 'supervisor', 'admin')),
+        password_hash text NOT NULL,
+        created_at bigint NOT NULL,
+        disabled_at bigint,
+        version integer NOT NULL DEFAULT 1
+      );
+      CREATE UNIQUE INDEX staff_email_lower ON staff (email_lower);
+
+      -- Only a SHA-256 of each session id is kept; a session ends when it is idle too long.
+      CREATE TABLE staff_sessions (
+        id_hash bytea PRIMARY KEY,
+        staff_id bigint NOT NULL REFERENCES staff (id) ON DELETE CASCADE,
+        created_at bigint NOT NULL,
+        last_seen_at bigint NOT NULL
+      );
+      CREATE INDEX staff_sessions_staff ON staff_sessions (staff_id);
+      CREATE INDEX staff_sessions_last_seen ON staff_sessions (last_seen_at);
+    `,
+  },
 ];

@@ -15,6 +15,7 @@ import { postgresIdempotency } from './idempotency.js';
 import { postgresMigrations } from './migrations.js';
 import { postgresPasswordResets } from './password-resets.js';
 import { postgresSignIns } from './sign-ins.js';
+import { postgresStaff } from './staff.js';
 import { postgresNewsletters } from './newsletters.js';
 import { postgresProducts } from './products.js';
 import { postgresReferences } from './references.js';
@@ -70,6 +71,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
     ...postgresIdempotency(database),
     ...postgresWebhooks(database),
     ...postgresSignIns(database),
+    ...postgresStaff(database),
     ...postgresPasswordResets(database),
     ...postgresRetention(database),
     async ping() {

@@ -403,4 +403,33 @@ export const sqliteMigrations: readonly Migration[] = [
       SELECT 1;
     `,
   },
+  {
+    version: 16,
+    name: 'staff, who use the console, and their sessions',
+    sql: `
+      -- The publisher's people: not readers, not API credentials. Instants in epoch seconds.
+      CREATE TABLE staff (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        email TEXT NOT NULL,
+        email_lower TEXT NOT NULL,
+        name TEXT NOT NULL CHECK (length(name) BETWEEN 1 AND 100),
+        role TEXT NOT NULL CHECK (role IN ('agent', 'supervisor', 'admin')),
+        password_hash TEXT NOT NULL,
+        created_at INTEGER NOT NULL,
+        disabled_at INTEGER,
+        version INTEGER NOT NULL DEFAULT 1
+      );
+      CREATE UNIQUE INDEX staff_email_lower ON staff (email_lower);
+
+      -- Only a SHA-256 of each session id is kept; a session ends when it is idle too long.
+      CREATE TABLE staff_sessions (
+        id_hash BLOB PRIMARY KEY,
+        staff_id INTEGER NOT NULL REFERENCES staff (id) ON DELETE CASCADE,
+        created_at INTEGER NOT NULL,
+        last_seen_at INTEGER NOT NULL
+      ) WITHOUT ROWID;
+      CREATE INDEX staff_sessions_staff ON staff_sessions (staff_id);
+      CREATE INDEX staff_sessions_last_seen ON staff_sessions (last_seen_at);
+    `,
+  },
 ];

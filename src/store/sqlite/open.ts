@@ -16,6 +16,7 @@ import { sqliteIdempotency } from './idempotency.js';
 import { sqliteMigrations } from './migrations.js';
 import { sqlitePasswordResets } from './password-resets.js';
 import { sqliteSignIns } from './sign-ins.js';
+import { sqliteStaff } from './staff.js';
 import { sqliteNewsletters } from './newsletters.js';
 import { sqliteProducts } from './products.js';
 import { sqliteReferences } from './references.js';
@@ -63,6 +64,7 @@ export function openSqliteStore(options: SqliteOptions): Store {
       ...sqliteIdempotency(database),
       ...sqliteWebhooks(database),
       ...sqliteSignIns(database),
+      ...sqliteStaff(database),
       ...sqlitePasswordResets(database),
       ...sqliteRetention(database),
       async ping() {

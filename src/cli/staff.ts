@@ -1,0 +1,93 @@
+/**
+ * `circulation staff create|list|disable`: staff accounts managed from the machine itself, which
+ * needs no credential, only the database (for the first admin of the console, say).
+ */
+import { parseArgs } from 'node:util';
+import type { AuditContext } from '../domain/audit.js';
+import { formatInstant, nowInSeconds } from '../domain/dates.js';
+import { isEmail } from '../domain/email.js';
+import { DomainFailure } from '../domain/failures.js';
+import { ROLES, type Role } from '../domain/staff.js';
+import { openStaffAccount } from '../staff/accounts.js';
+import type { Store } from '../store/port.js';
+import { CommandError, UsageError, withStore, type Command } from './command.js';
+import { formatTable } from './table.js';
+
+/** The audit trail's name for changes made with this command. */
+const CLI: AuditContext['actor'] = 'cli';
+
+export const staffCommand: Command = {
+  summary: 'create, list and disable staff accounts for the console (circulation staff --help)',
+  usage: `Usage:
+  circulation staff create --email EMAIL --name NAME --role agent|supervisor|admin
+  circulation staff list
+  circulation staff disable ID
+`,
+  run: withStore(async (store, args) => {
+    process.stdout.write(await staff(store, args));
+  }),
+};
+
+async function staff(store: Store, args: readonly string[]): Promise<string> {
+  const [action, ...rest] = args;
+  if (action === 'create') return create(store, rest);
+  if (action === 'list') return list(store);
+  if (action === 'disable') {
+    const [id] = rest;
+    if (!id || !/^[1-9][0-9]{0,14}$/.test(id) || rest.length !== 1)
+      throw new UsageError('staff disable takes one staff id');
+    const member = await store.updateStaff(
+      id,
+      { disabledAt: nowInSeconds() },
+      { actor: CLI, attributes: ['disabled'] },
+    );
+    if (!member) throw new CommandError(`there is no staff member with id ${id}`);
+    return `disabled staff member ${id} (${member.email}); their sessions have ended\n`;
+  }
+  throw new UsageError(`unknown staff action "${action ?? ''}"`);
+}
+
+async function create(store: Store, args: readonly string[]): Promise<string> {
+  const { values } = parseArgs({
+    args: [...args],
+    options: { email: { type: 'string' }, name: { type: 'string' }, role: { type: 'string' } },
+    strict: true,
+  });
+  const email = values.email?.trim() ?? '';
+  if (!isEmail(email)) throw new UsageError('staff create needs --email, a valid email address');
+  const name = values.name?.trim();
+  if (!name || name.length > 100) throw new UsageError('staff create needs --name (1 to 100 characters)');
+  const role = values.role;
+  if (!role || !(ROLES as readonly string[]).includes(role)) {
+    throw new UsageError(`staff create needs --role, one of ${ROLES.join(', ')}`);
+  }
+  try {
+    const { member, initialPassword } = await openStaffAccount(
+      store,
+      { email, name, role: role as Role },
+      { actor: CLI, attributes: ['email', 'name', 'role'] },
+    );
+    return (
+      `created staff member ${member.id} (${member.email}) with role ${member.role}\n` +
+      `their password, shown only this once:\n\n  ${initialPassword}\n\n` +
+      `sign in at /console (e.g. http://127.0.0.1:3000/console)\n`
+    );
+  } catch (error) {
+    if (error instanceof DomainFailure && error.code === 'EMAIL_TAKEN') {
+      throw new CommandError(`a staff member with the email ${email} already exists`);
+    }
+    throw error;
+  }
+}
+
+async function list(store: Store): Promise<string> {
+  const rows = (await store.listStaff()).map((m) => [
+    m.id,
+    m.email,
+    m.name,
+    m.role,
+    formatInstant(m.createdAt),
+    m.disabledAt === null ? 'active' : `disabled ${formatInstant(m.disabledAt)}`,
+  ]);
+  return formatTable(['ID', 'EMAIL', 'NAME', 'ROLE', 'CREATED', 'STATE'], rows);
+}

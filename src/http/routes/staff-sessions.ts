@@ -1,0 +1,114 @@
+/**
+ * /staff-sessions: the console's sign-in and sign-out. Signing in sets the session cookie and
+ * answers the session's CSRF token, which every change made with the session must send as
+ * X-CSRF-Token; `current` is the session the request's cookie names. Attempts are throttled per
+ * email like readers' sign-ins, and every failure reads the same.
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import { nowInSeconds } from '../../domain/dates.js';
+import { STAFF, type StaffMember } from '../../domain/staff.js';
+import { Email } from '../../domain/user.js';
+import type { ReaderSettings } from '../../readers/settings.js';
+import { clearedSessionCookie, presentedSessionId, sessionCookie } from '../../staff/cookie.js';
+import { csrfTokenOf, sessionIdHash, signInStaff, type ConsoleSettings } from '../../staff/sessions.js';
+import { errors } from '../errors.js';
+import { createDocument, errorResponses } from '../jsonapi/documents.js';
+import { Identifier } from '../jsonapi/resources.js';
+import type { RouteOptions } from './options.js';
+import { renderStaff, StaffResource } from './staff.js';
+
+export const STAFF_SESSIONS = 'staff-sessions' as const;
+
+const StaffSessionCreateAttributes = Type.Object(
+  {
+    email: Email,
+    password: Type.String({ minLength: 1, maxLength: 1024, writeOnly: true }),
+  },
+  { additionalProperties: false },
+);
+
+const StaffSessionDocument = Type.Object({
+  data: Type.Object({
+    type: Type.Literal(STAFF_SESSIONS),
+    id: Type.Literal('current'),
+    attributes: Type.Object({
+      csrfToken: Type.String({ description: 'Send as X-CSRF-Token with every change made with this session.' }),
+      idleTimeoutMinutes: Type.Integer(),
+    }),
+    relationships: Type.Object({ staff: Type.Object({ data: Identifier(STAFF) }) }),
+  }),
+  included: Type.Array(StaffResource),
+});
+
+const CurrentParams = Type.Object({ session: Type.Literal('current') });
+
+export const staffSessionRoutes: FastifyPluginAsyncTypebox<
+  RouteOptions & { readers: ReaderSettings; console: ConsoleSettings }
+> = async (app, { store, baseUrl, readers, console: settings }) => {
+  const document = (request: FastifyRequest, sessionId: string, member: StaffMember) => ({
+    data: {
+      type: STAFF_SESSIONS,
+      id: 'current' as const,
+      attributes: { csrfToken: csrfTokenOf(sessionId), idleTimeoutMinutes: Math.round(settings.idleSeconds / 60) },
+      relationships: { staff: { data: { type: STAFF, id: member.id } } },
+    },
+    included: [renderStaff(baseUrl(request), member)],
+  });
+
+  /** The session id of the request's cookie: the auth plugin has already found it live. */
+  const sessionOf = (request: FastifyRequest) => {
+    const sessionId = presentedSessionId(request.headers.cookie, settings);
+    if (sessionId === undefined || !request.credential?.staff) throw errors.sessionInvalid();
+    return { sessionId, member: request.credential.staff };
+  };
+
+  app.post(
+    `/${STAFF_SESSIONS}`,
+    {
+      config: { scope: 'public', showsSecret: true },
+      schema: {
+        body: createDocument(STAFF_SESSIONS, StaffSessionCreateAttributes),
+        response: { 201: StaffSessionDocument, ...errorResponses(400, 403, 409, 413, 415, 422, 429) },
+      },
+    },
+    async (request, reply) => {
+      const { data } = request.body;
+      if (data.id !== undefined) throw errors.clientGeneratedId();
+      const result = await signInStaff(store, data.attributes, readers.signIn, nowInSeconds());
+      if (result.outcome === 'throttled') throw errors.signInThrottled(result.retryAfterSeconds);
+      if (result.outcome === 'invalid') throw errors.invalidCredentials();
+      return reply
+        .status(201)
+        .header('set-cookie', sessionCookie(settings, result.sessionId))
+        .header('cache-control', 'no-store')
+        .send(document(request, result.sessionId, result.member));
+    },
+  );
+
+  app.get(
+    `/${STAFF_SESSIONS}/:session`,
+    {
+      config: { scope: 'read' },
+      schema: { params: CurrentParams, response: { 200: StaffSessionDocument, ...errorResponses(401, 403, 406) } },
+    },
+    async (request, reply) => {
+      const { sessionId, member } = sessionOf(request);
+      return reply.header('cache-control', 'no-store').send(document(request, sessionId, member));
+    },
+  );
+
+  app.delete(
+    `/${STAFF_SESSIONS}/:session`,
+    {
+      config: { scope: 'read' },
+      schema: { params: CurrentParams, response: { 204: Type.Null(), ...errorResponses(401, 403, 406) } },
+    },
+    async (request, reply) => {
+      const { sessionId } = sessionOf(request);
+      await store.endStaffSession(sessionIdHash(sessionId));
+      return reply.status(204).header('set-cookie', clearedSessionCookie(settings)).send(null);
+    },
+  );
+};

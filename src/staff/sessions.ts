@@ -1,0 +1,71 @@
+/**
+ * Console sessions: a staff member signs in with email and password (counted by the readers'
+ * throttle, under a key of their own, and verified by the same module), and gets a random session
+ * id for a cookie, of which only a SHA-256 is stored. The CSRF token is derived from the session
+ * id, so a page that cannot read the cookie cannot know it, and nothing more need be stored.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { staffActor, type StaffMember } from '../domain/staff.js';
+import { hashPassword, needsRehash, verifyPassword } from '../domain/password.js';
+import type { AttemptLimits, Store } from '../store/port.js';
+
+export const DEFAULT_CONSOLE_IDLE_MINUTES = 30;
+
+export interface ConsoleSettings {
+  /** A session not used for this long ends. */
+  idleSeconds: number;
+  /** The public URL is https: the cookie is `Secure` and takes the `__Host-` prefix. */
+  secure: boolean;
+}
+
+export const DEFAULT_CONSOLE_SETTINGS: ConsoleSettings = {
+  idleSeconds: DEFAULT_CONSOLE_IDLE_MINUTES * 60,
+  secure: false,
+};
+
+export type StaffSignInResult =
+  | { outcome: 'signed-in'; sessionId: string; csrfToken: string; member: StaffMember }
+  /** Wrong password, unknown email or a disabled account: nobody may learn which. */
+  | { outcome: 'invalid' }
+  | { outcome: 'throttled'; retryAfterSeconds: number };
+
+export function sessionIdHash(sessionId: string): Buffer {
+  return createHash('sha256').update(sessionId).digest();
+}
+
+export function csrfTokenOf(sessionId: string): string {
+  return createHash('sha256').update(`csrf\0${sessionId}`).digest('base64url');
+}
+
+/** Compares in constant time, so the answer's timing tells nothing of how much matched. */
+export function csrfTokenMatches(sessionId: string, presented: string): boolean {
+  const expected = Buffer.from(csrfTokenOf(sessionId));
+  const given = Buffer.from(presented);
+  return expected.length === given.length && timingSafeEqual(expected, given);
+}
+
+export async function signInStaff(
+  store: Store,
+  { email, password }: { email: string; password: string },
+  limits: AttemptLimits,
+  now: number,
+): Promise<StaffSignInResult> {
+  // A key no reader's email can be (an email has no colon before its @), so staff and readers never share a count.
+  const attemptsKey = `staff:${email.toLowerCase()}`;
+  const attempt = await store.countSignInAttempt(attemptsKey, now, limits);
+  if (!attempt.allowed) return { outcome: 'throttled', retryAfterSeconds: attempt.retryAfterSeconds };
+  const account = await store.findStaffSignIn(email);
+  const stored = account?.passwordHash ?? null;
+  // Verified even without an account (against a dummy): an early answer would tell the email is unknown.
+  const verified = await verifyPassword(stored, password);
+  if (!account || stored === null || !verified || account.disabled) return { outcome: 'invalid' };
+  const rehash = needsRehash(stored) ? { from: stored, to: await hashPassword(password) } : undefined;
+  const sessionId = randomBytes(32).toString('base64url');
+  await store.createStaffSession(
+    { idHash: sessionIdHash(sessionId), staffId: account.id, now, attemptsKey, ...(rehash ? { rehash } : {}) },
+    { actor: staffActor(account.id), attributes: [] },
+  );
+  const member = await store.getStaff(account.id);
+  if (!member) return { outcome: 'invalid' };
+  return { outcome: 'signed-in', sessionId, csrfToken: csrfTokenOf(sessionId), member };
+}

@@ -1,0 +1,68 @@
+/**
+ * The port for staff accounts and their console sessions. A password is kept only as its hash,
+ * a session only as a SHA-256 of its id, so that neither can be read back from the database.
+ * Sessions live in the database, not in a process: ending one (a sign-out, a disabled account)
+ * holds from the next request on, in every process.
+ */
+import type { AuditContext } from '../../domain/audit.js';
+import type { Role, StaffMember } from '../../domain/staff.js';
+import type { IfVersion } from './versions.js';
+
+export interface NewStaffMember {
+  email: string;
+  name: string;
+  role: Role;
+  passwordHash: string;
+  createdAt: number;
+}
+
+export interface StaffChanges {
+  name?: string;
+  role?: Role;
+  /** An instant disables the account and ends its sessions; null enables it. */
+  disabledAt?: number | null;
+}
+
+/** What a staff sign-in verifies: the account an email names, and its password hash. */
+export interface StaffSignInAccount {
+  id: string;
+  passwordHash: string;
+  disabled: boolean;
+}
+
+export interface NewStaffSession {
+  /** SHA-256 of the session id the cookie carries. */
+  idHash: Buffer;
+  staffId: string;
+  now: number;
+  /** The throttle's key of the email signed in with: its attempts are forgotten. */
+  attemptsKey: string;
+  /** A new hash of the password, to replace the one verified (`from`) if it is still the stored one. */
+  rehash?: { from: string; to: string };
+}
+
+export interface StaffStore {
+  /** A duplicate email (compared without regard to case) is the EMAIL_TAKEN failure. */
+  createStaff(member: NewStaffMember, audit: AuditContext): Promise<StaffMember>;
+  getStaff(id: string): Promise<StaffMember | undefined>;
+  listStaff(): Promise<StaffMember[]>;
+  /** Changes the account; disabling it deletes its sessions in the same transaction. */
+  updateStaff(
+    id: string,
+    changes: StaffChanges,
+    audit: AuditContext,
+    ifVersion?: IfVersion,
+  ): Promise<StaffMember | undefined>;
+  findStaffSignIn(email: string): Promise<StaffSignInAccount | undefined>;
+  /** Starts a session, forgets the email's attempts, applies the rehash and records the sign-in. */
+  createStaffSession(session: NewStaffSession, audit: AuditContext): Promise<void>;
+  /**
+   * The enabled staff member of a session seen after `idleSince`, whose last-seen time becomes
+   * `now`; undefined for an unknown, idle or disabled one.
+   */
+  resumeStaffSession(idHash: Buffer, now: number, idleSince: number): Promise<StaffMember | undefined>;
+  /** Ends a session; false when there was none. */
+  endStaffSession(idHash: Buffer): Promise<boolean>;
+  /** Forgets the sessions last seen at or before `before`; answers how many. */
+  forgetIdleStaffSessions(before: number): Promise<number>;
+}

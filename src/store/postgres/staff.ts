@@ -1,0 +1,135 @@
+/**
+ * Staff and their console sessions on PostgreSQL.
+ */
+import type { AuditContext } from '../../domain/audit.js';
+import { emailKeys } from '../../domain/email.js';
+import { failures } from '../../domain/failures.js';
+import { STAFF, type StaffMember } from '../../domain/staff.js';
+import type { IfVersion, NewStaffMember, NewStaffSession, StaffChanges, StaffStore } from '../port.js';
+import type { Sql } from '../sql/builder.js';
+import {
+  endSession,
+  endSessionsOf,
+  forgetAttemptsOf,
+  forgetIdleSessions,
+  insertSession,
+  rehashStaff,
+  STAFF_COLUMNS,
+  staffSignIn,
+  toStaffMember,
+  touchSession,
+  updateStaffRow,
+} from '../sql/staff.js';
+import type { Row } from '../sql/rows.js';
+import { auditInsert, versionCondition, type PostgresDatabase } from './database.js';
+
+export function postgresStaff(database: PostgresDatabase): StaffStore {
+  async function createStaff(member: NewStaffMember, audit: AuditContext): Promise<StaffMember> {
+    const { email, name, role, passwordHash, createdAt } = member;
+    const params: unknown[] = [email, emailKeys(email).lower, name, role, passwordHash, createdAt];
+    const record = auditInsert(params, audit, 'create', STAFF, 'id', 'NULL', 's');
+    try {
+      const [row] = await database.rows(
+        `WITH s AS (
+           INSERT INTO staff (email, email_lower, name, role, password_hash, created_at)
+           VALUES ($1, $2, $3, $4, $5, $6) RETURNING ${STAFF_COLUMNS}
+         ), a AS (${record})
+         SELECT * FROM s`,
+        params,
+      );
+      return toStaffMember(row as Row);
+    } catch (error) {
+      const e = error as { code?: string; constraint?: string };
+      if (e.code === '23505' && e.constraint === 'staff_email_lower') throw failures.emailTaken();
+      throw error;
+    }
+  }
+
+  async function getStaff(id: string) {
+    const [row] = await database.rows(`SELECT ${STAFF_COLUMNS} FROM staff WHERE id = $1`, [id]);
+    return row && toStaffMember(row);
+  }
+
+  async function listStaff() {
+    return (await database.rows(`SELECT ${STAFF_COLUMNS} FROM staff ORDER BY id`)).map(toStaffMember);
+  }
+
+  async function updateStaff(id: string, changes: StaffChanges, audit: AuditContext, ifVersion?: IfVersion) {
+    return database.transaction(async (client) => {
+      const query = (statement: Sql) => {
+        const { text, values } = statement.render('postgres');
+        return client.query(text, values);
+      };
+      const params: unknown[] = [id];
+      const condition = versionCondition(params, ifVersion);
+      const { rows: current } = await client.query(
+        `SELECT version FROM staff WHERE id = $1 ${condition} FOR UPDATE`,
+        params,
+      );
+      if (current.length === 0) {
+        const exists = await client.query('SELECT 1 FROM staff WHERE id = $1', [id]);
+        if (exists.rows.length > 0) throw failures.preconditionFailed();
+        return undefined;
+      }
+      await query(updateStaffRow(id, changes));
+      if (changes.disabledAt != null) await query(endSessionsOf(id));
+      const auditParams: unknown[] = [id];
+      await client.query(auditInsert(auditParams, audit, 'update', STAFF, '$1', 'NULL', '(SELECT 1) x'), auditParams);
+      const { rows } = await client.query(`SELECT ${STAFF_COLUMNS} FROM staff WHERE id = $1`, [id]);
+      return rows[0] && toStaffMember(rows[0] as Row);
+    });
+  }
+
+  async function findStaffSignIn(email: string) {
+    const [row] = await database.rows(staffSignIn(emailKeys(email).lower));
+    return row && { id: String(row.id), passwordHash: row.password_hash as string, disabled: row.disabled_at !== null };
+  }
+
+  async function createStaffSession(session: NewStaffSession, audit: AuditContext) {
+    await database.transaction(async (client) => {
+      const query = (statement: Sql) => {
+        const { text, values } = statement.render('postgres');
+        return client.query(text, values);
+      };
+      await query(insertSession(session.idHash, session.staffId, session.now));
+      await query(forgetAttemptsOf(session.attemptsKey));
+      if (session.rehash) await query(rehashStaff(session.staffId, session.rehash.from, session.rehash.to));
+      const params: unknown[] = [session.staffId];
+      await client.query(auditInsert(params, audit, 'sign-in', STAFF, '$1', 'NULL', '(SELECT 1) x'), params);
+    });
+  }
+
+  async function resumeStaffSession(idHash: Buffer, now: number, idleSince: number) {
+    const touch = touchSession(idHash, now, idleSince).render('postgres');
+    const [row] = await database.rows(
+      `WITH s AS (${touch.text})
+       SELECT ${STAFF_COLUMNS.split(', ')
+         .map((column) => `st.${column}`)
+         .join(', ')} FROM s JOIN staff st ON st.id = s.staff_id WHERE st.disabled_at IS NULL`,
+      touch.values,
+    );
+    return row && toStaffMember(row);
+  }
+
+  async function endStaffSession(idHash: Buffer) {
+    const { text, values } = endSession(idHash).render('postgres');
+    return ((await database.pool.query(text, values)).rowCount ?? 0) > 0;
+  }
+
+  async function forgetIdleStaffSessions(before: number) {
+    const { text, values } = forgetIdleSessions(before).render('postgres');
+    return (await database.pool.query(text, values)).rowCount ?? 0;
+  }
+
+  return {
+    createStaff,
+    getStaff,
+    listStaff,
+    updateStaff,
+    findStaffSignIn,
+    createStaffSession,
+    resumeStaffSession,
+    endStaffSession,
+    forgetIdleStaffSessions,
+  };
+}

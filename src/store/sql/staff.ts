@@ -1,0 +1,68 @@
+/**
+ * Staff and their sessions as every adapter keeps them: the columns, how a row reads back, and
+ * the statements that are the same in both dialects. Instants are epoch seconds in both.
+ */
+import type { Role, StaffMember } from '../../domain/staff.js';
+import type { StaffChanges } from '../ports/staff.js';
+import { sql, type Sql } from './builder.js';
+import type { Row } from './rows.js';
+
+export const STAFF_COLUMNS = 'id, email, name, role, created_at, disabled_at, version';
+
+export function toStaffMember(row: Row): StaffMember {
+  return {
+    id: String(row.id),
+    email: row.email as string,
+    name: row.name as string,
+    role: row.role as Role,
+    createdAt: Number(row.created_at),
+    disabledAt: row.disabled_at === null ? null : Number(row.disabled_at),
+    version: Number(row.version),
+  };
+}
+
+/** The update of an account's changed columns; a change of `disabledAt` keeps the first instant. */
+export function updateStaffRow(id: string, changes: StaffChanges): Sql {
+  const disabled = changes.disabledAt === undefined ? null : changes.disabledAt === null ? 'enable' : 'disable';
+  return sql`UPDATE staff SET
+      name = coalesce(${changes.name ?? null}, name),
+      role = coalesce(${changes.role ?? null}, role),
+      disabled_at = CASE ${disabled} WHEN 'enable' THEN NULL
+        WHEN 'disable' THEN coalesce(disabled_at, ${changes.disabledAt ?? null}) ELSE disabled_at END,
+      version = version + 1
+    WHERE id = ${id}`;
+}
+
+export function staffSignIn(emailLower: string): Sql {
+  return sql`SELECT id, password_hash, disabled_at FROM staff WHERE email_lower = ${emailLower}`;
+}
+
+export function rehashStaff(staffId: string, from: string, to: string): Sql {
+  return sql`UPDATE staff SET password_hash = ${to} WHERE id = ${staffId} AND password_hash = ${from}`;
+}
+
+export function insertSession(idHash: Buffer, staffId: string, now: number): Sql {
+  return sql`INSERT INTO staff_sessions (id_hash, staff_id, created_at, last_seen_at)
+    VALUES (${idHash}, ${staffId}, ${now}, ${now})`;
+}
+
+export function forgetAttemptsOf(attemptsKey: string): Sql {
+  return sql`DELETE FROM sign_in_attempts WHERE email_lower = ${attemptsKey}`;
+}
+
+export function touchSession(idHash: Buffer, now: number, idleSince: number): Sql {
+  return sql`UPDATE staff_sessions SET last_seen_at = ${now}
+    WHERE id_hash = ${idHash} AND last_seen_at > ${idleSince} RETURNING staff_id`;
+}
+
+export function endSession(idHash: Buffer): Sql {
+  return sql`DELETE FROM staff_sessions WHERE id_hash = ${idHash}`;
+}
+
+export function endSessionsOf(staffId: string): Sql {
+  return sql`DELETE FROM staff_sessions WHERE staff_id = ${staffId}`;
+}
+
+export function forgetIdleSessions(before: number): Sql {
+  return sql`DELETE FROM staff_sessions WHERE last_seen_at <= ${before}`;
+}

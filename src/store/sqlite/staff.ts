@@ -1,0 +1,123 @@
+/**
+ * Staff and their console sessions on SQLite.
+ */
+import type { AuditContext } from '../../domain/audit.js';
+import { emailKeys } from '../../domain/email.js';
+import { failures } from '../../domain/failures.js';
+import { STAFF, type StaffMember } from '../../domain/staff.js';
+import type { IfVersion, NewStaffMember, NewStaffSession, StaffChanges, StaffStore } from '../port.js';
+import {
+  endSession,
+  endSessionsOf,
+  forgetAttemptsOf,
+  forgetIdleSessions,
+  insertSession,
+  rehashStaff,
+  STAFF_COLUMNS,
+  staffSignIn,
+  toStaffMember,
+  touchSession,
+  updateStaffRow,
+} from '../sql/staff.js';
+import type { Row } from '../sql/rows.js';
+import type { SqliteDatabase } from './database.js';
+
+export function sqliteStaff(database: SqliteDatabase): StaffStore {
+  const { db } = database;
+  const run = (query: Parameters<SqliteDatabase['statement']>[0]) => {
+    const { statement, values } = database.statement(query);
+    return statement.run(...values).changes;
+  };
+
+  const insert = db.prepare(`
+    INSERT INTO staff (email, email_lower, name, role, password_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)
+    RETURNING ${STAFF_COLUMNS}`);
+
+  async function createStaff(member: NewStaffMember, audit: AuditContext): Promise<StaffMember> {
+    return db.transaction(() => {
+      const { email, name, role, passwordHash, createdAt } = member;
+      let row: Row;
+      try {
+        row = insert.get(email, emailKeys(email).lower, name, role, passwordHash, createdAt) as Row;
+      } catch (error) {
+        if ((error as { code?: string }).code === 'SQLITE_CONSTRAINT_UNIQUE') throw failures.emailTaken();
+        throw error;
+      }
+      const created = toStaffMember(row);
+      database.record(audit, 'create', STAFF, created.id, null);
+      return created;
+    })();
+  }
+
+  const selectOne = db.prepare(`SELECT ${STAFF_COLUMNS} FROM staff WHERE id = ?`);
+  const one = (id: string) => {
+    const row = selectOne.get(id) as Row | undefined;
+    return row && toStaffMember(row);
+  };
+
+  async function getStaff(id: string) {
+    return one(id);
+  }
+
+  const selectAll = db.prepare(`SELECT ${STAFF_COLUMNS} FROM staff ORDER BY id`);
+
+  async function listStaff() {
+    return (selectAll.all() as Row[]).map(toStaffMember);
+  }
+
+  const version = db.prepare('SELECT version FROM staff WHERE id = ?').pluck();
+
+  async function updateStaff(id: string, changes: StaffChanges, audit: AuditContext, ifVersion?: IfVersion) {
+    return db.transaction(() => {
+      if (!database.meetsPrecondition(version, [id], ifVersion)) return undefined;
+      if (run(updateStaffRow(id, changes)) === 0) return undefined;
+      if (changes.disabledAt != null) run(endSessionsOf(id));
+      database.record(audit, 'update', STAFF, id, null);
+      return one(id);
+    })();
+  }
+
+  async function findStaffSignIn(email: string) {
+    const row = database.all(staffSignIn(emailKeys(email).lower))[0];
+    return row && { id: String(row.id), passwordHash: row.password_hash as string, disabled: row.disabled_at !== null };
+  }
+
+  async function createStaffSession(session: NewStaffSession, audit: AuditContext) {
+    db.transaction(() => {
+      run(insertSession(session.idHash, session.staffId, session.now));
+      run(forgetAttemptsOf(session.attemptsKey));
+      if (session.rehash) run(rehashStaff(session.staffId, session.rehash.from, session.rehash.to));
+      database.record(audit, 'sign-in', STAFF, session.staffId, null);
+    })();
+  }
+
+  const enabled = db.prepare(`SELECT ${STAFF_COLUMNS} FROM staff WHERE id = ? AND disabled_at IS NULL`);
+
+  async function resumeStaffSession(idHash: Buffer, now: number, idleSince: number) {
+    return db.transaction(() => {
+      const [session] = database.all(touchSession(idHash, now, idleSince));
+      const row = session && (enabled.get(session.staff_id) as Row | undefined);
+      return row && toStaffMember(row);
+    })();
+  }
+
+  async function endStaffSession(idHash: Buffer) {
+    return run(endSession(idHash)) > 0;
+  }
+
+  async function forgetIdleStaffSessions(before: number) {
+    return run(forgetIdleSessions(before));
+  }
+
+  return {
+    createStaff,
+    getStaff,
+    listStaff,
+    updateStaff,
+    findStaffSignIn,
+    createStaffSession,
+    resumeStaffSession,
+    endStaffSession,
+    forgetIdleStaffSessions,
+  };
+}
