@@ -5,6 +5,7 @@
  * command could not do what was asked (no such key): only its message, and the exit code is 1.
  */
 import type { Config } from '../config.js';
+import type { AuditContext } from '../domain/audit.js';
 import { openStore } from '../store/open.js';
 import type { Store } from '../store/port.js';
 
@@ -12,6 +13,16 @@ export interface Command {
   summary: string;
   usage?: string;
   run(config: Config, args: readonly string[]): Promise<void>;
+}
+
+/** The audit trail's name for changes made from the command line. */
+export const COMMAND_LINE: AuditContext['actor'] = 'cli';
+
+/** The one record id an action such as `revoke ID` takes; anything else is a UsageError saying `usage`. */
+export function onlyId(args: readonly string[], usage: string): string {
+  const [id] = args;
+  if (args.length !== 1 || !id || !/^[1-9][0-9]{0,14}$/.test(id)) throw new UsageError(usage);
+  return id;
 }
 
 export class UsageError extends Error {

@@ -5,14 +5,10 @@
 import { parseArgs } from 'node:util';
 import { issueCredential } from '../credentials/issue.js';
 import { SCOPES, type ApiKey, type Scope } from '../domain/api-key.js';
-import type { AuditContext } from '../domain/audit.js';
 import { formatInstant, nowInSeconds } from '../domain/dates.js';
 import type { Store } from '../store/port.js';
-import { CommandError, UsageError, withStore, type Command } from './command.js';
+import { COMMAND_LINE, CommandError, onlyId, UsageError, withStore, type Command } from './command.js';
 import { formatTable } from './table.js';
-
-/** The audit trail's name for changes made with this command. */
-const CLI: AuditContext['actor'] = 'cli';
 
 export const keysCommand: Command = {
   summary: 'create, list and revoke API credentials (circulation keys --help)',
@@ -31,10 +27,8 @@ async function keys(store: Store, args: readonly string[]): Promise<string> {
   if (action === 'create') return create(store, rest);
   if (action === 'list') return list(await store.listApiKeys());
   if (action === 'revoke') {
-    const [id] = rest;
-    if (!id || !/^[1-9][0-9]{0,14}$/.test(id) || rest.length !== 1)
-      throw new UsageError('keys revoke takes one key id');
-    const key = await store.revokeApiKey(id, nowInSeconds(), { actor: CLI, attributes: ['revokedAt'] });
+    const id = onlyId(rest, 'keys revoke takes one key id');
+    const key = await store.revokeApiKey(id, nowInSeconds(), { actor: COMMAND_LINE, attributes: ['revokedAt'] });
     if (!key) throw new CommandError(`there is no API key with id ${id}`);
     return `revoked key ${id} (${key.name})\n`;
   }
@@ -68,7 +62,7 @@ async function create(store: Store, args: readonly string[]): Promise<string> {
   const { key, secret } = await issueCredential(
     store,
     { name, scopes: scopes as Scope[], rateLimit: rate === undefined ? null : Number(rate) },
-    { actor: CLI, attributes: ['name', 'scopes', ...(rate === undefined ? [] : ['rateLimit'])] },
+    { actor: COMMAND_LINE, attributes: ['name', 'scopes', ...(rate === undefined ? [] : ['rateLimit'])] },
   );
   return (
     `created key ${key.id} (${key.name}) with scopes ${key.scopes.join(', ')}\n` +

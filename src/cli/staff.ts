@@ -3,18 +3,14 @@
  * needs no credential, only the database (for the first admin of the console, say).
  */
 import { parseArgs } from 'node:util';
-import type { AuditContext } from '../domain/audit.js';
 import { formatInstant, nowInSeconds } from '../domain/dates.js';
 import { isEmail } from '../domain/email.js';
 import { DomainFailure } from '../domain/failures.js';
 import { ROLES, type Role } from '../domain/staff.js';
 import { openStaffAccount } from '../staff/accounts.js';
 import type { Store } from '../store/port.js';
-import { CommandError, UsageError, withStore, type Command } from './command.js';
+import { COMMAND_LINE, CommandError, onlyId, UsageError, withStore, type Command } from './command.js';
 import { formatTable } from './table.js';
-
-/** The audit trail's name for changes made with this command. */
-const CLI: AuditContext['actor'] = 'cli';
 
 export const staffCommand: Command = {
   summary: 'create, list and disable staff accounts for the console (circulation staff --help)',
@@ -33,13 +29,11 @@ async function staff(store: Store, args: readonly string[]): Promise<string> {
   if (action === 'create') return create(store, rest);
   if (action === 'list') return list(store);
   if (action === 'disable') {
-    const [id] = rest;
-    if (!id || !/^[1-9][0-9]{0,14}$/.test(id) || rest.length !== 1)
-      throw new UsageError('staff disable takes one staff id');
+    const id = onlyId(rest, 'staff disable takes one staff id');
     const member = await store.updateStaff(
       id,
       { disabledAt: nowInSeconds() },
-      { actor: CLI, attributes: ['disabled'] },
+      { actor: COMMAND_LINE, attributes: ['disabled'] },
     );
     if (!member) throw new CommandError(`there is no staff member with id ${id}`);
     return `disabled staff member ${id} (${member.email}); their sessions have ended\n`;
@@ -65,7 +59,7 @@ async function create(store: Store, args: readonly string[]): Promise<string> {
     const { member, initialPassword } = await openStaffAccount(
       store,
       { email, name, role: role as Role },
-      { actor: CLI, attributes: ['email', 'name', 'role'] },
+      { actor: COMMAND_LINE, attributes: ['email', 'name', 'role'] },
     );
     return (
       `created staff member ${member.id} (${member.email}) with role ${member.role}\n` +

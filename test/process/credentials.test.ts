@@ -8,19 +8,13 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { CLI, MAIN, startProcess } from '../support/process.js';
+import { MAIN, runCommand, startProcess } from '../support/process.js';
 import { forEachStore, openTestStore, type TestStore } from '../support/stores.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'circulation-credentials-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
-function keys(databaseUrl: string, ...args: string[]) {
-  return spawnSync(process.execPath, [...CLI, 'keys', ...args], {
-    env: { ...process.env, DATABASE_URL: databaseUrl },
-    encoding: 'utf8',
-    timeout: 30_000,
-  });
-}
+const keys = (databaseUrl: string, ...args: string[]) => runCommand(databaseUrl, 'keys', ...args);
 
 forEachStore((kind) => {
   let store: TestStore;

@@ -3,10 +3,9 @@
  * by the `lapse` command or by a serving process on an interval.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { AUDIT, createUser, subscriptionDocument, userDocument } from '../support/fixtures.js';
-import { CLI, startProcess } from '../support/process.js';
+import { runCommand, startProcess } from '../support/process.js';
 import { forEachStore, openTestStore, type TestStore } from '../support/stores.js';
 
 const day = 24 * 3600;
@@ -37,11 +36,7 @@ forEachStore((kind) => {
       const ended = await store.store.createSubscription(user.id, values(now() - day), AUDIT);
       const running = await store.store.createSubscription(user.id, values(now() + day), AUDIT);
       const open = await store.store.createSubscription(user.id, values(null), AUDIT);
-      const run = () =>
-        spawnSync(process.execPath, [...CLI, 'lapse'], {
-          env: { ...process.env, DATABASE_URL: store.databaseUrl },
-          encoding: 'utf8',
-        });
+      const run = () => runCommand(store.databaseUrl, 'lapse');
       assert.match(run().stdout, /^1 subscriptions lapsed/);
       const after = await store.store.listSubscriptions(user.id, { limit: 100 });
       assert.deepEqual(

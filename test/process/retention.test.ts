@@ -3,10 +3,9 @@
  * prompt it, and `circulation prune` does the same once.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { eventually } from '../support/eventually.js';
-import { CLI, startProcess } from '../support/process.js';
+import { runCommand, startProcess } from '../support/process.js';
 import { forEachStore, openTestStore, type TestStore } from '../support/stores.js';
 
 const LIMITS = { staleAfter: 60, keepFor: 24 * 3600 };
@@ -45,10 +44,7 @@ forEachStore((kind) => {
   describe('circulation prune', () => {
     it('removes what has outlived its retention once, and says how much', async () => {
       await store.store.claimIdempotencyKey('s', 'command-expired', 'f', hoursAgo(30), LIMITS);
-      const result = spawnSync(process.execPath, [...CLI, 'prune'], {
-        env: { ...process.env, DATABASE_URL: store.databaseUrl },
-        encoding: 'utf8',
-      });
+      const result = runCommand(store.databaseUrl, 'prune');
       assert.equal(result.status, 0, result.stderr);
       assert.match(result.stdout, /^1 idempotency keys, 0 webhook deliveries and 0 audit entries removed/);
       assert.ok(!(await keys()).includes('command-expired'));

@@ -3,22 +3,15 @@
  * which signs in; `staff list` shows the accounts; `staff disable` ends the account's sessions.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { after, before, describe, it } from 'node:test';
 import { sessionIdHash, signInStaff } from '../../src/staff/sessions.js';
 import { uniqueEmail } from '../support/fixtures.js';
-import { CLI } from '../support/process.js';
+import { runCommand } from '../support/process.js';
 import { forEachStore, openTestStore, type TestStore } from '../support/stores.js';
 
 const LIMITS = { maxAttempts: 10, windowSeconds: 900 };
 
-function staff(databaseUrl: string, ...args: string[]) {
-  return spawnSync(process.execPath, [...CLI, 'staff', ...args], {
-    env: { ...process.env, DATABASE_URL: databaseUrl },
-    encoding: 'utf8',
-    timeout: 30_000,
-  });
-}
+const staff = (databaseUrl: string, ...args: string[]) => runCommand(databaseUrl, 'staff', ...args);
 
 forEachStore((kind) => {
   let store: TestStore;

@@ -7,7 +7,7 @@ import { after, describe, it } from 'node:test';
 import { userDocument } from '../support/fixtures.js';
 import { postgresMigrations } from '../../src/store/postgres/migrations.js';
 import { admin, createTestSchema, postgresSkipReason } from '../support/postgres.js';
-import { CLI, MAIN, startProcess } from '../support/process.js';
+import { MAIN, runCommand, startProcess } from '../support/process.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'circulation-process-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -76,11 +76,7 @@ describe('the service process', () => {
       const schema = await createTestSchema();
       try {
         for (let run = 0; run < 2; run += 1) {
-          const result = spawnSync(process.execPath, [...CLI, 'migrate'], {
-            env: { ...process.env, DATABASE_URL: schema.url },
-            encoding: 'utf8',
-            timeout: 30_000,
-          });
+          const result = runCommand(schema.url, 'migrate');
           assert.equal(result.status, 0, result.stderr);
         }
         const versions = await admin('SELECT version FROM schema_migrations', [], schema.name);

@@ -2,7 +2,7 @@
  * PostgreSQL for the tests: every store under test gets a schema of its own in the test
  * database, dropped afterwards, so runs never see each other's rows. Under CI=true an
  * unreachable server fails the run (with how to start it); elsewhere its tests are skipped
- * with the same message.
+ * with the same message. Citus (citus.ts) is tested the same way, on its coordinator.
  */
 import pg from 'pg';
 
@@ -13,25 +13,39 @@ const HOW_TO_START =
   '`pg_ctlcluster --skip-systemctl-redirect $(ls /etc/postgresql) main start` ' +
   '(user postgres, trust auth, database test), or point TEST_DATABASE_URL at a server.';
 
-async function probe(): Promise<string | undefined> {
-  const client = new pg.Client({ connectionString: TEST_DATABASE_URL, connectionTimeoutMillis: 3000 });
-  try {
-    await client.connect();
+/**
+ * Why the server at `url` cannot be tested (`advice`, then what went wrong), or undefined;
+ * `check` may find something wrong with a server that answers.
+ */
+export async function whyUntestable(
+  url: string,
+  advice: string,
+  check: (client: pg.Client) => Promise<string | undefined> = async (client) => {
     await client.query('SELECT 1');
     return undefined;
+  },
+): Promise<string | undefined> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  try {
+    await client.connect();
+    const wrong = await check(client);
+    return wrong === undefined ? undefined : `${advice} (${wrong})`;
   } catch (error) {
-    return `${HOW_TO_START} (${(error as Error).message})`;
+    return `${advice} (${(error as Error).message})`;
   } finally {
     await client.end().catch(() => {});
   }
 }
 
-const unreachable = await probe();
-if (unreachable && process.env.CI === 'true') throw new Error(unreachable);
-if (unreachable) process.stderr.write(`PostgreSQL tests skipped: ${unreachable}\n`);
+/** Under CI=true a reason not to test fails the run; elsewhere the tests of `what` are skipped, saying why. */
+export function skipUnlessCi(what: string, reason: string | undefined): string | undefined {
+  if (reason && process.env.CI === 'true') throw new Error(reason);
+  if (reason) process.stderr.write(`${what} tests skipped: ${reason}\n`);
+  return reason;
+}
 
 /** Undefined when PostgreSQL can be tested; otherwise why not (only ever outside CI). */
-export const postgresSkipReason: string | undefined = unreachable;
+export const postgresSkipReason = skipUnlessCi('PostgreSQL', await whyUntestable(TEST_DATABASE_URL, HOW_TO_START));
 
 let counter = 0;
 
@@ -42,17 +56,18 @@ export interface TestSchema {
   drop(): Promise<void>;
 }
 
-export async function createTestSchema(): Promise<TestSchema> {
+/** A schema of its own on the server at `serverUrl` (the test database unless told). */
+export async function createTestSchema(serverUrl = TEST_DATABASE_URL): Promise<TestSchema> {
   counter += 1;
   const name = `circulation_test_${process.pid}_${counter}_${Date.now().toString(36)}`;
-  await admin(`CREATE SCHEMA ${name}`);
-  const url = new URL(TEST_DATABASE_URL);
+  await statementOn(serverUrl, `CREATE SCHEMA ${name}`);
+  const url = new URL(serverUrl);
   url.searchParams.set('options', `-c search_path=${name}`);
   return {
     url: url.href,
     name,
     drop: async () => {
-      await admin(`DROP SCHEMA IF EXISTS ${name} CASCADE`);
+      await statementOn(serverUrl, `DROP SCHEMA IF EXISTS ${name} CASCADE`);
     },
   };
 }
@@ -63,7 +78,17 @@ export async function admin<T extends pg.QueryResultRow = pg.QueryResultRow>(
   params: unknown[] = [],
   searchPath?: string,
 ): Promise<T[]> {
-  const client = new pg.Client({ connectionString: TEST_DATABASE_URL });
+  return statementOn<T>(TEST_DATABASE_URL, sql, params, searchPath);
+}
+
+/** Runs one statement on its own connection to the database at `url`, in `searchPath` when given. */
+export async function statementOn<T extends pg.QueryResultRow = pg.QueryResultRow>(
+  url: string,
+  sql: string,
+  params: unknown[] = [],
+  searchPath?: string,
+): Promise<T[]> {
+  const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {
     if (searchPath) await client.query(`SET search_path = ${searchPath}`);

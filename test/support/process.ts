@@ -2,7 +2,7 @@
  * The service as its own process, started as `npm start` starts it (the build in dist/, which
  * `npm test` makes first), on a free port: for tests of what only a real process shows.
  */
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
@@ -16,6 +16,15 @@ export const TEST_SERVICE_KEY = randomBytes(32).toString('base64');
 
 export const MAIN = ['dist/main.js'];
 export const CLI = ['dist/main.js'];
+
+/** Runs `circulation ARGS…` to its end on the database `databaseUrl`, as an operator would. */
+export function runCommand(databaseUrl: string, ...args: string[]) {
+  return spawnSync(process.execPath, [...CLI, ...args], {
+    env: { ...process.env, DATABASE_URL: databaseUrl },
+    encoding: 'utf8',
+    timeout: 30_000,
+  });
+}
 
 /** The build must be newer than every source file, or the processes would run old code. */
 function assertBuildIsCurrent(): void {

@@ -33,6 +33,12 @@ export class PostgresDatabase {
     return this.retryingDeadlocks(async () => (await this.pool.query(text, values)).rows as Row[]);
   }
 
+  /** Runs a statement that writes, and answers how many rows it changed. */
+  async changes(sql: string | Sql, params: unknown[] = []): Promise<number> {
+    const { text, values } = typeof sql === 'string' ? { text: sql, values: params } : sql.render('postgres');
+    return this.retryingDeadlocks(async () => (await this.pool.query(text, values)).rowCount ?? 0);
+  }
+
   /** Runs `work` in a transaction on one pooled connection; rolls back when it throws. */
   async transaction<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
     return this.retryingDeadlocks(() => this.transactionOnce(work));

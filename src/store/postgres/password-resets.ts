@@ -65,7 +65,7 @@ export function postgresPasswordResets(database: PostgresDatabase): PasswordRese
   }
 
   async function forgetExpiredPasswordResetTokens(now: number): Promise<number> {
-    return (await database.pool.query('DELETE FROM password_reset_tokens WHERE expires_at <= $1', [now])).rowCount ?? 0;
+    return database.changes('DELETE FROM password_reset_tokens WHERE expires_at <= $1', [now]);
   }
 
   return { createPasswordResetToken, hasPasswordResetToken, resetPassword, forgetExpiredPasswordResetTokens };

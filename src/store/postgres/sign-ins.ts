@@ -45,8 +45,7 @@ export function postgresSignIns(database: PostgresDatabase): SignInStore {
   }
 
   async function forgetSignInAttempts(before: number): Promise<number> {
-    const { text, values } = forgetAttempts(before).render('postgres');
-    return (await database.pool.query(text, values)).rowCount ?? 0;
+    return database.changes(forgetAttempts(before));
   }
 
   return { findSignInAccount, countSignInAttempt, recordSignIn, forgetSignInAttempts };

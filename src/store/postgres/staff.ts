@@ -112,13 +112,11 @@ export function postgresStaff(database: PostgresDatabase): StaffStore {
   }
 
   async function endStaffSession(idHash: Buffer) {
-    const { text, values } = endSession(idHash).render('postgres');
-    return ((await database.pool.query(text, values)).rowCount ?? 0) > 0;
+    return (await database.changes(endSession(idHash))) > 0;
   }
 
   async function forgetIdleStaffSessions(before: number) {
-    const { text, values } = forgetIdleSessions(before).render('postgres');
-    return (await database.pool.query(text, values)).rowCount ?? 0;
+    return database.changes(forgetIdleSessions(before));
   }
 
   return {

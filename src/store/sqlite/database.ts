@@ -41,6 +41,12 @@ export class SqliteDatabase {
     this.db.pragma('wal_checkpoint(TRUNCATE)');
   }
 
+  /** Runs a statement that writes, and answers how many rows it changed. */
+  changes(query: Sql): number {
+    const { statement, values } = this.statement(query);
+    return statement.run(...values).changes;
+  }
+
   all(query: Sql): Row[] {
     const { statement, values } = this.statement(query);
     return statement.all(...values) as Row[];

@@ -48,8 +48,7 @@ export function sqliteSignIns(database: SqliteDatabase): SignInStore {
   }
 
   async function forgetSignInAttempts(before: number): Promise<number> {
-    const { statement, values } = database.statement(forgetAttempts(before));
-    return statement.run(...values).changes;
+    return database.changes(forgetAttempts(before));
   }
 
   return { findSignInAccount, countSignInAttempt, recordSignIn, forgetSignInAttempts };

@@ -24,10 +24,6 @@ import type { SqliteDatabase } from './database.js';
 
 export function sqliteStaff(database: SqliteDatabase): StaffStore {
   const { db } = database;
-  const run = (query: Parameters<SqliteDatabase['statement']>[0]) => {
-    const { statement, values } = database.statement(query);
-    return statement.run(...values).changes;
-  };
 
   const insert = db.prepare(`
     INSERT INTO staff (email, email_lower, name, role, password_hash, created_at) VALUES (?, ?, ?, ?, ?, ?)
@@ -70,8 +66,8 @@ export function sqliteStaff(database: SqliteDatabase): StaffStore {
   async function updateStaff(id: string, changes: StaffChanges, audit: AuditContext, ifVersion?: IfVersion) {
     return db.transaction(() => {
       if (!database.meetsPrecondition(version, [id], ifVersion)) return undefined;
-      if (run(updateStaffRow(id, changes)) === 0) return undefined;
-      if (changes.disabledAt != null) run(endSessionsOf(id));
+      if (database.changes(updateStaffRow(id, changes)) === 0) return undefined;
+      if (changes.disabledAt != null) database.changes(endSessionsOf(id));
       database.record(audit, 'update', STAFF, id, null);
       return one(id);
     })();
@@ -84,9 +80,9 @@ export function sqliteStaff(database: SqliteDatabase): StaffStore {
 
   async function createStaffSession(session: NewStaffSession, audit: AuditContext) {
     db.transaction(() => {
-      run(insertSession(session.idHash, session.staffId, session.now));
-      run(forgetAttemptsOf(session.attemptsKey));
-      if (session.rehash) run(rehashStaff(session.staffId, session.rehash.from, session.rehash.to));
+      database.changes(insertSession(session.idHash, session.staffId, session.now));
+      database.changes(forgetAttemptsOf(session.attemptsKey));
+      if (session.rehash) database.changes(rehashStaff(session.staffId, session.rehash.from, session.rehash.to));
       database.record(audit, 'sign-in', STAFF, session.staffId, null);
     })();
   }
@@ -102,11 +98,11 @@ export function sqliteStaff(database: SqliteDatabase): StaffStore {
   }
 
   async function endStaffSession(idHash: Buffer) {
-    return run(endSession(idHash)) > 0;
+    return database.changes(endSession(idHash)) > 0;
   }
 
   async function forgetIdleStaffSessions(before: number) {
-    return run(forgetIdleSessions(before));
+    return database.changes(forgetIdleSessions(before));
   }
 
   return {
