@@ -19,7 +19,7 @@ import {
 import { newPasswordProblems } from '../../domain/user.js';
 import { openStaffAccount } from '../../staff/accounts.js';
 import { errors } from '../errors.js';
-import { etagOf, ifMatchVersions } from '../jsonapi/etag.js';
+import { answeredNotModified, etagOf, ifMatchVersions, NotModifiedResponse } from '../jsonapi/etag.js';
 import {
   collectionDocument,
   createDocument,
@@ -114,13 +114,14 @@ export const staffRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, 
       config: ADMIN,
       schema: {
         params: StaffParams,
-        response: { 200: singleDocument(StaffResource), ...errorResponses(404, ...DENIALS) },
+        response: { 200: singleDocument(StaffResource), ...NotModifiedResponse, ...errorResponses(404, ...DENIALS) },
       },
     },
     async (request, reply) => {
       const member = await store.getStaff(request.params.staff_id);
       if (!member) throw noSuchStaff(request.params.staff_id);
-      return reply.header('etag', etagOf(member.version)).send({ data: render(request, member) });
+      if (answeredNotModified(request, reply, member.version)) return reply;
+      return reply.send({ data: render(request, member) });
     },
   );
 

@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createSubscription, createUser, createWebhook, issueKey } from '../../support/fixtures.js';
+import { createSubscription, createUser, createWebhook, issueKey, uniqueEmail } from '../../support/fixtures.js';
 import { startService, type Service } from '../../support/service.js';
 import { forEachStore } from '../../support/stores.js';
 
@@ -56,7 +56,7 @@ forEachStore((kind) => {
       assert.equal((await service.client.get(path, ifNoneMatch('*'))).status, 304);
     });
 
-    it('is answered on every read that gives an ETag: products, newsletters, credentials, webhooks, deliveries', async () => {
+    it('is answered on every read that gives an ETag: products, newsletters, credentials, webhooks, deliveries, staff', async () => {
       await service.client.post('/products', {
         data: { type: 'products', id: 'conditional-product', attributes: { name: 'Conditional' } },
       });
@@ -67,12 +67,20 @@ forEachStore((kind) => {
       const webhookId = await createWebhook(service.client);
       await createUser(service.client);
       const [delivery] = (await service.client.get(`/webhooks/${webhookId}/deliveries`)).body.data;
+      const staff = await service.client.post('/staff', {
+        data: {
+          type: 'staff',
+          attributes: { email: uniqueEmail('staff.example.com'), name: 'Conditional', role: 'agent' },
+        },
+      });
+      assert.equal(staff.status, 201, staff.text);
       const paths = [
         '/products/conditional-product',
         '/newsletters/conditional-letter',
         `/api-keys/${key.id}`,
         `/webhooks/${webhookId}`,
         new URL(delivery.links.self).pathname,
+        `/staff/${staff.body.data.id}`,
       ];
       for (const path of paths) {
         const etag = (await service.client.get(path)).headers.get('etag') as string;
