@@ -9,8 +9,12 @@ import type { Store } from '../store/port.js';
 const BATCH = 500;
 export const LAPSE_AUDIT = { actor: 'lapse', attributes: ['expired'] } as const;
 
-/** Lapses every subscription due now, in batches; answers how many. */
+/**
+ * Lapses every subscription due now, in batches, and forgets the pending start of those that
+ * have begun (so that they join the index of started ones); answers how many lapsed.
+ */
 export async function lapseDue(store: Store, now = nowInSeconds()): Promise<number> {
+  await store.clearPendingStarts(now);
   let total = 0;
   for (;;) {
     const lapsed = await store.lapseSubscriptions(now, LAPSE_AUDIT, BATCH);

@@ -400,6 +400,11 @@ describe('PostgreSQL query plans of the catalogue filters at 100,000 users', { s
               CASE WHEN k = 0 THEN 'digital' WHEN k = 1 AND id % 100 = 0 THEN 'rare' WHEN k = 1 THEN 'paper' END,
               (id + k) % 10 = 0
        FROM users, generate_series(0, 2) AS k`,
+      `INSERT INTO subscriptions (user_id, date_started, pending_start, resource)
+       SELECT id, now() + (id % 30 + 1) * interval '1 day', now() + (id % 30 + 1) * interval '1 day', 'print-online'
+       FROM users`,
+      `INSERT INTO subscriptions (user_id, date_started, pending_start, resource)
+       SELECT id, now() - interval '1 hour', now() - interval '1 hour', 'print' FROM users WHERE id % 1000 = 0`,
     ];
     for (const statement of statements) await admin(statement, [], schema.name);
     await admin('VACUUM ANALYZE', [], schema.name);
@@ -417,9 +422,13 @@ describe('PostgreSQL query plans of the catalogue filters at 100,000 users', { s
    */
   function assertSeeks(text: string, cursor = true): void {
     assert.doesNotMatch(text, /Seq Scan on (users|subscriptions|user_newsletters)\b/, text);
-    assert.doesNotMatch(text, /Bitmap/, text);
-    if (!cursor) return;
     const lines = text.split('\n');
+    // A bitmap reads its rows out of order, which is right only for the few subscriptions whose
+    // start has passed since the lapse job last ran.
+    for (const line of lines.filter((l) => /Bitmap Index Scan/.test(l))) {
+      assert.match(line, /on subscriptions_pending_start\b/, text);
+    }
+    if (!cursor) return;
     lines.forEach((line, i) => {
       if (/Index (Only )?Scan (Backward )?using \S+ on (users|subscriptions|user_newsletters)\b/.test(line)) {
         assert.match(lines[i + 1] ?? '', /Index Cond/, `an index read from its first entry:\n${text}`);
@@ -451,6 +460,12 @@ describe('PostgreSQL query plans of the catalogue filters at 100,000 users', { s
       }
     });
   }
+
+  it('serves users with an active subscription giving print past the scheduled ones, by seeks', async () => {
+    const text = await plan(page({ activeSubscription: { at: now, resource: 'print' }, afterId: '90000' }));
+    assertSeeks(text);
+    assert.match(text, /(using|Bitmap Index Scan on) subscriptions_pending_start\b/, text);
+  });
 
   it('serves a newsletter with an active subscription, and a domain with both, by seeks', async () => {
     const subscription = { at: now, resource: 'print' } as const;

@@ -486,6 +486,11 @@ describe('SQLite query plans of the catalogue filters at 20,000 users', () => {
                  CASE (id + k) % 4 WHEN 0 THEN 'print' WHEN 1 THEN 'online' WHEN 2 THEN 'print-online' END,
                  CASE k WHEN 0 THEN 'digital' WHEN 1 THEN 'paper' END, 0, (id + k) % 10 = 0
           FROM users, k;
+        INSERT INTO subscriptions (user_id, date_started, pending_start, date_ended, resource, trial, expired)
+          SELECT id, ${now} + (id % 30 + 1) * 86400, ${now} + (id % 30 + 1) * 86400, NULL, 'print-online', 0, 0
+          FROM users;
+        INSERT INTO subscriptions (user_id, date_started, pending_start, date_ended, resource, trial, expired)
+          SELECT id, ${now} - 3600, ${now} - 3600, NULL, 'print', 0, 0 FROM users WHERE id % 1000 = 0;
         ANALYZE;`),
     );
   });
@@ -557,6 +562,17 @@ describe('SQLite query plans of the catalogue filters at 20,000 users', () => {
       }
     });
   }
+
+  it('finds the users with an active subscription giving print past the scheduled ones, by seeks', async () => {
+    const plan = await plansOf((store) =>
+      store.listUsers({ activeSubscription: { at: now, resource: 'print' }, afterId: '9000', offset: 0, limit: 101 }),
+    );
+    assertSeeks(plan);
+    assert.ok(
+      plan.some((d) => /SEARCH s USING INDEX subscriptions_pending_start \(pending_start<\?\)/.test(d)),
+      plan.join('\n'),
+    );
+  });
 
   it('finds a newsletter with an active subscription, and a domain with both, by seeks', async () => {
     const subscription = { at: now, resource: 'print' } as const;

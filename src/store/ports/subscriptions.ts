@@ -63,4 +63,10 @@ export interface SubscriptionStore {
    * several processes at once.
    */
   lapseSubscriptions(now: number, audit: AuditContext, limit: number): Promise<number>;
+  /**
+   * Forgets the start still to come of every subscription whose dateStarted has passed by `now`
+   * (an index hint, not an attribute: no version, no event); answers how many. A few each time
+   * it runs, as many as have begun since. Safe to run from several processes at once.
+   */
+  clearPendingStarts(now: number): Promise<number>;
 }

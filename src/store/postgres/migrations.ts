@@ -407,4 +407,47 @@ export const postgresMigrations: readonly Migration[] = [
       CREATE INDEX staff_sessions_last_seen ON staff_sessions (last_seen_at);
     `,
   },
+  {
+    version: 17,
+    name: 'outbox instants floored to the millisecond',
+    sql: `
+      -- Casting to bigint rounded, putting a delivery up to half a millisecond in the future of a
+      -- dispatcher's Date.now(), which truncates: it was not yet due when claimed at once.
+      CREATE OR REPLACE FUNCTION webhook_deliveries_of_event() RETURNS trigger LANGUAGE plpgsql AS $$
+      DECLARE
+        now_ms bigint := floor(extract(epoch FROM clock_timestamp()) * 1000)::bigint;
+        queue_of text := coalesce('users/' || NEW.user_id, NEW.resource_type || '/' || NEW.resource_id);
+      BEGIN
+        INSERT INTO webhook_deliveries (webhook_id, event_id, event_type, user_id, queue, created_at, next_attempt_at)
+        SELECT w.id, NEW.id, NEW.event_type, NEW.user_id, queue_of, now_ms, greatest(now_ms, (
+            SELECT e.next_attempt_at FROM webhook_deliveries e
+            WHERE e.webhook_id = w.id AND e.queue = queue_of AND e.state = 'pending'
+            ORDER BY e.event_id DESC LIMIT 1))
+        FROM webhooks w WHERE NEW.event_type = ANY (w.events)
+        FOR KEY SHARE OF w;
+        RETURN NULL;
+      END $$;
+    `,
+  },
+  {
+    version: 18,
+    name: 'the start still to come of a subscription, so that scheduled ones stay out of the way',
+    sql: `
+      -- Who has an active subscription giving a resource is read in user order from an index. When
+      -- most subscriptions of a resource have not begun (renewals booked ahead), a seek over all of
+      -- them walks the scheduled ones to find none, so that index leaves out the subscriptions with
+      -- a start still to come: pending_start, dateStarted while it is in the future, set on every
+      -- write and cleared by the lapse job once it has passed. Those whose start has passed but is
+      -- not yet cleared are few, and found by subscriptions_pending_start: an answer never depends
+      -- on when the job last ran.
+      ALTER TABLE subscriptions ADD COLUMN pending_start timestamptz
+        CHECK (pending_start IS NULL OR pending_start = date_started);
+      UPDATE subscriptions SET pending_start = date_started WHERE date_started > now();
+      DROP INDEX subscriptions_resource;
+      CREATE INDEX subscriptions_resource
+        ON subscriptions (resource, expired, user_id, date_started, date_ended, product_id, pending_start)
+        WHERE pending_start IS NULL;
+      CREATE INDEX subscriptions_pending_start ON subscriptions (pending_start) WHERE pending_start IS NOT NULL;
+    `,
+  },
 ];

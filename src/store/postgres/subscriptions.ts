@@ -12,6 +12,7 @@ import { sql } from '../sql/builder.js';
 import type { Row } from '../sql/rows.js';
 import {
   activeSubscriptionsQuery,
+  pendingStart,
   SUBSCRIPTION_COLUMNS,
   subscriptionPage,
   toActiveSubscriptions,
@@ -51,9 +52,10 @@ export function postgresSubscriptions(database: PostgresDatabase, references: Po
     const params = subscriptionParams(userId, values);
     const record = auditInsert(params, audit, 'create', 'subscriptions', 'id', 'user_id', 's');
     const insert = `WITH s AS (
-        INSERT INTO subscriptions (user_id, date_started, date_ended, external_identifier, license, resource,
-          trial, product_id)
-        SELECT $1::bigint, $2::timestamptz, $3::timestamptz, $4::text, $5::text, $6::text, $7::boolean, $8::text
+        INSERT INTO subscriptions (user_id, date_started, pending_start, date_ended, external_identifier, license,
+          resource, trial, product_id)
+        SELECT $1::bigint, $2::timestamptz, $9::timestamptz, $3::timestamptz, $4::text, $5::text, $6::text,
+          $7::boolean, $8::text
         WHERE EXISTS (SELECT 1 FROM users WHERE id = $1::bigint)
         RETURNING ${SUBSCRIPTION_COLUMNS}
       ), a AS (${record})
@@ -130,9 +132,9 @@ export function postgresSubscriptions(database: PostgresDatabase, references: Po
       const record = auditInsert(params, audit, 'update', 'subscriptions', 'id', 'user_id', 's');
       const updated = await client.query(
         `WITH s AS (
-           UPDATE subscriptions SET date_started = $2, date_ended = $3, external_identifier = $4, license = $5,
+           UPDATE subscriptions SET date_started = $2, pending_start = $9, date_ended = $3, external_identifier = $4, license = $5,
              resource = $6, trial = $7, product_id = $8, version = version + 1, updated_at = now()
-           WHERE user_id = $1 AND id = $9
+           WHERE user_id = $1 AND id = $10
            RETURNING ${SUBSCRIPTION_COLUMNS}
          ), a AS (${record})
          SELECT * FROM s`,
@@ -195,6 +197,13 @@ export function postgresSubscriptions(database: PostgresDatabase, references: Po
     return Number(rows[0]?.n ?? 0);
   }
 
+  async function clearPendingStarts(now: number): Promise<number> {
+    // Any number of processes may clear at once: each row ends the same whoever clears it.
+    return database.changes('UPDATE subscriptions SET pending_start = NULL WHERE pending_start <= $1', [
+      new Date(now * 1000),
+    ]);
+  }
+
   return {
     createSubscription,
     listSubscriptions,
@@ -205,19 +214,25 @@ export function postgresSubscriptions(database: PostgresDatabase, references: Po
     expireSubscription,
     deleteSubscription,
     lapseSubscriptions,
+    clearPendingStarts,
   };
 }
 
-/** A subscription's values as $1…$8: user id, dates as Dates, then the rest as they are. */
+/** A subscription's values as $1…$9: user id, dates as Dates, the rest as they are, then pending_start. */
 export function subscriptionParams(userId: string, v: SubscriptionValues): unknown[] {
   return [
     userId,
-    new Date(v.dateStarted * 1000),
-    v.dateEnded === null ? null : new Date(v.dateEnded * 1000),
+    instant(v.dateStarted),
+    instant(v.dateEnded),
     v.externalIdentifier,
     v.license,
     v.resource,
     v.trial,
     v.productId,
+    instant(pendingStart(v.dateStarted)),
   ];
+}
+
+function instant(seconds: number | null): Date | null {
+  return seconds === null ? null : new Date(seconds * 1000);
 }

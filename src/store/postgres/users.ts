@@ -111,10 +111,10 @@ export function postgresUsers(database: PostgresDatabase, references: PostgresRe
       if (subscriptions.length > 0) {
         await client.query(
           `INSERT INTO subscriptions (user_id, date_started, date_ended, external_identifier, license, resource,
-             trial, product_id)
+             trial, product_id, pending_start)
            SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::timestamptz[], $4::text[], $5::text[],
-             $6::text[], $7::boolean[], $8::text[])`,
-          Array.from({ length: 8 }, (_, column) => subscriptions.map((params) => params[column])),
+             $6::text[], $7::boolean[], $8::text[], $9::timestamptz[])`,
+          Array.from({ length: 9 }, (_, column) => subscriptions.map((params) => params[column])),
         );
       }
       if (audit) {

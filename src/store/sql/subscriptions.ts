@@ -4,6 +4,7 @@
  * conditions say in SQL what `subscriptionStatus` says in the domain (a contract test holds them
  * to each other); every instant is a parameter, so an index answers "active at t" for any t.
  */
+import { nowInSeconds } from '../../domain/dates.js';
 import { GIVING, type ActiveSubscription, type SubscriptionFilter } from '../../domain/entitlement.js';
 import type { License, Resource, StoredSubscription, SubscriptionStatus } from '../../domain/subscription.js';
 import type { SubscriptionPageQuery } from '../port.js';
@@ -49,6 +50,14 @@ export function statusCondition(alias: string, status: SubscriptionStatus, at: u
     case 'expired':
       return sql`${a}.expired = true`;
   }
+}
+
+/**
+ * The subscription's start while it is still to come at `now`, else null: what every write keeps
+ * in pending_start beside dateStarted (see migration 18), an index hint the lapse job clears.
+ */
+export function pendingStart(dateStarted: number, now: number = nowInSeconds()): number | null {
+  return dateStarted > now ? dateStarted : null;
 }
 
 /** Resources as SQL literals: values of a fixed list, never a client's text. */

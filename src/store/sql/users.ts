@@ -10,7 +10,7 @@ import { USER_FIELDS, USER_JSON_FIELDS, type UserFields } from '../../domain/use
 import type { ImportedUser, StoredUser, UserListQuery } from '../port.js';
 import { join, raw, sql, where, type Dialect, type Sql } from './builder.js';
 import { array, instantValue, seconds, type Row } from './rows.js';
-import { filterConditions, literals, productsGiving, statusCondition } from './subscriptions.js';
+import { filterConditions, givesCondition, literals, productsGiving, statusCondition } from './subscriptions.js';
 
 export function columnOf(field: string): string {
   return field.replace('.', '_').replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -173,16 +173,18 @@ function bySubscriptions(query: UserListQuery, active: ActiveSubscriptionFilter,
 }
 
 /**
- * From the subscriptions giving the resource (subscriptions_resource): one seek for each resource
- * that gives it and one for the subscriptions without a resource whose product gives it, each
- * cut to the page, merged in user order.
+ * From the subscriptions giving the resource (subscriptions_resource, which holds those that have
+ * started): one seek for each resource that gives it and one for the subscriptions without a
+ * resource whose product gives it, each cut to the page, merged in user order; and the few whose
+ * start has passed since the lapse job last ran (subscriptions_pending_start).
  */
 function byResource(query: UserListQuery, active: ActiveSubscriptionFilter, dialect: Dialect): Sql {
   const wanted = active.resource as Resource;
   const at = instantValue(dialect, active.at);
-  const arm = (resource: Sql) => {
+  const arm = (gives: Sql, started: Sql) => {
     const conditions = [
-      resource,
+      gives,
+      started,
       statusCondition('s', 'active', at),
       ...beyond(query, 's.user_id'),
       ...onNewsletter(query, 's.user_id'),
@@ -190,9 +192,11 @@ function byResource(query: UserListQuery, active: ActiveSubscriptionFilter, dial
     const cut = sql`ORDER BY s.user_id ${userOrder(query)} LIMIT ${query.offset + query.limit}`;
     return sql`SELECT id FROM (SELECT DISTINCT s.user_id AS id FROM subscriptions s ${where(conditions)} ${cut}) AS a`;
   };
+  const hasStarted = sql`s.pending_start IS NULL`;
   const arms = [
-    ...GIVING[wanted].map((resource) => arm(sql`s.resource = ${literals([resource])}`)),
-    arm(sql`s.resource IS NULL AND s.product_id IN (${productsGiving(wanted)})`),
+    ...GIVING[wanted].map((resource) => arm(sql`s.resource = ${literals([resource])}`, hasStarted)),
+    arm(sql`s.resource IS NULL AND s.product_id IN (${productsGiving(wanted)})`, hasStarted),
+    arm(givesCondition('s', wanted), sql`s.pending_start <= ${at}`),
   ];
   return sql`${join(arms, ' UNION ')} ${page(query, 'id')}`;
 }

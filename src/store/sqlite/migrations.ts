@@ -432,4 +432,35 @@ export const sqliteMigrations: readonly Migration[] = [
       CREATE INDEX staff_sessions_last_seen ON staff_sessions (last_seen_at);
     `,
   },
+  {
+    version: 17,
+    name: 'outbox instants floored to the millisecond',
+    sql: `
+      -- Nothing on SQLite: CAST(unixepoch('subsec') * 1000 AS INTEGER) already truncates, as a
+      -- dispatcher's Date.now() does. PostgreSQL's trigger rounded, putting a delivery up to half a
+      -- millisecond in the future of the clock that claims it.
+      SELECT 1;
+    `,
+  },
+  {
+    version: 18,
+    name: 'the start still to come of a subscription, so that scheduled ones stay out of the way',
+    sql: `
+      -- Who has an active subscription giving a resource is read in user order from an index. When
+      -- most subscriptions of a resource have not begun (renewals booked ahead), a seek over all of
+      -- them walks the scheduled ones to find none, so that index leaves out the subscriptions with
+      -- a start still to come: pending_start, dateStarted while it is in the future, set on every
+      -- write and cleared by the lapse job once it has passed. Those whose start has passed but is
+      -- not yet cleared are few, and found by subscriptions_pending_start: an answer never depends
+      -- on when the job last ran.
+      ALTER TABLE subscriptions ADD COLUMN pending_start INTEGER
+        CHECK (pending_start IS NULL OR pending_start = date_started);
+      UPDATE subscriptions SET pending_start = date_started WHERE date_started > unixepoch();
+      DROP INDEX subscriptions_resource;
+      CREATE INDEX subscriptions_resource
+        ON subscriptions (resource, expired, user_id, date_started, date_ended, product_id, pending_start)
+        WHERE pending_start IS NULL;
+      CREATE INDEX subscriptions_pending_start ON subscriptions (pending_start) WHERE pending_start IS NOT NULL;
+    `,
+  },
 ];

@@ -8,6 +8,7 @@ import type { IfVersion, SubscriptionPageQuery, SubscriptionStore } from '../por
 import type { Row } from '../sql/rows.js';
 import {
   activeSubscriptionsQuery,
+  pendingStart,
   SUBSCRIPTION_COLUMNS,
   subscriptionColumnsOf,
   subscriptionPage,
@@ -20,11 +21,7 @@ import type { SqliteReferences } from './references.js';
 export function sqliteSubscriptions(database: SqliteDatabase, references: SqliteReferences): SubscriptionStore {
   const { db } = database;
 
-  const insert = db.prepare(`
-    INSERT INTO subscriptions (user_id, date_started, date_ended, external_identifier, license, resource,
-      trial, product_id)
-    VALUES (@user_id, @date_started, @date_ended, @external_identifier, @license, @resource, @trial, @product_id)
-    RETURNING ${SUBSCRIPTION_COLUMNS}`);
+  const insert = db.prepare(`${INSERT_SUBSCRIPTION} RETURNING ${SUBSCRIPTION_COLUMNS}`);
 
   const userExists = db.prepare('SELECT 1 FROM users WHERE id = ?');
 
@@ -87,7 +84,7 @@ export function sqliteSubscriptions(database: SqliteDatabase, references: Sqlite
   }
 
   const update = db.prepare(`
-    UPDATE subscriptions SET date_started = @date_started, date_ended = @date_ended,
+    UPDATE subscriptions SET date_started = @date_started, pending_start = @pending_start, date_ended = @date_ended,
       external_identifier = @external_identifier, license = @license, resource = @resource,
       trial = @trial, product_id = @product_id, version = version + 1, updated_at = unixepoch()
     WHERE user_id = @user_id AND id = @id
@@ -149,6 +146,12 @@ export function sqliteSubscriptions(database: SqliteDatabase, references: Sqlite
     'UPDATE subscriptions SET expired = 1, version = version + 1, updated_at = unixepoch() WHERE id = ? AND expired = 0',
   );
 
+  const clearPending = db.prepare('UPDATE subscriptions SET pending_start = NULL WHERE pending_start <= ?');
+
+  async function clearPendingStarts(now: number): Promise<number> {
+    return clearPending.run(now).changes;
+  }
+
   async function lapseSubscriptions(now: number, audit: AuditContext, limit: number): Promise<number> {
     return db
       .transaction(() => {
@@ -172,14 +175,23 @@ export function sqliteSubscriptions(database: SqliteDatabase, references: Sqlite
     expireSubscription,
     deleteSubscription,
     lapseSubscriptions,
+    clearPendingStarts,
   };
 }
+
+/** A new subscription, from `subscriptionParams`. */
+export const INSERT_SUBSCRIPTION = `
+  INSERT INTO subscriptions (user_id, date_started, pending_start, date_ended, external_identifier, license,
+    resource, trial, product_id)
+  VALUES (@user_id, @date_started, @pending_start, @date_ended, @external_identifier, @license, @resource, @trial,
+    @product_id)`;
 
 /** A subscription's values as named parameters (booleans as 0 and 1). */
 export function subscriptionParams(userId: string, v: SubscriptionValues): Row {
   return {
     user_id: userId,
     date_started: v.dateStarted,
+    pending_start: pendingStart(v.dateStarted),
     date_ended: v.dateEnded,
     external_identifier: v.externalIdentifier,
     license: v.license,

@@ -21,7 +21,7 @@ import {
 } from '../sql/users.js';
 import { requireVersion, type SqliteDatabase } from './database.js';
 import type { SqliteReferences } from './references.js';
-import { subscriptionParams } from './subscriptions.js';
+import { INSERT_SUBSCRIPTION, subscriptionParams } from './subscriptions.js';
 
 const USER_SELECT = `
   SELECT id, email, ${USER_COLUMNS.join(', ')},
@@ -40,10 +40,7 @@ export function sqliteUsers(database: SqliteDatabase, references: SqliteReferenc
   const addNewsletter = db.prepare('INSERT OR IGNORE INTO user_newsletters (user_id, newsletter_id) VALUES (?, ?)');
   const voidResetTokens = db.prepare('DELETE FROM password_reset_tokens WHERE user_id = ?');
   const removeNewsletter = db.prepare('DELETE FROM user_newsletters WHERE user_id = ? AND newsletter_id = ?');
-  const importSubscription = db.prepare(`
-    INSERT INTO subscriptions (user_id, date_started, date_ended, external_identifier, license, resource,
-      trial, product_id)
-    VALUES (@user_id, @date_started, @date_ended, @external_identifier, @license, @resource, @trial, @product_id)`);
+  const importSubscription = db.prepare(INSERT_SUBSCRIPTION);
 
   /** Inserts the user and their newsletter links; the id. */
   function insert(user: NewUser): string {
