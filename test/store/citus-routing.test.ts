@@ -1,0 +1,99 @@
+/**
+ * On Citus, every statement a request about one reader sends carries the distribution key, so it
+ * routes to one shard: each statement that GET one user, GET one subscription, PUT a
+ * subscription and the access check actually run (recorded as they run, through the real HTTP
+ * app) is planned with `EXPLAIN`, and every distributed scan in the plan is a single task. A
+ * list page has no reader to route by: it fans out to every shard, reading each one's index.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { CITUS_LAYOUT } from '../../src/store/postgres/citus.js';
+import { citusSkipReason } from '../support/citus.js';
+import { createSubscription, createUser } from '../support/fixtures.js';
+import { statementOn } from '../support/postgres.js';
+import { startService, type Service } from '../support/service.js';
+import { recordStatements, type Statement } from '../support/statements.js';
+
+/** The distributed tables, as a statement names them. */
+const DISTRIBUTED = new RegExp(
+  `\\b(${Object.entries(CITUS_LAYOUT)
+    .filter(([, layout]) => layout.kind === 'distributed')
+    .map(([table]) => table)
+    .join('|')})\\b`,
+);
+
+/** Transaction control and session settings, which have no plan. */
+const NO_PLAN = /^\s*(BEGIN|COMMIT|ROLLBACK|SET|SAVEPOINT|RELEASE)\b/i;
+
+describe('routing on Citus', { skip: citusSkipReason }, () => {
+  let service: Service;
+  let userId: string;
+  let subscriptionId: string;
+  before(async () => {
+    service = await startService('Citus');
+    userId = await createUser(service.client, { newsletters: { add: ['daily'] } });
+    subscriptionId = await createSubscription(service.client, userId);
+  });
+  after(() => service?.close());
+
+  /** The statements on distributed tables that a request sends, with its answer's status. */
+  async function statementsOf(request: () => Promise<{ status: number; text: string }>, status: number) {
+    const { result, statements } = await recordStatements(request);
+    assert.equal(result.status, status, result.text);
+    const distributed = statements.filter((s) => !NO_PLAN.test(s.text) && DISTRIBUTED.test(s.text));
+    assert.ok(distributed.length > 0, 'the request reads a distributed table');
+    return distributed;
+  }
+
+  /** The plan of a statement, with the parameters it ran with. */
+  async function planOf(statement: Statement): Promise<string> {
+    const rows = await statementOn(service.databaseUrl, `EXPLAIN ${statement.text}`, statement.values);
+    return rows.map((r) => r['QUERY PLAN']).join('\n');
+  }
+
+  /** The task counts of every distributed scan of a plan. */
+  const taskCounts = (plan: string) => [...plan.matchAll(/Task Count: (\d+)/g)].map((m) => Number(m[1]));
+
+  async function assertRoutedToOneShard(request: () => Promise<{ status: number; text: string }>, status = 200) {
+    for (const statement of await statementsOf(request, status)) {
+      const plan = await planOf(statement);
+      assert.match(plan, /Custom Scan \(Citus Adaptive\)/, `not planned by Citus:\n${statement.text}\n${plan}`);
+      const counts = taskCounts(plan);
+      assert.ok(counts.length > 0, `no distributed task:\n${plan}`);
+      assert.deepEqual(
+        counts,
+        counts.map(() => 1),
+        `a statement fans out:\n${statement.text}\n${plan}`,
+      );
+    }
+  }
+
+  it('routes GET one user to one shard, newsletters included', async () => {
+    await assertRoutedToOneShard(() => service.client.get(`/users/${userId}`));
+  });
+
+  it('routes GET one subscription to one shard', async () => {
+    await assertRoutedToOneShard(() => service.client.get(`/users/${userId}/subscriptions/${subscriptionId}`));
+  });
+
+  it('routes PUT a subscription to one shard: the locking read, the update and its audit entry', async () => {
+    await assertRoutedToOneShard(() =>
+      service.client.put(`/users/${userId}/subscriptions/${subscriptionId}`, {
+        data: { type: 'subscriptions', id: subscriptionId, attributes: { trial: true } },
+      }),
+    );
+  });
+
+  it('routes the access check to one shard', async () => {
+    await assertRoutedToOneShard(() => service.client.get(`/users/${userId}/access`));
+  });
+
+  it('fans a list page out to every shard of users (no reader to route by)', async () => {
+    const [shards] = await service.sql(
+      "SELECT count(*)::int AS n FROM pg_dist_shard WHERE logicalrelid = 'users'::regclass",
+    );
+    const statements = await statementsOf(() => service.client.get('/users'), 200);
+    const counts = (await Promise.all(statements.map(planOf))).flatMap(taskCounts);
+    assert.ok(counts.includes(Number(shards?.n)), `no scan of all ${shards?.n} shards: ${counts.join(', ')}`);
+  });
+});
