@@ -2,15 +2,16 @@
  * On Citus, every statement a request about one reader sends carries the distribution key, so it
  * routes to one shard: each statement that GET one user, GET one subscription, PUT a
  * subscription and the access check actually run (recorded as they run, through the real HTTP
- * app) is planned with `EXPLAIN`, and every distributed scan in the plan is a single task. A
- * list page has no reader to route by: it fans out to every shard, reading each one's index.
+ * app) is planned with `EXPLAIN`: the Citus planner makes a router plan (its DEBUG messages say
+ * so) and every distributed scan in the plan is a single task. A list page has no reader to
+ * route by: it fans out to every shard (README, Citus).
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
 import { CITUS_LAYOUT } from '../../src/store/postgres/citus.js';
 import { citusSkipReason } from '../support/citus.js';
 import { createSubscription, createUser } from '../support/fixtures.js';
-import { statementOn } from '../support/postgres.js';
 import { startService, type Service } from '../support/service.js';
 import { recordStatements, type Statement } from '../support/statements.js';
 
@@ -45,10 +46,22 @@ describe('routing on Citus', { skip: citusSkipReason }, () => {
     return distributed;
   }
 
-  /** The plan of a statement, with the parameters it ran with. */
-  async function planOf(statement: Statement): Promise<string> {
-    const rows = await statementOn(service.databaseUrl, `EXPLAIN ${statement.text}`, statement.values);
-    return rows.map((r) => r['QUERY PLAN']).join('\n');
+  /**
+   * The plan of a statement, with the parameters it ran with, and what the Citus planner said
+   * while making it (its DEBUG messages: "Creating router plan", or why not).
+   */
+  async function planOf(statement: Statement): Promise<{ plan: string; planner: string[] }> {
+    const client = new pg.Client({ connectionString: service.databaseUrl });
+    const planner: string[] = [];
+    client.on('notice', (notice) => planner.push(notice.message ?? ''));
+    await client.connect();
+    try {
+      await client.query('SET client_min_messages = debug2');
+      const { rows } = await client.query(`EXPLAIN ${statement.text}`, statement.values);
+      return { plan: rows.map((r) => r['QUERY PLAN']).join('\n'), planner };
+    } finally {
+      await client.end();
+    }
   }
 
   /** The task counts of every distributed scan of a plan. */
@@ -56,14 +69,17 @@ describe('routing on Citus', { skip: citusSkipReason }, () => {
 
   async function assertRoutedToOneShard(request: () => Promise<{ status: number; text: string }>, status = 200) {
     for (const statement of await statementsOf(request, status)) {
-      const plan = await planOf(statement);
-      assert.match(plan, /Custom Scan \(Citus Adaptive\)/, `not planned by Citus:\n${statement.text}\n${plan}`);
+      const { plan, planner } = await planOf(statement);
+      const shown = `\n${statement.text}\n${planner.join('\n')}\n${plan}`;
+      assert.match(plan, /Custom Scan \(Citus Adaptive\)/, `not planned by Citus:${shown}`);
+      assert.ok(planner.includes('Creating router plan'), `no router plan:${shown}`);
+      assert.ok(!planner.some((m) => /multi-shard|cannot handle/i.test(m)), `the router planner gave up:${shown}`);
       const counts = taskCounts(plan);
-      assert.ok(counts.length > 0, `no distributed task:\n${plan}`);
+      assert.ok(counts.length > 0, `no distributed task:${shown}`);
       assert.deepEqual(
         counts,
         counts.map(() => 1),
-        `a statement fans out:\n${statement.text}\n${plan}`,
+        `a statement fans out:${shown}`,
       );
     }
   }
@@ -93,7 +109,7 @@ describe('routing on Citus', { skip: citusSkipReason }, () => {
       "SELECT count(*)::int AS n FROM pg_dist_shard WHERE logicalrelid = 'users'::regclass",
     );
     const statements = await statementsOf(() => service.client.get('/users'), 200);
-    const counts = (await Promise.all(statements.map(planOf))).flatMap(taskCounts);
+    const counts = (await Promise.all(statements.map(planOf))).flatMap(({ plan }) => taskCounts(plan));
     assert.ok(counts.includes(Number(shards?.n)), `no scan of all ${shards?.n} shards: ${counts.join(', ')}`);
   });
 });
