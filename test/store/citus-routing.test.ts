@@ -4,14 +4,16 @@
  * subscription and the access check actually run (recorded as they run, through the real HTTP
  * app) is planned with `EXPLAIN`: the Citus planner makes a router plan (its DEBUG messages say
  * so) and every distributed scan in the plan is a single task. A list page has no reader to
- * route by: it fans out to every shard (README, Citus).
+ * route by: it fans out to every shard (README, Citus). The other requests about one reader's
+ * rows (their subscriptions, a new one, a change of the user, an expiry, the erasure) are held
+ * to the same.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { CITUS_LAYOUT } from '../../src/store/postgres/citus.js';
 import { citusSkipReason } from '../support/citus.js';
-import { createSubscription, createUser } from '../support/fixtures.js';
+import { createSubscription, createUser, subscriptionDocument } from '../support/fixtures.js';
 import { startService, type Service } from '../support/service.js';
 import { recordStatements, type Statement } from '../support/statements.js';
 
@@ -111,5 +113,38 @@ describe('routing on Citus', { skip: citusSkipReason }, () => {
     const statements = await statementsOf(() => service.client.get('/users'), 200);
     const counts = (await Promise.all(statements.map(planOf))).flatMap(({ plan }) => taskCounts(plan));
     assert.ok(counts.includes(Number(shards?.n)), `no scan of all ${shards?.n} shards: ${counts.join(', ')}`);
+  });
+
+  describe("every other request about one reader's rows", () => {
+    it("routes GET a reader's subscriptions to one shard", async () => {
+      await assertRoutedToOneShard(() => service.client.get(`/users/${userId}/subscriptions`));
+    });
+
+    it('routes POST a subscription to one shard', async () => {
+      await assertRoutedToOneShard(
+        () => service.client.post(`/users/${userId}/subscriptions`, subscriptionDocument()),
+        201,
+      );
+    });
+
+    it('routes PATCH a user to one shard: newsletters joined and left, a new password voiding reset tokens', async () => {
+      await assertRoutedToOneShard(() =>
+        service.client.patch(`/users/${userId}`, {
+          data: {
+            type: 'users',
+            id: userId,
+            attributes: { password: 'another long passphrase', newsletters: { add: ['weekly'], remove: ['daily'] } },
+          },
+        }),
+      );
+    });
+
+    it('routes expiring a subscription to one shard', async () => {
+      await assertRoutedToOneShard(() => service.client.put(`/users/${userId}/subscriptions/${subscriptionId}/expire`));
+    });
+
+    it('routes erasing a reader to one shard of users and one of the email lookup', async () => {
+      await assertRoutedToOneShard(() => service.client.delete(`/users/${userId}`), 204);
+    });
   });
 });
