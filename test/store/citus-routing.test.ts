@@ -5,15 +5,15 @@
  * app) is planned with `EXPLAIN`: the Citus planner makes a router plan (its DEBUG messages say
  * so) and every distributed scan in the plan is a single task. A list page has no reader to
  * route by: it fans out to every shard (README, Citus). The other requests about one reader's
- * rows (their subscriptions, a new one, a change of the user, an expiry, the erasure) are held
- * to the same.
+ * rows (a new reader, their subscriptions, a new one, a change of the user, an expiry, the
+ * erasure) are held to the same.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { CITUS_LAYOUT } from '../../src/store/postgres/citus.js';
 import { citusSkipReason } from '../support/citus.js';
-import { createSubscription, createUser, subscriptionDocument } from '../support/fixtures.js';
+import { createSubscription, createUser, subscriptionDocument, userDocument } from '../support/fixtures.js';
 import { startService, type Service } from '../support/service.js';
 import { recordStatements, type Statement } from '../support/statements.js';
 
@@ -116,6 +116,13 @@ describe('routing on Citus', { skip: citusSkipReason }, () => {
   });
 
   describe("every other request about one reader's rows", () => {
+    it('routes POST a user to one shard of users and one of the email lookup', async () => {
+      await assertRoutedToOneShard(
+        () => service.client.post('/users', userDocument({ newsletters: { add: ['daily'] } })),
+        201,
+      );
+    });
+
     it("routes GET a reader's subscriptions to one shard", async () => {
       await assertRoutedToOneShard(() => service.client.get(`/users/${userId}/subscriptions`));
     });
