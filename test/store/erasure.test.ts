@@ -3,41 +3,18 @@
  * and leaves nothing of them in the database: not in a table, and on SQLite not in the file's
  * free pages or its write-ahead log either.
  *
- * Every table that names a reader (a `user_id` column, or an email) is listed below with how an
- * erasure reaches it. A table added to the schema and not listed here fails the first test;
- * one listed as reached by a cascade that is not fails the second.
+ * Every table that names a reader (a `user_id` column, or an email) is listed in
+ * test/support/reader-tables.ts with how an erasure reaches it. A table added to the schema and
+ * not listed there fails the first test; one listed as reached by a cascade that is not fails
+ * the second.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { randomBytes } from 'node:crypto';
 import { toUserFields } from '../../src/domain/user.js';
 import { AUDIT, fullUserAttributes } from '../support/fixtures.js';
+import { POSTGRES_ONLY, READER_TABLES, readerKey } from '../support/reader-tables.js';
 import { forEachStore, openTestStore, type TestStore } from '../support/stores.js';
-
-/**
- * How an erasure reaches a table: it is the reader's row, a foreign key cascades, the erasure
- * deletes the rows of the reader's email, or it is kept (and why).
- */
-type Reach = 'the reader' | 'cascade' | 'by email' | `kept: ${string}`;
-
-const READER_TABLES: Record<string, Reach> = {
-  users: 'the reader',
-  user_newsletters: 'cascade',
-  subscriptions: 'cascade',
-  idempotency_keys: 'cascade',
-  password_reset_tokens: 'cascade',
-  // Attempts are counted by email, whether or not a reader has it; the erasure forgets the reader's.
-  sign_in_attempts: 'by email',
-  // PostgreSQL only: the lookup that keeps emails unique across Citus shards.
-  user_emails: 'by email',
-  audit_log: `kept: ids and the names of attributes, never a value; the trail of who changed what, and the
-    user.deleted event that tells other systems to erase the reader too (pruned after AUDIT_RETENTION_DAYS)`,
-  staff: "kept: the publisher's staff, not readers; an email here is a staff member's own",
-  webhook_deliveries: 'kept: ids only, the deliveries of the events above (pruned after DELIVERY_RETENTION_DAYS)',
-};
-
-/** Tables SQLite has no need of. */
-const POSTGRES_ONLY = new Set(['user_emails']);
 
 /** A column that names a reader. */
 const NAMES_A_READER = /^user_id$|email/;
@@ -153,10 +130,7 @@ forEachStore((kind) => {
       assert.equal(await store.store.deleteUser(user.id, AUDIT), true);
       for (const [table, reach] of Object.entries(READER_TABLES)) {
         if (reach.startsWith('kept') || (kind === 'SQLite' && POSTGRES_ONLY.has(table))) continue;
-        const [column, value] =
-          reach === 'by email'
-            ? ['email_lower', attributes.email.toLowerCase()]
-            : [table === 'users' ? 'id' : 'user_id', user.id];
+        const [column, value] = readerKey(table, reach, user.id, attributes.email);
         const rows = await store.sql(`SELECT count(*) AS n FROM ${table} WHERE ${column} = ?`, [value]);
         assert.equal(Number(rows[0]?.n), 0, `${table} still names the erased reader`);
       }

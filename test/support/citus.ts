@@ -5,8 +5,11 @@
  * CI=true a missing or unreachable coordinator fails the run; elsewhere its tests are skipped,
  * saying so.
  */
+import assert from 'node:assert/strict';
 import type pg from 'pg';
+import { createSubscription, createUser, createWebhook, issueKey, subscriptionDocument } from './fixtures.js';
 import { createTestSchema, skipUnlessCi, whyUntestable, type TestSchema } from './postgres.js';
+import type { Service } from './service.js';
 
 export const CITUS_URL = process.env.CITUS_URL;
 
@@ -30,3 +33,47 @@ export type CitusSchema = TestSchema;
 
 /** A schema of its own in the coordinator's database. */
 export const createCitusSchema = (): Promise<CitusSchema> => createTestSchema(CITUS_URL as string);
+
+/** A reader with rows in every table that holds a reader's data, all made through the API. */
+export interface EverywhereReader {
+  userId: string;
+  email: string;
+  subscriptionIds: string[];
+}
+
+/**
+ * Makes, through `service`'s API, a reader with a password, newsletters, several subscriptions
+ * (one under an Idempotency-Key, so a kept response names them), a reset token and a failed
+ * sign-in (an attempt counted by their email), with a webhook registered so their events have
+ * deliveries.
+ */
+export async function readerInEveryTable(service: Service, marker: string): Promise<EverywhereReader> {
+  const { client } = service;
+  await createWebhook(client, { events: ['user.created', 'subscription.created', 'user.deleted'] });
+  const email = `Everywhere.${marker}@Example.com`;
+  const userId = await createUser(client, {
+    email,
+    password: `a long passphrase ${marker}`,
+    givenName: `Given${marker}`,
+    newsletters: { add: ['daily', 'weekly'] },
+  });
+  const subscriptionIds = [
+    await createSubscription(client, userId, { externalIdentifier: `first-${marker}` }),
+    await createSubscription(client, userId, { externalIdentifier: `second-${marker}`, resource: 'print' }),
+  ];
+  const kept = await client.post(
+    `/users/${userId}/subscriptions`,
+    subscriptionDocument({ externalIdentifier: `kept-${marker}` }),
+    { headers: { 'idempotency-key': `key-${marker}` } },
+  );
+  assert.equal(kept.status, 201, kept.text);
+  subscriptionIds.push(kept.body.data.id);
+  const token = await client.post(`/users/${userId}/password-reset-tokens`, undefined);
+  assert.equal(token.status, 201, token.text);
+  const site = await issueKey(client, ['sign-in']);
+  const signIn = await client.as(site.secret).post('/sign-ins', {
+    data: { type: 'sign-ins', attributes: { email, password: 'not the passphrase' } },
+  });
+  assert.equal(signIn.status, 422, signIn.text);
+  return { userId, email, subscriptionIds };
+}

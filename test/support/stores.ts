@@ -1,6 +1,8 @@
 /**
  * The stores every store and API test runs against: SQLite in a fresh temporary file and
  * PostgreSQL in a fresh schema. `forEachStore` wraps a test file's suites once per store.
+ * Citus (a schema on the coordinator at CITUS_URL) is opened only by the Citus tests, which
+ * skip themselves without one (see citus.ts).
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,7 +15,10 @@ import { openPostgresStore } from '../../src/store/postgres/open.js';
 import { openSqliteStore } from '../../src/store/sqlite/open.js';
 import { createTestSchema, postgresSkipReason } from './postgres.js';
 
-export type StoreKind = 'SQLite' | 'PostgreSQL';
+/** Read here rather than from citus.ts, whose import checks the cluster (and fails CI without one). */
+const CITUS_URL = process.env.CITUS_URL;
+
+export type StoreKind = 'SQLite' | 'PostgreSQL' | 'Citus';
 export const STORE_KINDS: readonly StoreKind[] = ['SQLite', 'PostgreSQL'];
 
 export type Row = Record<string, unknown>;
@@ -42,7 +47,10 @@ export function forEachStore(body: (kind: StoreKind) => void): void {
 
 /** A database of this kind that nothing else uses, with the schema of this release. */
 export async function openTestStore(kind: StoreKind, options: StoreOptions = {}): Promise<TestStore> {
-  const store = kind === 'SQLite' ? await sqliteTestStore(options) : await postgresTestStore(options);
+  const store =
+    kind === 'SQLite'
+      ? await sqliteTestStore(options)
+      : await postgresTestStore(options, kind === 'Citus' ? CITUS_URL : undefined);
   return {
     ...store,
     kind,
@@ -86,8 +94,9 @@ async function sqliteTestStore(options: StoreOptions) {
   };
 }
 
-async function postgresTestStore(options: StoreOptions) {
-  const schema = await createTestSchema();
+/** A schema of its own on the server at `serverUrl` (the PostgreSQL test database unless told). */
+async function postgresTestStore(options: StoreOptions, serverUrl?: string) {
+  const schema = await createTestSchema(serverUrl);
   const store = await openPostgresStore({ url: schema.url, poolSize: 5, ...options });
   const raw = new pg.Client({ connectionString: schema.url });
   await raw.connect();

@@ -127,6 +127,12 @@ export async function applyCitusLayout(client: pg.ClientBase): Promise<void> {
        FROM pg_constraint WHERE contype = 'f' AND connamespace = current_schema()::regnamespace`,
     );
     for (const key of keys) await client.query(`ALTER TABLE ${key.on} DROP CONSTRAINT ${key.name}`);
+    // Making a table of a single-node database a Citus local table starts its identity sequence
+    // over (the next audit entry would take id 1 again): each goes back to where it stood.
+    const { rows: sequences } = await client.query<{ sequence: string; last: string }>(
+      `SELECT format('%I.%I', schemaname, sequencename) AS sequence, last_value::text AS last FROM pg_sequences
+       WHERE schemaname = current_schema() AND last_value IS NOT NULL`,
+    );
     for (const [table, layout] of Object.entries(CITUS_LAYOUT) as [string, CitusLayout][]) {
       // Asked each time: laying out a table may take along the tables its foreign keys join it to.
       const known = await client.query('SELECT 1 FROM pg_dist_partition WHERE logicalrelid = $1::regclass', [table]);
@@ -144,6 +150,7 @@ export async function applyCitusLayout(client: pg.ClientBase): Promise<void> {
         await client.query('SELECT truncate_local_data_after_distributing_table($1)', [table]);
     }
     for (const key of keys) await client.query(`ALTER TABLE ${key.on} ADD CONSTRAINT ${key.name} ${key.definition}`);
+    for (const { sequence, last } of sequences) await client.query('SELECT setval($1, $2)', [sequence, last]);
     await client.query('COMMIT');
   } catch (error) {
     await client.query('ROLLBACK');

@@ -90,7 +90,7 @@ export class PostgresDatabase {
    * precondition names, and records it under the table's name, in one statement; false when there
    * was no such row, the precondition failure when there is one at another version. `dependents`
    * are statements run in the same one, reading the deleted row as `d`: they remove what names it
-   * without a foreign key.
+   * without a foreign key. `on`: the connection of a transaction to run it in, when it is part of one.
    */
   async deleteRow(
     table: string,
@@ -100,16 +100,15 @@ export class PostgresDatabase {
     audit: AuditContext,
     ifVersion: IfVersion,
     dependents: readonly string[] = [],
+    on?: pg.ClientBase,
   ): Promise<boolean> {
     const params = [...keys];
     const condition = versionCondition(params, ifVersion);
     const record = auditInsert(params, audit, 'delete', table, 'id', userIdColumn, 'd');
     const also = dependents.map((statement, i) => `x${i} AS (${statement}), `).join('');
-    const rows = await this.rows(
-      `WITH d AS (DELETE FROM ${table} WHERE ${where} ${condition} RETURNING *), ${also}a AS (${record})
-       SELECT count(*)::int AS n FROM d`,
-      params,
-    );
+    const statement = `WITH d AS (DELETE FROM ${table} WHERE ${where} ${condition} RETURNING *), ${also}a AS (${record})
+       SELECT count(*)::int AS n FROM d`;
+    const rows = on ? ((await on.query(statement, params)).rows as Row[]) : await this.rows(statement, params);
     return rows[0]?.n === 1 || (await this.refusedOrMissing(table, where, keys, ifVersion));
   }
 }

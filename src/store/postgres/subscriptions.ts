@@ -161,7 +161,8 @@ export function postgresSubscriptions(database: PostgresDatabase, references: Po
          SELECT user_id, id FROM subscriptions WHERE user_id = $1 AND id = $2 ${condition} FOR UPDATE
        ), e AS (
          UPDATE subscriptions s SET expired = true, date_ended = $3, version = s.version + 1, updated_at = now()
-         FROM target WHERE s.user_id = target.user_id AND s.id = target.id AND NOT s.expired
+         FROM target WHERE s.user_id = $1 AND s.id = $2 AND s.user_id = target.user_id AND s.id = target.id
+           AND NOT s.expired
          RETURNING s.id, s.user_id
        ), a AS (${record})
        SELECT count(*)::int AS matched FROM target`,

@@ -24,9 +24,15 @@ import { auditInsert, versionCondition, type PostgresDatabase } from './database
 import type { PostgresReferences } from './references.js';
 import { subscriptionParams } from './subscriptions.js';
 
-const USER_SELECT = `
+/**
+ * Users with their newsletters, those of the user `owner` names. A read of one user names it by
+ * the parameter in both tables: Citus routes a statement to one shard only when every
+ * distributed table in it is narrowed to one distribution value, and it does not infer that
+ * through the correlation (test/store/citus-routing.test.ts).
+ */
+const userSelect = (owner = 'users.id') => `
   SELECT id, email, ${USER_COLUMNS.join(', ')},
-    ARRAY(SELECT newsletter_id FROM user_newsletters n WHERE n.user_id = users.id
+    ARRAY(SELECT newsletter_id FROM user_newsletters n WHERE n.user_id = ${owner}
           ORDER BY newsletter_id COLLATE "C") AS newsletters, last_sign_in_at, version
   FROM users`;
 
@@ -136,13 +142,13 @@ export function postgresUsers(database: PostgresDatabase, references: PostgresRe
   }
 
   async function getUser(id: string): Promise<StoredUser | undefined> {
-    const [row] = await database.rows(`${USER_SELECT} WHERE id = $1`, [id]);
+    const [row] = await database.rows(`${userSelect('$1::bigint')} WHERE id = $1`, [id]);
     return row && toStoredUser(row);
   }
 
   async function listUsers(query: UserListQuery): Promise<StoredUser[]> {
     const rows = await database.rows(
-      sql`WITH page AS (${userPageIds(query, 'postgres')}) ${raw(USER_SELECT)} WHERE id IN (SELECT id FROM page) ORDER BY id ${userOrder(query)}`,
+      sql`WITH page AS (${userPageIds(query, 'postgres')}) ${raw(userSelect())} WHERE id IN (SELECT id FROM page) ORDER BY id ${userOrder(query)}`,
     );
     return rows.map(toStoredUser);
   }
@@ -173,18 +179,20 @@ export function postgresUsers(database: PostgresDatabase, references: PostgresRe
     const voided =
       changes.passwordHash === undefined
         ? ''
-        : 'voided AS (DELETE FROM password_reset_tokens WHERE user_id IN (SELECT id FROM u)),';
+        : 'voided AS (DELETE FROM password_reset_tokens WHERE user_id = $1 AND EXISTS (SELECT 1 FROM u)),';
     for (const [field, value] of Object.entries(changes.fields)) set(columnOf(field), toColumnValue(field, value));
     const condition = versionCondition(params, ifVersion);
     const record = auditInsert(params, audit, 'update', 'users', 'id', 'id', 'u');
-    // One statement: the row lock of the UPDATE orders concurrent changes to the same user.
+    // One statement: the row lock of the UPDATE orders concurrent changes to the same user. Each
+    // part names the user by $1, not by the updated row: Citus runs each CTE as a query of its
+    // own, and routes to the user's shard only one that carries the id itself.
     const update = `WITH u AS (
         UPDATE users SET ${sets.join(', ')} WHERE id = $1 ${condition} RETURNING id
       ), removed AS (
-        DELETE FROM user_newsletters WHERE user_id IN (SELECT id FROM u) AND newsletter_id = ANY($2::text[])
+        DELETE FROM user_newsletters WHERE user_id = $1 AND EXISTS (SELECT 1 FROM u) AND newsletter_id = ANY($2::text[])
       ), added AS (
         INSERT INTO user_newsletters (user_id, newsletter_id)
-        SELECT u.id, x FROM u, unnest($3::text[]) AS x ON CONFLICT DO NOTHING
+        SELECT $1::bigint, x FROM u, unnest($3::text[]) AS x ON CONFLICT DO NOTHING
       ), ${voided} ${moved} a AS (${record})
       SELECT count(*)::int AS n FROM u`;
     // Newsletters added are made sure of first, in the same transaction, once the user is locked.
@@ -211,12 +219,33 @@ export function postgresUsers(database: PostgresDatabase, references: PostgresRe
   }
 
   async function deleteUser(id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean> {
-    return database.deleteRow('users', 'id = $1', [id], 'id', audit, ifVersion, [
-      'DELETE FROM sign_in_attempts WHERE email_lower IN (SELECT email_lower FROM d)',
-      'DELETE FROM user_emails WHERE email_lower IN (SELECT email_lower FROM d)',
-      // On Citus no foreign key can reach these from the sharded users (see citus.ts): erased here.
-      'DELETE FROM idempotency_keys WHERE user_id IN (SELECT id FROM d)',
-    ]);
+    // The rows of the user's email are sharded by the email (citus.ts): named by its value, they
+    // route to one shard each. It is read first, under the row lock, so no change of address
+    // comes between.
+    return database.transaction(async (client) => {
+      const { rows } = await client.query<{ email_lower: string; version: number }>(
+        'SELECT email_lower, version FROM users WHERE id = $1 FOR UPDATE',
+        [id],
+      );
+      const user = rows[0];
+      if (!user) return false;
+      if (ifVersion !== undefined && !ifVersion.includes(user.version)) throw failures.preconditionFailed();
+      return database.deleteRow(
+        'users',
+        'id = $1',
+        [id, user.email_lower],
+        'id',
+        audit,
+        undefined,
+        [
+          'DELETE FROM sign_in_attempts WHERE email_lower = $2 AND EXISTS (SELECT 1 FROM d)',
+          'DELETE FROM user_emails WHERE email_lower = $2 AND EXISTS (SELECT 1 FROM d)',
+          // On Citus no foreign key can reach these from the sharded users (see citus.ts): erased here.
+          'DELETE FROM idempotency_keys WHERE user_id IN (SELECT id FROM d)',
+        ],
+        client,
+      );
+    });
   }
 
   return { createUser, importUsers, getUser, userIdsByEmail, listUsers, updateUser, deleteUser };

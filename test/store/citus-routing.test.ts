@@ -1,0 +1,157 @@
+/**
+ * On Citus, every statement a request about one reader sends carries the distribution key, so it
+ * routes to one shard: each statement that GET one user, GET one subscription, PUT a
+ * subscription and the access check actually run (recorded as they run, through the real HTTP
+ * app) is planned with `EXPLAIN`: the Citus planner makes a router plan (its DEBUG messages say
+ * so) and every distributed scan in the plan is a single task. A list page has no reader to
+ * route by: it fans out to every shard (README, Citus). The other requests about one reader's
+ * rows (a new reader, their subscriptions, a new one, a change of the user, an expiry, the
+ * erasure) are held to the same.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import pg from 'pg';
+import { CITUS_LAYOUT } from '../../src/store/postgres/citus.js';
+import { citusSkipReason } from '../support/citus.js';
+import { createSubscription, createUser, subscriptionDocument, userDocument } from '../support/fixtures.js';
+import { startService, type Service } from '../support/service.js';
+import { recordStatements, type Statement } from '../support/statements.js';
+
+/** The distributed tables, as a statement names them. */
+const DISTRIBUTED = new RegExp(
+  `\\b(${Object.entries(CITUS_LAYOUT)
+    .filter(([, layout]) => layout.kind === 'distributed')
+    .map(([table]) => table)
+    .join('|')})\\b`,
+);
+
+/** Transaction control and session settings, which have no plan. */
+const NO_PLAN = /^\s*(BEGIN|COMMIT|ROLLBACK|SET|SAVEPOINT|RELEASE)\b/i;
+
+describe('routing on Citus', { skip: citusSkipReason }, () => {
+  let service: Service;
+  let userId: string;
+  let subscriptionId: string;
+  before(async () => {
+    service = await startService('Citus');
+    userId = await createUser(service.client, { newsletters: { add: ['daily'] } });
+    subscriptionId = await createSubscription(service.client, userId);
+  });
+  after(() => service?.close());
+
+  /** The statements on distributed tables that a request sends, with its answer's status. */
+  async function statementsOf(request: () => Promise<{ status: number; text: string }>, status: number) {
+    const { result, statements } = await recordStatements(request);
+    assert.equal(result.status, status, result.text);
+    const distributed = statements.filter((s) => !NO_PLAN.test(s.text) && DISTRIBUTED.test(s.text));
+    assert.ok(distributed.length > 0, 'the request reads a distributed table');
+    return distributed;
+  }
+
+  /**
+   * The plan of a statement, with the parameters it ran with, and what the Citus planner said
+   * while making it (its DEBUG messages: "Creating router plan", or why not).
+   */
+  async function planOf(statement: Statement): Promise<{ plan: string; planner: string[] }> {
+    const client = new pg.Client({ connectionString: service.databaseUrl });
+    const planner: string[] = [];
+    client.on('notice', (notice) => planner.push(notice.message ?? ''));
+    await client.connect();
+    try {
+      await client.query('SET client_min_messages = debug2');
+      const { rows } = await client.query(`EXPLAIN ${statement.text}`, statement.values);
+      return { plan: rows.map((r) => r['QUERY PLAN']).join('\n'), planner };
+    } finally {
+      await client.end();
+    }
+  }
+
+  /** The task counts of every distributed scan of a plan. */
+  const taskCounts = (plan: string) => [...plan.matchAll(/Task Count: (\d+)/g)].map((m) => Number(m[1]));
+
+  async function assertRoutedToOneShard(request: () => Promise<{ status: number; text: string }>, status = 200) {
+    for (const statement of await statementsOf(request, status)) {
+      const { plan, planner } = await planOf(statement);
+      const shown = `\n${statement.text}\n${planner.join('\n')}\n${plan}`;
+      assert.match(plan, /Custom Scan \(Citus Adaptive\)/, `not planned by Citus:${shown}`);
+      assert.ok(planner.includes('Creating router plan'), `no router plan:${shown}`);
+      assert.ok(!planner.some((m) => /multi-shard|cannot handle/i.test(m)), `the router planner gave up:${shown}`);
+      const counts = taskCounts(plan);
+      assert.ok(counts.length > 0, `no distributed task:${shown}`);
+      assert.deepEqual(
+        counts,
+        counts.map(() => 1),
+        `a statement fans out:${shown}`,
+      );
+    }
+  }
+
+  it('routes GET one user to one shard, newsletters included', async () => {
+    await assertRoutedToOneShard(() => service.client.get(`/users/${userId}`));
+  });
+
+  it('routes GET one subscription to one shard', async () => {
+    await assertRoutedToOneShard(() => service.client.get(`/users/${userId}/subscriptions/${subscriptionId}`));
+  });
+
+  it('routes PUT a subscription to one shard: the locking read, the update and its audit entry', async () => {
+    await assertRoutedToOneShard(() =>
+      service.client.put(`/users/${userId}/subscriptions/${subscriptionId}`, {
+        data: { type: 'subscriptions', id: subscriptionId, attributes: { trial: true } },
+      }),
+    );
+  });
+
+  it('routes the access check to one shard', async () => {
+    await assertRoutedToOneShard(() => service.client.get(`/users/${userId}/access`));
+  });
+
+  it('fans a list page out to every shard of users (no reader to route by)', async () => {
+    const [shards] = await service.sql(
+      "SELECT count(*)::int AS n FROM pg_dist_shard WHERE logicalrelid = 'users'::regclass",
+    );
+    const statements = await statementsOf(() => service.client.get('/users'), 200);
+    const counts = (await Promise.all(statements.map(planOf))).flatMap(({ plan }) => taskCounts(plan));
+    assert.ok(counts.includes(Number(shards?.n)), `no scan of all ${shards?.n} shards: ${counts.join(', ')}`);
+  });
+
+  describe("every other request about one reader's rows", () => {
+    it('routes POST a user to one shard of users and one of the email lookup', async () => {
+      await assertRoutedToOneShard(
+        () => service.client.post('/users', userDocument({ newsletters: { add: ['daily'] } })),
+        201,
+      );
+    });
+
+    it("routes GET a reader's subscriptions to one shard", async () => {
+      await assertRoutedToOneShard(() => service.client.get(`/users/${userId}/subscriptions`));
+    });
+
+    it('routes POST a subscription to one shard', async () => {
+      await assertRoutedToOneShard(
+        () => service.client.post(`/users/${userId}/subscriptions`, subscriptionDocument()),
+        201,
+      );
+    });
+
+    it('routes PATCH a user to one shard: newsletters joined and left, a new password voiding reset tokens', async () => {
+      await assertRoutedToOneShard(() =>
+        service.client.patch(`/users/${userId}`, {
+          data: {
+            type: 'users',
+            id: userId,
+            attributes: { password: 'another long passphrase', newsletters: { add: ['weekly'], remove: ['daily'] } },
+          },
+        }),
+      );
+    });
+
+    it('routes expiring a subscription to one shard', async () => {
+      await assertRoutedToOneShard(() => service.client.put(`/users/${userId}/subscriptions/${subscriptionId}/expire`));
+    });
+
+    it('routes erasing a reader to one shard of users and one of the email lookup', async () => {
+      await assertRoutedToOneShard(() => service.client.delete(`/users/${userId}`), 204);
+    });
+  });
+});

@@ -1,0 +1,36 @@
+/**
+ * Every table that names a reader (a `user_id` column, or an email), with how erasing the reader
+ * reaches it: the erasure tests of every store (test/store/erasure.test.ts, and on Citus
+ * test/store/citus-erasure.test.ts) read this one list.
+ */
+
+/**
+ * How an erasure reaches a table: it is the reader's row, a foreign key cascades, the erasure
+ * deletes the rows of the reader's email, or it is kept (and why).
+ */
+export type Reach = 'the reader' | 'cascade' | 'by email' | `kept: ${string}`;
+
+export const READER_TABLES: Record<string, Reach> = {
+  users: 'the reader',
+  user_newsletters: 'cascade',
+  subscriptions: 'cascade',
+  idempotency_keys: 'cascade',
+  password_reset_tokens: 'cascade',
+  // Attempts are counted by email, whether or not a reader has it; the erasure forgets the reader's.
+  sign_in_attempts: 'by email',
+  // PostgreSQL only: the lookup that keeps emails unique across Citus shards.
+  user_emails: 'by email',
+  audit_log: `kept: ids and the names of attributes, never a value; the trail of who changed what, and the
+    user.deleted event that tells other systems to erase the reader too (pruned after AUDIT_RETENTION_DAYS)`,
+  staff: "kept: the publisher's staff, not readers; an email here is a staff member's own",
+  webhook_deliveries: 'kept: ids only, the deliveries of the events above (pruned after DELIVERY_RETENTION_DAYS)',
+};
+
+/** Tables SQLite has no need of. */
+export const POSTGRES_ONLY = new Set(['user_emails']);
+
+/** The column and value that name the reader in a table the erasure reaches. */
+export function readerKey(table: string, reach: Reach, userId: string, email: string): [string, string] {
+  if (reach === 'by email') return ['email_lower', email.toLowerCase()];
+  return [table === 'users' ? 'id' : 'user_id', userId];
+}
