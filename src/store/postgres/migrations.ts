@@ -5,9 +5,13 @@
  * every list and filter. Every per-user table leads with `user_id`, the distribution column
  * in a sharded (Citus) deployment, so each subscription query routes to one shard.
  */
-import type { Migration } from '../sql/migrations.js';
+import type pg from 'pg';
+import type { FillingMigration } from '../sql/migrations.js';
+import { fillUserSearchKeys } from './users.js';
 
-export const postgresMigrations: readonly Migration[] = [
+export type PostgresMigration = FillingMigration<pg.ClientBase, Promise<void>>;
+
+export const postgresMigrations: readonly PostgresMigration[] = [
   {
     version: 1,
     name: 'users, newsletters and subscriptions',
@@ -406,5 +410,19 @@ export const postgresMigrations: readonly Migration[] = [
       CREATE INDEX staff_sessions_staff ON staff_sessions (staff_id);
       CREATE INDEX staff_sessions_last_seen ON staff_sessions (last_seen_at);
     `,
+  },
+  {
+    version: 30,
+    name: 'search keys of the names, for finding a reader',
+    sql: `
+      -- Each name lower-cased without accents (domain/search.ts), kept beside it by every write.
+      -- A search is a range of keys that start with the text typed, which only code point order
+      -- ("C") makes a range: the keys, and the emails for the search, are indexed in it.
+      ALTER TABLE users ADD COLUMN family_key text COLLATE "C", ADD COLUMN given_key text COLLATE "C";
+      CREATE INDEX users_family_key ON users (family_key, id);
+      CREATE INDEX users_given_key ON users (given_key, id);
+      CREATE INDEX users_email_key ON users ((email_lower COLLATE "C"), id);
+    `,
+    fill: fillUserSearchKeys,
   },
 ];

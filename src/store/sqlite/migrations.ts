@@ -2,9 +2,13 @@
  * The SQLite schema, as numbered migrations (see sql/migrations.ts). Column names of user profile
  * fields are derived from the attribute paths (see `columnOf`), and a store test checks them.
  */
-import type { Migration } from '../sql/migrations.js';
+import type Database from 'better-sqlite3';
+import type { FillingMigration } from '../sql/migrations.js';
+import { fillUserSearchKeys } from './users.js';
 
-export const sqliteMigrations: readonly Migration[] = [
+export type SqliteMigration = FillingMigration<Database.Database, void>;
+
+export const sqliteMigrations: readonly SqliteMigration[] = [
   {
     version: 1,
     name: 'users, newsletters and subscriptions',
@@ -431,5 +435,18 @@ export const sqliteMigrations: readonly Migration[] = [
       CREATE INDEX staff_sessions_staff ON staff_sessions (staff_id);
       CREATE INDEX staff_sessions_last_seen ON staff_sessions (last_seen_at);
     `,
+  },
+  {
+    version: 30,
+    name: 'search keys of the names, for finding a reader',
+    sql: `
+      -- Each name lower-cased without accents (domain/search.ts), kept beside it by every write:
+      -- a search is a range of one of these indexes, or of users_email_lower, never a scan.
+      ALTER TABLE users ADD COLUMN family_key TEXT;
+      ALTER TABLE users ADD COLUMN given_key TEXT;
+      CREATE INDEX users_family_key ON users (family_key, id);
+      CREATE INDEX users_given_key ON users (given_key, id);
+    `,
+    fill: fillUserSearchKeys,
   },
 ];
