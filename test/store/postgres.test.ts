@@ -3,6 +3,7 @@
  * has: migrations under an advisory lock, the schema's own refusals, and query plans at size.
  */
 import assert from 'node:assert/strict';
+import { EVENT_TYPES } from '../../src/domain/events.js';
 import { searchRange } from '../../src/domain/search.js';
 import { FIRST_SUBSCRIPTIONS_OF_USERS } from '../../src/store/postgres/subscriptions.js';
 import { auditEventsQuery } from '../../src/store/sql/audit.js';
@@ -370,6 +371,16 @@ describe('PostgreSQL query plans at 100,000 users', { skip }, () => {
     const { text, values } = auditEventsQuery({ limit: 101, eventTypes: ['subscription.expired'] }).render('postgres');
     const shown = await plan(text, values);
     assert.doesNotMatch(shown, /Seq Scan/, shown);
+  });
+
+  it("serves a user's events newest first from the user's index, with no sequential scan or sort", async () => {
+    for (const afterId of [undefined, '50000']) {
+      const query = { limit: 21, userId: '7', eventTypes: EVENT_TYPES, descending: true, afterId };
+      const { text, values } = auditEventsQuery(query).render('postgres');
+      const shown = await plan(text, values);
+      assert.doesNotMatch(shown, /Seq Scan|Sort/, shown);
+      assert.match(shown, /Index Scan Backward using audit_log_user on audit_log/, shown);
+    }
   });
 
   it('serves the first subscriptions of each user of a page from the primary key, with no sequential scan', async () => {

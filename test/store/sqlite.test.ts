@@ -8,6 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
+import { EVENT_TYPES } from '../../src/domain/events.js';
 import { searchRange } from '../../src/domain/search.js';
 import { toUserFields } from '../../src/domain/user.js';
 import { USER_COLUMNS, userPageIds } from '../../src/store/sql/users.js';
@@ -452,6 +453,20 @@ describe('SQLite query plans', () => {
       plan.some((d) => /^SEARCH audit_log USING INDEX audit_log_event_type/.test(d)),
       plan.join('\n'),
     );
+  });
+
+  it("reads a user's events newest first from the user's index, past the cursor, without scanning the trail", async () => {
+    const path = await migratedDatabasePath();
+    const { sql, args } = await queryOf(path, (store) =>
+      store.listAuditEvents({ limit: 21, userId: '7', eventTypes: EVENT_TYPES, descending: true, afterId: '500' }),
+    );
+    const plan = planOf(path, sql, args);
+    assert.ok(!plan.some((d) => /^SCAN audit_log\b/.test(d)), plan.join('\n'));
+    assert.ok(
+      plan.some((d) => /^SEARCH audit_log USING INDEX audit_log_user \(user_id=\? AND id<\?\)/.test(d)),
+      plan.join('\n'),
+    );
+    assert.ok(!plan.some((d) => /TEMP B-TREE/.test(d)), plan.join('\n'));
   });
 
   it("reads each user's first subscriptions for include through the (user_id, id) index, not all of them", async () => {
