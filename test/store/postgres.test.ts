@@ -4,7 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { EVENT_TYPES } from '../../src/domain/events.js';
+import { reportWeeks } from '../../src/domain/report.js';
 import { searchRange } from '../../src/domain/search.js';
+import { activeGroupsQuery, weekCountsQuery } from '../../src/store/sql/reports.js';
 import { FIRST_SUBSCRIPTIONS_OF_USERS } from '../../src/store/postgres/subscriptions.js';
 import { auditEventsQuery } from '../../src/store/sql/audit.js';
 import { after, before, describe, it } from 'node:test';
@@ -438,6 +440,17 @@ describe('PostgreSQL query plans of the catalogue filters at 100,000 users', { s
       }
     });
   }
+
+  it('counts the dashboard report from indexes alone: the current subscriptions, and a range of starts and of ends per week', async () => {
+    const groups = await plan(activeGroupsQuery(now, 'postgres'));
+    assert.doesNotMatch(groups, /Seq Scan on subscriptions/, groups);
+    assert.match(groups, /Index Only Scan using subscriptions_current on subscriptions/, groups);
+    const weeks = await plan(weekCountsQuery(reportWeeks(now), 'postgres'));
+    assert.doesNotMatch(weeks, /Seq Scan/, weeks);
+    for (const index of ['subscriptions_started', 'subscriptions_ended']) {
+      assert.equal(weeks.match(new RegExp(`Index Only Scan using ${index} `, 'g'))?.length, 12, weeks);
+    }
+  });
 
   const page = (query: Partial<UserListQuery>) => userPageIds({ offset: 0, limit: 101, ...query }, 'postgres');
 

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { EVENT_TYPES } from '../../src/domain/events.js';
+import { reportWeeks } from '../../src/domain/report.js';
 import { searchRange } from '../../src/domain/search.js';
 import { toUserFields } from '../../src/domain/user.js';
 import { USER_COLUMNS, userPageIds } from '../../src/store/sql/users.js';
@@ -598,6 +599,21 @@ describe('SQLite query plans of the catalogue filters at 20,000 users', () => {
         }),
       ),
     );
+  });
+
+  it('counts the dashboard report from indexes alone: the current subscriptions, and a range of starts and of ends per week', async () => {
+    const plan = await plansOf((store) => store.countSubscriptions(now, reportWeeks(now)));
+    assert.ok(!plan.some((d) => /^SCAN (subscriptions|s)$/.test(d)), plan.join('\n'));
+    assert.ok(
+      plan.some((d) => /^SCAN s USING COVERING INDEX subscriptions_current\b/.test(d)),
+      plan.join('\n'),
+    );
+    for (const column of ['date_started', 'date_ended']) {
+      const range = new RegExp(
+        `^SEARCH subscriptions USING COVERING INDEX subscriptions_\\w+ \\(${column}>\\? AND ${column}<\\?\\)`,
+      );
+      assert.equal(plan.filter((d) => range.test(d)).length, 12, plan.join('\n'));
+    }
   });
 
   it("answers a user's access from the user's own subscriptions and each product's key", async () => {

@@ -19,6 +19,7 @@ import { postgresStaff } from './staff.js';
 import { postgresNewsletters } from './newsletters.js';
 import { postgresProducts } from './products.js';
 import { postgresReferences } from './references.js';
+import { postgresReports } from './reports.js';
 import { postgresRetention } from './retention.js';
 import { postgresSubscriptions } from './subscriptions.js';
 import { postgresUsers } from './users.js';
@@ -74,6 +75,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
     ...postgresStaff(database),
     ...postgresPasswordResets(database),
     ...postgresRetention(database),
+    ...postgresReports(database),
     async ping() {
       await pool.query('SELECT 1');
     },

@@ -449,4 +449,18 @@ export const sqliteMigrations: readonly SqliteMigration[] = [
     `,
     fill: fillUserSearchKeys,
   },
+  {
+    version: 31,
+    name: 'subscriptions by when they started and ended, for the dashboard',
+    sql: `
+      -- The dashboard's counts, each from an index rather than the table: the subscriptions not
+      -- expired by resource and product (with their dates, to tell the active ones), and the
+      -- starts and ends of each week (an end of any subscription, lapsed or not: the lapsing index
+      -- has only those not expired).
+      CREATE INDEX subscriptions_current ON subscriptions (resource, product_id, date_started, date_ended)
+        WHERE expired = false;
+      CREATE INDEX subscriptions_started ON subscriptions (date_started);
+      CREATE INDEX subscriptions_ended ON subscriptions (date_ended);
+    `,
+  },
 ];

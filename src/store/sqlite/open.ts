@@ -20,6 +20,7 @@ import { sqliteStaff } from './staff.js';
 import { sqliteNewsletters } from './newsletters.js';
 import { sqliteProducts } from './products.js';
 import { sqliteReferences } from './references.js';
+import { sqliteReports } from './reports.js';
 import { sqliteRetention } from './retention.js';
 import { sqliteSubscriptions } from './subscriptions.js';
 import { sqliteUsers } from './users.js';
@@ -67,6 +68,7 @@ export function openSqliteStore(options: SqliteOptions): Store {
       ...sqliteStaff(database),
       ...sqlitePasswordResets(database),
       ...sqliteRetention(database),
+      ...sqliteReports(database),
       async ping() {
         ping.get();
       },
