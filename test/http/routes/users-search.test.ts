@@ -101,6 +101,14 @@ forEachStore((kind) => {
       }
     });
 
+    it('answers a search of bytes that are no UTF-8 text, or of a NUL, with a page or a 400, never a 5xx', async () => {
+      for (const q of ['%FF%FE', '%ED%A0%80', '%C3', '%00', 'a%00b']) {
+        const response = await service.client.get(`/users?filter[q]=${q}`);
+        assert.ok(response.status === 200 || response.status === 400, `${q}: ${response.status} ${response.text}`);
+        if (response.status === 400) assert.deepEqual(onlyError(response, 400).source, { parameter: 'filter[q]' });
+      }
+    });
+
     it('answers an empty page, with no next link, when nothing matches', async () => {
       const response = await service.client.get('/users?filter[q]=nobody-is-called-this');
       assert.equal(response.status, 200);
