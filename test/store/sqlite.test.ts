@@ -605,7 +605,8 @@ describe('SQLite query plans of the catalogue filters at 20,000 users', () => {
     const plan = await plansOf((store) => store.countSubscriptions(now, reportWeeks(now)));
     assert.ok(!plan.some((d) => /^SCAN (subscriptions|s)$/.test(d)), plan.join('\n'));
     assert.ok(
-      plan.some((d) => /^SCAN s USING COVERING INDEX subscriptions_current\b/.test(d)),
+      // Which covering index depends on the statistics (at a million users SQLite takes subscriptions_resource).
+      plan.some((d) => /^(SCAN|SEARCH) s USING COVERING INDEX subscriptions_(current|resource)\b/.test(d)),
       plan.join('\n'),
     );
     for (const column of ['date_started', 'date_ended']) {
