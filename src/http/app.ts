@@ -32,6 +32,7 @@ import { signInRoutes } from './routes/sign-ins.js';
 import { staffSessionRoutes } from './routes/staff-sessions.js';
 import { staffRoutes } from './routes/staff.js';
 import { productRoutes } from './routes/products.js';
+import { reportRoutes } from './routes/reports.js';
 import { subscriptionRoutes } from './routes/subscriptions.js';
 import { userRoutes } from './routes/users.js';
 import { webhookRoutes } from './routes/webhooks.js';
@@ -123,6 +124,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(apiKeyRoutes, routes);
   await app.register(auditRoutes, routes);
   await app.register(eventRoutes, routes);
+  await app.register(reportRoutes, routes);
   await app.register(webhookRoutes, {
     ...routes,
     key: options.keys.webhook,

@@ -21,6 +21,7 @@ import type { SignInStore } from './ports/sign-ins.js';
 import type { StaffStore } from './ports/staff.js';
 import type { NewsletterStore } from './ports/newsletters.js';
 import type { ProductStore } from './ports/products.js';
+import type { ReportStore } from './ports/reports.js';
 import type { RetentionStore } from './ports/retention.js';
 import type { SubscriptionStore } from './ports/subscriptions.js';
 import type { UserStore } from './ports/users.js';
@@ -35,6 +36,7 @@ export type * from './ports/sign-ins.js';
 export type * from './ports/staff.js';
 export type * from './ports/newsletters.js';
 export type * from './ports/products.js';
+export type * from './ports/reports.js';
 export type * from './ports/retention.js';
 export type * from './ports/subscriptions.js';
 export type * from './ports/users.js';
@@ -68,6 +70,7 @@ export type Store = UserStore &
   ProductStore &
   NewsletterStore &
   RetentionStore &
+  ReportStore &
   DatabaseLifecycle;
 
 /** How a store treats references to products and newsletters it does not know. */

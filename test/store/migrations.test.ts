@@ -4,12 +4,13 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import type { Migration } from '../../src/store/sql/migrations.js';
 import { postgresMigrations } from '../../src/store/postgres/migrations.js';
 import { sqliteMigrations } from '../../src/store/sqlite/migrations.js';
 
 describe('the migration lists', () => {
   it('have the same versions and names on SQLite and PostgreSQL', () => {
-    const listed = (migrations: typeof sqliteMigrations) => migrations.map((m) => `${m.version} ${m.name}`);
+    const listed = (migrations: readonly Migration[]) => migrations.map((m) => `${m.version} ${m.name}`);
     assert.deepEqual(listed(postgresMigrations), listed(sqliteMigrations));
   });
 

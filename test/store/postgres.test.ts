@@ -3,6 +3,10 @@
  * has: migrations under an advisory lock, the schema's own refusals, and query plans at size.
  */
 import assert from 'node:assert/strict';
+import { EVENT_TYPES } from '../../src/domain/events.js';
+import { reportWeeks } from '../../src/domain/report.js';
+import { searchRange } from '../../src/domain/search.js';
+import { activeGroupsQuery, weekCountsQuery } from '../../src/store/sql/reports.js';
 import { FIRST_SUBSCRIPTIONS_OF_USERS } from '../../src/store/postgres/subscriptions.js';
 import { auditEventsQuery } from '../../src/store/sql/audit.js';
 import { after, before, describe, it } from 'node:test';
@@ -62,7 +66,7 @@ describe('PostgreSQL migrations', { skip }, () => {
     await store.close();
     const pool = new pg.Pool({ connectionString: schema.url });
     const next = {
-      version: postgresMigrations.length + 1,
+      version: postgresMigrations.at(-1)!.version + 1,
       name: 'a later column',
       sql: 'ALTER TABLE users ADD COLUMN nickname text',
     };
@@ -179,7 +183,7 @@ describe('PostgreSQL migrations', { skip }, () => {
     const schema = await freshSchema();
     const pool = new pg.Pool({ connectionString: schema.url });
     const broken = {
-      version: postgresMigrations.length + 1,
+      version: postgresMigrations.at(-1)!.version + 1,
       name: 'broken',
       sql: 'ALTER TABLE users ADD COLUMN x text; SELECT no_such_function()',
     };
@@ -192,7 +196,7 @@ describe('PostgreSQL migrations', { skip }, () => {
     );
     assert.deepEqual(columns, []);
     const versions = await admin('SELECT max(version) AS v FROM schema_migrations', [], schema.name);
-    assert.equal(versions[0]?.v, postgresMigrations.length);
+    assert.equal(versions[0]?.v, postgresMigrations.at(-1)!.version);
   });
 
   it('refuse a database whose schema is newer than this release knows', async () => {
@@ -371,6 +375,16 @@ describe('PostgreSQL query plans at 100,000 users', { skip }, () => {
     assert.doesNotMatch(shown, /Seq Scan/, shown);
   });
 
+  it("serves a user's events newest first from the user's index, with no sequential scan or sort", async () => {
+    for (const afterId of [undefined, '50000']) {
+      const query = { limit: 21, userId: '7', eventTypes: EVENT_TYPES, descending: true, afterId };
+      const { text, values } = auditEventsQuery(query).render('postgres');
+      const shown = await plan(text, values);
+      assert.doesNotMatch(shown, /Seq Scan|Sort/, shown);
+      assert.match(shown, /Index Scan Backward using audit_log_user on audit_log/, shown);
+    }
+  });
+
   it('serves the first subscriptions of each user of a page from the primary key, with no sequential scan', async () => {
     const shown = await plan(FIRST_SUBSCRIPTIONS_OF_USERS, [Array.from({ length: 100 }, (_, i) => i + 1), 21]);
     assert.doesNotMatch(shown, /Seq Scan on subscriptions/, shown);
@@ -436,6 +450,17 @@ describe('PostgreSQL query plans of the catalogue filters at 100,000 users', { s
     });
   }
 
+  it('counts the dashboard report from indexes alone: the current subscriptions, and a range of starts and of ends per week', async () => {
+    const groups = await plan(activeGroupsQuery(now, 'postgres'));
+    assert.doesNotMatch(groups, /Seq Scan on subscriptions/, groups);
+    assert.match(groups, /Index Only Scan using subscriptions_current on subscriptions/, groups);
+    const weeks = await plan(weekCountsQuery(reportWeeks(now), 'postgres'));
+    assert.doesNotMatch(weeks, /Seq Scan/, weeks);
+    for (const index of ['subscriptions_started', 'subscriptions_ended']) {
+      assert.equal(weeks.match(new RegExp(`Index Only Scan using ${index} `, 'g'))?.length, 12, weeks);
+    }
+  });
+
   const page = (query: Partial<UserListQuery>) => userPageIds({ offset: 0, limit: 101, ...query }, 'postgres');
 
   for (const [name, query, index] of [
@@ -488,5 +513,105 @@ describe('PostgreSQL query plans of the catalogue filters at 100,000 users', { s
     const newsletter = await plan(newsletterWithCountQuery('rare'));
     assertSeeks(newsletter);
     assert.match(newsletter, /using user_newsletters_newsletter\b/, newsletter);
+  });
+});
+
+describe('PostgreSQL search keys (filter[q])', { skip }, () => {
+  it('are filled for the users there were when migration 19 adds them', async () => {
+    const schema = await freshSchema();
+    const pool = new pg.Pool({ connectionString: schema.url });
+    await migratePostgres(
+      pool,
+      postgresMigrations.filter((m) => m.version < 19),
+    );
+    await pool.end();
+    await admin(
+      `INSERT INTO users (email, email_lower, email_domain, family_name, given_name)
+       VALUES ('before@example.com', 'before@example.com', 'example.com', 'Éclair', 'Anaïs')`,
+      [],
+      schema.name,
+    );
+    const store = await openPostgresStore({ url: schema.url });
+    try {
+      for (const q of ['ECLA', 'anais']) {
+        const users = await store.listUsers({ search: searchRange(q), offset: 0, limit: 10 });
+        assert.deepEqual(
+          users.map((u) => u.email),
+          ['before@example.com'],
+          q,
+        );
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('are kept for users brought in by an import', async () => {
+    const store = await openPostgresStore({ url: (await freshSchema()).url });
+    try {
+      const [id] = await store.importUsers(
+        [
+          {
+            user: {
+              email: 'imported@example.com',
+              passwordHash: null,
+              fields: { familyName: 'Ørsted' },
+              newsletters: [],
+            },
+            subscriptions: [],
+          },
+        ],
+        null,
+      );
+      const users = await store.listUsers({ search: searchRange('ørs'), offset: 0, limit: 10 });
+      assert.deepEqual(
+        users.map((u) => u.id),
+        [id],
+      );
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('PostgreSQL query plan of the search at 100,000 users', { skip }, () => {
+  let schema: TestSchema;
+  before(async () => {
+    schema = await freshSchema();
+    await (await openPostgresStore({ url: schema.url })).close();
+    await admin(
+      `INSERT INTO users (email, email_lower, email_domain, family_name, family_key, given_name, given_key,
+         circulation_number)
+       SELECT 'u' || i || '@d' || (i % 2000) || '.example', 'u' || i || '@d' || (i % 2000) || '.example',
+              'd' || (i % 2000) || '.example', 'Reader' || (i % 5000), 'reader' || (i % 5000),
+              'Given' || (i % 500), 'given' || (i % 500), 'C-' || i
+       FROM generate_series(1, 100000) AS i`,
+      [],
+      schema.name,
+    );
+    await admin(`INSERT INTO newsletters (id, name) VALUES ('weekly', 'Weekly')`, [], schema.name);
+    await admin(
+      `INSERT INTO user_newsletters (user_id, newsletter_id) SELECT id, 'weekly' FROM users WHERE id % 3 = 0`,
+      [],
+      schema.name,
+    );
+    await admin('VACUUM ANALYZE', [], schema.name);
+  });
+
+  it('reads a range of each search index and the circulation number and id by equality, scanning no table', async () => {
+    for (const more of [{}, { afterId: '90000' }, { afterId: '90000', descending: true }, { newsletter: 'weekly' }]) {
+      for (const q of ['reader1234', '1234']) {
+        const { text, values } = userPageIds(
+          { search: searchRange(q), offset: 0, limit: 21, ...more },
+          'postgres',
+        ).render('postgres');
+        const rows = await admin<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values, schema.name);
+        const shown = rows.map((r) => r['QUERY PLAN']).join('\n');
+        assert.doesNotMatch(shown, /Seq Scan/, shown);
+        for (const index of ['users_email_key', 'users_family_key', 'users_given_key', 'users_circulation_number']) {
+          assert.match(shown, new RegExp(`using ${index}\\b`), shown);
+        }
+      }
+    }
   });
 });

@@ -8,8 +8,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
+import { EVENT_TYPES } from '../../src/domain/events.js';
+import { reportWeeks } from '../../src/domain/report.js';
+import { searchRange } from '../../src/domain/search.js';
 import { toUserFields } from '../../src/domain/user.js';
-import { USER_COLUMNS } from '../../src/store/sql/users.js';
+import { USER_COLUMNS, userPageIds } from '../../src/store/sql/users.js';
 import type { Store } from '../../src/store/port.js';
 import { sqliteMigrations } from '../../src/store/sqlite/migrations.js';
 import { migrate, openSqliteStore } from '../../src/store/sqlite/open.js';
@@ -453,6 +456,20 @@ describe('SQLite query plans', () => {
     );
   });
 
+  it("reads a user's events newest first from the user's index, past the cursor, without scanning the trail", async () => {
+    const path = await migratedDatabasePath();
+    const { sql, args } = await queryOf(path, (store) =>
+      store.listAuditEvents({ limit: 21, userId: '7', eventTypes: EVENT_TYPES, descending: true, afterId: '500' }),
+    );
+    const plan = planOf(path, sql, args);
+    assert.ok(!plan.some((d) => /^SCAN audit_log\b/.test(d)), plan.join('\n'));
+    assert.ok(
+      plan.some((d) => /^SEARCH audit_log USING INDEX audit_log_user \(user_id=\? AND id<\?\)/.test(d)),
+      plan.join('\n'),
+    );
+    assert.ok(!plan.some((d) => /TEMP B-TREE/.test(d)), plan.join('\n'));
+  });
+
   it("reads each user's first subscriptions for include through the (user_id, id) index, not all of them", async () => {
     const path = await migratedDatabasePath();
     const { sql, args } = await queryOf(path, (store) => store.listSubscriptionsOfUsers(['1', '2'], 21));
@@ -600,6 +617,22 @@ describe('SQLite query plans of the catalogue filters at 20,000 users', () => {
     );
   });
 
+  it('counts the dashboard report from indexes alone: the current subscriptions, and a range of starts and of ends per week', async () => {
+    const plan = await plansOf((store) => store.countSubscriptions(now, reportWeeks(now)));
+    assert.ok(!plan.some((d) => /^SCAN (subscriptions|s)$/.test(d)), plan.join('\n'));
+    assert.ok(
+      // Which covering index depends on the statistics (at a million users SQLite takes subscriptions_resource).
+      plan.some((d) => /^(SCAN|SEARCH) s USING COVERING INDEX subscriptions_(current|resource)\b/.test(d)),
+      plan.join('\n'),
+    );
+    for (const column of ['date_started', 'date_ended']) {
+      const range = new RegExp(
+        `^SEARCH subscriptions USING COVERING INDEX subscriptions_\\w+ \\(${column}>\\? AND ${column}<\\?\\)`,
+      );
+      assert.equal(plan.filter((d) => range.test(d)).length, 12, plan.join('\n'));
+    }
+  });
+
   it("answers a user's access from the user's own subscriptions and each product's key", async () => {
     const plan = await plansOf((store) => store.activeSubscriptionsOf('77', now));
     assertSeeks(plan);
@@ -625,5 +658,101 @@ describe('SQLite query plans of the catalogue filters at 20,000 users', () => {
       newsletter.some((d) => /SEARCH n USING COVERING INDEX user_newsletters_newsletter \(newsletter_id=\?\)/.test(d)),
       newsletter.join('\n'),
     );
+  });
+});
+
+describe('SQLite search keys (filter[q])', () => {
+  it('are filled for the users there were when migration 19 adds them', async () => {
+    const path = freshDatabasePath();
+    withRawDatabase(path, (db) => {
+      migrate(
+        db,
+        sqliteMigrations.filter((m) => m.version < 19),
+      );
+      const [insert, values] = insertUserSql('Éclair', 'before@example.com');
+      db.prepare(insert).run(...values);
+      db.prepare("UPDATE users SET given_name = 'Anaïs' WHERE email_lower = 'before@example.com'").run();
+    });
+    const store = openSqliteStore({ path });
+    try {
+      for (const q of ['ECLA', 'anais']) {
+        const users = await store.listUsers({ search: searchRange(q), offset: 0, limit: 10 });
+        assert.deepEqual(
+          users.map((u) => u.email),
+          ['before@example.com'],
+          q,
+        );
+      }
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('are kept for users brought in by an import', async () => {
+    const store = openSqliteStore({ path: freshDatabasePath() });
+    try {
+      const [id] = await store.importUsers(
+        [
+          {
+            user: {
+              email: 'imported@example.com',
+              passwordHash: null,
+              fields: { familyName: 'Ørsted' },
+              newsletters: [],
+            },
+            subscriptions: [],
+          },
+        ],
+        null,
+      );
+      const users = await store.listUsers({ search: searchRange('ørs'), offset: 0, limit: 10 });
+      assert.deepEqual(
+        users.map((u) => u.id),
+        [id],
+      );
+    } finally {
+      await store.close();
+    }
+  });
+});
+
+describe('SQLite query plan of the search at 20,000 users', () => {
+  let path: string;
+  before(async () => {
+    path = await migratedDatabasePath();
+    withRawDatabase(path, (db) =>
+      db.exec(`
+        WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < 20000)
+        INSERT INTO users (email, email_lower, email_domain, family_name, family_key, given_name, given_key,
+            circulation_number)
+          SELECT 'u' || i || '@d' || (i % 400) || '.example', 'u' || i || '@d' || (i % 400) || '.example',
+                 'd' || (i % 400) || '.example', 'Reader' || (i % 2000), 'reader' || (i % 2000),
+                 'Given' || (i % 500), 'given' || (i % 500), 'C-' || i FROM n;
+        ANALYZE;`),
+    );
+  });
+
+  it('reads a range of each search index and the circulation number and id by equality, scanning no table', async () => {
+    for (const more of [{}, { afterId: '9000' }, { afterId: '9000', descending: true }]) {
+      for (const q of ['reader1234', '1234']) {
+        const { text, values } = userPageIds(
+          { search: searchRange(q), offset: 0, limit: 21, ...more },
+          'sqlite',
+        ).render('sqlite');
+        const plan = planOf(path, text, values);
+        assert.ok(!plan.some((d) => /^SCAN users\b/.test(d)), plan.join('\n'));
+        for (const index of [
+          /INDEX users_email_lower \(email_lower>\? AND email_lower<\?\)/,
+          /INDEX users_family_key \(family_key>\? AND family_key<\?\)/,
+          /INDEX users_given_key \(given_key>\? AND given_key<\?\)/,
+          /INDEX users_circulation_number \(circulation_number=\?/,
+        ]) {
+          assert.ok(
+            plan.some((d) => index.test(d)),
+            `${index}\n${plan.join('\n')}`,
+          );
+        }
+      }
+    }
   });
 });

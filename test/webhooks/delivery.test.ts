@@ -76,8 +76,11 @@ forEachStore((kind) => {
     return receiver.secret;
   }
 
+  /** The user's events as the feed shows them, less who made each (the feed's actor, which names staff, stays in). */
   const eventsOf = async (userId: string) =>
-    (await service.client.get(`/events?filter[user]=${userId}`)).body.data as { id: string; attributes: any }[];
+    ((await service.client.get(`/events?filter[user]=${userId}`)).body.data as { id: string; attributes: any }[]).map(
+      ({ attributes: { actor: _actor, ...attributes }, ...event }) => ({ ...event, attributes }),
+    );
 
   const deliveryOf = async (eventId: string) =>
     ((await service.client.get(`/webhooks/${webhookId}/deliveries`)).body.data as any[]).find(

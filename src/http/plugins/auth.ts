@@ -9,8 +9,8 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { allows, hashSecret, parseSecret, secretMatches, type Scope } from '../../domain/api-key.js';
-import type { AuditContext } from '../../domain/audit.js';
 import { errors } from '../errors.js';
+import { ENVIRONMENT_ADMIN, type AuditContext } from '../../domain/audit.js';
 import { ROLE_SCOPES, staffActor, type StaffMember } from '../../domain/staff.js';
 import { presentedSessionId } from '../../staff/cookie.js';
 import {
@@ -41,9 +41,6 @@ export interface AuthOptions {
   /** Console sessions: their idle timeout, and whether the cookie is for https. */
   console?: ConsoleSettings;
 }
-
-/** The audit name of the credential taken from the environment. */
-export const ENVIRONMENT_ADMIN = 'CIRCULATION_ADMIN_KEY';
 
 declare module 'fastify' {
   interface FastifyRequest {

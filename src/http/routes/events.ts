@@ -1,10 +1,13 @@
 /**
- * /events: every change to users and subscriptions, oldest first, for consumers that poll. Paged
- * by cursor (`links.next` carries `page[after]`), filtered by event type and by user.
+ * /events: every change to users and subscriptions, oldest first (or newest first, for a reader's
+ * history in the console), for consumers that poll. Paged by cursor (`links.next` carries
+ * `page[after]`), filtered by event type and by user; each event names who made the change.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { Actor, actorOf, ENVIRONMENT_ADMIN } from '../../domain/audit.js';
 import { EVENT_TYPES, EventAttributes, EVENTS, toEventResource, type EventType } from '../../domain/events.js';
+import type { Store } from '../../store/port.js';
 import { collectionDocument, errorResponses } from '../jsonapi/documents.js';
 import { CursorLinks, cursorPage, PageAfter, PageSize, pageSizeOf } from '../jsonapi/paging.js';
 import type { RouteOptions } from './options.js';
@@ -24,11 +27,20 @@ const EventQuery = Type.Object(
     ),
     'page[after]': PageAfter('an event'),
     'page[size]': PageSize,
+    sort: Type.Optional(
+      Type.String({
+        pattern: '^-?id$',
+        errorMessage: { pattern: 'can only be id or -id' },
+        description: 'id (the default: oldest first) or -id (newest first, page[after] then meaning an older event).',
+      }),
+    ),
   },
   { additionalProperties: false },
 );
 
-const EventResource = Type.Object({ type: Type.Literal(EVENTS), id: Type.String(), attributes: EventAttributes });
+const FeedEventAttributes = Type.Object({ ...EventAttributes.properties, actor: Actor });
+
+const EventResource = Type.Object({ type: Type.Literal(EVENTS), id: Type.String(), attributes: FeedEventAttributes });
 
 export const eventRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { store, baseUrl }) => {
   app.get(
@@ -48,12 +60,42 @@ export const eventRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, 
         limit: size + 1,
         userId: query['filter[user]'],
         eventTypes: types,
+        descending: query.sort === '-id',
       });
       const { page, links } = cursorPage(entries, size, baseUrl(request), '/events', query);
+      const names = await actorNames(
+        store,
+        page.map((entry) => entry.actor),
+      );
       return {
         links,
-        data: page.map(toEventResource),
+        data: page.map((entry) => {
+          const event = toEventResource(entry);
+          const actor = actorOf(entry.actor);
+          const named = actor && { ...actor, name: names.get(entry.actor as string) ?? null };
+          return { ...event, attributes: { ...event.attributes, actor: named } };
+        }),
       };
     },
   );
 };
+
+/**
+ * The names of the actors of a page, as they are now: each staff member's and API key's read
+ * once (a page has at most a hundred), the system parts' their own.
+ */
+async function actorNames(store: Store, actors: readonly (string | null)[]): Promise<Map<string, string>> {
+  const names = new Map<string, string>();
+  for (const actor of new Set(actors)) {
+    const who = actorOf(actor);
+    if (who === null) continue;
+    const name =
+      who.type === 'system' || who.id === ENVIRONMENT_ADMIN
+        ? who.id
+        : who.type === 'staff'
+          ? (await store.getStaff(who.id))?.name
+          : (await store.getApiKey(who.id))?.name;
+    if (name !== undefined) names.set(actor as string, name);
+  }
+  return names;
+}

@@ -1,6 +1,6 @@
 /**
  * /users: create, list (paged, filtered: by email, circulation number, newsletter and active
- * subscription), read, update and erase user records.
+ * subscription, or found from one search box), read, update and erase user records.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
@@ -14,6 +14,7 @@ import { errors } from '../errors.js';
 import { hashPassword } from '../../domain/password.js';
 import { toUserFields, USERS, UserCreateAttributes, UserUpdateAttributes, type UserUpdate } from '../../domain/user.js';
 import { groupByUser } from '../../domain/subscription.js';
+import { SEARCH_MAX_LENGTH, SEARCH_PAGE_SIZE, searchRange } from '../../domain/search.js';
 import type { EmailFilter, StoredUser } from '../../store/port.js';
 import {
   compoundCollectionDocument,
@@ -62,6 +63,14 @@ const ReadQueryObject = Type.Object(ReadQuery, { additionalProperties: false });
 
 const UserListQuery = Type.Object(
   {
+    'filter[q]': Type.Optional(
+      FilterValue(
+        SEARCH_MAX_LENGTH,
+        'Find a reader: users whose email, family name or given name starts with it (without regard to case or ' +
+          `accents: muller finds Müller), or whose circulation number or id it is. Pages of ${SEARCH_PAGE_SIZE} ` +
+          'unless page[size] says otherwise.',
+      ),
+    ),
     'filter[email]': Type.Optional(
       FilterValue(254, 'A whole address (matched without regard to case), or a domain when it has no @.'),
     ),
@@ -173,7 +182,12 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
         throw errors.invalidQueryParameter('page', 'page and page[number] disagree; send one of them');
       }
       const number = Number(query['page[number]'] ?? query.page ?? 1);
-      const size = pageSizeOf(query);
+      const q = query['filter[q]'];
+      const search = q === undefined ? undefined : searchRange(q);
+      if (q !== undefined && search === undefined) {
+        throw errors.invalidQueryParameter('filter[q]', 'filter[q] must contain something other than white space');
+      }
+      const size = search && query['page[size]'] === undefined ? SEARCH_PAGE_SIZE : pageSizeOf(query);
       const email = query['filter[email]'];
       const after = query['page[after]'];
       const offset = after === undefined ? (number - 1) * size : 0;
@@ -189,6 +203,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
         throw errors.invalidQueryParameter(`filter[${name}]`, `filter[${name}] ${detail}`);
       }
       const rows = await store.listUsers({
+        search,
         email: email === undefined ? undefined : emailFilter(email),
         circulationNumber: query['filter[circulationNumber]'],
         newsletter: query['filter[newsletter]'],
@@ -309,6 +324,7 @@ function emailFilter(value: string): EmailFilter {
 function listUrl(base: string, query: UserListQuery, page: number, afterId?: string): string {
   const kept = (
     [
+      'filter[q]',
       'filter[email]',
       'filter[circulationNumber]',
       'filter[newsletter]',

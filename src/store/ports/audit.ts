@@ -5,8 +5,10 @@
 import type { AuditEvent } from '../../domain/audit.js';
 
 export interface AuditQuery {
-  /** Only entries after this one, in id order. */
+  /** Only entries after this one, in id order (before it, when descending). */
   afterId?: string;
+  /** Newest first. */
+  descending?: boolean;
   limit: number;
   actor?: string;
   resourceType?: string;

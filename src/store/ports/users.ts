@@ -4,6 +4,7 @@
  */
 import type { AuditContext } from '../../domain/audit.js';
 import type { ActiveSubscriptionFilter } from '../../domain/entitlement.js';
+import type { SearchRange } from '../../domain/search.js';
 import type { SubscriptionValues } from '../../domain/subscription.js';
 import type { UserFields } from '../../domain/user.js';
 import type { IfVersion } from './versions.js';
@@ -37,6 +38,8 @@ export interface UserChanges {
 export type EmailFilter = { address: string } | { domain: string };
 
 export interface UserListQuery {
+  /** Only users whose email, family or given name starts with the text, or whose circulation number or id it is. */
+  search?: SearchRange;
   email?: EmailFilter;
   circulationNumber?: string;
   /** Only the members of this newsletter. */

@@ -5,9 +5,13 @@
  * every list and filter. Every per-user table leads with `user_id`, the distribution column
  * in a sharded (Citus) deployment, so each subscription query routes to one shard.
  */
-import type { Migration } from '../sql/migrations.js';
+import type pg from 'pg';
+import type { FillingMigration } from '../sql/migrations.js';
+import { fillUserSearchKeys } from './users.js';
 
-export const postgresMigrations: readonly Migration[] = [
+export type PostgresMigration = FillingMigration<pg.ClientBase, Promise<void>>;
+
+export const postgresMigrations: readonly PostgresMigration[] = [
   {
     version: 1,
     name: 'users, newsletters and subscriptions',
@@ -448,6 +452,34 @@ export const postgresMigrations: readonly Migration[] = [
         ON subscriptions (resource, expired, user_id, date_started, date_ended, product_id, pending_start)
         WHERE pending_start IS NULL;
       CREATE INDEX subscriptions_pending_start ON subscriptions (pending_start) WHERE pending_start IS NOT NULL;
+    `,
+  },
+  {
+    version: 19,
+    name: 'search keys of the names, for finding a reader',
+    sql: `
+      -- Each name lower-cased without accents (domain/search.ts), kept beside it by every write.
+      -- A search is a range of keys that start with the text typed, which only code point order
+      -- ("C") makes a range: the keys, and the emails for the search, are indexed in it.
+      ALTER TABLE users ADD COLUMN family_key text COLLATE "C", ADD COLUMN given_key text COLLATE "C";
+      CREATE INDEX users_family_key ON users (family_key, id);
+      CREATE INDEX users_given_key ON users (given_key, id);
+      CREATE INDEX users_email_key ON users ((email_lower COLLATE "C"), id);
+    `,
+    fill: fillUserSearchKeys,
+  },
+  {
+    version: 20,
+    name: 'subscriptions by when they started and ended, for the dashboard',
+    sql: `
+      -- The dashboard's counts, each from an index rather than the table: the subscriptions not
+      -- expired by resource and product (with their dates, to tell the active ones), and the
+      -- starts and ends of each week (an end of any subscription, lapsed or not: the lapsing index
+      -- has only those not expired).
+      CREATE INDEX subscriptions_current ON subscriptions (resource, product_id, date_started, date_ended)
+        WHERE NOT expired;
+      CREATE INDEX subscriptions_started ON subscriptions (date_started);
+      CREATE INDEX subscriptions_ended ON subscriptions (date_ended);
     `,
   },
 ];

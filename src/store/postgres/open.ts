@@ -6,19 +6,20 @@
 import pg from 'pg';
 import { withOutagesAsUnavailable } from '../availability.js';
 import type { Store, StoreOptions } from '../port.js';
-import { pendingMigrations, type Migration } from '../sql/migrations.js';
+import { pendingMigrations } from '../sql/migrations.js';
 import { postgresAudit } from './audit.js';
 import { applyCitusLayout, CITUS_SESSION, isCitusCoordinator } from './citus.js';
 import { postgresCredentials } from './credentials.js';
 import { MIGRATION_LOCK, PostgresDatabase } from './database.js';
 import { postgresIdempotency } from './idempotency.js';
-import { postgresMigrations } from './migrations.js';
+import { postgresMigrations, type PostgresMigration } from './migrations.js';
 import { postgresPasswordResets } from './password-resets.js';
 import { postgresSignIns } from './sign-ins.js';
 import { postgresStaff } from './staff.js';
 import { postgresNewsletters } from './newsletters.js';
 import { postgresProducts } from './products.js';
 import { postgresReferences } from './references.js';
+import { postgresReports } from './reports.js';
 import { postgresRetention } from './retention.js';
 import { postgresSubscriptions } from './subscriptions.js';
 import { postgresUsers } from './users.js';
@@ -74,6 +75,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
     ...postgresStaff(database),
     ...postgresPasswordResets(database),
     ...postgresRetention(database),
+    ...postgresReports(database),
     async ping() {
       await pool.query('SELECT 1');
     },
@@ -91,7 +93,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
  * several processes starting at once, one migrates and the others then find nothing to do.
  * On a Citus coordinator it then lays the tables out (see citus.ts); true when it is one.
  */
-export async function migratePostgres(pool: pg.Pool, migrations: readonly Migration[]): Promise<boolean> {
+export async function migratePostgres(pool: pg.Pool, migrations: readonly PostgresMigration[]): Promise<boolean> {
   const client = await pool.connect();
   try {
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
@@ -101,6 +103,7 @@ export async function migratePostgres(pool: pg.Pool, migrations: readonly Migrat
     const { rows } = await client.query<{ v: number | null }>('SELECT max(version) AS v FROM schema_migrations');
     for (const m of pendingMigrations(rows[0]?.v ?? 0, migrations)) {
       await client.query(m.sql);
+      await m.fill?.(client);
       await client.query('INSERT INTO schema_migrations (version, name) VALUES ($1, $2)', [m.version, m.name]);
     }
     await client.query('COMMIT');

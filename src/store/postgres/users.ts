@@ -5,6 +5,7 @@ import type { AuditContext } from '../../domain/audit.js';
 import { emailKeys } from '../../domain/email.js';
 import { eventTypeOf } from '../../domain/events.js';
 import { failures } from '../../domain/failures.js';
+import { searchKey } from '../../domain/search.js';
 import { USER_FIELDS } from '../../domain/user.js';
 import type { IfVersion, ImportedUser, NewUser, StoredUser, UserChanges, UserListQuery, UserStore } from '../port.js';
 import { raw, sql } from '../sql/builder.js';
@@ -20,6 +21,7 @@ import {
   userPageIds,
 } from '../sql/users.js';
 import type { Row } from '../sql/rows.js';
+import type pg from 'pg';
 import { auditInsert, versionCondition, type PostgresDatabase } from './database.js';
 import type { PostgresReferences } from './references.js';
 import { subscriptionParams } from './subscriptions.js';
@@ -44,6 +46,7 @@ export function postgresUsers(database: PostgresDatabase, references: PostgresRe
       keys.lower,
       keys.domain,
       user.passwordHash,
+      ...searchKeysOf(user.fields),
       ...USER_FIELDS.map((f) => toColumnValue(f, user.fields[f])),
     ];
     const placeholders = values.map((_, i) => `$${i + 1}`).join(', ');
@@ -51,7 +54,8 @@ export function postgresUsers(database: PostgresDatabase, references: PostgresRe
     const params = [...values, user.newsletters];
     const record = auditInsert(params, audit, 'create', 'users', 'id', 'id', 'u');
     const insert = `WITH u AS (
-        INSERT INTO users (email, email_lower, email_domain, password_hash, ${USER_COLUMNS.join(', ')})
+        INSERT INTO users (email, email_lower, email_domain, password_hash, family_key, given_key,
+          ${USER_COLUMNS.join(', ')})
         VALUES (${placeholders}) RETURNING id
       ), e AS (
         INSERT INTO user_emails (email_lower, user_id) SELECT $2, id FROM u
@@ -74,11 +78,19 @@ export function postgresUsers(database: PostgresDatabase, references: PostgresRe
 
   async function importUsers(batch: readonly ImportedUser[], audit: AuditContext | null): Promise<string[]> {
     if (batch.length === 0) return [];
-    const columns = ['email', 'email_lower', 'email_domain', 'password_hash', ...USER_COLUMNS];
+    const columns = [
+      'email',
+      'email_lower',
+      'email_domain',
+      'password_hash',
+      'family_key',
+      'given_key',
+      ...USER_COLUMNS,
+    ];
     const values: unknown[][] = columns.map(() => []);
     for (const { user } of batch) {
       const keys = emailKeys(user.email);
-      const row: unknown[] = [user.email, keys.lower, keys.domain, user.passwordHash];
+      const row: unknown[] = [user.email, keys.lower, keys.domain, user.passwordHash, ...searchKeysOf(user.fields)];
       for (const field of USER_FIELDS) row.push(toColumnValue(field, user.fields[field]));
       row.forEach((value, i) => values[i]!.push(value));
     }
@@ -181,6 +193,8 @@ export function postgresUsers(database: PostgresDatabase, references: PostgresRe
         ? ''
         : 'voided AS (DELETE FROM password_reset_tokens WHERE user_id = $1 AND EXISTS (SELECT 1 FROM u)),';
     for (const [field, value] of Object.entries(changes.fields)) set(columnOf(field), toColumnValue(field, value));
+    if ('familyName' in changes.fields) set('family_key', searchKey(changes.fields.familyName as string));
+    if ('givenName' in changes.fields) set('given_key', searchKey(changes.fields.givenName as string | null));
     const condition = versionCondition(params, ifVersion);
     const record = auditInsert(params, audit, 'update', 'users', 'id', 'id', 'u');
     // One statement: the row lock of the UPDATE orders concurrent changes to the same user. Each
@@ -249,6 +263,28 @@ export function postgresUsers(database: PostgresDatabase, references: PostgresRe
   }
 
   return { createUser, importUsers, getUser, userIdsByEmail, listUsers, updateUser, deleteUser };
+}
+
+/** The search keys of a new user's names (domain/search.ts), in the order of the columns family_key, given_key. */
+function searchKeysOf(fields: NewUser['fields']): [string | null, string | null] {
+  return [searchKey(fields.familyName as string), searchKey(fields.givenName as string | null | undefined)];
+}
+
+/** Migration 19: the search keys of the users there were, a thousand at a time. */
+export async function fillUserSearchKeys(client: pg.ClientBase): Promise<void> {
+  for (let after = '0'; ;) {
+    const { rows } = await client.query<{ id: string; family_name: string; given_name: string | null }>(
+      'SELECT id, family_name, given_name FROM users WHERE id > $1 ORDER BY id LIMIT 1000',
+      [after],
+    );
+    if (rows.length === 0) return;
+    await client.query(
+      `UPDATE users SET family_key = k.family_key, given_key = k.given_key
+       FROM unnest($1::bigint[], $2::text[], $3::text[]) AS k (id, family_key, given_key) WHERE users.id = k.id`,
+      [rows.map((r) => r.id), rows.map((r) => searchKey(r.family_name)), rows.map((r) => searchKey(r.given_name))],
+    );
+    after = rows.at(-1)!.id;
+  }
 }
 
 /**

@@ -5,7 +5,7 @@
 import type { AuditAction, AuditEvent } from '../../domain/audit.js';
 import { EVENT_TYPES } from '../../domain/events.js';
 import type { AuditQuery } from '../port.js';
-import { join, raw, sql, type Sql } from './builder.js';
+import { join, raw, sql, where, type Sql } from './builder.js';
 import { array, seconds, type Row } from './rows.js';
 
 export const AUDIT_COLUMNS =
@@ -25,9 +25,11 @@ export function toAuditEvent(row: Row): AuditEvent {
   };
 }
 
-/** A page of the trail in id order, after `afterId`, with every filter the query names. */
+/** A page of the trail in id order (or its reverse), after `afterId`, with every filter the query names. */
 export function auditEventsQuery(query: AuditQuery): Sql {
-  const conditions: Sql[] = [sql`id > ${query.afterId ?? 0}`];
+  const conditions: Sql[] = [];
+  if (!query.descending) conditions.push(sql`id > ${query.afterId ?? 0}`);
+  else if (query.afterId !== undefined) conditions.push(sql`id < ${query.afterId}`);
   if (query.actor !== undefined) conditions.push(sql`actor = ${query.actor}`);
   if (query.resourceType !== undefined) conditions.push(sql`resource_type = ${query.resourceType}`);
   if (query.resourceId !== undefined) conditions.push(sql`resource_id = ${query.resourceId}`);
@@ -39,5 +41,6 @@ export function auditEventsQuery(query: AuditQuery): Sql {
     const types = [...new Set(query.eventTypes)].map((type) => sql`${type}`);
     conditions.push(sql`event_type IN (${join(types, ', ', raw('NULL'))})`);
   }
-  return sql`SELECT ${raw(AUDIT_COLUMNS)} FROM audit_log WHERE ${join(conditions, ' AND ')} ORDER BY id LIMIT ${query.limit}`;
+  const order = raw(query.descending ? 'DESC' : 'ASC');
+  return sql`SELECT ${raw(AUDIT_COLUMNS)} FROM audit_log ${where(conditions)} ORDER BY id ${order} LIMIT ${query.limit}`;
 }

@@ -5,6 +5,7 @@
  */
 import { newsletterPointer, type Reference } from '../../domain/catalogue.js';
 import { GIVING, type ActiveSubscriptionFilter } from '../../domain/entitlement.js';
+import type { SearchRange } from '../../domain/search.js';
 import type { Resource } from '../../domain/subscription.js';
 import { USER_FIELDS, USER_JSON_FIELDS, type UserFields } from '../../domain/user.js';
 import type { ImportedUser, StoredUser, UserListQuery } from '../port.js';
@@ -88,6 +89,7 @@ export function importedProducts({ subscriptions }: ImportedUser): Reference[] {
  */
 export function userPageIds(query: UserListQuery, dialect: Dialect): Sql {
   const active = query.activeSubscription;
+  if (query.search !== undefined) return bySearch(query, query.search, dialect);
   if (query.email !== undefined || query.circulationNumber !== undefined || (!query.newsletter && !active)) {
     return byUsers(query, dialect);
   }
@@ -142,13 +144,38 @@ function hasActive(query: UserListQuery, column: string, dialect: Dialect): Sql[
   return [sql`EXISTS (SELECT 1 FROM subscriptions s WHERE ${join(conditions, ' AND ')})`];
 }
 
-/** From the users' own indexes (email, circulation number) or their primary key. */
-function byUsers(query: UserListQuery, dialect: Dialect): Sql {
+/** The conditions on the users' own columns: email, circulation number; then past the cursor, and the other filters. */
+function userConditions(query: UserListQuery, dialect: Dialect): Sql[] {
   const conditions: Sql[] = [];
   if (query.email && 'address' in query.email) conditions.push(sql`email_lower = ${query.email.address.toLowerCase()}`);
   else if (query.email) conditions.push(sql`email_domain = ${query.email.domain.toLowerCase()}`);
   if (query.circulationNumber !== undefined) conditions.push(sql`circulation_number = ${query.circulationNumber}`);
   conditions.push(...beyond(query, 'id'), ...onNewsletter(query, 'users.id'), ...hasActive(query, 'users.id', dialect));
+  return conditions;
+}
+
+/** From the users' own indexes (email, circulation number) or their primary key. */
+function byUsers(query: UserListQuery, dialect: Dialect): Sql {
+  return sql`SELECT id FROM users ${where(userConditions(query, dialect))} ${page(query, 'id')}`;
+}
+
+/**
+ * From a range of each search index (the emails', the family and given names' keys) and the
+ * circulation numbers' and ids' equality, each read on its own so that no planner walks the users
+ * instead: bounds compared in code point order, which PostgreSQL is told ("C", as its indexes are
+ * built) and SQLite compares in anyway. The matches are then checked against the other filters.
+ */
+function bySearch(query: UserListQuery, search: SearchRange, dialect: Dialect): Sql {
+  const { from, to, exact, id } = search;
+  const email = raw(dialect === 'postgres' ? '(email_lower COLLATE "C")' : 'email_lower');
+  const arms = [
+    sql`SELECT id FROM users WHERE ${email} >= ${from} AND ${email} < ${to}`,
+    sql`SELECT id FROM users WHERE family_key >= ${from} AND family_key < ${to}`,
+    sql`SELECT id FROM users WHERE given_key >= ${from} AND given_key < ${to}`,
+    sql`SELECT id FROM users WHERE circulation_number = ${exact}`,
+    ...(id === undefined ? [] : [sql`SELECT id FROM users WHERE id = ${id}`]),
+  ];
+  const conditions = [sql`id IN (${join(arms, ' UNION ALL ')})`, ...userConditions(query, dialect)];
   return sql`SELECT id FROM users ${where(conditions)} ${page(query, 'id')}`;
 }
 

@@ -2,9 +2,13 @@
  * The SQLite schema, as numbered migrations (see sql/migrations.ts). Column names of user profile
  * fields are derived from the attribute paths (see `columnOf`), and a store test checks them.
  */
-import type { Migration } from '../sql/migrations.js';
+import type Database from 'better-sqlite3';
+import type { FillingMigration } from '../sql/migrations.js';
+import { fillUserSearchKeys } from './users.js';
 
-export const sqliteMigrations: readonly Migration[] = [
+export type SqliteMigration = FillingMigration<Database.Database, void>;
+
+export const sqliteMigrations: readonly SqliteMigration[] = [
   {
     version: 1,
     name: 'users, newsletters and subscriptions',
@@ -461,6 +465,33 @@ export const sqliteMigrations: readonly Migration[] = [
         ON subscriptions (resource, expired, user_id, date_started, date_ended, product_id, pending_start)
         WHERE pending_start IS NULL;
       CREATE INDEX subscriptions_pending_start ON subscriptions (pending_start) WHERE pending_start IS NOT NULL;
+    `,
+  },
+  {
+    version: 19,
+    name: 'search keys of the names, for finding a reader',
+    sql: `
+      -- Each name lower-cased without accents (domain/search.ts), kept beside it by every write:
+      -- a search is a range of one of these indexes, or of users_email_lower, never a scan.
+      ALTER TABLE users ADD COLUMN family_key TEXT;
+      ALTER TABLE users ADD COLUMN given_key TEXT;
+      CREATE INDEX users_family_key ON users (family_key, id);
+      CREATE INDEX users_given_key ON users (given_key, id);
+    `,
+    fill: fillUserSearchKeys,
+  },
+  {
+    version: 20,
+    name: 'subscriptions by when they started and ended, for the dashboard',
+    sql: `
+      -- The dashboard's counts, each from an index rather than the table: the subscriptions not
+      -- expired by resource and product (with their dates, to tell the active ones), and the
+      -- starts and ends of each week (an end of any subscription, lapsed or not: the lapsing index
+      -- has only those not expired).
+      CREATE INDEX subscriptions_current ON subscriptions (resource, product_id, date_started, date_ended)
+        WHERE expired = false;
+      CREATE INDEX subscriptions_started ON subscriptions (date_started);
+      CREATE INDEX subscriptions_ended ON subscriptions (date_ended);
     `,
   },
 ];

@@ -8,18 +8,19 @@ import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { withOutagesAsUnavailable } from '../availability.js';
 import type { Store, StoreOptions } from '../port.js';
-import { pendingMigrations, type Migration } from '../sql/migrations.js';
+import { pendingMigrations } from '../sql/migrations.js';
 import { sqliteAudit } from './audit.js';
 import { sqliteCredentials } from './credentials.js';
 import { SqliteDatabase } from './database.js';
 import { sqliteIdempotency } from './idempotency.js';
-import { sqliteMigrations } from './migrations.js';
+import { sqliteMigrations, type SqliteMigration } from './migrations.js';
 import { sqlitePasswordResets } from './password-resets.js';
 import { sqliteSignIns } from './sign-ins.js';
 import { sqliteStaff } from './staff.js';
 import { sqliteNewsletters } from './newsletters.js';
 import { sqliteProducts } from './products.js';
 import { sqliteReferences } from './references.js';
+import { sqliteReports } from './reports.js';
 import { sqliteRetention } from './retention.js';
 import { sqliteSubscriptions } from './subscriptions.js';
 import { sqliteUsers } from './users.js';
@@ -67,6 +68,7 @@ export function openSqliteStore(options: SqliteOptions): Store {
       ...sqliteStaff(database),
       ...sqlitePasswordResets(database),
       ...sqliteRetention(database),
+      ...sqliteReports(database),
       async ping() {
         ping.get();
       },
@@ -91,13 +93,14 @@ function createPrivately(path: string): void {
 }
 
 /** Applies the migrations the file lacks, in one transaction; refuses a newer schema. */
-export function migrate(db: Database.Database, migrations: readonly Migration[]): void {
+export function migrate(db: Database.Database, migrations: readonly SqliteMigration[]): void {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL DEFAULT (unixepoch()))`);
   db.transaction(() => {
     const applied = db.prepare('SELECT max(version) AS v FROM schema_migrations').get() as { v: number | null };
     for (const m of pendingMigrations(applied.v ?? 0, migrations)) {
       db.exec(m.sql);
+      m.fill?.(db);
       db.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)').run(m.version, m.name);
     }
   }).immediate();

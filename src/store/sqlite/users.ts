@@ -4,10 +4,12 @@
 import type { AuditContext } from '../../domain/audit.js';
 import { emailKeys } from '../../domain/email.js';
 import { failures } from '../../domain/failures.js';
+import { searchKey } from '../../domain/search.js';
 import { USER_FIELDS } from '../../domain/user.js';
 import type { IfVersion, ImportedUser, NewUser, StoredUser, UserChanges, UserListQuery, UserStore } from '../port.js';
 import { sql, raw } from '../sql/builder.js';
 import type { Row } from '../sql/rows.js';
+import type Database from 'better-sqlite3';
 import {
   columnOf,
   fieldsOfValues,
@@ -35,8 +37,9 @@ export function sqliteUsers(database: SqliteDatabase, references: SqliteReferenc
   const profileColumns = USER_COLUMNS.join(', ');
 
   const insertUser = db.prepare(`
-    INSERT INTO users (email, email_lower, email_domain, password_hash, ${profileColumns})
-    VALUES (@email, @email_lower, @email_domain, @password_hash, ${USER_COLUMNS.map((c) => `@${c}`).join(', ')})`);
+    INSERT INTO users (email, email_lower, email_domain, password_hash, family_key, given_key, ${profileColumns})
+    VALUES (@email, @email_lower, @email_domain, @password_hash, @family_key, @given_key,
+      ${USER_COLUMNS.map((c) => `@${c}`).join(', ')})`);
   const addNewsletter = db.prepare('INSERT OR IGNORE INTO user_newsletters (user_id, newsletter_id) VALUES (?, ?)');
   const voidResetTokens = db.prepare('DELETE FROM password_reset_tokens WHERE user_id = ?');
   const removeNewsletter = db.prepare('DELETE FROM user_newsletters WHERE user_id = ? AND newsletter_id = ?');
@@ -106,7 +109,8 @@ export function sqliteUsers(database: SqliteDatabase, references: SqliteReferenc
     SELECT email, email_lower, email_domain, password_hash, version, ${profileColumns} FROM users WHERE id = ?`);
   const updateRow = db.prepare(`
     UPDATE users SET email = @email, email_lower = @email_lower, email_domain = @email_domain,
-      password_hash = @password_hash, ${USER_COLUMNS.map((c) => `${c} = @${c}`).join(', ')},
+      password_hash = @password_hash, family_key = @family_key, given_key = @given_key,
+      ${USER_COLUMNS.map((c) => `${c} = @${c}`).join(', ')},
       version = version + 1, updated_at = unixepoch()
     WHERE id = @id`);
 
@@ -127,7 +131,7 @@ export function sqliteUsers(database: SqliteDatabase, references: SqliteReferenc
           voidResetTokens.run(id);
         }
         for (const [field, value] of Object.entries(changes.fields)) row[columnOf(field)] = toColumnValue(field, value);
-        uniqueEmail(() => updateRow.run(row));
+        uniqueEmail(() => updateRow.run(withSearchKeys(row)));
         const joined = new Set(memberOf.all(id, JSON.stringify(changes.addNewsletters)) as string[]);
         const joins = changes.addNewsletters.map(joining).filter((r) => !joined.has(r.id));
         references.attach('newsletters', joins, audit);
@@ -201,5 +205,27 @@ function userRow(user: NewUser): Row {
     password_hash: user.passwordHash,
   };
   for (const field of USER_FIELDS) row[columnOf(field)] = toColumnValue(field, user.fields[field]);
+  return withSearchKeys(row);
+}
+
+/** The row with the search keys of its names (domain/search.ts). */
+function withSearchKeys(row: Row): Row {
+  row.family_key = searchKey(row.family_name as string | null);
+  row.given_key = searchKey(row.given_name as string | null);
   return row;
+}
+
+/** Migration 19: the search keys of the users there were, a thousand at a time. */
+export function fillUserSearchKeys(db: Database.Database): void {
+  const read = db.prepare('SELECT id, family_name, given_name FROM users WHERE id > ? ORDER BY id LIMIT 1000');
+  const write = db.prepare('UPDATE users SET family_key = @family_key, given_key = @given_key WHERE id = @id');
+  for (let after = 0; ;) {
+    const rows = read.all(after) as Row[];
+    if (rows.length === 0) return;
+    for (const row of rows) {
+      const { family_key, given_key } = withSearchKeys({ ...row });
+      write.run({ id: row.id, family_key, given_key });
+    }
+    after = rows.at(-1)!.id as number;
+  }
 }

@@ -121,6 +121,7 @@ forEachStore((kind) => {
     },
     { name: 'GET /audit-events', needs: 'admin', send: (c) => c.get('/audit-events') },
     { name: 'GET /events', needs: 'read', send: (c) => c.get('/events') },
+    { name: 'GET /reports/subscriptions', needs: 'read', send: (c) => c.get('/reports/subscriptions') },
     { name: 'POST /webhooks', needs: 'admin', send: (c) => c.post('/webhooks', webhookDocument()) },
     { name: 'GET /webhooks', needs: 'admin', send: (c) => c.get('/webhooks') },
     { name: 'GET /webhooks/{id}', needs: 'admin', send: (c) => c.get(`/webhooks/${webhookId}`) },

@@ -4,8 +4,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createSubscription, createUser, issueKey, onlyError } from '../../support/fixtures.js';
+import { createSubscription, createUser, issueKey, onlyError, subscriptionDocument } from '../../support/fixtures.js';
 import { startService, type Service } from '../../support/service.js';
+import { createStaff, signInSession } from '../../support/staff.js';
 import { forEachStore } from '../../support/stores.js';
 
 forEachStore((kind) => {
@@ -81,6 +82,46 @@ forEachStore((kind) => {
       const key = await issueKey(service.client, ['read']);
       const all = (await service.client.get('/events?page[size]=100')).body.data;
       assert.ok(all.every((e: any) => e.attributes.resourceId !== key.id || e.attributes.resourceType !== 'api-keys'));
+    });
+
+    it('names who made each change: the credential, or the staff member of a console session, by name', async () => {
+      const userId = await createUser(service.client);
+      const key = await issueKey(service.client, ['write'], { name: 'Mail house' });
+      const patch = (givenName: string) => ({ data: { type: 'users', id: userId, attributes: { givenName } } });
+      assert.equal((await service.client.as(key.secret).patch(`/users/${userId}`, patch('Key'))).status, 200);
+      const agent = await createStaff(service.client, 'agent', 'Grace Hopper');
+      const session = await signInSession(service.client, agent);
+      assert.equal((await session.client.patch(`/users/${userId}`, patch('Console'))).status, 200);
+      assert.equal((await session.client.post(`/users/${userId}/subscriptions`, subscriptionDocument())).status, 201);
+      const actors = (await eventsOf(userId)).map((e: any) => e.actor);
+      assert.deepEqual(actors, [
+        { type: 'credentials', id: 'CIRCULATION_ADMIN_KEY', name: 'CIRCULATION_ADMIN_KEY' },
+        { type: 'credentials', id: key.id, name: 'Mail house' },
+        { type: 'staff', id: agent.id, name: 'Grace Hopper' },
+        { type: 'staff', id: agent.id, name: 'Grace Hopper' },
+      ]);
+    });
+
+    it("lists a user's events newest first with sort=-id, paging older through links.next", async () => {
+      const userId = await createUser(service.client);
+      for (let i = 0; i < 4; i += 1) await createSubscription(service.client, userId);
+      const oldestFirst = (await service.client.get(`/events?filter[user]=${userId}`)).body.data.map((e: any) => e.id);
+      const ids: string[] = [];
+      let next: string | undefined = `/events?filter[user]=${userId}&sort=-id&page[size]=2`;
+      while (next) {
+        const page = await service.client.get(next.replace(service.baseUrl, ''));
+        assert.equal(page.status, 200, page.text);
+        ids.push(...page.body.data.map((e: any) => e.id));
+        next = page.body.links.next;
+        if (next) assert.match(next, /sort=-id/);
+      }
+      assert.equal(ids.length, 5);
+      assert.deepEqual(ids, [...oldestFirst].reverse());
+    });
+
+    it('refuses a sort other than id or -id with 400', async () => {
+      const error = onlyError(await service.client.get('/events?sort=occurredAt'), 400);
+      assert.deepEqual(error.source, { parameter: 'sort' });
     });
 
     it('is open to a read credential, and refuses an unknown type with 400', async () => {

@@ -1,0 +1,135 @@
+/**
+ * GET /users?filter[q]=…: one search box that finds a reader by the start of their email, family
+ * or given name (without regard to case or accents), or by their whole circulation number or id.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { createUser, onlyError, uniqueEmail } from '../../support/fixtures.js';
+import { startService, type Service } from '../../support/service.js';
+import { forEachStore } from '../../support/stores.js';
+
+forEachStore((kind) => {
+  let service: Service;
+  before(async () => {
+    service = await startService(kind);
+  });
+  after(() => service.close());
+
+  const found = async (q: string, more = '') => {
+    const response = await service.client.get(`/users?filter[q]=${encodeURIComponent(q)}${more}`);
+    assert.equal(response.status, 200, response.text);
+    return response.body.data.map((u: any) => u.id) as string[];
+  };
+
+  describe('GET /users?filter[q]', () => {
+    it('finds a family name by its start, without regard to case or accents', async () => {
+      const muller = await createUser(service.client, { familyName: 'Müller', email: uniqueEmail() });
+      const mullerova = await createUser(service.client, { familyName: 'MULLEROVÁ', email: uniqueEmail() });
+      await createUser(service.client, { familyName: 'Mulan', email: uniqueEmail() });
+      assert.deepEqual(await found('muller'), [muller, mullerova]);
+      assert.deepEqual(await found('MÜLLERO'), [mullerova]);
+      assert.deepEqual(await found('  Müller  '), [muller, mullerova]);
+    });
+
+    it('finds a given name by its start', async () => {
+      const id = await createUser(service.client, { familyName: 'Smith', givenName: 'Zoë', email: uniqueEmail() });
+      assert.deepEqual(await found('zoe'), [id]);
+      assert.deepEqual(await found('Zo'), [id]);
+    });
+
+    it('finds an email by its start or whole, without regard to case', async () => {
+      const email = `Quentin.Qwerty.${process.pid}@Search.example`;
+      const id = await createUser(service.client, { email });
+      assert.deepEqual(await found('quentin.qwerty'), [id]);
+      assert.deepEqual(await found(email.toUpperCase()), [id]);
+    });
+
+    it('finds a whole circulation number and a user id, but not a number that only starts one', async () => {
+      const byNumber = await createUser(service.client, { circulationNumber: 'CN-4711', email: uniqueEmail() });
+      assert.deepEqual(await found('CN-4711'), [byNumber]);
+      assert.deepEqual(await found('CN-471'), []);
+      const other = await createUser(service.client, { email: uniqueEmail() });
+      assert.ok((await found(other)).includes(other));
+    });
+
+    it('answers 20 readers a page by default, in id order, and links.next reaches every match once', async () => {
+      const ids: string[] = [];
+      for (let i = 0; i < 45; i += 1) {
+        ids.push(await createUser(service.client, { familyName: `Pagewright ${i}`, email: uniqueEmail() }));
+      }
+      const seen: string[] = [];
+      let url: string | undefined = '/users?filter[q]=pagewright';
+      const sizes: number[] = [];
+      while (url) {
+        const response = await service.client.get(url.replace(service.baseUrl, ''));
+        assert.equal(response.status, 200, response.text);
+        sizes.push(response.body.data.length);
+        seen.push(...response.body.data.map((u: any) => u.id));
+        url = response.body.links.next;
+        if (url) assert.match(url, /filter\[q\]=pagewright/);
+      }
+      assert.deepEqual(sizes, [20, 20, 5]);
+      assert.deepEqual(seen, ids);
+      assert.equal((await found('pagewright', '&page[size]=7')).length, 7);
+    });
+
+    it('follows a change of name, and forgets an erased reader', async () => {
+      const id = await createUser(service.client, {
+        familyName: 'Oldname',
+        givenName: 'Firstly',
+        email: uniqueEmail(),
+      });
+      const patched = await service.client.patch(`/users/${id}`, {
+        data: { type: 'users', id, attributes: { familyName: 'Newname', givenName: null } },
+      });
+      assert.equal(patched.status, 200, patched.text);
+      assert.deepEqual(await found('oldname'), []);
+      assert.deepEqual(await found('firstly'), []);
+      assert.deepEqual(await found('newname'), [id]);
+      assert.equal((await service.client.delete(`/users/${id}`)).status, 204);
+      assert.deepEqual(await found('newname'), []);
+    });
+
+    it('takes SQL and pattern metacharacters as the characters they are', async () => {
+      const id = await createUser(service.client, { familyName: "O'Hara_%*", email: uniqueEmail() });
+      await createUser(service.client, { familyName: 'Ohare', email: uniqueEmail() });
+      assert.deepEqual(await found("o'hara_%*"), [id]);
+      assert.deepEqual(await found('o_'), []);
+      assert.deepEqual(await found('o%'), []);
+      for (const q of ["' OR 1=1 --", '.*', '%', '_', '\\', '[a-z]+', '"; DROP TABLE users; --']) {
+        assert.deepEqual(await found(q), [], q);
+      }
+    });
+
+    it('answers a search of bytes that are no UTF-8 text, or of a NUL, with a page or a 400, never a 5xx', async () => {
+      for (const q of ['%FF%FE', '%ED%A0%80', '%C3', '%00', 'a%00b']) {
+        const response = await service.client.get(`/users?filter[q]=${q}`);
+        assert.ok(response.status === 200 || response.status === 400, `${q}: ${response.status} ${response.text}`);
+        if (response.status === 400) assert.deepEqual(onlyError(response, 400).source, { parameter: 'filter[q]' });
+      }
+    });
+
+    it('answers an empty page, with no next link, when nothing matches', async () => {
+      const response = await service.client.get('/users?filter[q]=nobody-is-called-this');
+      assert.equal(response.status, 200);
+      assert.deepEqual(response.body.data, []);
+      assert.equal(response.body.links.next, undefined);
+    });
+
+    it('combines with the other filters', async () => {
+      const here = await createUser(service.client, { familyName: 'Combiner', email: uniqueEmail('combined.example') });
+      await createUser(service.client, { familyName: 'Combiner', email: uniqueEmail() });
+      assert.deepEqual(await found('combiner', '&filter[email]=combined.example'), [here]);
+    });
+
+    it('refuses a search longer than any email or name with 400 pointing at filter[q]', async () => {
+      const error = onlyError(await service.client.get(`/users?filter[q]=${'a'.repeat(255)}`), 400);
+      assert.deepEqual(error.source, { parameter: 'filter[q]' });
+    });
+
+    it('refuses a search of white space only with 400 pointing at filter[q]', async () => {
+      const error = onlyError(await service.client.get('/users?filter[q]=%20%20'), 400);
+      assert.deepEqual(error.source, { parameter: 'filter[q]' });
+    });
+  });
+});
