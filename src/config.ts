@@ -13,6 +13,7 @@ import {
 } from './readers/settings.js';
 import { DEFAULT_CONSOLE_IDLE_MINUTES } from './staff/sessions.js';
 import type { DatabaseConfig } from './store/open.js';
+import { DEFAULT_POOL_SIZE } from './store/postgres/open.js';
 
 export type { DatabaseConfig };
 
@@ -222,7 +223,7 @@ function database(env: Env): DatabaseConfig {
     return {
       kind: 'postgres',
       url,
-      poolSize: integer('DATABASE_POOL_SIZE', env.DATABASE_POOL_SIZE, 10, 1, 1000),
+      poolSize: integer('DATABASE_POOL_SIZE', env.DATABASE_POOL_SIZE, DEFAULT_POOL_SIZE, 1, 1000),
       statementTimeoutMs: integer(
         'DATABASE_STATEMENT_TIMEOUT_MS',
         env.DATABASE_STATEMENT_TIMEOUT_MS,

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import { availableParallelism } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { describe, it } from 'node:test';
 import { readFileSync } from 'node:fs';
@@ -157,6 +158,11 @@ describe('loadConfig resolves the database location', () => {
         connectTimeoutMs: 2000,
       });
     }
+  });
+
+  it('sizes the PostgreSQL pool to the cores when DATABASE_POOL_SIZE is not set', () => {
+    const { database } = loadConfig({ DATABASE_URL: 'postgres://db.example.com/c' });
+    assert.equal(database.kind === 'postgres' && database.poolSize, availableParallelism());
   });
 
   it('resolves a plain relative path to an absolute path', () => {

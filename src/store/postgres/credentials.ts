@@ -39,7 +39,11 @@ export function postgresCredentials(database: PostgresDatabase): CredentialStore
   }
 
   async function getApiKey(id: string): Promise<StoredApiKey | undefined> {
-    const [row] = await database.rows(`SELECT ${API_KEY_COLUMNS}, secret_hash FROM api_keys WHERE id = $1`, [id]);
+    const [row] = await database.preparedRows(
+      'api-key',
+      `SELECT ${API_KEY_COLUMNS}, secret_hash FROM api_keys WHERE id = $1`,
+      [id],
+    );
     return row && toStoredApiKey(row);
   }
 

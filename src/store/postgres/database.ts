@@ -33,6 +33,16 @@ export class PostgresDatabase {
     return this.retryingDeadlocks(async () => (await this.pool.query(text, values)).rows as Row[]);
   }
 
+  /**
+   * A hot read of fixed text as a named prepared statement: each connection parses and plans it
+   * once instead of on every call. Only for exact-match reads by key, whose plan is the same
+   * whatever the values (a generic plan would misjudge a range or a filter of varying width).
+   */
+  async preparedRows(name: string, sql: string | Sql, params: unknown[] = []): Promise<Row[]> {
+    const { text, values } = typeof sql === 'string' ? { text: sql, values: params } : sql.render('postgres');
+    return this.retryingDeadlocks(async () => (await this.pool.query({ name, text, values })).rows as Row[]);
+  }
+
   /** Runs a statement that writes, and answers how many rows it changed. */
   async changes(sql: string | Sql, params: unknown[] = []): Promise<number> {
     const { text, values } = typeof sql === 'string' ? { text: sql, values: params } : sql.render('postgres');

@@ -3,6 +3,7 @@
  * release under an advisory lock, how references to the catalogue are treated, and every kind of
  * record's statements composed into one `Store`.
  */
+import { availableParallelism } from 'node:os';
 import pg from 'pg';
 import { withOutagesAsUnavailable } from '../availability.js';
 import type { Store, StoreOptions } from '../port.js';
@@ -25,6 +26,13 @@ import { postgresSubscriptions } from './subscriptions.js';
 import { postgresUsers } from './users.js';
 import { postgresWebhooks } from './webhooks.js';
 
+/**
+ * Connections per process when DATABASE_POOL_SIZE is not set: one per core. A statement holds its
+ * connection only for a round trip, so more connections than the process has cores to serve
+ * their results buy queueing on the server rather than throughput.
+ */
+export const DEFAULT_POOL_SIZE = availableParallelism();
+
 export interface PostgresOptions extends StoreOptions {
   url: string;
   poolSize?: number;
@@ -37,7 +45,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
   const statementTimeout = options.statementTimeoutMs ?? 5000;
   const pool = new pg.Pool({
     connectionString: options.url,
-    max: options.poolSize ?? 10,
+    max: options.poolSize ?? DEFAULT_POOL_SIZE,
     statement_timeout: statementTimeout,
     // The server enforces the statement timeout; this one catches a server that went silent.
     query_timeout: statementTimeout + 2000,

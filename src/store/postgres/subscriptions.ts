@@ -92,7 +92,9 @@ export function postgresSubscriptions(database: PostgresDatabase, references: Po
   }
 
   async function activeSubscriptionsOf(userId: string, now: number) {
-    return toActiveSubscriptions(await database.rows(activeSubscriptionsQuery(userId, now, 'postgres')));
+    return toActiveSubscriptions(
+      await database.preparedRows('active-subscriptions', activeSubscriptionsQuery(userId, now, 'postgres')),
+    );
   }
 
   async function listSubscriptionsOfUsers(userIds: readonly string[], perUser?: number) {
@@ -107,7 +109,10 @@ export function postgresSubscriptions(database: PostgresDatabase, references: Po
   }
 
   async function getSubscription(userId: string, id: string): Promise<StoredSubscription | undefined> {
-    const [row] = await database.rows(`${SUBSCRIPTION_SELECT} WHERE user_id = $1 AND id = $2`, [userId, id]);
+    const [row] = await database.preparedRows('subscription', `${SUBSCRIPTION_SELECT} WHERE user_id = $1 AND id = $2`, [
+      userId,
+      id,
+    ]);
     return row && toStoredSubscription(row);
   }
 

@@ -154,7 +154,7 @@ export function postgresUsers(database: PostgresDatabase, references: PostgresRe
   }
 
   async function getUser(id: string): Promise<StoredUser | undefined> {
-    const [row] = await database.rows(`${userSelect('$1::bigint')} WHERE id = $1`, [id]);
+    const [row] = await database.preparedRows('user', `${userSelect('$1::bigint')} WHERE id = $1`, [id]);
     return row && toStoredUser(row);
   }
 
