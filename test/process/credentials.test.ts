@@ -8,6 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { issueKey } from '../support/fixtures.js';
 import { MAIN, runCommand, startProcess } from '../support/process.js';
 import { forEachStore, openTestStore, type TestStore } from '../support/stores.js';
 
@@ -111,6 +112,27 @@ forEachStore((kind) => {
         assert.match(keys(store.databaseUrl, 'list').stdout, new RegExp(`^${id}\\s.*revoked`, 'm'));
       } finally {
         await service.stop();
+      }
+    });
+
+    it('refuses a credential revoked through another process on the very next request, however often it was just accepted', async () => {
+      const [a, b] = [
+        await startProcess({ DATABASE_URL: store.databaseUrl }),
+        await startProcess({ DATABASE_URL: store.databaseUrl }),
+      ];
+      try {
+        const key = await issueKey(a.client, ['read']);
+        // Accepted many times over: whatever a process keeps of a credential, it has kept this one.
+        for (let i = 0; i < 20; i += 1) assert.equal((await b.client.as(key.secret).get('/users')).status, 200);
+        assert.equal((await a.client.delete(`/api-keys/${key.id}`)).status, 204);
+        assert.equal((await b.client.as(key.secret).get('/users')).status, 401);
+        // And through the command line, to a key the other process has just accepted as well.
+        const other = await issueKey(b.client, ['read']);
+        for (let i = 0; i < 20; i += 1) assert.equal((await a.client.as(other.secret).get('/users')).status, 200);
+        assert.equal(keys(store.databaseUrl, 'revoke', other.id).status, 0);
+        assert.equal((await a.client.as(other.secret).get('/users')).status, 401);
+      } finally {
+        await Promise.all([a.stop(), b.stop()]);
       }
     });
 

@@ -11,6 +11,17 @@ import type { SqliteDatabase } from './database.js';
 export function sqliteCredentials(database: SqliteDatabase): CredentialStore {
   const { db } = database;
 
+  /**
+   * Every request reads its credential, so the credentials read are kept (their secret's hash,
+   * never the secret), and trusted only while nothing has changed the database since: SQLite's
+   * data version moves whenever another connection (another process, the command line) commits,
+   * and this connection's own credential changes empty the cache. A revocation anywhere therefore
+   * holds from the next request on, as when every request read the row.
+   */
+  const dataVersion = db.prepare('PRAGMA data_version').pluck();
+  const cache = new Map<string, StoredApiKey>();
+  let cachedAt: unknown;
+
   const insert = db.prepare(`
     INSERT INTO api_keys (name, scopes, rate_limit, secret_hash) VALUES (?, ?, ?, ?)
     RETURNING ${API_KEY_COLUMNS}`);
@@ -20,6 +31,7 @@ export function sqliteCredentials(database: SqliteDatabase): CredentialStore {
   }
 
   async function createApiKey(key: NewApiKey, audit: AuditContext): Promise<ApiKey> {
+    cache.clear();
     return db.transaction(() => {
       const created = insertKey(key);
       database.record(audit, 'create', 'api-keys', created.id, null);
@@ -30,14 +42,24 @@ export function sqliteCredentials(database: SqliteDatabase): CredentialStore {
   const count = db.prepare('SELECT count(*) AS n FROM api_keys');
 
   async function createFirstApiKey(key: NewApiKey): Promise<ApiKey | undefined> {
+    cache.clear();
     return db.transaction(() => ((count.get() as { n: number }).n === 0 ? insertKey(key) : undefined)).immediate();
   }
 
   const selectOne = db.prepare(`SELECT ${API_KEY_COLUMNS}, secret_hash FROM api_keys WHERE id = ?`);
 
   async function getApiKey(id: string): Promise<StoredApiKey | undefined> {
+    const version = dataVersion.get();
+    if (version !== cachedAt) {
+      cache.clear();
+      cachedAt = version;
+    }
+    const cached = cache.get(id);
+    if (cached) return cached;
     const row = selectOne.get(id) as Row | undefined;
-    return row && toStoredApiKey(row);
+    const key = row && toStoredApiKey(row);
+    if (key) cache.set(id, key);
+    return key;
   }
 
   const selectAll = db.prepare(`SELECT ${API_KEY_COLUMNS} FROM api_keys ORDER BY id`);
@@ -52,6 +74,7 @@ export function sqliteCredentials(database: SqliteDatabase): CredentialStore {
   );
 
   async function revokeApiKey(id: string, now: number, audit: AuditContext, ifVersion?: IfVersion) {
+    cache.clear();
     return db.transaction(() => {
       if (!database.meetsPrecondition(version, [id], ifVersion)) return undefined;
       if (revoke.run(now, id).changes > 0) database.record(audit, 'revoke', 'api-keys', id, null);
