@@ -3,9 +3,10 @@
  * `Authorization: Bearer <secret>` or as HTTP Basic with the secret as password, or, from the
  * console, a staff session cookie (with the role's scopes; an unsafe method also needs the
  * session's X-CSRF-Token and, when the browser names one, its own origin). The credential or
- * session is read from the store on every request, so a revocation, a sign-out or a disabled
- * account holds from the next request on, in every process. Then its rate is checked, then its
- * scope against what the route needs.
+ * session is looked up in the store on every request (SQLite keeps the credentials it read, checked
+ * against its data version each time: see store/sqlite/credentials.ts), so a revocation, a sign-out
+ * or a disabled account holds from the next request on, in every process. Then its rate is
+ * checked, then its scope against what the route needs.
  */
 import type { FastifyRequest } from 'fastify';
 import { allows, hashSecret, parseSecret, secretMatches, type Scope } from '../../domain/api-key.js';
