@@ -588,23 +588,35 @@ export function catalogueContract(
       assert.deepEqual(ids(await at('print', { descending: true, limit: 2 })), [u4, u2]);
     });
 
-    it('lists a subscription whose start has come the same before and after the lapse job notes it', async () => {
+    it('finds a subscription whose start has come the same before and after the lapse job notes it', async () => {
       const start = Math.floor(Date.now() / 1000) + 1000 * DAY + (windows += 1) * 100 * DAY;
+      const booked = `booked-${unique()}`;
+      await store.createProduct(booked, product({ resource: 'print' }), AUDIT);
       const made = await users([
-        { subscriptions: [{ dateStarted: start, dateEnded: null, resource: 'print' }] },
-        { subscriptions: [{ dateStarted: start + DAY, dateEnded: null, resource: 'print' }] },
-        { subscriptions: [{ dateStarted: start - 2000 * DAY, dateEnded: null, resource: 'print-online' }] },
+        { subscriptions: [{ dateStarted: start, dateEnded: null, resource: 'print', productId: booked }] },
+        { subscriptions: [{ dateStarted: start + DAY, dateEnded: null, resource: 'print', productId: booked }] },
+        {
+          subscriptions: [
+            { dateStarted: start - 2000 * DAY, dateEnded: null, resource: 'print-online', productId: booked },
+          ],
+        },
       ]);
       const mine = made.map((u) => u.id);
-      const printAt = async (at: number) =>
-        ids(await list({ activeSubscription: { at, resource: 'print' } })).filter((id) => mine.includes(id));
+      const found = async (at: number) => {
+        const mineOf = async (filter: { resource: 'print' } | { product: string }) =>
+          ids(await list({ activeSubscription: { at, ...filter } })).filter((id) => mine.includes(id));
+        const byProduct = await mineOf({ product: booked });
+        assert.deepEqual(await mineOf({ resource: 'print' }), byProduct);
+        assert.equal((await store.getProduct(booked, at))?.activeSubscriptions, byProduct.length);
+        return byProduct;
+      };
       const [u0, u1, u2] = mine;
-      assert.deepEqual(await printAt(start - 1), [u2]);
-      assert.deepEqual(await printAt(start), [u0, u2]);
+      assert.deepEqual(await found(start - 1), [u2]);
+      assert.deepEqual(await found(start), [u0, u2]);
       assert.equal(await store.clearPendingStarts(start - 1), 0);
       assert.ok((await store.clearPendingStarts(start)) >= 1);
-      assert.deepEqual(await printAt(start), [u0, u2]);
-      assert.deepEqual(await printAt(start + DAY), [u0, u1, u2]);
+      assert.deepEqual(await found(start), [u0, u2]);
+      assert.deepEqual(await found(start + DAY), [u0, u1, u2]);
     });
 
     it('lists the users with an active subscription of a product, and of a product giving a resource', async () => {

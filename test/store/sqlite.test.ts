@@ -558,7 +558,7 @@ describe('SQLite query plans of the catalogue filters at 20,000 users', () => {
     [
       'users with an active subscription of a product',
       { activeSubscription: { at: now, product: 'paper' } },
-      /SEARCH s USING COVERING INDEX subscriptions_product \(product_id=\? AND expired=\? AND user_id[<>]\?\)/,
+      /SEARCH s USING COVERING INDEX subscriptions_product \(product_id=\? AND expired=\? AND pending_start=\? AND user_id[<>]\?\)/,
     ],
     [
       'users with any active subscription',
@@ -648,8 +648,15 @@ describe('SQLite query plans of the catalogue filters at 20,000 users', () => {
     assertSeeks(product);
     assert.ok(
       product.some((d) =>
-        /SEARCH s USING COVERING INDEX subscriptions_product \(product_id=\? AND expired=\?\)/.test(d),
-      ),
+        /SEARCH s USING COVERING INDEX subscriptions_product \(product_id=\? AND expired=\? AND pending_start=\?\)/.test(
+          d,
+        ),
+      ) &&
+        product.some((d) =>
+          /SEARCH s USING COVERING INDEX subscriptions_product \(product_id=\? AND expired=\? AND pending_start<\?\)/.test(
+            d,
+          ),
+        ),
       product.join('\n'),
     );
     const newsletter = await plansOf((store) => store.getNewsletter('daily'));

@@ -452,6 +452,11 @@ export const postgresMigrations: readonly PostgresMigration[] = [
         ON subscriptions (resource, expired, user_id, date_started, date_ended, product_id, pending_start)
         WHERE pending_start IS NULL;
       CREATE INDEX subscriptions_pending_start ON subscriptions (pending_start) WHERE pending_start IS NOT NULL;
+      -- A product's subscriptions likewise: started ones (pending_start IS NULL) in user order, then
+      -- by the start still to come.
+      DROP INDEX subscriptions_product;
+      CREATE INDEX subscriptions_product
+        ON subscriptions (product_id, expired, pending_start, user_id, date_started, date_ended);
     `,
   },
   {

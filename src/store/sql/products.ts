@@ -9,9 +9,13 @@ import { instantValue, type Row } from './rows.js';
 import { statusCondition } from './subscriptions.js';
 
 export function productWithCountQuery(id: string, now: number, dialect: Dialect): Sql {
-  const active = statusCondition('s', 'active', instantValue(dialect, now));
+  const at = instantValue(dialect, now);
+  const active = statusCondition('s', 'active', at);
+  // Those started, then those whose start has come: never the ones still to come (see migration 18).
+  const count = (started: Sql) =>
+    sql`(SELECT count(*) FROM subscriptions s WHERE s.product_id = ${id} AND ${started} AND ${active})`;
   return sql`SELECT ${raw(catalogueColumns(PRODUCTS_TABLE))},
-      (SELECT count(*) FROM subscriptions s WHERE s.product_id = ${id} AND ${active}) AS active_subscriptions
+      ${count(sql`s.pending_start IS NULL`)} + ${count(sql`s.pending_start <= ${at}`)} AS active_subscriptions
     FROM products WHERE id = ${id}`;
 }
 

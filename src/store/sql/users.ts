@@ -93,7 +93,7 @@ export function userPageIds(query: UserListQuery, dialect: Dialect): Sql {
   if (query.email !== undefined || query.circulationNumber !== undefined || (!query.newsletter && !active)) {
     return byUsers(query, dialect);
   }
-  if (active?.product !== undefined) return bySubscriptions(query, active, dialect);
+  if (active?.product !== undefined) return byProduct(query, active, dialect);
   if (query.newsletter !== undefined) return byNewsletter(query, dialect);
   if (active?.resource !== undefined) return byResource(query, active, dialect);
   return bySubscriptions(query, active as ActiveSubscriptionFilter, dialect);
@@ -189,7 +189,7 @@ function byNewsletter(query: UserListQuery, dialect: Dialect): Sql {
   return sql`SELECT m.user_id AS id FROM user_newsletters m ${where(conditions)} ${page(query, 'id')}`;
 }
 
-/** From the subscriptions of the product (subscriptions_product), or, for any product, by user. */
+/** For any product, from each user's subscriptions in user order (subscriptions_user). */
 function bySubscriptions(query: UserListQuery, active: ActiveSubscriptionFilter, dialect: Dialect): Sql {
   const conditions = [
     ...activeConditions(active, dialect),
@@ -200,30 +200,52 @@ function bySubscriptions(query: UserListQuery, active: ActiveSubscriptionFilter,
 }
 
 /**
+ * Subscriptions that have started are read apart from those with a start still to come, which
+ * would otherwise be walked to find none when many are booked ahead; of those, only the few whose
+ * start has come since the lapse job last cleared it (see migration 18).
+ */
+const HAS_STARTED = sql`s.pending_start IS NULL`;
+const startHasCome = (at: unknown) => sql`s.pending_start <= ${at}`;
+
+/**
+ * One arm of a merge: the users with a subscription meeting `conditions`, in user order, cut to the
+ * page. An arm of a `few` rows (the starts that have come) is read by its own conditions and sorted:
+ * `+s.user_id` keeps the planners from walking every subscription in user order instead.
+ */
+function activeArm(query: UserListQuery, conditions: Sql[], few = false): Sql {
+  const user = few ? '+s.user_id' : 's.user_id';
+  const all = [...conditions, ...beyond(query, user), ...onNewsletter(query, 's.user_id')];
+  const cut = sql`ORDER BY ${raw(user)} ${userOrder(query)} LIMIT ${query.offset + query.limit}`;
+  return sql`SELECT id FROM (SELECT DISTINCT ${raw(user)} AS id FROM subscriptions s ${where(all)} ${cut}) AS a`;
+}
+
+/** From the subscriptions of the product (subscriptions_product): those started, and those whose start has come. */
+function byProduct(query: UserListQuery, active: ActiveSubscriptionFilter, dialect: Dialect): Sql {
+  const conditions = activeConditions(active, dialect);
+  const at = instantValue(dialect, active.at);
+  const arms = [
+    activeArm(query, [...conditions, HAS_STARTED]),
+    activeArm(query, [...conditions, startHasCome(at)], true),
+  ];
+  return sql`${join(arms, ' UNION ')} ${page(query, 'id')}`;
+}
+
+/**
  * From the subscriptions giving the resource (subscriptions_resource, which holds those that have
  * started): one seek for each resource that gives it and one for the subscriptions without a
- * resource whose product gives it, each cut to the page, merged in user order; and the few whose
- * start has passed since the lapse job last ran (subscriptions_pending_start).
+ * resource whose product gives it, and those whose start has come (subscriptions_pending_start),
+ * each cut to the page, merged in user order.
  */
 function byResource(query: UserListQuery, active: ActiveSubscriptionFilter, dialect: Dialect): Sql {
   const wanted = active.resource as Resource;
   const at = instantValue(dialect, active.at);
-  const arm = (gives: Sql, started: Sql) => {
-    const conditions = [
-      gives,
-      started,
-      statusCondition('s', 'active', at),
-      ...beyond(query, 's.user_id'),
-      ...onNewsletter(query, 's.user_id'),
-    ];
-    const cut = sql`ORDER BY s.user_id ${userOrder(query)} LIMIT ${query.offset + query.limit}`;
-    return sql`SELECT id FROM (SELECT DISTINCT s.user_id AS id FROM subscriptions s ${where(conditions)} ${cut}) AS a`;
-  };
-  const hasStarted = sql`s.pending_start IS NULL`;
+  const isActive = statusCondition('s', 'active', at);
   const arms = [
-    ...GIVING[wanted].map((resource) => arm(sql`s.resource = ${literals([resource])}`, hasStarted)),
-    arm(sql`s.resource IS NULL AND s.product_id IN (${productsGiving(wanted)})`, hasStarted),
-    arm(givesCondition('s', wanted), sql`s.pending_start <= ${at}`),
+    ...GIVING[wanted].map((resource) =>
+      activeArm(query, [sql`s.resource = ${literals([resource])}`, HAS_STARTED, isActive]),
+    ),
+    activeArm(query, [sql`s.resource IS NULL AND s.product_id IN (${productsGiving(wanted)})`, HAS_STARTED, isActive]),
+    activeArm(query, [givesCondition('s', wanted), startHasCome(at), isActive], true),
   ];
   return sql`${join(arms, ' UNION ')} ${page(query, 'id')}`;
 }
