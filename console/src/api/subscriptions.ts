@@ -11,13 +11,22 @@ export async function listNewsletters() {
   return data?.data ?? [];
 }
 
+/** A day as the API's instants have it: its start, in UTC. */
+export const startOfDay = (day: string) => `${day}T00:00:00Z`;
+
+/** The day of an instant, as a date input shows it. */
+export const dayOf = (instant: string | null | undefined) => instant?.slice(0, 10) ?? '';
+
 export function addSubscription(userId: string, productId: string, dateStarted: string, dateEnded: string | null) {
   return api.POST('/users/{user_id}/subscriptions', {
     params: { path: { user_id: userId } },
     body: {
       data: {
         type: 'subscriptions',
-        attributes: { dateStarted, dateEnded },
+        attributes: {
+          dateStarted: startOfDay(dateStarted),
+          dateEnded: dateEnded === null ? null : startOfDay(dateEnded),
+        },
         relationships: { product: { data: { type: 'products', id: productId } } },
       },
     },
@@ -31,7 +40,9 @@ export async function extendSubscription(userId: string, id: string, dateEnded: 
   const etag = current.response.headers.get('etag') ?? '*';
   return api.PATCH('/users/{user_id}/subscriptions/{subscription_id}', {
     params: { path, header: { 'if-match': etag } },
-    body: { data: { type: 'subscriptions', id, attributes: { dateEnded } } },
+    body: {
+      data: { type: 'subscriptions', id, attributes: { dateEnded: dateEnded === null ? null : startOfDay(dateEnded) } },
+    },
   });
 }
 

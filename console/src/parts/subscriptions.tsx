@@ -2,7 +2,13 @@
 import { useState } from 'preact/hooks';
 import { errorsOf } from '../api/client';
 import type { LoadedReader, Subscription } from '../api/readers';
-import { addSubscription, deleteSubscription, expireSubscription, extendSubscription } from '../api/subscriptions';
+import {
+  addSubscription,
+  dayOf,
+  deleteSubscription,
+  expireSubscription,
+  extendSubscription,
+} from '../api/subscriptions';
 import { messagesByField } from './errors';
 import { Field } from './field';
 
@@ -53,9 +59,9 @@ function SubscriptionItem({
 }) {
   const a = subscription.attributes;
   const [mode, setMode] = useState<'idle' | 'extend' | 'delete'>('idle');
-  const [dateEnded, setDateEnded] = useState(a.dateEnded ?? '');
+  const [dateEnded, setDateEnded] = useState(dayOf(a.dateEnded));
   const [problem, setProblem] = useState<string | undefined>();
-  const label = `${product}, ${a.dateStarted} to ${a.dateEnded ?? 'open-ended'}`;
+  const label = `${product}, ${dayOf(a.dateStarted)} to ${dayOf(a.dateEnded) || 'open-ended'}`;
   const done = async (result: { response: Response; error?: unknown }) => {
     if (!result.response.ok) {
       const messages = messagesByField(errorsOf(result.error));
@@ -70,7 +76,7 @@ function SubscriptionItem({
     <li class="subscription">
       <span class={`status status-${a.status}`}>{a.status}</span> <strong>{product}</strong>{' '}
       <span>
-        {a.dateStarted} → {a.dateEnded ?? 'open-ended'}
+        {dayOf(a.dateStarted)} → {dayOf(a.dateEnded) || 'open-ended'}
       </span>
       <div class="actions">
         <button type="button" aria-label={`Extend ${label}`} onClick={() => setMode('extend')}>
