@@ -61,14 +61,18 @@ function SubscriptionItem({
   const [mode, setMode] = useState<'idle' | 'extend' | 'delete'>('idle');
   const [dateEnded, setDateEnded] = useState(dayOf(a.dateEnded));
   const [problem, setProblem] = useState<string | undefined>();
+  const [endMessage, setEndMessage] = useState<string | undefined>();
   const label = `${product}, ${dayOf(a.dateStarted)} to ${dayOf(a.dateEnded) || 'open-ended'}`;
   const done = async (result: { response: Response; error?: unknown }) => {
     if (!result.response.ok) {
-      const messages = messagesByField(errorsOf(result.error));
-      setProblem(Object.values(messages).join(' ') || `The service answered ${result.response.status}.`);
+      const { dateEnded: atEnd, ...others } = messagesByField(errorsOf(result.error));
+      setEndMessage(atEnd);
+      const rest = Object.values(others).join(' ');
+      setProblem(rest || (atEnd ? undefined : `The service answered ${result.response.status}.`));
       return;
     }
     setProblem(undefined);
+    setEndMessage(undefined);
     setMode('idle');
     await reload();
   };
@@ -108,6 +112,7 @@ function SubscriptionItem({
             type="date"
             value={dateEnded}
             onInput={setDateEnded}
+            error={endMessage}
           />
           <button type="submit">Save end date</button>{' '}
           <button type="button" onClick={() => setMode('idle')}>
