@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import AxeBuilder from '@axe-core/playwright';
+import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { createSubscription, createUser, uniqueEmail } from '../support/fixtures.js';
 import {
@@ -32,15 +32,13 @@ async function seriousViolations(page: Page): Promise<string[]> {
     .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
-/** Presses Tab until the focused element is the one wanted (at most 80 presses). */
-async function tabTo(page: Page, describe: (element: Element) => boolean | string): Promise<void> {
-  const wanted = describe.toString();
+/** Presses Tab until the focused element `e` satisfies `test`, a JavaScript expression over it (at most 80 presses). */
+async function tabTo(page: Page, test: string): Promise<void> {
   for (let i = 0; i < 80; i += 1) {
     await page.keyboard.press('Tab');
-    const found = await page.evaluate(`document.activeElement !== null && (${wanted})(document.activeElement)`);
-    if (found) return;
+    if (await page.evaluate(`((e) => e !== null && (${test}))(document.activeElement)`)) return;
   }
-  assert.fail(`Tab never reached ${wanted}`);
+  assert.fail(`Tab never reached an element where ${test}`);
 }
 
 forEachStore((kind) => {
@@ -102,24 +100,24 @@ forEachStore((kind) => {
       const page = await rig.newPage();
       await page.goto(`${rig.service.baseUrl}/console`);
       await page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
-      await tabTo(page, (e) => e.id === 'email');
+      await tabTo(page, "e.id === 'email'");
       await page.keyboard.type(staff.email);
       await page.keyboard.press('Tab');
       await page.keyboard.type(staff.password);
       await page.keyboard.press('Enter');
       await page.getByRole('heading', { name: 'Find a reader' }).waitFor();
-      await tabTo(page, (e) => e.id === 'search');
+      await tabTo(page, "e.id === 'search'");
       await page.keyboard.type(email);
       await page.getByRole('link', { name: 'Kay Board' }).waitFor();
-      await tabTo(page, (e) => e.textContent === 'Kay Board');
+      await tabTo(page, "e.textContent === 'Kay Board'");
       await page.keyboard.press('Enter');
       await page.getByRole('heading', { name: 'Subscriptions' }).waitFor();
-      await tabTo(page, (e) => e.id === 'givenName');
+      await tabTo(page, "e.id === 'givenName'");
       await page.keyboard.press('ControlOrMeta+a');
       await page.keyboard.type('Keyed');
       await page.keyboard.press('Enter');
       await page.getByText('Saved.').waitFor();
-      await tabTo(page, (e) => (e.getAttribute('aria-label') ?? '').startsWith('Expire'));
+      await tabTo(page, "(e.getAttribute('aria-label') ?? '').startsWith('Expire')");
       await page.keyboard.press('Enter');
       await page.locator('.status-expired').waitFor();
       await screenshot(page, `keyboard-${kind}`);

@@ -74,7 +74,7 @@ forEachStore((kind) => {
       assert.equal(cookie?.path, '/');
       assert.equal(cookie?.secure, false, 'Secure (and __Host-) only over https');
       assert.equal(cookie?.expires, -1, 'a session cookie, gone with the browser');
-      assert.equal(await page.evaluate(() => document.cookie), '');
+      assert.equal(await page.evaluate('document.cookie'), '');
     });
 
     it('answers 401 to every API call the console made, when made without the session cookie', async () => {
