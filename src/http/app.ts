@@ -23,6 +23,7 @@ import { validatorCompiler } from './plugins/validation.js';
 import { writeNotifications } from './plugins/write-notifications.js';
 import { accessRoutes } from './routes/access.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
+import { consoleRoutes } from './routes/console.js';
 import { auditRoutes } from './routes/audit-events.js';
 import { eventRoutes } from './routes/events.js';
 import { newsletterRoutes } from './routes/newsletters.js';
@@ -54,6 +55,8 @@ export interface AppOptions {
    * cannot be created and an Idempotency-Key is refused.
    */
   keys: ServiceKeys;
+  /** Where the built console is (dist/console by default; tests build one of their own). */
+  consoleDirectory?: string;
   /** How long an idempotency key is kept (IDEMPOTENCY_RETENTION_HOURS); 24 by default. */
   idempotencyHours?: number;
   /**
@@ -135,6 +138,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(passwordResetRoutes, { ...routes, readers });
   await app.register(staffRoutes, routes);
   await app.register(staffSessionRoutes, { ...routes, readers, console: consoleSettings });
+  await app.register(consoleRoutes, { directory: options.consoleDirectory });
   await app.ready();
   return app;
 }

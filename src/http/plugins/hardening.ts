@@ -21,6 +21,10 @@ export const REQUEST_TIMEOUT_MS = 30_000;
 export const REQUEST_DEADLINE_MS = 30_000;
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** The route sets its own content-security-policy and cache-control (the console's files). */
+    ownPolicy?: boolean;
+  }
   interface FastifyRequest {
     /** When the request gives up rather than start a write (epoch milliseconds). */
     deadline: number;
@@ -47,6 +51,9 @@ export const hardening = fp(
       // The docs page sets a policy of its own that lets its scripts and styles run.
       if (request.routeOptions.url?.startsWith('/docs')) {
         const { 'content-security-policy': _own, ...rest } = SECURITY_HEADERS;
+        reply.headers(rest);
+      } else if (request.routeOptions.config?.ownPolicy) {
+        const { 'content-security-policy': _policy, 'cache-control': _caching, ...rest } = SECURITY_HEADERS;
         reply.headers(rest);
       } else {
         reply.headers(SECURITY_HEADERS);

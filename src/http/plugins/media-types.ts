@@ -118,7 +118,9 @@ export const mediaTypes = fp(
 
     app.addHook('onSend', async (request, reply, payload) => {
       const hasBody = payload !== undefined && payload !== null && payload !== '';
-      if (hasBody && !request.routeOptions.config?.ownMediaType) reply.header('content-type', JSONAPI);
+      // A route of its own media type still answers its errors as JSON:API documents.
+      const ownAnswer = request.routeOptions.config?.ownMediaType && reply.statusCode < 400;
+      if (hasBody && !ownAnswer) reply.header('content-type', JSONAPI);
       return payload;
     });
   },

@@ -67,7 +67,7 @@ export const openApi = fp(
 
 function completeRouteSchemas(app: FastifyInstance): void {
   app.addHook('onRoute', (route) => {
-    if (route.url.startsWith('/docs')) {
+    if (route.url.startsWith('/docs') || route.url.startsWith('/console')) {
       route.config = { ...route.config, scope: 'public', ownMediaType: true };
       route.schema = { ...route.schema, hide: true };
       return;

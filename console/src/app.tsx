@@ -1,0 +1,77 @@
+/**
+ * The console: sign-in until a session is live, then the reader search (#/) and a reader's page
+ * (#/readers/<id>). Routes live in the address's fragment, so the service serves one shell.
+ */
+import { useEffect, useState } from 'preact/hooks';
+import { SESSION_ENDED } from './api/client';
+import { currentSession, signOut, type SignedIn } from './api/session';
+import { ReaderPage } from './screens/reader';
+import { SearchPage } from './screens/search';
+import { SignInPage } from './screens/sign-in';
+
+function useHashRoute(): string {
+  const [hash, setHash] = useState(location.hash);
+  useEffect(() => {
+    const changed = () => setHash(location.hash);
+    addEventListener('hashchange', changed);
+    return () => removeEventListener('hashchange', changed);
+  }, []);
+  return hash;
+}
+
+export function App() {
+  const [session, setSession] = useState<SignedIn | null | undefined>(undefined);
+  const hash = useHashRoute();
+  const [ended, setEnded] = useState(false);
+  useEffect(() => {
+    currentSession().then(setSession, () => setSession(null));
+    const end = () => {
+      setEnded(true);
+      setSession(null);
+    };
+    addEventListener(SESSION_ENDED, end);
+    return () => removeEventListener(SESSION_ENDED, end);
+  }, []);
+
+  if (session === undefined)
+    return (
+      <main id="main">
+        <p role="status">Loading…</p>
+      </main>
+    );
+  if (session === null)
+    return (
+      <SignInPage
+        ended={ended}
+        onSignedIn={(signedIn) => {
+          setEnded(false);
+          setSession(signedIn);
+        }}
+      />
+    );
+
+  const reader = /^#\/readers\/([^/]+)$/.exec(hash)?.[1];
+  return (
+    <>
+      <header class="bar">
+        <a href="#/" class="brand">
+          circulation console
+        </a>
+        <span class="who">
+          {session.name} ({session.role})
+        </span>
+        <button
+          type="button"
+          onClick={async () => {
+            await signOut();
+            location.hash = '';
+            setSession(null);
+          }}
+        >
+          Sign out
+        </button>
+      </header>
+      <main id="main">{reader ? <ReaderPage key={reader} id={decodeURIComponent(reader)} /> : <SearchPage />}</main>
+    </>
+  );
+}

@@ -1,0 +1,59 @@
+/** A reader's page: the profile to edit, newsletters, subscriptions, and the rarer actions. */
+import { useCallback, useEffect, useState } from 'preact/hooks';
+import { loadReader, type LoadedReader } from '../api/readers';
+import { listNewsletters, listProducts } from '../api/subscriptions';
+import { DangerZone } from '../parts/danger-zone';
+import { Newsletters } from '../parts/newsletters';
+import { ProfileForm } from '../parts/profile-form';
+import { Subscriptions } from '../parts/subscriptions';
+
+type Catalogue = { products: { id: string; name: string }[]; newsletters: { id: string; name: string }[] };
+
+export function ReaderPage({ id }: { id: string }) {
+  const [loaded, setLoaded] = useState<LoadedReader | null | undefined>();
+  const [catalogue, setCatalogue] = useState<Catalogue>({ products: [], newsletters: [] });
+  const reload = useCallback(async () => {
+    const next = await loadReader(id);
+    setLoaded(next ?? null);
+    return next;
+  }, [id]);
+  useEffect(() => {
+    reload();
+    Promise.all([listProducts(), listNewsletters()]).then(([products, newsletters]) =>
+      setCatalogue({
+        products: products.map((p) => ({ id: p.id, name: p.attributes.name ?? p.id })),
+        newsletters: newsletters.map((n) => ({ id: n.id, name: n.attributes.name ?? n.id })),
+      }),
+    );
+  }, [reload]);
+
+  if (loaded === undefined) return <p role="status">Loading…</p>;
+  if (loaded === null)
+    return (
+      <>
+        <h1>No such reader</h1>
+        <p>
+          <a href="#/">Back to the search</a>
+        </p>
+      </>
+    );
+  const { reader } = loaded;
+  const name = [reader.attributes.givenName, reader.attributes.familyName].filter(Boolean).join(' ');
+  return (
+    <>
+      <h1>{name || reader.attributes.email}</h1>
+      <p class="muted">
+        Reader {reader.id}
+        {reader.attributes.circulationNumber && ` · circulation number ${reader.attributes.circulationNumber}`}
+      </p>
+      <div class="columns">
+        <ProfileForm loaded={loaded} reload={reload} />
+        <div>
+          <Subscriptions loaded={loaded} products={catalogue.products} reload={reload} />
+          <Newsletters loaded={loaded} newsletters={catalogue.newsletters} reload={reload} />
+          <DangerZone loaded={loaded} />
+        </div>
+      </div>
+    </>
+  );
+}

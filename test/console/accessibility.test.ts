@@ -1,0 +1,130 @@
+/**
+ * The console for everyone: axe-core finds no serious or critical violation on any of its
+ * screens, at a laptop's 1280×800 and a phone's 390×844 (each saved as a screenshot under
+ * test-artifacts/), and a keyboard alone can sign in, find a reader and change them.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import { createSubscription, createUser, uniqueEmail } from '../support/fixtures.js';
+import {
+  missingChromium,
+  screenshot,
+  signInThroughConsole,
+  startConsole,
+  type ConsoleRig,
+} from '../support/console.js';
+import { createStaff, type TestStaff } from '../support/staff.js';
+import { forEachStore } from '../support/stores.js';
+
+const VIEWPORTS = [
+  { width: 1280, height: 800 },
+  { width: 390, height: 844 },
+];
+
+/** The serious and critical violations axe-core finds on the page as it is now. */
+async function seriousViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page }).analyze();
+  assert.ok(results.passes.length > 0, 'axe-core checked nothing');
+  return results.violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** Presses Tab until the focused element `e` satisfies `test`, a JavaScript expression over it (at most 80 presses). */
+async function tabTo(page: Page, test: string): Promise<void> {
+  for (let i = 0; i < 80; i += 1) {
+    await page.keyboard.press('Tab');
+    if (await page.evaluate(`((e) => e !== null && (${test}))(document.activeElement)`)) return;
+  }
+  assert.fail(`Tab never reached an element where ${test}`);
+}
+
+forEachStore((kind) => {
+  describe('the console for everyone', { skip: missingChromium }, () => {
+    let rig: ConsoleRig;
+    let staff: TestStaff;
+    const product = `daily-${kind.toLowerCase()}`;
+    before(async () => {
+      rig = await startConsole(kind);
+      const made = await rig.service.client.post('/products', {
+        data: { type: 'products', id: product, attributes: { name: 'The Daily' } },
+      });
+      assert.equal(made.status, 201, made.text);
+      staff = await createStaff(rig.service.client, 'agent', 'Kim Keys');
+    });
+    after(() => rig?.close());
+
+    for (const viewport of VIEWPORTS) {
+      const size = `${viewport.width}x${viewport.height}`;
+      it(`has no serious or critical violation on any screen at ${size}`, async () => {
+        const email = uniqueEmail();
+        const id = await createUser(rig.service.client, { email, givenName: 'Axel', familyName: 'Axe' });
+        await createSubscription(rig.service.client, id, {
+          dateStarted: '2025-01-01T00:00:00Z',
+          dateEnded: '2099-01-01T00:00:00Z',
+        });
+        const page = await rig.newPage(viewport);
+        const check = async (screen: string) => {
+          await screenshot(page, `${screen}-${size}-${kind}`);
+          assert.deepEqual(await seriousViolations(page), [], `${screen} at ${size}`);
+        };
+        await page.goto(`${rig.service.baseUrl}/console`);
+        await page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
+        await check('a11y-sign-in');
+        await signInThroughConsole(page, rig.service.baseUrl, staff);
+        await page.getByLabel('Email, circulation number or reader id').fill(email);
+        await page.getByRole('link', { name: 'Axel Axe' }).waitFor();
+        await check('a11y-search');
+        await page.getByRole('link', { name: 'Axel Axe' }).click();
+        await page.getByRole('heading', { name: 'Subscriptions' }).waitFor();
+        await check('a11y-reader');
+        await page.getByLabel('Email', { exact: true }).fill('not an email');
+        await page.getByRole('button', { name: 'Save profile' }).click();
+        await page.locator('#email-error').waitFor();
+        await page.getByRole('button', { name: /^Extend/ }).click();
+        await page.getByRole('button', { name: /^Delete/ }).click();
+        await page.getByRole('button', { name: 'Yes, delete it' }).waitFor();
+        await check('a11y-reader-forms');
+      });
+    }
+
+    it('lets a keyboard alone sign in, find a reader, edit them and expire a subscription', async () => {
+      const email = uniqueEmail();
+      const id = await createUser(rig.service.client, { email, givenName: 'Kay', familyName: 'Board' });
+      await createSubscription(rig.service.client, id, {
+        dateStarted: '2025-01-01T00:00:00Z',
+        dateEnded: '2099-01-01T00:00:00Z',
+      });
+      const page = await rig.newPage();
+      await page.goto(`${rig.service.baseUrl}/console`);
+      await page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
+      await tabTo(page, "e.id === 'email'");
+      await page.keyboard.type(staff.email);
+      await page.keyboard.press('Tab');
+      await page.keyboard.type(staff.password);
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: 'Find a reader' }).waitFor();
+      await tabTo(page, "e.id === 'search'");
+      await page.keyboard.type(email);
+      await page.getByRole('link', { name: 'Kay Board' }).waitFor();
+      await tabTo(page, "e.textContent === 'Kay Board'");
+      await page.keyboard.press('Enter');
+      await page.getByRole('heading', { name: 'Subscriptions' }).waitFor();
+      await tabTo(page, "e.id === 'givenName'");
+      await page.keyboard.press('ControlOrMeta+a');
+      await page.keyboard.type('Keyed');
+      await page.keyboard.press('Enter');
+      await page.getByText('Saved.').waitFor();
+      await tabTo(page, "(e.getAttribute('aria-label') ?? '').startsWith('Expire')");
+      await page.keyboard.press('Enter');
+      await page.locator('.status-expired').waitFor();
+      await screenshot(page, `keyboard-${kind}`);
+      const read = await rig.service.client.get(`/users/${id}`);
+      assert.equal(read.body.data.attributes.givenName, 'Keyed');
+      const [subscription] = (await rig.service.client.get(`/users/${id}/subscriptions`)).body.data;
+      assert.equal(subscription.attributes.status, 'expired');
+    });
+  });
+});

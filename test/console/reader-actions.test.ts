@@ -1,0 +1,167 @@
+/**
+ * What an agent does to a reader from the console, each journey from sign-in to the change
+ * visible through the API: subscriptions added, extended, expired and deleted (after a
+ * confirmation), newsletters added and removed, a password-reset token issued, the reader erased
+ * once their email is typed; and each form's 422 messages shown at the field they name.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { createSubscription, createUser, uniqueEmail } from '../support/fixtures.js';
+import { createReader, resetDocument } from '../support/readers.js';
+import {
+  missingChromium,
+  screenshot,
+  signInThroughConsole,
+  startConsole,
+  type ConsoleRig,
+} from '../support/console.js';
+import { createStaff } from '../support/staff.js';
+import { forEachStore } from '../support/stores.js';
+
+const DAY = 86_400_000;
+const instant = (offsetDays: number) => new Date(Date.now() + offsetDays * DAY).toISOString().slice(0, 19) + 'Z';
+const day = (offsetDays: number) => instant(offsetDays).slice(0, 10);
+
+forEachStore((kind) => {
+  describe(
+    "a reader's subscriptions, newsletters and account, changed from the console",
+    { skip: missingChromium },
+    () => {
+      let rig: ConsoleRig;
+      const product = `weekly-${kind.toLowerCase()}`;
+      const newsletter = `evening-${kind.toLowerCase()}`;
+      before(async () => {
+        rig = await startConsole(kind);
+        const admin = rig.service.client;
+        for (const [type, id, name] of [
+          ['products', product, 'The Weekly'],
+          ['newsletters', newsletter, 'Evening Digest'],
+        ] as const) {
+          const made = await admin.post(`/${type}`, { data: { type, id, attributes: { name } } });
+          assert.equal(made.status, 201, made.text);
+        }
+      });
+      after(() => rig?.close());
+
+      /** A fresh browser, signed in as a new agent, on the reader's page. */
+      async function openAsAgent(userId: string): Promise<Page> {
+        const page = await rig.newPage();
+        await signInThroughConsole(page, rig.service.baseUrl, await createStaff(rig.service.client, 'agent'));
+        await page.goto(`${rig.service.baseUrl}/console#/readers/${userId}`);
+        await page.getByRole('heading', { name: 'Subscriptions' }).waitFor();
+        return page;
+      }
+      const subscriptionsOf = async (userId: string) =>
+        (await rig.service.client.get(`/users/${userId}/subscriptions`)).body.data as any[];
+
+      it('adds a subscription of a product', async () => {
+        const id = await createUser(rig.service.client);
+        const page = await openAsAgent(id);
+        await page.getByLabel('Product').selectOption({ label: 'The Weekly' });
+        await page.getByLabel('Starts').fill(day(1));
+        await page.getByLabel('Ends (optional)').fill(day(366));
+        await page.getByRole('button', { name: 'Add subscription' }).click();
+        await page.getByText('scheduled').waitFor();
+        const [added] = await subscriptionsOf(id);
+        assert.equal(added.relationships.product.data.id, product);
+        assert.equal(added.attributes.dateStarted.slice(0, 10), day(1));
+        assert.equal(added.attributes.dateEnded.slice(0, 10), day(366));
+        await screenshot(page, `subscription-added-${kind}`);
+      });
+
+      it('extends a subscription by moving its end', async () => {
+        const id = await createUser(rig.service.client);
+        const subscription = await createSubscription(rig.service.client, id, {
+          dateStarted: instant(-10),
+          dateEnded: instant(20),
+        });
+        const page = await openAsAgent(id);
+        await page.getByRole('button', { name: /^Extend/ }).click();
+        await page.getByLabel('New end date').fill(day(200));
+        await page.getByRole('button', { name: 'Save end date' }).click();
+        await page.getByText(`→ ${day(200)}`).waitFor();
+        const read = await rig.service.client.get(`/users/${id}/subscriptions/${subscription}`);
+        assert.equal(read.body.data.attributes.dateEnded.slice(0, 10), day(200));
+      });
+
+      it('expires a subscription', async () => {
+        const id = await createUser(rig.service.client);
+        await createSubscription(rig.service.client, id, { dateStarted: instant(-10), dateEnded: instant(20) });
+        const page = await openAsAgent(id);
+        await page.getByRole('button', { name: /^Expire/ }).click();
+        await page.locator('.status-expired').waitFor();
+        const [expired] = await subscriptionsOf(id);
+        assert.equal(expired.attributes.status, 'expired');
+      });
+
+      it('deletes a subscription only once the deletion is confirmed', async () => {
+        const id = await createUser(rig.service.client);
+        await createSubscription(rig.service.client, id, { dateStarted: instant(-10), dateEnded: instant(20) });
+        const page = await openAsAgent(id);
+        await page.getByRole('button', { name: /^Delete/ }).click();
+        await page.getByRole('button', { name: 'Keep it' }).click();
+        assert.equal((await subscriptionsOf(id)).length, 1);
+        await page.getByRole('button', { name: /^Delete/ }).click();
+        await screenshot(page, `subscription-delete-confirm-${kind}`);
+        await page.getByRole('button', { name: 'Yes, delete it' }).click();
+        await page.getByText('No subscriptions.').waitFor();
+        assert.equal((await subscriptionsOf(id)).length, 0);
+      });
+
+      it('adds a newsletter and removes it', async () => {
+        const id = await createUser(rig.service.client);
+        const page = await openAsAgent(id);
+        await page.getByLabel('Add a newsletter').selectOption({ label: 'Evening Digest' });
+        await page.getByRole('button', { name: 'Add newsletter' }).click();
+        await page.getByRole('button', { name: 'Remove Evening Digest' }).waitFor();
+        const added = await rig.service.client.get(`/users/${id}`);
+        assert.deepEqual(added.body.data.attributes.newsletters, [newsletter]);
+        await page.getByRole('button', { name: 'Remove Evening Digest' }).click();
+        await page.getByText('No newsletters.').waitFor();
+        const removed = await rig.service.client.get(`/users/${id}`);
+        assert.deepEqual(removed.body.data.attributes.newsletters, []);
+      });
+
+      it('issues a password-reset token that resets the password', async () => {
+        const reader = await createReader(rig.service.client);
+        const page = await openAsAgent(reader.id);
+        await page.getByRole('button', { name: 'Issue a password-reset token' }).click();
+        const token = await page.locator('#reset-token').innerText();
+        const reset = await rig.service.client.post('/password-resets', resetDocument(token, 'a brand new password'));
+        assert.equal(reset.status, 204, reset.text);
+      });
+
+      it('erases the reader once their email is typed', async () => {
+        const email = uniqueEmail();
+        const id = await createUser(rig.service.client, { email });
+        const page = await openAsAgent(id);
+        const erase = page.getByRole('button', { name: 'Erase reader' });
+        assert.equal(await erase.isDisabled(), true);
+        await page.getByLabel(`Type ${email} to confirm`).fill('someone-else@example.com');
+        assert.equal(await erase.isDisabled(), true);
+        await page.getByLabel(`Type ${email} to confirm`).fill(email);
+        await erase.click();
+        await page.getByRole('heading', { name: 'Find a reader' }).waitFor();
+        assert.equal((await rig.service.client.get(`/users/${id}`)).status, 404);
+      });
+
+      it("shows the API's 422 at the end date when a subscription would end before it starts", async () => {
+        const id = await createUser(rig.service.client);
+        await createSubscription(rig.service.client, id, { dateStarted: instant(-10), dateEnded: instant(20) });
+        const page = await openAsAgent(id);
+        await page.getByLabel('Product').selectOption({ label: 'The Weekly' });
+        await page.getByLabel('Starts').fill(day(10));
+        await page.getByLabel('Ends (optional)').fill(day(5));
+        await page.getByRole('button', { name: 'Add subscription' }).click();
+        await page.locator('#new-dateEnded-error').waitFor();
+        await page.getByRole('button', { name: /^Extend/ }).click();
+        await page.getByLabel('New end date').fill(day(-20));
+        await page.getByRole('button', { name: 'Save end date' }).click();
+        await page.locator('[id^="ends-"][id$="-error"]').waitFor();
+        await screenshot(page, `subscription-422-${kind}`);
+        assert.equal((await subscriptionsOf(id)).length, 1);
+      });
+    },
+  );
+});

@@ -1,0 +1,141 @@
+/**
+ * A reader's page in the console: the profile, address, newsletters and subscriptions (with
+ * status and product) as the API has them, and the profile edited from it: the change visible
+ * through the API, the API's 422 messages beside their fields, and a 412 when someone else
+ * changed the reader first, which shows their values.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import type { Page } from 'playwright-core';
+import { createSubscription, createUser } from '../support/fixtures.js';
+import {
+  missingChromium,
+  screenshot,
+  signInThroughConsole,
+  startConsole,
+  type ConsoleRig,
+} from '../support/console.js';
+import { createStaff, type TestStaff } from '../support/staff.js';
+import { forEachStore } from '../support/stores.js';
+
+const DAY = 86_400_000;
+const instant = (offsetDays: number) => new Date(Date.now() + offsetDays * DAY).toISOString().slice(0, 19) + 'Z';
+
+forEachStore((kind) => {
+  describe("a reader's page", { skip: missingChromium }, () => {
+    let rig: ConsoleRig;
+    let staff: TestStaff;
+    let page: Page;
+    const product = `paper-${kind.toLowerCase()}`;
+    const newsletter = `morning-${kind.toLowerCase()}`;
+    before(async () => {
+      rig = await startConsole(kind);
+      const admin = rig.service.client;
+      const made = await admin.post('/products', {
+        data: { type: 'products', id: product, attributes: { name: 'The Paper' } },
+      });
+      assert.equal(made.status, 201, made.text);
+      const letter = await admin.post('/newsletters', {
+        data: { type: 'newsletters', id: newsletter, attributes: { name: 'Morning Briefing' } },
+      });
+      assert.equal(letter.status, 201, letter.text);
+      staff = await createStaff(admin, 'agent');
+      page = await rig.newPage();
+      await signInThroughConsole(page, rig.service.baseUrl, staff);
+    });
+    after(() => rig?.close());
+
+    const open = async (id: string) => {
+      await page.goto(`${rig.service.baseUrl}/console#/readers/${id}`);
+      await page.getByRole('heading', { name: 'Subscriptions' }).waitFor();
+    };
+
+    it('shows the profile, address, newsletters, and each subscription with its status and product', async () => {
+      const admin = rig.service.client;
+      const id = await createUser(admin, {
+        givenName: 'Paula',
+        familyName: 'Page',
+        address: { streetAddress: '1 Long Road', postalCode: '75001', addressLocality: 'Paris', addressCountry: 'FR' },
+        newsletters: { add: [newsletter] },
+      });
+      const subscribe = async (attributes: Record<string, unknown>) => {
+        const response = await admin.post(`/users/${id}/subscriptions`, {
+          data: {
+            type: 'subscriptions',
+            attributes,
+            relationships: { product: { data: { type: 'products', id: product } } },
+          },
+        });
+        assert.equal(response.status, 201, response.text);
+        return response.body.data.id as string;
+      };
+      await subscribe({ dateStarted: instant(-10), dateEnded: null });
+      await subscribe({ dateStarted: instant(10), dateEnded: instant(40) });
+      await subscribe({ dateStarted: instant(-40), dateEnded: instant(-10) });
+      const expired = await createSubscription(admin, id, { dateStarted: instant(-5), dateEnded: instant(30) });
+      assert.equal((await admin.put(`/users/${id}/subscriptions/${expired}/expire`)).status, 200);
+      await open(id);
+      assert.equal(await page.getByLabel('Given name').inputValue(), 'Paula');
+      assert.equal(await page.getByLabel('Postal code').inputValue(), '75001');
+      assert.equal(await page.getByLabel('Town or city').inputValue(), 'Paris');
+      await page.getByRole('region', { name: 'Newsletters' }).getByText('Morning Briefing').waitFor();
+      const subscriptions = page.getByRole('region', { name: 'Subscriptions' }).locator('li.subscription');
+      const shown = (await subscriptions.allInnerTexts()).map((text) => text.replace(/\s+/g, ' '));
+      for (const status of ['active', 'scheduled', 'ended', 'expired']) {
+        assert.ok(
+          shown.some((text) => text.startsWith(status)),
+          `no ${status} subscription in ${shown.join(' | ')}`,
+        );
+      }
+      assert.equal(shown.filter((text) => text.includes('The Paper')).length, 3);
+      await screenshot(page, `reader-${kind}`);
+    });
+
+    it('saves an edited profile, and the API has the change', async () => {
+      const id = await createUser(rig.service.client, { givenName: 'Before' });
+      await open(id);
+      await page.getByLabel('Given name').fill('After');
+      await page.getByLabel('Postal code').fill('SW1A 1AA');
+      await page.getByRole('button', { name: 'Save profile' }).click();
+      await page.getByText('Saved.').waitFor();
+      const read = await rig.service.client.get(`/users/${id}`);
+      assert.equal(read.body.data.attributes.givenName, 'After');
+      assert.equal(read.body.data.attributes.address.postalCode, 'SW1A 1AA');
+    });
+
+    it("shows the API's 422 messages beside the fields they name", async () => {
+      const id = await createUser(rig.service.client);
+      const answered = await rig.service.client.patch(`/users/${id}`, {
+        data: { type: 'users', id, attributes: { email: 'not an email' } },
+      });
+      assert.equal(answered.status, 422);
+      const message = answered.body.errors.find((e: any) => e.source?.pointer === '/data/attributes/email').detail;
+      await open(id);
+      await page.getByLabel('Email', { exact: true }).fill('not an email');
+      await page.getByRole('button', { name: 'Save profile' }).click();
+      const beside = page.locator('#email-error');
+      await beside.waitFor();
+      assert.equal(await beside.innerText(), message);
+      assert.equal(await page.getByLabel('Email', { exact: true }).getAttribute('aria-describedby'), 'email-error');
+      await screenshot(page, `reader-422-${kind}`);
+    });
+
+    it('sends If-Match: a change made elsewhere first is a 412 that shows the new values', async () => {
+      const id = await createUser(rig.service.client, { givenName: 'Original', familyName: 'Kept' });
+      await open(id);
+      const elsewhere = await rig.service.client.patch(`/users/${id}`, {
+        data: { type: 'users', id, attributes: { givenName: 'Changed Elsewhere' } },
+      });
+      assert.equal(elsewhere.status, 200, elsewhere.text);
+      await page.getByLabel('Family name').fill('Overwritten');
+      const refused = page.waitForResponse((r) => r.request().method() === 'PATCH');
+      await page.getByRole('button', { name: 'Save profile' }).click();
+      assert.equal((await refused).status(), 412);
+      await page.getByText(/Someone else changed this reader/).waitFor();
+      assert.equal(await page.getByLabel('Given name').inputValue(), 'Changed Elsewhere');
+      assert.equal(await page.getByLabel('Family name').inputValue(), 'Kept');
+      const read = await rig.service.client.get(`/users/${id}`);
+      assert.equal(read.body.data.attributes.familyName, 'Kept');
+    });
+  });
+});

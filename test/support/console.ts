@@ -1,0 +1,96 @@
+/**
+ * The console in a real browser for the tests: the console built afresh into a directory of the
+ * test file's own, a service serving it, one headless Chromium (Debian's, as the docs page test
+ * runs it) shared by the file's tests, and pages that refuse every request beyond the service.
+ */
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import { buildConsole } from '../../console/build.mjs';
+import type { AppOptions } from '../../src/http/app.js';
+import { startService, type Service } from './service.js';
+import type { TestStaff } from './staff.js';
+import type { StoreKind } from './stores.js';
+
+export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+export const missingChromium = existsSync(CHROMIUM)
+  ? undefined
+  : `no Chromium at ${CHROMIUM} (apt-get install chromium)`;
+if (missingChromium && process.env.CI === 'true') throw new Error(missingChromium);
+
+export const ARTIFACTS = 'test-artifacts';
+
+export interface ConsoleRig {
+  service: Service;
+  browser: Browser;
+  /** Every address beyond the service a page asked for (and was refused). */
+  outside: string[];
+  /** A page in a fresh browser context (no cookies), at the given size. */
+  newPage(viewport?: { width: number; height: number }): Promise<Page>;
+  close(): Promise<void>;
+}
+
+export async function startConsole(
+  kind: StoreKind,
+  options: Partial<Omit<AppOptions, 'store'>> = {},
+): Promise<ConsoleRig> {
+  const directory = mkdtempSync(join(tmpdir(), 'circulation-console-'));
+  await buildConsole(directory);
+  const service = await startService(kind, { ...options, consoleDirectory: directory });
+  const browser = await chromium.launch({
+    executablePath: CHROMIUM,
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-quic',
+      '--no-first-run',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+    ],
+  });
+  const contexts: BrowserContext[] = [];
+  const outside: string[] = [];
+  return {
+    service,
+    browser,
+    outside,
+    async newPage(viewport = { width: 1280, height: 800 }) {
+      const context = await browser.newContext({ viewport });
+      contexts.push(context);
+      return confinedPage(context, outside);
+    },
+    async close() {
+      for (const context of contexts) await context.close().catch(() => {});
+      await browser.close();
+      await service.close();
+      rmSync(directory, { recursive: true, force: true });
+    },
+  };
+}
+
+/** A page of the context whose requests beyond 127.0.0.1 are refused, and noted in `outside`. */
+export async function confinedPage(context: BrowserContext, outside: string[]): Promise<Page> {
+  await context.route('**/*', (route) => {
+    const url = new URL(route.request().url());
+    if (url.hostname === '127.0.0.1') return route.continue();
+    outside.push(url.href);
+    return route.abort();
+  });
+  return context.newPage();
+}
+
+/** Signs in through the console's own form and waits for the search screen. */
+export async function signInThroughConsole(page: Page, baseUrl: string, staff: TestStaff): Promise<void> {
+  await page.goto(`${baseUrl}/console`);
+  await page.getByLabel('Email').fill(staff.email);
+  await page.getByLabel('Password').fill(staff.password);
+  await page.getByRole('button', { name: 'Sign in' }).click();
+  await page.getByRole('heading', { name: 'Find a reader' }).waitFor();
+}
+
+export async function screenshot(page: Page, name: string): Promise<void> {
+  mkdirSync(ARTIFACTS, { recursive: true });
+  await page.screenshot({ path: join(ARTIFACTS, `console-${name}.png`), fullPage: true });
+}
