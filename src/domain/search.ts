@@ -11,20 +11,42 @@ export const SEARCH_MAX_LENGTH = 254;
 /** How many readers a search answers at a time unless page[size] says otherwise. */
 export const SEARCH_PAGE_SIZE = 20;
 
+/**
+ * Texts shorter than this match names and emails whole, not as the start of one: "li" finds Li, not
+ * every Lindqvist, so that a search is a seek in id order and never gathers a tenth of the readers.
+ */
+export const SEARCH_PREFIX_MIN = 3;
+
 const COMBINING_MARKS = /\p{M}/gu;
 const WHITE_SPACE = /\s+/gu;
+const FINAL_SIGMA = /ς/gu;
 
-/** The key a name or email is kept and searched under; null for no text. */
+/**
+ * The key a name or email is kept and searched under; null for no text. Compatibility forms are
+ * folded (full-width letters), accents dropped, and case folded through upper case, so that "ß"
+ * meets "SS", dotless "ı" meets "I", and a final sigma meets the capital Σ it is written for.
+ */
 export function searchKey(text: string | null | undefined): string | null {
   if (text == null) return null;
-  const key = text.normalize('NFD').replace(COMBINING_MARKS, '').toLowerCase().trim().replace(WHITE_SPACE, ' ');
+  const key = text
+    .normalize('NFKD')
+    .replace(COMBINING_MARKS, '')
+    .toUpperCase()
+    .toLowerCase()
+    .replace(FINAL_SIGMA, 'σ')
+    .trim()
+    .replace(WHITE_SPACE, ' ');
   return key === '' ? null : key;
 }
 
-/** What a search matches: keys in [from, to) (those that start with the text), and ids or numbers equal to it. */
+/**
+ * What a search matches: keys in [from, to) (those that start with the text), or, for a text shorter
+ * than SEARCH_PREFIX_MIN, keys equal to `from` (`whole`); and ids or numbers equal to it.
+ */
 export interface SearchRange {
   from: string;
   to: string;
+  whole: boolean;
   /** The text as typed, trimmed: a circulation number is matched whole, as it is kept. */
   exact: string;
   /** The text when it can be a user id. */
@@ -36,7 +58,8 @@ export function searchRange(text: string): SearchRange | undefined {
   const from = searchKey(text);
   if (from === null) return undefined;
   const exact = text.trim();
-  return { from, to: successor(from), exact, ...(/^[1-9][0-9]{0,14}$/.test(exact) ? { id: exact } : {}) };
+  const whole = Array.from(from).length < SEARCH_PREFIX_MIN;
+  return { from, to: successor(from), whole, exact, ...(/^[1-9][0-9]{0,14}$/.test(exact) ? { id: exact } : {}) };
 }
 
 /**

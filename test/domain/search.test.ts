@@ -9,6 +9,14 @@ describe('searchKey', () => {
     assert.equal(searchKey('Zoë'), searchKey('ZOE'));
   });
 
+  it('meets the capital forms of ß, dotless ı, final sigma and full-width letters', () => {
+    assert.equal(searchKey('Straße'), searchKey('STRASSE'));
+    assert.equal(searchKey('Yıldız'), searchKey('YILDIZ'));
+    assert.equal(searchKey('Παπαστράτος'), searchKey('ΠΑΠΑΣΤΡΑΤΟΣ'));
+    assert.ok(searchKey('Παπαστράτος')?.startsWith(searchKey('ΠΑΠΑΣ') as string));
+    assert.equal(searchKey('Ｍüller'), 'muller');
+  });
+
   it('has no key for no name', () => {
     assert.equal(searchKey(null), null);
     assert.equal(searchKey('   '), null);
@@ -30,6 +38,12 @@ describe('successor', () => {
 });
 
 describe('searchRange', () => {
+  it('matches names whole below three characters, and by their start from three on', () => {
+    assert.equal(searchRange('Li')?.whole, true);
+    assert.equal(searchRange(' ø ')?.whole, true);
+    assert.equal(searchRange('Lin')?.whole, false);
+  });
+
   it('matches an id only when the text can be one', () => {
     assert.equal(searchRange('1234')?.id, '1234');
     assert.equal(searchRange('0123')?.id, undefined);

@@ -614,4 +614,19 @@ describe('PostgreSQL query plan of the search at 100,000 users', { skip }, () =>
       }
     }
   });
+
+  it('seeks a text of one or two characters in id order in each index, gathering no range', async () => {
+    for (const more of [{}, { afterId: '90000' }, { afterId: '90000', descending: true }]) {
+      const { text, values } = userPageIds(
+        { search: searchRange('re'), offset: 0, limit: 21, ...more },
+        'postgres',
+      ).render('postgres');
+      const rows = await admin<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values, schema.name);
+      const shown = rows.map((r) => r['QUERY PLAN']).join('\n');
+      assert.doesNotMatch(shown, /Seq Scan|Bitmap|>= 're'/, shown);
+      for (const index of ['users_email_key', 'users_family_key', 'users_given_key']) {
+        assert.match(shown, new RegExp(`Index Only Scan (Backward )?using ${index}\\b`), shown);
+      }
+    }
+  });
 });

@@ -762,4 +762,28 @@ describe('SQLite query plan of the search at 20,000 users', () => {
       }
     }
   });
+
+  it('seeks a text of one or two characters in id order in each index, gathering no range', async () => {
+    for (const more of [{}, { afterId: '9000' }, { afterId: '9000', descending: true }]) {
+      const { text, values } = userPageIds(
+        { search: searchRange('re'), offset: 0, limit: 21, ...more },
+        'sqlite',
+      ).render('sqlite');
+      const plan = planOf(path, text, values);
+      assert.ok(
+        !plan.some((d) => /^SCAN users\b/.test(d) || /_key[<>]\?|email_lower[<>]\?\)/.test(d)),
+        plan.join('\n'),
+      );
+      for (const index of [
+        /INDEX users_email_lower \(email_lower=\?/,
+        /INDEX users_family_key \(family_key=\?/,
+        /INDEX users_given_key \(given_key=\?/,
+      ]) {
+        assert.ok(
+          plan.some((d) => index.test(d)),
+          `${index}\n${plan.join('\n')}`,
+        );
+      }
+    }
+  });
 });

@@ -467,14 +467,21 @@ export const postgresMigrations: readonly PostgresMigration[] = [
       -- A search is a range of keys that start with the text typed, which only code point order
       -- ("C") makes a range: the keys, and the emails for the search, are indexed in it.
       ALTER TABLE users ADD COLUMN family_key text COLLATE "C", ADD COLUMN given_key text COLLATE "C";
-      CREATE INDEX users_family_key ON users (family_key, id);
-      CREATE INDEX users_given_key ON users (given_key, id);
-      CREATE INDEX users_email_key ON users ((email_lower COLLATE "C"), id);
     `,
     fill: fillUserSearchKeys,
   },
   {
     version: 20,
+    name: 'the search keys indexed',
+    sql: `
+      -- Built once the keys are filled, so that filling them does not also write every index.
+      CREATE INDEX users_family_key ON users (family_key, id);
+      CREATE INDEX users_given_key ON users (given_key, id);
+      CREATE INDEX users_email_key ON users ((email_lower COLLATE "C"), id);
+    `,
+  },
+  {
+    version: 21,
     name: 'subscriptions by when they started and ended, for the dashboard',
     sql: `
       -- The dashboard's counts, each from an index rather than the table: the subscriptions not

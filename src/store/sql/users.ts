@@ -160,23 +160,29 @@ function byUsers(query: UserListQuery, dialect: Dialect): Sql {
 }
 
 /**
- * From a range of each search index (the emails', the family and given names' keys) and the
- * circulation numbers' and ids' equality, each read on its own so that no planner walks the users
- * instead: bounds compared in code point order, which PostgreSQL is told ("C", as its indexes are
- * built) and SQLite compares in anyway. The matches are then checked against the other filters.
+ * From each search index (the emails', the family and given names' keys) and the circulation
+ * numbers' and ids' equality, each read on its own so that no planner walks the users instead.
+ * A match by equality is a seek in id order past the cursor, cut to the page with every other
+ * filter applied; a range (text of SEARCH_PREFIX_MIN characters or more) is read whole, its cost
+ * that of the readers whose names start so. Bounds compare in code point order, which PostgreSQL
+ * is told ("C", as its indexes are built) and SQLite compares in anyway.
  */
 function bySearch(query: UserListQuery, search: SearchRange, dialect: Dialect): Sql {
-  const { from, to, exact, id } = search;
-  const email = raw(dialect === 'postgres' ? '(email_lower COLLATE "C")' : 'email_lower');
+  const { from, to, whole, exact, id } = search;
+  const email = dialect === 'postgres' ? '(email_lower COLLATE "C")' : 'email_lower';
+  const others = userConditions(query, dialect);
+  const seek = (condition: Sql) =>
+    sql`SELECT id FROM (SELECT id FROM users ${where([condition, ...others])}
+      ORDER BY id ${userOrder(query)} LIMIT ${query.offset + query.limit}) AS a`;
+  const keyed = [email, 'family_key', 'given_key'].map(raw);
   const arms = [
-    sql`SELECT id FROM users WHERE ${email} >= ${from} AND ${email} < ${to}`,
-    sql`SELECT id FROM users WHERE family_key >= ${from} AND family_key < ${to}`,
-    sql`SELECT id FROM users WHERE given_key >= ${from} AND given_key < ${to}`,
-    sql`SELECT id FROM users WHERE circulation_number = ${exact}`,
-    ...(id === undefined ? [] : [sql`SELECT id FROM users WHERE id = ${id}`]),
+    ...(whole
+      ? keyed.map((key) => seek(sql`${key} = ${from}`))
+      : keyed.map((key) => sql`SELECT id FROM users WHERE ${key} >= ${from} AND ${key} < ${to}`)),
+    seek(sql`circulation_number = ${exact}`),
+    ...(id === undefined ? [] : [seek(sql`id = ${id}`)]),
   ];
-  const conditions = [sql`id IN (${join(arms, ' UNION ALL ')})`, ...userConditions(query, dialect)];
-  return sql`SELECT id FROM users ${where(conditions)} ${page(query, 'id')}`;
+  return sql`SELECT id FROM users ${where([sql`id IN (${join(arms, ' UNION ALL ')})`, ...others])} ${page(query, 'id')}`;
 }
 
 /** From the newsletter's members, in user order (user_newsletters_newsletter). */

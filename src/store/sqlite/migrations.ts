@@ -480,13 +480,20 @@ export const sqliteMigrations: readonly SqliteMigration[] = [
       -- a search is a range of one of these indexes, or of users_email_lower, never a scan.
       ALTER TABLE users ADD COLUMN family_key TEXT;
       ALTER TABLE users ADD COLUMN given_key TEXT;
-      CREATE INDEX users_family_key ON users (family_key, id);
-      CREATE INDEX users_given_key ON users (given_key, id);
     `,
     fill: fillUserSearchKeys,
   },
   {
     version: 20,
+    name: 'the search keys indexed',
+    sql: `
+      -- Built once the keys are filled, so that filling them does not also write every index.
+      CREATE INDEX users_family_key ON users (family_key, id);
+      CREATE INDEX users_given_key ON users (given_key, id);
+    `,
+  },
+  {
+    version: 21,
     name: 'subscriptions by when they started and ended, for the dashboard',
     sql: `
       -- The dashboard's counts, each from an index rather than the table: the subscriptions not

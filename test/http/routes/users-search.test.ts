@@ -34,7 +34,25 @@ forEachStore((kind) => {
     it('finds a given name by its start', async () => {
       const id = await createUser(service.client, { familyName: 'Smith', givenName: 'Zoë', email: uniqueEmail() });
       assert.deepEqual(await found('zoe'), [id]);
-      assert.deepEqual(await found('Zo'), [id]);
+      assert.deepEqual(await found('Zoë'), [id]);
+    });
+
+    it('finds a name of one or two letters whole, not as the start of longer names', async () => {
+      const li = await createUser(service.client, { familyName: 'Li', email: uniqueEmail() });
+      const lindqvist = await createUser(service.client, { familyName: 'Lindqvist', email: uniqueEmail() });
+      const yo = await createUser(service.client, { familyName: 'Smith', givenName: 'Yo', email: uniqueEmail() });
+      assert.deepEqual(await found('LI'), [li]);
+      assert.deepEqual(await found('lin'), [lindqvist]);
+      assert.deepEqual(await found('yo'), [yo]);
+    });
+
+    it('finds a name written with letters whose capitals differ: ß, dotless ı, final sigma', async () => {
+      const strasse = await createUser(service.client, { familyName: 'Straße', email: uniqueEmail() });
+      const yildiz = await createUser(service.client, { familyName: 'Yıldız', email: uniqueEmail() });
+      const greek = await createUser(service.client, { familyName: 'Παπαστράτος', email: uniqueEmail() });
+      assert.deepEqual(await found('STRASSE'), [strasse]);
+      assert.deepEqual(await found('YILDIZ'), [yildiz]);
+      assert.deepEqual(await found('ΠΑΠΑΣΤΡΑΤΟΣ'), [greek]);
     });
 
     it('finds an email by its start or whole, without regard to case', async () => {
