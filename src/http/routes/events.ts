@@ -5,11 +5,13 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
+import { allows } from '../../domain/api-key.js';
 import { Actor, actorOf, ENVIRONMENT_ADMIN } from '../../domain/audit.js';
 import { EVENT_TYPES, EventAttributes, EVENTS, toEventResource, type EventType } from '../../domain/events.js';
 import type { Store } from '../../store/port.js';
 import { collectionDocument, errorResponses } from '../jsonapi/documents.js';
 import { CursorLinks, cursorPage, PageAfter, PageSize, pageSizeOf } from '../jsonapi/paging.js';
+import type { Credential } from '../plugins/auth.js';
 import type { RouteOptions } from './options.js';
 
 const TYPE = `(${EVENT_TYPES.join('|').replace(/\./g, '\\.')})`;
@@ -66,6 +68,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, 
       const names = await actorNames(
         store,
         page.map((entry) => entry.actor),
+        mayKnowWho(request.credential),
       );
       return {
         links,
@@ -81,21 +84,33 @@ export const eventRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, 
 };
 
 /**
- * The names of the actors of a page, as they are now: each staff member's and API key's read
- * once (a page has at most a hundred), the system parts' their own.
+ * Whose names a caller may read: the names of staff and of API keys are the administrators' (as
+ * /staff and /api-keys are) and the console's, whose history shows who did what; a program reading
+ * the feed learns only the kind and id of each actor. Without authentication, anyone may.
  */
-async function actorNames(store: Store, actors: readonly (string | null)[]): Promise<Map<string, string>> {
-  const names = new Map<string, string>();
-  for (const actor of new Set(actors)) {
-    const who = actorOf(actor);
-    if (who === null) continue;
-    const name =
-      who.type === 'system' || who.id === ENVIRONMENT_ADMIN
-        ? who.id
-        : who.type === 'staff'
-          ? (await store.getStaff(who.id))?.name
-          : (await store.getApiKey(who.id))?.name;
-    if (name !== undefined) names.set(actor as string, name);
-  }
-  return names;
+function mayKnowWho(credential: Credential | null): boolean {
+  return credential === null || credential.staff !== undefined || allows(credential.scopes, 'admin');
+}
+
+/**
+ * The names of the actors of a page, as they are now: each staff member's and API key's read
+ * once and at once (a page has at most a hundred), the system parts' their own; people's only
+ * when `people` says the caller may know them.
+ */
+async function actorNames(
+  store: Store,
+  actors: readonly (string | null)[],
+  people: boolean,
+): Promise<Map<string, string>> {
+  const named = await Promise.all(
+    [...new Set(actors)].map(async (actor): Promise<[string, string | undefined]> => {
+      const who = actorOf(actor);
+      if (who === null) return ['', undefined];
+      if (who.type === 'system' || who.id === ENVIRONMENT_ADMIN) return [actor as string, who.id];
+      if (!people) return [actor as string, undefined];
+      const name = who.type === 'staff' ? (await store.getStaff(who.id))?.name : (await store.getApiKey(who.id))?.name;
+      return [actor as string, name];
+    }),
+  );
+  return new Map(named.filter((entry): entry is [string, string] => entry[1] !== undefined));
 }

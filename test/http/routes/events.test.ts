@@ -102,6 +102,19 @@ forEachStore((kind) => {
       ]);
     });
 
+    it('names staff and keys only to administrators and the console: a read key learns their kind and id', async () => {
+      const userId = await createUser(service.client);
+      const key = await issueKey(service.client, ['write'], { name: 'Mail house' });
+      const patch = { data: { type: 'users', id: userId, attributes: { givenName: 'Keyed' } } };
+      assert.equal((await service.client.as(key.secret).patch(`/users/${userId}`, patch)).status, 200);
+      const reader = service.client.as((await issueKey(service.client, ['read'])).secret);
+      const actors = (await reader.get(`/events?filter[user]=${userId}`)).body.data.map((e: any) => e.attributes.actor);
+      assert.deepEqual(actors, [
+        { type: 'credentials', id: 'CIRCULATION_ADMIN_KEY', name: 'CIRCULATION_ADMIN_KEY' },
+        { type: 'credentials', id: key.id, name: null },
+      ]);
+    });
+
     it("lists a user's events newest first with sort=-id, paging older through links.next", async () => {
       const userId = await createUser(service.client);
       for (let i = 0; i < 4; i += 1) await createSubscription(service.client, userId);
