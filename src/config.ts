@@ -53,6 +53,8 @@ export interface Config {
   readers: ReaderSettings;
   /** CONSOLE_SESSION_IDLE_MINUTES, in seconds: a console session not used for this long ends. */
   consoleIdleSeconds: number;
+  /** REPORT_MAX_AGE_SECONDS: how long a process answers the dashboard's report from what it last counted. */
+  reportMaxAgeSeconds: number;
 }
 
 export interface RetentionConfig extends RetentionSettings {
@@ -112,7 +114,7 @@ export const SETTINGS = {
     'RATE_LIMIT_BURST',
   ],
   readers: ['SIGN_IN_MAX_ATTEMPTS', 'SIGN_IN_WINDOW_MINUTES', 'PASSWORD_RESET_TTL_MINUTES'],
-  console: ['CONSOLE_SESSION_IDLE_MINUTES'],
+  console: ['CONSOLE_SESSION_IDLE_MINUTES', 'REPORT_MAX_AGE_SECONDS'],
   catalogue: ['STRICT_REFERENCES'],
   jobs: [
     'LAPSE_INTERVAL_SECONDS',
@@ -177,6 +179,7 @@ export function loadConfig(env: Env = process.env): Config {
     consoleIdleSeconds:
       60 *
       integer('CONSOLE_SESSION_IDLE_MINUTES', env.CONSOLE_SESSION_IDLE_MINUTES, DEFAULT_CONSOLE_IDLE_MINUTES, 1, 1440),
+    reportMaxAgeSeconds: integer('REPORT_MAX_AGE_SECONDS', env.REPORT_MAX_AGE_SECONDS, 60, 0, 3600),
     retention: {
       intervalSeconds: integer('RETENTION_INTERVAL_SECONDS', env.RETENTION_INTERVAL_SECONDS, 600, 0, 86_400),
       idempotencyHours: integer('IDEMPOTENCY_RETENTION_HOURS', env.IDEMPOTENCY_RETENTION_HOURS, 24, 1, 720),

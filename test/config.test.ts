@@ -49,6 +49,7 @@ describe('loadConfig defaults', () => {
       },
       readers: { signIn: { maxAttempts: 10, windowSeconds: 900 }, resetTokenTtlSeconds: 3600 },
       consoleIdleSeconds: 1800,
+      reportMaxAgeSeconds: 60,
     });
   });
 
@@ -133,6 +134,12 @@ describe('loadConfig accepts valid settings', () => {
     assert.equal(loadConfig({ CONSOLE_SESSION_IDLE_MINUTES: '10' }).consoleIdleSeconds, 600);
     assert.throws(() => loadConfig({ CONSOLE_SESSION_IDLE_MINUTES: '0' }), /CONSOLE_SESSION_IDLE_MINUTES/);
     assert.throws(() => loadConfig({ CONSOLE_SESSION_IDLE_MINUTES: '1441' }), /CONSOLE_SESSION_IDLE_MINUTES/);
+  });
+
+  it('keeps the dashboard report a minute unless REPORT_MAX_AGE_SECONDS says otherwise, 0 to 3600', () => {
+    assert.equal(loadConfig({}).reportMaxAgeSeconds, 60);
+    assert.equal(loadConfig({ REPORT_MAX_AGE_SECONDS: '0' }).reportMaxAgeSeconds, 0);
+    assert.throws(() => loadConfig({ REPORT_MAX_AGE_SECONDS: '3601' }), /REPORT_MAX_AGE_SECONDS/);
   });
 
   it('accepts SQLITE_SYNCHRONOUS=FULL', () => {

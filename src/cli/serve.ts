@@ -43,6 +43,7 @@ async function serve(config: Config): Promise<void> {
     auth: { enabled: config.auth, adminKey: config.adminKey, rateLimit: config.rateLimit },
     readers: config.readers,
     consoleIdleSeconds: config.consoleIdleSeconds,
+    reportMaxAgeSeconds: config.reportMaxAgeSeconds,
     logger: log.options,
     keys,
     idempotencyHours: config.retention.idempotencyHours,

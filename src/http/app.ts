@@ -55,6 +55,11 @@ export interface AppOptions {
    * cannot be created and an Idempotency-Key is refused.
    */
   keys: ServiceKeys;
+  /**
+   * How long the dashboard's report is answered from the counts last read (REPORT_MAX_AGE_SECONDS);
+   * 0, counting afresh each time, when left out.
+   */
+  reportMaxAgeSeconds?: number;
   /** Where the built console is (dist/console by default; tests build one of their own). */
   consoleDirectory?: string;
   /** How long an idempotency key is kept (IDEMPOTENCY_RETENTION_HOURS); 24 by default. */
@@ -127,7 +132,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(apiKeyRoutes, routes);
   await app.register(auditRoutes, routes);
   await app.register(eventRoutes, routes);
-  await app.register(reportRoutes, routes);
+  await app.register(reportRoutes, { ...routes, maxAgeSeconds: options.reportMaxAgeSeconds ?? 0 });
   await app.register(webhookRoutes, {
     ...routes,
     key: options.keys.webhook,

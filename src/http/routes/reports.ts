@@ -11,6 +11,7 @@ import {
   subscriptionReport,
   SubscriptionReportAttributes,
   SUBSCRIPTION_REPORTS,
+  type SubscriptionReportAttributes as Report,
 } from '../../domain/report.js';
 import { errorResponses, singleDocument } from '../jsonapi/documents.js';
 import type { RouteOptions } from './options.js';
@@ -27,7 +28,31 @@ const SubscriptionReportResource = Type.Object({
   links: Type.Object({ self: Type.String({ format: 'uri' }) }),
 });
 
-export const reportRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { store, baseUrl }) => {
+/**
+ * Counting reads an index entry of every unexpired subscription (a second or so at millions, on
+ * SQLite in the event loop), and a dashboard needs no fresher figures than a minute: a process
+ * answers from the counts it last read while they are younger than `maxAgeSeconds`, and the
+ * requests that come while a count runs share it.
+ */
+export const reportRoutes: FastifyPluginAsyncTypebox<RouteOptions & { maxAgeSeconds: number }> = async (
+  app,
+  { store, baseUrl, maxAgeSeconds },
+) => {
+  let last: { at: number; report: Promise<Report> } | undefined;
+  const reportAt = (now: number): Promise<Report> => {
+    if (last === undefined || now - last.at >= maxAgeSeconds) {
+      const weeks = reportWeeks(now);
+      const report = store
+        .countSubscriptions(now, weeks)
+        .then((counts) => subscriptionReport(now, counts.active, weeks, counts.weeks));
+      last = { at: now, report };
+      report.catch(() => {
+        if (last?.report === report) last = undefined;
+      });
+    }
+    return last.report;
+  };
+
   app.get(
     REPORT_PATH,
     {
@@ -37,14 +62,12 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
       },
     },
     async (request) => {
-      const now = nowInSeconds();
-      const weeks = reportWeeks(now);
-      const counts = await store.countSubscriptions(now, weeks);
+      const attributes = await reportAt(nowInSeconds());
       return {
         data: {
           type: SUBSCRIPTION_REPORTS,
           id: CURRENT,
-          attributes: subscriptionReport(now, counts.active, weeks, counts.weeks),
+          attributes,
           links: { self: `${baseUrl(request)}${REPORT_PATH}` },
         },
       };

@@ -84,6 +84,21 @@ forEachStore((kind) => {
       assert.deepEqual(delta, expected);
     });
 
+    it('answers from the counts it last read while they are younger than REPORT_MAX_AGE_SECONDS', async () => {
+      const kept = await startService(kind, { reportMaxAgeSeconds: 3600 });
+      try {
+        const read = async () => (await kept.client.get('/reports/subscriptions')).body.data.attributes;
+        const first = await read();
+        const userId = await createUser(kept.client);
+        const active = { dateStarted: at(Date.now() - DAY), dateEnded: null, resource: 'online' };
+        const created = await kept.client.post(`/users/${userId}/subscriptions`, subscriptionDocument(active));
+        assert.equal(created.status, 201, created.text);
+        assert.deepEqual(await read(), first);
+      } finally {
+        await kept.close();
+      }
+    });
+
     it('is open to a read credential, and refuses a parameter it does not take with 400', async () => {
       const reader = service.client.as((await issueKey(service.client, ['read'])).secret);
       assert.equal((await reader.get('/reports/subscriptions')).status, 200);
