@@ -5,8 +5,10 @@
  * CI=true a missing or unreachable coordinator fails the run; elsewhere its tests are skipped,
  * saying so.
  */
+import { describe } from 'node:test';
 import type pg from 'pg';
 import { createTestSchema, skipUnlessCi, whyUntestable, type TestSchema } from './postgres.js';
+import { forEachStore, type StoreKind } from './stores.js';
 
 export const CITUS_URL = process.env.CITUS_URL;
 
@@ -30,3 +32,12 @@ export type CitusSchema = TestSchema;
 
 /** A schema of its own in the coordinator's database. */
 export const createCitusSchema = (): Promise<CitusSchema> => createTestSchema(CITUS_URL as string);
+
+/**
+ * `forEachStore`, and once more on Citus: for the files that also run there (the README's Citus
+ * section names them), kept few because each adds a cluster's round trips to CI.
+ */
+export function forEachStoreAndCitus(body: (kind: StoreKind) => void): void {
+  forEachStore(body);
+  describe('Citus', { skip: citusSkipReason }, () => body('Citus'));
+}

@@ -1,6 +1,8 @@
 /**
  * The stores every store and API test runs against: SQLite in a fresh temporary file and
- * PostgreSQL in a fresh schema. `forEachStore` wraps a test file's suites once per store.
+ * PostgreSQL in a fresh schema. `forEachStore` wraps a test file's suites once per store. Citus
+ * is a third kind only the files that opt in run on (`forEachStoreAndCitus` in citus.ts): a fresh
+ * schema on the coordinator, opened with the PostgreSQL store.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,9 +13,10 @@ import pg from 'pg';
 import type { Store, StoreOptions } from '../../src/store/port.js';
 import { openPostgresStore } from '../../src/store/postgres/open.js';
 import { openSqliteStore } from '../../src/store/sqlite/open.js';
-import { createTestSchema, postgresSkipReason } from './postgres.js';
+import { createTestSchema, postgresSkipReason, type TestSchema } from './postgres.js';
 
-export type StoreKind = 'SQLite' | 'PostgreSQL';
+export type StoreKind = 'SQLite' | 'PostgreSQL' | 'Citus';
+/** The stores every test file runs on; Citus only where a file asks for it. */
 export const STORE_KINDS: readonly StoreKind[] = ['SQLite', 'PostgreSQL'];
 
 export type Row = Record<string, unknown>;
@@ -42,7 +45,10 @@ export function forEachStore(body: (kind: StoreKind) => void): void {
 
 /** A database of this kind that nothing else uses, with the schema of this release. */
 export async function openTestStore(kind: StoreKind, options: StoreOptions = {}): Promise<TestStore> {
-  const store = kind === 'SQLite' ? await sqliteTestStore(options) : await postgresTestStore(options);
+  const store =
+    kind === 'SQLite'
+      ? await sqliteTestStore(options)
+      : await postgresTestStore(options, kind === 'Citus' ? await citusSchema() : await createTestSchema());
   return {
     ...store,
     kind,
@@ -86,8 +92,16 @@ async function sqliteTestStore(options: StoreOptions) {
   };
 }
 
-async function postgresTestStore(options: StoreOptions) {
-  const schema = await createTestSchema();
+/**
+ * Imported when first needed, so that only the files that run on Citus check for a coordinator
+ * (and, under CI=true, fail without one).
+ */
+async function citusSchema(): Promise<TestSchema> {
+  const { createCitusSchema } = await import('./citus.js');
+  return createCitusSchema();
+}
+
+async function postgresTestStore(options: StoreOptions, schema: TestSchema) {
   const store = await openPostgresStore({ url: schema.url, poolSize: 5, ...options });
   const raw = new pg.Client({ connectionString: schema.url });
   await raw.connect();

@@ -17,7 +17,7 @@ import {
   toActiveSubscriptions,
   toStoredSubscription,
 } from '../sql/subscriptions.js';
-import { auditInsert, versionCondition, type PostgresDatabase } from './database.js';
+import { auditInsert, versionCondition, violates, type PostgresDatabase } from './database.js';
 import type { PostgresReferences } from './references.js';
 
 const SUBSCRIPTION_SELECT = `SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions`;
@@ -72,8 +72,7 @@ export function postgresSubscriptions(database: PostgresDatabase, references: Po
       return row && toStoredSubscription(row);
     } catch (error) {
       // The user was erased between the check and the insert.
-      const e = error as { code?: string; constraint?: string };
-      if (e.code === '23503' && e.constraint === 'subscriptions_user_id_fkey') return undefined;
+      if (violates(error, '23503', 'subscriptions_user_id_fkey')) return undefined;
       throw error;
     }
   }
