@@ -178,14 +178,17 @@ export function postgresSubscriptions(database: PostgresDatabase, references: Po
   async function lapseSubscriptions(now: number, audit: AuditContext, limit: number): Promise<number> {
     const params: unknown[] = [new Date(now * 1000), limit];
     const record = auditInsert(params, audit, 'expire', 'subscriptions', 'id', 'user_id', 'l');
-    // SKIP LOCKED: processes lapsing at once take different subscriptions, never the same twice.
+    // SKIP LOCKED: processes lapsing at once take different subscriptions. Citus cannot lock rows
+    // of several shards in a SELECT, so there a second process waits on the first one's row locks
+    // instead, and `NOT s.expired`, checked again once they are released, leaves those rows to it:
+    // either way a subscription lapses once, with one event.
     const rows = await database.rows(
       `WITH due AS (
          SELECT user_id, id FROM subscriptions WHERE NOT expired AND date_ended <= $1
-         ORDER BY date_ended LIMIT $2 FOR UPDATE SKIP LOCKED
+         ORDER BY date_ended LIMIT $2 ${database.citus ? '' : 'FOR UPDATE SKIP LOCKED'}
        ), l AS (
          UPDATE subscriptions s SET expired = true, version = s.version + 1, updated_at = now()
-         FROM due WHERE s.user_id = due.user_id AND s.id = due.id
+         FROM due WHERE s.user_id = due.user_id AND s.id = due.id AND NOT s.expired
          RETURNING s.id, s.user_id
        ), a AS (${record})
        SELECT count(*)::int AS n FROM l`,
