@@ -2,6 +2,7 @@
  * `npm run bench`: the service against the runtime's own limit, scenario by scenario.
  *
  *   npm run bench -- --users 100000 --stores sqlite,postgres --duration 10
+ *   CITUS_URL=… npm run bench -- --users 10000 --stores postgres,citus
  *
  * For each store it seeds a fresh database (three subscriptions a user) through the store's bulk
  * import, starts the real service (production build, credentials on, logging on) and loads it
@@ -38,6 +39,8 @@ const { values: args } = parseArgs({
     /** Register a webhook for every event, to a local endpoint answering 204: writes then fan out and deliver. */
     webhook: { type: 'boolean', default: false },
     postgres: { type: 'string', default: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
+    /** A database on a Citus coordinator with its workers registered, for the store `citus`. */
+    citus: { type: 'string', default: process.env.CITUS_URL },
   },
 });
 const USERS = Number(args.users);
@@ -441,11 +444,14 @@ async function openBenchStore(
     const path = join(work, 'bench.db');
     return { store: openSqliteStore({ path }), databaseUrl: `sqlite:${path}`, drop: async () => {} };
   }
-  const schema = `circulation_bench_${process.pid}`;
-  const admin = new pg.Client({ connectionString: args.postgres });
+  // Citus is the PostgreSQL store on a coordinator: the store lays the fresh schema out itself.
+  const server = { postgres: args.postgres, citus: args.citus }[kind];
+  if (!server) throw new Error(`no store ${kind}: sqlite, postgres, or citus (with CITUS_URL or --citus)`);
+  const schema = `circulation_bench_${kind}_${process.pid}`;
+  const admin = new pg.Client({ connectionString: server });
   await admin.connect();
   await admin.query(`CREATE SCHEMA ${schema}`);
-  const url = new URL(args.postgres);
+  const url = new URL(server);
   url.searchParams.set('options', `-c search_path=${schema}`);
   return {
     store: await openPostgresStore({ url: url.href }),

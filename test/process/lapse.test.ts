@@ -1,17 +1,21 @@
 /**
  * Lapsing: subscriptions whose dateEnded has passed become expired, once each, with their event,
- * by the `lapse` command or by a serving process on an interval.
+ * by the `lapse` command or by a serving process on an interval, however many processes do it.
+ * Also on Citus, where the subscriptions sit on the workers' shards and the events on the
+ * coordinator.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { AUDIT, createUser, subscriptionDocument, userDocument } from '../support/fixtures.js';
 import { runCommand, startProcess } from '../support/process.js';
-import { forEachStore, openTestStore, type TestStore } from '../support/stores.js';
+import { forEachStoreAndCitus } from '../support/citus.js';
+import { eventually } from '../support/eventually.js';
+import { openTestStore, type TestStore } from '../support/stores.js';
 
 const day = 24 * 3600;
 const now = () => Math.floor(Date.now() / 1000);
 
-forEachStore((kind) => {
+forEachStoreAndCitus((kind) => {
   let store: TestStore;
   before(async () => {
     store = await openTestStore(kind);
@@ -82,6 +86,57 @@ forEachStore((kind) => {
         assert.ok(expired, 'the subscription did not lapse');
       } finally {
         await service.stop();
+      }
+    });
+  });
+
+  describe('two serving processes lapsing on one database', () => {
+    it('expire each ended subscription once, with one expire event each', async () => {
+      const user = await store.store.createUser(
+        {
+          email: `lapse-two-${kind}@example.com`,
+          passwordHash: null,
+          fields: { familyName: 'Lapse' },
+          newsletters: [],
+        },
+        AUDIT,
+      );
+      const ended = [];
+      for (let i = 0; i < 20; i += 1) {
+        const values = {
+          dateStarted: now() - 30 * day,
+          dateEnded: now() - day + i,
+          externalIdentifier: null,
+          license: null,
+          resource: null,
+          trial: false,
+          productId: null,
+        };
+        ended.push((await store.store.createSubscription(user.id, values, AUDIT))!.id);
+      }
+      const env = { DATABASE_URL: store.databaseUrl, LAPSE_INTERVAL_SECONDS: '1' };
+      const [one, two] = await Promise.all([startProcess(env), startProcess(env)]);
+      try {
+        await eventually(
+          async () => (await store.store.listSubscriptions(user.id, { limit: 100 }))?.every((s) => s.expired),
+          'every ended subscription to lapse',
+        );
+        // A second round of both processes' timers, which must find nothing left to lapse.
+        await new Promise((resolve) => setTimeout(resolve, 2500));
+        for (const id of ended) {
+          const events = await store.store.listAuditEvents({
+            resourceType: 'subscriptions',
+            resourceId: id,
+            limit: 10,
+          });
+          assert.deepEqual(
+            events.map((e) => e.action),
+            ['create', 'expire'],
+            `subscription ${id}`,
+          );
+        }
+      } finally {
+        await Promise.all([one.stop(), two.stop()]);
       }
     });
   });

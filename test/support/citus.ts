@@ -6,10 +6,12 @@
  * saying so.
  */
 import assert from 'node:assert/strict';
+import { describe } from 'node:test';
 import type pg from 'pg';
 import { createSubscription, createUser, createWebhook, issueKey, subscriptionDocument } from './fixtures.js';
 import { createTestSchema, skipUnlessCi, whyUntestable, type TestSchema } from './postgres.js';
 import type { Service } from './service.js';
+import { forEachStore, type StoreKind } from './stores.js';
 
 export const CITUS_URL = process.env.CITUS_URL;
 
@@ -76,4 +78,13 @@ export async function readerInEveryTable(service: Service, marker: string): Prom
   });
   assert.equal(signIn.status, 422, signIn.text);
   return { userId, email, subscriptionIds };
+}
+
+/**
+ * `forEachStore`, and once more on Citus: for the files that also run there (the README's Citus
+ * section names them), kept few because each adds a cluster's round trips to CI.
+ */
+export function forEachStoreAndCitus(body: (kind: StoreKind) => void): void {
+  forEachStore(body);
+  describe('Citus', { skip: citusSkipReason }, () => body('Citus'));
 }

@@ -84,7 +84,7 @@ export class SessionClient {
  */
 export async function ageSessions(service: Service, staffId: string, seconds: number): Promise<void> {
   const statement = 'UPDATE staff_sessions SET last_seen_at = last_seen_at - ? WHERE staff_id = ?';
-  if (service.kind === 'PostgreSQL') {
+  if (service.kind !== 'SQLite') {
     await service.sql(statement, [seconds, staffId]);
     return;
   }

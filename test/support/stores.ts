@@ -1,8 +1,8 @@
 /**
  * The stores every store and API test runs against: SQLite in a fresh temporary file and
- * PostgreSQL in a fresh schema. `forEachStore` wraps a test file's suites once per store.
- * Citus (a schema on the coordinator at CITUS_URL) is opened only by the Citus tests, which
- * skip themselves without one (see citus.ts).
+ * PostgreSQL in a fresh schema. `forEachStore` wraps a test file's suites once per store. Citus
+ * is a third kind only the files that opt in run on (`forEachStoreAndCitus` in citus.ts): a fresh
+ * schema on the coordinator, opened with the PostgreSQL store.
  */
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,12 +13,10 @@ import pg from 'pg';
 import type { Store, StoreOptions } from '../../src/store/port.js';
 import { openPostgresStore } from '../../src/store/postgres/open.js';
 import { openSqliteStore } from '../../src/store/sqlite/open.js';
-import { createTestSchema, postgresSkipReason } from './postgres.js';
-
-/** Read here rather than from citus.ts, whose import checks the cluster (and fails CI without one). */
-const CITUS_URL = process.env.CITUS_URL;
+import { createTestSchema, postgresSkipReason, type TestSchema } from './postgres.js';
 
 export type StoreKind = 'SQLite' | 'PostgreSQL' | 'Citus';
+/** The stores every test file runs on; Citus only where a file asks for it. */
 export const STORE_KINDS: readonly StoreKind[] = ['SQLite', 'PostgreSQL'];
 
 export type Row = Record<string, unknown>;
@@ -50,7 +48,7 @@ export async function openTestStore(kind: StoreKind, options: StoreOptions = {})
   const store =
     kind === 'SQLite'
       ? await sqliteTestStore(options)
-      : await postgresTestStore(options, kind === 'Citus' ? CITUS_URL : undefined);
+      : await postgresTestStore(options, kind === 'Citus' ? await citusSchema() : await createTestSchema());
   return {
     ...store,
     kind,
@@ -94,9 +92,16 @@ async function sqliteTestStore(options: StoreOptions) {
   };
 }
 
-/** A schema of its own on the server at `serverUrl` (the PostgreSQL test database unless told). */
-async function postgresTestStore(options: StoreOptions, serverUrl?: string) {
-  const schema = await createTestSchema(serverUrl);
+/**
+ * Imported when first needed, so that only the files that run on Citus check for a coordinator
+ * (and, under CI=true, fail without one).
+ */
+async function citusSchema(): Promise<TestSchema> {
+  const { createCitusSchema } = await import('./citus.js');
+  return createCitusSchema();
+}
+
+async function postgresTestStore(options: StoreOptions, schema: TestSchema) {
   const store = await openPostgresStore({ url: schema.url, poolSize: 5, ...options });
   const raw = new pg.Client({ connectionString: schema.url });
   await raw.connect();

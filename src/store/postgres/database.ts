@@ -123,6 +123,16 @@ export class PostgresDatabase {
   }
 }
 
+/**
+ * Whether `error` is a breach (SQLSTATE `code`) of the constraint `name`. On Citus a statement
+ * reaches a shard of the table (a local table's too), whose constraints carry the shard's id as
+ * a suffix.
+ */
+export function violates(error: unknown, code: string, name: string): boolean {
+  const e = error as { code?: string; constraint?: string };
+  return e.code === code && e.constraint !== undefined && new RegExp(`^${name}(_\\d+)?$`).test(e.constraint);
+}
+
 /** The SQL condition of a precondition on the row version (none without one); adds its parameter. */
 export function versionCondition(params: unknown[], ifVersion: IfVersion): string {
   if (ifVersion === undefined) return '';

@@ -21,7 +21,7 @@ import {
   updateStaffRow,
 } from '../sql/staff.js';
 import type { Row } from '../sql/rows.js';
-import { auditInsert, versionCondition, type PostgresDatabase } from './database.js';
+import { auditInsert, versionCondition, violates, type PostgresDatabase } from './database.js';
 
 export function postgresStaff(database: PostgresDatabase): StaffStore {
   async function createStaff(member: NewStaffMember, audit: AuditContext): Promise<StaffMember> {
@@ -39,8 +39,7 @@ export function postgresStaff(database: PostgresDatabase): StaffStore {
       );
       return toStaffMember(row as Row);
     } catch (error) {
-      const e = error as { code?: string; constraint?: string };
-      if (e.code === '23505' && e.constraint === 'staff_email_lower') throw failures.emailTaken();
+      if (violates(error, '23505', 'staff_email_lower')) throw failures.emailTaken();
       throw error;
     }
   }

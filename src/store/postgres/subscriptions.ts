@@ -18,7 +18,7 @@ import {
   toActiveSubscriptions,
   toStoredSubscription,
 } from '../sql/subscriptions.js';
-import { auditInsert, versionCondition, type PostgresDatabase } from './database.js';
+import { auditInsert, versionCondition, violates, type PostgresDatabase } from './database.js';
 import type { PostgresReferences } from './references.js';
 
 const SUBSCRIPTION_SELECT = `SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions`;
@@ -74,8 +74,7 @@ export function postgresSubscriptions(database: PostgresDatabase, references: Po
       return row && toStoredSubscription(row);
     } catch (error) {
       // The user was erased between the check and the insert.
-      const e = error as { code?: string; constraint?: string };
-      if (e.code === '23503' && e.constraint === 'subscriptions_user_id_fkey') return undefined;
+      if (violates(error, '23503', 'subscriptions_user_id_fkey')) return undefined;
       throw error;
     }
   }
@@ -187,14 +186,17 @@ export function postgresSubscriptions(database: PostgresDatabase, references: Po
   async function lapseSubscriptions(now: number, audit: AuditContext, limit: number): Promise<number> {
     const params: unknown[] = [new Date(now * 1000), limit];
     const record = auditInsert(params, audit, 'expire', 'subscriptions', 'id', 'user_id', 'l');
-    // SKIP LOCKED: processes lapsing at once take different subscriptions, never the same twice.
+    // SKIP LOCKED: processes lapsing at once take different subscriptions. Citus cannot lock rows
+    // of several shards in a SELECT, so there a second process waits on the first one's row locks
+    // instead, and `NOT s.expired`, checked again once they are released, leaves those rows to it:
+    // either way a subscription lapses once, with one event.
     const rows = await database.rows(
       `WITH due AS (
          SELECT user_id, id FROM subscriptions WHERE NOT expired AND date_ended <= $1
-         ORDER BY date_ended LIMIT $2 FOR UPDATE SKIP LOCKED
+         ORDER BY date_ended LIMIT $2 ${database.citus ? '' : 'FOR UPDATE SKIP LOCKED'}
        ), l AS (
          UPDATE subscriptions s SET expired = true, version = s.version + 1, updated_at = now()
-         FROM due WHERE s.user_id = due.user_id AND s.id = due.id
+         FROM due WHERE s.user_id = due.user_id AND s.id = due.id AND NOT s.expired
          RETURNING s.id, s.user_id
        ), a AS (${record})
        SELECT count(*)::int AS n FROM l`,

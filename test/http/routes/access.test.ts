@@ -6,12 +6,12 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createUser, onlyError, subscriptionDocument } from '../../support/fixtures.js';
 import { startService, type Service } from '../../support/service.js';
-import { forEachStore } from '../../support/stores.js';
+import { forEachStoreAndCitus } from '../../support/citus.js';
 
 let counter = 0;
 const uniqueId = (prefix: string) => `${prefix}-${process.pid}-${++counter}`;
 
-forEachStore((kind) => {
+forEachStoreAndCitus((kind) => {
   let service: Service;
   before(async () => {
     service = await startService(kind);

@@ -6,10 +6,10 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createSubscription, createUser, issueKey, onlyError, subscriptionDocument } from '../../support/fixtures.js';
 import { startService, type Service } from '../../support/service.js';
+import { forEachStoreAndCitus } from '../../support/citus.js';
 import { createStaff, signInSession } from '../../support/staff.js';
-import { forEachStore } from '../../support/stores.js';
 
-forEachStore((kind) => {
+forEachStoreAndCitus((kind) => {
   let service: Service;
   before(async () => {
     service = await startService(kind);

@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createUser, issueKey, onlyError, subscriptionDocument } from '../../support/fixtures.js';
 import { startService, type Service } from '../../support/service.js';
-import { forEachStore } from '../../support/stores.js';
+import { forEachStoreAndCitus } from '../../support/citus.js';
 
 let counter = 0;
 const uniqueId = (prefix = 'product') => `${prefix}-${process.pid}-${++counter}`;
@@ -18,7 +18,7 @@ export function productDocument(attributes: Record<string, unknown> = {}, id?: s
   };
 }
 
-forEachStore((kind) => {
+forEachStoreAndCitus((kind) => {
   let service: Service;
   before(async () => {
     service = await startService(kind);

@@ -10,11 +10,11 @@ import { hash as bcryptHash } from 'bcrypt';
 import { createUser, onlyError, uniqueEmail, userDocument } from '../../support/fixtures.js';
 import { createReader, INVALID_CREDENTIALS, readerSettings, signIn, signInDocument } from '../../support/readers.js';
 import { startService, type Service } from '../../support/service.js';
-import { forEachStore } from '../../support/stores.js';
+import { forEachStoreAndCitus } from '../../support/citus.js';
 
 const MAX_ATTEMPTS = 10;
 
-forEachStore((kind) => {
+forEachStoreAndCitus((kind) => {
   let service: Service;
   before(async () => {
     service = await startService(kind);

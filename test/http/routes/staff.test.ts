@@ -7,9 +7,9 @@ import { after, before, describe, it } from 'node:test';
 import { issueKey, onlyError, uniqueEmail } from '../../support/fixtures.js';
 import { startService, type Service } from '../../support/service.js';
 import { createStaff, signInSession, staffSignIn, STAFF_PASSWORD } from '../../support/staff.js';
-import { forEachStore } from '../../support/stores.js';
+import { forEachStoreAndCitus } from '../../support/citus.js';
 
-forEachStore((kind) => {
+forEachStoreAndCitus((kind) => {
   let service: Service;
   before(async () => {
     service = await startService(kind);

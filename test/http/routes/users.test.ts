@@ -11,9 +11,9 @@ import {
   userDocument,
 } from '../../support/fixtures.js';
 import { startService, type Service } from '../../support/service.js';
-import { forEachStore } from '../../support/stores.js';
+import { forEachStoreAndCitus } from '../../support/citus.js';
 
-forEachStore((kind) => {
+forEachStoreAndCitus((kind) => {
   let service: Service;
   before(async () => {
     service = await startService(kind);

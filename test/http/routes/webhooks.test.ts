@@ -7,9 +7,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createSubscription, createUser, createWebhook, onlyError, webhookDocument } from '../../support/fixtures.js';
 import { startService, type Service } from '../../support/service.js';
-import { forEachStore } from '../../support/stores.js';
+import { forEachStoreAndCitus } from '../../support/citus.js';
 
-forEachStore((kind) => {
+forEachStoreAndCitus((kind) => {
   let service: Service;
   before(async () => {
     service = await startService(kind);
