@@ -12,9 +12,12 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const entry = join(root, 'dist', 'main.js');
 
-/** The newest modification time among the sources and the build's settings. */
+/** The newest modification time among the sources (the service's and the console's) and the build's settings. */
 function newestSource() {
-  const sources = readdirSync(join(root, 'src'), { recursive: true, withFileTypes: true })
+  const sources = ['src', 'console']
+    .map((dir) => join(root, dir))
+    .filter(existsSync)
+    .flatMap((dir) => readdirSync(dir, { recursive: true, withFileTypes: true }))
     .filter((e) => e.isFile())
     .map((e) => join(e.parentPath, e.name));
   const settings = ['tsconfig.json', 'tsconfig.build.json'].map((f) => join(root, f)).filter(existsSync);
@@ -31,6 +34,11 @@ if (process.env.NODE_ENV !== 'production' && !buildIsCurrent()) {
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
   const build = spawnSync(process.execPath, [tsc, '-p', join(root, 'tsconfig.build.json')], { stdio: 'inherit' });
   if (build.status !== 0) process.exit(build.status ?? 1);
+  const console = join(root, 'console', 'build.mjs');
+  if (existsSync(console)) {
+    const bundled = spawnSync(process.execPath, [console], { stdio: 'inherit' });
+    if (bundled.status !== 0) process.exit(bundled.status ?? 1);
+  }
 }
 
 await import(pathToFileURL(entry).href);

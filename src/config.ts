@@ -12,8 +12,7 @@ import {
   type ReaderSettings,
 } from './readers/settings.js';
 import { DEFAULT_CONSOLE_IDLE_MINUTES } from './staff/sessions.js';
-import type { DatabaseConfig } from './store/open.js';
-import { DEFAULT_POOL_SIZE } from './store/postgres/open.js';
+import { DEFAULT_POOL_SIZE, type DatabaseConfig } from './store/open.js';
 
 export type { DatabaseConfig };
 

@@ -167,9 +167,9 @@ describe('loadConfig resolves the database location', () => {
     }
   });
 
-  it('sizes the PostgreSQL pool to the cores when DATABASE_POOL_SIZE is not set', () => {
+  it('sizes the PostgreSQL pool to two per core and one more, at least ten, when DATABASE_POOL_SIZE is not set', () => {
     const { database } = loadConfig({ DATABASE_URL: 'postgres://db.example.com/c' });
-    assert.equal(database.kind === 'postgres' && database.poolSize, availableParallelism());
+    assert.equal(database.kind === 'postgres' && database.poolSize, Math.max(10, 2 * availableParallelism() + 1));
   });
 
   it('resolves a plain relative path to an absolute path', () => {

@@ -3,6 +3,8 @@
  */
 import type { Store, StoreOptions } from './port.js';
 import { openPostgresStore } from './postgres/open.js';
+
+export { DEFAULT_POOL_SIZE } from './postgres/open.js';
 import { openSqliteStore, type SqliteSynchronous } from './sqlite/open.js';
 
 /** Which database, and how to use it: what the settings say (see config.ts). */

@@ -8,6 +8,7 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import {
   copyFileSync,
+  cpSync,
   mkdirSync,
   mkdtempSync,
   readFileSync,
@@ -45,6 +46,8 @@ describe('npm start', () => {
       mkdirSync(join(project, file, '..'), { recursive: true });
       copyFileSync(join(ROOT, file), join(project, file));
     }
+    // The console is built beside the service (npm run build bundles it too).
+    cpSync(join(ROOT, 'console'), join(project, 'console'), { recursive: true });
     symlinkSync(join(ROOT, 'node_modules'), join(project, 'node_modules'));
     mkdirSync(join(project, 'src'));
     writeFileSync(source, "process.stdout.write('served\\n');\n");

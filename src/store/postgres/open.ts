@@ -27,11 +27,13 @@ import { postgresUsers } from './users.js';
 import { postgresWebhooks } from './webhooks.js';
 
 /**
- * Connections per process when DATABASE_POOL_SIZE is not set: one per core. A statement holds its
- * connection only for a round trip, so more connections than the process has cores to serve
- * their results buy queueing on the server rather than throughput.
+ * Connections per process when DATABASE_POOL_SIZE is not set: two per core and one more (the
+ * PostgreSQL wiki's rule of thumb), and never fewer than ten. More buy queueing on the server
+ * rather than throughput; but a change holds its connection through its transaction, row-lock
+ * waits included, so a pool as small as the cores lets a few requests queued on one reader's row
+ * hold up every other request of the process until they time out (503).
  */
-export const DEFAULT_POOL_SIZE = availableParallelism();
+export const DEFAULT_POOL_SIZE = Math.max(10, 2 * availableParallelism() + 1);
 
 export interface PostgresOptions extends StoreOptions {
   url: string;

@@ -64,6 +64,7 @@ forEachStoreAndCitus((kind) => {
         resourceType: 'users',
         resourceId: reader.id,
         changed: [],
+        actor: { type: 'credentials', id: 'CIRCULATION_ADMIN_KEY', name: 'CIRCULATION_ADMIN_KEY' },
       });
       const [row] = await service.sql('SELECT * FROM audit_log WHERE id = ?', [event.id]);
       const text = JSON.stringify(row);
