@@ -74,7 +74,7 @@ forEachStore((kind) => {
         await page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
         await check('a11y-sign-in');
         await signInThroughConsole(page, rig.service.baseUrl, staff);
-        await page.getByLabel('Email, circulation number or reader id').fill(email);
+        await page.getByLabel('Name, email, circulation number or reader id').fill(email);
         await page.getByRole('link', { name: 'Axel Axe' }).waitFor();
         await check('a11y-search');
         await page.getByRole('link', { name: 'Axel Axe' }).click();
