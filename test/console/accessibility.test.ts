@@ -87,6 +87,9 @@ forEachStore((kind) => {
         await page.getByRole('button', { name: /^Delete/ }).click();
         await page.getByRole('button', { name: 'Yes, delete it' }).waitFor();
         await check('a11y-reader-forms');
+        await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Dashboard' }).click();
+        await page.getByRole('table', { name: 'Subscriptions per week' }).waitFor();
+        await check('a11y-dashboard');
       });
     }
 
