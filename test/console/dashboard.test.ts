@@ -81,7 +81,7 @@ forEachStore((kind) => {
       );
       assert.equal(report.weeks.length, 12);
       assert.ok(report.weeks.some((w: any) => w.started > 0) && report.weeks.some((w: any) => w.ended > 0));
-      await screenshot(page, `dashboard-${kind}`);
+      await screenshot(page, `dashboard-${kind}`, kind === 'SQLite' ? 'dashboard' : undefined);
     });
 
     it('draws a new and an ended bar for each week, each titled with its count', async () => {

@@ -89,7 +89,7 @@ forEachStore((kind) => {
         );
       }
       assert.equal(shown.filter((text) => text.includes('The Paper')).length, 3);
-      await screenshot(page, `reader-${kind}`);
+      await screenshot(page, `reader-${kind}`, kind === 'SQLite' ? 'reader' : undefined);
     });
 
     it('saves an edited profile, and the API has the change', async () => {
