@@ -93,7 +93,7 @@ forEachStore((kind) => {
       });
     }
 
-    it('lets a keyboard alone sign in, find a reader, edit them and expire a subscription', async () => {
+    it('lets a keyboard alone sign in, find a reader, edit them, expire a subscription and open the dashboard', async () => {
       const email = uniqueEmail();
       const id = await createUser(rig.service.client, { email, givenName: 'Kay', familyName: 'Board' });
       await createSubscription(rig.service.client, id, {
@@ -123,6 +123,9 @@ forEachStore((kind) => {
       await tabTo(page, "(e.getAttribute('aria-label') ?? '').startsWith('Expire')");
       await page.keyboard.press('Enter');
       await page.locator('.status-expired').waitFor();
+      await tabTo(page, "e.textContent === 'Dashboard'");
+      await page.keyboard.press('Enter');
+      await page.getByRole('table', { name: 'Subscriptions per week' }).waitFor();
       await screenshot(page, `keyboard-${kind}`);
       const read = await rig.service.client.get(`/users/${id}`);
       assert.equal(read.body.data.attributes.givenName, 'Keyed');

@@ -126,6 +126,25 @@ forEachStore((kind) => {
       await screenshot(page, `reader-history-${kind}`);
     });
 
+    it('lists the 20 newest events, and the older ones on asking', async () => {
+      const id = await createUser(rig.service.client, { givenName: 'Many' });
+      for (let i = 1; i <= 21; i += 1) {
+        const changed = await rig.service.client.patch(`/users/${id}`, {
+          data: { type: 'users', id, attributes: { jobTitle: `Job ${i}` } },
+        });
+        assert.equal(changed.status, 200, changed.text);
+      }
+      await open(id);
+      const rows = page.getByRole('region', { name: 'History' }).locator('tbody tr');
+      await rows.first().waitFor();
+      assert.equal(await rows.count(), 20);
+      await page.getByRole('button', { name: 'Older events' }).click();
+      await rows.nth(21).waitFor();
+      assert.equal(await rows.count(), 22);
+      assert.match(await rows.last().innerText(), /Reader created/);
+      assert.equal(await page.getByRole('button', { name: 'Older events' }).count(), 0);
+    });
+
     it("shows the API's 422 messages beside the fields they name", async () => {
       const id = await createUser(rig.service.client);
       const answered = await rig.service.client.patch(`/users/${id}`, {
