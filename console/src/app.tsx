@@ -1,10 +1,12 @@
 /**
- * The console: sign-in until a session is live, then the reader search (#/) and a reader's page
- * (#/readers/<id>). Routes live in the address's fragment, so the service serves one shell.
+ * The console: sign-in until a session is live, then the reader search (#/), a reader's page
+ * (#/readers/<id>) and the dashboard (#/dashboard). Routes live in the address's fragment, so
+ * the service serves one shell.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { SESSION_ENDED } from './api/client';
 import { currentSession, signOut, type SignedIn } from './api/session';
+import { DashboardPage } from './screens/dashboard';
 import { ReaderPage } from './screens/reader';
 import { SearchPage } from './screens/search';
 import { SignInPage } from './screens/sign-in';
@@ -51,12 +53,21 @@ export function App() {
     );
 
   const reader = /^#\/readers\/([^/]+)$/.exec(hash)?.[1];
+  const dashboard = hash === '#/dashboard';
   return (
     <>
       <header class="bar">
         <a href="#/" class="brand">
           circulation console
         </a>
+        <nav aria-label="Console">
+          <a href="#/" aria-current={!reader && !dashboard ? 'page' : undefined}>
+            Search
+          </a>
+          <a href="#/dashboard" aria-current={dashboard ? 'page' : undefined}>
+            Dashboard
+          </a>
+        </nav>
         <span class="who">
           {session.name} ({session.role})
         </span>
@@ -71,7 +82,15 @@ export function App() {
           Sign out
         </button>
       </header>
-      <main id="main">{reader ? <ReaderPage key={reader} id={decodeURIComponent(reader)} /> : <SearchPage />}</main>
+      <main id="main">
+        {reader ? (
+          <ReaderPage key={reader} id={decodeURIComponent(reader)} />
+        ) : dashboard ? (
+          <DashboardPage />
+        ) : (
+          <SearchPage />
+        )}
+      </main>
     </>
   );
 }

@@ -74,7 +74,7 @@ forEachStore((kind) => {
         await page.getByRole('heading', { name: 'Sign in to the console' }).waitFor();
         await check('a11y-sign-in');
         await signInThroughConsole(page, rig.service.baseUrl, staff);
-        await page.getByLabel('Email, circulation number or reader id').fill(email);
+        await page.getByLabel('Name, email, circulation number or reader id').fill(email);
         await page.getByRole('link', { name: 'Axel Axe' }).waitFor();
         await check('a11y-search');
         await page.getByRole('link', { name: 'Axel Axe' }).click();
@@ -87,10 +87,13 @@ forEachStore((kind) => {
         await page.getByRole('button', { name: /^Delete/ }).click();
         await page.getByRole('button', { name: 'Yes, delete it' }).waitFor();
         await check('a11y-reader-forms');
+        await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Dashboard' }).click();
+        await page.getByRole('table', { name: 'Subscriptions per week' }).waitFor();
+        await check('a11y-dashboard');
       });
     }
 
-    it('lets a keyboard alone sign in, find a reader, edit them and expire a subscription', async () => {
+    it('lets a keyboard alone sign in, find a reader, edit them, expire a subscription and open the dashboard', async () => {
       const email = uniqueEmail();
       const id = await createUser(rig.service.client, { email, givenName: 'Kay', familyName: 'Board' });
       await createSubscription(rig.service.client, id, {
@@ -120,6 +123,9 @@ forEachStore((kind) => {
       await tabTo(page, "(e.getAttribute('aria-label') ?? '').startsWith('Expire')");
       await page.keyboard.press('Enter');
       await page.locator('.status-expired').waitFor();
+      await tabTo(page, "e.textContent === 'Dashboard'");
+      await page.keyboard.press('Enter');
+      await page.getByRole('table', { name: 'Subscriptions per week' }).waitFor();
       await screenshot(page, `keyboard-${kind}`);
       const read = await rig.service.client.get(`/users/${id}`);
       assert.equal(read.body.data.attributes.givenName, 'Keyed');

@@ -2,7 +2,8 @@
  * A reader's page in the console: the profile, address, newsletters and subscriptions (with
  * status and product) as the API has them, and the profile edited from it: the change visible
  * through the API, the API's 422 messages beside their fields, and a 412 when someone else
- * changed the reader first, which shows their values.
+ * changed the reader first, which shows their values; and the reader's history, newest first,
+ * naming who made each change.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -39,7 +40,7 @@ forEachStore((kind) => {
         data: { type: 'newsletters', id: newsletter, attributes: { name: 'Morning Briefing' } },
       });
       assert.equal(letter.status, 201, letter.text);
-      staff = await createStaff(admin, 'agent');
+      staff = await createStaff(admin, 'agent', 'Hana Historian');
       page = await rig.newPage();
       await signInThroughConsole(page, rig.service.baseUrl, staff);
     });
@@ -88,7 +89,7 @@ forEachStore((kind) => {
         );
       }
       assert.equal(shown.filter((text) => text.includes('The Paper')).length, 3);
-      await screenshot(page, `reader-${kind}`);
+      await screenshot(page, `reader-${kind}`, kind === 'SQLite' ? 'reader' : undefined);
     });
 
     it('saves an edited profile, and the API has the change', async () => {
@@ -101,6 +102,47 @@ forEachStore((kind) => {
       const read = await rig.service.client.get(`/users/${id}`);
       assert.equal(read.body.data.attributes.givenName, 'After');
       assert.equal(read.body.data.attributes.address.postalCode, 'SW1A 1AA');
+    });
+
+    it("puts an edit made through the console first in the reader's history, under the staff member's name", async () => {
+      const id = await createUser(rig.service.client, { givenName: 'Hester' });
+      await open(id);
+      const history = page.getByRole('region', { name: 'History' });
+      const newest = history.locator('tbody tr').first();
+      await newest.filter({ hasText: 'Reader created' }).waitFor();
+      await page.getByLabel('Given name').fill('Henrietta');
+      await page.getByRole('button', { name: 'Save profile' }).click();
+      await page.getByText('Saved.').waitFor();
+      await newest.filter({ hasText: 'Hana Historian' }).waitFor();
+      const cells = (await newest.locator('td').allInnerTexts()).map((text) => text.trim());
+      assert.match(cells[1] as string, /^Profile changed \(.*givenName.*\)$/);
+      assert.equal(cells[2], 'Hana Historian');
+      const events = await rig.service.client.get(`/events?filter[user]=${id}&sort=-id`);
+      assert.equal(events.status, 200, events.text);
+      const [latest] = events.body.data;
+      assert.equal(latest.attributes.eventType, 'user.updated');
+      assert.deepEqual(latest.attributes.actor, { type: 'staff', id: staff.id, name: 'Hana Historian' });
+      assert.equal(await history.locator('tbody tr').count(), events.body.data.length);
+      await screenshot(page, `reader-history-${kind}`);
+    });
+
+    it('lists the 20 newest events, and the older ones on asking', async () => {
+      const id = await createUser(rig.service.client, { givenName: 'Many' });
+      for (let i = 1; i <= 21; i += 1) {
+        const changed = await rig.service.client.patch(`/users/${id}`, {
+          data: { type: 'users', id, attributes: { jobTitle: `Job ${i}` } },
+        });
+        assert.equal(changed.status, 200, changed.text);
+      }
+      await open(id);
+      const rows = page.getByRole('region', { name: 'History' }).locator('tbody tr');
+      await rows.first().waitFor();
+      assert.equal(await rows.count(), 20);
+      await page.getByRole('button', { name: 'Older events' }).click();
+      await rows.nth(21).waitFor();
+      assert.equal(await rows.count(), 22);
+      assert.match(await rows.last().innerText(), /Reader created/);
+      assert.equal(await page.getByRole('button', { name: 'Older events' }).count(), 0);
     });
 
     it("shows the API's 422 messages beside the fields they name", async () => {

@@ -1,6 +1,8 @@
 /**
- * Finding a reader from the console's one search box: by exact email, circulation number or id,
- * searched once typing pauses, 20 at a time, each result a link to the reader's page.
+ * Finding a reader from the console's one search box (GET /users?filter[q]=…): by the start of an
+ * email, a family or a given name (without regard to case or accents), by circulation number or
+ * id, searched once typing pauses, 20 at a time, each result a link to the reader's page; text
+ * the service refuses is answered with its own words, and text that finds nobody says so.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -27,7 +29,7 @@ forEachStore((kind) => {
     });
     after(() => rig?.close());
 
-    const search = (text: string) => page.getByLabel('Email, circulation number or reader id').fill(text);
+    const search = (text: string) => page.getByLabel('Name, email, circulation number or reader id').fill(text);
 
     it('finds a reader by exact email and opens their page', async () => {
       const email = uniqueEmail();
@@ -39,6 +41,56 @@ forEachStore((kind) => {
       await screenshot(page, `search-opened-${kind}`);
       await page.goBack();
     });
+
+    it('finds "Müller" when "muller" is typed, without regard to case or accents', async () => {
+      await createUser(rig.service.client, { givenName: 'Jürgen', familyName: 'Müller' });
+      await createUser(rig.service.client, { givenName: 'Anna', familyName: 'MULLER' });
+      await createUser(rig.service.client, { givenName: 'Lena', familyName: 'Müllerová' });
+      await search('muller');
+      await page.getByRole('link', { name: 'Jürgen Müller' }).waitFor();
+      await page.getByRole('link', { name: 'Anna MULLER' }).waitFor();
+      await page.getByRole('link', { name: 'Lena Müllerová' }).waitFor();
+      await screenshot(page, `search-muller-${kind}`, kind === 'SQLite' ? 'search' : undefined);
+    });
+
+    it('finds a reader by the start of their email', async () => {
+      const email = uniqueEmail(`start-${kind.toLowerCase()}.example.com`);
+      await createUser(rig.service.client, { email, givenName: 'Stella', familyName: 'Start' });
+      await search(email.slice(0, email.indexOf('@') + 3));
+      await page.getByRole('link', { name: 'Stella Start' }).waitFor();
+    });
+
+    it('finds a reader by given name', async () => {
+      await createUser(rig.service.client, { givenName: `Gwendolyn${kind}`, familyName: 'Given' });
+      await search(`gwendolyn${kind}`);
+      await page.getByRole('link', { name: `Gwendolyn${kind} Given` }).waitFor();
+    });
+
+    it("shows the service's own message for an over-long search instead of finding nobody", async () => {
+      const text = 'a'.repeat(255);
+      const answer = await rig.service.client.get(`/users?filter[q]=${text}`);
+      assert.equal(answer.status, 400, answer.text);
+      const [error] = answer.body.errors;
+      assert.equal(error.source.parameter, 'filter[q]');
+      await search(text);
+      await page.locator('#search-error').getByText(error.detail).waitFor();
+      assert.equal(await page.getByText('No reader found.').count(), 0);
+      assert.equal(
+        await page.getByLabel('Name, email, circulation number or reader id').getAttribute('aria-describedby'),
+        'search-error',
+      );
+    });
+
+    for (const text of [`%_*'";--`, '.*[']) {
+      it(`finds nobody for ${text} and says so, the characters taken as they are`, async () => {
+        await createUser(rig.service.client, { givenName: 'Meta', familyName: 'Characters' });
+        await search('Meta');
+        await page.getByRole('link', { name: 'Meta Characters' }).first().waitFor();
+        await search(text);
+        await page.getByText('No reader found.').waitFor();
+        assert.equal(await page.locator('.results li').count(), 0);
+      });
+    }
 
     it('finds a reader by circulation number', async () => {
       await createUser(rig.service.client, { circulationNumber: `N-${kind}-77`, familyName: 'Numbered' });
@@ -68,12 +120,12 @@ forEachStore((kind) => {
         if (url.pathname === '/users') asked.push(url);
       };
       page.on('request', listen);
-      await page.getByLabel('Email, circulation number or reader id').pressSequentially(email);
+      await page.getByLabel('Name, email, circulation number or reader id').pressSequentially(email);
       await page.getByRole('link', { name: 'Typed' }).waitFor();
       page.off('request', listen);
       assert.ok(asked.length >= 1 && asked.length < email.length, `${asked.length} searches for ${email.length} keys`);
       assert.equal(asked.at(-1)?.searchParams.get('page[size]'), '20');
-      assert.equal(asked.at(-1)?.searchParams.get('filter[email]'), email);
+      assert.equal(asked.at(-1)?.searchParams.get('filter[q]'), email);
     });
   });
 });

@@ -82,7 +82,7 @@ forEachStore((kind) => {
       const page = await rig.newPage();
       const calls = recordApiCalls(page);
       await signInThroughConsole(page, rig.service.baseUrl, await createStaff(rig.service.client, 'agent'));
-      await page.getByLabel(/Email, circulation number/).fill(userId);
+      await page.getByLabel(/email, circulation number/).fill(userId);
       await page.getByRole('link').filter({ hasText: 'Reader' }).first().click();
       await page.getByRole('heading', { name: 'Subscriptions' }).waitFor();
       await page.getByRole('button', { name: 'Save profile' }).click();
@@ -134,7 +134,7 @@ forEachStore((kind) => {
       });
       assert.equal(disabled.status, 200, disabled.text);
       const refused = page.waitForResponse((r) => new URL(r.url()).pathname.startsWith('/users'));
-      await page.getByLabel(/Email, circulation number/).fill(userId);
+      await page.getByLabel(/email, circulation number/).fill(userId);
       assert.equal((await refused).status(), 401);
       await page.getByText('Your session has ended: sign in again.').waitFor();
     });

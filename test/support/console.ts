@@ -90,7 +90,18 @@ export async function signInThroughConsole(page: Page, baseUrl: string, staff: T
   await page.getByRole('heading', { name: 'Find a reader' }).waitFor();
 }
 
-export async function screenshot(page: Page, name: string): Promise<void> {
+/** Where the README's screenshots of the console are; the tests write them anew when UPDATE_SCREENSHOTS=1. */
+export const DOCS_SCREENSHOTS = 'docs/console';
+
+/**
+ * The whole page saved under test-artifacts/; and, when a README picture is named and
+ * UPDATE_SCREENSHOTS=1, what the window shows saved as docs/console/<readme>.png.
+ */
+export async function screenshot(page: Page, name: string, readme?: string): Promise<void> {
   mkdirSync(ARTIFACTS, { recursive: true });
   await page.screenshot({ path: join(ARTIFACTS, `console-${name}.png`), fullPage: true });
+  if (readme !== undefined && process.env.UPDATE_SCREENSHOTS === '1') {
+    mkdirSync(DOCS_SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: join(DOCS_SCREENSHOTS, `${readme}.png`) });
+  }
 }

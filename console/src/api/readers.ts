@@ -1,9 +1,10 @@
 /**
  * Readers as the console finds and changes them. `searchReaders` is the one place that decides
- * how a search box's text finds readers: today by exact email, circulation number or user id
- * with the filters GET /users has; a free-text filter can replace it here alone.
+ * how a search box's text finds readers: GET /users with `filter[q]`, which the service matches
+ * against email, family and given name (by their start, without regard to case or accents),
+ * circulation number and id.
  */
-import { api, type paths } from './client';
+import { api, describe, type paths } from './client';
 
 export const SEARCH_PAGE_SIZE = 20;
 /** The most subscriptions a reader's page lists. */
@@ -20,23 +21,18 @@ export type Profile = NonNullable<
   paths['/users/{user_id}']['patch']['requestBody']
 >['content']['application/vnd.api+json']['data']['attributes'];
 
-const USER_ID = /^[A-Za-z0-9_-]{1,200}$/;
+/** What a search found: up to SEARCH_PAGE_SIZE readers, or the service's word on why it would not search. */
+export type SearchResult = { readers: ReaderSummary[] } | { refused: string };
 
-/** At most SEARCH_PAGE_SIZE readers whose email, circulation number or id is the text given. */
-export async function searchReaders(text: string): Promise<ReaderSummary[]> {
+/** The first SEARCH_PAGE_SIZE readers the text finds. */
+export async function searchReaders(text: string): Promise<SearchResult> {
   const q = text.trim();
-  if (q === '') return [];
-  const page = { 'page[size]': String(SEARCH_PAGE_SIZE) };
-  if (q.includes('@')) {
-    const { data } = await api.GET('/users', { params: { query: { 'filter[email]': q, ...page } } });
-    return data?.data ?? [];
-  }
-  const [byNumber, byId] = await Promise.all([
-    api.GET('/users', { params: { query: { 'filter[circulationNumber]': q, ...page } } }),
-    USER_ID.test(q) ? api.GET('/users/{user_id}', { params: { path: { user_id: q } } }) : undefined,
-  ]);
-  const found = [...(byId?.data ? [byId.data.data] : []), ...(byNumber.data?.data ?? [])];
-  return found.filter((r, i) => found.findIndex((s) => s.id === r.id) === i).slice(0, SEARCH_PAGE_SIZE);
+  if (q === '') return { readers: [] };
+  const { data, error, response } = await api.GET('/users', {
+    params: { query: { 'filter[q]': q, 'page[size]': String(SEARCH_PAGE_SIZE) } },
+  });
+  if (data) return { readers: data.data };
+  return { refused: describe(error, response.status) };
 }
 
 /** A reader with their subscriptions, and the ETag a change must send back as If-Match. */

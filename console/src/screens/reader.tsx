@@ -1,8 +1,9 @@
-/** A reader's page: the profile to edit, newsletters, subscriptions, and the rarer actions. */
+/** A reader's page: the profile to edit, newsletters, subscriptions, the rarer actions, and the history. */
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { loadReader, type LoadedReader } from '../api/readers';
 import { listNewsletters, listProducts } from '../api/subscriptions';
 import { DangerZone } from '../parts/danger-zone';
+import { History } from '../parts/history';
 import { Newsletters } from '../parts/newsletters';
 import { ProfileForm } from '../parts/profile-form';
 import { Subscriptions } from '../parts/subscriptions';
@@ -54,6 +55,8 @@ export function ReaderPage({ id }: { id: string }) {
           <DangerZone loaded={loaded} />
         </div>
       </div>
+      {/* Each change on the page reloads the reader, so a new `loaded` means the history has grown. */}
+      <History userId={reader.id} version={loaded} />
     </>
   );
 }

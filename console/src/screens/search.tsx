@@ -1,12 +1,12 @@
 /** Find a reader: one box, searched a moment after typing stops. */
 import { useEffect, useState } from 'preact/hooks';
-import { searchReaders, type ReaderSummary } from '../api/readers';
+import { searchReaders, type SearchResult } from '../api/readers';
 
 const DEBOUNCE_MS = 300;
 
 export function SearchPage() {
   const [text, setText] = useState('');
-  const [found, setFound] = useState<ReaderSummary[] | undefined>();
+  const [found, setFound] = useState<SearchResult | undefined>();
   useEffect(() => {
     if (text.trim() === '') {
       setFound(undefined);
@@ -14,7 +14,7 @@ export function SearchPage() {
     }
     let current = true;
     const timer = setTimeout(() => {
-      searchReaders(text).then((readers) => current && setFound(readers));
+      searchReaders(text).then((result) => current && setFound(result));
     }, DEBOUNCE_MS);
     return () => {
       current = false;
@@ -25,14 +25,26 @@ export function SearchPage() {
     <>
       <h1>Find a reader</h1>
       <form role="search" onSubmit={(e) => e.preventDefault()}>
-        <label for="search">Email, circulation number or reader id</label>
-        <input id="search" type="search" value={text} onInput={(e) => setText(e.currentTarget.value)} autoFocus />
+        <label for="search">Name, email, circulation number or reader id</label>
+        <input
+          id="search"
+          type="search"
+          value={text}
+          onInput={(e) => setText(e.currentTarget.value)}
+          aria-describedby={found && 'refused' in found ? 'search-error' : undefined}
+          autoFocus
+        />
       </form>
       <div aria-live="polite">
-        {found?.length === 0 && <p>No reader found.</p>}
-        {found && found.length > 0 && (
+        {found && 'refused' in found && (
+          <p class="error" id="search-error">
+            {found.refused}
+          </p>
+        )}
+        {found && 'readers' in found && found.readers.length === 0 && <p>No reader found.</p>}
+        {found && 'readers' in found && found.readers.length > 0 && (
           <ul class="results">
-            {found.map((reader) => (
+            {found.readers.map((reader) => (
               <li key={reader.id}>
                 <a href={`#/readers/${encodeURIComponent(reader.id)}`}>
                   {[reader.attributes.givenName, reader.attributes.familyName].filter(Boolean).join(' ')}
