@@ -19,7 +19,7 @@ import {
   type CatalogueTable,
 } from '../sql/catalogue.js';
 import type { Row } from '../sql/rows.js';
-import { auditInsert, versionCondition, type PostgresDatabase } from './database.js';
+import { auditInsert, lockCatalogueRecords, versionCondition, type PostgresDatabase } from './database.js';
 
 /** Tries a random id again this often when it clashes (it never should). */
 const DRAWS = 3;
@@ -79,7 +79,11 @@ export function postgresCatalogue<R extends CatalogueRecord, V extends Catalogue
 
   async function deleteRecord(id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean> {
     try {
-      return await database.deleteRow(table.type, 'id = $1', [id], 'NULL', audit, ifVersion);
+      if (!database.citus) return await database.deleteRow(table.type, 'id = $1', [id], 'NULL', audit, ifVersion);
+      return await database.transaction(async (client) => {
+        await lockCatalogueRecords(client, table.type, [id], 'exclusive');
+        return database.deleteRow(table.type, 'id = $1', [id], 'NULL', audit, ifVersion, [], client);
+      });
     } catch (error) {
       // The foreign key refused it: say by how many.
       if ((error as { code?: string }).code !== '23503') throw error;

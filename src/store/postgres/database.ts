@@ -124,6 +124,28 @@ export class PostgresDatabase {
 }
 
 /**
+ * On Citus, a catalogue record (a reference table's row) is locked on every node, in orders the
+ * nodes do not agree on: twenty subscriptions naming one product, created at once, deadlocked
+ * eight times past every retry when each locked the product FOR KEY SHARE. There, a write that
+ * names records takes this lock instead, shared, and a deletion takes it exclusive, both on the
+ * coordinator, where every transaction starts, each set in one order: so no record is deleted
+ * while a write naming it is under way, and writes never wait for each other. A single server
+ * needs none of it: its row locks are taken in one place.
+ */
+export async function lockCatalogueRecords(
+  client: pg.ClientBase,
+  type: string,
+  ids: readonly string[],
+  mode: 'shared' | 'exclusive',
+): Promise<void> {
+  const lock = mode === 'shared' ? 'pg_advisory_xact_lock_shared' : 'pg_advisory_xact_lock';
+  await client.query(`SELECT ${lock}(hashtext($1 || '/' || x)) FROM unnest($2::text[]) AS x ORDER BY x`, [
+    type,
+    [...ids].sort(),
+  ]);
+}
+
+/**
  * Whether `error` is a breach (SQLSTATE `code`) of the constraint `name`. On Citus a statement
  * reaches a shard of the table (a local table's too), whose constraints carry the shard's id as
  * a suffix.

@@ -71,7 +71,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
     throw error;
   }
   const database = new PostgresDatabase(pool, citus);
-  const references = postgresReferences(options.strictReferences ?? false);
+  const references = postgresReferences(options.strictReferences ?? false, citus);
   return withOutagesAsUnavailable({
     ...postgresUsers(database, references),
     ...postgresSubscriptions(database, references),

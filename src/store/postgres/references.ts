@@ -1,14 +1,16 @@
 /**
  * References to the catalogue on PostgreSQL, made inside the transaction of the write that makes
  * them: the records found are locked FOR KEY SHARE, so none can be deleted before the write
- * commits (a delete waits, then finds the new reference and is refused); the ids the catalogue
+ * commits (a delete waits, then finds the new reference and is refused); on Citus, where row locks
+ * on a reference table deadlock even between writes that only name a record, a shared advisory lock
+ * per record does that instead (see lockCatalogueRecords); the ids the catalogue
  * does not know are registered (name = id, with their own audit entries and events) or, with
  * strict references, refused; inactive records are refused.
  */
 import type pg from 'pg';
 import type { AuditContext } from '../../domain/audit.js';
 import { resolveReferences, type CatalogueType, type Reference } from '../../domain/catalogue.js';
-import { auditInsert } from './database.js';
+import { auditInsert, lockCatalogueRecords } from './database.js';
 
 /** Rounds of look-up and registration: another write registering the same ids can cost one more. */
 const ROUNDS = 3;
@@ -23,7 +25,7 @@ export interface PostgresReferences {
   ): Promise<void>;
 }
 
-export function postgresReferences(strict: boolean): PostgresReferences {
+export function postgresReferences(strict: boolean, citus: boolean): PostgresReferences {
   async function attach(
     client: pg.PoolClient,
     type: CatalogueType,
@@ -33,9 +35,10 @@ export function postgresReferences(strict: boolean): PostgresReferences {
     if (references.length === 0) return;
     // In one order, so that two writes registering the same ids never wait for each other in a circle.
     const ids = [...new Set(references.map((r) => r.id))].sort();
+    if (citus) await lockCatalogueRecords(client, type, ids, 'shared');
     for (let round = 1; round <= ROUNDS; round += 1) {
       const { rows } = await client.query<{ id: string; active: boolean }>(
-        `SELECT id, active FROM ${type} WHERE id = ANY($1::text[]) ORDER BY id FOR KEY SHARE`,
+        `SELECT id, active FROM ${type} WHERE id = ANY($1::text[]) ORDER BY id${citus ? '' : ' FOR KEY SHARE'}`,
         [ids],
       );
       const unknown = resolveReferences(type, references, new Map(rows.map((r) => [r.id, r.active])), strict);
