@@ -3,21 +3,18 @@
  * test file's own, a service serving it, one headless Chromium (Debian's, as the docs page test
  * runs it) shared by the file's tests, and pages that refuse every request beyond the service.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
+import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { buildConsole } from '../../console/build.mjs';
 import type { AppOptions } from '../../src/http/app.js';
+import { launchChromium } from './chromium.js';
 import { startService, type Service } from './service.js';
 import type { TestStaff } from './staff.js';
 import type { StoreKind } from './stores.js';
 
-export const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-export const missingChromium = existsSync(CHROMIUM)
-  ? undefined
-  : `no Chromium at ${CHROMIUM} (apt-get install chromium)`;
-if (missingChromium && process.env.CI === 'true') throw new Error(missingChromium);
+export { missingChromium } from './chromium.js';
 
 export const ARTIFACTS = 'test-artifacts';
 
@@ -38,18 +35,7 @@ export async function startConsole(
   const directory = mkdtempSync(join(tmpdir(), 'circulation-console-'));
   await buildConsole(directory);
   const service = await startService(kind, { ...options, consoleDirectory: directory });
-  const browser = await chromium.launch({
-    executablePath: CHROMIUM,
-    args: [
-      '--no-sandbox',
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-    ],
-  });
+  const browser = await launchChromium();
   const contexts: BrowserContext[] = [];
   const outside: string[] = [];
   return {

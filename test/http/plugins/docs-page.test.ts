@@ -3,32 +3,18 @@
  * OpenAPI document from assets the service serves itself, with no request leaving the machine.
  */
 import assert from 'node:assert/strict';
-import { existsSync, mkdirSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { after, before, describe, it } from 'node:test';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium, missingChromium } from '../../support/chromium.js';
 import { startService, type Service } from '../../support/service.js';
 
-const CHROMIUM = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const missing = existsSync(CHROMIUM) ? undefined : `no Chromium at ${CHROMIUM} (apt-get install chromium)`;
-if (missing && process.env.CI === 'true') throw new Error(missing);
-
-describe('the documentation page', { skip: missing }, () => {
+describe('the documentation page', { skip: missingChromium }, () => {
   let service: Service;
   let browser: Browser;
   before(async () => {
     service = await startService('SQLite');
-    browser = await chromium.launch({
-      executablePath: CHROMIUM,
-      args: [
-        '--no-sandbox',
-        '--disable-gpu',
-        '--disable-quic',
-        '--no-first-run',
-        '--disable-background-networking',
-        '--disable-component-update',
-        '--disable-sync',
-      ],
-    });
+    browser = await launchChromium();
   });
   after(async () => {
     await browser?.close();
