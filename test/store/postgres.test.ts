@@ -391,6 +391,40 @@ describe('PostgreSQL query plans at 100,000 users', { skip }, () => {
   });
 });
 
+describe('PostgreSQL plan of the access check before any statistics', { skip }, () => {
+  it("reads the user's subscriptions by the user's key in a plan kept for every user, not a bitmap of all not ended", async () => {
+    const schema = await freshSchema();
+    await (await openPostgresStore({ url: schema.url })).close();
+    for (const statement of [
+      'ALTER TABLE users SET (autovacuum_enabled = false)',
+      'ALTER TABLE subscriptions SET (autovacuum_enabled = false)',
+      `INSERT INTO users (email, email_lower, email_domain, family_name)
+       SELECT 'u' || i || '@d.example', 'u' || i || '@d.example', 'd.example', 'Reader' FROM generate_series(1, 10000) AS i`,
+      `INSERT INTO subscriptions (user_id, date_started, date_ended, resource)
+       SELECT id, now() - interval '10 days', CASE WHEN k = 0 THEN NULL ELSE now() + k * interval '30 days' END, 'online'
+       FROM users, generate_series(0, 2) AS k`,
+    ]) {
+      await admin(statement, [], schema.name);
+    }
+    const { text, values } = activeSubscriptionsQuery('77', Math.floor(Date.now() / 1000), 'postgres').render(
+      'postgres',
+    );
+    const client = new pg.Client({ connectionString: schema.url });
+    await client.connect();
+    try {
+      await client.query('SET plan_cache_mode = force_generic_plan');
+      await client.query(`PREPARE access AS ${text}`);
+      const literal = (v: unknown) => (v instanceof Date ? `'${v.toISOString()}'` : `'${String(v)}'`);
+      const { rows } = await client.query(`EXPLAIN EXECUTE access(${values.map(literal).join(', ')})`);
+      const shown = rows.map((r) => r['QUERY PLAN']).join('\n');
+      assert.match(shown, /Scan (using|on) subscriptions_pkey[^\n]*\n\s+Index Cond: \(user_id = \$1\)/, shown);
+      assert.doesNotMatch(shown, /BitmapAnd|BitmapOr|subscriptions_lapsing|Seq Scan on subscriptions/, shown);
+    } finally {
+      await client.end();
+    }
+  });
+});
+
 describe('PostgreSQL query plans of the catalogue filters at 100,000 users', { skip }, () => {
   let schema: TestSchema;
   const now = Math.floor(Date.now() / 1000);

@@ -104,13 +104,20 @@ export function subscriptionPage(userId: string, query: SubscriptionPageQuery, d
 
 /**
  * What a user's subscriptions active at `now` give, each with the resource it gives (its own, or
- * its product's): the user's subscriptions by the user's index, and each product by its key.
+ * its product's): the user's subscriptions by the user's index, and each product by its key. On
+ * PostgreSQL the user's subscriptions are read apart (OFFSET 0 keeps the dates out of that read):
+ * a plan made without statistics, kept for a prepared statement's life, otherwise ANDed the user's
+ * key with a bitmap of every subscription not yet ended (28,000 index entries at 10,000 users).
  */
 export function activeSubscriptionsQuery(userId: string, now: number, dialect: Dialect): Sql {
+  const subscriptions =
+    dialect === 'postgres'
+      ? sql`(SELECT ${raw(SUBSCRIPTION_COLUMNS)} FROM subscriptions WHERE user_id = ${userId} OFFSET 0)`
+      : raw('subscriptions');
   return sql`SELECT u.id AS owner, s.id, s.product_id, s.date_ended,
       coalesce(s.resource, (SELECT p.resource FROM products p WHERE p.id = s.product_id)) AS resource
     FROM users u
-    LEFT JOIN subscriptions s ON s.user_id = u.id AND ${statusCondition('s', 'active', instantValue(dialect, now))}
+    LEFT JOIN ${subscriptions} s ON s.user_id = u.id AND ${statusCondition('s', 'active', instantValue(dialect, now))}
     WHERE u.id = ${userId}`;
 }
 
