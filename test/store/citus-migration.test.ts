@@ -13,7 +13,7 @@ import { toUserFields } from '../../src/domain/user.js';
 import { openPostgresStore } from '../../src/store/postgres/open.js';
 import { CITUS_URL, citusSkipReason, readerInEveryTable } from '../support/citus.js';
 import { AUDIT, createSubscription, createUser, subscriptionDocument } from '../support/fixtures.js';
-import { postgresSkipReason, statementOn, TEST_DATABASE_URL } from '../support/postgres.js';
+import { dropSchemaOn, postgresSkipReason, statementOn, TEST_DATABASE_URL } from '../support/postgres.js';
 import { runCommand } from '../support/process.js';
 import { startService, type Service } from '../support/service.js';
 import { createStaff, signInSession } from '../support/staff.js';
@@ -84,7 +84,7 @@ describe('a single-node database moved onto Citus', { skip: citusSkipReason ?? p
   });
   after(async () => {
     await single?.close();
-    if (schema) await statementOn(CITUS_URL as string, `DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    if (schema) await dropSchemaOn(CITUS_URL as string, schema);
   });
 
   it('holds rows in every table of the layout before the move', () => {

@@ -66,10 +66,25 @@ export async function createTestSchema(serverUrl = TEST_DATABASE_URL): Promise<T
   return {
     url: url.href,
     name,
-    drop: async () => {
-      await statementOn(serverUrl, `DROP SCHEMA IF EXISTS ${name} CASCADE`);
-    },
+    drop: () => dropSchemaOn(serverUrl, name),
   };
+}
+
+/**
+ * Drops a schema and everything in it. On Citus, dropping distributed tables while another test
+ * file creates or drops its own can be cancelled as a distributed deadlock (seen in CI on the
+ * migration test's clean-up), so that is tried again a few times.
+ */
+export async function dropSchemaOn(serverUrl: string, name: string): Promise<void> {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await statementOn(serverUrl, `DROP SCHEMA IF EXISTS ${name} CASCADE`);
+      return;
+    } catch (error) {
+      if ((error as { code?: string }).code !== '40P01' || attempt === 5) throw error;
+      await new Promise((resolve) => setTimeout(resolve, 100 * attempt));
+    }
+  }
 }
 
 /** Runs one statement on its own connection to the test database. */
