@@ -3,6 +3,7 @@
  *
  *   npm run bench -- --users 100000 --stores sqlite,postgres --duration 10
  *   CITUS_URL=… npm run bench -- --users 10000 --stores postgres,citus
+ *   npm run bench -- --users 1000000 --stores sqlite,postgres --seeded --seed-only   (then again without --seed-only)
  *
  * For each store it seeds a fresh database (three subscriptions a user) through the store's bulk
  * import, starts the real service (production build, credentials on, logging on) and loads it
@@ -12,7 +13,7 @@
  * bench/results/.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -41,6 +42,15 @@ const { values: args } = parseArgs({
     postgres: { type: 'string', default: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
     /** A database on a Citus coordinator with its workers registered, for the store `citus`. */
     citus: { type: 'string', default: process.env.CITUS_URL },
+    /**
+     * Seed once and keep: each store's database at this size is kept (SQLite in the temp
+     * directory, a PostgreSQL schema named by store and size) and reused by the next run with
+     * --seeded, because seeding 1,000,000 users takes longer than measuring them. The load's own
+     * writes stay in it, a few thousand rows beside the seeded ones.
+     */
+    seeded: { type: 'boolean', default: false },
+    /** With --seeded: seed the kept databases and stop, so they can be made while the machine is busy. */
+    'seed-only': { type: 'boolean', default: false },
   },
 });
 const USERS = Number(args.users);
@@ -439,44 +449,75 @@ function request(url: string, secret: string, r: LoadRequest) {
 async function openBenchStore(
   kind: string,
   work: string,
-): Promise<{ store: Store; databaseUrl: string; drop(): Promise<void> }> {
+): Promise<{ store: Store; databaseUrl: string; seeded: boolean; markSeeded(): Promise<void>; drop(): Promise<void> }> {
   if (kind === 'sqlite') {
-    const path = join(work, 'bench.db');
-    return { store: openSqliteStore({ path }), databaseUrl: `sqlite:${path}`, drop: async () => {} };
+    const path = args.seeded ? join(tmpdir(), `circulation-bench-seeded-${USERS}.db`) : join(work, 'bench.db');
+    // The mark is written once seeding has finished, so an interrupted seeding starts over.
+    const mark = `${path}.seeded`;
+    if (args.seeded && !existsSync(mark))
+      for (const file of [path, `${path}-wal`, `${path}-shm`]) rmSync(file, { force: true });
+    return {
+      store: openSqliteStore({ path }),
+      databaseUrl: `sqlite:${path}`,
+      seeded: args.seeded && existsSync(mark),
+      markSeeded: async () => (args.seeded ? writeFileSync(mark, new Date().toISOString()) : undefined),
+      drop: async () => {},
+    };
   }
   // Citus is the PostgreSQL store on a coordinator: the store lays the fresh schema out itself.
   const server = { postgres: args.postgres, citus: args.citus }[kind];
   if (!server) throw new Error(`no store ${kind}: sqlite, postgres, or citus (with CITUS_URL or --citus)`);
-  const schema = `circulation_bench_${kind}_${process.pid}`;
+  const schema = args.seeded ? `circulation_bench_seeded_${kind}_${USERS}` : `circulation_bench_${kind}_${process.pid}`;
   const admin = new pg.Client({ connectionString: server });
   await admin.connect();
-  await admin.query(`CREATE SCHEMA ${schema}`);
+  // The mark is the schema's comment, set once seeding has finished.
+  const marked = await admin.query('SELECT obj_description(oid) AS mark FROM pg_namespace WHERE nspname = $1', [
+    schema,
+  ]);
+  const seeded = args.seeded && marked.rows[0]?.mark === 'seeded';
+  if (!seeded) {
+    await admin.query(`DROP SCHEMA IF EXISTS ${schema} CASCADE`);
+    await admin.query(`CREATE SCHEMA ${schema}`);
+  }
   const url = new URL(server);
   url.searchParams.set('options', `-c search_path=${schema}`);
   return {
     store: await openPostgresStore({ url: url.href }),
     databaseUrl: url.href,
+    seeded,
+    markSeeded: async () => {
+      if (args.seeded) await admin.query(`COMMENT ON SCHEMA ${schema} IS 'seeded'`);
+    },
     drop: async () => {
-      await admin.query(`DROP SCHEMA ${schema} CASCADE`);
+      if (!args.seeded) await admin.query(`DROP SCHEMA ${schema} CASCADE`);
       await admin.end();
     },
   };
 }
 
 async function benchStore(kind: string, work: string): Promise<{ rows: Row[]; extras: Record<string, unknown> }> {
-  const { store, databaseUrl, drop } = await openBenchStore(kind, work);
-  const seeding = performance.now();
-  await seed(store, USERS, {
-    onProgress: (done) => process.stderr.write(`\rseeding ${kind}: ${done} / ${USERS} users`),
-  });
-  const seedSeconds = (performance.now() - seeding) / 1000;
-  process.stderr.write(
-    `\rseeded ${USERS} users (${USERS * SUBSCRIPTIONS_PER_USER} subscriptions) in ${seedSeconds.toFixed(1)} s\n`,
-  );
+  const { store, databaseUrl, seeded, markSeeded, drop } = await openBenchStore(kind, work);
+  const extras: Record<string, unknown> = {};
+  if (seeded) {
+    process.stderr.write(`${kind}: reusing the database seeded with ${USERS} users (--seeded)\n`);
+    extras.reusedSeededDatabase = true;
+  } else {
+    const seeding = performance.now();
+    await seed(store, USERS, {
+      onProgress: (done) => process.stderr.write(`\rseeding ${kind}: ${done} / ${USERS} users`),
+    });
+    extras.seedSeconds = (performance.now() - seeding) / 1000;
+    process.stderr.write(
+      `\rseeded ${USERS} users (${USERS * SUBSCRIPTIONS_PER_USER} subscriptions) in ${(extras.seedSeconds as number).toFixed(1)} s\n`,
+    );
+    await markSeeded();
+  }
   await store.close();
-
   const rows: Row[] = [];
-  const extras: Record<string, unknown> = { seedSeconds };
+  if (args['seed-only']) {
+    await drop();
+    return { rows, extras };
+  }
   try {
     const service = await startService(
       {
@@ -672,24 +713,28 @@ try {
     allRows.push(...rows);
     results.push({ store: kind, extras });
   }
-  const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
-  const date = new Date().toISOString();
-  console.log(
-    `\ncirculation benchmark — ${date} — ${machine}\n${CONNECTIONS} connections, ${DURATION} s a side after ${WARMUP} s warm-up\n`,
-  );
-  console.log(table(allRows));
-  for (const { store, extras } of results) console.log(`\n${store}: ${JSON.stringify(extras)}`);
-  mkdirSync(join(HERE, 'results'), { recursive: true });
-  const file = join(HERE, 'results', `${date.replace(/[:.]/g, '-')}-${USERS}.json`);
-  writeFileSync(
-    file,
-    JSON.stringify(
-      { date, machine, users: USERS, connections: CONNECTIONS, duration: DURATION, rows: allRows, stores: results },
-      null,
-      2,
-    ),
-  );
-  console.log(`\nwritten to ${file}`);
+  if (args['seed-only']) {
+    console.log(`seeded and kept: ${args.stores} at ${USERS} users`);
+  } else {
+    const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
+    const date = new Date().toISOString();
+    console.log(
+      `\ncirculation benchmark — ${date} — ${machine}\n${CONNECTIONS} connections, ${DURATION} s a side after ${WARMUP} s warm-up\n`,
+    );
+    console.log(table(allRows));
+    for (const { store, extras } of results) console.log(`\n${store}: ${JSON.stringify(extras)}`);
+    mkdirSync(join(HERE, 'results'), { recursive: true });
+    const file = join(HERE, 'results', `${date.replace(/[:.]/g, '-')}-${USERS}.json`);
+    writeFileSync(
+      file,
+      JSON.stringify(
+        { date, machine, users: USERS, connections: CONNECTIONS, duration: DURATION, rows: allRows, stores: results },
+        null,
+        2,
+      ),
+    );
+    console.log(`\nwritten to ${file}`);
+  }
 } finally {
   rmSync(work, { recursive: true, force: true });
 }
