@@ -10,15 +10,21 @@ const BATCH = 500;
 export const LAPSE_AUDIT = { actor: 'lapse', attributes: ['expired'] } as const;
 
 /**
- * Lapses every subscription due now, in batches, and forgets the pending start of those that
- * have begun (so that they join the index of started ones); answers how many lapsed.
+ * Lapses every subscription due now and forgets the pending start of those that have begun (so
+ * that they join the index of started ones); answers how many lapsed. Both go in batches, and
+ * other requests are served between them: SQLite's statements run on the event loop, and a day
+ * on which a publisher's whole print run renews could otherwise hold it for seconds.
  */
-export async function lapseDue(store: Store, now = nowInSeconds()): Promise<number> {
-  await store.clearPendingStarts(now);
+export async function lapseDue(store: Store, now = nowInSeconds(), batch = BATCH): Promise<number> {
+  while ((await store.clearPendingStarts(now, batch)) === batch) await nextTurn();
   let total = 0;
   for (;;) {
-    const lapsed = await store.lapseSubscriptions(now, LAPSE_AUDIT, BATCH);
+    const lapsed = await store.lapseSubscriptions(now, LAPSE_AUDIT, batch);
     total += lapsed;
-    if (lapsed < BATCH) return total;
+    if (lapsed < batch) return total;
+    await nextTurn();
   }
 }
+
+/** Lets the event loop serve what is waiting before going on. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -613,8 +613,8 @@ export function catalogueContract(
       const [u0, u1, u2] = mine;
       assert.deepEqual(await found(start - 1), [u2]);
       assert.deepEqual(await found(start), [u0, u2]);
-      assert.equal(await store.clearPendingStarts(start - 1), 0);
-      assert.ok((await store.clearPendingStarts(start)) >= 1);
+      assert.equal(await store.clearPendingStarts(start - 1, 100), 0);
+      assert.ok((await store.clearPendingStarts(start, 100)) >= 1);
       assert.deepEqual(await found(start), [u0, u2]);
       assert.deepEqual(await found(start + DAY), [u0, u1, u2]);
     });

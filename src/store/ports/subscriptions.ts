@@ -64,9 +64,10 @@ export interface SubscriptionStore {
    */
   lapseSubscriptions(now: number, audit: AuditContext, limit: number): Promise<number>;
   /**
-   * Forgets the start still to come of every subscription whose dateStarted has passed by `now`
-   * (an index hint, not an attribute: no version, no event); answers how many. A few each time
-   * it runs, as many as have begun since. Safe to run from several processes at once.
+   * Forgets the start still to come of up to `limit` subscriptions whose dateStarted has passed by
+   * `now` (an index hint, not an attribute: no version, no event); answers how many. Usually a
+   * few each time the job runs, but as many as a publisher booked to begin on one day. Safe to
+   * run from several processes at once.
    */
-  clearPendingStarts(now: number): Promise<number>;
+  clearPendingStarts(now: number, limit: number): Promise<number>;
 }

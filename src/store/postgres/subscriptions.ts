@@ -205,11 +205,14 @@ export function postgresSubscriptions(database: PostgresDatabase, references: Po
     return Number(rows[0]?.n ?? 0);
   }
 
-  async function clearPendingStarts(now: number): Promise<number> {
+  async function clearPendingStarts(now: number, limit: number): Promise<number> {
     // Any number of processes may clear at once: each row ends the same whoever clears it.
-    return database.changes('UPDATE subscriptions SET pending_start = NULL WHERE pending_start <= $1', [
-      new Date(now * 1000),
-    ]);
+    return database.changes(
+      `UPDATE subscriptions s SET pending_start = NULL
+       FROM (SELECT user_id, id FROM subscriptions WHERE pending_start <= $1 LIMIT $2) begun
+       WHERE s.user_id = begun.user_id AND s.id = begun.id AND s.pending_start IS NOT NULL`,
+      [new Date(now * 1000), limit],
+    );
   }
 
   return {

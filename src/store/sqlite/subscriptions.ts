@@ -146,10 +146,12 @@ export function sqliteSubscriptions(database: SqliteDatabase, references: Sqlite
     'UPDATE subscriptions SET expired = 1, version = version + 1, updated_at = unixepoch() WHERE id = ? AND expired = 0',
   );
 
-  const clearPending = db.prepare('UPDATE subscriptions SET pending_start = NULL WHERE pending_start <= ?');
+  const clearPending = db.prepare(`
+    UPDATE subscriptions SET pending_start = NULL
+    WHERE id IN (SELECT id FROM subscriptions WHERE pending_start <= ? LIMIT ?)`);
 
-  async function clearPendingStarts(now: number): Promise<number> {
-    return clearPending.run(now).changes;
+  async function clearPendingStarts(now: number, limit: number): Promise<number> {
+    return clearPending.run(now, limit).changes;
   }
 
   async function lapseSubscriptions(now: number, audit: AuditContext, limit: number): Promise<number> {

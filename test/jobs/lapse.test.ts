@@ -1,0 +1,98 @@
+/**
+ * The lapse job in batches: every subscription due lapses and every start that has come is
+ * forgotten, however many there are, and other work runs between the batches.
+ */
+import assert from 'node:assert/strict';
+import { afterEach, beforeEach, describe, it } from 'node:test';
+import { lapseDue } from '../../src/jobs/lapse.js';
+import type { SubscriptionValues } from '../../src/domain/subscription.js';
+import { AUDIT } from '../support/fixtures.js';
+import { forEachStoreAndCitus } from '../support/citus.js';
+import { openTestStore, type TestStore } from '../support/stores.js';
+
+const DAY = 24 * 3600;
+const NOW = Math.floor(Date.now() / 1000);
+
+let counter = 0;
+const unique = () => `${process.pid}-${(counter += 1)}`;
+
+const subscription = (values: Partial<SubscriptionValues>): SubscriptionValues => ({
+  dateStarted: NOW - DAY,
+  dateEnded: null,
+  externalIdentifier: null,
+  license: 'individual',
+  resource: 'print',
+  trial: false,
+  productId: null,
+  ...values,
+});
+
+forEachStoreAndCitus((kind) => {
+  let store: TestStore;
+  beforeEach(async () => {
+    store = await openTestStore(kind);
+  });
+  afterEach(() => store.close());
+
+  /** One reader with these subscriptions. */
+  async function readerWith(subscriptions: SubscriptionValues[]): Promise<void> {
+    const user = await store.store.createUser(
+      { email: `lapse-${unique()}@example.com`, passwordHash: null, fields: { familyName: 'Lapse' }, newsletters: [] },
+      AUDIT,
+    );
+    for (const values of subscriptions) await store.store.createSubscription(user.id, values, AUDIT);
+  }
+
+  const count = async (where: string) =>
+    Number((await store.sql(`SELECT count(*) AS n FROM subscriptions WHERE ${where}`))[0]?.n);
+
+  describe('the lapse job, in batches', () => {
+    it('lapses every subscription due and forgets every start that has come, over several batches', async () => {
+      // Booked ahead, each start now passed: what a renewal day looks like to the job.
+      await readerWith([
+        subscription({ dateStarted: NOW + DAY, dateEnded: NOW + DAY + 1 }),
+        subscription({ dateStarted: NOW + DAY }),
+        subscription({ dateStarted: NOW + DAY }),
+      ]);
+      await readerWith([
+        subscription({ dateEnded: NOW - 1 }),
+        subscription({ dateStarted: NOW + DAY, dateEnded: NOW + DAY + 1 }),
+      ]);
+      await readerWith([subscription({ dateStarted: NOW + 3 * DAY }), subscription({ dateEnded: NOW + DAY })]);
+      const later = NOW + 2 * DAY;
+
+      assert.equal(await lapseDue(store.store, later, 2), 4);
+      assert.equal(await count('pending_start IS NOT NULL'), 1, 'only the start still to come is kept');
+      assert.equal(await count('expired'), 4);
+    });
+
+    it('lets other work run between its batches', async () => {
+      await readerWith([
+        subscription({ dateEnded: NOW - 1 }),
+        subscription({ dateEnded: NOW - 1 }),
+        subscription({ dateEnded: NOW - 1 }),
+      ]);
+      let ranBetween = false;
+      setImmediate(() => (ranBetween = true));
+      const lapsed = await lapseDue(store.store, NOW, 1);
+      assert.equal(lapsed, 3);
+      assert.ok(ranBetween, 'a callback queued before the job ran before it ended');
+    });
+  });
+
+  describe('clearPendingStarts', () => {
+    it('forgets at most the given number of starts at a time, those that have come only', async () => {
+      await readerWith([
+        subscription({ dateStarted: NOW + DAY }),
+        subscription({ dateStarted: NOW + DAY }),
+        subscription({ dateStarted: NOW + DAY }),
+        subscription({ dateStarted: NOW + 10 * DAY }),
+      ]);
+      const later = NOW + 2 * DAY;
+      assert.equal(await store.store.clearPendingStarts(later, 2), 2);
+      assert.equal(await store.store.clearPendingStarts(later, 2), 1);
+      assert.equal(await store.store.clearPendingStarts(later, 2), 0);
+      assert.equal(await count('pending_start IS NOT NULL'), 1);
+    });
+  });
+});
