@@ -1,6 +1,6 @@
 /**
  * Credentials as an operator meets them: the first start's admin secret, the `keys` command,
- * and AUTH=off kept to loopback.
+ * a revocation reaching every process, and AUTH=off kept to loopback.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -9,13 +9,56 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { issueKey } from '../support/fixtures.js';
-import { MAIN, runCommand, startProcess } from '../support/process.js';
-import { forEachStore, openTestStore, type TestStore } from '../support/stores.js';
+import { CREDENTIAL_MAX_AGE_MS } from '../../src/store/postgres/credentials.js';
+import { credentialListenerName } from '../../src/store/postgres/credential-changes.js';
+import { eventually } from '../support/eventually.js';
+import { MAIN, runCommand, startProcess, type ServiceProcess } from '../support/process.js';
+import type { Client } from '../support/service.js';
+import { forEachStore, openTestStore, type StoreKind, type TestStore } from '../support/stores.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'circulation-credentials-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 const keys = (databaseUrl: string, ...args: string[]) => runCommand(databaseUrl, 'keys', ...args);
+
+/**
+ * Waits for `client` to refuse a credential just revoked elsewhere: SQLite refuses it on the very
+ * next request; PostgreSQL once the revocation's notification arrives, which must take well under
+ * a second, far within the bound of CREDENTIAL_MAX_AGE_MS that a lost one would take.
+ */
+async function refusedOnceHeard(kind: StoreKind, client: Client, secret: string): Promise<void> {
+  if (kind === 'SQLite') {
+    assert.equal((await client.as(secret).get('/users')).status, 401);
+    return;
+  }
+  await eventually(
+    async () => (await client.as(secret).get('/users')).status === 401,
+    'the refusal within a fifth of the bound a lost notification could take',
+    CREDENTIAL_MAX_AGE_MS / 5,
+  );
+}
+
+/** The backend pid of `service`'s credential listener on PostgreSQL, once it is listening. */
+async function listenerOf(store: TestStore, service: ServiceProcess): Promise<number> {
+  return eventually(async () => {
+    const [row] = await store.sql(
+      "SELECT pid FROM pg_stat_activity WHERE application_name = ? AND query LIKE 'LISTEN %'",
+      [credentialListenerName(service.pid)],
+    );
+    return row?.pid as number | undefined;
+  }, `process ${service.pid} to listen for credential changes`);
+}
+
+/**
+ * Accepted many times over by `service`: whatever a process keeps of a credential, it has kept this
+ * one. On PostgreSQL a process listens from its first authentication on, and keeps credentials
+ * only once it listens.
+ */
+async function acceptedOften(store: TestStore, service: ServiceProcess, secret: string): Promise<void> {
+  assert.equal((await service.client.as(secret).get('/users')).status, 200);
+  if (store.kind !== 'SQLite') await listenerOf(store, service);
+  for (let i = 0; i < 20; i += 1) assert.equal((await service.client.as(secret).get('/users')).status, 200);
+}
 
 forEachStore((kind) => {
   let store: TestStore;
@@ -108,33 +151,62 @@ forEachStore((kind) => {
 
         const revoked = keys(store.databaseUrl, 'revoke', id);
         assert.equal(revoked.status, 0, revoked.stderr);
-        assert.equal((await service.client.as(secret).get('/users')).status, 401);
+        await refusedOnceHeard(kind, service.client, secret);
         assert.match(keys(store.databaseUrl, 'list').stdout, new RegExp(`^${id}\\s.*revoked`, 'm'));
       } finally {
         await service.stop();
       }
     });
 
-    it('refuses a credential revoked through another process on the very next request, however often it was just accepted', async () => {
+    it('refuses a credential revoked through another process or the command line however often it was just accepted: on SQLite from the very next request, on PostgreSQL once notified', async () => {
       const [a, b] = [
         await startProcess({ DATABASE_URL: store.databaseUrl }),
         await startProcess({ DATABASE_URL: store.databaseUrl }),
       ];
       try {
         const key = await issueKey(a.client, ['read']);
-        // Accepted many times over: whatever a process keeps of a credential, it has kept this one.
-        for (let i = 0; i < 20; i += 1) assert.equal((await b.client.as(key.secret).get('/users')).status, 200);
+        await acceptedOften(store, b, key.secret);
         assert.equal((await a.client.delete(`/api-keys/${key.id}`)).status, 204);
-        assert.equal((await b.client.as(key.secret).get('/users')).status, 401);
+        await refusedOnceHeard(kind, b.client, key.secret);
         // And through the command line, to a key the other process has just accepted as well.
         const other = await issueKey(b.client, ['read']);
-        for (let i = 0; i < 20; i += 1) assert.equal((await a.client.as(other.secret).get('/users')).status, 200);
+        await acceptedOften(store, a, other.secret);
         assert.equal(keys(store.databaseUrl, 'revoke', other.id).status, 0);
-        assert.equal((await a.client.as(other.secret).get('/users')).status, 401);
+        await refusedOnceHeard(kind, a.client, other.secret);
       } finally {
         await Promise.all([a.stop(), b.stop()]);
       }
     });
+
+    // Only PostgreSQL keeps credentials on the word of a connection that can be lost.
+    if (kind === 'PostgreSQL')
+      it('refuses a credential revoked while a process has lost its listening connection from the very next request, and hears of revocations again once reconnected', async () => {
+        const [a, b] = [
+          await startProcess({ DATABASE_URL: store.databaseUrl }),
+          await startProcess({ DATABASE_URL: store.databaseUrl }),
+        ];
+        try {
+          const key = await issueKey(b.client, ['read']);
+          await acceptedOften(store, a, key.secret);
+          const listener = await listenerOf(store, a);
+          await store.sql('SELECT pg_terminate_backend(?)', [listener]);
+          await eventually(
+            async () => (await store.sql('SELECT 1 FROM pg_stat_activity WHERE pid = ?', [listener])).length === 0,
+            'the listening connection to end',
+          );
+          // Its notification goes unheard in a: only reading the store tells a of it.
+          assert.equal((await b.client.delete(`/api-keys/${key.id}`)).status, 204);
+          assert.equal((await a.client.as(key.secret).get('/users')).status, 401);
+
+          assert.notEqual(await listenerOf(store, a), listener);
+          const other = await issueKey(b.client, ['read']);
+          await acceptedOften(store, a, other.secret);
+          assert.equal((await b.client.delete(`/api-keys/${other.id}`)).status, 204);
+          await refusedOnceHeard(kind, a.client, other.secret);
+        } finally {
+          await Promise.all([a.stop(), b.stop()]);
+        }
+      });
 
     it('refuses a create without a scope with usage', () => {
       const result = keys(store.databaseUrl, 'create', '--name', 'x');

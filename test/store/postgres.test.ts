@@ -22,6 +22,12 @@ import { USER_COLUMNS, userPageIds } from '../../src/store/sql/users.js';
 import { admin, createTestSchema, postgresSkipReason, type TestSchema } from '../support/postgres.js';
 import { AUDIT } from '../support/fixtures.js';
 import { storeContract } from './contract.js';
+import { eventually } from '../support/eventually.js';
+import { recordStatements } from '../support/statements.js';
+import { CREDENTIAL_MAX_AGE_MS } from '../../src/store/postgres/credentials.js';
+import { CREDENTIALS_CHANNEL } from '../../src/store/postgres/credential-changes.js';
+
+const NEW_KEY = { name: 'kept', scopes: ['read'] as const, rateLimit: null, secretHash: Buffer.alloc(32) };
 
 const skip = postgresSkipReason;
 const schemas: TestSchema[] = [];
@@ -204,6 +210,60 @@ describe('PostgreSQL migrations', { skip }, () => {
     await (await openPostgresStore({ url: schema.url })).close();
     await admin("INSERT INTO schema_migrations (version, name) VALUES (999, 'from the future')", [], schema.name);
     await assert.rejects(openPostgresStore({ url: schema.url }), /newer than this release knows/);
+  });
+});
+
+describe('PostgreSQL credentials kept for authentication', { skip }, () => {
+  let schema: TestSchema;
+  let store: Store;
+  before(async () => {
+    schema = await freshSchema();
+    store = await openPostgresStore({ url: schema.url });
+  });
+  after(() => store?.close());
+
+  /** Behind the store's back: a change no notification tells of, as if it were lost. */
+  const unnotified = (sql: string, params: unknown[]) => admin(sql, params, schema.name);
+
+  /** Reads the key for authentication until it comes from memory (once the store listens), without a statement. */
+  async function keptKey(id: string) {
+    return eventually(async () => {
+      const { result, statements } = await recordStatements(() => store.getApiKeyForAuthentication(id));
+      return statements.length === 0 && result;
+    }, 'the key to be read from memory');
+  }
+
+  it(`keeps a credential at most ${CREDENTIAL_MAX_AGE_MS} ms when no notification tells of its revocation`, async () => {
+    const { id } = await store.createApiKey(NEW_KEY, AUDIT);
+    await keptKey(id);
+    await unnotified('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [id]);
+    const revokedAt = performance.now();
+    assert.equal((await store.getApiKeyForAuthentication(id))?.revokedAt, null, 'not kept');
+    await eventually(
+      async () => (await store.getApiKeyForAuthentication(id))?.revokedAt !== null,
+      'the revocation to be seen',
+      CREDENTIAL_MAX_AGE_MS + 2000,
+    );
+    assert.ok(performance.now() - revokedAt <= CREDENTIAL_MAX_AGE_MS + 250, 'kept past its age');
+  });
+
+  it('forgets every credential kept on a notification from any connection', async () => {
+    const { id } = await store.createApiKey(NEW_KEY, AUDIT);
+    await keptKey(id);
+    await unnotified('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [id]);
+    await admin(`NOTIFY ${CREDENTIALS_CHANNEL}`);
+    await eventually(
+      async () => (await store.getApiKeyForAuthentication(id))?.revokedAt !== null,
+      'the revocation to be seen',
+      1000,
+    );
+  });
+
+  it('reads a credential from the store, not memory, right after a change through this store', async () => {
+    const { id } = await store.createApiKey(NEW_KEY, AUDIT);
+    await keptKey(id);
+    await store.revokeApiKey(id, Math.floor(Date.now() / 1000), AUDIT);
+    assert.notEqual((await store.getApiKeyForAuthentication(id))?.revokedAt, null);
   });
 });
 

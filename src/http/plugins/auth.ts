@@ -2,10 +2,15 @@
  * Who is asking, and may they: every request but the public ones presents a credential as
  * `Authorization: Bearer <secret>` or as HTTP Basic with the secret as password, or, from the
  * console, a staff session cookie (with the role's scopes; an unsafe method also needs the
- * session's X-CSRF-Token and, when the browser names one, its own origin). The credential or
- * session is looked up in the store on every request (SQLite keeps the credentials it read, checked
- * against its data version each time: see store/sqlite/credentials.ts), so a revocation, a sign-out
- * or a disabled account holds from the next request on, in every process. Then its rate is
+ * session's X-CSRF-Token and, when the browser names one, its own origin). A session is looked up
+ * in the store on every request, so a sign-out or a disabled account holds from the next request
+ * on, in every process. So is a credential on SQLite, which keeps the credentials it read but
+ * checks its data version each time (store/sqlite/credentials.ts): a revocation holds from the
+ * next request on, in every process. PostgreSQL keeps them without a read
+ * (store/postgres/credentials.ts): a revocation holds from the next request on in the process
+ * that made it, and in every other once its notification arrives (milliseconds after the commit),
+ * at most 5 seconds after it however notifications fare (CREDENTIAL_MAX_AGE_MS); while a process
+ * is not listening, it reads every credential as SQLite does. Then the credential's rate is
  * checked, then its scope against what the route needs.
  */
 import type { FastifyRequest } from 'fastify';
@@ -64,7 +69,7 @@ export const authentication = fp<AuthOptions & { store: Store }>(
       }
       const parsed = parseSecret(secret);
       if (!parsed) return undefined;
-      const key = await store.getApiKey(parsed.id);
+      const key = await store.getApiKeyForAuthentication(parsed.id);
       if (!key || key.revokedAt !== null || !secretMatches(key.secretHash, parsed.random)) return undefined;
       return { id: key.id, scopes: key.scopes, rateLimit: key.rateLimit };
     }

@@ -63,16 +63,17 @@ export function encodedBody(
 /** Compresses what the hooks before it have made of the body; registered after every other onSend hook. */
 export const compression = fp(
   async (app) => {
-    app.addHook('onSend', async (request, reply, payload) => {
-      if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return payload;
-      if (payload.length === 0) return payload;
+    // It awaits nothing, so it takes a callback: an async hook costs a promise on every request.
+    app.addHook('onSend', (request, reply, payload, done) => {
+      if (typeof payload !== 'string' && !Buffer.isBuffer(payload)) return done(null, payload);
+      if (payload.length === 0) return done(null, payload);
       reply.header('vary', 'accept-encoding');
       // HEAD describes the identity body: compressing one that is never sent costs for nothing.
-      if (request.method === 'HEAD') return payload;
+      if (request.method === 'HEAD') return done(null, payload);
       const encoded = encodedBody(request.headers['accept-encoding'], payload);
-      if (!encoded) return payload;
+      if (!encoded) return done(null, payload);
       reply.header('content-encoding', encoded.coding);
-      return encoded.body;
+      done(null, encoded.body);
     });
   },
   { name: 'compression' },

@@ -16,7 +16,7 @@ import { errors } from '../errors.js';
 import { REQUEST_DEADLINE_MS } from './hardening.js';
 import type { Store } from '../../store/port.js';
 import fp from 'fastify-plugin';
-import type { FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 
 /**
  * How long a claim stays its request's (seconds): past the request's deadline, after which it
@@ -32,9 +32,14 @@ const KEPT_HEADERS = ['location', 'etag'];
 /** What a secret attribute's value is replaced with in a fingerprint: that one was sent, not which. */
 const SECRET_SENT = '(a secret)';
 
+interface IdempotencyClaim {
+  scope: string;
+  key: string;
+}
+
 declare module 'fastify' {
   interface FastifyRequest {
-    idempotencyClaim: { scope: string; key: string } | null;
+    idempotencyClaim: IdempotencyClaim | null;
     /**
      * The reader whose data the response holds: the user in the address by default; a route that
      * creates a reader names them. A kept response goes when its reader is erased.
@@ -71,9 +76,12 @@ export const idempotency = fp<IdempotencyOptions>(
     app.decorateRequest('idempotencyClaim', null);
     app.decorateRequest('dataSubject', null);
 
-    app.addHook('preHandler', async (request, reply) => {
-      const key = request.headers['idempotency-key'];
-      if (key === undefined || !takesIdempotencyKey(request.method, request.routeOptions.url)) return;
+    /**
+     * Claims the key of a request that carries one, or answers it with the first response. Its
+     * hooks await the store only then: most requests carry no key, and an async hook would cost
+     * each of them a promise.
+     */
+    async function claimKey(request: FastifyRequest, reply: FastifyReply, key: string | string[]) {
       if (typeof key !== 'string' || !KEY.test(key)) {
         throw errors.invalidHeader('Idempotency-Key', 'must be 1 to 255 printable characters without spaces');
       }
@@ -100,12 +108,16 @@ export const idempotency = fp<IdempotencyOptions>(
       }
       request.idempotencyClaim = { scope, key };
       request.dataSubject = (request.params as { user_id?: string } | undefined)?.user_id ?? null;
+    }
+
+    app.addHook('preHandler', (request, reply, done) => {
+      const key = request.headers['idempotency-key'];
+      if (key === undefined || !takesIdempotencyKey(request.method, request.routeOptions.url)) return done();
+      claimKey(request, reply, key).then(() => done(), done);
     });
 
-    app.addHook('onSend', async (request, reply, payload) => {
-      const claim = request.idempotencyClaim;
-      if (!claim) return payload;
-      request.idempotencyClaim = null;
+    /** Keeps the response of a claimed request, or releases the claim after a server error. */
+    async function finish(request: FastifyRequest, reply: FastifyReply, payload: unknown, claim: IdempotencyClaim) {
       // A server error is not an answer to keep: release the key so that a retry runs again.
       const kept =
         reply.statusCode >= 500
@@ -121,7 +133,13 @@ export const idempotency = fp<IdempotencyOptions>(
               body: typeof payload === 'string' ? payload : '',
             };
       await store.finishIdempotencyKey(claim.scope, claim.key, kept, request.dataSubject);
-      return payload;
+    }
+
+    app.addHook('onSend', (request, reply, payload, done) => {
+      const claimed = request.idempotencyClaim;
+      if (!claimed) return done(null, payload);
+      request.idempotencyClaim = null;
+      finish(request, reply, payload, claimed).then(() => done(null, payload), done);
     });
   },
   { name: 'idempotency' },

@@ -103,25 +103,26 @@ export const mediaTypes = fp(
       done(problems.length > 0 ? errors.invalidAttributes(problems) : null, body);
     });
 
-    app.addHook('onRequest', async (request) => {
-      if (request.routeOptions.config?.ownMediaType) return;
+    // Hooks that await nothing take a callback: an async one costs a promise on every request.
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (request.routeOptions.config?.ownMediaType) return done();
       const unacceptable = acceptProblem(request.headers.accept);
-      if (unacceptable !== undefined) throw errors.notAcceptable(unacceptable);
+      if (unacceptable !== undefined) return done(errors.notAcceptable(unacceptable));
       const encoding = request.headers['content-encoding'];
       if (encoding !== undefined && encoding.trim().toLowerCase() !== 'identity') {
-        throw errors.unsupportedMediaType('Bodies are accepted only without a Content-Encoding (identity).');
+        return done(errors.unsupportedMediaType('Bodies are accepted only without a Content-Encoding (identity).'));
       }
       const contentType = request.headers['content-type'];
       const unsupported = contentType === undefined ? undefined : contentTypeProblem(contentType);
-      if (unsupported !== undefined) throw errors.unsupportedMediaType(unsupported);
+      done(unsupported === undefined ? undefined : errors.unsupportedMediaType(unsupported));
     });
 
-    app.addHook('onSend', async (request, reply, payload) => {
+    app.addHook('onSend', (request, reply, payload, done) => {
       const hasBody = payload !== undefined && payload !== null && payload !== '';
       // A route of its own media type still answers its errors as JSON:API documents.
       const ownAnswer = request.routeOptions.config?.ownMediaType && reply.statusCode < 400;
       if (hasBody && !ownAnswer) reply.header('content-type', JSONAPI);
-      return payload;
+      done(null, payload);
     });
   },
   { name: 'media-types' },

@@ -67,13 +67,16 @@ export const observability = fp<ObservabilityOptions>(
       },
     });
 
-    app.addHook('onRequest', async () => {
+    // Hooks that await nothing take a callback: an async one costs a promise on every request.
+    app.addHook('onRequest', (_request, _reply, done) => {
       inFlight.inc();
+      done();
     });
-    app.addHook('onSend', async (request, reply) => {
+    app.addHook('onSend', (request, reply, payload, done) => {
       reply.header('x-request-id', request.id);
+      done(null, payload);
     });
-    app.addHook('onResponse', async (request, reply) => {
+    app.addHook('onResponse', (request, reply, done) => {
       inFlight.dec();
       const route = request.routeOptions.url ?? UNMATCHED;
       const labels = { method: request.method, route, status: String(reply.statusCode) };
@@ -89,6 +92,7 @@ export const observability = fp<ObservabilityOptions>(
         },
         'request',
       );
+      done();
     });
 
     // Metrics tell much of the service (routes, rates, timings): a credential with the metrics scope reads them.

@@ -41,12 +41,14 @@ export const shutdown = fp(
     app.addHook('preClose', async () => {
       closing = true;
     });
-    app.addHook('onRequest', async (request) => {
-      if (closing) throw errors.shuttingDown();
-      if (draining && request.routeOptions.url === '/health/ready') throw errors.shuttingDown();
+    // Hooks that await nothing take a callback: an async one costs a promise on every request.
+    app.addHook('onRequest', (request, _reply, done) => {
+      const refused = closing || (draining && request.routeOptions.url === '/health/ready');
+      done(refused ? errors.shuttingDown() : undefined);
     });
-    app.addHook('onSend', async (_request, reply) => {
+    app.addHook('onSend', (_request, reply, payload, done) => {
       if (draining) reply.header('connection', 'close');
+      done(null, payload);
     });
   },
   { name: 'shutdown' },

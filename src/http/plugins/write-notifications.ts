@@ -6,8 +6,10 @@ import fp from 'fastify-plugin';
 
 export const writeNotifications = fp<{ changed: () => void }>(
   async (app, { changed }) => {
-    app.addHook('onResponse', async (request, reply) => {
+    // It awaits nothing, so it takes a callback: an async hook costs a promise on every request.
+    app.addHook('onResponse', (request, reply, done) => {
       if (request.method !== 'GET' && request.method !== 'HEAD' && reply.statusCode < 300) changed();
+      done();
     });
   },
   { name: 'write-notifications' },

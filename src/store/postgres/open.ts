@@ -10,6 +10,7 @@ import type { Store, StoreOptions } from '../port.js';
 import { pendingMigrations } from '../sql/migrations.js';
 import { postgresAudit } from './audit.js';
 import { applyCitusLayout, CITUS_SESSION, isCitusCoordinator } from './citus.js';
+import { listenForCredentialChanges } from './credential-changes.js';
 import { postgresCredentials } from './credentials.js';
 import { MIGRATION_LOCK, PostgresDatabase } from './database.js';
 import { postgresIdempotency } from './idempotency.js';
@@ -45,13 +46,14 @@ export interface PostgresOptions extends StoreOptions {
 
 export async function openPostgresStore(options: PostgresOptions): Promise<Store> {
   const statementTimeout = options.statementTimeoutMs ?? 5000;
+  const connectTimeout = options.connectTimeoutMs ?? 2000;
   const pool = new pg.Pool({
     connectionString: options.url,
     max: options.poolSize ?? DEFAULT_POOL_SIZE,
     statement_timeout: statementTimeout,
     // The server enforces the statement timeout; this one catches a server that went silent.
     query_timeout: statementTimeout + 2000,
-    connectionTimeoutMillis: options.connectTimeoutMs ?? 2000,
+    connectionTimeoutMillis: connectTimeout,
   });
   // An idle connection that drops is replaced on next use; unhandled, its error would end the process.
   pool.on('error', () => {});
@@ -72,12 +74,15 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
   }
   const database = new PostgresDatabase(pool, citus);
   const references = postgresReferences(options.strictReferences ?? false, citus);
+  const { credentials, changes } = postgresCredentials(database, (changed) =>
+    listenForCredentialChanges(options.url, changed, connectTimeout),
+  );
   return withOutagesAsUnavailable({
     ...postgresUsers(database, references),
     ...postgresSubscriptions(database, references),
     ...postgresProducts(database),
     ...postgresNewsletters(database),
-    ...postgresCredentials(database),
+    ...credentials,
     ...postgresAudit(database),
     ...postgresIdempotency(database),
     ...postgresWebhooks(database),
@@ -93,6 +98,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
       return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
     },
     async close() {
+      await changes.close();
       await pool.end();
     },
   });

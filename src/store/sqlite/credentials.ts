@@ -83,5 +83,13 @@ export function sqliteCredentials(database: SqliteDatabase): CredentialStore {
     })();
   }
 
-  return { createApiKey, createFirstApiKey, getApiKey, listApiKeys, revokeApiKey };
+  // What is kept is never behind the database, so authentication reads it as everything else does.
+  return {
+    createApiKey,
+    createFirstApiKey,
+    getApiKey,
+    getApiKeyForAuthentication: getApiKey,
+    listApiKeys,
+    revokeApiKey,
+  };
 }

@@ -1,6 +1,6 @@
 /**
  * Credentials and scopes on every endpoint: who gets in, who gets 401 or 403, and that a
- * revoked credential stops working at once. The sign-in scope reaches its two routes and nothing else.
+ * revoked credential stops working at once, and on PostgreSQL is not read again while kept. The sign-in scope reaches its two routes and nothing else.
  */
 import assert from 'node:assert/strict';
 import { before, after, describe, it } from 'node:test';
@@ -14,6 +14,8 @@ import {
   userDocument,
   webhookDocument,
 } from '../../support/fixtures.js';
+import { eventually } from '../../support/eventually.js';
+import { recordStatements } from '../../support/statements.js';
 import { createReader, issueResetToken, resetDocument, signInDocument } from '../../support/readers.js';
 import { startService, type Client, type Response, type Service } from '../../support/service.js';
 import { forEachStore } from '../../support/stores.js';
@@ -243,7 +245,8 @@ forEachStore((kind) => {
 
     it('stop working on the next request once revoked, and show when', async () => {
       const { id, secret } = await issueKey(service.client, ['read']);
-      assert.equal((await service.client.as(secret).get('/users')).status, 200);
+      // Accepted many times over: whatever the process keeps of a credential, it has kept this one.
+      for (let i = 0; i < 20; i += 1) assert.equal((await service.client.as(secret).get('/users')).status, 200);
       assert.equal((await service.client.delete(`/api-keys/${id}`)).status, 204);
       onlyError(await service.client.as(secret).get('/users'), 401);
       const revokedAt = (await service.client.get(`/api-keys/${id}`)).body.data.attributes.revokedAt;
@@ -265,5 +268,19 @@ forEachStore((kind) => {
       onlyError(await service.client.get('/api-keys/987654'), 404);
       onlyError(await service.client.delete('/api-keys/987654'), 404);
     });
+
+    // PostgreSQL's statements can be counted; SQLite's reads are calls within the process.
+    if (kind === 'PostgreSQL')
+      it('let a GET of one subscription make a single round trip to PostgreSQL, its own read, once kept', async () => {
+        const { secret } = await issueKey(service.client, ['read']);
+        const path = `/users/${userId}/subscriptions/${await createSubscription(service.client, userId)}`;
+        // The first requests read the credential, until the process listens for changes to it.
+        const { result, statements } = await eventually(async () => {
+          const recorded = await recordStatements(() => service.client.as(secret).get(path));
+          return recorded.statements.length === 1 && recorded;
+        }, 'a GET sending a single statement');
+        assert.equal(result.status, 200);
+        assert.match(statements[0]?.text ?? '', /FROM subscriptions/);
+      });
   });
 });
