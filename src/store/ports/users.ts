@@ -20,6 +20,15 @@ export interface StoredUser {
   version: number;
 }
 
+/**
+ * A user as the JSON text of its resource object, rendered by the database: `type`, `id` and
+ * `attributes` (every one), without `links`, which depend on the request.
+ */
+export interface RenderedUser {
+  id: string;
+  json: string;
+}
+
 export interface NewUser {
   email: string;
   passwordHash: string | null;
@@ -72,6 +81,8 @@ export interface UserStore {
   /** The ids of the users with these emails (matched without regard to case), by lower-cased email. */
   userIdsByEmail(emails: readonly string[]): Promise<Map<string, string>>;
   listUsers(query: UserListQuery): Promise<StoredUser[]>;
+  /** The users `listUsers` answers, in the same order, each as the JSON text of its resource object. */
+  listRenderedUsers(query: UserListQuery): Promise<RenderedUser[]>;
   /** Changes the user; a new password hash also voids every password reset token of theirs. */
   updateUser(id: string, changes: UserChanges, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean>;
   /**

@@ -1,0 +1,47 @@
+/**
+ * Collection documents put together from resource objects the store has already written as JSON
+ * text: each gets its `links.self` here (the base URL is the request's), the page's links are
+ * written by the serializer their schema compiles to, and the finished text is sent as it is
+ * (Fastify sends a string with a JSON content type without serializing it again). The bytes are
+ * those the route's response schema would write for the same document.
+ */
+import fastJson from 'fast-json-stringify';
+import type { Static } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
+import { JSONAPI } from '../plugins/media-types.js';
+import { PageLinks } from './documents.js';
+
+const writePageLinks = fastJson(PageLinks) as (links: Static<typeof PageLinks>) => string;
+
+/** A resource object without links, as text, and its id. */
+export interface RenderedResource {
+  id: string;
+  json: string;
+}
+
+/**
+ * The `{"links":…,"data":[…]}` document of a page of resources whose `links.self` is `path` under
+ * `base` followed by their id (an id of digits, which JSON writes as it is).
+ */
+export function renderedCollection(
+  links: Static<typeof PageLinks>,
+  resources: readonly RenderedResource[],
+  base: string,
+  path: string,
+): string {
+  const self = JSON.stringify(`${base}${path}`).slice(0, -1);
+  let data = '';
+  for (const { id, json } of resources) {
+    data += `${data === '' ? '' : ','}${json.slice(0, -1)},"links":{"self":${self}${id}"}}`;
+  }
+  return `{"links":${writePageLinks(links)},"data":[${data}]}`;
+}
+
+/**
+ * Sends a document already written as text. The type is set first: Fastify sends a string with a
+ * JSON content type as it is (a string without one would go as text/plain), and the media-types
+ * hook then makes the content type exact, as for any document.
+ */
+export function sendRendered(reply: FastifyReply, text: string): FastifyReply {
+  return reply.type(JSONAPI).send(text);
+}
