@@ -4,7 +4,7 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
-import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { allows } from '../../domain/api-key.js';
 import { sentAttributeNames } from '../../domain/audit.js';
 import { StoredCatalogueId } from '../../domain/catalogue.js';
@@ -228,7 +228,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
         const page = rendered.slice(0, size);
         const base = baseUrl(request);
         const text = renderedCollection(pageLinks(base, rendered.length, page.at(-1)?.id), page, base, '/users/');
-        return sendRendered(reply as FastifyReply, text);
+        return sendRendered(reply, text);
       }
       const rows = await store.listUsers(listQuery);
       const page = rows.slice(0, size);
