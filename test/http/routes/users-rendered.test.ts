@@ -30,6 +30,10 @@ forEachStoreAndCitus((kind) => {
     familyName: `Müller ${AWKWARD}`,
     givenName: AWKWARD,
     internalNotes: `${AWKWARD}\r\n\b\f${'long '.repeat(20)}`,
+    // Text that reads as a number or a JSON literal stays a string.
+    telephone: '0123',
+    jobTitle: 'true',
+    faxNumber: 'null',
     address: { streetAddress: AWKWARD, postalCode: '' },
     demographics: { recommendations: [AWKWARD, '', 'x'] },
   };
@@ -107,6 +111,7 @@ forEachStoreAndCitus((kind) => {
       assert.equal(user.attributes.address.streetAddress, AWKWARD);
       assert.equal(user.attributes.address.postalCode, '');
       assert.equal(user.attributes.address.unitNumber, null);
+      assert.deepEqual([user.attributes.telephone, user.attributes.jobTitle], ['0123', 'true']);
     });
 
     it('writes the self link of each user under the base URL of the request', async () => {
