@@ -177,7 +177,7 @@ export function postgresUsers(database: PostgresDatabase, references: PostgresRe
 
   async function listRenderedUsers(query: UserListQuery): Promise<RenderedUser[]> {
     const rows = await database.arrays(
-      sql`WITH page AS (${userPageIds(query, 'postgres')}) SELECT id, ${raw(USER_JSON.postgres.columns)} FROM users
+      sql`WITH page AS (${userPageIds(query, 'postgres')}) SELECT id, ${USER_JSON.postgres.columns} FROM users
         WHERE id IN (SELECT id FROM page) ORDER BY id ${userOrder(query)}`,
     );
     return rows.map((row) => ({ id: String(row[0]), json: USER_JSON.postgres.assemble(row, 1) }));

@@ -118,7 +118,7 @@ export function sqliteUsers(database: SqliteDatabase, references: SqliteReferenc
   async function listRenderedUsers(query: UserListQuery): Promise<RenderedUser[]> {
     const page = userPageIds(query, 'sqlite');
     const { statement, values } = database.statement(
-      sql`WITH page AS (${page}) SELECT id, ${raw(USER_JSON.sqlite.columns)} FROM users
+      sql`WITH page AS (${page}) SELECT id, ${USER_JSON.sqlite.columns} FROM users
         WHERE id IN (SELECT id FROM page) ORDER BY id ${userOrder(query)}`,
     );
     return (statement.raw().all(...values) as unknown[][]).map((row) => ({
