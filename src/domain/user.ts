@@ -156,6 +156,9 @@ export const USER_FIELDS: readonly string[] = [
   ),
 ];
 
+/** The nested attributes kept as flat fields, each with its own fields in order. */
+export const USER_GROUPS: Readonly<Record<string, readonly string[]>> = NESTED_GROUPS;
+
 /** Profile fields whose value is a JSON document rather than text. */
 export const USER_JSON_FIELDS: readonly string[] = ['demographics'];
 

@@ -28,6 +28,7 @@ import {
 import { auditOf } from '../plugins/auth.js';
 import { answeredNotModified, etagOf, ifMatchVersions, NotModifiedResponse } from '../jsonapi/etag.js';
 import { listLink, selfLink } from '../jsonapi/links.js';
+import { renderedCollection, sendRendered, writePageLinks } from '../jsonapi/rendered.js';
 import { MAX_PAGE_OFFSET, PageSize, pageSizeOf } from '../jsonapi/paging.js';
 import {
   fieldSet,
@@ -176,7 +177,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
         },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const query = request.query;
       if (query.page !== undefined && query['page[number]'] !== undefined && query.page !== query['page[number]']) {
         throw errors.invalidQueryParameter('page', 'page and page[number] disagree; send one of them');
@@ -202,7 +203,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
         const { name, detail } = subscriptions.problem;
         throw errors.invalidQueryParameter(`filter[${name}]`, `filter[${name}] ${detail}`);
       }
-      const rows = await store.listUsers({
+      const listQuery = {
         search,
         email: email === undefined ? undefined : emailFilter(email),
         circulationNumber: query['filter[circulationNumber]'],
@@ -212,19 +213,27 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
         offset,
         limit: size + 1,
         descending: query.sort === '-id',
+      };
+      /** The page's links, given how many users were read (one more than a page when there is a next) and the last id. */
+      const pageLinks = (base: string, read: number, lastId: string | undefined) => ({
+        self: selfLink(base, request),
+        first: listUrl(base, query, 1),
+        // Only a previous page that may be asked for by number.
+        ...(number > 1 && (number - 2) * size < MAX_PAGE_OFFSET ? { prev: listUrl(base, query, number - 1) } : {}),
+        ...(read > size ? { next: listUrl(base, query, number + 1, lastId) } : {}),
       });
+      // Whole users, nothing included: the database writes each resource object, sent as it is.
+      if (query.include === undefined && query['fields[users]'] === undefined) {
+        const rendered = await store.listRenderedUsers(listQuery);
+        const page = rendered.slice(0, size);
+        const base = baseUrl(request);
+        const links = writePageLinks(pageLinks(base, rendered.length, page.at(-1)?.id));
+        return sendRendered(reply, renderedCollection(links, page, `${base}/users/`));
+      }
+      const rows = await store.listUsers(listQuery);
       const page = rows.slice(0, size);
       const base = baseUrl(request);
-      return {
-        links: {
-          self: selfLink(base, request),
-          first: listUrl(base, query, 1),
-          // Only a previous page that may be asked for by number.
-          ...(number > 1 && (number - 2) * size < MAX_PAGE_OFFSET ? { prev: listUrl(base, query, number - 1) } : {}),
-          ...(rows.length > size ? { next: listUrl(base, query, number + 1, page.at(-1)?.id) } : {}),
-        },
-        ...(await readDocument(request, page, query)),
-      };
+      return { links: pageLinks(base, rows.length, page.at(-1)?.id), ...(await readDocument(request, page, query)) };
     },
   );
 

@@ -7,6 +7,7 @@ import type { ActiveSubscriptionFilter } from '../../domain/entitlement.js';
 import type { SearchRange } from '../../domain/search.js';
 import type { SubscriptionValues } from '../../domain/subscription.js';
 import type { UserFields } from '../../domain/user.js';
+import type { RenderedResource } from './rendered.js';
 import type { IfVersion } from './versions.js';
 
 export interface StoredUser {
@@ -72,6 +73,8 @@ export interface UserStore {
   /** The ids of the users with these emails (matched without regard to case), by lower-cased email. */
   userIdsByEmail(emails: readonly string[]): Promise<Map<string, string>>;
   listUsers(query: UserListQuery): Promise<StoredUser[]>;
+  /** The users `listUsers` answers, in the same order, each as the JSON text of its resource object. */
+  listRenderedUsers(query: UserListQuery): Promise<RenderedResource[]>;
   /** Changes the user; a new password hash also voids every password reset token of theirs. */
   updateUser(id: string, changes: UserChanges, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean>;
   /**

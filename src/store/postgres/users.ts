@@ -7,7 +7,16 @@ import { eventTypeOf } from '../../domain/events.js';
 import { failures } from '../../domain/failures.js';
 import { searchKey } from '../../domain/search.js';
 import { USER_FIELDS } from '../../domain/user.js';
-import type { IfVersion, ImportedUser, NewUser, StoredUser, UserChanges, UserListQuery, UserStore } from '../port.js';
+import type {
+  IfVersion,
+  ImportedUser,
+  NewUser,
+  RenderedResource,
+  StoredUser,
+  UserChanges,
+  UserListQuery,
+  UserStore,
+} from '../port.js';
 import { raw, sql } from '../sql/builder.js';
 import {
   columnOf,
@@ -21,6 +30,7 @@ import {
   userPageIds,
 } from '../sql/users.js';
 import type { Row } from '../sql/rows.js';
+import { USER_JSON } from '../sql/user-json.js';
 import type pg from 'pg';
 import { auditInsert, versionCondition, type PostgresDatabase } from './database.js';
 import type { PostgresReferences } from './references.js';
@@ -165,6 +175,14 @@ export function postgresUsers(database: PostgresDatabase, references: PostgresRe
     return rows.map(toStoredUser);
   }
 
+  async function listRenderedUsers(query: UserListQuery): Promise<RenderedResource[]> {
+    const rows = await database.arrays(
+      sql`WITH page AS (${userPageIds(query, 'postgres')}) SELECT id, ${USER_JSON.postgres.columns} FROM users
+        WHERE id IN (SELECT id FROM page) ORDER BY id ${userOrder(query)}`,
+    );
+    return rows.map((row) => ({ id: String(row[0]), json: USER_JSON.postgres.assemble(row, 1) }));
+  }
+
   async function updateUser(id: string, changes: UserChanges, audit: AuditContext, ifVersion?: IfVersion) {
     const params: unknown[] = [id, changes.removeNewsletters, changes.addNewsletters];
     const sets = ['updated_at = now()', 'version = version + 1'];
@@ -262,7 +280,7 @@ export function postgresUsers(database: PostgresDatabase, references: PostgresRe
     });
   }
 
-  return { createUser, importUsers, getUser, userIdsByEmail, listUsers, updateUser, deleteUser };
+  return { createUser, importUsers, getUser, userIdsByEmail, listUsers, listRenderedUsers, updateUser, deleteUser };
 }
 
 /** The search keys of a new user's names (domain/search.ts), in the order of the columns family_key, given_key. */

@@ -6,7 +6,16 @@ import { emailKeys } from '../../domain/email.js';
 import { failures } from '../../domain/failures.js';
 import { searchKey } from '../../domain/search.js';
 import { USER_FIELDS } from '../../domain/user.js';
-import type { IfVersion, ImportedUser, NewUser, StoredUser, UserChanges, UserListQuery, UserStore } from '../port.js';
+import type {
+  IfVersion,
+  ImportedUser,
+  NewUser,
+  RenderedResource,
+  StoredUser,
+  UserChanges,
+  UserListQuery,
+  UserStore,
+} from '../port.js';
 import { sql, raw } from '../sql/builder.js';
 import type { Row } from '../sql/rows.js';
 import type Database from 'better-sqlite3';
@@ -21,6 +30,7 @@ import {
   userOrder,
   userPageIds,
 } from '../sql/users.js';
+import { USER_JSON } from '../sql/user-json.js';
 import { requireVersion, type SqliteDatabase } from './database.js';
 import type { SqliteReferences } from './references.js';
 import { INSERT_SUBSCRIPTION, subscriptionParams } from './subscriptions.js';
@@ -105,6 +115,18 @@ export function sqliteUsers(database: SqliteDatabase, references: SqliteReferenc
     return (statement.raw().all(...values) as unknown[][]).map(userOfValues);
   }
 
+  async function listRenderedUsers(query: UserListQuery): Promise<RenderedResource[]> {
+    const page = userPageIds(query, 'sqlite');
+    const { statement, values } = database.statement(
+      sql`WITH page AS (${page}) SELECT id, ${USER_JSON.sqlite.columns} FROM users
+        WHERE id IN (SELECT id FROM page) ORDER BY id ${userOrder(query)}`,
+    );
+    return (statement.raw().all(...values) as unknown[][]).map((row) => ({
+      id: String(row[0]),
+      json: USER_JSON.sqlite.assemble(row, 1),
+    }));
+  }
+
   const selectUserRow = db.prepare(`
     SELECT email, email_lower, email_domain, password_hash, version, ${profileColumns} FROM users WHERE id = ?`);
   const updateRow = db.prepare(`
@@ -170,7 +192,7 @@ export function sqliteUsers(database: SqliteDatabase, references: SqliteReferenc
     return deleted;
   }
 
-  return { createUser, importUsers, getUser, userIdsByEmail, listUsers, updateUser, deleteUser };
+  return { createUser, importUsers, getUser, userIdsByEmail, listUsers, listRenderedUsers, updateUser, deleteUser };
 }
 
 /** Runs a write that may break the unique email index, turning that into the failure it is. */
