@@ -36,7 +36,6 @@ export type * from './ports/sign-ins.js';
 export type * from './ports/staff.js';
 export type * from './ports/newsletters.js';
 export type * from './ports/products.js';
-export type * from './ports/rendered.js';
 export type * from './ports/reports.js';
 export type * from './ports/retention.js';
 export type * from './ports/subscriptions.js';

@@ -9,27 +9,32 @@ import fastJson from 'fast-json-stringify';
 import type { Static } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import { JSONAPI } from '../plugins/media-types.js';
-import type { RenderedResource } from '../../store/port.js';
 import { PageLinks } from './documents.js';
-import { CursorLinks } from './paging.js';
 
-/** The links of a list by page number and of a list by cursor, as their schemas' serializers write them. */
-export const writePageLinks = fastJson(PageLinks) as (links: Static<typeof PageLinks>) => string;
-export const writeCursorLinks = fastJson(CursorLinks) as (links: Static<typeof CursorLinks>) => string;
+const writePageLinks = fastJson(PageLinks) as (links: Static<typeof PageLinks>) => string;
+
+/** A resource object without links, as text, and its id. */
+export interface RenderedResource {
+  id: string;
+  json: string;
+}
 
 /**
- * The `{"links":…,"data":[…]}` document of a page of resources (`links` already written), each
- * resource's `links.self` being `selfBase` followed by its id (an id of digits, which JSON writes
- * as it is).
+ * The `{"links":…,"data":[…]}` document of a page of resources whose `links.self` is `path` under
+ * `base` followed by their id (an id of digits, which JSON writes as it is).
  */
-export function renderedCollection(links: string, resources: readonly RenderedResource[], selfBase: string): string {
-  const self = JSON.stringify(selfBase).slice(0, -1);
+export function renderedCollection(
+  links: Static<typeof PageLinks>,
+  resources: readonly RenderedResource[],
+  base: string,
+  path: string,
+): string {
+  const self = JSON.stringify(`${base}${path}`).slice(0, -1);
   let data = '';
-  for (const { id, json, relationships } of resources) {
-    const after = relationships === undefined ? '' : `,"relationships":${relationships}`;
-    data += `${data === '' ? '' : ','}${json.slice(0, -1)},"links":{"self":${self}${id}"}${after}}`;
+  for (const { id, json } of resources) {
+    data += `${data === '' ? '' : ','}${json.slice(0, -1)},"links":{"self":${self}${id}"}}`;
   }
-  return `{"links":${links},"data":[${data}]}`;
+  return `{"links":${writePageLinks(links)},"data":[${data}]}`;
 }
 
 /**

@@ -33,7 +33,6 @@ import {
 import { auditOf } from '../plugins/auth.js';
 import { answeredNotModified, etagOf, ifMatchVersions, NotModifiedResponse } from '../jsonapi/etag.js';
 import { SubscriptionParams, UserParams } from '../jsonapi/params.js';
-import { renderedCollection, sendRendered, writeCursorLinks } from '../jsonapi/rendered.js';
 import { CursorLinks, cursorPage, PageAfter, PageSize, pageSizeOf } from '../jsonapi/paging.js';
 import {
   fieldSet,
@@ -134,40 +133,30 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
         },
       },
     },
-    async (request, reply) => {
+    async (request) => {
       const { user_id } = request.params;
       const query = request.query;
       const size = pageSizeOf(query);
       const statuses = query['filter[status]']?.split(',') as SubscriptionStatus[] | undefined;
       const filtered = statuses || query['filter[resource]'] !== undefined || query['filter[product]'] !== undefined;
-      const now = nowInSeconds();
-      const pageQuery = {
+      const list = await store.listSubscriptions(user_id, {
         afterId: query['page[after]'],
         limit: size + 1,
         descending: query.sort === '-id',
         ...(filtered
           ? {
               filter: {
-                at: now,
+                at: nowInSeconds(),
                 statuses,
                 resource: query['filter[resource]'] as Resource | undefined,
                 product: query['filter[product]'],
               },
             }
           : {}),
-      };
-      const path = `/users/${user_id}/subscriptions`;
-      // Whole subscriptions, nothing included: the database writes each resource object, sent as it is.
-      if (query['fields[subscriptions]'] === undefined && query.include === undefined) {
-        const rendered = await store.listRenderedSubscriptions(user_id, pageQuery, now);
-        if (!rendered) throw noSuchUser(user_id);
-        const base = baseUrl(request);
-        const { page, links } = cursorPage(rendered, size, base, path, query);
-        return sendRendered(reply, renderedCollection(writeCursorLinks(links), page, `${base}${path}/`));
-      }
-      const list = await store.listSubscriptions(user_id, pageQuery);
+      });
       if (!list) throw noSuchUser(user_id);
       const fields = fieldSet(query['fields[subscriptions]']);
+      const path = `/users/${user_id}/subscriptions`;
       const { page, links } = cursorPage(list, size, baseUrl(request), path, query);
       return {
         links,

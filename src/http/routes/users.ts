@@ -28,7 +28,7 @@ import {
 import { auditOf } from '../plugins/auth.js';
 import { answeredNotModified, etagOf, ifMatchVersions, NotModifiedResponse } from '../jsonapi/etag.js';
 import { listLink, selfLink } from '../jsonapi/links.js';
-import { renderedCollection, sendRendered, writePageLinks } from '../jsonapi/rendered.js';
+import { renderedCollection, sendRendered } from '../jsonapi/rendered.js';
 import { MAX_PAGE_OFFSET, PageSize, pageSizeOf } from '../jsonapi/paging.js';
 import {
   fieldSet,
@@ -227,8 +227,8 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
         const rendered = await store.listRenderedUsers(listQuery);
         const page = rendered.slice(0, size);
         const base = baseUrl(request);
-        const links = writePageLinks(pageLinks(base, rendered.length, page.at(-1)?.id));
-        return sendRendered(reply, renderedCollection(links, page, `${base}/users/`));
+        const text = renderedCollection(pageLinks(base, rendered.length, page.at(-1)?.id), page, base, '/users/');
+        return sendRendered(reply, text);
       }
       const rows = await store.listUsers(listQuery);
       const page = rows.slice(0, size);

@@ -5,7 +5,6 @@
 import type { AuditContext } from '../../domain/audit.js';
 import type { ActiveSubscription, SubscriptionFilter } from '../../domain/entitlement.js';
 import type { StoredSubscription, SubscriptionValues } from '../../domain/subscription.js';
-import type { RenderedResource } from './rendered.js';
 import type { IfVersion } from './versions.js';
 
 /** A page of a user's subscriptions, by id. */
@@ -27,12 +26,6 @@ export interface SubscriptionStore {
   ): Promise<StoredSubscription | undefined>;
   /** A page of a user's subscriptions by id (those the filter lets through), or undefined when there is no such user. */
   listSubscriptions(userId: string, query: SubscriptionPageQuery): Promise<StoredSubscription[] | undefined>;
-  /** The subscriptions `listSubscriptions` answers, in the same order, as JSON text with their status at `now`. */
-  listRenderedSubscriptions(
-    userId: string,
-    query: SubscriptionPageQuery,
-    now: number,
-  ): Promise<RenderedResource[] | undefined>;
   /**
    * What a user's subscriptions active at `now` give (a subscription without a resource gives its
    * product's), in one indexed read: the paywall's question. Undefined when there is no such user.

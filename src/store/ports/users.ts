@@ -7,7 +7,6 @@ import type { ActiveSubscriptionFilter } from '../../domain/entitlement.js';
 import type { SearchRange } from '../../domain/search.js';
 import type { SubscriptionValues } from '../../domain/subscription.js';
 import type { UserFields } from '../../domain/user.js';
-import type { RenderedResource } from './rendered.js';
 import type { IfVersion } from './versions.js';
 
 export interface StoredUser {
@@ -19,6 +18,15 @@ export interface StoredUser {
   lastSignInAt: number | null;
   /** Goes up by one with every change (a sign-in too): the resource's ETag. */
   version: number;
+}
+
+/**
+ * A user as the JSON text of its resource object, rendered by the database: `type`, `id` and
+ * `attributes` (every one), without `links`, which depend on the request.
+ */
+export interface RenderedUser {
+  id: string;
+  json: string;
 }
 
 export interface NewUser {
@@ -74,7 +82,7 @@ export interface UserStore {
   userIdsByEmail(emails: readonly string[]): Promise<Map<string, string>>;
   listUsers(query: UserListQuery): Promise<StoredUser[]>;
   /** The users `listUsers` answers, in the same order, each as the JSON text of its resource object. */
-  listRenderedUsers(query: UserListQuery): Promise<RenderedResource[]>;
+  listRenderedUsers(query: UserListQuery): Promise<RenderedUser[]>;
   /** Changes the user; a new password hash also voids every password reset token of theirs. */
   updateUser(id: string, changes: UserChanges, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean>;
   /**

@@ -8,8 +8,7 @@ import { PRODUCT_POINTER } from '../../domain/catalogue.js';
 import { failures } from '../../domain/failures.js';
 import type { StoredSubscription, SubscriptionValues } from '../../domain/subscription.js';
 import type { IfVersion, SubscriptionPageQuery, SubscriptionStore } from '../port.js';
-import { raw, sql } from '../sql/builder.js';
-import { renderedSubscription, subscriptionText } from '../sql/subscription-json.js';
+import { sql } from '../sql/builder.js';
 import type { Row } from '../sql/rows.js';
 import {
   activeSubscriptionsQuery,
@@ -89,18 +88,6 @@ export function postgresSubscriptions(database: PostgresDatabase, references: Po
     );
     if (rows.length === 0) return undefined;
     return rows.filter((r) => r.id !== null).map(toStoredSubscription);
-  }
-
-  async function listRenderedSubscriptions(userId: string, query: SubscriptionPageQuery, now: number) {
-    const text = subscriptionText('postgres', now);
-    // As listSubscriptions: the user's row first; a user without subscriptions is one row of nulls.
-    const rows = await database.arrays(
-      sql`SELECT s.id, ${text.resource.columns}, ${text.relationships.columns} FROM users u
-          LEFT JOIN LATERAL (${subscriptionPage(userId, query, 'postgres')}) s ON true
-          WHERE u.id = ${userId} ORDER BY s.id ${raw(query.descending ? 'DESC' : 'ASC')}`,
-    );
-    if (rows.length === 0) return undefined;
-    return rows.filter((row) => row[0] !== null).map((row) => renderedSubscription(text, row, 1));
   }
 
   async function activeSubscriptionsOf(userId: string, now: number) {
@@ -231,7 +218,6 @@ export function postgresSubscriptions(database: PostgresDatabase, references: Po
   return {
     createSubscription,
     listSubscriptions,
-    listRenderedSubscriptions,
     activeSubscriptionsOf,
     listSubscriptionsOfUsers,
     getSubscription,

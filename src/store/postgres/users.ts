@@ -11,7 +11,7 @@ import type {
   IfVersion,
   ImportedUser,
   NewUser,
-  RenderedResource,
+  RenderedUser,
   StoredUser,
   UserChanges,
   UserListQuery,
@@ -175,7 +175,7 @@ export function postgresUsers(database: PostgresDatabase, references: PostgresRe
     return rows.map(toStoredUser);
   }
 
-  async function listRenderedUsers(query: UserListQuery): Promise<RenderedResource[]> {
+  async function listRenderedUsers(query: UserListQuery): Promise<RenderedUser[]> {
     const rows = await database.arrays(
       sql`WITH page AS (${userPageIds(query, 'postgres')}) SELECT id, ${USER_JSON.postgres.columns} FROM users
         WHERE id IN (SELECT id FROM page) ORDER BY id ${userOrder(query)}`,

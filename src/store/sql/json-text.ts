@@ -43,8 +43,6 @@ export type Piece = string | Sql | WrittenHere;
  */
 export interface ResourceText {
   columns: Sql;
-  /** How many columns those are. */
-  width: number;
   assemble(values: readonly unknown[], start: number): string;
 }
 
@@ -74,7 +72,6 @@ export function resourceText(pieces: readonly Piece[]): ResourceText {
   });
   return {
     columns: join(columns, ', '),
-    width: 1 + 2 * here.length,
     assemble(values, start) {
       let text = values[start] as string;
       for (let i = 0; i < here.length; i += 1) {

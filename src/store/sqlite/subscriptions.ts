@@ -4,9 +4,7 @@
 import type { AuditContext } from '../../domain/audit.js';
 import { PRODUCT_POINTER } from '../../domain/catalogue.js';
 import type { StoredSubscription, SubscriptionValues } from '../../domain/subscription.js';
-import type { IfVersion, RenderedResource, SubscriptionPageQuery, SubscriptionStore } from '../port.js';
-import { raw, sql } from '../sql/builder.js';
-import { renderedSubscription, subscriptionText } from '../sql/subscription-json.js';
+import type { IfVersion, SubscriptionPageQuery, SubscriptionStore } from '../port.js';
 import type { Row } from '../sql/rows.js';
 import {
   activeSubscriptionsQuery,
@@ -54,19 +52,6 @@ export function sqliteSubscriptions(database: SqliteDatabase, references: Sqlite
       // The user first, so that "no such user" and "no subscriptions" differ.
       if (!userExists.get(userId)) return undefined;
       return database.all(subscriptionPage(userId, query, 'sqlite')).map(toStoredSubscription);
-    })();
-  }
-
-  async function listRenderedSubscriptions(userId: string, query: SubscriptionPageQuery, now: number) {
-    const text = subscriptionText('sqlite', now);
-    const { statement, values } = database.statement(
-      sql`SELECT s.id, ${text.resource.columns}, ${text.relationships.columns} FROM (${subscriptionPage(userId, query, 'sqlite')}) s
-        ORDER BY s.id ${raw(query.descending ? 'DESC' : 'ASC')}`,
-    );
-    return db.transaction((): RenderedResource[] | undefined => {
-      if (!userExists.get(userId)) return undefined;
-      const rows = statement.raw().all(...values) as unknown[][];
-      return rows.map((row) => renderedSubscription(text, row, 1));
     })();
   }
 
@@ -185,7 +170,6 @@ export function sqliteSubscriptions(database: SqliteDatabase, references: Sqlite
   return {
     createSubscription,
     listSubscriptions,
-    listRenderedSubscriptions,
     activeSubscriptionsOf,
     listSubscriptionsOfUsers,
     getSubscription,

@@ -10,7 +10,7 @@ import type {
   IfVersion,
   ImportedUser,
   NewUser,
-  RenderedResource,
+  RenderedUser,
   StoredUser,
   UserChanges,
   UserListQuery,
@@ -115,7 +115,7 @@ export function sqliteUsers(database: SqliteDatabase, references: SqliteReferenc
     return (statement.raw().all(...values) as unknown[][]).map(userOfValues);
   }
 
-  async function listRenderedUsers(query: UserListQuery): Promise<RenderedResource[]> {
+  async function listRenderedUsers(query: UserListQuery): Promise<RenderedUser[]> {
     const page = userPageIds(query, 'sqlite');
     const { statement, values } = database.statement(
       sql`WITH page AS (${page}) SELECT id, ${USER_JSON.sqlite.columns} FROM users
