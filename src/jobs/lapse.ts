@@ -3,6 +3,7 @@
  * `subscription.expired` event. Run by `circulation lapse`, or every LAPSE_INTERVAL_SECONDS by a
  * serving process (any number of processes may do so at once).
  */
+import { setImmediate as nextTurn } from 'node:timers/promises';
 import { nowInSeconds } from '../domain/dates.js';
 import type { Store } from '../store/port.js';
 
@@ -25,6 +26,3 @@ export async function lapseDue(store: Store, now = nowInSeconds(), batch = BATCH
     await nextTurn();
   }
 }
-
-/** Lets the event loop serve what is waiting before going on. */
-const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));

@@ -8,16 +8,11 @@
 import fastJson from 'fast-json-stringify';
 import type { Static } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
+import type { RenderedUser } from '../../store/port.js';
 import { JSONAPI } from '../plugins/media-types.js';
 import { PageLinks } from './documents.js';
 
 const writePageLinks = fastJson(PageLinks) as (links: Static<typeof PageLinks>) => string;
-
-/** A resource object without links, as text, and its id. */
-export interface RenderedResource {
-  id: string;
-  json: string;
-}
 
 /**
  * The `{"links":…,"data":[…]}` document of a page of resources whose `links.self` is `path` under
@@ -25,7 +20,7 @@ export interface RenderedResource {
  */
 export function renderedCollection(
   links: Static<typeof PageLinks>,
-  resources: readonly RenderedResource[],
+  resources: readonly RenderedUser[],
   base: string,
   path: string,
 ): string {

@@ -222,17 +222,16 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
         ...(number > 1 && (number - 2) * size < MAX_PAGE_OFFSET ? { prev: listUrl(base, query, number - 1) } : {}),
         ...(read > size ? { next: listUrl(base, query, number + 1, lastId) } : {}),
       });
+      const base = baseUrl(request);
       // Whole users, nothing included: the database writes each resource object, sent as it is.
       if (query.include === undefined && query['fields[users]'] === undefined) {
         const rendered = await store.listRenderedUsers(listQuery);
         const page = rendered.slice(0, size);
-        const base = baseUrl(request);
         const text = renderedCollection(pageLinks(base, rendered.length, page.at(-1)?.id), page, base, '/users/');
         return sendRendered(reply, text);
       }
       const rows = await store.listUsers(listQuery);
       const page = rows.slice(0, size);
-      const base = baseUrl(request);
       return { links: pageLinks(base, rows.length, page.at(-1)?.id), ...(await readDocument(request, page, query)) };
     },
   );

@@ -1,8 +1,8 @@
 /**
- * What the resources the database writes as JSON text share (users in user-json.ts,
- * subscriptions in subscription-json.ts): how each dialect writes a column's value as JSON, and a
- * resource put together from stretches of text the database writes and the few values written in
- * JavaScript instead, where the database cannot give the general path's bytes.
+ * Resources the database writes as JSON text (users, in user-json.ts): how each dialect writes a
+ * column's value as JSON, and a resource put together from stretches of text the database writes
+ * and the few values written in JavaScript instead, where the database cannot give the general
+ * path's bytes.
  */
 import { join, raw, Sql, sql, type Dialect } from './builder.js';
 
@@ -21,11 +21,6 @@ export const JSON_TEXT: Record<Dialect, JsonText> = {
 /** JSON text as an SQL string literal. */
 export function literal(json: string): Sql {
   return raw(`'${json.replaceAll("'", "''")}'`);
-}
-
-/** A boolean column as `true` or `false` (SQLite keeps 0 and 1, which CASE reads alike). */
-export function booleanJson(column: string): Sql {
-  return raw(`CASE WHEN ${column} THEN 'true' ELSE 'false' END`);
 }
 
 /** A value the database leaves to JavaScript: the column it reads, and how its value is written. */
