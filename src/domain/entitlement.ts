@@ -6,6 +6,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { formatInstant } from './dates.js';
+import { Nullable } from './schema.js';
 import { RESOURCES, type Resource, type SubscriptionStatus } from './subscription.js';
 
 export const ACCESS = 'access';
@@ -30,10 +31,13 @@ export interface ActiveSubscription {
 export const AccessAttributes = Type.Object({
   online: Type.Boolean({ description: 'An active subscription gives online (online or print-online).' }),
   print: Type.Boolean({ description: 'An active subscription gives print (print or print-online).' }),
-  until: Type.Union([Type.String({ format: 'date-time' }), Type.Null()], {
-    description:
-      'The latest dateEnded of the active subscriptions; null when one of them is open-ended, or none is active.',
-  }),
+  until: Nullable(
+    Type.String({
+      format: 'date-time',
+      description:
+        'The latest dateEnded of the active subscriptions; null when one of them is open-ended, or none is active.',
+    }),
+  ),
   products: Type.Array(Type.String(), { description: 'The products of the active subscriptions, by id.' }),
 });
 
