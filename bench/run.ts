@@ -545,8 +545,10 @@ async function benchStore(kind: string, work: string): Promise<{ rows: Row[]; ex
     // The seeded users have the ids 1 to USERS in order, so the link to a deep page is known.
     const deepNextLink = `/users?page[number]=${deepPage}&page[after]=${(deepPage - 1) * 100}`;
 
+    // An empty name (a stray comma) would match every scenario.
+    const names = args.scenarios?.split(',').filter((name) => name !== '');
     const chosen = scenarios(deepPage, deepNextLink).filter(
-      (s) => !args.scenarios || args.scenarios.split(',').some((f) => s.name.includes(f)),
+      (s) => !names || names.some((name) => s.name.includes(name)),
     );
     const underLoad = [
       { name: 'GET one subscription under 50 creates', writes: 'create a user', keyword: 'hash' },
