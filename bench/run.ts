@@ -454,7 +454,7 @@ async function openBenchStore(
   databaseUrl: string;
   seeded: boolean;
   /** Once seeding has finished: PostgreSQL's statistics gathered, and with --seeded the mark set. */
-  markSeeded(): Promise<void>;
+  seedingDone(): Promise<void>;
   drop(): Promise<void>;
 }> {
   if (kind === 'sqlite') {
@@ -467,7 +467,7 @@ async function openBenchStore(
       store: openSqliteStore({ path }),
       databaseUrl: `sqlite:${path}`,
       seeded: args.seeded && existsSync(mark),
-      markSeeded: async () => (args.seeded ? writeFileSync(mark, new Date().toISOString()) : undefined),
+      seedingDone: async () => (args.seeded ? writeFileSync(mark, new Date().toISOString()) : undefined),
       drop: async () => {},
     };
   }
@@ -492,7 +492,7 @@ async function openBenchStore(
     store: await openPostgresStore({ url: url.href }),
     databaseUrl: url.href,
     seeded,
-    markSeeded: async () => {
+    seedingDone: async () => {
       // The statistics autovacuum would gather before long: without them the planner takes the
       // freshly filled tables for empty, and a run straight after seeding measures its bad plans.
       const tables = await admin.query<{ name: string }>(
@@ -510,7 +510,7 @@ async function openBenchStore(
 }
 
 async function benchStore(kind: string, work: string): Promise<{ rows: Row[]; extras: Record<string, unknown> }> {
-  const { store, databaseUrl, seeded, markSeeded, drop } = await openBenchStore(kind, work);
+  const { store, databaseUrl, seeded, seedingDone, drop } = await openBenchStore(kind, work);
   const extras: Record<string, unknown> = {};
   if (seeded) {
     process.stderr.write(`${kind}: reusing the database seeded with ${USERS} users (--seeded)\n`);
@@ -525,7 +525,7 @@ async function benchStore(kind: string, work: string): Promise<{ rows: Row[]; ex
     process.stderr.write(
       `\rseeded ${USERS} users (${USERS * SUBSCRIPTIONS_PER_USER} subscriptions) in ${seedSeconds.toFixed(1)} s\n`,
     );
-    await markSeeded();
+    await seedingDone();
   }
   await store.close();
   const rows: Row[] = [];

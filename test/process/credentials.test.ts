@@ -60,6 +60,23 @@ async function acceptedOften(store: TestStore, service: ServiceProcess, secret: 
   for (let i = 0; i < 20; i += 1) assert.equal((await service.client.as(secret).get('/users')).status, 200);
 }
 
+/** Runs `work` with two service processes on `store`'s database, and stops them after. */
+async function withTwoProcesses(
+  store: TestStore,
+  work: (a: ServiceProcess, b: ServiceProcess) => Promise<void>,
+): Promise<void> {
+  const a = await startProcess({ DATABASE_URL: store.databaseUrl });
+  const b = await startProcess({ DATABASE_URL: store.databaseUrl }).catch(async (error: unknown) => {
+    await a.stop();
+    throw error;
+  });
+  try {
+    await work(a, b);
+  } finally {
+    await Promise.all([a.stop(), b.stop()]);
+  }
+}
+
 forEachStore((kind) => {
   let store: TestStore;
   before(async () => {
@@ -159,11 +176,7 @@ forEachStore((kind) => {
     });
 
     it('refuses a credential revoked through another process or the command line however often it was just accepted: on SQLite from the very next request, on PostgreSQL once notified', async () => {
-      const [a, b] = [
-        await startProcess({ DATABASE_URL: store.databaseUrl }),
-        await startProcess({ DATABASE_URL: store.databaseUrl }),
-      ];
-      try {
+      await withTwoProcesses(store, async (a, b) => {
         const key = await issueKey(a.client, ['read']);
         await acceptedOften(store, b, key.secret);
         assert.equal((await a.client.delete(`/api-keys/${key.id}`)).status, 204);
@@ -173,19 +186,13 @@ forEachStore((kind) => {
         await acceptedOften(store, a, other.secret);
         assert.equal(keys(store.databaseUrl, 'revoke', other.id).status, 0);
         await refusedOnceHeard(kind, a.client, other.secret);
-      } finally {
-        await Promise.all([a.stop(), b.stop()]);
-      }
+      });
     });
 
     // Only PostgreSQL keeps credentials on the word of a connection that can be lost.
     if (kind === 'PostgreSQL')
       it('refuses a credential revoked while a process has lost its listening connection from the very next request, and hears of revocations again once reconnected', async () => {
-        const [a, b] = [
-          await startProcess({ DATABASE_URL: store.databaseUrl }),
-          await startProcess({ DATABASE_URL: store.databaseUrl }),
-        ];
-        try {
+        await withTwoProcesses(store, async (a, b) => {
           const key = await issueKey(b.client, ['read']);
           await acceptedOften(store, a, key.secret);
           const listener = await listenerOf(store, a);
@@ -203,9 +210,7 @@ forEachStore((kind) => {
           await acceptedOften(store, a, other.secret);
           assert.equal((await b.client.delete(`/api-keys/${other.id}`)).status, 204);
           await refusedOnceHeard(kind, a.client, other.secret);
-        } finally {
-          await Promise.all([a.stop(), b.stop()]);
-        }
+        });
       });
 
     it('refuses a create without a scope with usage', () => {

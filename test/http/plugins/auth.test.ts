@@ -1,6 +1,7 @@
 /**
- * Credentials and scopes on every endpoint: who gets in, who gets 401 or 403, and that a
- * revoked credential stops working at once, and on PostgreSQL is not read again while kept. The sign-in scope reaches its two routes and nothing else.
+ * Credentials and scopes on every endpoint: who gets in, who gets 401 or 403, that a revoked
+ * credential stops working at once, and that on PostgreSQL one kept is not read again. The
+ * sign-in scope reaches its two routes and nothing else.
  */
 import assert from 'node:assert/strict';
 import { before, after, describe, it } from 'node:test';
