@@ -13,11 +13,11 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import type { CredentialStore, Store, UserListQuery } from '../../src/store/port.js';
 import { migratePostgres, openPostgresStore } from '../../src/store/postgres/open.js';
+import { activeSubscriptionsQuery } from '../../src/store/postgres/subscriptions.js';
 import { postgresMigrations } from '../../src/store/postgres/migrations.js';
 import type { Sql } from '../../src/store/sql/builder.js';
 import { newsletterWithCountQuery } from '../../src/store/sql/newsletters.js';
 import { productWithCountQuery } from '../../src/store/sql/products.js';
-import { activeSubscriptionsQuery } from '../../src/store/sql/subscriptions.js';
 import { USER_COLUMNS, userPageIds } from '../../src/store/sql/users.js';
 import { admin, createTestSchema, postgresSkipReason, type TestSchema } from '../support/postgres.js';
 import { AUDIT } from '../support/fixtures.js';
@@ -477,9 +477,7 @@ describe('PostgreSQL plan of the access check before any statistics', { skip }, 
     ]) {
       await admin(statement, [], schema.name);
     }
-    const { text, values } = activeSubscriptionsQuery('77', Math.floor(Date.now() / 1000), 'postgres').render(
-      'postgres',
-    );
+    const { text, values } = activeSubscriptionsQuery('77', Math.floor(Date.now() / 1000)).render('postgres');
     const client = new pg.Client({ connectionString: schema.url });
     await client.connect();
     try {
@@ -606,7 +604,7 @@ describe('PostgreSQL query plans of the catalogue filters at 100,000 users', { s
   });
 
   it("answers a user's access from the user's own subscriptions", async () => {
-    const text = await plan(activeSubscriptionsQuery('77', now, 'postgres'));
+    const text = await plan(activeSubscriptionsQuery('77', now));
     assertSeeks(text);
     assert.match(text, /using subscriptions_pkey on subscriptions/, text);
   });

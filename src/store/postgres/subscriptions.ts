@@ -8,14 +8,14 @@ import { PRODUCT_POINTER } from '../../domain/catalogue.js';
 import { failures } from '../../domain/failures.js';
 import type { StoredSubscription, SubscriptionValues } from '../../domain/subscription.js';
 import type { IfVersion, SubscriptionPageQuery, SubscriptionStore } from '../port.js';
-import { sql } from '../sql/builder.js';
-import type { Row } from '../sql/rows.js';
+import { sql, type Sql } from '../sql/builder.js';
+import { instantValue, type Row } from '../sql/rows.js';
 import {
-  activeSubscriptionsQuery,
+  activeSubscriptionsOfUser,
   pendingStart,
   SUBSCRIPTION_COLUMNS,
   subscriptionPage,
-  toActiveSubscriptions,
+  toActiveSubscription,
   toStoredSubscription,
 } from '../sql/subscriptions.js';
 import { auditInsert, versionCondition, violates, type PostgresDatabase } from './database.js';
@@ -36,6 +36,22 @@ export const FIRST_SUBSCRIPTIONS_OF_USERS_CITUS = `SELECT ${SUBSCRIPTION_COLUMNS
     SELECT *, row_number() OVER (PARTITION BY user_id ORDER BY id) AS n FROM subscriptions
     WHERE user_id = ANY($1::bigint[])) s
   WHERE n <= $2 ORDER BY id`;
+
+/**
+ * What one user's subscriptions active at `now` give, in one round trip with the user's row, so
+ * that a user without active subscriptions (one row of nulls) and no user (no row) differ. The
+ * user's subscriptions are read apart (OFFSET 0 keeps the dates out of that read): a plan made
+ * without statistics, kept for a prepared statement's life, otherwise ANDed the user's key with a
+ * bitmap of every subscription not yet ended (28,000 index entries at 10,000 users). That read
+ * carries only the columns needed: each one more is copied for every subscription of the user.
+ */
+export function activeSubscriptionsQuery(userId: string, now: number): Sql {
+  const usersSubscriptions = sql`(SELECT id, user_id, expired, date_started, date_ended, resource, product_id
+    FROM subscriptions WHERE user_id = ${userId} OFFSET 0)`;
+  return sql`SELECT u.id AS owner, s.* FROM users u
+    LEFT JOIN LATERAL (${activeSubscriptionsOfUser(userId, instantValue('postgres', now), usersSubscriptions)}) s ON true
+    WHERE u.id = ${userId}`;
+}
 
 export function postgresSubscriptions(database: PostgresDatabase, references: PostgresReferences): SubscriptionStore {
   /** Registers or refuses the product a write newly names (see references.ts), on the write's connection. */
@@ -91,9 +107,9 @@ export function postgresSubscriptions(database: PostgresDatabase, references: Po
   }
 
   async function activeSubscriptionsOf(userId: string, now: number) {
-    return toActiveSubscriptions(
-      await database.preparedRows('active-subscriptions', activeSubscriptionsQuery(userId, now, 'postgres')),
-    );
+    const rows = await database.preparedRows('active-subscriptions', activeSubscriptionsQuery(userId, now));
+    if (rows.length === 0) return undefined;
+    return rows.filter((r) => r.id !== null).map(toActiveSubscription);
   }
 
   async function listSubscriptionsOfUsers(userIds: readonly string[], perUser?: number) {

@@ -103,32 +103,22 @@ export function subscriptionPage(userId: string, query: SubscriptionPageQuery, d
 }
 
 /**
- * What a user's subscriptions active at `now` give, each with the resource it gives (its own, or
- * its product's): the user's subscriptions by the user's index, and each product by its key. On
- * PostgreSQL the user's subscriptions are read apart (OFFSET 0 keeps the dates out of that read):
- * a plan made without statistics, kept for a prepared statement's life, otherwise ANDed the user's
- * key with a bitmap of every subscription not yet ended (28,000 index entries at 10,000 users).
+ * What one user's subscriptions active at `at` give (their own resource, or else their product's,
+ * read by the product's key), read by the user's key alone. `user` and `at` are values, or
+ * placeholders (`raw('@at')`) for a statement prepared once; `subscriptions` is the table, or a
+ * narrower read of it. No row does not tell a user without active subscriptions from no user.
  */
-export function activeSubscriptionsQuery(userId: string, now: number, dialect: Dialect): Sql {
-  const subscriptions =
-    dialect === 'postgres'
-      ? sql`(SELECT ${raw(SUBSCRIPTION_COLUMNS)} FROM subscriptions WHERE user_id = ${userId} OFFSET 0)`
-      : raw('subscriptions');
-  return sql`SELECT u.id AS owner, s.id, s.product_id, s.date_ended,
+export function activeSubscriptionsOfUser(user: unknown, at: unknown, subscriptions: Sql = raw('subscriptions')): Sql {
+  return sql`SELECT s.id, s.product_id, s.date_ended,
       coalesce(s.resource, (SELECT p.resource FROM products p WHERE p.id = s.product_id)) AS resource
-    FROM users u
-    LEFT JOIN ${subscriptions} s ON s.user_id = u.id AND ${statusCondition('s', 'active', instantValue(dialect, now))}
-    WHERE u.id = ${userId}`;
+    FROM ${subscriptions} s WHERE s.user_id = ${user} AND ${statusCondition('s', 'active', at)}`;
 }
 
-/** The rows of `activeSubscriptionsQuery`, undefined when there is no such user. */
-export function toActiveSubscriptions(rows: readonly Row[]): ActiveSubscription[] | undefined {
-  if (rows.length === 0) return undefined;
-  return rows
-    .filter((r) => r.id !== null)
-    .map((r) => ({
-      productId: r.product_id as string | null,
-      resource: r.resource as Resource | null,
-      dateEnded: r.date_ended === null ? null : seconds(r.date_ended),
-    }));
+/** A row of a query of active subscriptions: what access needs of one. */
+export function toActiveSubscription(row: Row): ActiveSubscription {
+  return {
+    productId: row.product_id as string | null,
+    resource: row.resource as Resource | null,
+    dateEnded: row.date_ended === null ? null : seconds(row.date_ended),
+  };
 }
