@@ -14,8 +14,9 @@ import pg from 'pg';
 import type { CredentialStore, Store, UserListQuery } from '../../src/store/port.js';
 import { migratePostgres, openPostgresStore } from '../../src/store/postgres/open.js';
 import { activeSubscriptionsQuery } from '../../src/store/postgres/subscriptions.js';
+import { usersOfPage } from '../../src/store/postgres/users.js';
 import { postgresMigrations } from '../../src/store/postgres/migrations.js';
-import type { Sql } from '../../src/store/sql/builder.js';
+import { raw, type Sql } from '../../src/store/sql/builder.js';
 import { newsletterWithCountQuery } from '../../src/store/sql/newsletters.js';
 import { productWithCountQuery } from '../../src/store/sql/products.js';
 import { USER_COLUMNS, userPageIds } from '../../src/store/sql/users.js';
@@ -492,6 +493,34 @@ describe('PostgreSQL plan of the access check before any statistics', { skip }, 
       await client.end();
     }
   });
+});
+
+describe('PostgreSQL plan of a page of users at 10,000 users', { skip }, () => {
+  let schema: TestSchema;
+  before(async () => {
+    schema = await freshSchema();
+    await (await openPostgresStore({ url: schema.url })).close();
+    await admin(
+      `INSERT INTO users (email, email_lower, email_domain, family_name)
+       SELECT 'u' || i || '@d.example', 'u' || i || '@d.example', 'd.example', 'Reader' FROM generate_series(1, 10000) AS i`,
+      [],
+      schema.name,
+    );
+    await admin('ANALYZE', [], schema.name);
+  });
+
+  for (const [name, cursor] of [
+    ['the first page', {}],
+    ['a page past a cursor', { afterId: '4321' }],
+  ] as const) {
+    it(`reads ${name}'s rows by the users' key, not by scanning every user`, async () => {
+      const { text, values } = usersOfPage({ limit: 101, offset: 0, ...cursor }, raw('id, email')).render('postgres');
+      const rows = await admin<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values, schema.name);
+      const shown = rows.map((r) => r['QUERY PLAN']).join('\n');
+      assert.doesNotMatch(shown, /Seq Scan on users/, shown);
+      assert.match(shown, /Index Scan using users_pkey on users\b[^\n]*\n\s+Index Cond: \(id = ANY/, shown);
+    });
+  }
 });
 
 describe('PostgreSQL query plans of the catalogue filters at 100,000 users', { skip }, () => {
