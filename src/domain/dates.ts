@@ -5,7 +5,15 @@
 
 const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})T(\d{2}):(\d{2}):(\d{2})(?:\.\d{1,9})?(Z|[+-](\d{2}):(\d{2}))$/;
 
-/** Epoch seconds of an ISO-8601 timestamp with offset, or undefined when it is not one. */
+/** The first and last instants a four-digit year writes: 0000-01-01T00:00:00 and 9999-12-31T23:59:59 UTC. */
+const FIRST_WRITABLE = utcDate(0, 0, 1).getTime() / 1000;
+const LAST_WRITABLE = utcDate(10000, 0, 1).getTime() / 1000 - 1;
+
+/**
+ * Epoch seconds of an ISO-8601 timestamp with offset, or undefined when it is not one, or when in
+ * UTC it falls outside the years 0000–9999 that it is written back in (an offset can carry
+ * 9999-12-31T23:00:00-05:00 into 10000).
+ */
 export function parseInstant(text: string): number | undefined {
   const m = ISO_DATE_TIME.exec(text);
   if (!m) return undefined;
@@ -23,7 +31,8 @@ export function parseInstant(text: string): number | undefined {
   if (hour > 23 || minute > 59 || second > 59 || offsetHours > 23 || offsetMinutes > 59) return undefined;
   const sign = m[7]?.startsWith('-') ? -1 : 1;
   const utcSeconds = utcDate(year, month - 1, day).setUTCHours(hour, minute, second) / 1000;
-  return utcSeconds - sign * (offsetHours * 3600 + offsetMinutes * 60);
+  const instant = utcSeconds - sign * (offsetHours * 3600 + offsetMinutes * 60);
+  return instant < FIRST_WRITABLE || instant > LAST_WRITABLE ? undefined : instant;
 }
 
 export function isIsoDateTime(text: string): boolean {

@@ -19,7 +19,10 @@ export type Resource = (typeof RESOURCES)[number];
 
 const Instant = Type.String({
   format: 'date-time',
-  errorMessage: { format: 'must be an ISO-8601 timestamp with a UTC offset, such as 2025-01-31T00:00:00+00:00' },
+  errorMessage: {
+    format:
+      'must be an ISO-8601 timestamp with a UTC offset, such as 2025-01-31T00:00:00+00:00, in the years 0000 to 9999 in UTC',
+  },
   description: 'ISO-8601 with a UTC offset; returned in UTC, to the second.',
 });
 

@@ -33,6 +33,16 @@ describe('parseInstant', () => {
     assert.equal(parseInstant('2025-01-31T12:34:56.123456789+00:00'), utc(2025, 1, 31, 12, 34, 56));
   });
 
+  it('rejects a timestamp its offset carries out of the years 0000 to 9999 in UTC, which it could not be written back as', () => {
+    assert.equal(parseInstant('9999-12-31T23:00:00-05:00'), undefined);
+    assert.equal(parseInstant('0000-01-01T00:30:00+01:00'), undefined);
+  });
+
+  it('accepts the first and last second of the years 0000 to 9999 in UTC, whatever the offset', () => {
+    assert.equal(formatInstant(parseInstant('9999-12-31T18:59:59-05:00')!), '9999-12-31T23:59:59+00:00');
+    assert.equal(formatInstant(parseInstant('0000-01-01T01:00:00+01:00')!), '0000-01-01T00:00:00+00:00');
+  });
+
   it('accepts 29 February in a leap year', () => {
     assert.equal(parseInstant('2024-02-29T00:00:00Z'), utc(2024, 2, 29));
   });

@@ -132,7 +132,7 @@ forEachStore((kind) => {
           errors: [
             "familyName: can't be blank",
             'address.addressRegion: must be at most two characters when addressCountry is US or CA',
-            'subscription.dateStarted: must be an ISO-8601 timestamp with a UTC offset, such as 2025-01-31T00:00:00+00:00',
+            'subscription.dateStarted: must be an ISO-8601 timestamp with a UTC offset, such as 2025-01-31T00:00:00+00:00, in the years 0000 to 9999 in UTC',
           ],
         });
       } finally {

@@ -75,6 +75,19 @@ forEachStoreAndCitus((kind) => {
       }
     });
 
+    it('refuses a dateEnded its offset carries past the year 9999 in UTC, as it could not be written back', async () => {
+      const userId = await createUser(service.client);
+      const error = onlyError(
+        await service.client.post(
+          `/users/${userId}/subscriptions`,
+          subscriptionDocument({ dateEnded: '9999-12-31T23:00:00-05:00' }),
+        ),
+        422,
+      );
+      assert.equal(error.source.pointer, '/data/attributes/dateEnded');
+      assert.match(error.detail, /years 0000 to 9999/);
+    });
+
     it('refuses license and resource outside their enumerations', async () => {
       const userId = await createUser(service.client);
       const response = await service.client.post(
