@@ -14,12 +14,11 @@ import pg from 'pg';
 import type { CredentialStore, Store, UserListQuery } from '../../src/store/port.js';
 import { migratePostgres, openPostgresStore } from '../../src/store/postgres/open.js';
 import { activeSubscriptionsQuery } from '../../src/store/postgres/subscriptions.js';
-import { usersOfPage } from '../../src/store/postgres/users.js';
 import { postgresMigrations } from '../../src/store/postgres/migrations.js';
 import { raw, type Sql } from '../../src/store/sql/builder.js';
 import { newsletterWithCountQuery } from '../../src/store/sql/newsletters.js';
 import { productWithCountQuery } from '../../src/store/sql/products.js';
-import { USER_COLUMNS, userPageIds } from '../../src/store/sql/users.js';
+import { USER_COLUMNS, userPageIds, usersOfPage } from '../../src/store/sql/users.js';
 import { admin, createTestSchema, postgresSkipReason, type TestSchema } from '../support/postgres.js';
 import { AUDIT } from '../support/fixtures.js';
 import { storeContract } from './contract.js';
@@ -514,7 +513,9 @@ describe('PostgreSQL plan of a page of users at 10,000 users', { skip }, () => {
     ['a page past a cursor', { afterId: '4321' }],
   ] as const) {
     it(`reads ${name}'s rows by the users' key, not by scanning every user`, async () => {
-      const { text, values } = usersOfPage({ limit: 101, offset: 0, ...cursor }, raw('id, email')).render('postgres');
+      const { text, values } = usersOfPage({ limit: 101, offset: 0, ...cursor }, raw('id, email'), 'postgres').render(
+        'postgres',
+      );
       const rows = await admin<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values, schema.name);
       const shown = rows.map((r) => r['QUERY PLAN']).join('\n');
       assert.doesNotMatch(shown, /Seq Scan on users/, shown);

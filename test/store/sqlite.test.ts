@@ -67,6 +67,41 @@ function planOf(path: string, sql: string, args: unknown[]): string[] {
 
 storeContract('SQLite', (options) => openSqliteStore({ path: freshDatabasePath(), ...options }));
 
+/**
+ * The statements a store on `path` runs (through `methods`) during `call`, with their arguments:
+ * better-sqlite3's `prepare` is watched while the store opens and prepares them, so a plan checked
+ * is the real one. What the store runs as it opens is not kept.
+ */
+async function statementsRunBy(
+  path: string,
+  call: (store: Store) => Promise<unknown>,
+  methods: readonly ('all' | 'get')[],
+): Promise<{ sql: string; args: unknown[] }[]> {
+  const prototype = Database.prototype as unknown as { prepare: (sql: string) => Database.Statement };
+  const prepare = prototype.prepare;
+  const seen: { sql: string; args: unknown[] }[] = [];
+  prototype.prepare = function (this: Database.Database, sql: string) {
+    const statement = prepare.call(this, sql);
+    for (const method of methods) {
+      const run = (statement[method] as (...args: unknown[]) => unknown).bind(statement);
+      (statement as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
+        seen.push({ sql, args });
+        return run(...args);
+      };
+    }
+    return statement;
+  };
+  const store = openSqliteStore({ path });
+  seen.length = 0;
+  try {
+    await call(store);
+  } finally {
+    prototype.prepare = prepare;
+    await store.close();
+  }
+  return seen;
+}
+
 describe('SQLite migrations', () => {
   it('record every applied migration in schema_migrations', async () => {
     const path = await migratedDatabasePath();
@@ -392,31 +427,9 @@ describe('SQLite query plans', () => {
     return queryOf(path, (store) => store.listUsers(query));
   }
 
-  /**
-   * The SQL and arguments of the one query `read` runs: better-sqlite3's `prepare` is watched
-   * while the store prepares it, so the plan checked is the real one.
-   */
+  /** The SQL and arguments of the one query `read` runs, as the store prepares it. */
   async function queryOf(path: string, read: (store: Store) => Promise<unknown>) {
-    const prototype = Database.prototype as unknown as { prepare: (sql: string) => Database.Statement };
-    const prepare = prototype.prepare;
-    const seen: { sql: string; args: unknown[] }[] = [];
-    prototype.prepare = function (this: Database.Database, sql: string) {
-      const statement = prepare.call(this, sql);
-      const all = statement.all.bind(statement);
-      (statement as { all: (...args: unknown[]) => unknown[] }).all = (...args: unknown[]) => {
-        seen.push({ sql, args });
-        return all(...args);
-      };
-      return statement;
-    };
-    // Opened while prepare is watched: some statements are prepared as the store opens.
-    const store = openSqliteStore({ path });
-    try {
-      await read(store);
-    } finally {
-      prototype.prepare = prepare;
-      await store.close();
-    }
+    const seen = await statementsRunBy(path, read, ['all']);
     assert.equal(seen.length, 1, 'the read runs one query');
     return seen[0]!;
   }
@@ -514,30 +527,7 @@ describe('SQLite query plans of the catalogue filters at 20,000 users', () => {
 
   /** The plan of every statement the store runs for `call`, as the store prepares it. */
   async function plansOf(call: (store: Store) => Promise<unknown>): Promise<string[]> {
-    const prototype = Database.prototype as unknown as { prepare: (sql: string) => Database.Statement };
-    const prepare = prototype.prepare;
-    const seen: { sql: string; args: unknown[] }[] = [];
-    prototype.prepare = function (this: Database.Database, sql: string) {
-      const statement = prepare.call(this, sql);
-      for (const method of ['all', 'get'] as const) {
-        const run = (statement[method] as (...args: unknown[]) => unknown).bind(statement);
-        (statement as unknown as Record<string, unknown>)[method] = (...args: unknown[]) => {
-          seen.push({ sql, args });
-          return run(...args);
-        };
-      }
-      return statement;
-    };
-    // Opened while prepare is watched, as some statements are prepared as the store opens; only
-    // what the call runs is kept.
-    const store = openSqliteStore({ path });
-    seen.length = 0;
-    try {
-      await call(store);
-    } finally {
-      prototype.prepare = prepare;
-      await store.close();
-    }
+    const seen = await statementsRunBy(path, call, ['all', 'get']);
     assert.ok(seen.length > 0, 'the call ran no statement');
     return seen.flatMap(({ sql, args }) => planOf(path, sql, args));
   }

@@ -17,7 +17,7 @@ import type {
   UserListQuery,
   UserStore,
 } from '../port.js';
-import { raw, sql, type Sql } from '../sql/builder.js';
+import { raw, sql } from '../sql/builder.js';
 import {
   columnOf,
   importedNewsletters,
@@ -26,8 +26,7 @@ import {
   toColumnValue,
   toStoredUser,
   USER_COLUMNS,
-  userOrder,
-  userPageIds,
+  usersOfPage,
 } from '../sql/users.js';
 import type { Row } from '../sql/rows.js';
 import { USER_JSON } from '../sql/user-json.js';
@@ -45,17 +44,6 @@ import { subscriptionParams } from './subscriptions.js';
 const userColumns = (owner = 'users.id') => `id, email, ${USER_COLUMNS.join(', ')},
     ARRAY(SELECT newsletter_id FROM user_newsletters n WHERE n.user_id = ${owner}
           ORDER BY newsletter_id COLLATE "C") AS newsletters, last_sign_in_at, version`;
-
-/**
- * The rows of a page of users, `columns` of each: the page's ids first (`userPageIds`), then each
- * row by its key. The ids are an array the key is searched by, not `IN (SELECT …)`: that left the
- * join to the planner, which hashed the page and scanned every user to probe it wherever the table
- * looked small enough (at 10,000 users, all of them for a page of 101: 4.8 ms against 0.85).
- */
-export function usersOfPage(query: UserListQuery, columns: Sql): Sql {
-  return sql`WITH page AS (${userPageIds(query, 'postgres')}) SELECT ${columns} FROM users
-    WHERE id = ANY (ARRAY(SELECT id FROM page)) ORDER BY id ${userOrder(query)}`;
-}
 
 export function postgresUsers(database: PostgresDatabase, references: PostgresReferences): UserStore {
   async function createUser(user: NewUser, audit: AuditContext): Promise<StoredUser> {
@@ -180,12 +168,12 @@ export function postgresUsers(database: PostgresDatabase, references: PostgresRe
   }
 
   async function listUsers(query: UserListQuery): Promise<StoredUser[]> {
-    const rows = await database.rows(usersOfPage(query, raw(userColumns())));
+    const rows = await database.rows(usersOfPage(query, raw(userColumns()), 'postgres'));
     return rows.map(toStoredUser);
   }
 
   async function listRenderedUsers(query: UserListQuery): Promise<RenderedUser[]> {
-    const rows = await database.arrays(usersOfPage(query, sql`id, ${USER_JSON.postgres.columns}`));
+    const rows = await database.arrays(usersOfPage(query, sql`id, ${USER_JSON.postgres.columns}`, 'postgres'));
     return rows.map((row) => ({ id: String(row[0]), json: USER_JSON.postgres.assemble(row, 1) }));
   }
 

@@ -99,6 +99,19 @@ export function userPageIds(query: UserListQuery, dialect: Dialect): Sql {
   return bySubscriptions(query, active as ActiveSubscriptionFilter, dialect);
 }
 
+/**
+ * The rows of a page of users, `columns` of each: the page's ids first (`userPageIds`), then each
+ * row by its key. SQLite reads `IN (SELECT …)` by the key as it is. On PostgreSQL the ids are an
+ * array the key is searched by: `IN` left the join to the planner, which hashed the page and
+ * scanned every user to probe it wherever the table looked small enough (at 10,000 users, all of
+ * them for a page of 101: 4.8 ms against 0.85).
+ */
+export function usersOfPage(query: UserListQuery, columns: Sql, dialect: Dialect): Sql {
+  const ofPage = raw(dialect === 'postgres' ? 'id = ANY (ARRAY(SELECT id FROM page))' : 'id IN (SELECT id FROM page)');
+  return sql`WITH page AS (${userPageIds(query, dialect)}) SELECT ${columns} FROM users
+    WHERE ${ofPage} ORDER BY id ${userOrder(query)}`;
+}
+
 export function userOrder(query: UserListQuery): Sql {
   return raw(query.descending ? 'DESC' : 'ASC');
 }

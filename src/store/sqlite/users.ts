@@ -27,20 +27,17 @@ import {
   joining,
   toColumnValue,
   USER_COLUMNS,
-  userOrder,
-  userPageIds,
+  usersOfPage,
 } from '../sql/users.js';
 import { USER_JSON } from '../sql/user-json.js';
 import { requireVersion, type SqliteDatabase } from './database.js';
 import type { SqliteReferences } from './references.js';
 import { INSERT_SUBSCRIPTION, subscriptionParams } from './subscriptions.js';
 
-const USER_SELECT = `
-  SELECT id, email, ${USER_COLUMNS.join(', ')},
+const USER_ROW_COLUMNS = `id, email, ${USER_COLUMNS.join(', ')},
     (SELECT json_group_array(newsletter_id) FROM
       (SELECT newsletter_id FROM user_newsletters n WHERE n.user_id = users.id ORDER BY newsletter_id)
-    ) AS newsletters, last_sign_in_at, version
-  FROM users`;
+    ) AS newsletters, last_sign_in_at, version`;
 
 export function sqliteUsers(database: SqliteDatabase, references: SqliteReferences): UserStore {
   const { db } = database;
@@ -100,7 +97,7 @@ export function sqliteUsers(database: SqliteDatabase, references: SqliteReferenc
   }
 
   // Rows as arrays: better-sqlite3 builds an object per row at several times the cost.
-  const selectUser = db.prepare(`${USER_SELECT} WHERE id = ?`).raw();
+  const selectUser = db.prepare(`SELECT ${USER_ROW_COLUMNS} FROM users WHERE id = ?`).raw();
 
   async function getUser(id: string): Promise<StoredUser | undefined> {
     const values = selectUser.get(id) as unknown[] | undefined;
@@ -108,18 +105,13 @@ export function sqliteUsers(database: SqliteDatabase, references: SqliteReferenc
   }
 
   async function listUsers(query: UserListQuery): Promise<StoredUser[]> {
-    const page = userPageIds(query, 'sqlite');
-    const { statement, values } = database.statement(
-      sql`WITH page AS (${page}) ${raw(USER_SELECT)} WHERE id IN (SELECT id FROM page) ORDER BY id ${userOrder(query)}`,
-    );
+    const { statement, values } = database.statement(usersOfPage(query, raw(USER_ROW_COLUMNS), 'sqlite'));
     return (statement.raw().all(...values) as unknown[][]).map(userOfValues);
   }
 
   async function listRenderedUsers(query: UserListQuery): Promise<RenderedUser[]> {
-    const page = userPageIds(query, 'sqlite');
     const { statement, values } = database.statement(
-      sql`WITH page AS (${page}) SELECT id, ${USER_JSON.sqlite.columns} FROM users
-        WHERE id IN (SELECT id FROM page) ORDER BY id ${userOrder(query)}`,
+      usersOfPage(query, sql`id, ${USER_JSON.sqlite.columns}`, 'sqlite'),
     );
     return (statement.raw().all(...values) as unknown[][]).map((row) => ({
       id: String(row[0]),
@@ -206,7 +198,7 @@ function uniqueEmail<T>(write: () => T): T {
   }
 }
 
-/** A user read with `USER_SELECT` as an array: id, email, the profile columns, newsletters. */
+/** A user read with `USER_ROW_COLUMNS` as an array: id, email, the profile columns, newsletters. */
 function userOfValues(values: readonly unknown[]): StoredUser {
   return {
     id: String(values[0]),
