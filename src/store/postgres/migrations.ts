@@ -505,4 +505,30 @@ export const postgresMigrations: readonly PostgresMigration[] = [
       -- saves the check.
     `,
   },
+  {
+    version: 23,
+    name: 'who has an active subscription, read by keys of what it gives once it has started',
+    sql: `
+      -- Who has an active subscription giving a resource, or of a product, is read in user order
+      -- from an index. A planner takes that order from an index only past columns the query holds
+      -- equal, and "pending_start IS NULL" (started, migration 18) or "resource IS NULL" (given
+      -- by the product) is not an equality: those reads walked every subscription by the primary
+      -- key instead, sure from the columns' statistics, taken one by one, that the page was near.
+      -- Where nothing matched (a product whose subscriptions all start next month) that walk read
+      -- them all: 1.5 million rows, 290 ms a page at 1,000,000 users. Each index now has one key of
+      -- both facts, null while the start is to come, which a read holds equal and whose statistics
+      -- are gathered whole, so that an empty range is known to be one: the resource a started
+      -- subscription names, or else '/' and its product's id (no resource starts so), read product
+      -- by product for those giving a resource; and the product it is of. The queries write them
+      -- as here (sql/subscriptions.ts).
+      DROP INDEX subscriptions_resource;
+      CREATE INDEX subscriptions_resource ON subscriptions
+        ((CASE WHEN pending_start IS NULL THEN coalesce(resource, '/' || product_id) END), expired, user_id,
+          date_started, date_ended);
+      -- Led still by the product, for the foreign key's check and the count of what refers to one.
+      DROP INDEX subscriptions_product;
+      CREATE INDEX subscriptions_product ON subscriptions
+        (product_id, (CASE WHEN pending_start IS NULL THEN product_id END), expired, user_id, date_started, date_ended);
+    `,
+  },
 ];

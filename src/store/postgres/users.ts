@@ -17,12 +17,13 @@ import type {
   UserListQuery,
   UserStore,
 } from '../port.js';
-import { raw, sql } from '../sql/builder.js';
+import { raw, sql, type Sql } from '../sql/builder.js';
 import {
   columnOf,
   importedNewsletters,
   importedProducts,
   joining,
+  productsOfPage,
   toColumnValue,
   toStoredUser,
   USER_COLUMNS,
@@ -167,13 +168,20 @@ export function postgresUsers(database: PostgresDatabase, references: PostgresRe
     return row && toStoredUser(row);
   }
 
+  /** The statement of a page of users, `columns` of each, once what it needs of the catalogue is read. */
+  async function pageOf(query: UserListQuery, columns: Sql): Promise<Sql> {
+    const products = productsOfPage(query);
+    const ids = products ? (await database.rows(products)).map((row) => row.id as string) : [];
+    return usersOfPage(query, columns, 'postgres', ids);
+  }
+
   async function listUsers(query: UserListQuery): Promise<StoredUser[]> {
-    const rows = await database.rows(usersOfPage(query, raw(userColumns()), 'postgres'));
+    const rows = await database.rows(await pageOf(query, raw(userColumns())));
     return rows.map(toStoredUser);
   }
 
   async function listRenderedUsers(query: UserListQuery): Promise<RenderedUser[]> {
-    const rows = await database.arrays(usersOfPage(query, sql`id, ${USER_JSON.postgres.columns}`, 'postgres'));
+    const rows = await database.arrays(await pageOf(query, sql`id, ${USER_JSON.postgres.columns}`));
     return rows.map((row) => ({ id: String(row[0]), json: USER_JSON.postgres.assemble(row, 1) }));
   }
 

@@ -6,7 +6,7 @@ import type { Product } from '../../domain/product.js';
 import { raw, sql, type Dialect, type Sql } from './builder.js';
 import { catalogueColumns, PRODUCTS_TABLE, toCatalogueRecord } from './catalogue.js';
 import { instantValue, type Row } from './rows.js';
-import { statusCondition } from './subscriptions.js';
+import { startedProduct, statusCondition } from './subscriptions.js';
 
 export function productWithCountQuery(id: string, now: number, dialect: Dialect): Sql {
   const at = instantValue(dialect, now);
@@ -15,7 +15,7 @@ export function productWithCountQuery(id: string, now: number, dialect: Dialect)
   const count = (started: Sql) =>
     sql`(SELECT count(*) FROM subscriptions s WHERE s.product_id = ${id} AND ${started} AND ${active})`;
   return sql`SELECT ${raw(catalogueColumns(PRODUCTS_TABLE))},
-      ${count(sql`s.pending_start IS NULL`)} + ${count(sql`s.pending_start <= ${at}`)} AS active_subscriptions
+      ${count(sql`${startedProduct('s')} = ${id}`)} + ${count(sql`s.pending_start <= ${at}`)} AS active_subscriptions
     FROM products WHERE id = ${id}`;
 }
 

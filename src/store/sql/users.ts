@@ -11,7 +11,15 @@ import { USER_FIELDS, USER_JSON_FIELDS, type UserFields } from '../../domain/use
 import type { ImportedUser, StoredUser, UserListQuery } from '../port.js';
 import { join, raw, sql, where, type Dialect, type Sql } from './builder.js';
 import { array, instantValue, seconds, type Row } from './rows.js';
-import { filterConditions, givesCondition, literals, productsGiving, statusCondition } from './subscriptions.js';
+import {
+  filterConditions,
+  givesCondition,
+  productsGivingInOrder,
+  productGrant,
+  startedGrant,
+  startedProduct,
+  statusCondition,
+} from './subscriptions.js';
 
 export function columnOf(field: string): string {
   return field.replace('.', '_').replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
@@ -78,6 +86,30 @@ export function importedProducts({ subscriptions }: ImportedUser): Reference[] {
   );
 }
 
+/** The index a page of the user list is read from: that of one of its filters (see `userPageIds`). */
+type PageSource = 'search' | 'users' | 'product' | 'newsletter' | 'resource' | 'subscriptions';
+
+function pageSource(query: UserListQuery): PageSource {
+  const active = query.activeSubscription;
+  if (query.search !== undefined) return 'search';
+  if (query.email !== undefined || query.circulationNumber !== undefined || (!query.newsletter && !active)) {
+    return 'users';
+  }
+  if (active?.product !== undefined) return 'product';
+  if (query.newsletter !== undefined) return 'newsletter';
+  if (active?.resource !== undefined) return 'resource';
+  return 'subscriptions';
+}
+
+/**
+ * What the adapter reads before a page of users, and passes to `userPageIds`: the ids of the
+ * products giving the resource that a page by resource seeks one by one. None for any other page.
+ */
+export function productsOfPage(query: UserListQuery): Sql | undefined {
+  const resource = query.activeSubscription?.resource;
+  return pageSource(query) === 'resource' ? productsGivingInOrder(resource as Resource) : undefined;
+}
+
 /**
  * The ids of a page of the user list, filtered, in order: the adapters read the page's rows for
  * these ids only, since OFFSET would otherwise compute every column of each row it skips.
@@ -85,18 +117,24 @@ export function importedProducts({ subscriptions }: ImportedUser): Reference[] {
  * The page is read from the index of one filter, in user order from `afterId` (a seek however
  * deep the page), and the other filters are checked of each user it yields: the email and
  * circulation number first (a handful of users each), then a product, a newsletter, a resource
- * given, any active subscription at all.
+ * given, any active subscription at all. `products` are the ids `productsOfPage` read.
  */
-export function userPageIds(query: UserListQuery, dialect: Dialect): Sql {
-  const active = query.activeSubscription;
-  if (query.search !== undefined) return bySearch(query, query.search, dialect);
-  if (query.email !== undefined || query.circulationNumber !== undefined || (!query.newsletter && !active)) {
-    return byUsers(query, dialect);
+export function userPageIds(query: UserListQuery, dialect: Dialect, products: readonly string[] = []): Sql {
+  const active = query.activeSubscription as ActiveSubscriptionFilter;
+  switch (pageSource(query)) {
+    case 'search':
+      return bySearch(query, query.search as SearchRange, dialect);
+    case 'users':
+      return byUsers(query, dialect);
+    case 'product':
+      return byProduct(query, active, dialect);
+    case 'newsletter':
+      return byNewsletter(query, dialect);
+    case 'resource':
+      return byResource(query, active, products, dialect);
+    case 'subscriptions':
+      return bySubscriptions(query, active, dialect);
   }
-  if (active?.product !== undefined) return byProduct(query, active, dialect);
-  if (query.newsletter !== undefined) return byNewsletter(query, dialect);
-  if (active?.resource !== undefined) return byResource(query, active, dialect);
-  return bySubscriptions(query, active as ActiveSubscriptionFilter, dialect);
 }
 
 /**
@@ -106,9 +144,14 @@ export function userPageIds(query: UserListQuery, dialect: Dialect): Sql {
  * scanned every user to probe it wherever the table looked small enough (at 10,000 users, all of
  * them for a page of 101: 4.8 ms against 0.85).
  */
-export function usersOfPage(query: UserListQuery, columns: Sql, dialect: Dialect): Sql {
+export function usersOfPage(
+  query: UserListQuery,
+  columns: Sql,
+  dialect: Dialect,
+  products: readonly string[] = [],
+): Sql {
   const ofPage = raw(dialect === 'postgres' ? 'id = ANY (ARRAY(SELECT id FROM page))' : 'id IN (SELECT id FROM page)');
-  return sql`WITH page AS (${userPageIds(query, dialect)}) SELECT ${columns} FROM users
+  return sql`WITH page AS (${userPageIds(query, dialect, products)}) SELECT ${columns} FROM users
     WHERE ${ofPage} ORDER BY id ${userOrder(query)}`;
 }
 
@@ -223,7 +266,6 @@ function bySubscriptions(query: UserListQuery, active: ActiveSubscriptionFilter,
  * would otherwise be walked to find none when many are booked ahead; of those, only the few whose
  * start has come since the lapse job last cleared it (see migration 18).
  */
-const HAS_STARTED = sql`s.pending_start IS NULL`;
 const startHasCome = (at: unknown) => sql`s.pending_start <= ${at}`;
 
 /**
@@ -243,27 +285,30 @@ function byProduct(query: UserListQuery, active: ActiveSubscriptionFilter, diale
   const conditions = activeConditions(active, dialect);
   const at = instantValue(dialect, active.at);
   const arms = [
-    activeArm(query, [...conditions, HAS_STARTED]),
+    activeArm(query, [...conditions, sql`${startedProduct('s')} = ${active.product}`]),
     activeArm(query, [...conditions, startHasCome(at)], true),
   ];
   return sql`${join(arms, ' UNION ')} ${page(query, 'id')}`;
 }
 
 /**
- * From the subscriptions giving the resource (subscriptions_resource, which holds those that have
- * started): one seek for each resource that gives it and one for the subscriptions without a
- * resource whose product gives it, and those whose start has come (subscriptions_pending_start),
- * each cut to the page, merged in user order.
+ * From the subscriptions giving the resource that have started (subscriptions_resource): one seek
+ * for each resource that gives it, and one for each product that gives it (`productsGiving`, read
+ * first: see `userPageIds`) of those of its subscriptions that name no resource; and those whose
+ * start has come (subscriptions_pending_start); each cut to the page, merged in user order.
  */
-function byResource(query: UserListQuery, active: ActiveSubscriptionFilter, dialect: Dialect): Sql {
+function byResource(
+  query: UserListQuery,
+  active: ActiveSubscriptionFilter,
+  productsGiving: readonly string[],
+  dialect: Dialect,
+): Sql {
   const wanted = active.resource as Resource;
   const at = instantValue(dialect, active.at);
   const isActive = statusCondition('s', 'active', at);
+  const grants = [...GIVING[wanted], ...productsGiving.map(productGrant)];
   const arms = [
-    ...GIVING[wanted].map((resource) =>
-      activeArm(query, [sql`s.resource = ${literals([resource])}`, HAS_STARTED, isActive]),
-    ),
-    activeArm(query, [sql`s.resource IS NULL AND s.product_id IN (${productsGiving(wanted)})`, HAS_STARTED, isActive]),
+    ...grants.map((grant) => activeArm(query, [sql`${startedGrant('s')} = ${grant}`, isActive])),
     activeArm(query, [givesCondition('s', wanted), startHasCome(at), isActive], true),
   ];
   return sql`${join(arms, ' UNION ')} ${page(query, 'id')}`;

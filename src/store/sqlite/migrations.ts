@@ -520,4 +520,24 @@ export const sqliteMigrations: readonly SqliteMigration[] = [
         ON subscriptions (user_id, id, expired, date_started, date_ended, resource, product_id);
     `,
   },
+  {
+    version: 23,
+    name: 'who has an active subscription, read by keys of what it gives once it has started',
+    sql: `
+      -- The keys PostgreSQL's migration 23 indexes, so that one query serves both stores: one key
+      -- of whether a subscription has started (pending_start null, migration 18) and what it gives,
+      -- null while its start is to come: the resource it names, or else '/' and its product's id;
+      -- and the product it is of. Held equal, each is read in user order past it, product by
+      -- product for those without a resource, where SQLite walked all of those to find the ones
+      -- whose product gives what was asked.
+      DROP INDEX subscriptions_resource;
+      CREATE INDEX subscriptions_resource ON subscriptions
+        ((CASE WHEN pending_start IS NULL THEN coalesce(resource, '/' || product_id) END), expired, user_id,
+          date_started, date_ended);
+      -- Led still by the product, for the foreign key's check and the count of what refers to one.
+      DROP INDEX subscriptions_product;
+      CREATE INDEX subscriptions_product ON subscriptions
+        (product_id, (CASE WHEN pending_start IS NULL THEN product_id END), expired, user_id, date_started, date_ended);
+    `,
+  },
 ];

@@ -16,7 +16,7 @@ import type {
   UserListQuery,
   UserStore,
 } from '../port.js';
-import { sql, raw } from '../sql/builder.js';
+import { raw, sql, type Sql } from '../sql/builder.js';
 import type { Row } from '../sql/rows.js';
 import type Database from 'better-sqlite3';
 import {
@@ -25,6 +25,7 @@ import {
   importedNewsletters,
   importedProducts,
   joining,
+  productsOfPage,
   toColumnValue,
   USER_COLUMNS,
   usersOfPage,
@@ -104,16 +105,20 @@ export function sqliteUsers(database: SqliteDatabase, references: SqliteReferenc
     return values && userOfValues(values);
   }
 
+  /** A page of users, `columns` of each as arrays, once what it needs of the catalogue is read. */
+  function pageOf(query: UserListQuery, columns: Sql): unknown[][] {
+    const products = productsOfPage(query);
+    const ids = products ? database.all(products).map((row) => row.id as string) : [];
+    const { statement, values } = database.statement(usersOfPage(query, columns, 'sqlite', ids));
+    return statement.raw().all(...values) as unknown[][];
+  }
+
   async function listUsers(query: UserListQuery): Promise<StoredUser[]> {
-    const { statement, values } = database.statement(usersOfPage(query, raw(USER_ROW_COLUMNS), 'sqlite'));
-    return (statement.raw().all(...values) as unknown[][]).map(userOfValues);
+    return pageOf(query, raw(USER_ROW_COLUMNS)).map(userOfValues);
   }
 
   async function listRenderedUsers(query: UserListQuery): Promise<RenderedUser[]> {
-    const { statement, values } = database.statement(
-      usersOfPage(query, sql`id, ${USER_JSON.sqlite.columns}`, 'sqlite'),
-    );
-    return (statement.raw().all(...values) as unknown[][]).map((row) => ({
+    return pageOf(query, sql`id, ${USER_JSON.sqlite.columns}`).map((row) => ({
       id: String(row[0]),
       json: USER_JSON.sqlite.assemble(row, 1),
     }));
