@@ -670,6 +670,14 @@ describe('PostgreSQL query plans of the catalogue filters at 100,000 users', { s
     assert.match(text, /using subscriptions_pkey on subscriptions/, text);
   });
 
+  it("reads the user's row for access only when none of the user's subscriptions is active", async () => {
+    // User 277's subscriptions end 177 days from now; user 77's ended 23 days ago.
+    const subscriber = await plan(activeSubscriptionsQuery('277', now), '(ANALYZE)');
+    assert.match(subscriber, /Scan using users_pkey on users u [^\n]*\(never executed\)/, subscriber);
+    const lapsed = await plan(activeSubscriptionsQuery('77', now), '(ANALYZE)');
+    assert.match(lapsed, /Scan using users_pkey on users u [^\n]*\(actual [^\n]* rows=1 loops=1\)/, lapsed);
+  });
+
   it("counts a product's active subscriptions and a newsletter's members from their indexes", async () => {
     // Those started, by the product's key of them; those whose start has come, by that start (a
     // count, which may take them out of order).
