@@ -588,6 +588,28 @@ export function catalogueContract(
       assert.deepEqual(ids(await at('print', { descending: true, limit: 2 })), [u4, u2]);
     });
 
+    it('lists the users of a resource that more products give than a statement may seek one by one', async () => {
+      const t = freshWindow();
+      // More than SQLite lets one statement merge (500): the first early in id order (as they are
+      // read), among those sought one by one, the last among those read together.
+      const many = Array.from({ length: 500 }, (_, i) => `many-${String(i).padStart(3, '0')}-${unique()}`);
+      for (const id of many) await store.createProduct(id, product({ resource: 'print' }), AUDIT);
+      const first = many[0] as string;
+      const last = many[many.length - 1] as string;
+      const active = { dateStarted: t - DAY, dateEnded: t + DAY, resource: null };
+      const made = await users([
+        { subscriptions: [{ ...active, productId: first }] },
+        { subscriptions: [{ ...active, productId: last }] },
+        { subscriptions: [{ ...active, productId: last, dateEnded: t }] },
+      ]);
+      const mine = made.map((u) => u.id);
+      const listed = ids(await list({ activeSubscription: { at: t, resource: 'print' } }));
+      assert.deepEqual(
+        listed.filter((id) => mine.includes(id)),
+        mine.slice(0, 2),
+      );
+    });
+
     it('finds a subscription whose start has come the same before and after the lapse job notes it', async () => {
       const start = Math.floor(Date.now() / 1000) + 1000 * DAY + (windows += 1) * 100 * DAY;
       const booked = `booked-${unique()}`;

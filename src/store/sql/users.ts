@@ -292,6 +292,13 @@ function byProduct(query: UserListQuery, active: ActiveSubscriptionFilter, diale
 }
 
 /**
+ * The products a page by resource seeks one by one, at most; those past them are read in one
+ * range of each, sorted. A merge of a seek for each of thousands would outgrow what a statement
+ * may hold (SQLite: 500 arms) and what planning it should cost.
+ */
+const PRODUCT_SEEKS = 32;
+
+/**
  * From the subscriptions giving the resource that have started (subscriptions_resource): one seek
  * for each resource that gives it, and one for each product that gives it (`productsGiving`, read
  * first: see `userPageIds`) of those of its subscriptions that name no resource; and those whose
@@ -306,9 +313,11 @@ function byResource(
   const wanted = active.resource as Resource;
   const at = instantValue(dialect, active.at);
   const isActive = statusCondition('s', 'active', at);
-  const grants = [...GIVING[wanted], ...productsGiving.map(productGrant)];
+  const sought = [...GIVING[wanted], ...productsGiving.slice(0, PRODUCT_SEEKS).map(productGrant)];
+  const rest = productsGiving.slice(PRODUCT_SEEKS).map((id) => sql`${productGrant(id)}`);
   const arms = [
-    ...grants.map((grant) => activeArm(query, [sql`${startedGrant('s')} = ${grant}`, isActive])),
+    ...sought.map((grant) => activeArm(query, [sql`${startedGrant('s')} = ${grant}`, isActive])),
+    ...(rest.length === 0 ? [] : [activeArm(query, [sql`${startedGrant('s')} IN (${join(rest, ', ')})`, isActive])]),
     activeArm(query, [givesCondition('s', wanted), startHasCome(at), isActive], true),
   ];
   return sql`${join(arms, ' UNION ')} ${page(query, 'id')}`;
