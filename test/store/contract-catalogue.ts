@@ -602,12 +602,16 @@ export function catalogueContract(
         { subscriptions: [{ ...active, productId: last }] },
         { subscriptions: [{ ...active, productId: last, dateEnded: t }] },
       ]);
-      const mine = made.map((u) => u.id);
-      const listed = ids(await list({ activeSubscription: { at: t, resource: 'print' } }));
-      assert.deepEqual(
-        listed.filter((id) => mine.includes(id)),
-        mine.slice(0, 2),
-      );
+      const ours = made.map((u) => u.id);
+      const [u0, u1] = ours as [string, string];
+      const print = (more: Partial<UserListQuery> = {}) =>
+        list({ activeSubscription: { at: t, resource: 'print' }, ...more });
+      const mine = async (more: Partial<UserListQuery> = {}) =>
+        ids(await print(more)).filter((id) => ours.includes(id));
+      assert.deepEqual(await mine(), [u0, u1]);
+      assert.deepEqual(await mine({ afterId: u0 }), [u1]);
+      assert.deepEqual(await mine({ descending: true }), [u1, u0]);
+      assert.deepEqual(ids(await print({ afterId: u0, limit: 1 })), [u1]);
     });
 
     it('finds a subscription whose start has come the same before and after the lapse job notes it', async () => {

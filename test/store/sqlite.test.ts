@@ -759,6 +759,7 @@ describe('SQLite query plan of the search at 20,000 users', () => {
         const { text, values } = userPageIds(
           { search: searchRange(q), offset: 0, limit: 21, ...more },
           'sqlite',
+          [],
         ).render('sqlite');
         const plan = planOf(path, text, values);
         assert.ok(!plan.some((d) => /^SCAN users\b/.test(d)), plan.join('\n'));
@@ -782,6 +783,7 @@ describe('SQLite query plan of the search at 20,000 users', () => {
       const { text, values } = userPageIds(
         { search: searchRange('re'), offset: 0, limit: 21, ...more },
         'sqlite',
+        [],
       ).render('sqlite');
       const plan = planOf(path, text, values);
       assert.ok(

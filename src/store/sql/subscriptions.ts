@@ -92,7 +92,7 @@ export function productsGiving(wanted: Resource): Sql {
   return sql`SELECT id FROM products WHERE resource IN (${literals(GIVING[wanted])})`;
 }
 
-/** The same, in id order: what a page of users by resource reads first (see `userPageIds`). */
+/** The same, in id order: what a page of users by resource reads first (see `productsOfPage`). */
 export function productsGivingInOrder(wanted: Resource): Sql {
   return sql`${productsGiving(wanted)} ORDER BY id`;
 }

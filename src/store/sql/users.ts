@@ -119,7 +119,7 @@ export function productsOfPage(query: UserListQuery): Sql | undefined {
  * circulation number first (a handful of users each), then a product, a newsletter, a resource
  * given, any active subscription at all. `products` are the ids `productsOfPage` read.
  */
-export function userPageIds(query: UserListQuery, dialect: Dialect, products: readonly string[] = []): Sql {
+export function userPageIds(query: UserListQuery, dialect: Dialect, products: readonly string[]): Sql {
   const active = query.activeSubscription as ActiveSubscriptionFilter;
   switch (pageSource(query)) {
     case 'search':
@@ -144,12 +144,7 @@ export function userPageIds(query: UserListQuery, dialect: Dialect, products: re
  * scanned every user to probe it wherever the table looked small enough (at 10,000 users, all of
  * them for a page of 101: 4.8 ms against 0.85).
  */
-export function usersOfPage(
-  query: UserListQuery,
-  columns: Sql,
-  dialect: Dialect,
-  products: readonly string[] = [],
-): Sql {
+export function usersOfPage(query: UserListQuery, columns: Sql, dialect: Dialect, products: readonly string[]): Sql {
   const ofPage = raw(dialect === 'postgres' ? 'id = ANY (ARRAY(SELECT id FROM page))' : 'id IN (SELECT id FROM page)');
   return sql`WITH page AS (${userPageIds(query, dialect, products)}) SELECT ${columns} FROM users
     WHERE ${ofPage} ORDER BY id ${userOrder(query)}`;
@@ -298,26 +293,34 @@ function byProduct(query: UserListQuery, active: ActiveSubscriptionFilter, diale
  */
 const PRODUCT_SEEKS = 32;
 
+/** `expression` is one of `values`, a single parameter, so the statement's text is the same for any number. */
+function oneOf(expression: Sql, values: readonly string[], dialect: Dialect): Sql {
+  return dialect === 'postgres'
+    ? sql`${expression} = ANY (${values}::text[])`
+    : sql`${expression} IN (SELECT value FROM json_each(${JSON.stringify(values)}))`;
+}
+
 /**
  * From the subscriptions giving the resource that have started (subscriptions_resource): one seek
- * for each resource that gives it, and one for each product that gives it (`productsGiving`, read
- * first: see `userPageIds`) of those of its subscriptions that name no resource; and those whose
- * start has come (subscriptions_pending_start); each cut to the page, merged in user order.
+ * for each resource that gives it, and one for each of the first PRODUCT_SEEKS products that give
+ * it (`productIds`, which the adapter read by `productsOfPage`) of those of its subscriptions that
+ * name no resource, the rest read together; and those whose start has come
+ * (subscriptions_pending_start); each cut to the page, merged in user order.
  */
 function byResource(
   query: UserListQuery,
   active: ActiveSubscriptionFilter,
-  productsGiving: readonly string[],
+  productIds: readonly string[],
   dialect: Dialect,
 ): Sql {
   const wanted = active.resource as Resource;
   const at = instantValue(dialect, active.at);
   const isActive = statusCondition('s', 'active', at);
-  const sought = [...GIVING[wanted], ...productsGiving.slice(0, PRODUCT_SEEKS).map(productGrant)];
-  const rest = productsGiving.slice(PRODUCT_SEEKS).map((id) => sql`${productGrant(id)}`);
+  const sought = [...GIVING[wanted], ...productIds.slice(0, PRODUCT_SEEKS).map(productGrant)];
+  const rest = productIds.slice(PRODUCT_SEEKS).map(productGrant);
   const arms = [
     ...sought.map((grant) => activeArm(query, [sql`${startedGrant('s')} = ${grant}`, isActive])),
-    ...(rest.length === 0 ? [] : [activeArm(query, [sql`${startedGrant('s')} IN (${join(rest, ', ')})`, isActive])]),
+    ...(rest.length === 0 ? [] : [activeArm(query, [oneOf(startedGrant('s'), rest, dialect), isActive])]),
     activeArm(query, [givesCondition('s', wanted), startHasCome(at), isActive], true),
   ];
   return sql`${join(arms, ' UNION ')} ${page(query, 'id')}`;
