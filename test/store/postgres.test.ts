@@ -18,12 +18,12 @@ import { postgresMigrations } from '../../src/store/postgres/migrations.js';
 import { raw, type Sql } from '../../src/store/sql/builder.js';
 import { newsletterWithCountQuery } from '../../src/store/sql/newsletters.js';
 import { productWithCountQuery } from '../../src/store/sql/products.js';
-import { productsOfPage, USER_COLUMNS, userPageIds, usersOfPage } from '../../src/store/sql/users.js';
+import { USER_COLUMNS, userPageIds, usersOfPage } from '../../src/store/sql/users.js';
 import { admin, createTestSchema, postgresSkipReason, type TestSchema } from '../support/postgres.js';
 import { AUDIT } from '../support/fixtures.js';
 import { storeContract } from './contract.js';
 import { eventually } from '../support/eventually.js';
-import { recordStatements } from '../support/statements.js';
+import { recordStatements, type Statement } from '../support/statements.js';
 import { CREDENTIAL_MAX_AGE_MS, postgresCredentials } from '../../src/store/postgres/credentials.js';
 import { CREDENTIALS_CHANNEL, type CredentialChanges } from '../../src/store/postgres/credential-changes.js';
 import { PostgresDatabase } from '../../src/store/postgres/database.js';
@@ -531,10 +531,11 @@ describe('PostgreSQL plan of a page of users at 10,000 users', { skip }, () => {
 
 describe('PostgreSQL query plans of the catalogue filters at 100,000 users', { skip }, () => {
   let schema: TestSchema;
+  let store: Store;
   const now = Math.floor(Date.now() / 1000);
   before(async () => {
     schema = await freshSchema();
-    await (await openPostgresStore({ url: schema.url })).close();
+    store = await openPostgresStore({ url: schema.url });
     const statements = [
       `INSERT INTO products (id, name, resource) VALUES ('digital', 'Digital', 'online'), ('paper', 'Paper', 'print'),
          ('rare', 'Rare', NULL), ('launch', 'Launch', 'print-online')`,
@@ -563,9 +564,10 @@ describe('PostgreSQL query plans of the catalogue filters at 100,000 users', { s
     for (const statement of statements) await admin(statement, [], schema.name);
     await admin('VACUUM ANALYZE', [], schema.name);
   });
+  after(() => store?.close());
 
-  async function plan(query: Sql, options = ''): Promise<string> {
-    const { text, values } = query.render('postgres');
+  async function plan(query: Sql | Statement, options = ''): Promise<string> {
+    const { text, values } = 'render' in query ? query.render('postgres') : query;
     const rows = await admin<{ 'QUERY PLAN': string }>(`EXPLAIN ${options} ${text}`, values, schema.name);
     return rows.map((r) => r['QUERY PLAN']).join('\n');
   }
@@ -601,16 +603,10 @@ describe('PostgreSQL query plans of the catalogue filters at 100,000 users', { s
     }
   });
 
-  /** A page's statement as the adapter makes it, with the products it seeks read first. */
-  async function page(query: Partial<UserListQuery>): Promise<Sql> {
-    const full = { offset: 0, limit: 101, ...query };
-    const products = productsOfPage(full)?.render('postgres');
-    const ids = products ? await admin<{ id: string }>(products.text, products.values, schema.name) : [];
-    return userPageIds(
-      full,
-      'postgres',
-      ids.map((row) => row.id),
-    );
+  /** The statement of a page as the store sends it, last of those it runs (the products it seeks first). */
+  async function page(query: Partial<UserListQuery>): Promise<Statement> {
+    const { statements } = await recordStatements(() => store.listUsers({ offset: 0, limit: 101, ...query }));
+    return statements.at(-1) as Statement;
   }
 
   for (const [name, query, index] of [

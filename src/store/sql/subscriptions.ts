@@ -92,11 +92,6 @@ export function productsGiving(wanted: Resource): Sql {
   return sql`SELECT id FROM products WHERE resource IN (${literals(GIVING[wanted])})`;
 }
 
-/** The same, in id order: what a page of users by resource reads first (see `productsOfPage`). */
-export function productsGivingInOrder(wanted: Resource): Sql {
-  return sql`${productsGiving(wanted)} ORDER BY id`;
-}
-
 /** The subscriptions (`alias`) that give `wanted`: by their own resource, or else by their product's. */
 export function givesCondition(alias: string, wanted: Resource): Sql {
   const a = raw(alias);

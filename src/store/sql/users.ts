@@ -14,7 +14,7 @@ import { array, instantValue, seconds, type Row } from './rows.js';
 import {
   filterConditions,
   givesCondition,
-  productsGivingInOrder,
+  productsGiving,
   productGrant,
   startedGrant,
   startedProduct,
@@ -107,7 +107,8 @@ function pageSource(query: UserListQuery): PageSource {
  */
 export function productsOfPage(query: UserListQuery): Sql | undefined {
   const resource = query.activeSubscription?.resource;
-  return pageSource(query) === 'resource' ? productsGivingInOrder(resource as Resource) : undefined;
+  // In id order, so that the first PRODUCT_SEEKS are the same from page to page.
+  return pageSource(query) === 'resource' ? sql`${productsGiving(resource as Resource)} ORDER BY id` : undefined;
 }
 
 /**
