@@ -120,5 +120,27 @@ forEachStore((kind) => {
         assert.equal(error.source.parameter, parameter, query);
       }
     });
+
+    // Last, as it adds a reader of print. Past the first 32 products giving print (in id order),
+    // the store reads the rest together rather than one by one: paper is among those now.
+    it('lists the readers of print by their product where more products give print than are sought one by one', async () => {
+      for (let i = 0; i < 40; i += 1) {
+        const id = `bulk-${tag}-${String(i).padStart(2, '0')}`;
+        const response = await service.client.post('/products', {
+          data: { type: 'products', id, attributes: { name: id, resource: 'print' } },
+        });
+        assert.equal(response.status, 201, response.text);
+      }
+      const reader = await createUser(service.client);
+      const response = await service.client.post(
+        `/users/${reader}/subscriptions`,
+        subscriptionDocument(
+          { dateStarted: inDays(-10), dateEnded: inDays(10), resource: null },
+          { product: { data: { type: 'products', id: `bulk-${tag}-39` } } },
+        ),
+      );
+      assert.equal(response.status, 201, response.text);
+      assert.deepEqual(await follow('filter[status]=active&filter[resource]=print'), [...printReaders, reader]);
+    });
   });
 });
