@@ -8,7 +8,7 @@ import { PRODUCT_POINTER } from '../../domain/catalogue.js';
 import { failures } from '../../domain/failures.js';
 import type { StoredSubscription, SubscriptionValues } from '../../domain/subscription.js';
 import type { IfVersion, SubscriptionPageQuery, SubscriptionStore } from '../port.js';
-import { sql, type Sql } from '../sql/builder.js';
+import { raw, sql } from '../sql/builder.js';
 import { instantValue, type Row } from '../sql/rows.js';
 import {
   activeSubscriptionsOfUser,
@@ -38,24 +38,31 @@ export const FIRST_SUBSCRIPTIONS_OF_USERS_CITUS = `SELECT ${SUBSCRIPTION_COLUMNS
   WHERE n <= $2 ORDER BY id`;
 
 /**
- * What one user's subscriptions active at `now` give, in one round trip: their rows, or else one
- * row of nulls if the user exists, so that a user without active subscriptions and no user (no
- * row) differ. The user's row is read only when nothing is active (a one-time filter on the
- * subscriptions already read): a subscriber's check, the common one, skips that read, a sixth of
- * the statement's time. The user's subscriptions are read apart (OFFSET 0 keeps the dates out of
- * that read): a plan made without statistics, kept for a prepared statement's life, otherwise
- * ANDed the user's key with a bitmap of every subscription not yet ended (28,000 index entries at
- * 10,000 users). That read carries only the columns needed: each one more is copied for every
+ * The subscriptions of the user $1, with the columns the access check needs, read apart (OFFSET 0
+ * keeps the dates out of that read): a plan made without statistics, kept for a prepared
+ * statement's life, otherwise ANDed the user's key with a bitmap of every subscription not yet
+ * ended (28,000 index entries at 10,000 users). Each column more would be copied for every
  * subscription of the user.
  */
-export function activeSubscriptionsQuery(userId: string, now: number): Sql {
-  const usersSubscriptions = sql`(SELECT id, user_id, expired, date_started, date_ended, resource, product_id
-    FROM subscriptions WHERE user_id = ${userId} OFFSET 0)`;
-  return sql`WITH a AS (${activeSubscriptionsOfUser(userId, instantValue('postgres', now), usersSubscriptions)})
-    SELECT * FROM a
-    UNION ALL
-    SELECT NULL, NULL, NULL, NULL FROM users u WHERE u.id = ${userId} AND NOT EXISTS (SELECT 1 FROM a)`;
-}
+const USERS_SUBSCRIPTIONS = raw(`(SELECT id, user_id, expired, date_started, date_ended, resource, product_id
+    FROM subscriptions WHERE user_id = $1 OFFSET 0)`);
+
+/**
+ * What one user's subscriptions active at $2 give, for the user $1, in one round trip: their rows
+ * (`known` null), or else one row of nulls whose `known` says whether the user exists, so that a
+ * user without active subscriptions and no user differ. The user's row is read only for that row:
+ * an uncorrelated subquery runs when first asked for, and only the CASE of an empty side asks. A
+ * subscriber's check, the common one, skips that read. (A union with the user's row behind a
+ * filter on the subscriptions, kept in a CTE for it, cost the server a little more: 41 µs a check
+ * at 1,000,000 users against 40.) The text is built once, with each value one placeholder, as on
+ * SQLite: the hottest read no longer builds its statement on every call (4 µs of the service's
+ * CPU of 29) nor binds the same value thrice.
+ */
+export const ACTIVE_SUBSCRIPTIONS = sql`SELECT a.*,
+    CASE WHEN a.id IS NULL THEN EXISTS (SELECT 1 FROM users u WHERE u.id = $1) END AS known
+  FROM (SELECT 1) one LEFT JOIN LATERAL (${activeSubscriptionsOfUser(raw('$1'), raw('$2'), USERS_SUBSCRIPTIONS)}) a ON true`.render(
+  'postgres',
+).text;
 
 export function postgresSubscriptions(database: PostgresDatabase, references: PostgresReferences): SubscriptionStore {
   /** Registers or refuses the product a write newly names (see references.ts), on the write's connection. */
@@ -111,9 +118,13 @@ export function postgresSubscriptions(database: PostgresDatabase, references: Po
   }
 
   async function activeSubscriptionsOf(userId: string, now: number) {
-    const rows = await database.preparedRows('active-subscriptions', activeSubscriptionsQuery(userId, now));
-    if (rows.length === 0) return undefined;
-    return rows.filter((r) => r.id !== null).map(toActiveSubscription);
+    const rows = await database.preparedRows('active-subscriptions', ACTIVE_SUBSCRIPTIONS, [
+      userId,
+      instantValue('postgres', now),
+    ]);
+    const known = rows[0]?.known;
+    if (known === false) return undefined;
+    return known ? [] : rows.map(toActiveSubscription);
   }
 
   async function listSubscriptionsOfUsers(userIds: readonly string[], perUser?: number) {
