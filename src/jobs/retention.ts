@@ -3,11 +3,9 @@
  * in between, so that no batch holds a lock for long. Run by `circulation prune`, or every
  * RETENTION_INTERVAL_SECONDS by a serving process (any number of processes may do so at once).
  */
-import { setImmediate as nextTurn } from 'node:timers/promises';
 import type { Store } from '../store/port.js';
+import { inBatches } from './batches.js';
 
-/** Rows a batch removes at most: a few milliseconds of work on either store. */
-const BATCH = 500;
 const HOUR_MS = 3600 * 1000;
 const DAY_MS = 24 * HOUR_MS;
 
@@ -42,15 +40,4 @@ export async function pruneExpired(store: Store, settings: RetentionSettings, no
         ? 0
         : await inBatches((limit) => store.pruneAuditLog(seconds(now - settings.auditDays * DAY_MS), limit)),
   };
-}
-
-/** Runs `batch` until one removes nothing, letting the event loop serve requests between batches. */
-async function inBatches(batch: (limit: number) => Promise<number>): Promise<number> {
-  let total = 0;
-  for (;;) {
-    const removed = await batch(BATCH);
-    total += removed;
-    if (removed === 0) return total;
-    await nextTurn();
-  }
 }

@@ -9,6 +9,7 @@ import type { Store } from '../store/port.js';
 import { forgetExpired } from './forget.js';
 import { lapseDue } from './lapse.js';
 import { pruneExpired, type RetentionSettings } from './retention.js';
+import { forgetStartsThatCame } from './starts.js';
 
 export interface JobSettings {
   /** How often to lapse subscriptions past their dateEnded; 0 never. */
@@ -24,6 +25,12 @@ export interface JobSettings {
 
 /** Sign-in windows and reset tokens end within minutes: they are forgotten soon after. */
 const FORGET_INTERVAL_SECONDS = 60;
+
+/**
+ * The starts that have come are forgotten whether or not this process lapses subscriptions: until
+ * then each read by what a started subscription gives reads them one by one (starts.ts).
+ */
+export const STARTS_INTERVAL_SECONDS = 60;
 
 export interface Jobs {
   stop(): void;
@@ -51,6 +58,9 @@ export function startJobs(store: Store, settings: JobSettings, log: Pick<Logger,
   every(settings.lapseIntervalSeconds, 'lapsing', async () => {
     const lapsed = await lapseDue(store);
     if (lapsed > 0) log.info({ lapsed }, 'subscriptions lapsed');
+  });
+  every(STARTS_INTERVAL_SECONDS, 'forgetting the starts that have come', async () => {
+    await forgetStartsThatCame(store);
   });
   every(FORGET_INTERVAL_SECONDS, 'forgetting expired sign-in attempts and reset tokens', async () => {
     await forgetExpired(store, settings.signInWindowSeconds, nowInSeconds(), settings.consoleIdleSeconds);

@@ -6,7 +6,7 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { lapseDue } from '../../src/jobs/lapse.js';
 import type { SubscriptionValues } from '../../src/domain/subscription.js';
-import { AUDIT } from '../support/fixtures.js';
+import { AUDIT, subscriptionValues as subscription } from '../support/fixtures.js';
 import { forEachStoreAndCitus } from '../support/citus.js';
 import { openTestStore, type TestStore } from '../support/stores.js';
 
@@ -15,17 +15,6 @@ const NOW = Math.floor(Date.now() / 1000);
 
 let counter = 0;
 const unique = () => `${process.pid}-${(counter += 1)}`;
-
-const subscription = (values: Partial<SubscriptionValues>): SubscriptionValues => ({
-  dateStarted: NOW - DAY,
-  dateEnded: null,
-  externalIdentifier: null,
-  license: 'individual',
-  resource: 'print',
-  trial: false,
-  productId: null,
-  ...values,
-});
 
 forEachStoreAndCitus((kind) => {
   let store: TestStore;

@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import type { Scope } from '../../src/domain/api-key.js';
 import type { AuditContext } from '../../src/domain/audit.js';
+import type { SubscriptionValues } from '../../src/domain/subscription.js';
 import type { UserCreate } from '../../src/domain/user.js';
 import type { Client } from './service.js';
 
@@ -49,6 +50,20 @@ export function fullUserAttributes(email = uniqueEmail()) {
 
 export function userDocument(attributes: Record<string, unknown> = {}) {
   return { data: { type: 'users', attributes: { email: uniqueEmail(), familyName: 'Reader', ...attributes } } };
+}
+
+/** A subscription's values as the store takes them: print, begun a day ago, open-ended, unless `values` say otherwise. */
+export function subscriptionValues(values: Partial<SubscriptionValues> = {}): SubscriptionValues {
+  return {
+    dateStarted: Math.floor(Date.now() / 1000) - 24 * 3600,
+    dateEnded: null,
+    externalIdentifier: null,
+    license: 'individual',
+    resource: 'print',
+    trial: false,
+    productId: null,
+    ...values,
+  };
 }
 
 export function subscriptionDocument(attributes: Record<string, unknown> = {}, relationships?: unknown) {
