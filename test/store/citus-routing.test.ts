@@ -106,6 +106,20 @@ describe('routing on Citus', { skip: citusSkipReason }, () => {
     await assertRoutedToOneShard(() => service.client.get(`/users/${userId}/access`));
   });
 
+  it("sends a subscriber's access check as one statement, which Citus's fast path routes without planning a join", async () => {
+    const subscriber = await createUser(service.client);
+    await createSubscription(service.client, subscriber, { dateStarted: '2020-01-01T00:00:00Z', dateEnded: null });
+    const { result, statements } = await recordStatements(() => service.client.get(`/users/${subscriber}/access`));
+    assert.equal(result.status, 200, result.text);
+    assert.equal(result.body.data.attributes.online, true);
+    assert.equal(statements.length, 1, statements.map((s) => s.text).join('\n'));
+    const { planner } = await planOf(statements[0]!);
+    assert.ok(
+      planner.some((m) => /fast-path router query/.test(m)),
+      planner.join('\n'),
+    );
+  });
+
   it('fans a list page out to every shard of users (no reader to route by)', async () => {
     const [shards] = await service.sql(
       "SELECT count(*)::int AS n FROM pg_dist_shard WHERE logicalrelid = 'users'::regclass",
