@@ -70,7 +70,7 @@ async function serve(config: Config): Promise<void> {
       { signal, drainMs: config.shutdownDrainMs, graceMs: config.shutdownGraceMs },
       'shutting down: draining (a second signal stops it), then finishing requests in flight',
     );
-    jobs?.stop();
+    const jobsEnded = jobs?.stop();
     await app.drain(config.shutdownDrainMs, drained.signal);
     const deadline = setTimeout(() => {
       app.log.error('requests still in flight at the end of the grace period; exiting without them');
@@ -79,6 +79,7 @@ async function serve(config: Config): Promise<void> {
     deadline.unref();
     await app.close();
     await dispatcher?.stop();
+    await jobsEnded;
     await store.close();
     app.log.info('shut down cleanly');
     process.exit(0);

@@ -6,16 +6,13 @@
 import { nowInSeconds } from '../domain/dates.js';
 import type { Store } from '../store/port.js';
 import { BATCH, inBatches } from './batches.js';
-import { forgetStartsThatCame } from './starts.js';
 
 export const LAPSE_AUDIT = { actor: 'lapse', attributes: ['expired'] } as const;
 
 /**
- * Lapses every subscription due now, after forgetting the starts that have come (starts.ts);
- * answers how many lapsed. Both go in batches (batches.ts): a day on which a publisher's whole
- * print run renews would otherwise hold the service for seconds.
+ * Lapses every subscription due now, in batches (batches.ts): a day on which a publisher's whole
+ * print run renews would otherwise hold the service for seconds. Answers how many lapsed.
  */
-export async function lapseDue(store: Store, now = nowInSeconds(), batch = BATCH): Promise<number> {
-  await forgetStartsThatCame(store, now, batch);
+export function lapseDue(store: Store, now = nowInSeconds(), batch = BATCH): Promise<number> {
   return inBatches((limit) => store.lapseSubscriptions(now, LAPSE_AUDIT, limit), batch);
 }

@@ -33,27 +33,34 @@ const FORGET_INTERVAL_SECONDS = 60;
 export const STARTS_INTERVAL_SECONDS = 60;
 
 export interface Jobs {
-  stop(): void;
+  /** Starts no more runs; settles once the runs under way have ended, so the store can then close. */
+  stop(): Promise<void>;
 }
 
 export function startJobs(store: Store, settings: JobSettings, log: Pick<Logger, 'info' | 'error'>): Jobs {
   const timers: NodeJS.Timeout[] = [];
+  const underWay = new Set<Promise<void>>();
   /** Runs `job` every `seconds`, never two runs at once; a failure is logged and the next run tries again. */
   const every = (seconds: number, name: string, job: () => Promise<void>) => {
     if (seconds === 0) return;
-    let running = false;
+    let running: Promise<void> | undefined;
     const run = async () => {
-      if (running) return;
-      running = true;
       try {
         await job();
       } catch (error) {
         log.error({ err: error }, `${name} failed; trying again at the next interval`);
-      } finally {
-        running = false;
       }
     };
-    timers.push(setInterval(() => void run(), seconds * 1000).unref());
+    const start = () => {
+      if (running) return;
+      const current = run().finally(() => {
+        underWay.delete(current);
+        running = undefined;
+      });
+      running = current;
+      underWay.add(current);
+    };
+    timers.push(setInterval(start, seconds * 1000).unref());
   };
   every(settings.lapseIntervalSeconds, 'lapsing', async () => {
     const lapsed = await lapseDue(store);
@@ -70,8 +77,9 @@ export function startJobs(store: Store, settings: JobSettings, log: Pick<Logger,
     if (Object.values(pruned).some((n) => n > 0)) log.info(pruned, 'pruned what outlived its retention');
   });
   return {
-    stop() {
+    async stop() {
       for (const timer of timers) clearInterval(timer);
+      await Promise.all(underWay);
     },
   };
 }

@@ -1,10 +1,12 @@
 /**
- * The lapse job in batches: every subscription due lapses and every start that has come is
- * forgotten, however many there are, and other work runs between the batches.
+ * The lapse job and the job that forgets the starts that have come, in batches: every
+ * subscription due lapses and every start that has come is forgotten, however many there are, and
+ * other work runs between the batches.
  */
 import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import { lapseDue } from '../../src/jobs/lapse.js';
+import { forgetStartsThatCame } from '../../src/jobs/starts.js';
 import type { SubscriptionValues } from '../../src/domain/subscription.js';
 import { AUDIT, subscriptionValues as subscription } from '../support/fixtures.js';
 import { forEachStoreAndCitus } from '../support/citus.js';
@@ -35,24 +37,36 @@ forEachStoreAndCitus((kind) => {
   const count = async (where: string) =>
     Number((await store.sql(`SELECT count(*) AS n FROM subscriptions WHERE ${where}`))[0]?.n);
 
-  describe('the lapse job, in batches', () => {
-    it('lapses every subscription due and forgets every start that has come, over several batches', async () => {
-      // Booked ahead, each start now passed: what a renewal day looks like to the job.
-      await readerWith([
-        subscription({ dateStarted: NOW + DAY, dateEnded: NOW + DAY + 1 }),
-        subscription({ dateStarted: NOW + DAY }),
-        subscription({ dateStarted: NOW + DAY }),
-      ]);
-      await readerWith([
-        subscription({ dateEnded: NOW - 1 }),
-        subscription({ dateStarted: NOW + DAY, dateEnded: NOW + DAY + 1 }),
-      ]);
-      await readerWith([subscription({ dateStarted: NOW + 3 * DAY }), subscription({ dateEnded: NOW + DAY })]);
-      const later = NOW + 2 * DAY;
+  /**
+   * Booked ahead, each start passed two days on, and four subscriptions ended by then: what a
+   * renewal day looks like to the jobs.
+   */
+  async function renewalDay(): Promise<void> {
+    await readerWith([
+      subscription({ dateStarted: NOW + DAY, dateEnded: NOW + DAY + 1 }),
+      subscription({ dateStarted: NOW + DAY }),
+      subscription({ dateStarted: NOW + DAY }),
+    ]);
+    await readerWith([
+      subscription({ dateEnded: NOW - 1 }),
+      subscription({ dateStarted: NOW + DAY, dateEnded: NOW + DAY + 1 }),
+    ]);
+    await readerWith([subscription({ dateStarted: NOW + 3 * DAY }), subscription({ dateEnded: NOW + DAY })]);
+  }
 
-      assert.equal(await lapseDue(store.store, later, 2), 4);
-      assert.equal(await count('pending_start IS NOT NULL'), 1, 'only the start still to come is kept');
+  describe('the lapse job, in batches', () => {
+    it('lapses every subscription due, over several batches', async () => {
+      await renewalDay();
+      assert.equal(await lapseDue(store.store, NOW + 2 * DAY, 2), 4);
       assert.equal(await count('expired'), 4);
+    });
+
+    it('leaves the starts that have come to their own job, which forgets them all over several batches', async () => {
+      await renewalDay();
+      await lapseDue(store.store, NOW + 2 * DAY, 2);
+      assert.equal(await count('pending_start IS NOT NULL'), 5, 'lapsing forgets no start');
+      assert.equal(await forgetStartsThatCame(store.store, NOW + 2 * DAY, 2), 4);
+      assert.equal(await count('pending_start IS NOT NULL'), 1, 'only the start still to come is kept');
     });
 
     it('lets other work run between its batches', async () => {

@@ -10,11 +10,12 @@ export async function eventually<T>(
   what: string | (() => string),
   timeoutMs = 10_000,
 ): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
+  // The monotonic clock: a test may have mocked Date.
+  const deadline = performance.now() + timeoutMs;
   for (;;) {
     const value = await check();
     if (value !== undefined && value !== null && value !== false) return value;
-    assert.ok(Date.now() < deadline, `timed out waiting for ${typeof what === 'function' ? what() : what}`);
+    assert.ok(performance.now() < deadline, `timed out waiting for ${typeof what === 'function' ? what() : what}`);
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }

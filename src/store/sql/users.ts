@@ -260,7 +260,7 @@ function bySubscriptions(query: UserListQuery, active: ActiveSubscriptionFilter,
 /**
  * Subscriptions that have started are read apart from those with a start still to come, which
  * would otherwise be walked to find none when many are booked ahead; of those, only the few whose
- * start has come since the lapse job last cleared it (see migration 18).
+ * start has come since it was last cleared (jobs/starts.ts, every minute; see migration 18).
  */
 const startHasCome = (at: unknown) => sql`s.pending_start <= ${at}`;
 
