@@ -54,7 +54,8 @@ export function statusCondition(alias: string, status: SubscriptionStatus, at: u
 
 /**
  * The subscription's start while it is still to come at `now`, else null: what every write keeps
- * in pending_start beside dateStarted (see migration 18), an index hint the lapse job clears.
+ * in pending_start beside dateStarted (see migration 18), an index hint cleared once the start
+ * has come (jobs/starts.ts).
  */
 export function pendingStart(dateStarted: number, now: number = nowInSeconds()): number | null {
   return dateStarted > now ? dateStarted : null;
@@ -129,10 +130,19 @@ export function subscriptionPage(userId: string, query: SubscriptionPageQuery, d
  * read by the product's key), read by the user's key alone. `user` and `at` are values, or
  * placeholders (`raw('@at')`) for a statement prepared once; `subscriptions` is the table, or a
  * narrower read of it. No row does not tell a user without active subscriptions from no user.
+ * With `ownResource`, each subscription's resource is its own (null where its product's applies),
+ * for a caller that reads the products apart.
  */
-export function activeSubscriptionsOfUser(user: unknown, at: unknown, subscriptions: Sql = raw('subscriptions')): Sql {
-  return sql`SELECT s.id, s.product_id, s.date_ended,
-      coalesce(s.resource, (SELECT p.resource FROM products p WHERE p.id = s.product_id)) AS resource
+export function activeSubscriptionsOfUser(
+  user: unknown,
+  at: unknown,
+  subscriptions: Sql = raw('subscriptions'),
+  { ownResource = false } = {},
+): Sql {
+  const resource = ownResource
+    ? raw('s.resource')
+    : raw('coalesce(s.resource, (SELECT p.resource FROM products p WHERE p.id = s.product_id))');
+  return sql`SELECT s.id, s.product_id, s.date_ended, ${resource} AS resource
     FROM ${subscriptions} s WHERE s.user_id = ${user} AND ${statusCondition('s', 'active', at)}`;
 }
 
