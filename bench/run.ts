@@ -68,6 +68,8 @@ interface Scenario {
   requests(): LoadRequest[];
   /** Runs alone with its own connection count (e.g. 50 concurrent creates). */
   connections?: number;
+  /** Makes what the requests need, through the service, before they are made. */
+  setup?(serviceUrl: string): Promise<void>;
 }
 
 interface Row {
@@ -90,6 +92,8 @@ const subscriptionOf = (n: number, k = 0) => (n - 1) * SUBSCRIPTIONS_PER_USER + 
 const many = <T>(make: () => T, count = 2000) => Array.from({ length: count }, make);
 /** Readers with a password, made before the sign-in scenarios (each costs a hash to create). */
 const SIGN_IN_READERS = 200;
+/** Readers without a subscription, made before the scenario that checks their access. */
+const NON_SUBSCRIBERS = 100;
 const READER_PASSWORD = 'a bench reader passphrase';
 const readerEmail = (n: number) => `bench-reader-${n}@sign-in.example`;
 const signInBody = (n: number) =>
@@ -117,6 +121,7 @@ const DEEPEST_NUMBERED_PAGE = 100;
 function scenarios(deepPage: number, deepNextLink: string): Scenario[] {
   let expireCursor = 0;
   let userCounter = 0;
+  let nonSubscribers: string[] = [];
   return [
     {
       name: 'GET one subscription',
@@ -179,6 +184,16 @@ function scenarios(deepPage: number, deepNextLink: string): Scenario[] {
     {
       name: "GET a user's access",
       requests: () => many(() => ({ method: 'GET', path: `/users/${random(USERS)}/access` })),
+    },
+    {
+      // Every seeded user has an active subscription, but many a reader a paywall checks has none:
+      // the check then finds nothing active and must still tell the reader from no reader.
+      name: "GET a non-subscriber's access",
+      setup: async (serviceUrl) => {
+        nonSubscribers = await createNonSubscribers(serviceUrl);
+      },
+      requests: () =>
+        many(() => ({ method: 'GET', path: `/users/${nonSubscribers[random(nonSubscribers.length) - 1]}/access` })),
     },
     {
       // The seed puts users 3k+1 on the weekly newsletter: a full page anywhere in the list, by a seek.
@@ -397,26 +412,47 @@ async function startWebhookSink(serviceUrl: string): Promise<{ received: () => n
   return { received: () => received, stop: () => server.close() };
 }
 
-/** The readers the sign-in scenarios sign in as, created through the API (as admin), a few at a time. */
-async function createReaders(serviceUrl: string): Promise<void> {
-  process.stderr.write(`creating ${SIGN_IN_READERS} readers with a password\n`);
-  for (let n = 1; n <= SIGN_IN_READERS; n += 10) {
-    const batch = Array.from({ length: Math.min(10, SIGN_IN_READERS - n + 1) }, (_, i) =>
+/** Creates `count` users through the API (as admin), ten at a time, user n with `attributes(n)`; answers their ids. */
+async function createUsers(
+  serviceUrl: string,
+  count: number,
+  attributes: (n: number) => Record<string, unknown>,
+): Promise<string[]> {
+  const ids: string[] = [];
+  for (let n = 1; n <= count; n += 10) {
+    const batch = Array.from({ length: Math.min(10, count - n + 1) }, (_, i) =>
       request(serviceUrl, ADMIN_KEY, {
         method: 'POST',
         path: '/users',
-        body: JSON.stringify({
-          data: {
-            type: 'users',
-            attributes: { email: readerEmail(n + i), familyName: 'Reader', password: READER_PASSWORD },
-          },
-        }),
+        body: JSON.stringify({ data: { type: 'users', attributes: attributes(n + i) } }),
       }),
     );
-    for (const created of await Promise.all(batch)) {
-      if (created.status !== 201) throw new Error(`a reader was refused: ${created.body.toString()}`);
+    for (const { status, body } of await Promise.all(batch)) {
+      if (status !== 201) throw new Error(`a user was refused: ${body.toString()}`);
+      ids.push((JSON.parse(body.toString()) as { data: { id: string } }).data.id);
     }
   }
+  return ids;
+}
+
+/** The readers the sign-in scenarios sign in as. */
+async function createReaders(serviceUrl: string): Promise<void> {
+  process.stderr.write(`creating ${SIGN_IN_READERS} readers with a password\n`);
+  await createUsers(serviceUrl, SIGN_IN_READERS, (n) => ({
+    email: readerEmail(n),
+    familyName: 'Reader',
+    password: READER_PASSWORD,
+  }));
+}
+
+/** Readers without a subscription (and without a password, so no hash to wait for); answers their ids. */
+function createNonSubscribers(serviceUrl: string): Promise<string[]> {
+  // Unique across runs: a database kept with --seeded holds the earlier runs' readers.
+  const run = Date.now();
+  return createUsers(serviceUrl, NON_SUBSCRIBERS, (n) => ({
+    email: `browser-${run}-${n}@bench.example`,
+    familyName: 'Browser',
+  }));
 }
 
 async function stopService(service: Service): Promise<void> {
@@ -575,6 +611,7 @@ async function benchStore(kind: string, work: string): Promise<{ rows: Row[]; ex
     }
     for (const scenario of chosen) {
       process.stderr.write(`${kind} ${USERS}: ${scenario.name}\n`);
+      await scenario.setup?.(service.url);
       const requests = scenario.requests();
       const captured = await request(service.url, secret, requests[0] as LoadRequest);
       if (captured.status >= 400)
