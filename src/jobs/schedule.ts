@@ -30,7 +30,7 @@ const FORGET_INTERVAL_SECONDS = 60;
  * The starts that have come are forgotten whether or not this process lapses subscriptions: until
  * then each read by what a started subscription gives reads them one by one (starts.ts).
  */
-export const STARTS_INTERVAL_SECONDS = 60;
+const STARTS_INTERVAL_SECONDS = 60;
 
 export interface Jobs {
   /** Starts no more runs; settles once the runs under way have ended, so the store can then close. */

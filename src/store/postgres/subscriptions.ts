@@ -58,9 +58,9 @@ const USERS_SUBSCRIPTIONS = raw(`(SELECT id, user_id, expired, date_started, dat
  * SQLite: the hottest read no longer builds its statement on every call (4 µs of the service's
  * CPU of 29) nor binds the same value thrice.
  */
-export const ACTIVE_SUBSCRIPTIONS = sql`SELECT a.*,
+const ACTIVE_SUBSCRIPTIONS = sql`SELECT a.*,
     CASE WHEN a.id IS NULL THEN EXISTS (SELECT 1 FROM users u WHERE u.id = $1) END AS known
-  FROM (SELECT 1) one LEFT JOIN LATERAL (${activeSubscriptionsOfUser(raw('$1'), raw('$2'), USERS_SUBSCRIPTIONS)}) a ON true`.render(
+  FROM (SELECT 1) one LEFT JOIN LATERAL (${activeSubscriptionsOfUser(raw('$1'), raw('$2'), { from: USERS_SUBSCRIPTIONS })}) a ON true`.render(
   'postgres',
 ).text;
 
@@ -74,9 +74,9 @@ export const ACTIVE_SUBSCRIPTIONS = sql`SELECT a.*,
  * cluster). The worker plans each statement with its values, so no plan made before statistics
  * outlives them there, and the subscriptions need no fence of their own.
  */
-const ACTIVE_SUBSCRIPTIONS_CITUS = activeSubscriptionsOfUser(raw('$1'), raw('$2'), undefined, {
-  ownResource: true,
-}).render('postgres').text;
+const ACTIVE_SUBSCRIPTIONS_CITUS = activeSubscriptionsOfUser(raw('$1'), raw('$2'), { ownResource: true }).render(
+  'postgres',
+).text;
 const USER_EXISTS_CITUS = 'SELECT 1 FROM users WHERE id = $1';
 const RESOURCES_OF_PRODUCTS_CITUS = 'SELECT id, resource FROM products WHERE id = ANY($1::text[])';
 

@@ -128,22 +128,21 @@ export function subscriptionPage(userId: string, query: SubscriptionPageQuery, d
 /**
  * What one user's subscriptions active at `at` give (their own resource, or else their product's,
  * read by the product's key), read by the user's key alone. `user` and `at` are values, or
- * placeholders (`raw('@at')`) for a statement prepared once; `subscriptions` is the table, or a
- * narrower read of it. No row does not tell a user without active subscriptions from no user.
- * With `ownResource`, each subscription's resource is its own (null where its product's applies),
- * for a caller that reads the products apart.
+ * placeholders (`raw('@at')`) for a statement prepared once; `from` is the table, or a narrower
+ * read of it. No row does not tell a user without active subscriptions from no user. With
+ * `ownResource`, each subscription's resource is its own (null where its product's applies), for
+ * a caller that reads the products apart.
  */
 export function activeSubscriptionsOfUser(
   user: unknown,
   at: unknown,
-  subscriptions: Sql = raw('subscriptions'),
-  { ownResource = false } = {},
+  { from = raw('subscriptions'), ownResource = false }: { from?: Sql; ownResource?: boolean } = {},
 ): Sql {
   const resource = ownResource
     ? raw('s.resource')
     : raw('coalesce(s.resource, (SELECT p.resource FROM products p WHERE p.id = s.product_id))');
   return sql`SELECT s.id, s.product_id, s.date_ended, ${resource} AS resource
-    FROM ${subscriptions} s WHERE s.user_id = ${user} AND ${statusCondition('s', 'active', at)}`;
+    FROM ${from} s WHERE s.user_id = ${user} AND ${statusCondition('s', 'active', at)}`;
 }
 
 /** A row of a query of active subscriptions: what access needs of one. */
