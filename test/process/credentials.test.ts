@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { issueKey } from '../support/fixtures.js';
 import { CREDENTIAL_MAX_AGE_MS } from '../../src/store/postgres/credentials.js';
-import { credentialListenerName } from '../../src/store/postgres/credential-changes.js';
+import { changeListenerName } from '../../src/store/postgres/changes.js';
 import { eventually } from '../support/eventually.js';
 import { MAIN, runCommand, startProcess, type ServiceProcess } from '../support/process.js';
 import type { Client } from '../support/service.js';
@@ -43,7 +43,7 @@ async function listenerOf(store: TestStore, service: ServiceProcess): Promise<nu
   return eventually(async () => {
     const [row] = await store.sql(
       "SELECT pid FROM pg_stat_activity WHERE application_name = ? AND query LIKE 'LISTEN %'",
-      [credentialListenerName(service.pid)],
+      [changeListenerName(service.pid)],
     );
     return row?.pid as number | undefined;
   }, `process ${service.pid} to listen for credential changes`);

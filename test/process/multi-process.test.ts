@@ -6,7 +6,14 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createSubscription, createUser, issueKey, uniqueEmail, userDocument } from '../support/fixtures.js';
+import {
+  createSubscription,
+  createUser,
+  issueKey,
+  subscriptionDocument,
+  uniqueEmail,
+  userDocument,
+} from '../support/fixtures.js';
 import { citusSkipReason, CITUS_URL } from '../support/citus.js';
 import {
   createTestSchema,
@@ -18,6 +25,7 @@ import {
 import { startProcess, type ServiceProcess } from '../support/process.js';
 import { eventually } from '../support/eventually.js';
 import { CREDENTIAL_MAX_AGE_MS } from '../../src/store/postgres/credentials.js';
+import { PRODUCT_RESOURCE_MAX_AGE_MS } from '../../src/store/postgres/product-resources.js';
 import type { Client } from '../support/service.js';
 
 const SERVERS = [
@@ -121,6 +129,36 @@ for (const server of SERVERS)
         async () => (await b.client.as(key.secret).get('/users')).status === 401,
         'the refusal within a fifth of the bound a lost notification could take',
         CREDENTIAL_MAX_AGE_MS / 5,
+      );
+    });
+
+    it("give a product's changed default resource in the other's access check as soon as its notification arrives", async () => {
+      const product = `paper-${Date.now()}`;
+      const created = await a.client.post('/products', {
+        data: { type: 'products', id: product, attributes: { name: 'Paper', resource: 'print' } },
+      });
+      assert.equal(created.status, 201, created.text);
+      const userId = await createUser(a.client);
+      const subscribed = await a.client.post(
+        `/users/${userId}/subscriptions`,
+        subscriptionDocument(
+          { resource: null, dateStarted: '2020-01-01T00:00:00+00:00', dateEnded: null },
+          { product: { data: { type: 'products', id: product } } },
+        ),
+      );
+      assert.equal(subscribed.status, 201, subscribed.text);
+      const online = async (client: Client) =>
+        (await client.get(`/users/${userId}/access`)).body.data.attributes.online;
+      for (let i = 0; i < 20; i += 1) assert.equal(await online(b.client), false);
+      const changed = await a.client.patch(`/products/${product}`, {
+        data: { type: 'products', id: product, attributes: { resource: 'online' } },
+      });
+      assert.equal(changed.status, 200, changed.text);
+      assert.equal(await online(a.client), true, 'the process that made the change');
+      await eventually(
+        () => online(b.client),
+        'the change within a fifth of the bound a lost notification could take',
+        PRODUCT_RESOURCE_MAX_AGE_MS / 5,
       );
     });
 

@@ -7,7 +7,7 @@ import { EVENT_TYPES } from '../../src/domain/events.js';
 import { reportWeeks } from '../../src/domain/report.js';
 import { searchRange } from '../../src/domain/search.js';
 import { activeGroupsQuery, weekCountsQuery } from '../../src/store/sql/reports.js';
-import { FIRST_SUBSCRIPTIONS_OF_USERS } from '../../src/store/postgres/subscriptions.js';
+import { FIRST_SUBSCRIPTIONS_OF_USERS, postgresSubscriptions } from '../../src/store/postgres/subscriptions.js';
 import { auditEventsQuery } from '../../src/store/sql/audit.js';
 import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
@@ -23,9 +23,17 @@ import { AUDIT } from '../support/fixtures.js';
 import { storeContract } from './contract.js';
 import { eventually } from '../support/eventually.js';
 import { recordStatements, type Statement } from '../support/statements.js';
-import { CREDENTIAL_MAX_AGE_MS, postgresCredentials } from '../../src/store/postgres/credentials.js';
-import { CREDENTIALS_CHANNEL, type CredentialChanges } from '../../src/store/postgres/credential-changes.js';
+import {
+  CREDENTIAL_MAX_AGE_MS,
+  CREDENTIALS_CHANNEL,
+  postgresCredentials,
+} from '../../src/store/postgres/credentials.js';
+import type { Changes } from '../../src/store/postgres/changes.js';
 import { PostgresDatabase } from '../../src/store/postgres/database.js';
+import { listenForChanges } from '../../src/store/postgres/changes.js';
+import { PRODUCTS_CHANNEL, productResources } from '../../src/store/postgres/product-resources.js';
+import { postgresProducts } from '../../src/store/postgres/products.js';
+import { postgresReferences } from '../../src/store/postgres/references.js';
 
 const NEW_KEY = { name: 'kept', scopes: ['read'] as const, rateLimit: null, secretHash: Buffer.alloc(32) };
 
@@ -45,11 +53,18 @@ if (!skip) {
   storeContract('PostgreSQL', async (options) => openPostgresStore({ url: (await freshSchema()).url, ...options }));
 }
 
-/** The statement of a user's access check as the store sends it. */
+/** Changes whose listener never hears a notification, though it says it listens. */
+const deaf: Changes = { listening: true, on() {}, start() {}, close: async () => {} };
+
+/**
+ * The statement of a user's access check as the store sends it, which reads the user's
+ * subscriptions (the products' default resources may follow, and the store's listener may start).
+ */
 async function accessStatement(store: Store, userId: string, now: number): Promise<Statement> {
   const { statements } = await recordStatements(() => store.activeSubscriptionsOf(userId, now));
-  assert.equal(statements.length, 1, 'the access check is one statement');
-  return statements[0] as Statement;
+  const [statement, ...others] = statements.filter(({ text }) => /FROM subscriptions/.test(text));
+  assert.ok(statement && others.length === 0, 'the access check reads the subscriptions in one statement');
+  return statement;
 }
 
 describe('PostgreSQL migrations', { skip }, () => {
@@ -270,14 +285,114 @@ describe('PostgreSQL credentials kept for authentication', { skip }, () => {
     // Credentials whose listener never hears a notification: with the real one, the revocation's
     // own notification could empty what is kept first, and this would pass without the store's
     // forgetting what it changed.
-    const deaf: CredentialChanges = { listening: true, start() {}, close: async () => {} };
     const pool = new pg.Pool({ connectionString: schema.url });
     try {
-      const { credentials } = postgresCredentials(new PostgresDatabase(pool), () => deaf);
+      const credentials = postgresCredentials(new PostgresDatabase(pool), deaf);
       const { id } = await credentials.createApiKey(NEW_KEY, AUDIT);
       await keptKey(id, credentials);
       await credentials.revokeApiKey(id, Math.floor(Date.now() / 1000), AUDIT);
       assert.notEqual((await credentials.getApiKeyForAuthentication(id))?.revokedAt, null);
+    } finally {
+      await pool.end();
+    }
+  });
+});
+
+describe("PostgreSQL products' default resources kept for the access check", { skip }, () => {
+  let schema: TestSchema;
+  let store: Store;
+  const now = Math.floor(Date.now() / 1000);
+  before(async () => {
+    schema = await freshSchema();
+    store = await openPostgresStore({ url: schema.url });
+  });
+  after(() => store?.close());
+
+  /** Behind the store's back: a change no notification tells of, as if it were lost. */
+  const unnotified = (sql: string, params: unknown[]) => admin(sql, params, schema.name);
+
+  /** A new product giving `resource`, and a reader whose one active subscription names only it. */
+  async function subscriberOf(resource: string): Promise<{ product: string; user: string }> {
+    const product = `p${Math.random().toString(36).slice(2)}`;
+    await unnotified('INSERT INTO products (id, name, resource) VALUES ($1, $1, $2)', [product, resource]);
+    const [user] = await unnotified(
+      `INSERT INTO users (email, email_lower, email_domain, family_name) VALUES ($1, $1, 'd.example', 'Reader')
+       RETURNING id`,
+      [`${product}@d.example`],
+    );
+    await unnotified(
+      "INSERT INTO subscriptions (user_id, date_started, product_id) VALUES ($1, now() - interval '1 day', $2)",
+      [user?.id, product],
+    );
+    return { product, user: String(user?.id) };
+  }
+
+  /** The resource `user`'s check finds given, once it comes without reading the products. */
+  async function keptCheck(user: string, from: Pick<Store, 'activeSubscriptionsOf'> = store) {
+    return eventually(async () => {
+      const { result, statements } = await recordStatements(() => from.activeSubscriptionsOf(user, now));
+      return statements.length === 1 && result?.[0]?.resource;
+    }, "the product's resource to be applied from memory");
+  }
+
+  it("applies a product's default resource from memory once read: the check is then one statement", async () => {
+    const { user } = await subscriberOf('print');
+    const { result, statements } = await recordStatements(() => store.activeSubscriptionsOf(user, now));
+    assert.equal(result?.[0]?.resource, 'print');
+    assert.ok(
+      statements.some((statement) => /FROM products/.test(statement.text)),
+      'the first check reads the product',
+    );
+    assert.equal(await keptCheck(user), 'print');
+  });
+
+  it("forgets the products' default resources on a notification from any connection", async () => {
+    const { product, user } = await subscriberOf('print');
+    await keptCheck(user);
+    await unnotified("UPDATE products SET resource = 'online' WHERE id = $1", [product]);
+    assert.equal((await store.activeSubscriptionsOf(user, now))?.[0]?.resource, 'print', 'not kept');
+    await admin(`NOTIFY ${PRODUCTS_CHANNEL}`);
+    await eventually(
+      async () => (await store.activeSubscriptionsOf(user, now))?.[0]?.resource === 'online',
+      'the change to be seen',
+      1000,
+    );
+  });
+
+  it("keeps a product's default resource at most its age when no notification tells of a change", async () => {
+    const maxAgeMs = 300;
+    const { product } = await subscriberOf('print');
+    const pool = new pg.Pool({ connectionString: schema.url });
+    const changes = listenForChanges(schema.url, 5000);
+    try {
+      const resources = productResources(new PostgresDatabase(pool), changes, maxAgeMs);
+      await eventually(async () => {
+        const { statements } = await recordStatements(() => resources.of([product]));
+        return statements.length === 0;
+      }, 'the resource to be kept');
+      await unnotified("UPDATE products SET resource = 'online' WHERE id = $1", [product]);
+      const changedAt = performance.now();
+      assert.equal((await resources.of([product])).get(product), 'print', 'not kept');
+      await eventually(async () => (await resources.of([product])).get(product) === 'online', 'the change', 2000);
+      assert.ok(performance.now() - changedAt <= maxAgeMs + 250, 'kept past its age');
+    } finally {
+      await changes.close();
+      await pool.end();
+    }
+  });
+
+  it("applies a product's default resource changed through this store from the very next check", async () => {
+    // Nothing but the store's own forgetting can tell this process: its listener hears nothing.
+    const { product, user } = await subscriberOf('print');
+    const pool = new pg.Pool({ connectionString: schema.url });
+    try {
+      const database = new PostgresDatabase(pool);
+      const resources = productResources(database, deaf);
+      const subscriptions = postgresSubscriptions(database, postgresReferences(false, false), resources);
+      const products = postgresProducts(database, resources);
+      assert.equal(await keptCheck(user, subscriptions), 'print');
+      await products.updateProduct(product, { resource: 'online' }, AUDIT);
+      assert.equal((await subscriptions.activeSubscriptionsOf(user, now))?.[0]?.resource, 'online');
     } finally {
       await pool.end();
     }

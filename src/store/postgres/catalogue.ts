@@ -3,6 +3,7 @@
  * changed and deleted by the same statements over their own tables (see sql/catalogue.ts), each
  * write with its audit entry in one statement.
  */
+import type pg from 'pg';
 import type { AuditContext } from '../../domain/audit.js';
 import { newCatalogueId, type CatalogueRecord, type CatalogueValues } from '../../domain/catalogue.js';
 import { failures } from '../../domain/failures.js';
@@ -24,9 +25,14 @@ import { auditInsert, lockCatalogueRecords, versionCondition, type PostgresDatab
 /** Tries a random id again this often when it clashes (it never should). */
 const DRAWS = 3;
 
+/** Runs a change in a transaction that tells every process keeping the table's records (see kept.ts). */
+export type Changing = <T>(work: (client: pg.PoolClient) => Promise<T>) => Promise<T>;
+
+/** The catalogue of `table`; with `changing`, each update and deletion runs through it. */
 export function postgresCatalogue<R extends CatalogueRecord, V extends CatalogueValues>(
   database: PostgresDatabase,
   table: CatalogueTable,
+  changing?: Changing,
 ) {
   const columns = catalogueColumns(table);
   const read = (row: Row) => toCatalogueRecord<R>(table, row);
@@ -68,22 +74,23 @@ export function postgresCatalogue<R extends CatalogueRecord, V extends Catalogue
     );
     const condition = versionCondition(params, ifVersion);
     const record = auditInsert(params, audit, 'update', table.type, 'id', 'NULL', 'u');
-    const [row] = await database.rows(
-      `WITH u AS (${text} ${condition} RETURNING ${columns}), a AS (${record}) SELECT * FROM u`,
-      params,
-    );
+    const statement = `WITH u AS (${text} ${condition} RETURNING ${columns}), a AS (${record}) SELECT * FROM u`;
+    const [row] = changing
+      ? await changing(async (client) => (await client.query(statement, params)).rows as Row[])
+      : await database.rows(statement, params);
     if (row) return read(row);
     await database.refusedOrMissing(table.type, 'id = $1', [id], ifVersion);
     return undefined;
   }
 
   async function deleteRecord(id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean> {
+    const remove = async (client?: pg.PoolClient) => {
+      if (client && database.citus) await lockCatalogueRecords(client, table.type, [id], 'exclusive');
+      return database.deleteRow(table.type, 'id = $1', [id], 'NULL', audit, ifVersion, [], client);
+    };
     try {
-      if (!database.citus) return await database.deleteRow(table.type, 'id = $1', [id], 'NULL', audit, ifVersion);
-      return await database.transaction(async (client) => {
-        await lockCatalogueRecords(client, table.type, [id], 'exclusive');
-        return database.deleteRow(table.type, 'id = $1', [id], 'NULL', audit, ifVersion, [], client);
-      });
+      if (changing) return await changing(remove);
+      return await (database.citus ? database.transaction(remove) : remove());
     } catch (error) {
       // The foreign key refused it: say by how many.
       if ((error as { code?: string }).code !== '23503') throw error;

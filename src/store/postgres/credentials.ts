@@ -1,11 +1,8 @@
 /**
  * Credentials on PostgreSQL. Every request reads its credential, so the credentials read for
- * authentication are kept in memory (their secret's hash, never the secret), and trusted only while
- * this process hears of every change to them (credential-changes.ts) and for at most
- * CREDENTIAL_MAX_AGE_MS after they were read: a change empties what is kept, in this process at
- * once and in every other when its notification arrives, and the age bounds what a notification
- * lost on a connection that looks alive could cost. While not listening, every authentication
- * reads the store.
+ * authentication are kept in memory (their secret's hash, never the secret) as kept.ts keeps
+ * records, for at most CREDENTIAL_MAX_AGE_MS: every change to `api_keys` notifies
+ * CREDENTIALS_CHANNEL. While not listening, every authentication reads the store.
  */
 import type pg from 'pg';
 import type { ApiKey, StoredApiKey } from '../../domain/api-key.js';
@@ -14,47 +11,21 @@ import { failures } from '../../domain/failures.js';
 import type { CredentialStore, IfVersion, NewApiKey } from '../port.js';
 import { API_KEY_COLUMNS, toApiKey, toStoredApiKey } from '../sql/credentials.js';
 import type { Row } from '../sql/rows.js';
-import { CREDENTIALS_CHANNEL, type CredentialChanges } from './credential-changes.js';
+import type { Changes } from './changes.js';
 import { auditInsert, MIGRATION_LOCK, versionCondition, type PostgresDatabase } from './database.js';
+import { Kept } from './kept.js';
+
+/** The channel every change to `api_keys` notifies. */
+export const CREDENTIALS_CHANNEL = 'circulation_credentials';
 
 /** How long a credential read for authentication is trusted at most, however quiet the notifications. */
 export const CREDENTIAL_MAX_AGE_MS = 5_000;
 
-/** What is kept of a credential: it, and when the read that found it started. */
-interface Kept {
-  key: StoredApiKey;
-  readAt: number;
-}
+/** The credentials, keeping what they read for authentication while `changes` tells of every change. */
+export function postgresCredentials(database: PostgresDatabase, changes: Changes): CredentialStore {
+  const kept = new Kept<StoredApiKey>(changes, CREDENTIALS_CHANNEL, CREDENTIAL_MAX_AGE_MS);
 
-/**
- * The credentials, and the listener `listen` starts (to close with the store), which calls back on
- * every notification and whenever it starts or stops listening.
- */
-export function postgresCredentials(
-  database: PostgresDatabase,
-  listen: (changed: () => void) => CredentialChanges,
-): { credentials: CredentialStore; changes: CredentialChanges } {
-  const kept = new Map<string, Kept>();
-  /** Moves with every forgetting, so that a read under way meanwhile keeps nothing. */
-  let generation = 0;
-
-  function forget(): void {
-    generation += 1;
-    kept.clear();
-  }
-
-  const changes = listen(forget);
-
-  /** Runs a change to `api_keys` in a transaction that notifies every process, then forgets here. */
-  async function changing<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const result = await database.transaction(async (client) => {
-      const done = await work(client);
-      await client.query(`NOTIFY ${CREDENTIALS_CHANNEL}`);
-      return done;
-    });
-    forget();
-    return result;
-  }
+  const changing = <T>(work: (client: pg.PoolClient) => Promise<T>) => kept.changing(database, work);
 
   async function createApiKey(key: NewApiKey, audit: AuditContext): Promise<ApiKey> {
     const params: unknown[] = [key.name, key.scopes, key.rateLimit, key.secretHash];
@@ -96,14 +67,11 @@ export function postgresCredentials(
   }
 
   async function getApiKeyForAuthentication(id: string): Promise<StoredApiKey | undefined> {
-    changes.start();
-    if (!changes.listening) return getApiKey(id);
-    const readAt = performance.now();
     const found = kept.get(id);
-    if (found && readAt - found.readAt < CREDENTIAL_MAX_AGE_MS) return found.key;
-    const seen = generation;
+    if (found) return found.value;
+    const since = kept.mark();
     const key = await getApiKey(id);
-    if (key && generation === seen && changes.listening) kept.set(id, { key, readAt });
+    if (key) kept.keep(since, id, key);
     return key;
   }
 
@@ -138,14 +106,11 @@ export function postgresCredentials(
   }
 
   return {
-    credentials: {
-      createApiKey,
-      createFirstApiKey,
-      getApiKey,
-      getApiKeyForAuthentication,
-      listApiKeys,
-      revokeApiKey,
-    },
-    changes,
+    createApiKey,
+    createFirstApiKey,
+    getApiKey,
+    getApiKeyForAuthentication,
+    listApiKeys,
+    revokeApiKey,
   };
 }

@@ -10,7 +10,7 @@ import type { Store, StoreOptions } from '../port.js';
 import { pendingMigrations } from '../sql/migrations.js';
 import { postgresAudit } from './audit.js';
 import { applyCitusLayout, CITUS_SESSION, isCitusCoordinator } from './citus.js';
-import { listenForCredentialChanges } from './credential-changes.js';
+import { listenForChanges } from './changes.js';
 import { postgresCredentials } from './credentials.js';
 import { MIGRATION_LOCK, PostgresDatabase } from './database.js';
 import { postgresIdempotency } from './idempotency.js';
@@ -19,6 +19,7 @@ import { postgresPasswordResets } from './password-resets.js';
 import { postgresSignIns } from './sign-ins.js';
 import { postgresStaff } from './staff.js';
 import { postgresNewsletters } from './newsletters.js';
+import { productResources } from './product-resources.js';
 import { postgresProducts } from './products.js';
 import { postgresReferences } from './references.js';
 import { postgresReports } from './reports.js';
@@ -74,15 +75,14 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
   }
   const database = new PostgresDatabase(pool, citus);
   const references = postgresReferences(options.strictReferences ?? false, citus);
-  const { credentials, changes } = postgresCredentials(database, (changed) =>
-    listenForCredentialChanges(options.url, changed, connectTimeout),
-  );
+  const changes = listenForChanges(options.url, connectTimeout);
+  const resources = productResources(database, changes);
   return withOutagesAsUnavailable({
     ...postgresUsers(database, references),
-    ...postgresSubscriptions(database, references),
-    ...postgresProducts(database),
+    ...postgresSubscriptions(database, references, resources),
+    ...postgresProducts(database, resources),
     ...postgresNewsletters(database),
-    ...credentials,
+    ...postgresCredentials(database, changes),
     ...postgresAudit(database),
     ...postgresIdempotency(database),
     ...postgresWebhooks(database),

@@ -7,9 +7,11 @@ import { PRODUCTS_TABLE } from '../sql/catalogue.js';
 import { productWithCountQuery, toProductWithCount } from '../sql/products.js';
 import { postgresCatalogue } from './catalogue.js';
 import type { PostgresDatabase } from './database.js';
+import type { ProductResources } from './product-resources.js';
 
-export function postgresProducts(database: PostgresDatabase): ProductStore {
-  const products = postgresCatalogue<Product, ProductValues>(database, PRODUCTS_TABLE);
+/** Products; each update and deletion tells every process, which may keep its default resource. */
+export function postgresProducts(database: PostgresDatabase, resources: ProductResources): ProductStore {
+  const products = postgresCatalogue<Product, ProductValues>(database, PRODUCTS_TABLE, resources.changing);
 
   async function getProduct(id: string, now: number) {
     const [row] = await database.rows(productWithCountQuery(id, now, 'postgres'));

@@ -19,6 +19,7 @@ import {
   toStoredSubscription,
 } from '../sql/subscriptions.js';
 import { auditInsert, versionCondition, violates, type PostgresDatabase } from './database.js';
+import type { ProductResources } from './product-resources.js';
 import type { PostgresReferences } from './references.js';
 
 const SUBSCRIPTION_SELECT = `SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions`;
@@ -48,10 +49,11 @@ const USERS_SUBSCRIPTIONS = raw(`(SELECT id, user_id, expired, date_started, dat
     FROM subscriptions WHERE user_id = $1 OFFSET 0)`);
 
 /**
- * What one user's subscriptions active at $2 give, for the user $1, in one round trip: their rows
- * (`known` null), or else one row of nulls whose `known` says whether the user exists, so that a
- * user without active subscriptions and no user differ. The user's row is read only for that row:
- * an uncorrelated subquery runs when first asked for, and only the CASE of an empty side asks. A
+ * One user's subscriptions active at $2, for the user $1, in one round trip: their rows (`known`
+ * null), each with its own resource (its product's is applied after, from what product-resources.ts
+ * keeps), or else one row of nulls whose `known` says whether the user exists, so that a user
+ * without active subscriptions and no user differ. The user's row is read only for that row: an
+ * uncorrelated subquery runs when first asked for, and only the CASE of an empty side asks. A
  * subscriber's check, the common one, skips that read. (A union with the user's row behind a
  * filter on the subscriptions, kept in a CTE for it, cost the server a little more: 41 µs a check
  * at 1,000,000 users against 40.) The text is built once, with each value one placeholder, as on
@@ -60,27 +62,29 @@ const USERS_SUBSCRIPTIONS = raw(`(SELECT id, user_id, expired, date_started, dat
  */
 const ACTIVE_SUBSCRIPTIONS = sql`SELECT a.*,
     CASE WHEN a.id IS NULL THEN EXISTS (SELECT 1 FROM users u WHERE u.id = $1) END AS known
-  FROM (SELECT 1) one LEFT JOIN LATERAL (${activeSubscriptionsOfUser(raw('$1'), raw('$2'), { from: USERS_SUBSCRIPTIONS })}) a ON true`.render(
+  FROM (SELECT 1) one LEFT JOIN LATERAL (${activeSubscriptionsOfUser(raw('$1'), raw('$2'), { from: USERS_SUBSCRIPTIONS, ownResource: true })}) a ON true`.render(
   'postgres',
 ).text;
 
 /**
  * On Citus, the access check reads one table a statement, each of which its fast path routes
- * without planning a join: the user's active subscriptions; only when none is active, the user's
- * row; only when one takes its resource from its product, those products (a reference table, read
- * on the coordinator). The one statement above was planned in full on the coordinator, and again
- * on the user's worker, on every call: 650 µs a check against 330 for the subscriptions alone, 225
- * for the user's row and 100 for the products (prepared, one connection, 10,000 users, a local
- * cluster). The worker plans each statement with its values, so no plan made before statistics
- * outlives them there, and the subscriptions need no fence of their own.
+ * without planning a join: the user's active subscriptions, then, only when none is active, the
+ * user's row. The one statement above was planned in full on the coordinator, and again on the
+ * user's worker, on every call: 650 µs a check against 330 for the subscriptions alone and 225 for
+ * the user's row (prepared, one connection, 10,000 users, a local cluster). The worker plans each
+ * statement with its values, so no plan made before statistics outlives them there, and the
+ * subscriptions need no fence of their own.
  */
 const ACTIVE_SUBSCRIPTIONS_CITUS = activeSubscriptionsOfUser(raw('$1'), raw('$2'), { ownResource: true }).render(
   'postgres',
 ).text;
 const USER_EXISTS_CITUS = 'SELECT 1 FROM users WHERE id = $1';
-const RESOURCES_OF_PRODUCTS_CITUS = 'SELECT id, resource FROM products WHERE id = ANY($1::text[])';
 
-export function postgresSubscriptions(database: PostgresDatabase, references: PostgresReferences): SubscriptionStore {
+export function postgresSubscriptions(
+  database: PostgresDatabase,
+  references: PostgresReferences,
+  products: ProductResources,
+): SubscriptionStore {
   /** Registers or refuses the product a write newly names (see references.ts), on the write's connection. */
   async function attachProduct(client: pg.PoolClient, productId: string | null, audit: AuditContext) {
     if (productId !== null)
@@ -135,30 +139,28 @@ export function postgresSubscriptions(database: PostgresDatabase, references: Po
 
   async function activeSubscriptionsOf(userId: string, now: number) {
     const at = instantValue('postgres', now);
-    if (database.citus) return activeSubscriptionsOnCitus(userId, at);
+    const rows = database.citus ? await activeSubscriptionsOnCitus(userId, at) : await activeSubscriptions(userId, at);
+    if (rows === undefined) return undefined;
+    const byProduct = rows.filter((row) => row.resource === null && row.product_id !== null);
+    if (byProduct.length > 0) {
+      const given = await products.of(byProduct.map((row) => row.product_id as string));
+      for (const row of byProduct) row.resource = given.get(row.product_id as string) ?? null;
+    }
+    return rows.map(toActiveSubscription);
+  }
+
+  async function activeSubscriptions(userId: string, at: unknown): Promise<Row[] | undefined> {
     const rows = await database.preparedRows('active-subscriptions', ACTIVE_SUBSCRIPTIONS, [userId, at]);
     const known = rows[0]?.known;
     if (known === false) return undefined;
-    return known ? [] : rows.map(toActiveSubscription);
+    return known ? [] : rows;
   }
 
-  async function activeSubscriptionsOnCitus(userId: string, at: unknown) {
+  async function activeSubscriptionsOnCitus(userId: string, at: unknown): Promise<Row[] | undefined> {
     const rows = await database.preparedRows('citus-active-subscriptions', ACTIVE_SUBSCRIPTIONS_CITUS, [userId, at]);
-    if (rows.length === 0) {
-      const user = await database.preparedRows('citus-access-user', USER_EXISTS_CITUS, [userId]);
-      return user.length === 0 ? undefined : [];
-    }
-    const byProduct = rows
-      .filter((row) => row.resource === null && row.product_id !== null)
-      .map((row) => row.product_id);
-    if (byProduct.length > 0) {
-      const products = await database.preparedRows('citus-access-products', RESOURCES_OF_PRODUCTS_CITUS, [
-        [...new Set(byProduct)],
-      ]);
-      const given = new Map(products.map((product) => [product.id, product.resource]));
-      for (const row of rows) row.resource ??= given.get(row.product_id) ?? null;
-    }
-    return rows.map(toActiveSubscription);
+    if (rows.length > 0) return rows;
+    const user = await database.preparedRows('citus-access-user', USER_EXISTS_CITUS, [userId]);
+    return user.length === 0 ? undefined : [];
   }
 
   async function listSubscriptionsOfUsers(userIds: readonly string[], perUser?: number) {

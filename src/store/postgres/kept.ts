@@ -1,0 +1,66 @@
+/**
+ * Records read from the store and kept in this process's memory, trusted only while the process
+ * hears of every change to them (changes.ts) and for at most `maxAgeMs` after the read that found
+ * them: a change empties what is kept, in the process that made it at once and in every other when
+ * its notification arrives, and the age bounds what a notification lost on a connection that looks
+ * alive could cost. While not listening, nothing is kept and every read goes to the store.
+ */
+import type pg from 'pg';
+import type { Changes } from './changes.js';
+import type { PostgresDatabase } from './database.js';
+
+/** When a read began, for keeping what it found: `keep` refuses it if a change was heard since. */
+export interface ReadMark {
+  readonly generation: number;
+  readonly readAt: number;
+}
+
+export class Kept<V> {
+  private readonly entries = new Map<string, { value: V; readAt: number }>();
+  /** Moves with every forgetting, so that a read under way meanwhile keeps nothing. */
+  private generation = 0;
+
+  /** Kept while `changes` listens on `channel`; forgotten on each of its notifications. */
+  constructor(
+    private readonly changes: Changes,
+    private readonly channel: string,
+    private readonly maxAgeMs: number,
+  ) {
+    changes.on(channel, () => this.forget());
+  }
+
+  /** Runs a change to what is kept in a transaction that notifies every process, then forgets here. */
+  async changing<T>(database: PostgresDatabase, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+    const result = await database.transaction(async (client) => {
+      const done = await work(client);
+      await client.query(`NOTIFY ${this.channel}`);
+      return done;
+    });
+    this.forget();
+    return result;
+  }
+
+  /** What is kept under `key`, while it may be trusted (listening, and young enough). */
+  get(key: string): { value: V } | undefined {
+    this.changes.start();
+    if (!this.changes.listening) return undefined;
+    const found = this.entries.get(key);
+    return found && performance.now() - found.readAt < this.maxAgeMs ? found : undefined;
+  }
+
+  /** Taken before a read of the store whose findings are to be kept. */
+  mark(): ReadMark {
+    return { generation: this.generation, readAt: performance.now() };
+  }
+
+  /** Keeps what a read begun at `since` found, unless a change was heard since or nobody listens. */
+  keep(since: ReadMark, key: string, value: V): void {
+    if (since.generation === this.generation && this.changes.listening)
+      this.entries.set(key, { value, readAt: since.readAt });
+  }
+
+  forget(): void {
+    this.generation += 1;
+    this.entries.clear();
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * The products' default resources, which a subscription naming no resource gives, kept in each
+ * process's memory as kept.ts keeps records, for at most PRODUCT_RESOURCE_MAX_AGE_MS: every update
+ * or deletion of a product notifies PRODUCTS_CHANNEL. Only products found are kept, so one created
+ * later needs no notification. The access check, the hottest read, applies them: read in its own
+ * statement they cost PostgreSQL 3–4 µs of about 40 a check at 1,000,000 users, and on Citus a
+ * statement of their own on the coordinator (100 µs of 430).
+ */
+import type pg from 'pg';
+import type { Resource } from '../../domain/subscription.js';
+import type { Changes } from './changes.js';
+import type { PostgresDatabase } from './database.js';
+import { Kept } from './kept.js';
+
+/** The channel every update or deletion of a product notifies. */
+export const PRODUCTS_CHANNEL = 'circulation_products';
+
+/** How long a product's default resource is trusted at most, however quiet the notifications. */
+export const PRODUCT_RESOURCE_MAX_AGE_MS = 5_000;
+
+const RESOURCES_OF_PRODUCTS = 'SELECT id, resource FROM products WHERE id = ANY($1::text[])';
+
+export interface ProductResources {
+  /** The default resource of each of the products `ids` that exists. */
+  of(ids: readonly string[]): Promise<Map<string, Resource | null>>;
+  /** Runs a change to products in a transaction that tells every process, then forgets here. */
+  changing<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T>;
+}
+
+export function productResources(
+  database: PostgresDatabase,
+  changes: Changes,
+  maxAgeMs = PRODUCT_RESOURCE_MAX_AGE_MS,
+): ProductResources {
+  const kept = new Kept<Resource | null>(changes, PRODUCTS_CHANNEL, maxAgeMs);
+
+  async function of(ids: readonly string[]): Promise<Map<string, Resource | null>> {
+    const given = new Map<string, Resource | null>();
+    const missing = new Set<string>();
+    for (const id of ids) {
+      const found = kept.get(id);
+      if (found) given.set(id, found.value);
+      else missing.add(id);
+    }
+    if (missing.size === 0) return given;
+    const since = kept.mark();
+    const rows = await database.preparedRows('product-resources', RESOURCES_OF_PRODUCTS, [[...missing]]);
+    for (const { id, resource } of rows as { id: string; resource: Resource | null }[]) {
+      given.set(id, resource);
+      kept.keep(since, id, resource);
+    }
+    return given;
+  }
+
+  return { of, changing: (work) => kept.changing(database, work) };
+}
