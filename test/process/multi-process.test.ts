@@ -7,10 +7,10 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import {
+  createProductSubscriber,
   createSubscription,
   createUser,
   issueKey,
-  subscriptionDocument,
   uniqueEmail,
   userDocument,
 } from '../support/fixtures.js';
@@ -133,20 +133,7 @@ for (const server of SERVERS)
     });
 
     it("give a product's changed default resource in the other's access check as soon as its notification arrives", async () => {
-      const product = `paper-${Date.now()}`;
-      const created = await a.client.post('/products', {
-        data: { type: 'products', id: product, attributes: { name: 'Paper', resource: 'print' } },
-      });
-      assert.equal(created.status, 201, created.text);
-      const userId = await createUser(a.client);
-      const subscribed = await a.client.post(
-        `/users/${userId}/subscriptions`,
-        subscriptionDocument(
-          { resource: null, dateStarted: '2020-01-01T00:00:00+00:00', dateEnded: null },
-          { product: { data: { type: 'products', id: product } } },
-        ),
-      );
-      assert.equal(subscribed.status, 201, subscribed.text);
+      const { product, userId } = await createProductSubscriber(a.client, 'print');
       const online = async (client: Client) =>
         (await client.get(`/users/${userId}/access`)).body.data.attributes.online;
       for (let i = 0; i < 20; i += 1) assert.equal(await online(b.client), false);

@@ -13,7 +13,14 @@ import { after, before, describe, it } from 'node:test';
 import pg from 'pg';
 import { CITUS_LAYOUT } from '../../src/store/postgres/citus.js';
 import { citusSkipReason } from '../support/citus.js';
-import { createSubscription, createUser, subscriptionDocument, userDocument } from '../support/fixtures.js';
+import { eventually } from '../support/eventually.js';
+import {
+  createProductSubscriber,
+  createSubscription,
+  createUser,
+  subscriptionDocument,
+  userDocument,
+} from '../support/fixtures.js';
 import { startService, type Service } from '../support/service.js';
 import { recordStatements, type Statement } from '../support/statements.js';
 
@@ -114,6 +121,22 @@ describe('routing on Citus', { skip: citusSkipReason }, () => {
     assert.equal(result.body.data.attributes.online, true);
     assert.equal(statements.length, 1, statements.map((s) => s.text).join('\n'));
     const { planner } = await planOf(statements[0]!);
+    assert.ok(
+      planner.some((m) => /fast-path router query/.test(m)),
+      planner.join('\n'),
+    );
+  });
+
+  it("sends the check of a subscriber whose subscription takes its product's resource as one statement, once the process keeps that resource", async () => {
+    const { userId: subscriber } = await createProductSubscriber(service.client, 'print');
+    const [statement] = await eventually(async () => {
+      const { result, statements } = await recordStatements(() => service.client.get(`/users/${subscriber}/access`));
+      assert.equal(result.body.data.attributes.print, true, result.text);
+      const reads = statements.filter(({ text }) => /\bFROM (subscriptions|products|users)\b/.test(text));
+      return reads.length === 1 && reads;
+    }, 'the check to read nothing but the subscriptions');
+    assert.match(statement!.text, /\bFROM subscriptions\b/);
+    const { planner } = await planOf(statement!);
     assert.ok(
       planner.some((m) => /fast-path router query/.test(m)),
       planner.join('\n'),

@@ -331,8 +331,29 @@ describe("PostgreSQL products' default resources kept for the access check", { s
   async function keptCheck(user: string, from: Pick<Store, 'activeSubscriptionsOf'> = store) {
     return eventually(async () => {
       const { result, statements } = await recordStatements(() => from.activeSubscriptionsOf(user, now));
-      return statements.length === 1 && result?.[0]?.resource;
+      const reads = statements.filter(({ text }) => /\bFROM (subscriptions|products)\b/.test(text));
+      return reads.length === 1 && !/\bFROM products\b/.test(reads[0]!.text) && result?.[0]?.resource;
     }, "the product's resource to be applied from memory");
+  }
+
+  /**
+   * Changes `product`'s resource behind the store's back once `keep` has it kept, and asserts that
+   * `read` still gives what was kept; answers the resource the product now has. Every test schema
+   * shares the database's channel, so another file's change to a product can empty the memory
+   * meanwhile: the attempt is then made again, and only a store that keeps nothing fails all three.
+   */
+  async function assertKeptThroughAnUnnotifiedChange(
+    product: string,
+    keep: () => Promise<unknown>,
+    read: () => Promise<unknown>,
+  ): Promise<string> {
+    for (let attempt = 1; attempt <= 3; attempt += 1) {
+      const kept = await keep();
+      const other = kept === 'print' ? 'online' : 'print';
+      await unnotified('UPDATE products SET resource = $2 WHERE id = $1', [product, other]);
+      if ((await read()) === kept) return other;
+    }
+    assert.fail('a change no notification told of was seen at once, three times over: nothing was kept');
   }
 
   it("applies a product's default resource from memory once read: the check is then one statement", async () => {
@@ -340,40 +361,43 @@ describe("PostgreSQL products' default resources kept for the access check", { s
     const { result, statements } = await recordStatements(() => store.activeSubscriptionsOf(user, now));
     assert.equal(result?.[0]?.resource, 'print');
     assert.ok(
-      statements.some((statement) => /FROM products/.test(statement.text)),
-      'the first check reads the product',
+      statements.some(({ text }) => /\bFROM products\b/.test(text) && !/\bFROM subscriptions\b/.test(text)),
+      'the first check reads the product apart',
     );
     assert.equal(await keptCheck(user), 'print');
   });
 
   it("forgets the products' default resources on a notification from any connection", async () => {
     const { product, user } = await subscriberOf('print');
-    await keptCheck(user);
-    await unnotified("UPDATE products SET resource = 'online' WHERE id = $1", [product]);
-    assert.equal((await store.activeSubscriptionsOf(user, now))?.[0]?.resource, 'print', 'not kept');
+    const changed = await assertKeptThroughAnUnnotifiedChange(
+      product,
+      () => keptCheck(user),
+      async () => (await store.activeSubscriptionsOf(user, now))?.[0]?.resource,
+    );
     await admin(`NOTIFY ${PRODUCTS_CHANNEL}`);
     await eventually(
-      async () => (await store.activeSubscriptionsOf(user, now))?.[0]?.resource === 'online',
+      async () => (await store.activeSubscriptionsOf(user, now))?.[0]?.resource === changed,
       'the change to be seen',
       1000,
     );
   });
 
   it("keeps a product's default resource at most its age when no notification tells of a change", async () => {
-    const maxAgeMs = 300;
+    const maxAgeMs = 1000;
     const { product } = await subscriberOf('print');
     const pool = new pg.Pool({ connectionString: schema.url });
     const changes = listenForChanges(schema.url, 5000);
     try {
       const resources = productResources(new PostgresDatabase(pool), changes, maxAgeMs);
-      await eventually(async () => {
-        const { statements } = await recordStatements(() => resources.of([product]));
-        return statements.length === 0;
-      }, 'the resource to be kept');
-      await unnotified("UPDATE products SET resource = 'online' WHERE id = $1", [product]);
+      const read = async () => (await resources.of([product])).get(product);
+      const keep = () =>
+        eventually(async () => {
+          const { result, statements } = await recordStatements(() => resources.of([product]));
+          return statements.length === 0 && result.get(product);
+        }, 'the resource to be kept');
+      const changed = await assertKeptThroughAnUnnotifiedChange(product, keep, read);
       const changedAt = performance.now();
-      assert.equal((await resources.of([product])).get(product), 'print', 'not kept');
-      await eventually(async () => (await resources.of([product])).get(product) === 'online', 'the change', 2000);
+      await eventually(async () => (await read()) === changed, 'the change', maxAgeMs + 2000);
       assert.ok(performance.now() - changedAt <= maxAgeMs + 250, 'kept past its age');
     } finally {
       await changes.close();

@@ -1,6 +1,7 @@
 /**
  * Request documents the API tests send, with unique emails so tests never collide.
  */
+import { randomUUID } from 'node:crypto';
 import assert from 'node:assert/strict';
 import type { Scope } from '../../src/domain/api-key.js';
 import type { AuditContext } from '../../src/domain/audit.js';
@@ -99,6 +100,31 @@ export async function createSubscription(
   const response = await client.post(`/users/${userId}/subscriptions`, subscriptionDocument(attributes));
   assert.equal(response.status, 201, response.text);
   return response.body.data.id;
+}
+
+/**
+ * Creates a product giving `resource` and a reader whose one subscription, open-ended and begun long
+ * ago, names only that product (so takes its resource from it); answers both ids.
+ */
+export async function createProductSubscriber(
+  client: Client,
+  resource: string,
+): Promise<{ product: string; userId: string }> {
+  const product = `paper-${randomUUID()}`;
+  const created = await client.post('/products', {
+    data: { type: 'products', id: product, attributes: { name: 'Paper', resource } },
+  });
+  assert.equal(created.status, 201, created.text);
+  const userId = await createUser(client);
+  const subscribed = await client.post(
+    `/users/${userId}/subscriptions`,
+    subscriptionDocument(
+      { resource: null, dateStarted: '2020-01-01T00:00:00+00:00', dateEnded: null },
+      { product: { data: { type: 'products', id: product } } },
+    ),
+  );
+  assert.equal(subscribed.status, 201, subscribed.text);
+  return { product, userId };
 }
 
 /** The single 422 error at `pointer`, asserting that it is the only one. */

@@ -84,6 +84,9 @@ export function listenForChanges(url: string, connectTimeoutMs: number): Changes
       return listening;
     },
     on(channel, heard) {
+      // A channel named later would never be LISTENed on, though `listening` said true.
+      if (started) throw new Error(`the channel ${channel} was named after listening started`);
+      if (channels.has(channel)) throw new Error(`the channel ${channel} is heard already`);
       channels.set(channel, heard);
     },
     start() {

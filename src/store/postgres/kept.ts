@@ -31,13 +31,16 @@ export class Kept<V> {
 
   /** Runs a change to what is kept in a transaction that notifies every process, then forgets here. */
   async changing<T>(database: PostgresDatabase, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
-    const result = await database.transaction(async (client) => {
-      const done = await work(client);
-      await client.query(`NOTIFY ${this.channel}`);
-      return done;
-    });
-    this.forget();
-    return result;
+    try {
+      return await database.transaction(async (client) => {
+        const done = await work(client);
+        await client.query(`NOTIFY ${this.channel}`);
+        return done;
+      });
+    } finally {
+      // Even when the commit's answer was lost: the change may have been made.
+      this.forget();
+    }
   }
 
   /** What is kept under `key`, while it may be trusted (listening, and young enough). */
@@ -45,7 +48,9 @@ export class Kept<V> {
     this.changes.start();
     if (!this.changes.listening) return undefined;
     const found = this.entries.get(key);
-    return found && performance.now() - found.readAt < this.maxAgeMs ? found : undefined;
+    if (found === undefined || performance.now() - found.readAt < this.maxAgeMs) return found;
+    this.entries.delete(key);
+    return undefined;
   }
 
   /** Taken before a read of the store whose findings are to be kept. */

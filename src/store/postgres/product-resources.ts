@@ -2,9 +2,11 @@
  * The products' default resources, which a subscription naming no resource gives, kept in each
  * process's memory as kept.ts keeps records, for at most PRODUCT_RESOURCE_MAX_AGE_MS: every update
  * or deletion of a product notifies PRODUCTS_CHANNEL. Only products found are kept, so one created
- * later needs no notification. The access check, the hottest read, applies them: read in its own
- * statement they cost PostgreSQL 3–4 µs of about 40 a check at 1,000,000 users, and on Citus a
- * statement of their own on the coordinator (100 µs of 430).
+ * later needs no notification. The access check, the hottest read, applies them: read in a
+ * subquery of its statement they cost PostgreSQL 2–4 µs of about 40 a check at 1,000,000 users,
+ * and on Citus a statement of their own on the coordinator (100 µs of 430). A product not kept
+ * costs a statement of its own: a process's first check naming it, after each change to
+ * products, every 5 s, and every check while the process does not listen.
  */
 import type pg from 'pg';
 import type { Resource } from '../../domain/subscription.js';
