@@ -149,6 +149,19 @@ for (const server of SERVERS)
       );
     });
 
+    it("answer 404 for a reader erased through one process in the other's access check as soon as its notification arrives", async () => {
+      const userId = await createUser(a.client);
+      const status = async (client: Client) => (await client.get(`/users/${userId}/access`)).status;
+      for (let i = 0; i < 20; i += 1) assert.equal(await status(b.client), 200);
+      assert.equal((await a.client.delete(`/users/${userId}`)).status, 204);
+      assert.equal(await status(a.client), 404, 'the process that erased the reader');
+      await eventually(
+        async () => (await status(b.client)) === 404,
+        'the erasure within a second, where a lost notification could take KNOWN_USER_MAX_AGE_MS',
+        1000,
+      );
+    });
+
     it('forget a subscription deleted through one process in the other', async () => {
       const userId = await createUser(a.client);
       const id = await createSubscription(a.client, userId);

@@ -3,7 +3,8 @@
  * hears of every change to them (changes.ts) and for at most `maxAgeMs` after the read that found
  * them: a change empties what is kept, in the process that made it at once and in every other when
  * its notification arrives, and the age bounds what a notification lost on a connection that looks
- * alive could cost. While not listening, nothing is kept and every read goes to the store.
+ * alive could cost. While not listening, nothing is kept and every read goes to the store. At most
+ * `maxEntries` are kept: past it, the one kept longest goes first.
  */
 import type pg from 'pg';
 import type { Changes } from './changes.js';
@@ -25,6 +26,7 @@ export class Kept<V> {
     private readonly changes: Changes,
     private readonly channel: string,
     private readonly maxAgeMs: number,
+    private readonly maxEntries = Infinity,
   ) {
     changes.on(channel, () => this.forget());
   }
@@ -60,8 +62,11 @@ export class Kept<V> {
 
   /** Keeps what a read begun at `since` found, unless a change was heard since or nobody listens. */
   keep(since: ReadMark, key: string, value: V): void {
-    if (since.generation === this.generation && this.changes.listening)
-      this.entries.set(key, { value, readAt: since.readAt });
+    if (since.generation !== this.generation || !this.changes.listening) return;
+    // A Map iterates in the order of insertion: its first key is the one kept longest.
+    if (this.entries.size >= this.maxEntries && !this.entries.has(key))
+      this.entries.delete(this.entries.keys().next().value as string);
+    this.entries.set(key, { value, readAt: since.readAt });
   }
 
   forget(): void {

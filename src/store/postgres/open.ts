@@ -14,6 +14,7 @@ import { listenForChanges } from './changes.js';
 import { postgresCredentials } from './credentials.js';
 import { MIGRATION_LOCK, PostgresDatabase } from './database.js';
 import { postgresIdempotency } from './idempotency.js';
+import { knownUsers } from './known-users.js';
 import { postgresMigrations, type PostgresMigration } from './migrations.js';
 import { postgresPasswordResets } from './password-resets.js';
 import { postgresSignIns } from './sign-ins.js';
@@ -77,9 +78,10 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
   const references = postgresReferences(options.strictReferences ?? false, citus);
   const changes = listenForChanges(options.url, connectTimeout);
   const resources = productResources(database, changes);
+  const users = knownUsers(database, changes);
   return withOutagesAsUnavailable({
-    ...postgresUsers(database, references),
-    ...postgresSubscriptions(database, references, resources),
+    ...postgresUsers(database, references, users),
+    ...postgresSubscriptions(database, references, resources, users),
     ...postgresProducts(database, resources),
     ...postgresNewsletters(database),
     ...postgresCredentials(database, changes),

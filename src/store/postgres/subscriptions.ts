@@ -19,6 +19,7 @@ import {
   toStoredSubscription,
 } from '../sql/subscriptions.js';
 import { auditInsert, versionCondition, violates, type PostgresDatabase } from './database.js';
+import type { KnownUsers } from './known-users.js';
 import type { ProductResources } from './product-resources.js';
 import type { PostgresReferences } from './references.js';
 
@@ -45,45 +46,37 @@ export const FIRST_SUBSCRIPTIONS_OF_USERS_CITUS = `SELECT ${SUBSCRIPTION_COLUMNS
  * ended (28,000 index entries at 10,000 users). Each column more would be copied for every
  * subscription of the user.
  */
-const USERS_SUBSCRIPTIONS = raw(`(SELECT id, user_id, expired, date_started, date_ended, resource, product_id
+const USERS_SUBSCRIPTIONS = raw(`(SELECT user_id, expired, date_started, date_ended, resource, product_id
     FROM subscriptions WHERE user_id = $1 OFFSET 0)`);
 
 /**
- * One user's subscriptions active at $2, for the user $1, in one round trip: their rows (`known`
- * null), each with its own resource (its product's is applied after, from what product-resources.ts
- * keeps), or else one row of nulls whose `known` says whether the user exists, so that a user
- * without active subscriptions and no user differ. The user's row is read only for that row: an
- * uncorrelated subquery runs when first asked for, and only the CASE of an empty side asks. A
- * subscriber's check, the common one, skips that read. (A union with the user's row behind a
- * filter on the subscriptions, kept in a CTE for it, cost the server a little more: 41 µs a check
- * at 1,000,000 users against 40.) The text is built once, with each value one placeholder, as on
- * SQLite: the hottest read no longer builds its statement on every call (4 µs of the service's
- * CPU of 29) nor binds the same value thrice.
+ * The access check's statement: the subscriptions of the user $1 active at $2, each with its own
+ * resource (its product's is applied after, from what product-resources.ts keeps), and nothing
+ * else. Whether a user without one exists is asked apart, of what known-users.ts keeps: in this
+ * statement, as a subquery run only when no row came, the users' table and key were still locked
+ * and made ready on every call, which cost the server 14% more than the subscriptions alone
+ * (pgbench, 1,000,000 users, two clients, 8 s: about 405,000 checks against 468,000; one
+ * subscription by its key, about 435,000). The text is built once, each value one placeholder.
  */
-const ACTIVE_SUBSCRIPTIONS = sql`SELECT a.*,
-    CASE WHEN a.id IS NULL THEN EXISTS (SELECT 1 FROM users u WHERE u.id = $1) END AS known
-  FROM (SELECT 1) one LEFT JOIN LATERAL (${activeSubscriptionsOfUser(raw('$1'), raw('$2'), { from: USERS_SUBSCRIPTIONS, ownResource: true })}) a ON true`.render(
-  'postgres',
-).text;
+const ACTIVE_SUBSCRIPTIONS = activeSubscriptionsOfUser(raw('$1'), raw('$2'), {
+  from: USERS_SUBSCRIPTIONS,
+  ownResource: true,
+}).render('postgres').text;
 
 /**
- * On Citus, the access check reads one table a statement, each of which its fast path routes
- * without planning a join: the user's active subscriptions, then, only when none is active, the
- * user's row. The one statement above was planned in full on the coordinator, and again on the
- * user's worker, on every call: 650 µs a check against 330 for the subscriptions alone and 225 for
- * the user's row (prepared, one connection, 10,000 users, a local cluster). The worker plans each
- * statement with its values, so no plan made before statistics outlives them there, and the
- * subscriptions need no fence of their own.
+ * The same on Citus, where the user's worker plans each statement with its values, so no plan
+ * made before statistics outlives them there and the subscriptions need no fence of their own;
+ * its fast path routes a statement of one table without planning a join.
  */
 const ACTIVE_SUBSCRIPTIONS_CITUS = activeSubscriptionsOfUser(raw('$1'), raw('$2'), { ownResource: true }).render(
   'postgres',
 ).text;
-const USER_EXISTS_CITUS = 'SELECT 1 FROM users WHERE id = $1';
 
 export function postgresSubscriptions(
   database: PostgresDatabase,
   references: PostgresReferences,
   products: ProductResources,
+  users: KnownUsers,
 ): SubscriptionStore {
   /** Registers or refuses the product a write newly names (see references.ts), on the write's connection. */
   async function attachProduct(client: pg.PoolClient, productId: string | null, audit: AuditContext) {
@@ -139,28 +132,17 @@ export function postgresSubscriptions(
 
   async function activeSubscriptionsOf(userId: string, now: number) {
     const at = instantValue('postgres', now);
-    const rows = database.citus ? await activeSubscriptionsOnCitus(userId, at) : await activeSubscriptions(userId, at);
-    if (rows === undefined) return undefined;
+    const rows = await (database.citus
+      ? database.preparedRows('citus-active-subscriptions', ACTIVE_SUBSCRIPTIONS_CITUS, [userId, at])
+      : database.preparedRows('active-subscriptions', ACTIVE_SUBSCRIPTIONS, [userId, at]));
+    // A subscription's user exists (its foreign key): only a user with none active is asked after.
+    if (rows.length === 0) return (await users.exists(userId)) ? [] : undefined;
     const byProduct = rows.filter((row) => row.resource === null && row.product_id !== null);
     if (byProduct.length > 0) {
       const given = await products.of(byProduct.map((row) => row.product_id as string));
       for (const row of byProduct) row.resource = given.get(row.product_id as string) ?? null;
     }
     return rows.map(toActiveSubscription);
-  }
-
-  async function activeSubscriptions(userId: string, at: unknown): Promise<Row[] | undefined> {
-    const rows = await database.preparedRows('active-subscriptions', ACTIVE_SUBSCRIPTIONS, [userId, at]);
-    const known = rows[0]?.known;
-    if (known === false) return undefined;
-    return known ? [] : rows;
-  }
-
-  async function activeSubscriptionsOnCitus(userId: string, at: unknown): Promise<Row[] | undefined> {
-    const rows = await database.preparedRows('citus-active-subscriptions', ACTIVE_SUBSCRIPTIONS_CITUS, [userId, at]);
-    if (rows.length > 0) return rows;
-    const user = await database.preparedRows('citus-access-user', USER_EXISTS_CITUS, [userId]);
-    return user.length === 0 ? undefined : [];
   }
 
   async function listSubscriptionsOfUsers(userIds: readonly string[], perUser?: number) {

@@ -33,6 +33,7 @@ import type { Row } from '../sql/rows.js';
 import { USER_JSON } from '../sql/user-json.js';
 import type pg from 'pg';
 import { auditInsert, versionCondition, type PostgresDatabase } from './database.js';
+import type { KnownUsers } from './known-users.js';
 import type { PostgresReferences } from './references.js';
 import { subscriptionParams } from './subscriptions.js';
 
@@ -46,7 +47,11 @@ const userColumns = (owner = 'users.id') => `id, email, ${USER_COLUMNS.join(', '
     ARRAY(SELECT newsletter_id FROM user_newsletters n WHERE n.user_id = ${owner}
           ORDER BY newsletter_id COLLATE "C") AS newsletters, last_sign_in_at, version`;
 
-export function postgresUsers(database: PostgresDatabase, references: PostgresReferences): UserStore {
+export function postgresUsers(
+  database: PostgresDatabase,
+  references: PostgresReferences,
+  known: KnownUsers,
+): UserStore {
   async function createUser(user: NewUser, audit: AuditContext): Promise<StoredUser> {
     const keys = emailKeys(user.email);
     const values = [
@@ -256,7 +261,7 @@ export function postgresUsers(database: PostgresDatabase, references: PostgresRe
     // The rows of the user's email are sharded by the email (citus.ts): named by its value, they
     // route to one shard each. It is read first, under the row lock, so no change of address
     // comes between.
-    return database.transaction(async (client) => {
+    return known.erasing(async (client) => {
       const { rows } = await client.query<{ email_lower: string; version: number }>(
         'SELECT email_lower, version FROM users WHERE id = $1 FOR UPDATE',
         [id],

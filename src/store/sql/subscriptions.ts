@@ -141,7 +141,7 @@ export function activeSubscriptionsOfUser(
   const resource = ownResource
     ? raw('s.resource')
     : raw('coalesce(s.resource, (SELECT p.resource FROM products p WHERE p.id = s.product_id))');
-  return sql`SELECT s.id, s.product_id, s.date_ended, ${resource} AS resource
+  return sql`SELECT s.product_id, s.date_ended, ${resource} AS resource
     FROM ${from} s WHERE s.user_id = ${user} AND ${statusCondition('s', 'active', at)}`;
 }
 
