@@ -55,6 +55,35 @@ if (!skip) {
   storeContract('PostgreSQL', async (options) => openPostgresStore({ url: (await freshSchema()).url, ...options }));
 }
 
+/**
+ * A store on a fresh schema for the describe that calls this, and beside it a database of its own
+ * for stores a test composes by hand, both closed after it.
+ */
+function storeOnFreshSchema(): { schema: TestSchema; store: Store; database: PostgresDatabase } {
+  const fresh = {} as { schema: TestSchema; store: Store; database: PostgresDatabase };
+  before(async () => {
+    fresh.schema = await freshSchema();
+    fresh.store = await openPostgresStore({ url: fresh.schema.url });
+    fresh.database = new PostgresDatabase(new pg.Pool({ connectionString: fresh.schema.url }));
+  });
+  after(async () => {
+    await fresh.store?.close();
+    await fresh.database?.pool.end();
+  });
+  return fresh;
+}
+
+/** A reader made in `schema` behind the store's back; answers the id. */
+async function insertReader(schema: TestSchema): Promise<string> {
+  const [user] = await admin(
+    `INSERT INTO users (email, email_lower, email_domain, family_name) VALUES ($1, $1, 'd.example', 'Reader')
+     RETURNING id`,
+    [`r${Math.random().toString(36).slice(2)}@d.example`],
+    schema.name,
+  );
+  return String(user?.id);
+}
+
 /** Changes whose listener never hears a notification, though it says it listens. */
 const deaf: Changes = { listening: true, on() {}, start() {}, close: async () => {} };
 
@@ -301,36 +330,26 @@ describe('PostgreSQL credentials kept for authentication', { skip }, () => {
 });
 
 describe("PostgreSQL products' default resources kept for the access check", { skip }, () => {
-  let schema: TestSchema;
-  let store: Store;
+  const fresh = storeOnFreshSchema();
   const now = Math.floor(Date.now() / 1000);
-  before(async () => {
-    schema = await freshSchema();
-    store = await openPostgresStore({ url: schema.url });
-  });
-  after(() => store?.close());
 
   /** Behind the store's back: a change no notification tells of, as if it were lost. */
-  const unnotified = (sql: string, params: unknown[]) => admin(sql, params, schema.name);
+  const unnotified = (sql: string, params: unknown[]) => admin(sql, params, fresh.schema.name);
 
   /** A new product giving `resource`, and a reader whose one active subscription names only it. */
   async function subscriberOf(resource: string): Promise<{ product: string; user: string }> {
     const product = `p${Math.random().toString(36).slice(2)}`;
     await unnotified('INSERT INTO products (id, name, resource) VALUES ($1, $1, $2)', [product, resource]);
-    const [user] = await unnotified(
-      `INSERT INTO users (email, email_lower, email_domain, family_name) VALUES ($1, $1, 'd.example', 'Reader')
-       RETURNING id`,
-      [`${product}@d.example`],
-    );
+    const user = await insertReader(fresh.schema);
     await unnotified(
       "INSERT INTO subscriptions (user_id, date_started, product_id) VALUES ($1, now() - interval '1 day', $2)",
-      [user?.id, product],
+      [user, product],
     );
-    return { product, user: String(user?.id) };
+    return { product, user };
   }
 
   /** The resource `user`'s check finds given, once it comes without reading the products. */
-  async function keptCheck(user: string, from: Pick<Store, 'activeSubscriptionsOf'> = store) {
+  async function keptCheck(user: string, from: Pick<Store, 'activeSubscriptionsOf'> = fresh.store) {
     return eventually(async () => {
       const { result, statements } = await recordStatements(() => from.activeSubscriptionsOf(user, now));
       const reads = statements.filter(({ text }) => /\bFROM (subscriptions|products)\b/.test(text));
@@ -360,7 +379,7 @@ describe("PostgreSQL products' default resources kept for the access check", { s
 
   it("applies a product's default resource from memory once read: the check is then one statement", async () => {
     const { user } = await subscriberOf('print');
-    const { result, statements } = await recordStatements(() => store.activeSubscriptionsOf(user, now));
+    const { result, statements } = await recordStatements(() => fresh.store.activeSubscriptionsOf(user, now));
     assert.equal(result?.[0]?.resource, 'print');
     assert.ok(
       statements.some(({ text }) => /\bFROM products\b/.test(text) && !/\bFROM subscriptions\b/.test(text)),
@@ -374,11 +393,11 @@ describe("PostgreSQL products' default resources kept for the access check", { s
     const changed = await assertKeptThroughAnUnnotifiedChange(
       product,
       () => keptCheck(user),
-      async () => (await store.activeSubscriptionsOf(user, now))?.[0]?.resource,
+      async () => (await fresh.store.activeSubscriptionsOf(user, now))?.[0]?.resource,
     );
     await admin(`NOTIFY ${PRODUCTS_CHANNEL}`);
     await eventually(
-      async () => (await store.activeSubscriptionsOf(user, now))?.[0]?.resource === changed,
+      async () => (await fresh.store.activeSubscriptionsOf(user, now))?.[0]?.resource === changed,
       'the change to be seen',
       1000,
     );
@@ -387,10 +406,9 @@ describe("PostgreSQL products' default resources kept for the access check", { s
   it("keeps a product's default resource at most its age when no notification tells of a change", async () => {
     const maxAgeMs = 1000;
     const { product } = await subscriberOf('print');
-    const pool = new pg.Pool({ connectionString: schema.url });
-    const changes = listenForChanges(schema.url, 5000);
+    const changes = listenForChanges(fresh.schema.url, 5000);
     try {
-      const resources = productResources(new PostgresDatabase(pool), changes, maxAgeMs);
+      const resources = productResources(fresh.database, changes, maxAgeMs);
       const read = async () => (await resources.of([product])).get(product);
       const keep = () =>
         eventually(async () => {
@@ -403,69 +421,45 @@ describe("PostgreSQL products' default resources kept for the access check", { s
       assert.ok(performance.now() - changedAt <= maxAgeMs + 250, 'kept past its age');
     } finally {
       await changes.close();
-      await pool.end();
     }
   });
 
   it("applies a product's default resource changed through this store from the very next check", async () => {
     // Nothing but the store's own forgetting can tell this process: its listener hears nothing.
     const { product, user } = await subscriberOf('print');
-    const pool = new pg.Pool({ connectionString: schema.url });
-    try {
-      const database = new PostgresDatabase(pool);
-      const resources = productResources(database, deaf);
-      const subscriptions = postgresSubscriptions(
-        database,
-        postgresReferences(false, false),
-        resources,
-        knownUsers(database, deaf),
-      );
-      const products = postgresProducts(database, resources);
-      assert.equal(await keptCheck(user, subscriptions), 'print');
-      await products.updateProduct(product, { resource: 'online' }, AUDIT);
-      assert.equal((await subscriptions.activeSubscriptionsOf(user, now))?.[0]?.resource, 'online');
-    } finally {
-      await pool.end();
-    }
+    const { database } = fresh;
+    const resources = productResources(database, deaf);
+    const subscriptions = postgresSubscriptions(
+      database,
+      postgresReferences(false, false),
+      resources,
+      knownUsers(fresh.database, deaf),
+    );
+    const products = postgresProducts(database, resources);
+    assert.equal(await keptCheck(user, subscriptions), 'print');
+    await products.updateProduct(product, { resource: 'online' }, AUDIT);
+    assert.equal((await subscriptions.activeSubscriptionsOf(user, now))?.[0]?.resource, 'online');
   });
 });
 
 describe('PostgreSQL users known to exist, for the access check', { skip }, () => {
-  let schema: TestSchema;
-  let store: Store;
-  let pool: pg.Pool;
-  let database: PostgresDatabase;
+  const fresh = storeOnFreshSchema();
   const now = Math.floor(Date.now() / 1000);
-  before(async () => {
-    schema = await freshSchema();
-    store = await openPostgresStore({ url: schema.url });
-    pool = new pg.Pool({ connectionString: schema.url });
-    database = new PostgresDatabase(pool);
-  });
-  after(async () => {
-    await store?.close();
-    await pool?.end();
-  });
 
   /** A reader whose one subscription ended yesterday, made behind the store's back; or, `active`, one running. */
   async function reader({ active = false } = {}): Promise<string> {
-    const [user] = await admin(
-      `INSERT INTO users (email, email_lower, email_domain, family_name) VALUES ($1, $1, 'd.example', 'Reader')
-       RETURNING id`,
-      [`r${Math.random().toString(36).slice(2)}@d.example`],
-      schema.name,
-    );
+    const user = await insertReader(fresh.schema);
     await admin(
       `INSERT INTO subscriptions (user_id, date_started, date_ended, resource)
        VALUES ($1, now() - interval '30 days', now() + ($2 || ' days')::interval, 'online')`,
-      [user?.id, active ? 30 : -1],
-      schema.name,
+      [user, active ? 30 : -1],
+      fresh.schema.name,
     );
-    return String(user?.id);
+    return user;
   }
 
   /** The statements of `user`'s access check that read the users' table. */
-  async function userReads(user: string, from: Pick<Store, 'activeSubscriptionsOf'> = store) {
+  async function userReads(user: string, from: Pick<Store, 'activeSubscriptionsOf'> = fresh.store) {
     const { result, statements } = await recordStatements(() => from.activeSubscriptionsOf(user, now));
     assert.deepEqual(result, []);
     return statements.filter(({ text }) => /\bFROM users\b/.test(text)).length;
@@ -477,7 +471,7 @@ describe('PostgreSQL users known to exist, for the access check', { skip }, () =
 
   it("never asks whether a subscriber exists: an active subscription's user does", async () => {
     const user = await reader({ active: true });
-    const { result, statements } = await recordStatements(() => store.activeSubscriptionsOf(user, now));
+    const { result, statements } = await recordStatements(() => fresh.store.activeSubscriptionsOf(user, now));
     assert.equal(result?.length, 1);
     assert.deepEqual(
       statements.map(({ text }) => /\bFROM (\w+)/.exec(text)?.[1]),
@@ -493,7 +487,7 @@ describe('PostgreSQL users known to exist, for the access check', { skip }, () =
 
   it('asks again after a user it did not find, every time', async () => {
     for (let check = 0; check < 2; check += 1) {
-      const { result, statements } = await recordStatements(() => store.activeSubscriptionsOf('987654321', now));
+      const { result, statements } = await recordStatements(() => fresh.store.activeSubscriptionsOf('987654321', now));
       assert.equal(result, undefined);
       assert.ok(
         statements.some(({ text }) => /\bFROM users\b/.test(text)),
@@ -509,31 +503,40 @@ describe('PostgreSQL users known to exist, for the access check', { skip }, () =
     for (let attempt = 1; attempt <= 3 && erased === undefined; attempt += 1) {
       const user = await reader();
       await known(user);
-      await admin('DELETE FROM users WHERE id = $1', [user], schema.name);
-      if ((await store.activeSubscriptionsOf(user, now)) !== undefined) erased = user;
+      await admin('DELETE FROM users WHERE id = $1', [user], fresh.schema.name);
+      if ((await fresh.store.activeSubscriptionsOf(user, now)) !== undefined) erased = user;
     }
     assert.ok(erased, 'an erasure no notification told of was seen at once, three times over: nothing was kept');
     await admin(`NOTIFY ${USERS_CHANNEL}`);
-    await eventually(async () => (await store.activeSubscriptionsOf(erased, now)) === undefined, 'the erasure', 1000);
+    await eventually(
+      async () => (await fresh.store.activeSubscriptionsOf(erased, now)) === undefined,
+      'the erasure',
+      1000,
+    );
   });
 
   it('forgets a user erased through this store from the very next check, though nothing was heard', async () => {
     // Nothing but the store's own forgetting can tell this process: its listener hears nothing.
     const user = await reader();
-    const users = knownUsers(database, deaf);
+    const users = knownUsers(fresh.database, deaf);
     const references = postgresReferences(false, false);
-    const subscriptions = postgresSubscriptions(database, references, productResources(database, deaf), users);
+    const subscriptions = postgresSubscriptions(
+      fresh.database,
+      references,
+      productResources(fresh.database, deaf),
+      users,
+    );
     await known(user, subscriptions);
-    assert.equal(await postgresUsers(database, references, users).deleteUser(user, AUDIT), true);
+    assert.equal(await postgresUsers(fresh.database, references, users).deleteUser(user, AUDIT), true);
     assert.equal(await subscriptions.activeSubscriptionsOf(user, now), undefined);
   });
 
   it('knows a user at most its age when no notification tells of an erasure', async () => {
     const maxAgeMs = 1000;
     const user = await reader();
-    const users = knownUsers(database, deaf, { maxAgeMs });
+    const users = knownUsers(fresh.database, deaf, { maxAgeMs });
     assert.equal(await users.exists(user), true);
-    await admin('DELETE FROM users WHERE id = $1', [user], schema.name);
+    await admin('DELETE FROM users WHERE id = $1', [user], fresh.schema.name);
     const erasedAt = performance.now();
     assert.equal(await users.exists(user), true, 'known until its age');
     await eventually(async () => !(await users.exists(user)), 'the erasure', maxAgeMs + 2000);
@@ -542,7 +545,7 @@ describe('PostgreSQL users known to exist, for the access check', { skip }, () =
 
   it('knows at most its number of users, forgetting the one known longest', async () => {
     const [first, second, third] = [await reader(), await reader(), await reader()];
-    const users = knownUsers(database, deaf, { maxEntries: 2 });
+    const users = knownUsers(fresh.database, deaf, { maxEntries: 2 });
     for (const user of [first, second, third]) assert.equal(await users.exists(user), true);
     const asked = async (user: string) => (await recordStatements(() => users.exists(user))).statements.length;
     assert.equal(await asked(third), 0);

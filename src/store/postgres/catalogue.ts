@@ -21,12 +21,10 @@ import {
 } from '../sql/catalogue.js';
 import type { Row } from '../sql/rows.js';
 import { auditInsert, lockCatalogueRecords, versionCondition, type PostgresDatabase } from './database.js';
+import type { Changing } from './kept.js';
 
 /** Tries a random id again this often when it clashes (it never should). */
 const DRAWS = 3;
-
-/** Runs a change in a transaction that tells every process keeping the table's records (see kept.ts). */
-export type Changing = <T>(work: (client: pg.PoolClient) => Promise<T>) => Promise<T>;
 
 /** The catalogue of `table`; with `changing`, each update and deletion runs through it. */
 export function postgresCatalogue<R extends CatalogueRecord, V extends CatalogueValues>(

@@ -4,7 +4,6 @@
  * records, for at most CREDENTIAL_MAX_AGE_MS: every change to `api_keys` notifies
  * CREDENTIALS_CHANNEL. While not listening, every authentication reads the store.
  */
-import type pg from 'pg';
 import type { ApiKey, StoredApiKey } from '../../domain/api-key.js';
 import type { AuditContext } from '../../domain/audit.js';
 import { failures } from '../../domain/failures.js';
@@ -23,9 +22,8 @@ export const CREDENTIAL_MAX_AGE_MS = 5_000;
 
 /** The credentials, keeping what they read for authentication while `changes` tells of every change. */
 export function postgresCredentials(database: PostgresDatabase, changes: Changes): CredentialStore {
-  const kept = new Kept<StoredApiKey>(changes, CREDENTIALS_CHANNEL, CREDENTIAL_MAX_AGE_MS);
-
-  const changing = <T>(work: (client: pg.PoolClient) => Promise<T>) => kept.changing(database, work);
+  const kept = new Kept<StoredApiKey>(database, changes, CREDENTIALS_CHANNEL, CREDENTIAL_MAX_AGE_MS);
+  const { changing } = kept;
 
   async function createApiKey(key: NewApiKey, audit: AuditContext): Promise<ApiKey> {
     const params: unknown[] = [key.name, key.scopes, key.rateLimit, key.secretHash];
@@ -67,12 +65,7 @@ export function postgresCredentials(database: PostgresDatabase, changes: Changes
   }
 
   async function getApiKeyForAuthentication(id: string): Promise<StoredApiKey | undefined> {
-    const found = kept.get(id);
-    if (found) return found.value;
-    const since = kept.mark();
-    const key = await getApiKey(id);
-    if (key) kept.keep(since, id, key);
-    return key;
+    return kept.read(id, () => getApiKey(id));
   }
 
   async function listApiKeys(): Promise<ApiKey[]> {

@@ -16,6 +16,9 @@ export interface ReadMark {
   readonly readAt: number;
 }
 
+/** Runs a change to what is kept in a transaction that tells every process keeping it. */
+export type Changing = <T>(work: (client: pg.PoolClient) => Promise<T>) => Promise<T>;
+
 export class Kept<V> {
   private readonly entries = new Map<string, { value: V; readAt: number }>();
   /** Moves with every forgetting, so that a read under way meanwhile keeps nothing. */
@@ -23,6 +26,7 @@ export class Kept<V> {
 
   /** Kept while `changes` listens on `channel`; forgotten on each of its notifications. */
   constructor(
+    private readonly database: PostgresDatabase,
     private readonly changes: Changes,
     private readonly channel: string,
     private readonly maxAgeMs: number,
@@ -32,9 +36,9 @@ export class Kept<V> {
   }
 
   /** Runs a change to what is kept in a transaction that notifies every process, then forgets here. */
-  async changing<T>(database: PostgresDatabase, work: (client: pg.PoolClient) => Promise<T>): Promise<T> {
+  readonly changing: Changing = async (work) => {
     try {
-      return await database.transaction(async (client) => {
+      return await this.database.transaction(async (client) => {
         const done = await work(client);
         await client.query(`NOTIFY ${this.channel}`);
         return done;
@@ -43,6 +47,16 @@ export class Kept<V> {
       // Even when the commit's answer was lost: the change may have been made.
       this.forget();
     }
+  };
+
+  /** What is kept under `key`, or else what `load` finds, kept unless a change was heard meanwhile. */
+  async read(key: string, load: () => Promise<V | undefined>): Promise<V | undefined> {
+    const found = this.get(key);
+    if (found) return found.value;
+    const since = this.mark();
+    const value = await load();
+    if (value !== undefined) this.keep(since, key, value);
+    return value;
   }
 
   /** What is kept under `key`, while it may be trusted (listening, and young enough). */

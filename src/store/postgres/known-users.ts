@@ -8,10 +8,9 @@
  * a connection that looks alive, an erased reader's check answers "no access" rather than 404 for
  * at most that age.
  */
-import type pg from 'pg';
 import type { Changes } from './changes.js';
 import type { PostgresDatabase } from './database.js';
-import { Kept } from './kept.js';
+import { Kept, type Changing } from './kept.js';
 
 /** The channel every erasure of a user notifies. */
 export const USERS_CHANNEL = 'circulation_users';
@@ -27,7 +26,7 @@ const USER_EXISTS = 'SELECT 1 FROM users WHERE id = $1';
 export interface KnownUsers {
   exists(userId: string): Promise<boolean>;
   /** Runs an erasure of users in a transaction that tells every process, then forgets here. */
-  erasing<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T>;
+  erasing: Changing;
 }
 
 export function knownUsers(
@@ -35,15 +34,14 @@ export function knownUsers(
   changes: Changes,
   { maxAgeMs = KNOWN_USER_MAX_AGE_MS, maxEntries = KNOWN_USERS_MAX } = {},
 ): KnownUsers {
-  const kept = new Kept<true>(changes, USERS_CHANNEL, maxAgeMs, maxEntries);
+  const kept = new Kept<true>(database, changes, USERS_CHANNEL, maxAgeMs, maxEntries);
 
   async function exists(userId: string): Promise<boolean> {
-    if (kept.get(userId)) return true;
-    const since = kept.mark();
-    const found = (await database.preparedRows('user-exists', USER_EXISTS, [userId])).length > 0;
-    if (found) kept.keep(since, userId, true);
-    return found;
+    const found = await kept.read(userId, async () =>
+      (await database.preparedRows('user-exists', USER_EXISTS, [userId])).length > 0 ? true : undefined,
+    );
+    return found === true;
   }
 
-  return { exists, erasing: (work) => kept.changing(database, work) };
+  return { exists, erasing: kept.changing };
 }

@@ -8,11 +8,10 @@
  * costs a statement of its own: a process's first check naming it, after each change to
  * products, every 5 s, and every check while the process does not listen.
  */
-import type pg from 'pg';
 import type { Resource } from '../../domain/subscription.js';
 import type { Changes } from './changes.js';
 import type { PostgresDatabase } from './database.js';
-import { Kept } from './kept.js';
+import { Kept, type Changing } from './kept.js';
 
 /** The channel every update or deletion of a product notifies. */
 export const PRODUCTS_CHANNEL = 'circulation_products';
@@ -26,7 +25,7 @@ export interface ProductResources {
   /** The default resource of each of the products `ids` that exists. */
   of(ids: readonly string[]): Promise<Map<string, Resource | null>>;
   /** Runs a change to products in a transaction that tells every process, then forgets here. */
-  changing<T>(work: (client: pg.PoolClient) => Promise<T>): Promise<T>;
+  changing: Changing;
 }
 
 export function productResources(
@@ -34,7 +33,7 @@ export function productResources(
   changes: Changes,
   maxAgeMs = PRODUCT_RESOURCE_MAX_AGE_MS,
 ): ProductResources {
-  const kept = new Kept<Resource | null>(changes, PRODUCTS_CHANNEL, maxAgeMs);
+  const kept = new Kept<Resource | null>(database, changes, PRODUCTS_CHANNEL, maxAgeMs);
 
   async function of(ids: readonly string[]): Promise<Map<string, Resource | null>> {
     const given = new Map<string, Resource | null>();
@@ -54,5 +53,5 @@ export function productResources(
     return given;
   }
 
-  return { of, changing: (work) => kept.changing(database, work) };
+  return { of, changing: kept.changing };
 }
