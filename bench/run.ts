@@ -12,8 +12,17 @@
  * alternating service and baseline. It prints one table and writes the same as JSON under
  * bench/results/.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { cpus, tmpdir, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -51,12 +60,21 @@ const { values: args } = parseArgs({
     seeded: { type: 'boolean', default: false },
     /** With --seeded: seed the kept databases and stop, so they can be made while the machine is busy. */
     'seed-only': { type: 'boolean', default: false },
+    /** How many times service and baseline take turns in a scenario, sharing --duration a side. */
+    rounds: { type: 'string', default: '2' },
+    /**
+     * The chosen scenarios' rounds take turns (round 1 of each, then round 2 of each, …), so that
+     * rows compare under the same state of a shared machine; each row is also given against the
+     * first, round by round.
+     */
+    interleave: { type: 'boolean', default: false },
   },
 });
 const USERS = Number(args.users);
 const DURATION = Number(args.duration);
 const WARMUP = Number(args.warmup);
 const CONNECTIONS = Number(args.connections);
+const ROUNDS = Math.max(1, Number(args.rounds));
 const ADMIN_KEY = `bench-admin-${process.pid}-${'x'.repeat(32)}`;
 const MEDIA_TYPE = 'application/vnd.api+json';
 const HERE = new URL('.', import.meta.url).pathname;
@@ -82,8 +100,15 @@ interface Row {
   baselineRequestsPerSecond: number;
   ratio: number;
   peakRssMb: number;
+  /** CPU time per request of the service's process, and of the local PostgreSQL's processes, in µs. */
+  serviceCpuMicros?: number;
+  databaseCpuMicros?: number;
   non2xx: number;
   note?: string;
+  /** Each round's req/s over its baseline's, in order. */
+  roundRatios: number[];
+  /** Interleaved: this row's ratio over the batch's first row's, round by round. */
+  againstFirst?: { scenario: string; median: number; min: number; max: number };
 }
 
 const random = (n: number) => 1 + Math.floor(Math.random() * n);
@@ -305,7 +330,41 @@ async function load(
     p50: number;
     p99: number;
     non2xx: number;
+    total: number;
   };
+}
+
+/** Linux counts a process's CPU time in ticks of 10 ms (USER_HZ 100). */
+const MICROS_PER_TICK = 10_000;
+
+/** The CPU time, user and system, that a process has used so far, in µs; 0 once it has ended. */
+function cpuMicros(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // After the command's name (in parentheses, which may hold spaces): utime and stime are 12th and 13th.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * MICROS_PER_TICK;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * The CPU time used so far by every process of the local PostgreSQL (and Citus) servers, in µs:
+ * the database's share of a request, which req/s on a shared machine hides. A server elsewhere
+ * counts as none.
+ */
+function databaseCpuMicros(): number {
+  let total = 0;
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') total += cpuMicros(Number(entry));
+    } catch {
+      // The process ended.
+    }
+  }
+  return total;
 }
 
 /** The highest resident set size of a process while `during` runs, in MB. */
@@ -609,59 +668,13 @@ async function benchStore(kind: string, work: string): Promise<{ rows: Row[]; ex
     if (chosen.some((s) => s.name.startsWith('sign in')) || underLoad.some((u) => u.writes === 'sign in')) {
       await createReaders(service.url);
     }
-    for (const scenario of chosen) {
-      process.stderr.write(`${kind} ${USERS}: ${scenario.name}\n`);
-      await scenario.setup?.(service.url);
-      const requests = scenario.requests();
-      const captured = await request(service.url, secret, requests[0] as LoadRequest);
-      if (captured.status >= 400)
-        throw new Error(`${scenario.name}: ${captured.status} ${captured.body.toString().slice(0, 300)}`);
-      // A compressed answer is reported with the bytes it saves against the same answer uncompressed.
-      const { 'accept-encoding': coding, ...uncompressedHeaders } = requests[0]?.headers ?? {};
-      const uncompressed =
-        coding === undefined
-          ? undefined
-          : await request(service.url, secret, { ...(requests[0] as LoadRequest), headers: uncompressedHeaders });
-      const baseline = await startBaseline(work, captured);
-      const connections = scenario.connections ?? CONNECTIONS;
-      await load(service.url, requests, WARMUP, connections, work, secret);
-      await load(baseline.url, requests, WARMUP, connections, work, secret);
-      // Alternate: service, baseline, service, baseline; each half the duration.
-      const half = Math.max(1, Math.round(DURATION / 2));
-      const results = [];
-      const baselines = [];
-      let peak = 0;
-      for (let round = 0; round < 2; round += 1) {
-        const [result, rss] = await peakRss(service.pid, load(service.url, requests, half, connections, work, secret));
-        peak = Math.max(peak, rss);
-        results.push(result);
-        baselines.push(await load(baseline.url, requests, half, connections, work, secret));
-      }
-      baseline.stop();
-      const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-      const rps = mean(results.map((r) => r.requestsPerSecond));
-      const baselineRps = mean(baselines.map((r) => r.requestsPerSecond));
-      const hashing = scenario.name.startsWith('create a user');
-      const verifying = scenario.name.startsWith('sign in');
-      rows.push({
-        ...(hashing ? { note: `${Math.round(rps)} argon2id hashes/s` } : {}),
-        ...(verifying ? { note: `${Math.round(rps)} argon2id verifies/s` } : {}),
-        ...(uncompressed
-          ? {
-              note: `${(rps / baselineRps).toFixed(2)}; ${captured.headers.get('content-encoding') ?? 'identity'} ${captured.body.length} of ${uncompressed.body.length} bytes (${Math.round((1 - captured.body.length / uncompressed.body.length) * 100)}% saved)`,
-            }
-          : {}),
-        scenario: scenario.name,
-        store: args.webhook ? `${kind}+webhook` : kind,
-        users: USERS,
-        requestsPerSecond: Math.round(rps),
-        p50: Math.max(...results.map((r) => r.p50)),
-        p99: Math.max(...results.map((r) => r.p99)),
-        baselineRequestsPerSecond: Math.round(baselineRps),
-        ratio: Math.round((rps / baselineRps) * 100) / 100,
-        peakRssMb: peak,
-        non2xx: results.reduce((n, r) => n + r.non2xx, 0),
-      });
+    // Interleaved, every chosen scenario is made ready first and their rounds then take turns.
+    const batches = args.interleave ? [chosen] : chosen.map((scenario) => [scenario]);
+    for (const batch of batches) {
+      const measured: Measured[] = [];
+      for (const scenario of batch) measured.push(await prepareScenario(scenario, kind, service, secret, work));
+      for (let round = 0; round < ROUNDS; round += 1) for (const m of measured) await m.round();
+      rows.push(...againstFirst(measured.map((m) => m.row(args.webhook ? `${kind}+webhook` : kind))));
     }
 
     for (const { name, writes } of underLoad) {
@@ -688,6 +701,7 @@ async function benchStore(kind: string, work: string): Promise<{ rows: Row[]; ex
         p99: readResult.p99,
         baselineRequestsPerSecond: 0,
         ratio: 0,
+        roundRatios: [],
         peakRssMb: rss,
         non2xx: readResult.non2xx,
         note: 'target p99 < 20 ms',
@@ -744,8 +758,143 @@ async function benchStore(kind: string, work: string): Promise<{ rows: Row[]; ex
   return { rows, extras };
 }
 
+/** A scenario made ready to measure: its baseline started, both warmed up. */
+interface Measured {
+  /** One turn of service then baseline. */
+  round(): Promise<void>;
+  row(store: string): Row;
+}
+
+async function prepareScenario(
+  scenario: Scenario,
+  kind: string,
+  service: Service,
+  secret: string,
+  work: string,
+): Promise<Measured> {
+  process.stderr.write(`${kind} ${USERS}: ${scenario.name}\n`);
+  await scenario.setup?.(service.url);
+  const requests = scenario.requests();
+  const captured = await request(service.url, secret, requests[0] as LoadRequest);
+  if (captured.status >= 400)
+    throw new Error(`${scenario.name}: ${captured.status} ${captured.body.toString().slice(0, 300)}`);
+  // A compressed answer is reported with the bytes it saves against the same answer uncompressed.
+  const { 'accept-encoding': coding, ...uncompressedHeaders } = requests[0]?.headers ?? {};
+  const uncompressed =
+    coding === undefined
+      ? undefined
+      : await request(service.url, secret, { ...(requests[0] as LoadRequest), headers: uncompressedHeaders });
+  const baseline = await startBaseline(work, captured);
+  const connections = scenario.connections ?? CONNECTIONS;
+  await load(service.url, requests, WARMUP, connections, work, secret);
+  await load(baseline.url, requests, WARMUP, connections, work, secret);
+  const slice = Math.max(1, Math.round(DURATION / ROUNDS));
+  const results: Awaited<ReturnType<typeof load>>[] = [];
+  const baselines: Awaited<ReturnType<typeof load>>[] = [];
+  let peak = 0;
+  let serviceCpu = 0;
+  let databaseCpu = 0;
+  return {
+    async round() {
+      const [serviceBefore, databaseBefore] = [cpuMicros(service.pid), databaseCpuMicros()];
+      const [result, rss] = await peakRss(service.pid, load(service.url, requests, slice, connections, work, secret));
+      serviceCpu += cpuMicros(service.pid) - serviceBefore;
+      databaseCpu += databaseCpuMicros() - databaseBefore;
+      peak = Math.max(peak, rss);
+      results.push(result);
+      baselines.push(await load(baseline.url, requests, slice, connections, work, secret));
+    },
+    row(store) {
+      baseline.stop();
+      const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+      const rps = mean(results.map((r) => r.requestsPerSecond));
+      const baselineRps = mean(baselines.map((r) => r.requestsPerSecond));
+      const hashing = scenario.name.startsWith('create a user');
+      const verifying = scenario.name.startsWith('sign in');
+      const served = results.reduce((n, r) => n + r.total, 0);
+      return {
+        ...(hashing ? { note: `${Math.round(rps)} argon2id hashes/s` } : {}),
+        ...(verifying ? { note: `${Math.round(rps)} argon2id verifies/s` } : {}),
+        ...(uncompressed
+          ? {
+              note: `${(rps / baselineRps).toFixed(2)}; ${captured.headers.get('content-encoding') ?? 'identity'} ${captured.body.length} of ${uncompressed.body.length} bytes (${Math.round((1 - captured.body.length / uncompressed.body.length) * 100)}% saved)`,
+            }
+          : {}),
+        scenario: scenario.name,
+        store,
+        users: USERS,
+        requestsPerSecond: Math.round(rps),
+        p50: Math.max(...results.map((r) => r.p50)),
+        p99: Math.max(...results.map((r) => r.p99)),
+        baselineRequestsPerSecond: Math.round(baselineRps),
+        ratio: hundredths(rps / baselineRps),
+        roundRatios: results.map((r, i) =>
+          thousandths(r.requestsPerSecond / (baselines[i] as typeof r).requestsPerSecond),
+        ),
+        peakRssMb: peak,
+        serviceCpuMicros: Math.round(serviceCpu / served),
+        // SQLite runs in the service's process.
+        ...(kind === 'sqlite' ? {} : { databaseCpuMicros: Math.round(databaseCpu / served) }),
+        non2xx: results.reduce((n, r) => n + r.non2xx, 0),
+      };
+    },
+  };
+}
+
+const hundredths = (x: number) => Math.round(x * 100) / 100;
+const thousandths = (x: number) => Math.round(x * 1000) / 1000;
+
+/** Rows measured in turn, each after the first also given over the first, round by round. */
+function againstFirst(rows: Row[]): Row[] {
+  const [first, ...rest] = rows;
+  if (!first) return rows;
+  return [
+    first,
+    ...rest.map((row) => {
+      const quotients = row.roundRatios
+        .map((ratio, i) => ratio / (first.roundRatios[i] as number))
+        .sort((a, b) => a - b);
+      const middle = quotients.length / 2;
+      const median =
+        quotients.length % 2 === 1
+          ? (quotients[Math.floor(middle)] as number)
+          : ((quotients[middle - 1] as number) + (quotients[middle] as number)) / 2;
+      return {
+        ...row,
+        againstFirst: {
+          scenario: first.scenario,
+          median: hundredths(median),
+          min: hundredths(quotients[0] as number),
+          max: hundredths(quotients.at(-1) as number),
+        },
+      };
+    }),
+  ];
+}
+
+/** The commit measured, marked dirty when the work tree differs from it; undefined outside a clone. */
+function codeVersion(): string | undefined {
+  try {
+    return execFileSync('git', ['describe', '--always', '--dirty'], { cwd: HERE, encoding: 'utf8' }).trim();
+  } catch {
+    return undefined;
+  }
+}
+
 function table(rows: Row[]): string {
-  const header = ['scenario', 'store', 'users', 'req/s', 'p50 ms', 'p99 ms', 'baseline req/s', 'ratio', 'peak RSS MB'];
+  const header = [
+    'scenario',
+    'store',
+    'users',
+    'req/s',
+    'p50 ms',
+    'p99 ms',
+    'baseline req/s',
+    'ratio',
+    'peak RSS MB',
+    'service CPU µs/req',
+    'database CPU µs/req',
+  ];
   const lines = rows.map((r) => [
     r.scenario,
     r.store,
@@ -756,6 +905,8 @@ function table(rows: Row[]): string {
     r.baselineRequestsPerSecond ? String(r.baselineRequestsPerSecond) : '—',
     r.note ?? (r.baselineRequestsPerSecond ? r.ratio.toFixed(2) : '—'),
     String(r.peakRssMb),
+    r.serviceCpuMicros === undefined ? '—' : String(r.serviceCpuMicros),
+    r.databaseCpuMicros ? String(r.databaseCpuMicros) : '—',
   ]);
   return [header, header.map(() => '---'), ...lines].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
 }
@@ -774,17 +925,35 @@ try {
   } else {
     const machine = `${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}`;
     const date = new Date().toISOString();
+    const code = codeVersion();
     console.log(
-      `\ncirculation benchmark — ${date} — ${machine}\n${CONNECTIONS} connections, ${DURATION} s a side after ${WARMUP} s warm-up\n`,
+      `\ncirculation benchmark — ${date} — ${code ?? 'unknown code'} — ${machine}\n${CONNECTIONS} connections, ${DURATION} s a side in ${ROUNDS} rounds${args.interleave ? ', the scenarios interleaved' : ''} after ${WARMUP} s warm-up\n`,
     );
     console.log(table(allRows));
+    const paired = allRows.filter((row) => row.againstFirst);
+    if (paired.length > 0) console.log('');
+    for (const { scenario, store, againstFirst } of paired)
+      console.log(
+        `${store}: ${scenario} ÷ ${againstFirst?.scenario}, round by round: median ${againstFirst?.median.toFixed(2)} (${againstFirst?.min.toFixed(2)}–${againstFirst?.max.toFixed(2)})`,
+      );
     for (const { store, extras } of results) console.log(`\n${store}: ${JSON.stringify(extras)}`);
     mkdirSync(join(HERE, 'results'), { recursive: true });
     const file = join(HERE, 'results', `${date.replace(/[:.]/g, '-')}-${USERS}.json`);
     writeFileSync(
       file,
       JSON.stringify(
-        { date, machine, users: USERS, connections: CONNECTIONS, duration: DURATION, rows: allRows, stores: results },
+        {
+          date,
+          machine,
+          code,
+          users: USERS,
+          connections: CONNECTIONS,
+          duration: DURATION,
+          rounds: ROUNDS,
+          interleaved: args.interleave,
+          rows: allRows,
+          stores: results,
+        },
         null,
         2,
       ),
