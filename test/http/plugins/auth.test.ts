@@ -265,6 +265,21 @@ forEachStore((kind) => {
       ]);
     });
 
+    it('refuse a rate limit that is not a whole number in range with one error that says why', async () => {
+      for (const [rateLimit, detail] of [
+        [2_000_000, 'must be at most 1000000'],
+        [0, 'must be at least 1'],
+        ['fast', 'must be an integer'],
+      ] as const) {
+        const response = await service.client.post('/api-keys', {
+          data: { type: 'api-keys', attributes: { name: 'limited', scopes: ['read'], rateLimit } },
+        });
+        const error = onlyError(response, 422);
+        assert.equal(error.source.pointer, '/data/attributes/rateLimit');
+        assert.equal(error.detail, detail);
+      }
+    });
+
     it('answer 404 for an unknown key', async () => {
       onlyError(await service.client.get('/api-keys/987654'), 404);
       onlyError(await service.client.delete('/api-keys/987654'), 404);
