@@ -4,13 +4,16 @@
  *   npm run bench -- --users 100000 --stores sqlite,postgres --duration 10
  *   CITUS_URL=… npm run bench -- --users 10000 --stores postgres,citus
  *   npm run bench -- --users 1000000 --stores sqlite,postgres --seeded --seed-only   (then again without --seed-only)
+ *   npm run bench -- --scenarios "GET one subscription,access" --interleave --rounds 10 --duration 20
  *
  * For each store it seeds a fresh database (three subscriptions a user) through the store's bulk
  * import, starts the real service (production build, credentials on, logging on) and loads it
  * from a separate autocannon process. Before each scenario it captures the exact response the
  * service gives and serves those bytes from a bare node:http server, loaded the same way,
- * alternating service and baseline. It prints one table and writes the same as JSON under
- * bench/results/.
+ * alternating service and baseline, and reads the CPU time each request cost the service and the
+ * local PostgreSQL. With --interleave the chosen scenarios take their turns in rotation, so that
+ * their rows compare under one state of a shared machine. It prints one table and writes the same
+ * as JSON under bench/results/.
  */
 import { execFileSync, spawn, type ChildProcess } from 'node:child_process';
 import {
