@@ -677,7 +677,7 @@ async function benchStore(kind: string, work: string): Promise<{ rows: Row[]; ex
       const measured: Measured[] = [];
       for (const scenario of batch) measured.push(await prepareScenario(scenario, kind, service, secret, work));
       for (let round = 0; round < ROUNDS; round += 1) for (const m of measured) await m.round();
-      rows.push(...againstFirst(measured.map((m) => m.row(args.webhook ? `${kind}+webhook` : kind))));
+      rows.push(...againstFirst(measured.map((m) => m.row())));
     }
 
     for (const { name, writes } of underLoad) {
@@ -765,7 +765,7 @@ async function benchStore(kind: string, work: string): Promise<{ rows: Row[]; ex
 interface Measured {
   /** One turn of service then baseline. */
   round(): Promise<void>;
-  row(store: string): Row;
+  row(): Row;
 }
 
 async function prepareScenario(
@@ -797,17 +797,20 @@ async function prepareScenario(
   let peak = 0;
   let serviceCpu = 0;
   let databaseCpu = 0;
+  // SQLite runs in the service's process.
+  const separateDatabase = kind !== 'sqlite';
+  const databaseCpuNow = () => (separateDatabase ? databaseCpuMicros() : 0);
   return {
     async round() {
-      const [serviceBefore, databaseBefore] = [cpuMicros(service.pid), databaseCpuMicros()];
+      const [serviceBefore, databaseBefore] = [cpuMicros(service.pid), databaseCpuNow()];
       const [result, rss] = await peakRss(service.pid, load(service.url, requests, slice, connections, work, secret));
       serviceCpu += cpuMicros(service.pid) - serviceBefore;
-      databaseCpu += databaseCpuMicros() - databaseBefore;
+      databaseCpu += databaseCpuNow() - databaseBefore;
       peak = Math.max(peak, rss);
       results.push(result);
       baselines.push(await load(baseline.url, requests, slice, connections, work, secret));
     },
-    row(store) {
+    row() {
       baseline.stop();
       const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
       const rps = mean(results.map((r) => r.requestsPerSecond));
@@ -824,7 +827,7 @@ async function prepareScenario(
             }
           : {}),
         scenario: scenario.name,
-        store,
+        store: args.webhook ? `${kind}+webhook` : kind,
         users: USERS,
         requestsPerSecond: Math.round(rps),
         p50: Math.max(...results.map((r) => r.p50)),
@@ -836,8 +839,7 @@ async function prepareScenario(
         ),
         peakRssMb: peak,
         serviceCpuMicros: Math.round(serviceCpu / served),
-        // SQLite runs in the service's process.
-        ...(kind === 'sqlite' ? {} : { databaseCpuMicros: Math.round(databaseCpu / served) }),
+        ...(separateDatabase ? { databaseCpuMicros: Math.round(databaseCpu / served) } : {}),
         non2xx: results.reduce((n, r) => n + r.non2xx, 0),
       };
     },

@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { Type, type Static } from '@sinclair/typebox';
-import { StringEnum } from './schema.js';
+import { Nullable, StringEnum } from './schema.js';
 
 export const API_KEYS = 'api-keys' as const;
 
@@ -37,9 +37,13 @@ export const ApiKeyCreateAttributes = Type.Object(
     name: Type.String({ minLength: 1, maxLength: 100, pattern: '\\S', errorMessage: { pattern: "can't be blank" } }),
     scopes: Type.Array(StringEnum(SCOPES), { minItems: 1, maxItems: SCOPES.length, uniqueItems: true }),
     rateLimit: Type.Optional(
-      Type.Union([Type.Integer({ minimum: 1, maximum: 1_000_000 }), Type.Null()], {
-        description: 'Requests per second for this credential; null takes the service default.',
-      }),
+      Nullable(
+        Type.Integer({
+          minimum: 1,
+          maximum: 1_000_000,
+          description: 'Requests per second for this credential; null takes the service default.',
+        }),
+      ),
     ),
   },
   { additionalProperties: false },

@@ -92,25 +92,8 @@ export function problemOf(e: AjvError, attributesAt: string): Problem {
 
 /** The problems of a failed validation, at most `MAX_PROBLEMS`. */
 export function problemsOf(validate: ValidateFunction, attributesAt: string): Problem[] {
-  return withoutUnionNoise(validate.errors ?? [])
-    .slice(0, MAX_PROBLEMS)
-    .map((e) => problemOf(e, attributesAt));
+  return (validate.errors ?? []).slice(0, MAX_PROBLEMS).map((e) => problemOf(e, attributesAt));
 }
-
-/**
- * A value a union refuses (an integer or null, say) fails every branch, and the validator says
- * so of each and of the union itself: "must be at most 1000000", "must be null", "must match a
- * schema in anyOf". Only the branches that say what is wrong with the value are its problems.
- */
-function withoutUnionNoise(failures: AjvError[]): AjvError[] {
-  const unions = new Set(failures.filter((e) => e.keyword === 'anyOf').map((e) => e.instancePath));
-  if (unions.size === 0) return failures;
-  const noise = (e: AjvError) => e.keyword === 'anyOf' || (e.keyword === 'type' && allowsOnlyNull(e));
-  const told = new Set(failures.filter((e) => unions.has(e.instancePath) && !noise(e)).map((e) => e.instancePath));
-  return failures.filter((e) => !told.has(e.instancePath) || !noise(e));
-}
-
-const allowsOnlyNull = (e: AjvError) => ([] as unknown[]).concat(e.params.type).every((type) => type === 'null');
 
 const TYPE_NAMES: Record<string, string> = {
   string: 'a string',
