@@ -3,7 +3,8 @@
  * service gave for the scenario (status, content type, body). Whatever the service does beyond
  * that costs throughput; this is the most the runtime can do on this machine for that response.
  *
- * Usage: baseline-server.ts <response.json>; prints the port it listens on.
+ * Usage: baseline-server.ts <response.json>; prints the port it listens on and its process id
+ * (tsx runs it in a process of its own, whose CPU time the benchmark reads).
  */
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:http';
@@ -24,5 +25,5 @@ const server = createServer((request, response) => {
 });
 server.keepAliveTimeout = 72_000;
 server.listen(0, '127.0.0.1', () => {
-  process.stdout.write(`${(server.address() as { port: number }).port}\n`);
+  process.stdout.write(`${(server.address() as { port: number }).port} ${process.pid}\n`);
 });

@@ -106,12 +106,27 @@ interface Row {
   /** CPU time per request of the service's process, and of the local PostgreSQL's processes, in µs. */
   serviceCpuMicros?: number;
   databaseCpuMicros?: number;
+  /** CPU time per request of the bare server, in µs. */
+  baselineCpuMicros?: number;
   non2xx: number;
   note?: string;
   /** Each round's req/s over its baseline's, in order. */
   roundRatios: number[];
-  /** Interleaved: this row's ratio over the batch's first row's, round by round. */
-  againstFirst?: { scenario: string; median: number; min: number; max: number };
+  /**
+   * The bare server's CPU time per request over the service's (with the database's): the share of
+   * the runtime's limit by what each spends, which the load generator, sharing the machine, does
+   * not bend as it bends req/s. Over the whole run, and each round's.
+   */
+  cpuRatio?: number;
+  roundCpuRatios?: number[];
+  /** Interleaved: this row's ratio over the batch's first row's, round by round (and by CPU). */
+  againstFirst?: { scenario: string; cpu?: Spread } & Spread;
+}
+
+interface Spread {
+  median: number;
+  min: number;
+  max: number;
 }
 
 const random = (n: number) => 1 + Math.floor(Math.random() * n);
@@ -415,10 +430,10 @@ async function startBaseline(work: string, response: { status: number; headers: 
   const child = spawn(process.execPath, [...TSX, join(HERE, 'baseline-server.ts'), file], {
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  const port = await new Promise<string>((resolve) =>
-    child.stdout.once('data', (chunk) => resolve(String(chunk).trim())),
+  const [port, pid] = await new Promise<string[]>((resolve) =>
+    child.stdout.once('data', (chunk) => resolve(String(chunk).trim().split(' '))),
   );
-  return { url: `http://127.0.0.1:${port}`, stop: () => child.kill('SIGTERM') };
+  return { url: `http://127.0.0.1:${port}`, pid: Number(pid), stop: () => child.kill('SIGTERM') };
 }
 
 interface Service {
@@ -795,8 +810,8 @@ async function prepareScenario(
   const results: Awaited<ReturnType<typeof load>>[] = [];
   const baselines: Awaited<ReturnType<typeof load>>[] = [];
   let peak = 0;
-  let serviceCpu = 0;
-  let databaseCpu = 0;
+  /** Each round's CPU time, in µs: the service's, the local PostgreSQL's, the bare server's. */
+  const cpu: { service: number; database: number; baseline: number }[] = [];
   // SQLite runs in the service's process.
   const separateDatabase = kind !== 'sqlite';
   const databaseCpuNow = () => (separateDatabase ? databaseCpuMicros() : 0);
@@ -804,20 +819,30 @@ async function prepareScenario(
     async round() {
       const [serviceBefore, databaseBefore] = [cpuMicros(service.pid), databaseCpuNow()];
       const [result, rss] = await peakRss(service.pid, load(service.url, requests, slice, connections, work, secret));
-      serviceCpu += cpuMicros(service.pid) - serviceBefore;
-      databaseCpu += databaseCpuNow() - databaseBefore;
+      const [serviceAfter, databaseAfter] = [cpuMicros(service.pid), databaseCpuNow()];
       peak = Math.max(peak, rss);
       results.push(result);
+      const baselineBefore = cpuMicros(baseline.pid);
       baselines.push(await load(baseline.url, requests, slice, connections, work, secret));
+      cpu.push({
+        service: serviceAfter - serviceBefore,
+        database: databaseAfter - databaseBefore,
+        baseline: cpuMicros(baseline.pid) - baselineBefore,
+      });
     },
     row() {
       baseline.stop();
       const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+      const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
       const rps = mean(results.map((r) => r.requestsPerSecond));
       const baselineRps = mean(baselines.map((r) => r.requestsPerSecond));
       const hashing = scenario.name.startsWith('create a user');
       const verifying = scenario.name.startsWith('sign in');
-      const served = results.reduce((n, r) => n + r.total, 0);
+      const served = sum(results.map((r) => r.total));
+      const perRequest = (micros: number, requests: number) => Math.round((micros / requests) * 10) / 10;
+      const serviceCpu = perRequest(sum(cpu.map((c) => c.service)), served);
+      const databaseCpu = perRequest(sum(cpu.map((c) => c.database)), served);
+      const baselineCpu = perRequest(sum(cpu.map((c) => c.baseline)), sum(baselines.map((r) => r.total)));
       return {
         ...(hashing ? { note: `${Math.round(rps)} argon2id hashes/s` } : {}),
         ...(verifying ? { note: `${Math.round(rps)} argon2id verifies/s` } : {}),
@@ -838,9 +863,18 @@ async function prepareScenario(
           thousandths(r.requestsPerSecond / (baselines[i] as typeof r).requestsPerSecond),
         ),
         peakRssMb: peak,
-        serviceCpuMicros: Math.round(serviceCpu / served),
-        ...(separateDatabase ? { databaseCpuMicros: Math.round(databaseCpu / served) } : {}),
-        non2xx: results.reduce((n, r) => n + r.non2xx, 0),
+        serviceCpuMicros: serviceCpu,
+        ...(separateDatabase ? { databaseCpuMicros: databaseCpu } : {}),
+        baselineCpuMicros: baselineCpu,
+        cpuRatio: hundredths(baselineCpu / (serviceCpu + databaseCpu)),
+        roundCpuRatios: cpu.map((c, i) =>
+          thousandths(
+            c.baseline /
+              (baselines[i] as (typeof baselines)[number]).total /
+              ((c.service + c.database) / (results[i] as (typeof results)[number]).total),
+          ),
+        ),
+        non2xx: sum(results.map((r) => r.non2xx)),
       };
     },
   };
@@ -853,28 +887,29 @@ const thousandths = (x: number) => Math.round(x * 1000) / 1000;
 function againstFirst(rows: Row[]): Row[] {
   const [first, ...rest] = rows;
   if (!first) return rows;
+  const over = (mine: number[], theirs: number[]) => spread(mine.map((x, i) => x / (theirs[i] as number)));
   return [
     first,
-    ...rest.map((row) => {
-      const quotients = row.roundRatios
-        .map((ratio, i) => ratio / (first.roundRatios[i] as number))
-        .sort((a, b) => a - b);
-      const middle = quotients.length / 2;
-      const median =
-        quotients.length % 2 === 1
-          ? (quotients[Math.floor(middle)] as number)
-          : ((quotients[middle - 1] as number) + (quotients[middle] as number)) / 2;
-      return {
-        ...row,
-        againstFirst: {
-          scenario: first.scenario,
-          median: hundredths(median),
-          min: hundredths(quotients[0] as number),
-          max: hundredths(quotients.at(-1) as number),
-        },
-      };
-    }),
+    ...rest.map((row) => ({
+      ...row,
+      againstFirst: {
+        scenario: first.scenario,
+        ...over(row.roundRatios, first.roundRatios),
+        ...(row.roundCpuRatios && first.roundCpuRatios ? { cpu: over(row.roundCpuRatios, first.roundCpuRatios) } : {}),
+      },
+    })),
   ];
+}
+
+/** The median and range of some quotients, to two places. */
+function spread(quotients: number[]): Spread {
+  const sorted = [...quotients].sort((a, b) => a - b);
+  const middle = sorted.length / 2;
+  const median =
+    sorted.length % 2 === 1
+      ? (sorted[Math.floor(middle)] as number)
+      : ((sorted[middle - 1] as number) + (sorted[middle] as number)) / 2;
+  return { median: hundredths(median), min: hundredths(sorted[0] as number), max: hundredths(sorted.at(-1) as number) };
 }
 
 /** The commit measured, marked dirty when the work tree differs from it; undefined outside a clone. */
@@ -899,6 +934,8 @@ function table(rows: Row[]): string {
     'peak RSS MB',
     'service CPU µs/req',
     'database CPU µs/req',
+    'baseline CPU µs/req',
+    'CPU ratio',
   ];
   const lines = rows.map((r) => [
     r.scenario,
@@ -912,6 +949,8 @@ function table(rows: Row[]): string {
     String(r.peakRssMb),
     r.serviceCpuMicros === undefined ? '—' : String(r.serviceCpuMicros),
     r.databaseCpuMicros ? String(r.databaseCpuMicros) : '—',
+    r.baselineCpuMicros === undefined ? '—' : String(r.baselineCpuMicros),
+    r.cpuRatio === undefined ? '—' : r.cpuRatio.toFixed(2),
   ]);
   return [header, header.map(() => '---'), ...lines].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
 }
@@ -937,10 +976,12 @@ try {
     console.log(table(allRows));
     const paired = allRows.filter((row) => row.againstFirst);
     if (paired.length > 0) console.log('');
+    const said = ({ median, min, max }: Spread) => `median ${median.toFixed(2)} (${min.toFixed(2)}–${max.toFixed(2)})`;
     for (const { scenario, store, againstFirst } of paired)
-      console.log(
-        `${store}: ${scenario} ÷ ${againstFirst?.scenario}, round by round: median ${againstFirst?.median.toFixed(2)} (${againstFirst?.min.toFixed(2)}–${againstFirst?.max.toFixed(2)})`,
-      );
+      if (againstFirst)
+        console.log(
+          `${store}: ${scenario} ÷ ${againstFirst.scenario}, round by round: ${said(againstFirst)}${againstFirst.cpu ? `; by CPU ${said(againstFirst.cpu)}` : ''}`,
+        );
     for (const { store, extras } of results) console.log(`\n${store}: ${JSON.stringify(extras)}`);
     mkdirSync(join(HERE, 'results'), { recursive: true });
     const file = join(HERE, 'results', `${date.replace(/[:.]/g, '-')}-${USERS}.json`);
