@@ -355,13 +355,20 @@ async function load(
 /** Linux counts a process's CPU time in ticks of 10 ms (USER_HZ 100). */
 const MICROS_PER_TICK = 10_000;
 
-/** The CPU time, user and system, that a process has used so far, in µs; 0 once it has ended. */
-function cpuMicros(pid: number): number {
+/**
+ * The CPU time, user and system, that a process has used so far, in µs, with that of its children
+ * it has waited for when `reaped`; 0 once it has ended.
+ */
+function cpuMicros(pid: number, { reaped = false } = {}): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // After the command's name (in parentheses, which may hold spaces): utime and stime are 12th and 13th.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * MICROS_PER_TICK;
+    // After the command's name (in parentheses, which may hold spaces): utime and stime are 12th
+    // and 13th, cutime and cstime (the children's) 14th and 15th.
+    const fields = stat
+      .slice(stat.lastIndexOf(')') + 2)
+      .split(' ')
+      .slice(11, reaped ? 15 : 13);
+    return fields.reduce((sum, ticks) => sum + Number(ticks), 0) * MICROS_PER_TICK;
   } catch {
     return 0;
   }
@@ -370,14 +377,17 @@ function cpuMicros(pid: number): number {
 /**
  * The CPU time used so far by every process of the local PostgreSQL (and Citus) servers, in µs:
  * the database's share of a request, which req/s on a shared machine hides. A server elsewhere
- * counts as none.
+ * counts as none. A backend that ends (a connection closed) takes its time out of the living
+ * processes' into its postmaster's reaped children's, which is therefore counted too: without
+ * it a turn in which connections closed read as a negative time.
  */
 function databaseCpuMicros(): number {
   let total = 0;
   for (const entry of readdirSync('/proc')) {
     if (!/^\d+$/.test(entry)) continue;
     try {
-      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') total += cpuMicros(Number(entry));
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres')
+        total += cpuMicros(Number(entry), { reaped: true });
     } catch {
       // The process ended.
     }
