@@ -343,13 +343,16 @@ async function load(
   };
   const file = join(work, `spec-${Math.random().toString(36).slice(2)}.json`);
   writeFileSync(file, JSON.stringify(spec));
-  return JSON.parse(await run(process.execPath, [...TSX, join(HERE, 'load-worker.ts'), file])) as {
-    requestsPerSecond: number;
-    p50: number;
-    p99: number;
-    non2xx: number;
-    total: number;
-  };
+  return JSON.parse(await run(process.execPath, [...TSX, join(HERE, 'load-worker.ts'), file])) as LoadResult;
+}
+
+/** What one turn of load measured. */
+interface LoadResult {
+  requestsPerSecond: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  total: number;
 }
 
 /** Linux counts a process's CPU time in ticks of 10 ms (USER_HZ 100). */
@@ -786,6 +789,13 @@ async function benchStore(kind: string, work: string): Promise<{ rows: Row[]; ex
   return { rows, extras };
 }
 
+/** One turn of a scenario: the load of the service and of the bare server, and the CPU time each took (µs). */
+interface Round {
+  service: LoadResult;
+  baseline: LoadResult;
+  cpu: { service: number; database: number; baseline: number };
+}
+
 /** A scenario made ready to measure: its baseline started, both warmed up. */
 interface Measured {
   /** One turn of service then baseline. */
@@ -817,11 +827,8 @@ async function prepareScenario(
   await load(service.url, requests, WARMUP, connections, work, secret);
   await load(baseline.url, requests, WARMUP, connections, work, secret);
   const slice = Math.max(1, Math.round(DURATION / ROUNDS));
-  const results: Awaited<ReturnType<typeof load>>[] = [];
-  const baselines: Awaited<ReturnType<typeof load>>[] = [];
+  const rounds: Round[] = [];
   let peak = 0;
-  /** Each round's CPU time, in µs: the service's, the local PostgreSQL's, the bare server's. */
-  const cpu: { service: number; database: number; baseline: number }[] = [];
   // SQLite runs in the service's process.
   const separateDatabase = kind !== 'sqlite';
   const databaseCpuNow = () => (separateDatabase ? databaseCpuMicros() : 0);
@@ -831,28 +838,32 @@ async function prepareScenario(
       const [result, rss] = await peakRss(service.pid, load(service.url, requests, slice, connections, work, secret));
       const [serviceAfter, databaseAfter] = [cpuMicros(service.pid), databaseCpuNow()];
       peak = Math.max(peak, rss);
-      results.push(result);
       const baselineBefore = cpuMicros(baseline.pid);
-      baselines.push(await load(baseline.url, requests, slice, connections, work, secret));
-      cpu.push({
-        service: serviceAfter - serviceBefore,
-        database: databaseAfter - databaseBefore,
-        baseline: cpuMicros(baseline.pid) - baselineBefore,
+      const baselineResult = await load(baseline.url, requests, slice, connections, work, secret);
+      rounds.push({
+        service: result,
+        baseline: baselineResult,
+        cpu: {
+          service: serviceAfter - serviceBefore,
+          database: databaseAfter - databaseBefore,
+          baseline: cpuMicros(baseline.pid) - baselineBefore,
+        },
       });
     },
     row() {
       baseline.stop();
-      const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
-      const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-      const rps = mean(results.map((r) => r.requestsPerSecond));
-      const baselineRps = mean(baselines.map((r) => r.requestsPerSecond));
+      const total = (pick: (round: Round) => number) => rounds.reduce((sum, round) => sum + pick(round), 0);
+      const rps = total((r) => r.service.requestsPerSecond) / rounds.length;
+      const baselineRps = total((r) => r.baseline.requestsPerSecond) / rounds.length;
       const hashing = scenario.name.startsWith('create a user');
       const verifying = scenario.name.startsWith('sign in');
-      const served = sum(results.map((r) => r.total));
+      const served = total((r) => r.service.total);
+      const answered = total((r) => r.baseline.total);
       const perRequest = (micros: number, requests: number) => Math.round((micros / requests) * 10) / 10;
-      const serviceCpu = perRequest(sum(cpu.map((c) => c.service)), served);
-      const databaseCpu = perRequest(sum(cpu.map((c) => c.database)), served);
-      const baselineCpu = perRequest(sum(cpu.map((c) => c.baseline)), sum(baselines.map((r) => r.total)));
+      const cpuOf = (part: keyof Round['cpu']) => total((r) => r.cpu[part]);
+      const serviceCpu = perRequest(cpuOf('service'), served);
+      const databaseCpu = perRequest(cpuOf('database'), served);
+      const baselineCpu = perRequest(cpuOf('baseline'), answered);
       return {
         ...(hashing ? { note: `${Math.round(rps)} argon2id hashes/s` } : {}),
         ...(verifying ? { note: `${Math.round(rps)} argon2id verifies/s` } : {}),
@@ -865,26 +876,20 @@ async function prepareScenario(
         store: args.webhook ? `${kind}+webhook` : kind,
         users: USERS,
         requestsPerSecond: Math.round(rps),
-        p50: Math.max(...results.map((r) => r.p50)),
-        p99: Math.max(...results.map((r) => r.p99)),
+        p50: Math.max(...rounds.map((r) => r.service.p50)),
+        p99: Math.max(...rounds.map((r) => r.service.p99)),
         baselineRequestsPerSecond: Math.round(baselineRps),
         ratio: hundredths(rps / baselineRps),
-        roundRatios: results.map((r, i) =>
-          thousandths(r.requestsPerSecond / (baselines[i] as typeof r).requestsPerSecond),
-        ),
+        roundRatios: rounds.map((r) => thousandths(r.service.requestsPerSecond / r.baseline.requestsPerSecond)),
         peakRssMb: peak,
         serviceCpuMicros: serviceCpu,
         ...(separateDatabase ? { databaseCpuMicros: databaseCpu } : {}),
         baselineCpuMicros: baselineCpu,
         cpuRatio: hundredths(baselineCpu / (serviceCpu + databaseCpu)),
-        roundCpuRatios: cpu.map((c, i) =>
-          thousandths(
-            c.baseline /
-              (baselines[i] as (typeof baselines)[number]).total /
-              ((c.service + c.database) / (results[i] as (typeof results)[number]).total),
-          ),
+        roundCpuRatios: rounds.map((r) =>
+          thousandths(r.cpu.baseline / r.baseline.total / ((r.cpu.service + r.cpu.database) / r.service.total)),
         ),
-        non2xx: sum(results.map((r) => r.non2xx)),
+        non2xx: total((r) => r.service.non2xx),
       };
     },
   };
@@ -984,10 +989,9 @@ try {
       `\ncirculation benchmark — ${date} — ${code ?? 'unknown code'} — ${machine}\n${CONNECTIONS} connections, ${DURATION} s a side in ${ROUNDS} rounds${args.interleave ? ', the scenarios interleaved' : ''} after ${WARMUP} s warm-up\n`,
     );
     console.log(table(allRows));
-    const paired = allRows.filter((row) => row.againstFirst);
-    if (paired.length > 0) console.log('');
     const said = ({ median, min, max }: Spread) => `median ${median.toFixed(2)} (${min.toFixed(2)}–${max.toFixed(2)})`;
-    for (const { scenario, store, againstFirst } of paired)
+    if (allRows.some((row) => row.againstFirst)) console.log('');
+    for (const { scenario, store, againstFirst } of allRows)
       if (againstFirst)
         console.log(
           `${store}: ${scenario} ÷ ${againstFirst.scenario}, round by round: ${said(againstFirst)}${againstFirst.cpu ? `; by CPU ${said(againstFirst.cpu)}` : ''}`,
