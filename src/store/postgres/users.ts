@@ -197,7 +197,8 @@ export function postgresUsers(
       params.push(value);
       sets.push(`${column} = $${params.length}`);
     };
-    // A new address moves the user's row in the email lookup (none when only its case changes).
+    // A new address moves the user's row in the email lookup (none when only its case changes),
+    // and forgets the sign-in attempts counted for the address left, which would outlive an erasure.
     let moved = '';
     if (changes.email !== undefined) {
       const keys = emailKeys(changes.email);
@@ -207,7 +208,8 @@ export function postgresUsers(
       const lower = `$${params.length - 1}`;
       // Neither reads the user's row before the update: Citus runs each CTE as a query of its own.
       moved = `left_email AS (DELETE FROM user_emails WHERE user_id = $1 AND email_lower <> ${lower}
-          AND EXISTS (SELECT 1 FROM u)),
+          AND EXISTS (SELECT 1 FROM u) RETURNING email_lower),
+        left_attempts AS (DELETE FROM sign_in_attempts WHERE email_lower IN (SELECT email_lower FROM left_email)),
         took_email AS (INSERT INTO user_emails (email_lower, user_id) SELECT ${lower}, id FROM u
           WHERE NOT EXISTS (SELECT 1 FROM user_emails WHERE email_lower = ${lower} AND user_id = $1)),`;
     }

@@ -132,6 +132,7 @@ export function sqliteUsers(database: SqliteDatabase, references: SqliteReferenc
       ${USER_COLUMNS.map((c) => `${c} = @${c}`).join(', ')},
       version = version + 1, updated_at = unixepoch()
     WHERE id = @id`);
+  const forgetAttemptsOf = db.prepare('DELETE FROM sign_in_attempts WHERE email_lower = ?');
 
   async function updateUser(id: string, changes: UserChanges, audit: AuditContext, ifVersion?: IfVersion) {
     return db
@@ -143,6 +144,8 @@ export function sqliteUsers(database: SqliteDatabase, references: SqliteReferenc
         const row: Row = { ...stored, id };
         if (changes.email !== undefined) {
           const keys = emailKeys(changes.email);
+          // The attempts counted for the address left would outlive an erasure of the reader.
+          if (keys.lower !== current.email_lower) forgetAttemptsOf.run(current.email_lower);
           Object.assign(row, { email: changes.email, email_lower: keys.lower, email_domain: keys.domain });
         }
         if (changes.passwordHash !== undefined) {

@@ -222,6 +222,36 @@ forEachStoreAndCitus((kind) => {
       assert.equal((await service.client.delete(`/users/${reader.id}`)).status, 204);
       assert.deepEqual(await service.sql('SELECT * FROM sign_in_attempts WHERE email_lower = ?', [reader.email]), []);
     });
+
+    it("forgets the attempts counted for a reader's former address when it changes, so erasure leaves none", async () => {
+      const reader = await createReader(service.client);
+      await fail(reader.email);
+      const moved = uniqueEmail();
+      const patched = await service.client.patch(`/users/${reader.id}`, {
+        data: { type: 'users', id: reader.id, attributes: { email: moved } },
+      });
+      assert.equal(patched.status, 200, patched.text);
+      assert.deepEqual(await service.sql('SELECT * FROM sign_in_attempts WHERE email_lower = ?', [reader.email]), []);
+      await fail(moved);
+      assert.equal((await service.client.delete(`/users/${reader.id}`)).status, 204);
+      assert.deepEqual(
+        await service.sql('SELECT * FROM sign_in_attempts WHERE email_lower IN (?, ?)', [reader.email, moved]),
+        [],
+      );
+    });
+
+    it('keeps the attempts of an address whose case alone changes: it is the same address', async () => {
+      const reader = await createReader(service.client);
+      await fail(reader.email);
+      const patched = await service.client.patch(`/users/${reader.id}`, {
+        data: { type: 'users', id: reader.id, attributes: { email: reader.email.toUpperCase() } },
+      });
+      assert.equal(patched.status, 200, patched.text);
+      assert.equal(
+        (await service.sql('SELECT * FROM sign_in_attempts WHERE email_lower = ?', [reader.email])).length,
+        1,
+      );
+    });
   });
 
   describe('POST /sign-ins, throttled in a window of 2 seconds', () => {
