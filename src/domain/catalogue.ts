@@ -25,12 +25,15 @@ export type CatalogueType = typeof PRODUCTS | typeof NEWSLETTERS;
 /** Which record of the catalogue a type names, for messages. */
 export const SINGULAR: Readonly<Record<CatalogueType, string>> = { products: 'product', newsletters: 'newsletter' };
 
-/** An id a client may give a new record, or name in a reference: `[A-Za-z0-9._-]{1,64}`. */
+/**
+ * An id a client may give a new record, or name in a reference: `[A-Za-z0-9._-]{1,64}`, but for
+ * `.` and `..`, which URL parsers remove from a path (RFC 3986, 5.2.4): no link could reach them.
+ */
 export const CatalogueId = Type.String({
   minLength: 1,
   maxLength: 64,
-  pattern: '^[A-Za-z0-9._-]+$',
-  errorMessage: { pattern: 'may hold only letters, digits, dots, underscores and hyphens' },
+  pattern: '^(?!\\.\\.?$)[A-Za-z0-9._-]+$',
+  errorMessage: { pattern: 'may hold only letters, digits, dots, underscores and hyphens, and is not . or ..' },
 });
 
 /**

@@ -8,8 +8,13 @@ const isCatalogueId = compileSchema(CatalogueId);
 
 describe('catalogue ids', () => {
   it('are 1 to 64 letters, digits, dots, underscores and hyphens', () => {
-    for (const id of ['123', 'daily', 'Print.Weekend_2-x', 'x'.repeat(64)]) assert.ok(isCatalogueId(id), id);
+    for (const id of ['123', 'daily', 'Print.Weekend_2-x', 'x'.repeat(64), '.x', '...'])
+      assert.ok(isCatalogueId(id), id);
     for (const id of ['', 'x'.repeat(65), 'with space', 'a/b', 'ünï', 'a\u0000']) assert.ok(!isCatalogueId(id), id);
+  });
+
+  it('are not . or .., which URL parsers remove from a path', () => {
+    for (const id of ['.', '..']) assert.ok(!isCatalogueId(id), id);
   });
 
   it('are drawn at random, in the pattern, when the service assigns them', () => {

@@ -85,6 +85,13 @@ forEachStoreAndCitus((kind) => {
       }
     });
 
+    it('refuses . and .. at /data/id: every URL parser drops them, so no link could reach the product', async () => {
+      for (const id of ['.', '..']) {
+        const error = onlyError(await service.client.post('/products', productDocument({}, id)), 422);
+        assert.deepEqual([error.code, error.source.pointer], ['INVALID_ATTRIBUTE', '/data/id']);
+      }
+    });
+
     it('answers 409 ID_TAKEN at /data/id for an id another product has, and keeps the first', async () => {
       const id = uniqueId();
       await service.client.post('/products', productDocument({ name: 'First' }, id));
