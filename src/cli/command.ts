@@ -4,6 +4,7 @@
  * message and the command's usage are printed, and the exit code is 2. A `CommandError` means the
  * command could not do what was asked (no such key): only its message, and the exit code is 1.
  */
+import { existsSync } from 'node:fs';
 import type { Config } from '../config.js';
 import type { AuditContext } from '../domain/audit.js';
 import { openStore } from '../store/open.js';
@@ -33,12 +34,21 @@ export class CommandError extends Error {
   override name = 'CommandError';
 }
 
-/** A command's work on the configured database, closed however the work ends. */
+/**
+ * A command's work on the configured database, closed however the work ends. A command that only
+ * reads (`existing`) refuses a SQLite file that is not there: opening would make an empty one, and
+ * a mistyped path would read as a database with nothing in it.
+ */
 export function withStore(
   work: (store: Store, args: readonly string[], config: Config) => Promise<void>,
+  { existing = false }: { existing?: boolean } = {},
 ): Command['run'] {
   return async (config, args) => {
-    const store = await openStore(config.database, { strictReferences: config.strictReferences });
+    const { database } = config;
+    if (existing && database.kind === 'sqlite' && !existsSync(database.path)) {
+      throw new CommandError(`there is no database at ${database.path} (DATABASE_URL): nothing to read`);
+    }
+    const store = await openStore(database, { strictReferences: config.strictReferences });
     try {
       await work(store, args, config);
     } finally {

@@ -4,8 +4,11 @@
  * (who gets the print edition now, with their addresses in the CSV).
  */
 import { parseArgs } from 'node:util';
+import { Type } from '@sinclair/typebox';
 import { nowInSeconds } from '../domain/dates.js';
 import { userSubscriptionFilter } from '../domain/entitlement.js';
+import { UserFilterValues } from '../domain/user-filters.js';
+import { compileSchema, problemsOf } from '../domain/validation.js';
 import { exportUsers } from '../transfer/export.js';
 import { UsageError, withStore, type Command } from './command.js';
 import { formatOf } from './formats.js';
@@ -21,36 +24,70 @@ export const exportCommand: Command = {
   mailing list, with addresses: --format csv --status active --resource print.
   --subscriptions (NDJSON) adds each user's subscriptions.
 `,
-  run: withStore(async (store, args) => {
-    const { values } = parseArgs({
-      args: [...args],
-      options: {
-        format: { type: 'string' },
-        email: { type: 'string' },
-        'circulation-number': { type: 'string' },
-        newsletter: { type: 'string' },
-        status: { type: 'string' },
-        resource: { type: 'string' },
-        product: { type: 'string' },
-        subscriptions: { type: 'boolean' },
-      },
-      strict: true,
-    });
-    const format = formatOf(values.format);
-    if (format === 'csv' && values.subscriptions) throw new UsageError('--subscriptions needs --format ndjson');
-    const { filter, problem } = userSubscriptionFilter(
-      { status: values.status, resource: values.resource, product: values.product },
-      nowInSeconds(),
-    );
-    if (problem) throw new UsageError(`--${problem.name} ${problem.detail}`);
-    const email = values.email;
-    await exportUsers(store, process.stdout, {
-      format,
-      ...(email === undefined ? {} : { email: email.includes('@') ? { address: email } : { domain: email } }),
-      ...(values['circulation-number'] === undefined ? {} : { circulationNumber: values['circulation-number'] }),
-      ...(values.newsletter === undefined ? {} : { newsletter: values.newsletter }),
-      ...(filter ? { activeSubscription: filter } : {}),
-      subscriptions: values.subscriptions ?? false,
-    });
-  }),
+  run: withStore(
+    async (store, args) => {
+      const { values, tokens } = parseArgs({
+        args: [...args],
+        options: {
+          format: { type: 'string' },
+          email: { type: 'string' },
+          'circulation-number': { type: 'string' },
+          newsletter: { type: 'string' },
+          status: { type: 'string' },
+          resource: { type: 'string' },
+          product: { type: 'string' },
+          subscriptions: { type: 'boolean' },
+        },
+        strict: true,
+        tokens: true,
+      });
+      refuseFilterProblems(values, tokens);
+      const format = formatOf(values.format);
+      if (format === 'csv' && values.subscriptions) throw new UsageError('--subscriptions needs --format ndjson');
+      const { filter, problem } = userSubscriptionFilter(
+        { status: values.status, resource: values.resource, product: values.product },
+        nowInSeconds(),
+      );
+      if (problem) throw new UsageError(`--${problem.name} ${problem.detail}`);
+      const email = values.email;
+      await exportUsers(store, process.stdout, {
+        format,
+        ...(email === undefined ? {} : { email: email.includes('@') ? { address: email } : { domain: email } }),
+        ...(values['circulation-number'] === undefined ? {} : { circulationNumber: values['circulation-number'] }),
+        ...(values.newsletter === undefined ? {} : { newsletter: values.newsletter }),
+        ...(filter ? { activeSubscription: filter } : {}),
+        subscriptions: values.subscriptions ?? false,
+      });
+    },
+    { existing: true },
+  ),
 };
+
+/** The filter options, checked by the schemas the API checks its filter parameters by. */
+const validateFilters = compileSchema(
+  Type.Object({
+    email: Type.Optional(UserFilterValues.email),
+    'circulation-number': Type.Optional(UserFilterValues.circulationNumber),
+    newsletter: Type.Optional(UserFilterValues.newsletter),
+    product: Type.Optional(UserFilterValues.product),
+  }),
+);
+
+/**
+ * A usage error naming each filter option given twice (the API refuses a repeated parameter,
+ * where parseArgs would keep the last) or with a value the API refuses.
+ */
+function refuseFilterProblems(values: Record<string, unknown>, tokens: readonly { kind: string; name?: string }[]) {
+  const seen = new Set<string>();
+  const problems: string[] = [];
+  for (const token of tokens) {
+    if (token.kind !== 'option' || token.name === undefined || token.name === 'subscriptions') continue;
+    if (seen.has(token.name)) problems.push(`--${token.name} is given more than once: it takes one value`);
+    seen.add(token.name);
+  }
+  const { email, 'circulation-number': number, newsletter, product } = values;
+  if (!validateFilters({ email, 'circulation-number': number, newsletter, product })) {
+    for (const { pointer, detail } of problemsOf(validateFilters, '')) problems.push(`--${pointer.slice(1)} ${detail}`);
+  }
+  if (problems.length > 0) throw new UsageError(problems.join('\n'));
+}

@@ -22,6 +22,16 @@ export function Nullable<T extends TSchema>(schema: T): TUnsafe<Static<T> | null
   return Type.Unsafe<Static<T> | null>(plain);
 }
 
+/** A filter value: text a store can compare (no NUL, which PostgreSQL cannot even receive). */
+export const FilterValue = (maxLength: number, description?: string) =>
+  Type.String({
+    minLength: 1,
+    maxLength,
+    pattern: '^[^\\u0000]*$',
+    errorMessage: { pattern: 'must not contain NUL characters' },
+    ...(description ? { description } : {}),
+  });
+
 /** A string from a fixed list, as a plain JSON Schema `enum` (readable errors and docs). */
 export function StringEnum<const V extends readonly string[]>(values: V, options: SchemaOptions = {}) {
   return Type.Unsafe<V[number]>({ type: 'string', enum: [...values], ...options });

@@ -387,6 +387,22 @@ forEachStore((kind) => {
           assert.match(result.stderr, message);
         }
       });
+
+      it('refuses, as usage errors, a filter value the API refuses and a filter given twice', () => {
+        for (const [args, message] of [
+          [['--newsletter', ''], /--newsletter is too short \(minimum is 1 characters\)/],
+          [['--newsletter', 'x'.repeat(65)], /--newsletter is too long \(maximum is 64 characters\)/],
+          [['--status', 'active', '--product', ''], /--product is too short/],
+          [['--email', ''], /--email is too short/],
+          [['--circulation-number', 'x'.repeat(51)], /--circulation-number is too long \(maximum is 50 characters\)/],
+          [['--newsletter', 'weekly', '--newsletter', 'daily'], /--newsletter is given more than once/],
+        ] as const) {
+          const result = circulation(seeded.databaseUrl, 'export', ...args);
+          assert.equal(result.status, 2, `${args.join(' ')}: ${result.stderr}`);
+          assert.match(result.stderr, message);
+          assert.equal(result.stdout, '');
+        }
+      });
     });
 
     it('answers --help for each command, the top-level help naming every setting, and usage for a wrong call', () => {
@@ -489,5 +505,16 @@ forEachStore((kind) => {
         await empty.close();
       }
     });
+  });
+});
+
+describe('circulation export on SQLite', () => {
+  it('refuses a path with no database, exiting 1 and making no file, where it read an empty new one', () => {
+    const missing = join(dir, 'mistyped', 'circulation.db');
+    const result = circulation(missing, 'export', '--status', 'active');
+    assert.equal(result.status, 1, result.stderr);
+    assert.equal(result.stdout, '');
+    assert.match(result.stderr, /there is no database at .*mistyped\/circulation\.db/);
+    assert.ok(!existsSync(join(dir, 'mistyped')));
   });
 });

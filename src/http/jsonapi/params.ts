@@ -15,13 +15,3 @@ export const WebhookParams = Type.Object({ webhook_id: Id });
 export const DeliveryParams = Type.Object({ webhook_id: Id, delivery_id: Id });
 export const ProductParams = Type.Object({ product_id: StoredCatalogueId });
 export const NewsletterParams = Type.Object({ newsletter_id: StoredCatalogueId });
-
-/** A filter value: text a store can compare (no NUL, which PostgreSQL cannot even receive). */
-export const FilterValue = (maxLength: number, description?: string) =>
-  Type.String({
-    minLength: 1,
-    maxLength,
-    pattern: '^[^\\u0000]*$',
-    errorMessage: { pattern: 'must not contain NUL characters' },
-    ...(description ? { description } : {}),
-  });

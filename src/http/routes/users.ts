@@ -7,7 +7,6 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { allows } from '../../domain/api-key.js';
 import { sentAttributeNames } from '../../domain/audit.js';
-import { StoredCatalogueId } from '../../domain/catalogue.js';
 import { nowInSeconds } from '../../domain/dates.js';
 import { userSubscriptionFilter } from '../../domain/entitlement.js';
 import { errors } from '../errors.js';
@@ -43,7 +42,9 @@ import {
   UserFields,
   UserResource,
 } from '../jsonapi/resources.js';
-import { FilterValue, UserParams } from '../jsonapi/params.js';
+import { UserParams } from '../jsonapi/params.js';
+import { UserFilterValues } from '../../domain/user-filters.js';
+import { FilterValue } from '../../domain/schema.js';
 import type { RouteOptions } from './options.js';
 
 const UserDocument = singleDocument(UserResource);
@@ -72,11 +73,9 @@ const UserListQuery = Type.Object(
           'unless page[size] says otherwise.',
       ),
     ),
-    'filter[email]': Type.Optional(
-      FilterValue(254, 'A whole address (matched without regard to case), or a domain when it has no @.'),
-    ),
-    'filter[circulationNumber]': Type.Optional(FilterValue(50)),
-    'filter[newsletter]': Type.Optional({ ...StoredCatalogueId, description: 'Only the members of this newsletter.' }),
+    'filter[email]': Type.Optional(UserFilterValues.email),
+    'filter[circulationNumber]': Type.Optional(UserFilterValues.circulationNumber),
+    'filter[newsletter]': Type.Optional(UserFilterValues.newsletter),
     'filter[status]': Type.Optional(
       Type.String({
         pattern: '^active$',
@@ -88,10 +87,7 @@ const UserListQuery = Type.Object(
     'filter[resource]': ResourceFilter(
       'With filter[status]=active: only users with an active subscription that gives it.',
     ),
-    'filter[product]': Type.Optional({
-      ...StoredCatalogueId,
-      description: 'With filter[status]=active: only users with an active subscription of this product.',
-    }),
+    'filter[product]': Type.Optional(UserFilterValues.product),
     'page[number]': Type.Optional(PageNumber),
     page: Type.Optional({ ...PageNumber, description: 'Same as page[number].' }),
     'page[after]': Type.Optional(
