@@ -1,8 +1,8 @@
 /**
- * Path parameters, and the values of filters. Ids of users, subscriptions and webhooks are
- * decimal strings of a database sequence; those of products and newsletters are strings (see
- * domain/catalogue.ts). Anything else cannot name a record, so it is a 404 (see validation.ts),
- * never a query.
+ * Path parameters (the values of filters are domain/schema.ts's FilterValue). Ids of users,
+ * subscriptions and webhooks are decimal strings of a database sequence; those of products and
+ * newsletters are strings (see domain/catalogue.ts). Anything else cannot name a record, so it is
+ * a 404 (see validation.ts), never a query.
  */
 import { Type } from '@sinclair/typebox';
 import { StoredCatalogueId } from '../../domain/catalogue.js';

@@ -5,9 +5,9 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { AUDIT_EVENTS, AuditEventAttributes } from '../../domain/audit.js';
 import { formatInstant } from '../../domain/dates.js';
+import { FilterValue } from '../../domain/schema.js';
 import { collectionDocument, errorResponses } from '../jsonapi/documents.js';
 import { CursorLinks, cursorPage, PageAfter, PageSize, pageSizeOf } from '../jsonapi/paging.js';
-import { FilterValue } from '../../domain/schema.js';
 import type { RouteOptions } from './options.js';
 
 const AuditQuery = Type.Object(

@@ -9,6 +9,8 @@ import { allows } from '../../domain/api-key.js';
 import { sentAttributeNames } from '../../domain/audit.js';
 import { nowInSeconds } from '../../domain/dates.js';
 import { userSubscriptionFilter } from '../../domain/entitlement.js';
+import { FilterValue } from '../../domain/schema.js';
+import { UserFilterValues } from '../../domain/user-filters.js';
 import { errors } from '../errors.js';
 import { hashPassword } from '../../domain/password.js';
 import { toUserFields, USERS, UserCreateAttributes, UserUpdateAttributes, type UserUpdate } from '../../domain/user.js';
@@ -43,8 +45,6 @@ import {
   UserResource,
 } from '../jsonapi/resources.js';
 import { UserParams } from '../jsonapi/params.js';
-import { UserFilterValues } from '../../domain/user-filters.js';
-import { FilterValue } from '../../domain/schema.js';
 import type { RouteOptions } from './options.js';
 
 const UserDocument = singleDocument(UserResource);
