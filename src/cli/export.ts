@@ -9,6 +9,7 @@ import { nowInSeconds } from '../domain/dates.js';
 import { userSubscriptionFilter } from '../domain/entitlement.js';
 import { UserFilterValues } from '../domain/user-filters.js';
 import { compileSchema, problemsOf } from '../domain/validation.js';
+import type { Store } from '../store/port.js';
 import { exportUsers } from '../transfer/export.js';
 import { UsageError, withStore, type Command } from './command.js';
 import { formatOf } from './formats.js';
@@ -24,67 +25,65 @@ export const exportCommand: Command = {
   mailing list, with addresses: --format csv --status active --resource print.
   --subscriptions (NDJSON) adds each user's subscriptions.
 `,
-  run: withStore(
-    async (store, args) => {
-      const { values, tokens } = parseArgs({
-        args: [...args],
-        options: {
-          format: { type: 'string' },
-          email: { type: 'string' },
-          'circulation-number': { type: 'string' },
-          newsletter: { type: 'string' },
-          status: { type: 'string' },
-          resource: { type: 'string' },
-          product: { type: 'string' },
-          subscriptions: { type: 'boolean' },
-        },
-        strict: true,
-        tokens: true,
-      });
-      refuseFilterProblems(values, tokens);
-      const format = formatOf(values.format);
-      if (format === 'csv' && values.subscriptions) throw new UsageError('--subscriptions needs --format ndjson');
-      const { filter, problem } = userSubscriptionFilter(
-        { status: values.status, resource: values.resource, product: values.product },
-        nowInSeconds(),
-      );
-      if (problem) throw new UsageError(`--${problem.name} ${problem.detail}`);
-      const email = values.email;
-      await exportUsers(store, process.stdout, {
-        format,
-        ...(email === undefined ? {} : { email: email.includes('@') ? { address: email } : { domain: email } }),
-        ...(values['circulation-number'] === undefined ? {} : { circulationNumber: values['circulation-number'] }),
-        ...(values.newsletter === undefined ? {} : { newsletter: values.newsletter }),
-        ...(filter ? { activeSubscription: filter } : {}),
-        subscriptions: values.subscriptions ?? false,
-      });
-    },
-    { existing: true },
-  ),
+  run: withStore(exportToStdout, { existing: true }),
 };
 
-/** The filter options, checked by the schemas the API checks its filter parameters by. */
-const validateFilters = compileSchema(
-  Type.Object({
-    email: Type.Optional(UserFilterValues.email),
-    'circulation-number': Type.Optional(UserFilterValues.circulationNumber),
-    newsletter: Type.Optional(UserFilterValues.newsletter),
-    product: Type.Optional(UserFilterValues.product),
-  }),
-);
+const OPTIONS = {
+  format: { type: 'string' },
+  email: { type: 'string' },
+  'circulation-number': { type: 'string' },
+  newsletter: { type: 'string' },
+  status: { type: 'string' },
+  resource: { type: 'string' },
+  product: { type: 'string' },
+  subscriptions: { type: 'boolean' },
+} as const;
+
+async function exportToStdout(store: Store, args: readonly string[]): Promise<void> {
+  const { values, tokens } = parseArgs({ args: [...args], options: OPTIONS, strict: true, tokens: true });
+  refuseFilterProblems(values, tokens);
+  const format = formatOf(values.format);
+  if (format === 'csv' && values.subscriptions) throw new UsageError('--subscriptions needs --format ndjson');
+  const { filter, problem } = userSubscriptionFilter(
+    { status: values.status, resource: values.resource, product: values.product },
+    nowInSeconds(),
+  );
+  if (problem) throw new UsageError(`--${problem.name} ${problem.detail}`);
+  const email = values.email;
+  await exportUsers(store, process.stdout, {
+    format,
+    ...(email === undefined ? {} : { email: email.includes('@') ? { address: email } : { domain: email } }),
+    ...(values['circulation-number'] === undefined ? {} : { circulationNumber: values['circulation-number'] }),
+    ...(values.newsletter === undefined ? {} : { newsletter: values.newsletter }),
+    ...(filter ? { activeSubscription: filter } : {}),
+    subscriptions: values.subscriptions ?? false,
+  });
+}
+
+/** What parseArgs read of the arguments, as much as the check of repeated options needs. */
+type Token = { kind: 'option'; name: string } | { kind: 'positional' | 'option-terminator' };
 
 /**
- * A usage error naming each filter option given twice (the API refuses a repeated parameter,
- * where parseArgs would keep the last) or with a value the API refuses.
+ * A usage error naming each option given twice (the API refuses a repeated parameter, where
+ * parseArgs would keep the last) and each filter value the API would refuse, by the schemas of its
+ * filter parameters; compiled here, so that no other command pays for it at start.
  */
-function refuseFilterProblems(values: Record<string, unknown>, tokens: readonly { kind: string; name?: string }[]) {
+function refuseFilterProblems(values: Record<string, unknown>, tokens: readonly Token[]) {
   const seen = new Set<string>();
   const problems: string[] = [];
   for (const token of tokens) {
-    if (token.kind !== 'option' || token.name === undefined || token.name === 'subscriptions') continue;
+    if (token.kind !== 'option' || OPTIONS[token.name as keyof typeof OPTIONS]?.type !== 'string') continue;
     if (seen.has(token.name)) problems.push(`--${token.name} is given more than once: it takes one value`);
     seen.add(token.name);
   }
+  const validateFilters = compileSchema(
+    Type.Object({
+      email: Type.Optional(UserFilterValues.email),
+      'circulation-number': Type.Optional(UserFilterValues.circulationNumber),
+      newsletter: Type.Optional(UserFilterValues.newsletter),
+      product: Type.Optional(UserFilterValues.product),
+    }),
+  );
   const { email, 'circulation-number': number, newsletter, product } = values;
   if (!validateFilters({ email, 'circulation-number': number, newsletter, product })) {
     for (const { pointer, detail } of problemsOf(validateFilters, '')) problems.push(`--${pointer.slice(1)} ${detail}`);

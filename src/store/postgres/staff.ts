@@ -10,7 +10,6 @@ import type { Sql } from '../sql/builder.js';
 import {
   endSession,
   endSessionsOf,
-  forgetAttemptsOf,
   forgetIdleSessions,
   insertSession,
   rehashStaff,
@@ -20,6 +19,7 @@ import {
   touchSession,
   updateStaffRow,
 } from '../sql/staff.js';
+import { forgetAttemptsOf } from '../sql/sign-ins.js';
 import type { Row } from '../sql/rows.js';
 import { auditInsert, versionCondition, violates, type PostgresDatabase } from './database.js';
 

@@ -38,6 +38,11 @@ export function attemptDecision(
   return { allowed: false, retryAfterSeconds: Math.max(1, endsAt - now) };
 }
 
+/** Forgets the attempts counted under one key: a reader's lower-cased email, or a staff member's `staff:` key. */
+export function forgetAttemptsOf(attemptsKey: string): Sql {
+  return sql`DELETE FROM sign_in_attempts WHERE email_lower = ${attemptsKey}`;
+}
+
 export function forgetAttempts(before: number): Sql {
   return sql`DELETE FROM sign_in_attempts WHERE window_started_at <= ${before}`;
 }

@@ -46,10 +46,6 @@ export function insertSession(idHash: Buffer, staffId: string, now: number): Sql
     VALUES (${idHash}, ${staffId}, ${now}, ${now})`;
 }
 
-export function forgetAttemptsOf(attemptsKey: string): Sql {
-  return sql`DELETE FROM sign_in_attempts WHERE email_lower = ${attemptsKey}`;
-}
-
 export function touchSession(idHash: Buffer, now: number, idleSince: number): Sql {
   return sql`UPDATE staff_sessions SET last_seen_at = ${now}
     WHERE id_hash = ${idHash} AND last_seen_at > ${idleSince} RETURNING staff_id`;

@@ -4,7 +4,7 @@
 import type { AuditContext } from '../../domain/audit.js';
 import { emailKeys } from '../../domain/email.js';
 import type { AttemptLimits, SignInAccount, SignInStore, SuccessfulSignIn } from '../port.js';
-import { attemptDecision, countAttempt, forgetAttempts, windowStart } from '../sql/sign-ins.js';
+import { attemptDecision, countAttempt, forgetAttempts, forgetAttemptsOf, windowStart } from '../sql/sign-ins.js';
 import type { SqliteDatabase } from './database.js';
 
 export function sqliteSignIns(database: SqliteDatabase): SignInStore {
@@ -32,7 +32,6 @@ export function sqliteSignIns(database: SqliteDatabase): SignInStore {
     UPDATE users SET last_sign_in_at = @at, version = version + 1,
       password_hash = CASE WHEN @to IS NOT NULL AND password_hash = @from THEN @to ELSE password_hash END
     WHERE id = @id`);
-  const forgetEmail = db.prepare('DELETE FROM sign_in_attempts WHERE email_lower = ?');
 
   async function recordSignIn(userId: string, signIn: SuccessfulSignIn, audit: AuditContext) {
     const { at, rehash } = signIn;
@@ -41,7 +40,7 @@ export function sqliteSignIns(database: SqliteDatabase): SignInStore {
         if (touch.run({ id: userId, at, from: rehash?.from ?? null, to: rehash?.to ?? null }).changes === 0) {
           return undefined;
         }
-        forgetEmail.run(emailKeys(signIn.email).lower);
+        database.changes(forgetAttemptsOf(emailKeys(signIn.email).lower));
         return database.record(audit, 'sign-in', 'users', userId, userId);
       })
       .immediate();

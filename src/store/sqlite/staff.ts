@@ -9,7 +9,6 @@ import type { IfVersion, NewStaffMember, NewStaffSession, StaffChanges, StaffSto
 import {
   endSession,
   endSessionsOf,
-  forgetAttemptsOf,
   forgetIdleSessions,
   insertSession,
   rehashStaff,
@@ -19,6 +18,7 @@ import {
   touchSession,
   updateStaffRow,
 } from '../sql/staff.js';
+import { forgetAttemptsOf } from '../sql/sign-ins.js';
 import type { Row } from '../sql/rows.js';
 import type { SqliteDatabase } from './database.js';
 

@@ -30,6 +30,7 @@ import {
   USER_COLUMNS,
   usersOfPage,
 } from '../sql/users.js';
+import { forgetAttemptsOf } from '../sql/sign-ins.js';
 import { USER_JSON } from '../sql/user-json.js';
 import { requireVersion, type SqliteDatabase } from './database.js';
 import type { SqliteReferences } from './references.js';
@@ -132,7 +133,6 @@ export function sqliteUsers(database: SqliteDatabase, references: SqliteReferenc
       ${USER_COLUMNS.map((c) => `${c} = @${c}`).join(', ')},
       version = version + 1, updated_at = unixepoch()
     WHERE id = @id`);
-  const forgetAttemptsOf = db.prepare('DELETE FROM sign_in_attempts WHERE email_lower = ?');
 
   async function updateUser(id: string, changes: UserChanges, audit: AuditContext, ifVersion?: IfVersion) {
     return db
@@ -145,7 +145,7 @@ export function sqliteUsers(database: SqliteDatabase, references: SqliteReferenc
         if (changes.email !== undefined) {
           const keys = emailKeys(changes.email);
           // The attempts counted for the address left would outlive an erasure of the reader.
-          if (keys.lower !== current.email_lower) forgetAttemptsOf.run(current.email_lower);
+          if (keys.lower !== current.email_lower) database.changes(forgetAttemptsOf(current.email_lower as string));
           Object.assign(row, { email: changes.email, email_lower: keys.lower, email_domain: keys.domain });
         }
         if (changes.passwordHash !== undefined) {
