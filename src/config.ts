@@ -12,7 +12,7 @@ import {
   type ReaderSettings,
 } from './readers/settings.js';
 import { DEFAULT_CONSOLE_IDLE_MINUTES } from './staff/sessions.js';
-import { DEFAULT_POOL_SIZE, type DatabaseConfig } from './store/open.js';
+import { DEFAULT_POOL_SIZE, PAGE_READ_LIMIT, type DatabaseConfig } from './store/open.js';
 
 export type { DatabaseConfig };
 
@@ -22,6 +22,8 @@ export interface Config {
   database: DatabaseConfig;
   /** STRICT_REFERENCES: refuse products and newsletters the catalogue does not know, rather than register them. */
   strictReferences: boolean;
+  /** PAGE_READ_LIMIT: the most index entries a page of users checked against several filters reads. */
+  pageReadLimit: number;
   /** Absolute base for links and Location, without a trailing slash; derived per request when unset. */
   publicUrl: string | undefined;
   trustProxy: boolean;
@@ -101,6 +103,7 @@ export const SETTINGS = {
     'DATABASE_POOL_SIZE',
     'DATABASE_STATEMENT_TIMEOUT_MS',
     'DATABASE_CONNECT_TIMEOUT_MS',
+    'PAGE_READ_LIMIT',
     'SQLITE_SYNCHRONOUS',
     'SQLITE_BUSY_TIMEOUT_MS',
   ],
@@ -144,6 +147,7 @@ export function loadConfig(env: Env = process.env): Config {
     host: host(env.HOST),
     database: databaseConfig,
     strictReferences: flag('STRICT_REFERENCES', env.STRICT_REFERENCES),
+    pageReadLimit: integer('PAGE_READ_LIMIT', env.PAGE_READ_LIMIT, PAGE_READ_LIMIT, 1, 10_000_000),
     publicUrl: publicUrl(env.PUBLIC_URL),
     trustProxy: flag('TRUST_PROXY', env.TRUST_PROXY),
     bodyLimitBytes: integer('BODY_LIMIT_BYTES', env.BODY_LIMIT_BYTES, 64 * 1024, 1024, 1024 * 1024),

@@ -25,6 +25,7 @@ describe('loadConfig defaults', () => {
       host: '127.0.0.1',
       database: { kind: 'sqlite', path: resolve(DEFAULT_DATABASE_PATH), synchronous: 'NORMAL', busyTimeoutMs: 1000 },
       strictReferences: false,
+      pageReadLimit: 10_000,
       publicUrl: undefined,
       trustProxy: false,
       bodyLimitBytes: 65_536,
@@ -134,6 +135,12 @@ describe('loadConfig accepts valid settings', () => {
     assert.equal(loadConfig({ CONSOLE_SESSION_IDLE_MINUTES: '10' }).consoleIdleSeconds, 600);
     assert.throws(() => loadConfig({ CONSOLE_SESSION_IDLE_MINUTES: '0' }), /CONSOLE_SESSION_IDLE_MINUTES/);
     assert.throws(() => loadConfig({ CONSOLE_SESSION_IDLE_MINUTES: '1441' }), /CONSOLE_SESSION_IDLE_MINUTES/);
+  });
+
+  it('reads at most 10,000 entries a page unless PAGE_READ_LIMIT says otherwise, from 1', () => {
+    assert.equal(loadConfig({ PAGE_READ_LIMIT: '1' }).pageReadLimit, 1);
+    assert.equal(loadConfig({ PAGE_READ_LIMIT: '250000' }).pageReadLimit, 250_000);
+    assert.throws(() => loadConfig({ PAGE_READ_LIMIT: '0' }), /PAGE_READ_LIMIT/);
   });
 
   it('keeps the dashboard report a minute unless REPORT_MAX_AGE_SECONDS says otherwise, 0 to 3600', () => {

@@ -48,7 +48,10 @@ export function withStore(
     if (existing && database.kind === 'sqlite' && !existsSync(database.path)) {
       throw new CommandError(`there is no database at ${database.path} (DATABASE_URL): nothing to read`);
     }
-    const store = await openStore(database, { strictReferences: config.strictReferences });
+    const store = await openStore(database, {
+      strictReferences: config.strictReferences,
+      pageReadLimit: config.pageReadLimit,
+    });
     try {
       await work(store, args, config);
     } finally {

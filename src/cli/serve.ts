@@ -27,7 +27,10 @@ async function serve(config: Config): Promise<void> {
   if (!config.auth && !LOOPBACK.has(config.host)) {
     throw new Error(`AUTH=off lets anyone in, so it listens only on loopback, not on HOST=${config.host}`);
   }
-  const store = await openStore(config.database, { strictReferences: config.strictReferences });
+  const store = await openStore(config.database, {
+    strictReferences: config.strictReferences,
+    pageReadLimit: config.pageReadLimit,
+  });
   const log = logging(config.logLevel);
   const keys = serviceKeysOf(
     { serviceKey: config.serviceSecretKey, webhookKey: config.webhooks.secretKey },

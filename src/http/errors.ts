@@ -24,6 +24,8 @@ export const CATALOGUE = {
   INVALID_QUERY_PARAMETER: { status: 400, title: 'Invalid Query Parameter' },
   /** A page by number deeper than an offset may go: follow links.next (page[after]) instead. */
   PAGE_TOO_DEEP: { status: 400, title: 'Invalid Query Parameter' },
+  /** A page by number of a list whose pages may stop short: follow links.next instead. */
+  PAGE_TOO_SPARSE: { status: 400, title: 'Invalid Query Parameter' },
   NOT_ACCEPTABLE: { status: 406, title: 'Not Acceptable' },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, title: 'Unsupported Media Type' },
   PAYLOAD_TOO_LARGE: { status: 413, title: 'Payload Too Large' },
@@ -155,6 +157,13 @@ export const errors = {
       'PAGE_TOO_DEEP',
       `Pages beyond the first ${maxOffset} items are not reached by number: follow links.next, whose page[after] ` +
         'makes any page as quick as the first.',
+      { parameter },
+    ),
+  pageTooSparse: (parameter: string) =>
+    single(
+      'PAGE_TOO_SPARSE',
+      'A page of this list may stop short before its end, where it has read as far as one request reads, so ' +
+        'where a page by number starts is not known: start at the first page and follow links.next.',
       { parameter },
     ),
   notAcceptable: (detail: string) => single('NOT_ACCEPTABLE', detail, { header: 'Accept' }),

@@ -5,6 +5,7 @@ import type { Store, StoreOptions } from './port.js';
 import { openPostgresStore } from './postgres/open.js';
 
 export { DEFAULT_POOL_SIZE } from './postgres/open.js';
+export { PAGE_READ_LIMIT } from './sql/users.js';
 import { openSqliteStore, type SqliteSynchronous } from './sqlite/open.js';
 
 /** Which database, and how to use it: what the settings say (see config.ts). */

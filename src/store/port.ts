@@ -73,8 +73,13 @@ export type Store = UserStore &
   ReportStore &
   DatabaseLifecycle;
 
-/** How a store treats references to products and newsletters it does not know. */
+/** How a store treats references to products and newsletters it does not know, and how far a page reads. */
 export interface StoreOptions {
   /** Refuse them (UNKNOWN_REFERENCE), rather than register them on first use. */
   strictReferences?: boolean;
+  /**
+   * The most index entries a page of users read from one filter's index and checked against the
+   * others reads before it stops short (`UserPage.readTo`); 10,000 by default.
+   */
+  pageReadLimit?: number;
 }

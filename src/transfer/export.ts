@@ -34,8 +34,8 @@ export async function exportUsers(store: Store, out: Writable, options: ExportOp
   let afterId: string | undefined;
   let count = 0;
   for (;;) {
-    const users = await store.listUsers({ ...options, afterId, offset: 0, limit: 1000 });
-    if (users.length === 0) break;
+    const { users, readTo } = await store.listUsers({ ...options, afterId, offset: 0, limit: 1000 });
+    if (users.length === 0 && readTo === undefined) break;
     const subscriptions = options.subscriptions
       ? groupByUser(await store.listSubscriptionsOfUsers(users.map((u) => u.id)))
       : undefined;
@@ -52,7 +52,8 @@ export async function exportUsers(store: Store, out: Writable, options: ExportOp
       }
     }
     count += users.length;
-    afterId = users.at(-1)?.id;
+    // A page that stopped short goes on after the last user it read, which may be past the last it found.
+    afterId = readTo ?? users.at(-1)?.id;
   }
   if (csv && done) {
     csv.end();

@@ -376,6 +376,25 @@ forEachStore((kind) => {
         );
       });
 
+      it('exports every one of them where pages read so few entries that some stop short with no one (PAGE_READ_LIMIT=2)', () => {
+        const result = circulationWith(
+          { PAGE_READ_LIMIT: '2' },
+          seeded.databaseUrl,
+          'export',
+          '--newsletter',
+          'weekly',
+          '--status',
+          'active',
+          '--product',
+          'print-weekend',
+        );
+        assert.equal(result.status, 0, result.stderr);
+        assert.deepEqual(
+          lines(result.stdout).map((l) => JSON.parse(l).circulationNumber),
+          numbers((n) => n % 3 === 1 && n % 4 === 0 && n % 5 !== 0),
+        );
+      });
+
       it('refuses a status other than active, and a resource or product without it, as usage errors', () => {
         for (const [args, message] of [
           [['--status', 'ended'], /--status can only be active/],

@@ -522,7 +522,7 @@ export function catalogueContract(
       return made;
     }
     const list = (query: Omit<UserListQuery, 'offset' | 'limit'> & Partial<UserListQuery>) =>
-      store.listUsers({ offset: 0, limit: 100, ...query });
+      store.listUsers({ offset: 0, limit: 100, ...query }).then((page) => page.users);
 
     it('lists the members of a newsletter, in id order either way, paged by cursor and by offset', async () => {
       const id = `list-${unique()}`;

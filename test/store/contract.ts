@@ -188,7 +188,7 @@ export function storeContract(
             AUDIT,
           ),
         );
-        const found = await store.listUsers({ email: { domain }, offset: 0, limit: 100 });
+        const found = (await store.listUsers({ email: { domain }, offset: 0, limit: 100 })).users;
         assert.deepEqual(found, [original]);
       });
     });
@@ -196,7 +196,7 @@ export function storeContract(
     describe('listUsers', () => {
       it('orders users by numeric id ascending', async () => {
         await createUsers(11, () => ({})); // ids pass from one digit to two, where text order differs
-        const all = await store.listUsers({ offset: 0, limit: 100_000 });
+        const all = (await store.listUsers({ offset: 0, limit: 100_000 })).users;
         assert.ok(all.length >= 11);
         const numeric = all.map((u) => BigInt(u.id));
         const ascending = [...numeric].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0));
@@ -206,14 +206,14 @@ export function storeContract(
       it('honours offset and limit', async () => {
         const domain = uniqueDomain();
         const users = await createUsers(5, () => ({ email: uniqueEmail(domain) }));
-        const page = await store.listUsers({ email: { domain }, offset: 1, limit: 2 });
+        const page = (await store.listUsers({ email: { domain }, offset: 1, limit: 2 })).users;
         assert.deepEqual(ids(page), ids(users.slice(1, 3)));
       });
 
       it('answers an empty list for an offset past the last user', async () => {
         const domain = uniqueDomain();
         await createUsers(2, () => ({ email: uniqueEmail(domain) }));
-        assert.deepEqual(await store.listUsers({ email: { domain }, offset: 2, limit: 10 }), []);
+        assert.deepEqual((await store.listUsers({ email: { domain }, offset: 2, limit: 10 })).users, []);
       });
 
       it('filters by the whole address, ignoring letter case', async () => {
@@ -221,18 +221,20 @@ export function storeContract(
         const [wanted] = await createUsers(1, () => ({ email: `Ada.Byron@${domain}` }));
         await store.createUser(newUser({ email: `ada.byron2@${domain}` }), AUDIT);
         await store.createUser(newUser({ email: `xada.byron@${domain}` }), AUDIT);
-        const found = await store.listUsers({
-          email: { address: `ADA.BYRON@${domain.toUpperCase()}` },
-          offset: 0,
-          limit: 10,
-        });
+        const found = (
+          await store.listUsers({
+            email: { address: `ADA.BYRON@${domain.toUpperCase()}` },
+            offset: 0,
+            limit: 10,
+          })
+        ).users;
         assert.deepEqual(found, [wanted]);
       });
 
       it('filters by domain, ignoring letter case', async () => {
         const domain = uniqueDomain();
         const users = await createUsers(2, (i) => ({ email: `r${i}@${i === 0 ? domain.toUpperCase() : domain}` }));
-        const found = await store.listUsers({ email: { domain: domain.toUpperCase() }, offset: 0, limit: 10 });
+        const found = (await store.listUsers({ email: { domain: domain.toUpperCase() }, offset: 0, limit: 10 })).users;
         assert.deepEqual(ids(found), ids(users));
       });
 
@@ -242,7 +244,7 @@ export function storeContract(
         await store.createUser(newUser({ email: `prefix@not${domain}` }), AUDIT);
         await store.createUser(newUser({ email: `suffix@${domain}.evil` }), AUDIT);
         await store.createUser(newUser({ email: `${domain}@other.example` }), AUDIT);
-        const found = await store.listUsers({ email: { domain }, offset: 0, limit: 10 });
+        const found = (await store.listUsers({ email: { domain }, offset: 0, limit: 10 })).users;
         assert.deepEqual(ids(found), ids([wanted!]));
       });
 
@@ -259,7 +261,7 @@ export function storeContract(
           newUser({ fields: toUserFields({ familyName: 'C', circulationNumber: `x${number}` }) }),
           AUDIT,
         );
-        const found = await store.listUsers({ circulationNumber: number, offset: 0, limit: 10 });
+        const found = (await store.listUsers({ circulationNumber: number, offset: 0, limit: 10 })).users;
         assert.deepEqual(found, [wanted]);
       });
 
@@ -270,14 +272,17 @@ export function storeContract(
         const [both] = await createUsers(1, () => ({ email: uniqueEmail(domain), fields: fieldsWith(number) }));
         await store.createUser(newUser({ email: uniqueEmail(domain), fields: fieldsWith(`${number}-other`) }), AUDIT);
         await store.createUser(newUser({ email: uniqueEmail(uniqueDomain()), fields: fieldsWith(number) }), AUDIT);
-        const byDomain = await store.listUsers({ email: { domain }, circulationNumber: number, offset: 0, limit: 10 });
+        const byDomain = (await store.listUsers({ email: { domain }, circulationNumber: number, offset: 0, limit: 10 }))
+          .users;
         assert.deepEqual(ids(byDomain), ids([both!]));
-        const byAddress = await store.listUsers({
-          email: { address: both!.email },
-          circulationNumber: `${number}-other`,
-          offset: 0,
-          limit: 10,
-        });
+        const byAddress = (
+          await store.listUsers({
+            email: { address: both!.email },
+            circulationNumber: `${number}-other`,
+            offset: 0,
+            limit: 10,
+          })
+        ).users;
         assert.deepEqual(byAddress, []);
       });
     });
@@ -336,8 +341,13 @@ export function storeContract(
         const email = uniqueEmail();
         await store.updateUser(created.id, userChanges({ email }), AUDIT);
         assert.equal((await store.getUser(created.id))?.email, email);
-        assert.deepEqual(ids(await store.listUsers({ email: { address: email }, offset: 0, limit: 10 })), [created.id]);
-        assert.deepEqual(await store.listUsers({ email: { address: created.email }, offset: 0, limit: 10 }), []);
+        assert.deepEqual(ids((await store.listUsers({ email: { address: email }, offset: 0, limit: 10 })).users), [
+          created.id,
+        ]);
+        assert.deepEqual(
+          (await store.listUsers({ email: { address: created.email }, offset: 0, limit: 10 })).users,
+          [],
+        );
       });
 
       it('lets a user change the letter case of their own email', async () => {
@@ -409,7 +419,10 @@ export function storeContract(
         const created = await store.createUser(newUser({ newsletters: ['a'] }), AUDIT);
         assert.equal(await store.deleteUser(created.id, AUDIT), true);
         assert.equal(await store.getUser(created.id), undefined);
-        assert.deepEqual(await store.listUsers({ email: { address: created.email }, offset: 0, limit: 10 }), []);
+        assert.deepEqual(
+          (await store.listUsers({ email: { address: created.email }, offset: 0, limit: 10 })).users,
+          [],
+        );
       });
 
       it("erases the user's subscriptions", async () => {
@@ -734,7 +747,7 @@ export function storeContract(
           ),
           (error: DomainFailure) => error.code === 'EMAIL_TAKEN',
         );
-        assert.deepEqual(await store.listUsers({ email: { address: fresh }, offset: 0, limit: 10 }), []);
+        assert.deepEqual((await store.listUsers({ email: { address: fresh }, offset: 0, limit: 10 })).users, []);
       });
 
       it('records each user in the audit trail when asked to', async () => {

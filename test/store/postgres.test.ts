@@ -17,7 +17,7 @@ import { postgresMigrations } from '../../src/store/postgres/migrations.js';
 import { raw, type Sql } from '../../src/store/sql/builder.js';
 import { newsletterWithCountQuery } from '../../src/store/sql/newsletters.js';
 import { productWithCountQuery } from '../../src/store/sql/products.js';
-import { USER_COLUMNS, userPageIds, usersOfPage } from '../../src/store/sql/users.js';
+import { PAGE_READ_LIMIT, USER_COLUMNS, userPageIds, usersOfPage } from '../../src/store/sql/users.js';
 import { admin, createTestSchema, postgresSkipReason, type TestSchema } from '../support/postgres.js';
 import { AUDIT } from '../support/fixtures.js';
 import { storeContract } from './contract.js';
@@ -527,7 +527,7 @@ describe('PostgreSQL users known to exist, for the access check', { skip }, () =
       users,
     );
     await known(user, subscriptions);
-    assert.equal(await postgresUsers(fresh.database, references, users).deleteUser(user, AUDIT), true);
+    assert.equal(await postgresUsers(fresh.database, references, users, PAGE_READ_LIMIT).deleteUser(user, AUDIT), true);
     assert.equal(await subscriptions.activeSubscriptionsOf(user, now), undefined);
   });
 
@@ -790,12 +790,9 @@ describe('PostgreSQL plan of a page of users at 10,000 users', { skip }, () => {
     ['a page past a cursor', { afterId: '4321' }],
   ] as const) {
     it(`reads ${name}'s rows by the users' key, not by scanning every user`, async () => {
-      const { text, values } = usersOfPage(
-        { limit: 101, offset: 0, ...cursor },
-        raw('id, email'),
-        'postgres',
-        [],
-      ).render('postgres');
+      const { text, values } = usersOfPage({ limit: 101, offset: 0, ...cursor }, raw('id, email'), 'postgres', [], {
+        limit: PAGE_READ_LIMIT,
+      }).render('postgres');
       const rows = await admin<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values, schema.name);
       const shown = rows.map((r) => r['QUERY PLAN']).join('\n');
       assert.doesNotMatch(shown, /Seq Scan on users/, shown);
@@ -981,7 +978,7 @@ describe('PostgreSQL search keys (filter[q])', { skip }, () => {
     const store = await openPostgresStore({ url: schema.url });
     try {
       for (const q of ['ECLA', 'anais']) {
-        const users = await store.listUsers({ search: searchRange(q), offset: 0, limit: 10 });
+        const users = (await store.listUsers({ search: searchRange(q), offset: 0, limit: 10 })).users;
         assert.deepEqual(
           users.map((u) => u.email),
           ['before@example.com'],
@@ -1010,7 +1007,7 @@ describe('PostgreSQL search keys (filter[q])', { skip }, () => {
         ],
         null,
       );
-      const users = await store.listUsers({ search: searchRange('ørs'), offset: 0, limit: 10 });
+      const users = (await store.listUsers({ search: searchRange('ørs'), offset: 0, limit: 10 })).users;
       assert.deepEqual(
         users.map((u) => u.id),
         [id],
@@ -1052,6 +1049,7 @@ describe('PostgreSQL query plan of the search at 100,000 users', { skip }, () =>
           { search: searchRange(q), offset: 0, limit: 21, ...more },
           'postgres',
           [],
+          { limit: PAGE_READ_LIMIT },
         ).render('postgres');
         const rows = await admin<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values, schema.name);
         const shown = rows.map((r) => r['QUERY PLAN']).join('\n');
@@ -1069,6 +1067,7 @@ describe('PostgreSQL query plan of the search at 100,000 users', { skip }, () =>
         { search: searchRange('re'), offset: 0, limit: 21, ...more },
         'postgres',
         [],
+        { limit: PAGE_READ_LIMIT },
       ).render('postgres');
       const rows = await admin<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values, schema.name);
       const shown = rows.map((r) => r['QUERY PLAN']).join('\n');

@@ -94,7 +94,10 @@ const UserListQuery = Type.Object(
       Type.String({
         pattern: '^[0-9]{1,15}$',
         errorMessage: { pattern: 'must be a user id' },
-        description: 'Start after this user id: what links.next carries, so that a page at any depth is an index seek.',
+        description:
+          'Start after this user id: what links.next carries, so that a page at any depth is an index seek. A page ' +
+          "read from one filter's index and checked against the others reads at most PAGE_READ_LIMIT entries, and may " +
+          'hold fewer users than page[size], or none, before the end of the list: follow links.next until there is none.',
       }),
     ),
     ...ReadQuery,
@@ -210,25 +213,42 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
         limit: size + 1,
         descending: query.sort === '-id',
       };
-      /** The page's links, given how many users were read (one more than a page when there is a next) and the last id. */
-      const pageLinks = (base: string, read: number, lastId: string | undefined) => ({
-        self: selfLink(base, request),
-        first: listUrl(base, query, 1),
-        // Only a previous page that may be asked for by number.
-        ...(number > 1 && (number - 2) * size < MAX_PAGE_OFFSET ? { prev: listUrl(base, query, number - 1) } : {}),
-        ...(read > size ? { next: listUrl(base, query, number + 1, lastId) } : {}),
-      });
+      /**
+       * The page's links, given how many users were read (one more than a page when there is a
+       * next), the last id, and where a page that stopped short read to.
+       */
+      const pageLinks = (base: string, read: number, lastId: string | undefined, readTo: string | undefined) => {
+        const nextAfter = read > size ? lastId : readTo;
+        return {
+          self: selfLink(base, request),
+          first: listUrl(base, query, 1),
+          // Only a previous page that may be asked for by number.
+          ...(number > 1 && (number - 2) * size < MAX_PAGE_OFFSET ? { prev: listUrl(base, query, number - 1) } : {}),
+          ...(nextAfter === undefined ? {} : { next: listUrl(base, query, number + 1, nextAfter) }),
+        };
+      };
+      /** A page by number past where a page stops short is not known: it would take reading every page before it. */
+      const refuseShortByNumber = (readTo: string | undefined) => {
+        if (readTo !== undefined && offset > 0) {
+          throw errors.pageTooSparse(query['page[number]'] === undefined ? 'page' : 'page[number]');
+        }
+      };
       const base = baseUrl(request);
       // Whole users, nothing included: the database writes each resource object, sent as it is.
       if (query.include === undefined && query['fields[users]'] === undefined) {
-        const rendered = await store.listRenderedUsers(listQuery);
+        const { users: rendered, readTo } = await store.listRenderedUsers(listQuery);
+        refuseShortByNumber(readTo);
         const page = rendered.slice(0, size);
-        const text = renderedCollection(pageLinks(base, rendered.length, page.at(-1)?.id), page, base, '/users/');
-        return sendRendered(reply, text);
+        const links = pageLinks(base, rendered.length, page.at(-1)?.id, readTo);
+        return sendRendered(reply, renderedCollection(links, page, base, '/users/'));
       }
-      const rows = await store.listUsers(listQuery);
+      const { users: rows, readTo } = await store.listUsers(listQuery);
+      refuseShortByNumber(readTo);
       const page = rows.slice(0, size);
-      return { links: pageLinks(base, rows.length, page.at(-1)?.id), ...(await readDocument(request, page, query)) };
+      return {
+        links: pageLinks(base, rows.length, page.at(-1)?.id, readTo),
+        ...(await readDocument(request, page, query)),
+      };
     },
   );
 

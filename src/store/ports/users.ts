@@ -64,6 +64,16 @@ export interface UserListQuery {
   descending?: boolean;
 }
 
+/**
+ * A page of the user list: up to `limit` users. A page read from one filter's index and checked
+ * against the others reads a bounded number of entries, and may stop short of `limit` before the
+ * end of the list: `readTo` then says the list goes on after that user id.
+ */
+export interface UserPage<T> {
+  users: T[];
+  readTo?: string;
+}
+
 export interface ImportedUser {
   user: NewUser;
   subscriptions: readonly SubscriptionValues[];
@@ -80,9 +90,9 @@ export interface UserStore {
   getUser(id: string): Promise<StoredUser | undefined>;
   /** The ids of the users with these emails (matched without regard to case), by lower-cased email. */
   userIdsByEmail(emails: readonly string[]): Promise<Map<string, string>>;
-  listUsers(query: UserListQuery): Promise<StoredUser[]>;
+  listUsers(query: UserListQuery): Promise<UserPage<StoredUser>>;
   /** The users `listUsers` answers, in the same order, each as the JSON text of its resource object. */
-  listRenderedUsers(query: UserListQuery): Promise<RenderedUser[]>;
+  listRenderedUsers(query: UserListQuery): Promise<UserPage<RenderedUser>>;
   /** Changes the user; a new password hash also voids every password reset token of theirs. */
   updateUser(id: string, changes: UserChanges, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean>;
   /**

@@ -8,6 +8,7 @@ import pg from 'pg';
 import { withOutagesAsUnavailable } from '../availability.js';
 import type { Store, StoreOptions } from '../port.js';
 import { pendingMigrations } from '../sql/migrations.js';
+import { PAGE_READ_LIMIT } from '../sql/users.js';
 import { postgresAudit } from './audit.js';
 import { applyCitusLayout, CITUS_SESSION, isCitusCoordinator } from './citus.js';
 import { listenForChanges } from './changes.js';
@@ -80,7 +81,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
   const resources = productResources(database, changes);
   const users = knownUsers(database, changes);
   return withOutagesAsUnavailable({
-    ...postgresUsers(database, references, users),
+    ...postgresUsers(database, references, users, options.pageReadLimit ?? PAGE_READ_LIMIT),
     ...postgresSubscriptions(database, references, resources, users),
     ...postgresProducts(database, resources),
     ...postgresNewsletters(database),

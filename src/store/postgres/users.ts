@@ -15,6 +15,7 @@ import type {
   StoredUser,
   UserChanges,
   UserListQuery,
+  UserPage,
   UserStore,
 } from '../port.js';
 import { raw, sql, type Sql } from '../sql/builder.js';
@@ -27,7 +28,7 @@ import {
   toColumnValue,
   toStoredUser,
   USER_COLUMNS,
-  usersOfPage,
+  readUserPage,
 } from '../sql/users.js';
 import type { Row } from '../sql/rows.js';
 import { USER_JSON } from '../sql/user-json.js';
@@ -51,6 +52,7 @@ export function postgresUsers(
   database: PostgresDatabase,
   references: PostgresReferences,
   known: KnownUsers,
+  readLimit: number,
 ): UserStore {
   async function createUser(user: NewUser, audit: AuditContext): Promise<StoredUser> {
     const keys = emailKeys(user.email);
@@ -173,21 +175,31 @@ export function postgresUsers(
     return row && toStoredUser(row);
   }
 
-  /** The statement of a page of users, `columns` of each, once what it needs of the catalogue is read. */
-  async function pageOf(query: UserListQuery, columns: Sql): Promise<Sql> {
+  /** A page of users, `columns` of each as `rows` reads them, once what it needs of the catalogue is read. */
+  async function pageOf<R>(
+    query: UserListQuery,
+    columns: Sql,
+    rows: (page: Sql) => Promise<R[]>,
+  ): Promise<UserPage<R>> {
     const products = productsOfPage(query);
     const ids = products ? (await database.rows(products)).map((row) => row.id as string) : [];
-    return usersOfPage(query, columns, 'postgres', ids);
+    const firstId = async (read: Sql) => {
+      const [row] = await database.arrays(read);
+      return row && String(row[0]);
+    };
+    return readUserPage(query, columns, { dialect: 'postgres', products: ids, readLimit, rows, firstId });
   }
 
-  async function listUsers(query: UserListQuery): Promise<StoredUser[]> {
-    const rows = await database.rows(await pageOf(query, raw(userColumns())));
-    return rows.map(toStoredUser);
+  async function listUsers(query: UserListQuery): Promise<UserPage<StoredUser>> {
+    const { users, readTo } = await pageOf(query, raw(userColumns()), (page) => database.rows(page));
+    return { users: users.map(toStoredUser), readTo };
   }
 
-  async function listRenderedUsers(query: UserListQuery): Promise<RenderedUser[]> {
-    const rows = await database.arrays(await pageOf(query, sql`id, ${USER_JSON.postgres.columns}`));
-    return rows.map((row) => ({ id: String(row[0]), json: USER_JSON.postgres.assemble(row, 1) }));
+  async function listRenderedUsers(query: UserListQuery): Promise<UserPage<RenderedUser>> {
+    const { users, readTo } = await pageOf(query, sql`id, ${USER_JSON.postgres.columns}`, (page) =>
+      database.arrays(page),
+    );
+    return { users: users.map((row) => ({ id: String(row[0]), json: USER_JSON.postgres.assemble(row, 1) })), readTo };
   }
 
   async function updateUser(id: string, changes: UserChanges, audit: AuditContext, ifVersion?: IfVersion) {

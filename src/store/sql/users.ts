@@ -8,7 +8,7 @@ import { GIVING, type ActiveSubscriptionFilter } from '../../domain/entitlement.
 import type { SearchRange } from '../../domain/search.js';
 import type { Resource } from '../../domain/subscription.js';
 import { USER_FIELDS, USER_JSON_FIELDS, type UserFields } from '../../domain/user.js';
-import type { ImportedUser, StoredUser, UserListQuery } from '../port.js';
+import type { ImportedUser, StoredUser, UserListQuery, UserPage } from '../port.js';
 import { join, raw, sql, where, type Dialect, type Sql } from './builder.js';
 import { array, instantValue, seconds, type Row } from './rows.js';
 import {
@@ -116,27 +116,28 @@ export function productsOfPage(query: UserListQuery): Sql | undefined {
  * these ids only, since OFFSET would otherwise compute every column of each row it skips.
  *
  * The page is read from the index of one filter, in user order from `afterId` (a seek however
- * deep the page), and the other filters are checked of each user it yields: the email and
- * circulation number first (a handful of users each), then a product, a newsletter, a resource
- * given, any active subscription at all. `products` are the ids `productsOfPage` read.
+ * deep the page). Where the other filters are checked of each user it yields (a product, a
+ * newsletter, a resource given, any active subscription at all), the page is walked (`walkedPage`)
+ * as far as `reach` says. `products` are the ids `productsOfPage` read.
  */
-export function userPageIds(query: UserListQuery, dialect: Dialect, products: readonly string[]): Sql {
-  const active = query.activeSubscription as ActiveSubscriptionFilter;
+export function userPageIds(query: UserListQuery, dialect: Dialect, products: readonly string[], reach: Reach): Sql {
+  const walks = walksOf(query, dialect, products);
+  if (walks !== undefined) return walkedPage(query, walks, dialect, reach);
   switch (pageSource(query)) {
     case 'search':
       return bySearch(query, query.search as SearchRange, dialect);
-    case 'users':
-      return byUsers(query, dialect);
-    case 'product':
-      return byProduct(query, active, dialect);
     case 'newsletter':
-      return byNewsletter(query, dialect);
-    case 'resource':
-      return byResource(query, active, products, dialect);
-    case 'subscriptions':
-      return bySubscriptions(query, active, dialect);
+      return byNewsletter(query);
+    default:
+      return byUsers(query, dialect);
   }
 }
+
+/**
+ * How far a walked page reads (`walkedPage`): its first `limit` entries past the cursor, or every
+ * entry up to and with the user `to`.
+ */
+export type Reach = { limit: number } | { to: string };
 
 /**
  * The rows of a page of users, `columns` of each: the page's ids first (`userPageIds`), then each
@@ -145,10 +146,46 @@ export function userPageIds(query: UserListQuery, dialect: Dialect, products: re
  * scanned every user to probe it wherever the table looked small enough (at 10,000 users, all of
  * them for a page of 101: 4.8 ms against 0.85).
  */
-export function usersOfPage(query: UserListQuery, columns: Sql, dialect: Dialect, products: readonly string[]): Sql {
+export function usersOfPage(
+  query: UserListQuery,
+  columns: Sql,
+  dialect: Dialect,
+  products: readonly string[],
+  reach: Reach,
+): Sql {
   const ofPage = raw(dialect === 'postgres' ? 'id = ANY (ARRAY(SELECT id FROM page))' : 'id IN (SELECT id FROM page)');
-  return sql`WITH page AS (${userPageIds(query, dialect, products)}) SELECT ${columns} FROM users
+  return sql`WITH page AS (${userPageIds(query, dialect, products, reach)}) SELECT ${columns} FROM users
     WHERE ${ofPage} ORDER BY id ${userOrder(query)}`;
+}
+
+/** What `readUserPage` reads with: the adapter's reads, and what the page needs of the store. */
+export interface PageReader<R> {
+  dialect: Dialect;
+  /** The ids `productsOfPage` read. */
+  products: readonly string[];
+  /** The most entries a walked page reads: PAGE_READ_LIMIT, unless the store is opened with another. */
+  readLimit: number;
+  /** A statement's rows. */
+  rows(statement: Sql): Promise<R[]>;
+  /** The id in a statement's first row, if it has one. */
+  firstId(statement: Sql): Promise<string | undefined>;
+}
+
+/**
+ * Reads a page of users, `columns` of each. A full page is read by one statement. Where a walked
+ * page (`walkedPage`) comes short, it is either the end of the list or as far as the read limit
+ * reaches: the user at that limit is read, and the page again up to and with that user, so that
+ * the page and where it stops are one statement's reading, whatever was written in between.
+ */
+export async function readUserPage<R>(query: UserListQuery, columns: Sql, reader: PageReader<R>): Promise<UserPage<R>> {
+  const { dialect, products, readLimit, rows, firstId } = reader;
+  const first = await rows(usersOfPage(query, columns, dialect, products, { limit: readLimit }));
+  const walks = walksOf(query, dialect, products);
+  if (walks === undefined || first.length >= query.limit) return { users: first };
+  const readTo = await firstId(walkLimit(query, walks, dialect, readLimit));
+  const reach = readTo === undefined ? { limit: readLimit } : { to: readTo };
+  const users = await rows(usersOfPage(query, columns, dialect, products, reach));
+  return users.length < query.limit && readTo !== undefined ? { users, readTo } : { users };
 }
 
 export function userOrder(query: UserListQuery): Sql {
@@ -166,17 +203,24 @@ function page(query: UserListQuery, column: string): Sql {
 }
 
 /**
+ * Ends a probe of the user (`onNewsletter`, `hasActive`), made for each entry a walk reads.
+ * PostgreSQL would rather read every member of a newsletter past the cursor into a hash to check
+ * the few hundred entries of a page (65 ms at 1,000,000 users): an OFFSET keeps it one seek each.
+ */
+const eachProbed = (dialect: Dialect) => raw(dialect === 'postgres' ? ' OFFSET 0' : '');
+
+/**
  * The user `column` is on the newsletter the query names. The probe repeats the cursor, so that a
  * planner that merges it with the page (PostgreSQL) starts both at the cursor, not at the first user.
  */
-function onNewsletter(query: UserListQuery, column: string): Sql[] {
+function onNewsletter(query: UserListQuery, column: string, dialect: Dialect): Sql[] {
   if (query.newsletter === undefined) return [];
   const conditions = [
     sql`n.user_id = ${raw(column)}`,
     sql`n.newsletter_id = ${query.newsletter}`,
     ...beyond(query, 'n.user_id'),
   ];
-  return [sql`EXISTS (SELECT 1 FROM user_newsletters n WHERE ${join(conditions, ' AND ')})`];
+  return [sql`EXISTS (SELECT 1 FROM user_newsletters n WHERE ${join(conditions, ' AND ')}${eachProbed(dialect)})`];
 }
 
 /** The conditions on a subscription `s` the filter asks for: active at its instant, of its resource and product. */
@@ -193,17 +237,26 @@ function hasActive(query: UserListQuery, column: string, dialect: Dialect): Sql[
     ...beyond(query, 's.user_id'),
     ...activeConditions(query.activeSubscription, dialect),
   ];
-  return [sql`EXISTS (SELECT 1 FROM subscriptions s WHERE ${join(conditions, ' AND ')})`];
+  return [sql`EXISTS (SELECT 1 FROM subscriptions s WHERE ${join(conditions, ' AND ')}${eachProbed(dialect)})`];
 }
 
-/** The conditions on the users' own columns: email, circulation number; then past the cursor, and the other filters. */
-function userConditions(query: UserListQuery, dialect: Dialect): Sql[] {
+/** The conditions on the users' own columns: email, circulation number. */
+function ownConditions(query: UserListQuery): Sql[] {
   const conditions: Sql[] = [];
   if (query.email && 'address' in query.email) conditions.push(sql`email_lower = ${query.email.address.toLowerCase()}`);
   else if (query.email) conditions.push(sql`email_domain = ${query.email.domain.toLowerCase()}`);
   if (query.circulationNumber !== undefined) conditions.push(sql`circulation_number = ${query.circulationNumber}`);
-  conditions.push(...beyond(query, 'id'), ...onNewsletter(query, 'users.id'), ...hasActive(query, 'users.id', dialect));
   return conditions;
+}
+
+/** The users' own conditions, past the cursor, and the other filters. */
+function userConditions(query: UserListQuery, dialect: Dialect): Sql[] {
+  return [
+    ...ownConditions(query),
+    ...beyond(query, 'id'),
+    ...onNewsletter(query, 'users.id', dialect),
+    ...hasActive(query, 'users.id', dialect),
+  ];
 }
 
 /** From the users' own indexes (email, circulation number) or their primary key. */
@@ -237,24 +290,116 @@ function bySearch(query: UserListQuery, search: SearchRange, dialect: Dialect): 
   return sql`SELECT id FROM users ${where([sql`id IN (${join(arms, ' UNION ALL ')})`, ...others])} ${page(query, 'id')}`;
 }
 
-/** From the newsletter's members, in user order (user_newsletters_newsletter). */
-function byNewsletter(query: UserListQuery, dialect: Dialect): Sql {
-  const conditions = [
-    sql`m.newsletter_id = ${query.newsletter}`,
-    ...beyond(query, 'm.user_id'),
-    ...hasActive(query, 'm.user_id', dialect),
-  ];
+/** From the newsletter's members, in user order (user_newsletters_newsletter), where no other filter applies. */
+function byNewsletter(query: UserListQuery): Sql {
+  const conditions = [sql`m.newsletter_id = ${query.newsletter}`, ...beyond(query, 'm.user_id')];
   return sql`SELECT m.user_id AS id FROM user_newsletters m ${where(conditions)} ${page(query, 'id')}`;
 }
 
-/** For any product, from each user's subscriptions in user order (subscriptions_user). */
-function bySubscriptions(query: UserListQuery, active: ActiveSubscriptionFilter, dialect: Dialect): Sql {
-  const conditions = [
-    ...activeConditions(active, dialect),
-    ...beyond(query, 's.user_id'),
-    ...onNewsletter(query, 's.user_id'),
-  ];
-  return sql`SELECT DISTINCT s.user_id AS id FROM subscriptions s ${where(conditions)} ${page(query, 'id')}`;
+/**
+ * The most index entries a walked page reads by default (`walkedPage`): where few of the entries it walks
+ * meet the other filters, or none (the members of a newsletter for those with an active print
+ * subscription, a product's subscriptions for a resource it does not give), the walk would
+ * otherwise go on to the end of the index: about a second at 1,500,000 users, during which SQLite
+ * answers no other request. 10,000 entries are a few milliseconds.
+ */
+export const PAGE_READ_LIMIT = 10_000;
+
+/**
+ * An index a page is walked in: the rows of `from` that `key` selects past the cursor, in
+ * `user` order, each kept when it meets every `residual` condition.
+ */
+interface Walk {
+  from: string;
+  user: string;
+  key: Sql[];
+  residual: Sql[];
+}
+
+/** The walks of a page whose source index is checked against other filters; none where each entry is a user of the page. */
+function walksOf(query: UserListQuery, dialect: Dialect, products: readonly string[]): Walk[] | undefined {
+  const active = query.activeSubscription as ActiveSubscriptionFilter;
+  switch (pageSource(query)) {
+    case 'users': {
+      const residual = [...onNewsletter(query, 'users.id', dialect), ...hasActive(query, 'users.id', dialect)];
+      return residual.length === 0 ? undefined : [{ from: 'users', user: 'id', key: ownConditions(query), residual }];
+    }
+    case 'newsletter':
+      if (query.activeSubscription === undefined) return undefined;
+      return [
+        {
+          from: 'user_newsletters m',
+          user: 'm.user_id',
+          key: [sql`m.newsletter_id = ${query.newsletter}`],
+          residual: hasActive(query, 'm.user_id', dialect),
+        },
+      ];
+    case 'product':
+      return productWalks(query, active, dialect);
+    case 'resource':
+      return resourceWalks(query, active, products, dialect);
+    case 'subscriptions':
+      // For any product: every subscription, in user order (subscriptions_user).
+      return [
+        {
+          from: 'subscriptions s',
+          user: 's.user_id',
+          key: [],
+          residual: [...activeConditions(active, dialect), ...onNewsletter(query, 's.user_id', dialect)],
+        },
+      ];
+    default:
+      return undefined;
+  }
+}
+
+/** What a statement reads of the walks: their first `limit` entries past `offset`, `checked` or not, up to `readTo`. */
+interface WalkRead {
+  checked: boolean;
+  limit: number;
+  offset?: number;
+  readTo?: string;
+}
+
+/**
+ * The walks' entries in user order, each as `id` and, `checked`, whether it meets the residual
+ * conditions (`ok`). The walks are merged, each a seek in user order (a walk of `+s.user_id` is
+ * read by its own key and sorted: its rows are few). PostgreSQL plans a merge cut as a whole by its
+ * size: it sorted all of a product's subscriptions to find the first 10,000 (200 ms at 1,000,000
+ * users), so each walk there is cut on its own, which it reads by a seek.
+ */
+function walkEntries(query: UserListQuery, walks: readonly Walk[], dialect: Dialect, read: WalkRead): Sql {
+  const { checked, limit, offset = 0, readTo } = read;
+  const order = userOrder(query);
+  const upTo = (user: string) =>
+    readTo === undefined ? [] : [sql`${raw(user)} ${raw(query.descending ? '>=' : '<=')} ${readTo}`];
+  const arms = walks.map(({ from, user, key, residual }) => {
+    const ok = checked ? sql`, (${join(residual, ' AND ', raw('TRUE'))}) AS ok` : raw('');
+    const arm = sql`SELECT ${raw(user)} AS id${ok} FROM ${raw(from)} ${where([...key, ...beyond(query, user), ...upTo(user)])}`;
+    if (dialect === 'sqlite') return arm;
+    return sql`SELECT * FROM (${arm} ORDER BY ${raw(user)} ${order} LIMIT ${limit + offset}) AS a`;
+  });
+  return sql`${join(arms, ' UNION ALL ')} ORDER BY id ${order} LIMIT ${limit} OFFSET ${offset}`;
+}
+
+/**
+ * A page of the users whose entries in the walks meet the residual conditions, of those `reach`
+ * says: a page may come short before the end of the list (`readUserPage`). Up to a user the walks
+ * are still cut by a LIMIT, one that cuts nothing: without one, SQLite merges the residual
+ * conditions into the walks' own and reads the starts that have come by a product's index (a
+ * second at 1,000,000 users).
+ */
+function walkedPage(query: UserListQuery, walks: readonly Walk[], dialect: Dialect, reach: Reach): Sql {
+  const read: WalkRead =
+    'to' in reach
+      ? { checked: true, limit: Number.MAX_SAFE_INTEGER, readTo: reach.to }
+      : { checked: true, limit: reach.limit };
+  return sql`SELECT DISTINCT id FROM (${walkEntries(query, walks, dialect, read)}) AS w WHERE ok ${page(query, 'id')}`;
+}
+
+/** The user of the walks' entry at `readLimit` past the cursor, where there is one. */
+function walkLimit(query: UserListQuery, walks: readonly Walk[], dialect: Dialect, readLimit: number): Sql {
+  return walkEntries(query, walks, dialect, { checked: false, limit: 1, offset: readLimit - 1 });
 }
 
 /**
@@ -265,26 +410,26 @@ function bySubscriptions(query: UserListQuery, active: ActiveSubscriptionFilter,
 const startHasCome = (at: unknown) => sql`s.pending_start <= ${at}`;
 
 /**
- * One arm of a merge: the users with a subscription meeting `conditions`, in user order, cut to the
- * page. An arm of a `few` rows (the starts that have come) is read by its own conditions and sorted:
- * `+s.user_id` keeps the planners from walking every subscription in user order instead.
+ * The few subscriptions whose start has come since it was last cleared, read by that key alone
+ * (subscriptions_pending_start) and sorted: `+s.user_id` keeps the planners from walking every
+ * subscription in user order instead, and the other conditions from reading a product's.
  */
-function activeArm(query: UserListQuery, conditions: Sql[], few = false): Sql {
-  const user = few ? '+s.user_id' : 's.user_id';
-  const all = [...conditions, ...beyond(query, user), ...onNewsletter(query, 's.user_id')];
-  const cut = sql`ORDER BY ${raw(user)} ${userOrder(query)} LIMIT ${query.offset + query.limit}`;
-  return sql`SELECT id FROM (SELECT DISTINCT ${raw(user)} AS id FROM subscriptions s ${where(all)} ${cut}) AS a`;
+function startsCome(at: unknown, residual: Sql[]): Walk {
+  return { from: 'subscriptions s', user: '+s.user_id', key: [startHasCome(at)], residual };
 }
 
 /** From the subscriptions of the product (subscriptions_product): those started, and those whose start has come. */
-function byProduct(query: UserListQuery, active: ActiveSubscriptionFilter, dialect: Dialect): Sql {
-  const conditions = activeConditions(active, dialect);
-  const at = instantValue(dialect, active.at);
-  const arms = [
-    activeArm(query, [...conditions, sql`${startedProduct('s')} = ${active.product}`]),
-    activeArm(query, [...conditions, startHasCome(at)], true),
+function productWalks(query: UserListQuery, active: ActiveSubscriptionFilter, dialect: Dialect): Walk[] {
+  const residual = [...activeConditions(active, dialect), ...onNewsletter(query, 's.user_id', dialect)];
+  const key = [
+    sql`s.product_id = ${active.product}`,
+    sql`${startedProduct('s')} = ${active.product}`,
+    raw('s.expired = false'),
   ];
-  return sql`${join(arms, ' UNION ')} ${page(query, 'id')}`;
+  return [
+    { from: 'subscriptions s', user: 's.user_id', key, residual },
+    startsCome(instantValue(dialect, active.at), residual),
+  ];
 }
 
 /**
@@ -305,24 +450,28 @@ function oneOf(expression: Sql, values: readonly string[], dialect: Dialect): Sq
  * From the subscriptions giving the resource that have started (subscriptions_resource): one seek
  * for each resource that gives it, and one for each of the first PRODUCT_SEEKS products that give
  * it (`productIds`, which the adapter read by `productsOfPage`) of those of its subscriptions that
- * name no resource, the rest read together; and those whose start has come
- * (subscriptions_pending_start); each cut to the page, merged in user order.
+ * name no resource, the rest read together; and those whose start has come.
  */
-function byResource(
+function resourceWalks(
   query: UserListQuery,
   active: ActiveSubscriptionFilter,
   productIds: readonly string[],
   dialect: Dialect,
-): Sql {
+): Walk[] {
   const wanted = active.resource as Resource;
   const at = instantValue(dialect, active.at);
-  const isActive = statusCondition('s', 'active', at);
+  const residual = [statusCondition('s', 'active', at), ...onNewsletter(query, 's.user_id', dialect)];
+  const started = (grant: Sql): Walk => ({
+    from: 'subscriptions s',
+    user: 's.user_id',
+    key: [grant, raw('s.expired = false')],
+    residual,
+  });
   const sought = [...GIVING[wanted], ...productIds.slice(0, PRODUCT_SEEKS).map(productGrant)];
   const rest = productIds.slice(PRODUCT_SEEKS).map(productGrant);
-  const arms = [
-    ...sought.map((grant) => activeArm(query, [sql`${startedGrant('s')} = ${grant}`, isActive])),
-    ...(rest.length === 0 ? [] : [activeArm(query, [oneOf(startedGrant('s'), rest, dialect), isActive])]),
-    activeArm(query, [givesCondition('s', wanted), startHasCome(at), isActive], true),
+  return [
+    ...sought.map((grant) => started(sql`${startedGrant('s')} = ${grant}`)),
+    ...(rest.length === 0 ? [] : [started(oneOf(startedGrant('s'), rest, dialect))]),
+    startsCome(at, [givesCondition('s', wanted), ...residual]),
   ];
-  return sql`${join(arms, ' UNION ')} ${page(query, 'id')}`;
 }

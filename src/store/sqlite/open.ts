@@ -9,6 +9,7 @@ import Database from 'better-sqlite3';
 import { withOutagesAsUnavailable } from '../availability.js';
 import type { Store, StoreOptions } from '../port.js';
 import { pendingMigrations } from '../sql/migrations.js';
+import { PAGE_READ_LIMIT } from '../sql/users.js';
 import { sqliteAudit } from './audit.js';
 import { sqliteCredentials } from './credentials.js';
 import { SqliteDatabase } from './database.js';
@@ -56,7 +57,7 @@ export function openSqliteStore(options: SqliteOptions): Store {
     const references = sqliteReferences(database, options.strictReferences ?? false);
     const ping = db.prepare('SELECT count(*) FROM schema_migrations');
     return withOutagesAsUnavailable({
-      ...sqliteUsers(database, references),
+      ...sqliteUsers(database, references, options.pageReadLimit ?? PAGE_READ_LIMIT),
       ...sqliteSubscriptions(database, references),
       ...sqliteProducts(database),
       ...sqliteNewsletters(database),

@@ -14,6 +14,7 @@ import type {
   StoredUser,
   UserChanges,
   UserListQuery,
+  UserPage,
   UserStore,
 } from '../port.js';
 import { raw, sql, type Sql } from '../sql/builder.js';
@@ -28,7 +29,7 @@ import {
   productsOfPage,
   toColumnValue,
   USER_COLUMNS,
-  usersOfPage,
+  readUserPage,
 } from '../sql/users.js';
 import { forgetAttemptsOf } from '../sql/sign-ins.js';
 import { USER_JSON } from '../sql/user-json.js';
@@ -41,7 +42,7 @@ const USER_ROW_COLUMNS = `id, email, ${USER_COLUMNS.join(', ')},
       (SELECT newsletter_id FROM user_newsletters n WHERE n.user_id = users.id ORDER BY newsletter_id)
     ) AS newsletters, last_sign_in_at, version`;
 
-export function sqliteUsers(database: SqliteDatabase, references: SqliteReferences): UserStore {
+export function sqliteUsers(database: SqliteDatabase, references: SqliteReferences, readLimit: number): UserStore {
   const { db } = database;
   const profileColumns = USER_COLUMNS.join(', ');
 
@@ -107,22 +108,29 @@ export function sqliteUsers(database: SqliteDatabase, references: SqliteReferenc
   }
 
   /** A page of users, `columns` of each as arrays, once what it needs of the catalogue is read. */
-  function pageOf(query: UserListQuery, columns: Sql): unknown[][] {
+  function pageOf(query: UserListQuery, columns: Sql): Promise<UserPage<unknown[]>> {
     const products = productsOfPage(query);
     const ids = products ? database.all(products).map((row) => row.id as string) : [];
-    const { statement, values } = database.statement(usersOfPage(query, columns, 'sqlite', ids));
-    return statement.raw().all(...values) as unknown[][];
+    const rows = async (page: Sql) => {
+      const { statement, values } = database.statement(page);
+      return statement.raw().all(...values) as unknown[][];
+    };
+    const firstId = async (read: Sql) => {
+      const { statement, values } = database.statement(read);
+      const row = statement.raw().get(...values) as unknown[] | undefined;
+      return row && String(row[0]);
+    };
+    return readUserPage(query, columns, { dialect: 'sqlite', products: ids, readLimit, rows, firstId });
   }
 
-  async function listUsers(query: UserListQuery): Promise<StoredUser[]> {
-    return pageOf(query, raw(USER_ROW_COLUMNS)).map(userOfValues);
+  async function listUsers(query: UserListQuery): Promise<UserPage<StoredUser>> {
+    const { users, readTo } = await pageOf(query, raw(USER_ROW_COLUMNS));
+    return { users: users.map(userOfValues), readTo };
   }
 
-  async function listRenderedUsers(query: UserListQuery): Promise<RenderedUser[]> {
-    return pageOf(query, sql`id, ${USER_JSON.sqlite.columns}`).map((row) => ({
-      id: String(row[0]),
-      json: USER_JSON.sqlite.assemble(row, 1),
-    }));
+  async function listRenderedUsers(query: UserListQuery): Promise<UserPage<RenderedUser>> {
+    const { users, readTo } = await pageOf(query, sql`id, ${USER_JSON.sqlite.columns}`);
+    return { users: users.map((row) => ({ id: String(row[0]), json: USER_JSON.sqlite.assemble(row, 1) })), readTo };
   }
 
   const selectUserRow = db.prepare(`

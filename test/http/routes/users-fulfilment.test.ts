@@ -1,7 +1,8 @@
 /**
  * GET /users as fulfilment asks it, over real HTTP on both stores: the members of a newsletter,
  * and the users with a subscription active now (giving a resource, of a product), combined with
- * each other and the older filters, paged by links.next.
+ * each other and the older filters, paged by links.next: as far as each page needs to read, and
+ * again with pages that read at most three index entries each, which stop short of their size.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -10,137 +11,169 @@ import { startService, type Service } from '../../support/service.js';
 import { forEachStore } from '../../support/stores.js';
 
 forEachStore((kind) => {
-  let service: Service;
-  const tag = `${process.pid}`;
-  const newsletter = `morning-${tag}`;
-  const paper = `paper-${tag}`;
-  const domain = `fulfilment-${tag}.example`;
-  /** Who is what, by the index they were made at. */
-  const users: string[] = [];
-  const printReaders: string[] = [];
-  const members: string[] = [];
+  for (const pageReadLimit of [undefined, 3]) {
+    describe(
+      pageReadLimit === undefined
+        ? 'reading as far as a page needs'
+        : `reading at most ${pageReadLimit} entries a page`,
+      () => {
+        let service: Service;
+        const tag = `${process.pid}`;
+        const newsletter = `morning-${tag}`;
+        const paper = `paper-${tag}`;
+        const domain = `fulfilment-${tag}.example`;
+        /** Who is what, by the index they were made at. */
+        const users: string[] = [];
+        const printReaders: string[] = [];
+        const members: string[] = [];
 
-  const now = Date.now();
-  const inDays = (days: number) => new Date(now + days * 86_400_000).toISOString();
+        const now = Date.now();
+        const inDays = (days: number) => new Date(now + days * 86_400_000).toISOString();
 
-  before(async () => {
-    service = await startService(kind);
-    await service.client.post('/products', {
-      data: { type: 'products', id: paper, attributes: { name: 'Paper', resource: 'print' } },
-    });
-    for (let i = 0; i < 30; i += 1) {
-      const onNewsletter = i % 2 === 0;
-      const id = await createUser(service.client, {
-        email: uniqueEmail(i % 5 === 0 ? domain : 'example.com'),
-        newsletters: { add: onNewsletter ? [newsletter] : [] },
-      });
-      users.push(id);
-      if (onNewsletter) members.push(id);
-      // Every third reads print now: a print subscription, or one to the paper product without a resource.
-      const print = i % 3 === 0;
-      const relationships = i % 6 === 0 ? { product: { data: { type: 'products', id: paper } } } : undefined;
-      const response = await service.client.post(
-        `/users/${id}/subscriptions`,
-        subscriptionDocument(
-          {
-            dateStarted: inDays(-10),
-            dateEnded: i % 4 === 1 ? inDays(-1) : inDays(10),
-            resource: print ? (relationships ? null : 'print') : 'online',
-          },
-          relationships,
-        ),
-      );
-      assert.equal(response.status, 201, response.text);
-      if (print && i % 4 !== 1) printReaders.push(id);
-    }
-  });
-  after(() => service.close());
-
-  /** Every user id the list answers, following links.next, checking each link keeps the filters. */
-  async function follow(query: string): Promise<string[]> {
-    const seen: string[] = [];
-    let path: string | undefined = `/users?${query}&page[size]=4`;
-    while (path) {
-      const response = await service.client.get(path);
-      assert.equal(response.status, 200, response.text);
-      seen.push(...response.body.data.map((u: any) => u.id));
-      const next: string | undefined = response.body.links.next;
-      if (next) for (const part of query.split('&')) assert.ok(next.includes(part), `${next} lost ${part}`);
-      path = next?.slice(service.baseUrl.length);
-    }
-    return seen;
-  }
-
-  describe('GET /users?filter[newsletter]', () => {
-    it("lists a newsletter's members, every one once, in id order across pages", async () => {
-      assert.deepEqual(await follow(`filter[newsletter]=${newsletter}`), members);
-    });
-
-    it('lists nobody for a newsletter no one is on', async () => {
-      assert.deepEqual((await service.client.get(`/users?filter[newsletter]=nobody-${tag}`)).body.data, []);
-    });
-  });
-
-  describe('GET /users?filter[status]=active', () => {
-    it('lists the users with an active subscription giving print, their own or their product', async () => {
-      assert.deepEqual(await follow('filter[status]=active&filter[resource]=print'), printReaders);
-    });
-
-    it('lists the users with an active subscription of a product', async () => {
-      const expected = users.filter((_, i) => i % 6 === 0 && i % 4 !== 1);
-      assert.deepEqual(await follow(`filter[status]=active&filter[product]=${paper}`), expected);
-    });
-
-    it('combines with filter[newsletter] and filter[email], and runs newest first', async () => {
-      const both = printReaders.filter((id) => members.includes(id));
-      assert.deepEqual(
-        await follow(`filter[status]=active&filter[resource]=print&filter[newsletter]=${newsletter}`),
-        both,
-      );
-      const atDomain = users.filter((_, i) => i % 5 === 0);
-      assert.deepEqual(
-        await follow(`filter[status]=active&filter[resource]=print&filter[email]=${domain}`),
-        printReaders.filter((id) => atDomain.includes(id)),
-      );
-      assert.deepEqual(
-        await follow(`filter[status]=active&filter[resource]=print&sort=-id`),
-        [...printReaders].reverse(),
-      );
-    });
-
-    it('answers 400 naming the parameter for a status other than active, an unknown resource, or a resource alone', async () => {
-      for (const [query, parameter] of [
-        ['filter[status]=ended', 'filter[status]'],
-        ['filter[status]=active&filter[resource]=radio', 'filter[resource]'],
-        ['filter[resource]=print', 'filter[resource]'],
-        [`filter[product]=${paper}`, 'filter[product]'],
-        ['filter[newsletter]=', 'filter[newsletter]'],
-      ]) {
-        const error = onlyError(await service.client.get(`/users?${query}`), 400);
-        assert.equal(error.source.parameter, parameter, query);
-      }
-    });
-
-    // Last, as it adds a reader of print. Past the first 32 products giving print (in id order),
-    // the store reads the rest together rather than one by one: paper is among those now.
-    it('lists the readers of print by their product where more products give print than are sought one by one', async () => {
-      for (let i = 0; i < 40; i += 1) {
-        const id = `bulk-${tag}-${String(i).padStart(2, '0')}`;
-        const response = await service.client.post('/products', {
-          data: { type: 'products', id, attributes: { name: id, resource: 'print' } },
+        before(async () => {
+          service = await startService(kind, {}, { pageReadLimit });
+          await service.client.post('/products', {
+            data: { type: 'products', id: paper, attributes: { name: 'Paper', resource: 'print' } },
+          });
+          for (let i = 0; i < 30; i += 1) {
+            const onNewsletter = i % 2 === 0;
+            const id = await createUser(service.client, {
+              email: uniqueEmail(i % 5 === 0 ? domain : 'example.com'),
+              newsletters: { add: onNewsletter ? [newsletter] : [] },
+            });
+            users.push(id);
+            if (onNewsletter) members.push(id);
+            // Every third reads print now: a print subscription, or one to the paper product without a resource.
+            const print = i % 3 === 0;
+            const relationships = i % 6 === 0 ? { product: { data: { type: 'products', id: paper } } } : undefined;
+            const response = await service.client.post(
+              `/users/${id}/subscriptions`,
+              subscriptionDocument(
+                {
+                  dateStarted: inDays(-10),
+                  dateEnded: i % 4 === 1 ? inDays(-1) : inDays(10),
+                  resource: print ? (relationships ? null : 'print') : 'online',
+                },
+                relationships,
+              ),
+            );
+            assert.equal(response.status, 201, response.text);
+            if (print && i % 4 !== 1) printReaders.push(id);
+          }
         });
-        assert.equal(response.status, 201, response.text);
-      }
-      const reader = await createUser(service.client);
-      const response = await service.client.post(
-        `/users/${reader}/subscriptions`,
-        subscriptionDocument(
-          { dateStarted: inDays(-10), dateEnded: inDays(10), resource: null },
-          { product: { data: { type: 'products', id: `bulk-${tag}-39` } } },
-        ),
-      );
-      assert.equal(response.status, 201, response.text);
-      assert.deepEqual(await follow('filter[status]=active&filter[resource]=print'), [...printReaders, reader]);
-    });
-  });
+        after(() => service.close());
+
+        /** Every user id the list answers, following links.next, checking each link keeps the filters. */
+        async function follow(query: string): Promise<string[]> {
+          const seen: string[] = [];
+          let path: string | undefined = `/users?${query}&page[size]=4`;
+          while (path) {
+            const response = await service.client.get(path);
+            assert.equal(response.status, 200, response.text);
+            seen.push(...response.body.data.map((u: any) => u.id));
+            const next: string | undefined = response.body.links.next;
+            if (next) for (const part of query.split('&')) assert.ok(next.includes(part), `${next} lost ${part}`);
+            path = next?.slice(service.baseUrl.length);
+          }
+          return seen;
+        }
+
+        describe('GET /users?filter[newsletter]', () => {
+          it("lists a newsletter's members, every one once, in id order across pages", async () => {
+            assert.deepEqual(await follow(`filter[newsletter]=${newsletter}`), members);
+          });
+
+          it('lists nobody for a newsletter no one is on', async () => {
+            assert.deepEqual((await service.client.get(`/users?filter[newsletter]=nobody-${tag}`)).body.data, []);
+          });
+        });
+
+        describe('GET /users?filter[status]=active', () => {
+          it('lists the users with an active subscription giving print, their own or their product', async () => {
+            assert.deepEqual(await follow('filter[status]=active&filter[resource]=print'), printReaders);
+          });
+
+          it('lists the users with an active subscription of a product', async () => {
+            const expected = users.filter((_, i) => i % 6 === 0 && i % 4 !== 1);
+            assert.deepEqual(await follow(`filter[status]=active&filter[product]=${paper}`), expected);
+          });
+
+          it('combines with filter[newsletter] and filter[email], and runs newest first', async () => {
+            const both = printReaders.filter((id) => members.includes(id));
+            assert.deepEqual(
+              await follow(`filter[status]=active&filter[resource]=print&filter[newsletter]=${newsletter}`),
+              both,
+            );
+            const atDomain = users.filter((_, i) => i % 5 === 0);
+            assert.deepEqual(
+              await follow(`filter[status]=active&filter[resource]=print&filter[email]=${domain}`),
+              printReaders.filter((id) => atDomain.includes(id)),
+            );
+            assert.deepEqual(
+              await follow(`filter[status]=active&filter[resource]=print&sort=-id`),
+              [...printReaders].reverse(),
+            );
+          });
+
+          it('answers 400 naming the parameter for a status other than active, an unknown resource, or a resource alone', async () => {
+            for (const [query, parameter] of [
+              ['filter[status]=ended', 'filter[status]'],
+              ['filter[status]=active&filter[resource]=radio', 'filter[resource]'],
+              ['filter[resource]=print', 'filter[resource]'],
+              [`filter[product]=${paper}`, 'filter[product]'],
+              ['filter[newsletter]=', 'filter[newsletter]'],
+            ]) {
+              const error = onlyError(await service.client.get(`/users?${query}`), 400);
+              assert.equal(error.source.parameter, parameter, query);
+            }
+          });
+
+          // Last, as it adds a reader of print. Past the first 32 products giving print (in id order),
+          // the store reads the rest together rather than one by one: paper is among those now.
+          it('lists the readers of print by their product where more products give print than are sought one by one', async () => {
+            for (let i = 0; i < 40; i += 1) {
+              const id = `bulk-${tag}-${String(i).padStart(2, '0')}`;
+              const response = await service.client.post('/products', {
+                data: { type: 'products', id, attributes: { name: id, resource: 'print' } },
+              });
+              assert.equal(response.status, 201, response.text);
+            }
+            const reader = await createUser(service.client);
+            const response = await service.client.post(
+              `/users/${reader}/subscriptions`,
+              subscriptionDocument(
+                { dateStarted: inDays(-10), dateEnded: inDays(10), resource: null },
+                { product: { data: { type: 'products', id: `bulk-${tag}-39` } } },
+              ),
+            );
+            assert.equal(response.status, 201, response.text);
+            assert.deepEqual(await follow('filter[status]=active&filter[resource]=print'), [...printReaders, reader]);
+          });
+        });
+
+        if (pageReadLimit !== undefined) {
+          describe('pages that stop short', () => {
+            const sparse = `filter[status]=active&filter[resource]=print&filter[newsletter]=${newsletter}&page[size]=4`;
+
+            it('answers fewer users than a page holds, with a links.next that goes on after the last entry it read', async () => {
+              const response = await service.client.get(`/users?${sparse}`);
+              assert.equal(response.status, 200, response.text);
+              const ids: string[] = response.body.data.map((u: any) => u.id);
+              assert.ok(ids.length < 4, response.text);
+              const after = new URL(response.body.links.next).searchParams.get('page[after]');
+              assert.ok(after !== null && ids.every((id) => Number(id) <= Number(after)), response.text);
+            });
+
+            it('refuses a page by number, which starts where no one knows: 400 PAGE_TOO_SPARSE naming the parameter', async () => {
+              for (const parameter of ['page[number]', 'page']) {
+                const error = onlyError(await service.client.get(`/users?${sparse}&${parameter}=2`), 400);
+                assert.equal(error.code, 'PAGE_TOO_SPARSE');
+                assert.equal(error.source.parameter, parameter);
+              }
+            });
+          });
+        }
+      },
+    );
+  }
 });
