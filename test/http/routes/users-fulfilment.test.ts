@@ -1,5 +1,5 @@
 /**
- * GET /users as fulfilment asks it, over real HTTP on both stores: the members of a newsletter,
+ * GET /users as fulfilment asks it, over real HTTP on both stores and Citus: the members of a newsletter,
  * and the users with a subscription active now (giving a resource, of a product), combined with
  * each other and the older filters, paged by links.next: as far as each page needs to read, and
  * again with pages that read at most three index entries each, which stop short of their size.
@@ -8,9 +8,9 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createUser, onlyError, subscriptionDocument, uniqueEmail } from '../../support/fixtures.js';
 import { startService, type Service } from '../../support/service.js';
-import { forEachStore } from '../../support/stores.js';
+import { forEachStoreAndCitus } from '../../support/citus.js';
 
-forEachStore((kind) => {
+forEachStoreAndCitus((kind) => {
   for (const pageReadLimit of [undefined, 3]) {
     describe(
       pageReadLimit === undefined
