@@ -25,10 +25,10 @@ import {
   importedProducts,
   joining,
   productsOfPage,
+  readUserPage,
   toColumnValue,
   toStoredUser,
   USER_COLUMNS,
-  readUserPage,
 } from '../sql/users.js';
 import type { Row } from '../sql/rows.js';
 import { USER_JSON } from '../sql/user-json.js';

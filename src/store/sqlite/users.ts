@@ -27,9 +27,9 @@ import {
   importedProducts,
   joining,
   productsOfPage,
+  readUserPage,
   toColumnValue,
   USER_COLUMNS,
-  readUserPage,
 } from '../sql/users.js';
 import { forgetAttemptsOf } from '../sql/sign-ins.js';
 import { USER_JSON } from '../sql/user-json.js';
