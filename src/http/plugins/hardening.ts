@@ -1,8 +1,10 @@
 /**
- * Limits and headers against misuse: long addresses are refused before routing, and every
- * response forbids sniffing, framing and caching (responses carry personal data).
+ * Limits and headers against misuse: long addresses, and query parameters that do not decode, are
+ * refused before anything reads them, and every response forbids sniffing, framing and caching
+ * (responses carry personal data).
  */
 import { errors } from '../errors.js';
+import { undecodableParameter } from '../jsonapi/query-encoding.js';
 import fp from 'fastify-plugin';
 
 export const MAX_URL_LENGTH = 4096;
@@ -52,7 +54,10 @@ export const hardening = fp(
     // Hooks that await nothing take a callback: an async one costs a promise on every request.
     app.addHook('onRequest', (request, _reply, done) => {
       request.deadline = Date.now() + REQUEST_DEADLINE_MS;
-      done(request.url.length > MAX_URL_LENGTH ? errors.uriTooLong(MAX_URL_LENGTH) : undefined);
+      if (request.url.length > MAX_URL_LENGTH) return done(errors.uriTooLong(MAX_URL_LENGTH));
+      const undecodable = undecodableParameter(request.url);
+      if (undecodable === undefined) return done();
+      done(errors.invalidQueryParameter(undecodable, `${undecodable} is not validly percent-encoded (UTF-8)`));
     });
     app.addHook('onSend', (request, reply, payload, done) => {
       // The docs page sets a policy of its own that lets its scripts and styles run.

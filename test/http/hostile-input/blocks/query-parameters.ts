@@ -126,6 +126,24 @@ export function queryParameters(hostile: Hostile): void {
       }
     });
 
+    const undecodable: [string, string][] = [
+      ['filter[email]=%FF', 'filter[email]'],
+      ['filter[circulationNumber]=C-%E0%A4%A', 'filter[circulationNumber]'],
+      ['page[size]=1&filter[q]=%C3%28', 'filter[q]'],
+      ['filter%5Bemail%ZZ=a', 'filter%5Bemail%ZZ'],
+    ];
+    for (const [query, parameter] of undecodable) {
+      it(`refuses a query parameter that does not decode (${query}) with 400 naming it`, async () => {
+        assertBadParameter(await hostile.service.client.get(`/users?${query}`), parameter);
+      });
+    }
+
+    it('takes an escaped percent sign in a filter as the character it encodes', async () => {
+      const response = await hostile.service.client.get('/users?filter[circulationNumber]=100%25');
+      assert.equal(response.status, 200, response.text);
+      assert.match(response.body.links.self, /filter\[circulationNumber\]=100%25/);
+    });
+
     it('refuses an empty filter[email] with 400 naming it', async () => {
       assertBadParameter(await hostile.service.client.get('/users?filter[email]='), 'filter[email]');
     });
