@@ -1061,6 +1061,22 @@ describe('PostgreSQL query plan of the search at 100,000 users', { skip }, () =>
     }
   });
 
+  it('checks the newsletter and the active subscription of the users a search finds, not of every user in id order', async () => {
+    const at = Math.floor(Date.now() / 1000);
+    for (const more of [{ newsletter: 'nobody' }, { activeSubscription: { at } }, { newsletter: 'weekly' }]) {
+      const { text, values } = userPageIds(
+        { search: searchRange('reader1'), offset: 0, limit: 21, ...more },
+        'postgres',
+        [],
+        { limit: PAGE_READ_LIMIT },
+      ).render('postgres');
+      const rows = await admin<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values, schema.name);
+      const shown = rows.map((r) => r['QUERY PLAN']).join('\n');
+      // A probe made for each user (a SubPlan filtering the users' key) checks every user in id order.
+      assert.doesNotMatch(shown, /SubPlan/, shown);
+    }
+  });
+
   it('seeks a text of one or two characters in id order in each index, gathering no range', async () => {
     for (const more of [{}, { afterId: '90000' }, { afterId: '90000', descending: true }]) {
       const { text, values } = userPageIds(

@@ -16,7 +16,7 @@ import { hashPassword } from '../../domain/password.js';
 import { toUserFields, USERS, UserCreateAttributes, UserUpdateAttributes, type UserUpdate } from '../../domain/user.js';
 import { groupByUser } from '../../domain/subscription.js';
 import { SEARCH_MAX_LENGTH, SEARCH_PAGE_SIZE, searchRange } from '../../domain/search.js';
-import type { EmailFilter, StoredUser } from '../../store/port.js';
+import type { EmailFilter, StoredUser, UserPage } from '../../store/port.js';
 import {
   compoundCollectionDocument,
   compoundDocument,
@@ -215,15 +215,17 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
       };
       /**
        * The page's links, given how many users were read (one more than a page when there is a
-       * next), the last id, and where a page that stopped short read to.
+       * next), the last id, and how the list reads (`UserPage`).
        */
-      const pageLinks = (base: string, read: number, lastId: string | undefined, readTo: string | undefined) => {
-        const nextAfter = read > size ? lastId : readTo;
+      const pageLinks = (base: string, read: number, lastId: string | undefined, list: UserPage<unknown>) => {
+        const nextAfter = read > size ? lastId : list.readTo;
+        // Only a previous page that may be asked for by number: not one of a list whose pages may
+        // stop short, where page n reached by links.next is not the nth page of a full size.
+        const prev = number > 1 && (number - 2) * size < MAX_PAGE_OFFSET && !list.mayStopShort;
         return {
           self: selfLink(base, request),
           first: listUrl(base, query, 1),
-          // Only a previous page that may be asked for by number.
-          ...(number > 1 && (number - 2) * size < MAX_PAGE_OFFSET ? { prev: listUrl(base, query, number - 1) } : {}),
+          ...(prev ? { prev: listUrl(base, query, number - 1) } : {}),
           ...(nextAfter === undefined ? {} : { next: listUrl(base, query, number + 1, nextAfter) }),
         };
       };
@@ -236,17 +238,17 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
       const base = baseUrl(request);
       // Whole users, nothing included: the database writes each resource object, sent as it is.
       if (query.include === undefined && query['fields[users]'] === undefined) {
-        const { users: rendered, readTo } = await store.listRenderedUsers(listQuery);
-        refuseShortByNumber(readTo);
-        const page = rendered.slice(0, size);
-        const links = pageLinks(base, rendered.length, page.at(-1)?.id, readTo);
+        const list = await store.listRenderedUsers(listQuery);
+        refuseShortByNumber(list.readTo);
+        const page = list.users.slice(0, size);
+        const links = pageLinks(base, list.users.length, page.at(-1)?.id, list);
         return sendRendered(reply, renderedCollection(links, page, base, '/users/'));
       }
-      const { users: rows, readTo } = await store.listUsers(listQuery);
-      refuseShortByNumber(readTo);
-      const page = rows.slice(0, size);
+      const list = await store.listUsers(listQuery);
+      refuseShortByNumber(list.readTo);
+      const page = list.users.slice(0, size);
       return {
-        links: pageLinks(base, rows.length, page.at(-1)?.id, readTo),
+        links: pageLinks(base, list.users.length, page.at(-1)?.id, list),
         ...(await readDocument(request, page, query)),
       };
     },

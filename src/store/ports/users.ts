@@ -72,6 +72,11 @@ export interface UserListQuery {
 export interface UserPage<T> {
   users: T[];
   readTo?: string;
+  /**
+   * The list is read so (from one filter's index, checked against the others): a page of it may
+   * stop short, so pages past the first are known only by following links.next, never by number.
+   */
+  mayStopShort?: boolean;
 }
 
 export interface ImportedUser {

@@ -191,15 +191,16 @@ export function postgresUsers(
   }
 
   async function listUsers(query: UserListQuery): Promise<UserPage<StoredUser>> {
-    const { users, readTo } = await pageOf(query, raw(userColumns()), (page) => database.rows(page));
-    return { users: users.map(toStoredUser), readTo };
+    const page = await pageOf(query, raw(userColumns()), (statement) => database.rows(statement));
+    return { ...page, users: page.users.map(toStoredUser) };
   }
 
   async function listRenderedUsers(query: UserListQuery): Promise<UserPage<RenderedUser>> {
-    const { users, readTo } = await pageOf(query, sql`id, ${USER_JSON.postgres.columns}`, (page) =>
-      database.arrays(page),
-    );
-    return { users: users.map((row) => ({ id: String(row[0]), json: USER_JSON.postgres.assemble(row, 1) })), readTo };
+    const page = await pageOf(query, sql`id, ${USER_JSON.postgres.columns}`, (statement) => database.arrays(statement));
+    return {
+      ...page,
+      users: page.users.map((row) => ({ id: String(row[0]), json: USER_JSON.postgres.assemble(row, 1) })),
+    };
   }
 
   async function updateUser(id: string, changes: UserChanges, audit: AuditContext, ifVersion?: IfVersion) {

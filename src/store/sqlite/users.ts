@@ -124,13 +124,16 @@ export function sqliteUsers(database: SqliteDatabase, references: SqliteReferenc
   }
 
   async function listUsers(query: UserListQuery): Promise<UserPage<StoredUser>> {
-    const { users, readTo } = await pageOf(query, raw(USER_ROW_COLUMNS));
-    return { users: users.map(userOfValues), readTo };
+    const page = await pageOf(query, raw(USER_ROW_COLUMNS));
+    return { ...page, users: page.users.map(userOfValues) };
   }
 
   async function listRenderedUsers(query: UserListQuery): Promise<UserPage<RenderedUser>> {
-    const { users, readTo } = await pageOf(query, sql`id, ${USER_JSON.sqlite.columns}`);
-    return { users: users.map((row) => ({ id: String(row[0]), json: USER_JSON.sqlite.assemble(row, 1) })), readTo };
+    const page = await pageOf(query, sql`id, ${USER_JSON.sqlite.columns}`);
+    return {
+      ...page,
+      users: page.users.map((row) => ({ id: String(row[0]), json: USER_JSON.sqlite.assemble(row, 1) })),
+    };
   }
 
   const selectUserRow = db.prepare(`
