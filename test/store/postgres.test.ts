@@ -1042,17 +1042,19 @@ describe('PostgreSQL query plan of the search at 100,000 users', { skip }, () =>
     await admin('VACUUM ANALYZE', [], schema.name);
   });
 
+  /** The plan of a page of the search for `q`, with the other parts of the query `more` gives. */
+  async function searchPlan(q: string, more: Partial<UserListQuery>): Promise<string> {
+    const { text, values } = userPageIds({ search: searchRange(q), offset: 0, limit: 21, ...more }, 'postgres', [], {
+      limit: PAGE_READ_LIMIT,
+    }).render('postgres');
+    const rows = await admin<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values, schema.name);
+    return rows.map((r) => r['QUERY PLAN']).join('\n');
+  }
+
   it('reads a range of each search index and the circulation number and id by equality, scanning no table', async () => {
     for (const more of [{}, { afterId: '90000' }, { afterId: '90000', descending: true }, { newsletter: 'weekly' }]) {
       for (const q of ['reader1234', '1234']) {
-        const { text, values } = userPageIds(
-          { search: searchRange(q), offset: 0, limit: 21, ...more },
-          'postgres',
-          [],
-          { limit: PAGE_READ_LIMIT },
-        ).render('postgres');
-        const rows = await admin<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values, schema.name);
-        const shown = rows.map((r) => r['QUERY PLAN']).join('\n');
+        const shown = await searchPlan(q, more);
         assert.doesNotMatch(shown, /Seq Scan/, shown);
         for (const index of ['users_email_key', 'users_family_key', 'users_given_key', 'users_circulation_number']) {
           assert.match(shown, new RegExp(`using ${index}\\b`), shown);
@@ -1064,14 +1066,7 @@ describe('PostgreSQL query plan of the search at 100,000 users', { skip }, () =>
   it('checks the newsletter and the active subscription of the users a search finds, not of every user in id order', async () => {
     const at = Math.floor(Date.now() / 1000);
     for (const more of [{ newsletter: 'nobody' }, { activeSubscription: { at } }, { newsletter: 'weekly' }]) {
-      const { text, values } = userPageIds(
-        { search: searchRange('reader1'), offset: 0, limit: 21, ...more },
-        'postgres',
-        [],
-        { limit: PAGE_READ_LIMIT },
-      ).render('postgres');
-      const rows = await admin<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values, schema.name);
-      const shown = rows.map((r) => r['QUERY PLAN']).join('\n');
+      const shown = await searchPlan('reader1', more);
       // A probe made for each user (a SubPlan filtering the users' key) checks every user in id order.
       assert.doesNotMatch(shown, /SubPlan/, shown);
     }
@@ -1079,14 +1074,7 @@ describe('PostgreSQL query plan of the search at 100,000 users', { skip }, () =>
 
   it('seeks a text of one or two characters in id order in each index, gathering no range', async () => {
     for (const more of [{}, { afterId: '90000' }, { afterId: '90000', descending: true }]) {
-      const { text, values } = userPageIds(
-        { search: searchRange('re'), offset: 0, limit: 21, ...more },
-        'postgres',
-        [],
-        { limit: PAGE_READ_LIMIT },
-      ).render('postgres');
-      const rows = await admin<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values, schema.name);
-      const shown = rows.map((r) => r['QUERY PLAN']).join('\n');
+      const shown = await searchPlan('re', more);
       assert.doesNotMatch(shown, /Seq Scan|Bitmap|>= 're'/, shown);
       for (const index of ['users_email_key', 'users_family_key', 'users_given_key']) {
         assert.match(shown, new RegExp(`Index Only Scan (Backward )?using ${index}\\b`), shown);
