@@ -1,7 +1,7 @@
 /**
- * Limits and headers against misuse: long addresses, and query parameters that do not decode, are
- * refused before anything reads them, and every response forbids sniffing, framing and caching
- * (responses carry personal data).
+ * Limits and headers against misuse: long addresses, a fragment, and query parameters that do not
+ * decode are refused before anything reads them, and every response forbids sniffing, framing and
+ * caching (responses carry personal data).
  */
 import { errors } from '../errors.js';
 import { undecodableParameter } from '../jsonapi/query-encoding.js';
@@ -55,6 +55,8 @@ export const hardening = fp(
     app.addHook('onRequest', (request, _reply, done) => {
       request.deadline = Date.now() + REQUEST_DEADLINE_MS;
       if (request.url.length > MAX_URL_LENGTH) return done(errors.uriTooLong(MAX_URL_LENGTH));
+      // A request target carries no fragment (RFC 9112, 3.2): the router would read `#` as `?`.
+      if (request.url.includes('#')) return done(errors.invalidUrl());
       const undecodable = undecodableParameter(request.url);
       if (undecodable === undefined) return done();
       done(errors.invalidQueryParameter(undecodable, `${undecodable} is not validly percent-encoded (UTF-8)`));

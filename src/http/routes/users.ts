@@ -219,9 +219,10 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
        */
       const pageLinks = (base: string, read: number, lastId: string | undefined, list: UserPage<unknown>) => {
         const nextAfter = read > size ? lastId : list.readTo;
-        // Only a previous page that may be asked for by number: not one of a list whose pages may
-        // stop short, where page n reached by links.next is not the nth page of a full size.
-        const prev = number > 1 && (number - 2) * size < MAX_PAGE_OFFSET && !list.mayStopShort;
+        // Only a previous page that may be asked for by number. Of a list whose pages may stop
+        // short, page n reached by links.next need not be the nth of a full size; page n asked for
+        // by number and answered read every page before it whole, so the one before is page n - 1.
+        const prev = number > 1 && (number - 2) * size < MAX_PAGE_OFFSET && !(list.mayStopShort && after !== undefined);
         return {
           self: selfLink(base, request),
           first: listUrl(base, query, 1),

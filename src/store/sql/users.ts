@@ -223,7 +223,7 @@ const probeEnd = (dialect: Dialect, perEntry: boolean) => raw(perEntry && dialec
  * The user `column` is on the newsletter the query names. The probe repeats the cursor, so that a
  * planner that merges it with the page (PostgreSQL) starts both at the cursor, not at the first user.
  */
-function onNewsletter(query: UserListQuery, column: string, dialect: Dialect, perEntry = false): Sql[] {
+function onNewsletter(query: UserListQuery, column: string, dialect: Dialect, perEntry: boolean): Sql[] {
   if (query.newsletter === undefined) return [];
   const conditions = [
     sql`n.user_id = ${raw(column)}`,
@@ -242,7 +242,7 @@ function activeConditions(active: ActiveSubscriptionFilter, dialect: Dialect): S
 }
 
 /** The user `column` has a subscription the filter asks for (repeating the cursor, as `onNewsletter` does). */
-function hasActive(query: UserListQuery, column: string, dialect: Dialect, perEntry = false): Sql[] {
+function hasActive(query: UserListQuery, column: string, dialect: Dialect, perEntry: boolean): Sql[] {
   if (!query.activeSubscription) return [];
   const conditions = [
     sql`s.user_id = ${raw(column)}`,
@@ -266,8 +266,8 @@ function userConditions(query: UserListQuery, dialect: Dialect): Sql[] {
   return [
     ...ownConditions(query),
     ...beyond(query, 'id'),
-    ...onNewsletter(query, 'users.id', dialect),
-    ...hasActive(query, 'users.id', dialect),
+    ...onNewsletter(query, 'users.id', dialect, false),
+    ...hasActive(query, 'users.id', dialect, false),
   ];
 }
 

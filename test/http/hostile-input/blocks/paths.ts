@@ -4,6 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { rawRequest } from '../../../support/service.js';
 import { type Hostile } from '../harness.js';
 
 export function paths(hostile: Hostile): void {
@@ -26,6 +27,13 @@ export function paths(hostile: Hostile): void {
       const response = await hostile.service.client.get('/users/%E0%A4%A');
       assert.equal(response.status, 400, response.text);
       assert.equal(response.body.errors[0].status, '400');
+    });
+
+    it('answers a request target with a fragment with a 400 JSON:API error, not reading it as a query', async () => {
+      // fetch drops a fragment before sending; node:http sends the target as it is given.
+      const response = await rawRequest(hostile.service.baseUrl, { path: '/users#filter[email]=%FF' });
+      assert.equal(response.status, 400, response.text);
+      assert.equal(JSON.parse(response.text).errors[0].code, 'INVALID_URL');
     });
 
     for (const id of ['%00', '1%2F2', '1;DROP%20TABLE%20users', "1'%20OR%20'1'='1", '-1', '0x10']) {

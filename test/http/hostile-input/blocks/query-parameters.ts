@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { createSubscription, userDocument } from '../../../support/fixtures.js';
+import { createSubscription, createUser, userDocument } from '../../../support/fixtures.js';
 import { type Response } from '../../../support/service.js';
 import { type Hostile } from '../harness.js';
 
@@ -130,7 +130,6 @@ export function queryParameters(hostile: Hostile): void {
       ['filter[email]=%FF', 'filter[email]'],
       ['filter[circulationNumber]=C-%E0%A4%A', 'filter[circulationNumber]'],
       ['page[size]=1&filter[q]=%C3%28', 'filter[q]'],
-      ['filter%5Bemail%ZZ=a', 'filter%5Bemail%ZZ'],
     ];
     for (const [query, parameter] of undecodable) {
       it(`refuses a query parameter that does not decode (${query}) with 400 naming it`, async () => {
@@ -139,9 +138,16 @@ export function queryParameters(hostile: Hostile): void {
     }
 
     it('takes an escaped percent sign in a filter as the character it encodes', async () => {
-      const response = await hostile.service.client.get('/users?filter[circulationNumber]=100%25');
+      const number = `100%-${process.pid}`;
+      const id = await createUser(hostile.service.client, { circulationNumber: number });
+      const response = await hostile.service.client.get(
+        `/users?filter[circulationNumber]=${encodeURIComponent(number)}`,
+      );
       assert.equal(response.status, 200, response.text);
-      assert.match(response.body.links.self, /filter\[circulationNumber\]=100%25/);
+      assert.deepEqual(
+        response.body.data.map((user: { id: string }) => user.id),
+        [id],
+      );
     });
 
     it('refuses an empty filter[email] with 400 naming it', async () => {
