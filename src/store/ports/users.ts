@@ -74,7 +74,7 @@ export interface UserPage<T> {
   readTo?: string;
   /**
    * The list is read so (from one filter's index, checked against the others): a page of it may
-   * stop short, so pages past the first are known only by following links.next, never by number.
+   * stop short, and past one that did, a page is known only by following links.next.
    */
   mayStopShort?: boolean;
 }
