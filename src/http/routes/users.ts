@@ -214,11 +214,11 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
         descending: query.sort === '-id',
       };
       /**
-       * The page's links, given how many users were read (one more than a page when there is a
-       * next), the last id, and how the list reads (`UserPage`).
+       * The page's links, given the users read (one more than a page when there is a next), how the
+       * list reads (`UserPage`), and the last id of the page.
        */
-      const pageLinks = (base: string, read: number, lastId: string | undefined, list: UserPage<unknown>) => {
-        const nextAfter = read > size ? lastId : list.readTo;
+      const pageLinks = (base: string, list: UserPage<unknown>, lastId: string | undefined) => {
+        const nextAfter = list.users.length > size ? lastId : list.readTo;
         // Only a previous page that may be asked for by number. Of a list whose pages may stop
         // short, page n reached by links.next need not be the nth of a full size; page n asked for
         // by number and answered read every page before it whole, so the one before is page n - 1.
@@ -242,14 +242,14 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
         const list = await store.listRenderedUsers(listQuery);
         refuseShortByNumber(list.readTo);
         const page = list.users.slice(0, size);
-        const links = pageLinks(base, list.users.length, page.at(-1)?.id, list);
+        const links = pageLinks(base, list, page.at(-1)?.id);
         return sendRendered(reply, renderedCollection(links, page, base, '/users/'));
       }
       const list = await store.listUsers(listQuery);
       refuseShortByNumber(list.readTo);
       const page = list.users.slice(0, size);
       return {
-        links: pageLinks(base, list.users.length, page.at(-1)?.id, list),
+        links: pageLinks(base, list, page.at(-1)?.id),
         ...(await readDocument(request, page, query)),
       };
     },
