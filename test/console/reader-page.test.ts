@@ -22,6 +22,33 @@ import { forEachStore } from '../support/stores.js';
 const DAY = 86_400_000;
 const instant = (offsetDays: number) => new Date(Date.now() + offsetDays * DAY).toISOString().slice(0, 19) + 'Z';
 
+/** A reader with every attribute the API keeps set, so that a save that loses one is seen. */
+const EVERY_ATTRIBUTE = (newsletter: string) => ({
+  email: `katherine.${Math.random().toString(36).slice(2)}@example.com`,
+  honorificPrefix: 'Dr',
+  givenName: 'Katherine',
+  additionalName: 'Anne',
+  familyName: 'Johnson',
+  honorificSuffix: 'PhD',
+  address: {
+    streetAddress: '1 Main Street',
+    unitNumber: 'Apt 4',
+    addressLocality: 'Arlington',
+    addressRegion: 'VA',
+    addressCountry: 'US',
+    postalCode: '22201',
+  },
+  circulationNumber: `C-${Math.random().toString(36).slice(2)}`,
+  internalNotes: 'Prefers calls after 5pm.',
+  jobTitle: 'Mathematician',
+  worksFor: { legalName: 'NASA', telephone: '+1 757 555 0100' },
+  telephone: '+1 703 555 0100',
+  cellNumber: '+1 703 555 0101',
+  faxNumber: '+1 703 555 0102',
+  demographics: { recommendations: ['science'] },
+  newsletters: { add: [newsletter] },
+});
+
 forEachStore((kind) => {
   describe("a reader's page", { skip: missingChromium }, () => {
     let rig: ConsoleRig;
@@ -102,6 +129,78 @@ forEachStore((kind) => {
       const read = await rig.service.client.get(`/users/${id}`);
       assert.equal(read.body.data.attributes.givenName, 'After');
       assert.equal(read.body.data.attributes.address.postalCode, 'SW1A 1AA');
+    });
+
+    it('saves only what the agent changed, with If-Match: every attribute the form does not edit stays as it was', async () => {
+      const admin = rig.service.client;
+      const id = await createUser(admin, EVERY_ATTRIBUTE(newsletter));
+      const before = (await admin.get(`/users/${id}`)).body.data.attributes;
+      // A new attribute must be given a value here, or this test could not see a save lose it.
+      const unset = Object.keys(before).filter((name) => before[name] === null && name !== 'lastSignInAt');
+      assert.deepEqual(unset, [], 'EVERY_ATTRIBUTE leaves these attributes unset');
+      await open(id);
+      await page.getByLabel('Telephone').fill('+1 703 555 0199');
+      const sent = page.waitForRequest((r) => r.method() === 'PATCH');
+      await page.getByRole('button', { name: 'Save profile' }).click();
+      const request = await sent;
+      await page.getByText('Saved.').waitFor();
+      assert.deepEqual(Object.keys(request.postDataJSON().data.attributes), ['telephone']);
+      assert.match((await request.allHeaders())['if-match'] ?? '', /^"/);
+      const after = (await admin.get(`/users/${id}`)).body.data.attributes;
+      assert.equal(after.telephone, '+1 703 555 0199');
+      for (const name of Object.keys(before).filter((name) => name !== 'telephone')) {
+        assert.deepEqual(after[name], before[name], `${name} changed`);
+      }
+    });
+
+    it('keeps the address fields an agent did not touch when one of them changes', async () => {
+      const admin = rig.service.client;
+      const id = await createUser(admin, { address: EVERY_ATTRIBUTE(newsletter).address });
+      await open(id);
+      assert.equal(await page.getByLabel('State, province or region').inputValue(), 'VA');
+      assert.equal(await page.getByLabel('Flat, suite or unit').inputValue(), 'Apt 4');
+      await page.getByLabel('Postal code').fill('22202');
+      await page.getByRole('button', { name: 'Save profile' }).click();
+      await page.getByText('Saved.').waitFor();
+      const address = (await admin.get(`/users/${id}`)).body.data.attributes.address;
+      assert.deepEqual(address, { ...EVERY_ATTRIBUTE(newsletter).address, postalCode: '22202' });
+    });
+
+    it('picks the country by name and saves its code', async () => {
+      const id = await createUser(rig.service.client);
+      await open(id);
+      await page.getByLabel('Country').selectOption({ label: 'United States' });
+      await page.getByLabel('State, province or region').fill('VA');
+      await page.getByRole('button', { name: 'Save profile' }).click();
+      await page.getByText('Saved.').waitFor();
+      const address = (await rig.service.client.get(`/users/${id}`)).body.data.attributes.address;
+      assert.equal(address.addressCountry, 'US');
+      assert.equal(address.addressRegion, 'VA');
+    });
+
+    it('keeps a country code the list lacks on offer, and saves it unchanged', async () => {
+      const admin = rig.service.client;
+      const id = await createUser(admin, { address: { addressCountry: 'DEU', addressLocality: 'Berlin' } });
+      await open(id);
+      assert.equal(await page.getByLabel('Country').inputValue(), 'DEU');
+      await page.getByLabel('Town or city').fill('Bonn');
+      await page.getByRole('button', { name: 'Save profile' }).click();
+      await page.getByText('Saved.').waitFor();
+      const address = (await admin.get(`/users/${id}`)).body.data.attributes.address;
+      assert.equal(address.addressCountry, 'DEU');
+      assert.equal(address.addressLocality, 'Bonn');
+    });
+
+    it('sends nothing when nothing was changed, and says so', async () => {
+      const id = await createUser(rig.service.client, { givenName: 'Unchanged' });
+      await open(id);
+      let patches = 0;
+      const count = (r: { method(): string }) => void (r.method() === 'PATCH' && (patches += 1));
+      page.on('request', count);
+      await page.getByRole('button', { name: 'Save profile' }).click();
+      await page.getByText('Nothing has changed').waitFor();
+      page.off('request', count);
+      assert.equal(patches, 0);
     });
 
     it("puts an edit made through the console first in the reader's history, under the staff member's name", async () => {

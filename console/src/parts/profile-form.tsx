@@ -1,11 +1,15 @@
 /**
- * The profile and address, edited in place. A save sends the ETag the page was read with as
- * If-Match: when someone else changed the reader meanwhile (412), the form shows their values.
+ * The profile and address, edited in place. A save sends only the attributes the agent changed,
+ * with the ETag the page was read with as If-Match: whatever the form does not show (the
+ * honorifics, notes, employer, and any address field it lacks) stays as it was, and when someone
+ * else changed the reader meanwhile (412) the form shows their values. The API replaces an
+ * address as a whole, so a changed address is the one read with the edited fields put in.
  * The API's 422 messages stand beside the fields they name.
  */
 import { useState } from 'preact/hooks';
 import { errorsOf } from '../api/client';
-import { updateReader, type LoadedReader, type Reader } from '../api/readers';
+import { updateReader, type LoadedReader, type Profile, type Reader } from '../api/readers';
+import { countries } from './countries';
 import { messagesByField } from './errors';
 import { Field } from './field';
 
@@ -15,29 +19,48 @@ const FIELDS = [
   ['email', 'Email'],
   ['telephone', 'Telephone'],
   ['address.streetAddress', 'Street address'],
-  ['address.postalCode', 'Postal code'],
+  ['address.unitNumber', 'Flat, suite or unit'],
   ['address.addressLocality', 'Town or city'],
+  ['address.addressRegion', 'State, province or region'],
+  ['address.postalCode', 'Postal code'],
   ['address.addressCountry', 'Country'],
 ] as const;
 type FieldName = (typeof FIELDS)[number][0];
 type Values = Record<FieldName, string>;
+type AddressFieldName = Extract<FieldName, `address.${string}`>;
+
+const ADDRESS = 'address.';
+const isAddressField = (name: FieldName): name is AddressFieldName => name.startsWith(ADDRESS);
 
 function valuesOf(reader: Reader): Values {
-  const a = reader.attributes;
-  const address = a.address ?? {};
-  return {
-    givenName: a.givenName ?? '',
-    familyName: a.familyName ?? '',
-    email: a.email ?? '',
-    telephone: a.telephone ?? '',
-    'address.streetAddress': address.streetAddress ?? '',
-    'address.postalCode': address.postalCode ?? '',
-    'address.addressLocality': address.addressLocality ?? '',
-    'address.addressCountry': address.addressCountry ?? '',
-  };
+  const attributes = reader.attributes as Record<string, unknown>;
+  const address = (reader.attributes.address ?? {}) as Record<string, string | null | undefined>;
+  return Object.fromEntries(
+    FIELDS.map(([name]) => [
+      name,
+      (isAddressField(name) ? address[name.slice(ADDRESS.length)] : attributes[name]) ?? '',
+    ]),
+  ) as Values;
 }
 
 const orNull = (text: string) => (text.trim() === '' ? null : text);
+
+/** The attributes the agent changed, from the values the form was filled with; undefined when none. */
+export function changedProfile(reader: Reader, before: Values, after: Values): NonNullable<Profile> | undefined {
+  const changed = FIELDS.map(([name]) => name).filter((name) => before[name] !== after[name]);
+  if (changed.length === 0) return undefined;
+  const profile: Record<string, unknown> = {};
+  for (const name of changed.filter((name) => !isAddressField(name))) {
+    // The required two are sent as typed, so that a blank one is the API's "can't be blank", not a silent null.
+    profile[name] = name === 'familyName' || name === 'email' ? after[name] : orNull(after[name]);
+  }
+  if (changed.some(isAddressField)) {
+    const address: Record<string, string | null> = { ...(reader.attributes.address ?? {}) };
+    for (const name of changed.filter(isAddressField)) address[name.slice(ADDRESS.length)] = orNull(after[name]);
+    profile.address = address;
+  }
+  return profile as NonNullable<Profile>;
+}
 
 export function ProfileForm({
   loaded,
@@ -46,36 +69,36 @@ export function ProfileForm({
   loaded: LoadedReader;
   reload: () => Promise<LoadedReader | undefined>;
 }) {
-  const [values, setValues] = useState<Values>(() => valuesOf(loaded.reader));
+  const [shown, setShown] = useState<Values>(() => valuesOf(loaded.reader));
+  const [values, setValues] = useState<Values>(shown);
   const [messages, setMessages] = useState<Record<string, string>>({});
   const [notice, setNotice] = useState<string | undefined>();
   const set = (name: FieldName) => (value: string) => setValues({ ...values, [name]: value });
+  const showAnew = (next: LoadedReader | undefined) => {
+    if (!next) return;
+    const read = valuesOf(next.reader);
+    setShown(read);
+    setValues(read);
+  };
 
   async function save(event: Event) {
     event.preventDefault();
     setNotice(undefined);
-    const { response, error } = await updateReader(loaded.reader.id, loaded.etag, {
-      givenName: orNull(values.givenName),
-      familyName: values.familyName,
-      email: values.email,
-      telephone: orNull(values.telephone),
-      address: {
-        streetAddress: orNull(values['address.streetAddress']),
-        postalCode: orNull(values['address.postalCode']),
-        addressLocality: orNull(values['address.addressLocality']),
-        addressCountry: orNull(values['address.addressCountry']),
-      },
-    });
+    const attributes = changedProfile(loaded.reader, shown, values);
+    if (!attributes) {
+      setMessages({});
+      setNotice('Nothing has changed: there is nothing to save.');
+      return;
+    }
+    const { response, error } = await updateReader(loaded.reader.id, loaded.etag, attributes);
     if (response.ok) {
       setMessages({});
-      const next = await reload();
-      if (next) setValues(valuesOf(next.reader));
+      showAnew(await reload());
       setNotice('Saved.');
       return;
     }
     if (response.status === 412) {
-      const next = await reload();
-      if (next) setValues(valuesOf(next.reader));
+      showAnew(await reload());
       setMessages({});
       setNotice('Someone else changed this reader meanwhile: the form now shows their values. Make your change again.');
       return;
@@ -91,9 +114,20 @@ export function ProfileForm({
     <section aria-labelledby="profile-heading">
       <h2 id="profile-heading">Profile and address</h2>
       <form onSubmit={save} noValidate>
-        {FIELDS.map(([name, label]) => (
-          <Field key={name} id={name} label={label} value={values[name]} onInput={set(name)} error={messages[name]} />
-        ))}
+        {FIELDS.map(([name, label]) =>
+          name === 'address.addressCountry' ? (
+            <CountryField
+              key={name}
+              id={name}
+              label={label}
+              value={values[name]}
+              onInput={set(name)}
+              error={messages[name]}
+            />
+          ) : (
+            <Field key={name} id={name} label={label} value={values[name]} onInput={set(name)} error={messages[name]} />
+          ),
+        )}
         {notice && (
           <p class="notice" role="status">
             {notice}
@@ -102,5 +136,50 @@ export function ProfileForm({
         <button type="submit">Save profile</button>
       </form>
     </section>
+  );
+}
+
+/** Countries by name; a code the list lacks (a three-letter one brought from elsewhere) stays on offer as it is. */
+function CountryField({
+  id,
+  label,
+  value,
+  onInput,
+  error,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onInput: (value: string) => void;
+  error?: string | undefined;
+}) {
+  const known = countries();
+  const upper = value.toUpperCase();
+  const listed = value === '' || known.some((c) => c.code === upper);
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <select
+        id={id}
+        name={id}
+        value={listed ? upper : value}
+        aria-invalid={error ? 'true' : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        onChange={(e) => onInput(e.currentTarget.value)}
+      >
+        <option value="">None</option>
+        {!listed && <option value={value}>{value}</option>}
+        {known.map((c) => (
+          <option key={c.code} value={c.code}>
+            {c.name}
+          </option>
+        ))}
+      </select>
+      {error && (
+        <p class="error" id={`${id}-error`}>
+          {error}
+        </p>
+      )}
+    </div>
   );
 }
