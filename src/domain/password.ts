@@ -11,7 +11,9 @@
  * a time than there are cores (at least one): a hash is pure CPU, and four of them at once on a
  * two-core machine starved the reads a paywall is waiting for. Creates and sign-ins queue a little
  * longer instead, but never past their deadline: a request that would start its hash after it
- * gives up, having written nothing (see HashDeadlineExceeded).
+ * gives up, having written nothing (see HashDeadlineExceeded). A check anyone may ask for without
+ * a credential (the console's sign-in) queues behind every credentialed one, so that a flood of
+ * them cannot hold up the readers signing in through the publisher's website.
  */
 import { randomBytes } from 'node:crypto';
 import { availableParallelism } from 'node:os';
@@ -55,7 +57,17 @@ const COMMON_PASSWORDS = new Set(dictionary['passwords-common'].slice(0, 10_000)
 
 export const MAX_CONCURRENT_HASHES = Math.max(1, availableParallelism() - 1);
 let running = 0;
-const waiting: (() => void)[] = [];
+/** Who waits for a slot: credentialed work first, then the public, each in order of arrival. */
+const waiting = { credentialed: [] as (() => void)[], public: [] as (() => void)[] };
+
+/** Whose turn a hash takes: a credential's request (the default), or one anyone may send. */
+export type HashQueue = keyof typeof waiting;
+
+/** When a hash gives up rather than start (epoch ms), and which queue it waits in. */
+export interface HashTurn {
+  deadline?: number;
+  queue?: HashQueue;
+}
 
 /** A hash that could not start before its deadline: nothing was hashed, and nothing may be written. */
 export class HashDeadlineExceeded extends Error {
@@ -65,21 +77,24 @@ export class HashDeadlineExceeded extends Error {
   }
 }
 
-/** Runs `work` when a slot is free, if one is before `deadline` (epoch ms); a finishing hash hands its slot straight to the next in line. */
-async function limited<T>(work: () => Promise<T>, deadline: number): Promise<T> {
+/** Runs `work` when a slot is free, if one is before the deadline; a finishing hash hands its slot straight to the next in line. */
+async function limited<T>(
+  work: () => Promise<T>,
+  { deadline = Infinity, queue = 'credentialed' }: HashTurn,
+): Promise<T> {
   if (running < MAX_CONCURRENT_HASHES) running += 1;
-  else await slotBefore(deadline);
+  else await slotBefore(deadline, waiting[queue]);
   try {
     return await work();
   } finally {
-    const next = waiting.shift();
+    const next = waiting.credentialed.shift() ?? waiting.public.shift();
     if (next) next();
     else running -= 1;
   }
 }
 
-/** Waits for a slot to be handed over, or rejects when the deadline comes first. */
-function slotBefore(deadline: number): Promise<void> {
+/** Waits in `line` for a slot to be handed over, or rejects when the deadline comes first. */
+function slotBefore(deadline: number, line: (() => void)[]): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const handOver = () => {
       clearTimeout(timer);
@@ -90,18 +105,18 @@ function slotBefore(deadline: number): Promise<void> {
         ? undefined
         : setTimeout(
             () => {
-              waiting.splice(waiting.indexOf(handOver), 1);
+              line.splice(line.indexOf(handOver), 1);
               reject(new HashDeadlineExceeded());
             },
             Math.max(0, deadline - Date.now()),
           );
-    waiting.push(handOver);
+    line.push(handOver);
   });
 }
 
-/** The hash of a password; with a `deadline` (epoch ms), refused with HashDeadlineExceeded if it cannot start by then. */
-export function hashPassword(password: string, deadline = Infinity): Promise<string> {
-  return limited(() => hash(password.normalize('NFC'), CURRENT), deadline);
+/** The hash of a password; refused with HashDeadlineExceeded if it cannot start by the turn's deadline. */
+export function hashPassword(password: string, turn: HashTurn = {}): Promise<string> {
+  return limited(() => hash(password.normalize('NFC'), CURRENT), turn);
 }
 
 let dummy: Promise<string> | undefined;
@@ -110,19 +125,20 @@ let dummy: Promise<string> | undefined;
  * Whether `password` matches the stored hash (argon2 or bcrypt). With no hash at all (no such
  * reader, or one without a password) it verifies against a dummy hash of the same cost and
  * answers false, so that the answer takes as long whether or not the reader exists. A hash that
- * cannot be read never matches.
+ * cannot be read never matches. Refused with HashDeadlineExceeded if it cannot start by the
+ * turn's deadline.
  */
-export async function verifyPassword(stored: string | null, password: string): Promise<boolean> {
+export async function verifyPassword(stored: string | null, password: string, turn: HashTurn = {}): Promise<boolean> {
   const normalised = password.normalize('NFC');
   if (stored === null) {
     dummy ??= hashPassword(randomBytes(16).toString('base64url'));
     const against = await dummy;
-    await limited(() => verify(against, normalised).catch(() => false), Infinity);
+    await limited(() => verify(against, normalised).catch(() => false), turn);
     return false;
   }
   return limited(
     () => (BCRYPT.test(stored) ? verifyBcrypt(stored, normalised) : verify(stored, normalised).catch(() => false)),
-    Infinity,
+    turn,
   );
 }
 

@@ -65,6 +65,8 @@ export const CATALOGUE = {
   // Staff in the console.
   SESSION_INVALID: { status: 401, title: 'Unauthorized' },
   CSRF_REFUSED: { status: 403, title: 'Forbidden' },
+  STAFF_SIGN_INS_FROM_NETWORK: { status: 429, title: 'Too Many Requests' },
+  STAFF_SIGN_INS_BUSY: { status: 503, title: 'Service Unavailable' },
 
   // Safe retries.
   IDEMPOTENCY_IN_PROGRESS: { status: 409, title: 'Conflict' },
@@ -251,6 +253,20 @@ export const errors = {
       'The console session has ended (signed out, idle too long, or the account disabled); sign in again.',
       { header: 'Cookie' },
     ),
+  staffSignInsBusy: (full: 'network-full' | 'all-full') =>
+    full === 'network-full'
+      ? single(
+          'STAFF_SIGN_INS_FROM_NETWORK',
+          'As many console sign-ins from this network as are checked at once are being checked; retry in 1 s.',
+          undefined,
+          { 'retry-after': '1' },
+        )
+      : single(
+          'STAFF_SIGN_INS_BUSY',
+          'As many console sign-ins as are checked at once are being checked; retry in 1 s.',
+          undefined,
+          { 'retry-after': '1' },
+        ),
   csrfRefused: () =>
     single(
       'CSRF_REFUSED',

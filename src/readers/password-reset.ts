@@ -39,9 +39,10 @@ export async function resetPassword(
   password: string,
   audit: AuditContext,
   now: number,
+  deadline: number,
 ): Promise<boolean> {
   const parsed = parseResetToken(token);
   if (!parsed || !(await store.hasPasswordResetToken(parsed.userId, parsed.hash, now))) return false;
-  const passwordHash = await hashPassword(password);
+  const passwordHash = await hashPassword(password, { deadline });
   return store.resetPassword(parsed.userId, parsed.hash, passwordHash, now, audit);
 }

@@ -26,15 +26,16 @@ export async function signIn(
   limits: AttemptLimits,
   audit: AuditContext,
   now: number,
+  deadline: number,
 ): Promise<SignInResult> {
   const attempt = await store.countSignInAttempt(email, now, limits);
   if (!attempt.allowed) return { outcome: 'throttled', retryAfterSeconds: attempt.retryAfterSeconds };
   const account = await store.findSignInAccount(email);
   const stored = account?.passwordHash ?? null;
   // Verified even without a hash (against a dummy): an early answer would tell the email is unknown.
-  const verified = await verifyPassword(stored, password);
+  const verified = await verifyPassword(stored, password, { deadline });
   if (!account || stored === null || !verified) return { outcome: 'invalid' };
-  const rehash = needsRehash(stored) ? { from: stored, to: await hashPassword(password) } : undefined;
+  const rehash = needsRehash(stored) ? { from: stored, to: await hashPassword(password, { deadline }) } : undefined;
   const id = await store.recordSignIn(account.id, { email, at: now, ...(rehash ? { rehash } : {}) }, audit);
   const user = id === undefined ? undefined : await store.getUser(account.id);
   // Erased while signing in: as if the email had named nobody.

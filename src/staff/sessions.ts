@@ -49,6 +49,7 @@ export async function signInStaff(
   { email, password }: { email: string; password: string },
   limits: AttemptLimits,
   now: number,
+  deadline: number,
 ): Promise<StaffSignInResult> {
   // A key no reader's email can be (an email has no colon before its @), so staff and readers never share a count.
   const attemptsKey = `staff:${email.toLowerCase()}`;
@@ -57,9 +58,9 @@ export async function signInStaff(
   const account = await store.findStaffSignIn(email);
   const stored = account?.passwordHash ?? null;
   // Verified even without an account (against a dummy): an early answer would tell the email is unknown.
-  const verified = await verifyPassword(stored, password);
+  const verified = await verifyPassword(stored, password, { deadline, queue: 'public' });
   if (!account || stored === null || !verified || account.disabled) return { outcome: 'invalid' };
-  const rehash = needsRehash(stored) ? { from: stored, to: await hashPassword(password) } : undefined;
+  const rehash = needsRehash(stored) ? { from: stored, to: await hashPassword(password, { deadline, queue: 'public' }) } : undefined;
   const sessionId = randomBytes(32).toString('base64url');
   await store.createStaffSession(
     { idHash: sessionIdHash(sessionId), staffId: account.id, now, attemptsKey, ...(rehash ? { rehash } : {}) },

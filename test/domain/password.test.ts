@@ -141,9 +141,29 @@ describe('isCommonPassword', () => {
 describe('hashPassword under load', () => {
   it('gives up, hashing nothing, when no slot frees before its deadline', async () => {
     const busy = Array.from({ length: MAX_CONCURRENT_HASHES }, (_, i) => hashPassword(`occupying ${i}`));
-    await assert.rejects(hashPassword('too late', Date.now() + 1), HashDeadlineExceeded);
-    const queued = hashPassword('in time', Date.now() + 60_000);
+    await assert.rejects(hashPassword('too late', { deadline: Date.now() + 1 }), HashDeadlineExceeded);
+    const queued = hashPassword('in time', { deadline: Date.now() + 60_000 });
     await Promise.all(busy);
     assert.match(await queued, /^\$argon2id\$/);
+  });
+
+  it('starts a credentialed check before a public one that has waited longer', async () => {
+    const stored = await hashPassword('the password');
+    const busy = Array.from({ length: MAX_CONCURRENT_HASHES }, (_, i) => hashPassword(`occupying ${i}`));
+    const finished: string[] = [];
+    const publicCheck = verifyPassword(stored, 'the password', { queue: 'public' }).then(() => finished.push('public'));
+    const credentialed = verifyPassword(stored, 'the password').then(() => finished.push('credentialed'));
+    await Promise.all([...busy, publicCheck, credentialed]);
+    assert.deepEqual(finished, ['credentialed', 'public']);
+  });
+
+  it('gives up a check, with or without a stored hash, when no slot frees before its deadline', async () => {
+    const stored = await hashPassword('the password');
+    await verifyPassword(null, 'the password'); // makes the dummy hash it checks against when there is none
+    const busy = Array.from({ length: MAX_CONCURRENT_HASHES }, (_, i) => hashPassword(`occupying ${i}`));
+    await assert.rejects(verifyPassword(stored, 'the password', { deadline: Date.now() + 1 }), HashDeadlineExceeded);
+    await assert.rejects(verifyPassword(null, 'the password', { deadline: Date.now() + 1 }), HashDeadlineExceeded);
+    await Promise.all(busy);
+    assert.equal(await verifyPassword(stored, 'the password', { deadline: Date.now() + 60_000 }), true);
   });
 });

@@ -30,7 +30,7 @@ forEachStore((kind) => {
       assert.ok(id && password, created.stdout);
 
       const now = Math.floor(Date.now() / 1000);
-      const signedIn = await signInStaff(store.store, { email, password }, LIMITS, now);
+      const signedIn = await signInStaff(store.store, { email, password }, LIMITS, now, Infinity);
       assert.equal(signedIn.outcome, 'signed-in');
       const idHash = sessionIdHash((signedIn as { sessionId: string }).sessionId);
 

@@ -160,7 +160,7 @@ function sameOrigin(request: FastifyRequest): boolean {
 }
 
 /** The network a client's address stands for: the address itself, or its /64 for IPv6. */
-function clientNetwork(ip: string): string {
+export function clientNetwork(ip: string): string {
   if (!ip.includes(':') || !ipaddr.isValid(ip)) return ip;
   const parsed = ipaddr.process(ip);
   if (parsed.kind() === 'ipv4') return parsed.toString();

@@ -89,7 +89,9 @@ export const passwordResetRoutes: FastifyPluginAsyncTypebox<RouteOptions & { rea
       const { token, password } = data.attributes;
       const problems = newPasswordProblems(password, '/data/attributes/password');
       if (problems.length > 0) throw errors.invalidAttributes(problems);
-      if (!(await resetPassword(store, token, password, auditOf(request, ['password']), nowInSeconds()))) {
+      if (
+        !(await resetPassword(store, token, password, auditOf(request, ['password']), nowInSeconds(), request.deadline))
+      ) {
         throw errors.resetTokenInvalid();
       }
       return reply.status(204).send(null);

@@ -42,7 +42,14 @@ export const signInRoutes: FastifyPluginAsyncTypebox<RouteOptions & { readers: R
     async (request, reply) => {
       const { data } = request.body;
       if (data.id !== undefined) throw errors.clientGeneratedId();
-      const result = await signIn(store, data.attributes, readers.signIn, auditOf(request), nowInSeconds());
+      const result = await signIn(
+        store,
+        data.attributes,
+        readers.signIn,
+        auditOf(request),
+        nowInSeconds(),
+        request.deadline,
+      );
       if (result.outcome === 'throttled') throw errors.signInThrottled(result.retryAfterSeconds);
       if (result.outcome === 'invalid') throw errors.invalidCredentials();
       const { id, at, user } = result;

@@ -2,7 +2,9 @@
  * /staff-sessions: the console's sign-in and sign-out. Signing in sets the session cookie and
  * answers the session's CSRF token, which every change made with the session must send as
  * X-CSRF-Token; `current` is the session the request's cookie names. Attempts are throttled per
- * email like readers' sign-ins, and every failure reads the same.
+ * email like readers' sign-ins, and every failure reads the same. Anyone may ask without a
+ * credential, so at most a few sign-ins are checked at once, per client network and in all (see
+ * SignInBudget), and their hashes wait behind those of credentialed requests.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
@@ -13,6 +15,8 @@ import { Email } from '../../domain/user.js';
 import type { ReaderSettings } from '../../readers/settings.js';
 import { clearedSessionCookie, presentedSessionId, sessionCookie } from '../../staff/cookie.js';
 import { csrfTokenOf, sessionIdHash, signInStaff, type ConsoleSettings } from '../../staff/sessions.js';
+import { SignInBudget } from '../../staff/sign-in-budget.js';
+import { clientNetwork } from '../plugins/auth.js';
 import { errors } from '../errors.js';
 import { createDocument, errorResponses } from '../jsonapi/documents.js';
 import { Identifier } from '../jsonapi/resources.js';
@@ -47,6 +51,7 @@ const CurrentParams = Type.Object({ session: Type.Literal('current') });
 export const staffSessionRoutes: FastifyPluginAsyncTypebox<
   RouteOptions & { readers: ReaderSettings; console: ConsoleSettings }
 > = async (app, { store, baseUrl, readers, console: settings }) => {
+  const budget = new SignInBudget();
   const document = (request: FastifyRequest, sessionId: string, member: StaffMember) => ({
     data: {
       type: STAFF_SESSIONS,
@@ -70,13 +75,22 @@ export const staffSessionRoutes: FastifyPluginAsyncTypebox<
       config: { scope: 'public', showsSecret: true },
       schema: {
         body: createDocument(STAFF_SESSIONS, StaffSessionCreateAttributes),
-        response: { 201: StaffSessionDocument, ...errorResponses(400, 403, 409, 413, 415, 422, 429) },
+        response: { 201: StaffSessionDocument, ...errorResponses(400, 403, 409, 413, 415, 422, 429, 503) },
       },
     },
     async (request, reply) => {
       const { data } = request.body;
       if (data.id !== undefined) throw errors.clientGeneratedId();
-      const result = await signInStaff(store, data.attributes, readers.signIn, nowInSeconds());
+      const network = clientNetwork(request.ip);
+      const place = budget.take(network);
+      if (place !== 'taken') throw errors.staffSignInsBusy(place);
+      const result = await signInStaff(
+        store,
+        data.attributes,
+        readers.signIn,
+        nowInSeconds(),
+        request.deadline,
+      ).finally(() => budget.release(network));
       if (result.outcome === 'throttled') throw errors.signInThrottled(result.retryAfterSeconds);
       if (result.outcome === 'invalid') throw errors.invalidCredentials();
       return reply

@@ -337,7 +337,7 @@ function refuseHashFromNonAdmin(request: FastifyRequest, attributes: UserUpdate)
 
 /** The hash to store: a new password's, or one brought from another system as it is; undefined for neither. */
 async function passwordHashOf({ password, passwordHash }: UserUpdate, deadline: number): Promise<string | undefined> {
-  return password === undefined ? passwordHash : hashPassword(password, deadline);
+  return password === undefined ? passwordHash : hashPassword(password, { deadline });
 }
 
 function emailFilter(value: string): EmailFilter {

@@ -1,0 +1,46 @@
+/**
+ * How many console sign-ins may have their password checked at once, from one client network and
+ * in all. The console's sign-in is the one password check anyone may ask for without a
+ * credential, and each costs a hash of some 20 ms; the per-address request rate admits a hundred
+ * a second, far more than hashing serves, so without this a flood from one network (or many)
+ * queues without end. A sign-in refused here has cost nothing: no attempt counted, nothing read.
+ */
+export const STAFF_SIGN_INS_PER_NETWORK = 2;
+export const STAFF_SIGN_INS_IN_ALL = 8;
+
+/** Whether a sign-in may go on, or which budget is spent. */
+export type BudgetPlace = 'taken' | 'network-full' | 'all-full';
+
+export class SignInBudget {
+  /** Sign-ins being checked, by client network; a network leaves the map when its last one ends. */
+  private readonly inUse = new Map<string, number>();
+  private total = 0;
+
+  constructor(
+    private readonly perNetwork = STAFF_SIGN_INS_PER_NETWORK,
+    private readonly inAll = STAFF_SIGN_INS_IN_ALL,
+  ) {}
+
+  /** Takes a place for a sign-in from `network`; one taken must be given back with `release`. */
+  take(network: string): BudgetPlace {
+    const ofNetwork = this.inUse.get(network) ?? 0;
+    if (ofNetwork >= this.perNetwork) return 'network-full';
+    if (this.total >= this.inAll) return 'all-full';
+    this.inUse.set(network, ofNetwork + 1);
+    this.total += 1;
+    return 'taken';
+  }
+
+  release(network: string): void {
+    const ofNetwork = this.inUse.get(network);
+    if (ofNetwork === undefined) return;
+    if (ofNetwork <= 1) this.inUse.delete(network);
+    else this.inUse.set(network, ofNetwork - 1);
+    this.total -= 1;
+  }
+
+  /** Sign-ins being checked now, in all (for tests and metrics). */
+  get checking(): number {
+    return this.total;
+  }
+}
