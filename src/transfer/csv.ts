@@ -2,10 +2,11 @@
  * Users as CSV rows: flat columns (`address.postalCode`), lists joined with `;`, and the one
  * subscription a row may carry in `subscription.*` columns. Export flattens, import unflattens.
  *
- * A cell a spreadsheet would take for a formula (one that begins with `=`, `+`, `-`, `@`, a tab
- * or a carriage return: a telephone number `+44…`, or a planted `=HYPERLINK(…)`) is exported with a
- * leading apostrophe, which makes it text, as OWASP advises against CSV injection; import takes
- * that apostrophe off again, so an export imports back as it was.
+ * A cell a spreadsheet would take for a formula (one that begins with `=`, `+`, `-`, `@`, a tab,
+ * a carriage return or a line feed: a telephone number `+44…`, or a planted `=HYPERLINK(…)`) is
+ * exported with a leading apostrophe, which makes it text, as OWASP advises against CSV
+ * injection, and so is every part of a cell that a spreadsheet could split off as a cell of its
+ * own; import takes those apostrophes off again, so an export imports back as it was.
  */
 import { USER_FIELDS } from '../domain/user.js';
 
@@ -24,17 +25,25 @@ export const USER_CSV_COLUMNS = [
   'lastSignInAt',
 ];
 
-/** A formula's first character, after any apostrophes already before it. */
-const FORMULA = /^'*[=+\-@\t\r]/;
+/**
+ * Where a spreadsheet may start a cell: the start of ours, and after any character it may split
+ * a line on (a comma, or a semicolon where the decimal mark is a comma; a tab) or break it at.
+ * `Berlin;=1+1` is two cells, the second a formula, to a spreadsheet that splits on `;`.
+ */
+const CELL_START = /(?<=^|[,;\t\r\n])/.source;
+/** A formula's first character (OWASP's list, and a line feed), after any apostrophes already before it. */
+const FORMULA_AHEAD = /(?='*[=+\-@\t\r\n])/.source;
+const BEFORE_FORMULA = new RegExp(CELL_START + FORMULA_AHEAD, 'g');
+const APOSTROPHE_BEFORE_FORMULA = new RegExp(`${CELL_START}'${FORMULA_AHEAD}`, 'g');
 
-/** A cell as exported: what a spreadsheet would run as a formula is made text. */
+/** A cell as exported: an apostrophe, which makes it text, wherever a spreadsheet would start a formula. */
 export function neutralised(cell: string): string {
-  return FORMULA.test(cell) ? `'${cell}` : cell;
+  return cell.replace(BEFORE_FORMULA, "'");
 }
 
-/** A cell as imported: the apostrophe export put before a formula is taken off. */
+/** A cell as imported: the apostrophes export put before formulas are taken off. */
 export function restored(cell: string): string {
-  return cell.startsWith("'") && FORMULA.test(cell) ? cell.slice(1) : cell;
+  return cell.replace(APOSTROPHE_BEFORE_FORMULA, '');
 }
 
 export function flatten(attributes: Record<string, unknown>): Record<string, unknown> {

@@ -12,15 +12,43 @@ describe('CSV cells', () => {
     '+44 20 7946 0000',
     '-2+3',
     '@SUM(A1)',
-    '\t=1',
-    '\r=1',
+    '\t1',
+    '\r1',
+    '\n1',
   ]) {
     it(`neutralise ${JSON.stringify(formula)} with a leading apostrophe`, () => {
       assert.equal(neutralised(formula), `'${formula}`);
     });
   }
 
-  for (const value of ['Lovelace', "'s-Hertogenbosch", "'=already quoted", "''+1", '', 'a=b', '1+1']) {
+  for (const [cell, exported] of [
+    ['Berlin;=1+1;', "Berlin;'=1+1;"],
+    ['Berlin,=1+1', "Berlin,'=1+1"],
+    ['a\t@SUM(A1)', "a\t'@SUM(A1)"],
+    ['line one\n=1+1', "line one\n'=1+1"],
+    ['line one\r\n-1', "line one\r'\n'-1"],
+    ['\n=1+1', "'\n'=1+1"],
+    ['a;;+1', "a;;'+1"],
+  ]) {
+    it(`neutralise ${JSON.stringify(cell)} wherever a spreadsheet could start a cell of it`, () => {
+      assert.equal(neutralised(cell as string), exported);
+    });
+  }
+
+  for (const value of [
+    'Lovelace',
+    "'s-Hertogenbosch",
+    "'=already quoted",
+    "''+1",
+    '',
+    'a=b',
+    '1+1',
+    "Berlin;'=1+1",
+    "a;''-b",
+    'Rue du Lac, 3',
+    "a;'b",
+    '\t\t=',
+  ]) {
     it(`read back ${JSON.stringify(value)} as it was exported`, () => {
       assert.equal(restored(neutralised(value)), value);
     });
