@@ -15,6 +15,7 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { allows, hashSecret, parseSecret, secretMatches, type Scope } from '../../domain/api-key.js';
+import { clientNetwork } from '../../domain/client-network.js';
 import { errors } from '../errors.js';
 import { ENVIRONMENT_ADMIN, type AuditContext } from '../../domain/audit.js';
 import { ROLE_SCOPES, staffActor, type StaffMember } from '../../domain/staff.js';
@@ -28,7 +29,6 @@ import {
 import type { Store } from '../../store/port.js';
 import { RateLimiter, type RateDecision, type RateLimit } from './rate-limit.js';
 import fp from 'fastify-plugin';
-import ipaddr from 'ipaddr.js';
 
 export interface Credential {
   id: string;
@@ -157,17 +157,6 @@ function sameOrigin(request: FastifyRequest): boolean {
   if (origin === undefined) return true;
   if (!URL.canParse(origin)) return false;
   return new URL(origin).host === request.host;
-}
-
-/** The network a client's address stands for: the address itself, or its /64 for IPv6. */
-export function clientNetwork(ip: string): string {
-  if (!ip.includes(':') || !ipaddr.isValid(ip)) return ip;
-  const parsed = ipaddr.process(ip);
-  if (parsed.kind() === 'ipv4') return parsed.toString();
-  return `${(parsed as ipaddr.IPv6).parts
-    .slice(0, 4)
-    .map((part) => part.toString(16))
-    .join(':')}::/64`;
 }
 
 /** The secret of a Bearer or Basic Authorization header (Basic: the password; the user name is ignored). */

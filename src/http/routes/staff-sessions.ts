@@ -16,7 +16,7 @@ import type { ReaderSettings } from '../../readers/settings.js';
 import { clearedSessionCookie, presentedSessionId, sessionCookie } from '../../staff/cookie.js';
 import { csrfTokenOf, sessionIdHash, signInStaff, type ConsoleSettings } from '../../staff/sessions.js';
 import { SignInBudget } from '../../staff/sign-in-budget.js';
-import { clientNetwork } from '../plugins/auth.js';
+import { clientNetwork } from '../../domain/client-network.js';
 import { errors } from '../errors.js';
 import { createDocument, errorResponses } from '../jsonapi/documents.js';
 import { Identifier } from '../jsonapi/resources.js';
