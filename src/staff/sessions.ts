@@ -1,13 +1,15 @@
 /**
- * Console sessions: a staff member signs in with email and password (counted by the readers'
- * throttle, under a key of their own, and verified by the same module), and gets a random session
- * id for a cookie, of which only a SHA-256 is stored. The CSRF token is derived from the session
- * id, so a page that cannot read the cookie cannot know it, and nothing more need be stored.
+ * Console sessions: a staff member signs in with email and password (counted per email and
+ * client network, see sign-in-attempts.ts, and verified by the readers' module), and gets a
+ * random session id for a cookie, of which only a SHA-256 is stored. The CSRF token is derived
+ * from the session id, so a page that cannot read the cookie cannot know it, and nothing more
+ * need be stored.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { staffActor, type StaffMember } from '../domain/staff.js';
 import { hashPassword, needsRehash, verifyPassword } from '../domain/password.js';
 import type { AttemptLimits, Store } from '../store/port.js';
+import { countStaffSignInAttempt, staffAttemptKeys } from './sign-in-attempts.js';
 
 export const DEFAULT_CONSOLE_IDLE_MINUTES = 30;
 
@@ -46,14 +48,15 @@ export function csrfTokenMatches(sessionId: string, presented: string): boolean 
 
 export async function signInStaff(
   store: Store,
-  { email, password }: { email: string; password: string },
+  { email, password, network }: { email: string; password: string; network: string },
   limits: AttemptLimits,
   now: number,
   deadline: number,
 ): Promise<StaffSignInResult> {
-  // A key no reader's email can be (an email has no colon before its @), so staff and readers never share a count.
-  const attemptsKey = `staff:${email.toLowerCase()}`;
-  const attempt = await store.countSignInAttempt(attemptsKey, now, limits);
+  const keys = staffAttemptKeys(email, network);
+  const attempt = await countStaffSignInAttempt(store, keys, now, limits);
+  // A success forgets its network's count only: the email's ceiling bounds every guess in the window.
+  const attemptsKey = keys.pair;
   if (!attempt.allowed) return { outcome: 'throttled', retryAfterSeconds: attempt.retryAfterSeconds };
   const account = await store.findStaffSignIn(email);
   const stored = account?.passwordHash ?? null;

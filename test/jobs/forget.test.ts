@@ -1,12 +1,13 @@
 /**
  * The job that forgets what has served its purpose: sign-in attempts whose window has passed
- * (they hold emails), password reset tokens that have expired and idle console sessions, and
- * nothing still in use.
+ * (they hold emails, and a console sign-in's an address too, under its `staff:` keys), password
+ * reset tokens that have expired and idle console sessions, and nothing still in use.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { forgetExpired } from '../../src/jobs/forget.js';
 import { toUserFields } from '../../src/domain/user.js';
+import { countStaffSignInAttempt, staffAttemptKeys } from '../../src/staff/sign-in-attempts.js';
 import { AUDIT, uniqueEmail } from '../support/fixtures.js';
 import { forEachStore, openTestStore, type TestStore } from '../support/stores.js';
 
@@ -27,6 +28,9 @@ forEachStore((kind) => {
       const [passed, current] = [uniqueEmail(), uniqueEmail()];
       await store.store.countSignInAttempt(passed, NOW - WINDOW, LIMITS);
       await store.store.countSignInAttempt(current, NOW - WINDOW + 1, LIMITS);
+      // A console sign-in's counts, per email and network and per email, hold an email and an address too.
+      const staffKeys = staffAttemptKeys(uniqueEmail(), '203.0.113.7');
+      await countStaffSignInAttempt(store.store, staffKeys, NOW - WINDOW, LIMITS);
       const user = await store.store.createUser(
         { email: uniqueEmail(), passwordHash: null, fields: toUserFields({ familyName: 'Reader' }), newsletters: [] },
         AUDIT,
@@ -51,7 +55,7 @@ forEachStore((kind) => {
       await session('in use', NOW - IDLE + 1);
 
       assert.deepEqual(await forgetExpired(store.store, WINDOW, NOW, IDLE), {
-        attempts: 1,
+        attempts: 3,
         resetTokens: 1,
         staffSessions: 1,
       });

@@ -30,7 +30,7 @@ forEachStore((kind) => {
       assert.ok(id && password, created.stdout);
 
       const now = Math.floor(Date.now() / 1000);
-      const signedIn = await signInStaff(store.store, { email, password }, LIMITS, now, Infinity);
+      const signedIn = await signInStaff(store.store, { email, password, network: '127.0.0.1' }, LIMITS, now, Infinity);
       assert.equal(signedIn.outcome, 'signed-in');
       const idHash = sessionIdHash((signedIn as { sessionId: string }).sessionId);
 

@@ -2,13 +2,17 @@
  * /staff-sessions: the console's sign-in and sign-out. Signing in sets the session cookie and
  * answers the session's CSRF token, which every change made with the session must send as
  * X-CSRF-Token; `current` is the session the request's cookie names. Attempts are throttled per
- * email like readers' sign-ins, and every failure reads the same. Anyone may ask without a
- * credential, so at most a few sign-ins are checked at once, per client network and in all (see
- * SignInBudget), and their hashes wait behind those of credentialed requests.
+ * email and client network (the request's address, the forwarded one with TRUST_PROXY; an IPv6
+ * /64), so that guesses from one network lock out that network and not the staff member
+ * elsewhere, and per email from every network at ten times that limit; every failure reads the
+ * same (staff/sign-in-attempts.ts). Anyone may ask without a credential, so at most a few
+ * sign-ins are checked at once, per client network and in all (see SignInBudget), and their
+ * hashes wait behind those of credentialed requests.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
+import { clientNetwork } from '../../domain/client-network.js';
 import { nowInSeconds } from '../../domain/dates.js';
 import { STAFF, type StaffMember } from '../../domain/staff.js';
 import { Email } from '../../domain/user.js';
@@ -16,7 +20,6 @@ import type { ReaderSettings } from '../../readers/settings.js';
 import { clearedSessionCookie, presentedSessionId, sessionCookie } from '../../staff/cookie.js';
 import { csrfTokenOf, sessionIdHash, signInStaff, type ConsoleSettings } from '../../staff/sessions.js';
 import { SignInBudget } from '../../staff/sign-in-budget.js';
-import { clientNetwork } from '../../domain/client-network.js';
 import { errors } from '../errors.js';
 import { createDocument, errorResponses } from '../jsonapi/documents.js';
 import { Identifier } from '../jsonapi/resources.js';
@@ -84,13 +87,10 @@ export const staffSessionRoutes: FastifyPluginAsyncTypebox<
       const network = clientNetwork(request.ip);
       const place = budget.take(network);
       if (place !== 'taken') throw errors.staffSignInsBusy(place);
-      const result = await signInStaff(
-        store,
-        data.attributes,
-        readers.signIn,
-        nowInSeconds(),
-        request.deadline,
-      ).finally(() => budget.release(network));
+      const attempt = { ...data.attributes, network };
+      const result = await signInStaff(store, attempt, readers.signIn, nowInSeconds(), request.deadline).finally(() =>
+        budget.release(network),
+      );
       if (result.outcome === 'throttled') throw errors.signInThrottled(result.retryAfterSeconds);
       if (result.outcome === 'invalid') throw errors.invalidCredentials();
       return reply

@@ -187,6 +187,72 @@ forEachStore((kind) => {
 forEachStore((kind) => {
   let service: Service;
   before(async () => {
+    // Behind a trusted proxy, so that X-Forwarded-For gives each request the client address it names.
+    service = await startService(kind, {
+      trustProxy: true,
+      readers: { signIn: { maxAttempts: MAX_ATTEMPTS, windowSeconds: 900 }, resetTokenTtlSeconds: 3600 },
+    });
+  });
+  after(() => service.close());
+
+  const from = (address: string) => ({ headers: { 'x-forwarded-for': address } });
+  const signInFrom = (address: string, email: string, password: string) =>
+    service.client
+      .as(null)
+      .post('/staff-sessions', { data: { type: 'staff-sessions', attributes: { email, password } } }, from(address));
+
+  describe('throttling per email and client network', () => {
+    it("locks out the network that guessed, not the staff member's own from elsewhere", async () => {
+      const staff = await createStaff(service.client, 'supervisor');
+      for (let i = 0; i < MAX_ATTEMPTS; i += 1) {
+        assert.equal((await signInFrom('203.0.113.7', staff.email, 'wrong password!')).status, 422);
+      }
+      const guesser = await signInFrom('203.0.113.7', staff.email, STAFF_PASSWORD);
+      assert.equal(onlyError(guesser, 429).code, 'SIGN_IN_THROTTLED');
+      assert.ok(Number(guesser.headers.get('retry-after')) > 0);
+      const own = await signInFrom('198.51.100.20', staff.email, STAFF_PASSWORD);
+      assert.equal(own.status, 201, own.text);
+    });
+
+    it('counts an IPv6 client by its /64, whichever address in it it uses', async () => {
+      const staff = await createStaff(service.client, 'agent');
+      for (let i = 0; i < MAX_ATTEMPTS; i += 1) {
+        await signInFrom(`2001:db8:1:2::${i + 1}`, staff.email, 'wrong password!');
+      }
+      const sameNetwork = await signInFrom('2001:db8:1:2:ffff::9', staff.email, STAFF_PASSWORD);
+      assert.equal(onlyError(sameNetwork, 429).code, 'SIGN_IN_THROTTLED');
+      assert.equal((await signInFrom('2001:db8:1:3::1', staff.email, STAFF_PASSWORD)).status, 201);
+    });
+
+    it('refuses every network once the email has had ten times the limit, the right password too', async () => {
+      const staff = await createStaff(service.client, 'agent');
+      const ceiling = 10 * MAX_ATTEMPTS;
+      for (let i = 0; i < ceiling; i += 1) {
+        const network = `192.0.2.${Math.floor(i / MAX_ATTEMPTS) + 1}`;
+        assert.equal((await signInFrom(network, staff.email, 'wrong password!')).status, 422, `attempt ${i}`);
+      }
+      for (const network of ['192.0.2.200', '198.51.100.21', '2001:db8:9::1']) {
+        const refused = await signInFrom(network, staff.email, STAFF_PASSWORD);
+        assert.equal(onlyError(refused, 429).code, 'SIGN_IN_THROTTLED', network);
+        assert.ok(Number(refused.headers.get('retry-after')) > 0);
+      }
+    });
+
+    it("starts a network's count anew on a success there", async () => {
+      const staff = await createStaff(service.client, 'agent');
+      for (let i = 0; i < MAX_ATTEMPTS - 1; i += 1) await signInFrom('203.0.113.8', staff.email, 'wrong password!');
+      assert.equal((await signInFrom('203.0.113.8', staff.email, STAFF_PASSWORD)).status, 201);
+      for (let i = 0; i < MAX_ATTEMPTS - 1; i += 1) {
+        assert.equal((await signInFrom('203.0.113.8', staff.email, 'wrong password!')).status, 422, `attempt ${i}`);
+      }
+      assert.equal((await signInFrom('203.0.113.8', staff.email, STAFF_PASSWORD)).status, 201);
+    });
+  });
+});
+
+forEachStore((kind) => {
+  let service: Service;
+  before(async () => {
     service = await startService(kind, { publicUrl: 'https://circulation.example' });
   });
   after(() => service.close());
