@@ -214,6 +214,14 @@ forEachStore((kind) => {
       assert.equal(own.status, 201, own.text);
     });
 
+    it("lets a locked-out network's further attempts use up nothing of the email's ceiling", async () => {
+      const staff = await createStaff(service.client, 'agent');
+      for (let i = 0; i < 10 * MAX_ATTEMPTS + 5; i += 1) {
+        await signInFrom('203.0.113.10', staff.email, 'wrong password!');
+      }
+      assert.equal((await signInFrom('198.51.100.22', staff.email, STAFF_PASSWORD)).status, 201);
+    });
+
     it('counts an IPv6 client by its /64, whichever address in it it uses', async () => {
       const staff = await createStaff(service.client, 'agent');
       for (let i = 0; i < MAX_ATTEMPTS; i += 1) {
