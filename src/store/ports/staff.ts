@@ -35,7 +35,7 @@ export interface NewStaffSession {
   idHash: Buffer;
   staffId: string;
   now: number;
-  /** The throttle's key of the email signed in with: its attempts are forgotten. */
+  /** The throttle's key whose attempts are forgotten: the email and network signed in from, not the email's ceiling. */
   attemptsKey: string;
   /** A new hash of the password, to replace the one verified (`from`) if it is still the stored one. */
   rehash?: { from: string; to: string };
@@ -54,7 +54,7 @@ export interface StaffStore {
     ifVersion?: IfVersion,
   ): Promise<StaffMember | undefined>;
   findStaffSignIn(email: string): Promise<StaffSignInAccount | undefined>;
-  /** Starts a session, forgets the email's attempts, applies the rehash and records the sign-in. */
+  /** Starts a session, forgets the attempts of `attemptsKey`, applies the rehash and records the sign-in. */
   createStaffSession(session: NewStaffSession, audit: AuditContext): Promise<void>;
   /**
    * The enabled staff member of a session seen after `idleSince`, whose last-seen time becomes
