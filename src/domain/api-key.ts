@@ -17,7 +17,9 @@ export type Scope = (typeof SCOPES)[number];
  * everything. `sign-in` is the narrow one a website backend holds: it verifies readers' passwords
  * and resets them, and can read nothing (write and admin may do the same). `metrics` reads
  * /metrics and nothing else, for a Prometheus scraper (admin may too). `catalogue` reads and
- * changes products and newsletters (admin may too), what a supervisor does beyond an agent.
+ * changes products and newsletters and nothing else (admin may too), what a supervisor does
+ * beyond an agent: it does not include `read`, which would open the readers' records to a
+ * product tool; the catalogue's reads accept either of the two instead (routes/catalogue.ts).
  */
 const GRANTS: Record<Scope, readonly Scope[]> = {
   read: ['read'],
@@ -25,11 +27,16 @@ const GRANTS: Record<Scope, readonly Scope[]> = {
   admin: ['read', 'write', 'admin', 'sign-in', 'metrics', 'catalogue'],
   'sign-in': ['sign-in'],
   metrics: ['metrics'],
-  catalogue: ['read', 'catalogue'],
+  catalogue: ['catalogue'],
 };
 
 export function allows(scopes: readonly Scope[], needed: Scope): boolean {
   return scopes.some((scope) => GRANTS[scope].includes(needed));
+}
+
+/** Whether the scopes allow any one of those a request accepts. */
+export function allowsAny(scopes: readonly Scope[], accepted: readonly Scope[]): boolean {
+  return accepted.some((needed) => allows(scopes, needed));
 }
 
 export const ApiKeyCreateAttributes = Type.Object(

@@ -218,8 +218,11 @@ export const errors = {
       { header: 'Authorization' },
       CHALLENGE,
     ),
-  scopeInsufficient: (has: readonly string[], needs: string) =>
-    single('SCOPE_INSUFFICIENT', `This credential has the scopes ${has.join(', ')}; this request needs ${needs}.`),
+  scopeInsufficient: (has: readonly string[], needs: readonly string[]) =>
+    single(
+      'SCOPE_INSUFFICIENT',
+      `This credential has the scopes ${has.join(', ')}; this request needs ${needs.join(' or ')}.`,
+    ),
   adminOnlyAttribute: (attribute: string) =>
     single('ADMIN_ONLY_ATTRIBUTE', `${attribute} is accepted only from an admin credential.`, {
       pointer: `/data/attributes/${attribute}`,

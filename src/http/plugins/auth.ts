@@ -14,7 +14,7 @@
  * checked, then its scope against what the route needs.
  */
 import type { FastifyRequest } from 'fastify';
-import { allows, hashSecret, parseSecret, secretMatches, type Scope } from '../../domain/api-key.js';
+import { allowsAny, hashSecret, parseSecret, secretMatches, type Scope } from '../../domain/api-key.js';
 import { clientNetwork } from '../../domain/client-network.js';
 import { errors } from '../errors.js';
 import { ENVIRONMENT_ADMIN, type AuditContext } from '../../domain/audit.js';
@@ -53,8 +53,11 @@ declare module 'fastify' {
     credential: Credential | null;
   }
   interface FastifyContextConfig {
-    /** What the route needs; by default `read` for GET and HEAD, `write` for the rest. */
-    scope?: Scope | 'public';
+    /**
+     * What the route needs; by default `read` for GET and HEAD, `write` for the rest. A list
+     * accepts a credential allowed any one of its scopes.
+     */
+    scope?: Scope | readonly Scope[] | 'public';
   }
 }
 
@@ -126,7 +129,8 @@ export const authentication = fp<AuthOptions & { store: Store }>(
       reply.headers(rateLimitHeaders(limit, rate));
       if (!rate.allowed) throw errors.tooManyRequests(rate.retryAfterSeconds);
 
-      if (!allows(credential.scopes, needed)) throw errors.scopeInsufficient(credential.scopes, needed);
+      const accepted = typeof needed === 'string' ? [needed] : needed;
+      if (!allowsAny(credential.scopes, accepted)) throw errors.scopeInsufficient(credential.scopes, accepted);
       request.credential = credential;
     });
   },

@@ -1,8 +1,9 @@
 /**
- * The routes every kind of catalogue record has (/products, /newsletters): admins create (under
- * an id of their choosing or one the service draws), change and delete them; any credential
- * lists them (paged by id, `filter[active]`) and reads one, with its counts in `meta`. Each kind
- * gives its schemas and its store's methods; products.ts and newsletters.ts are those.
+ * The routes every kind of catalogue record has (/products, /newsletters): the `catalogue` scope
+ * or admin creates (under an id of their choosing or one the service draws), changes and deletes
+ * them; a credential that reads, or that keeps the catalogue, lists them (paged by id,
+ * `filter[active]`) and reads one, with its counts in `meta`. Each kind gives its schemas and its
+ * store's methods; products.ts and newsletters.ts are those.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
@@ -26,6 +27,11 @@ import type { RouteOptions } from './options.js';
 
 /** Products and newsletters change with the `catalogue` scope (a supervisor's) or `admin`. */
 const CATALOGUE = { scope: 'catalogue' } as const;
+/**
+ * They are read with either `catalogue` or `read`: a product tool needs to see what it changes,
+ * and must not thereby read the readers, which `read` would also let it.
+ */
+const CATALOGUE_READ = { scope: ['catalogue', 'read'] } as const;
 
 /** A kind of catalogue record, as its routes see it: its shape, and its store's methods. */
 export interface CatalogueKind<R extends CatalogueRecord, V, M> extends CatalogueShape<R> {
@@ -95,6 +101,7 @@ export function catalogueRoutes<R extends CatalogueRecord, V, M extends object>(
     app.get(
       `/${kind.type}`,
       {
+        config: CATALOGUE_READ,
         schema: {
           querystring: ListQuery,
           response: { 200: collectionDocument(Resource, CursorLinks), ...errorResponses(400, 406) },
@@ -116,7 +123,10 @@ export function catalogueRoutes<R extends CatalogueRecord, V, M extends object>(
 
     app.get(
       `/${kind.type}/:${param}`,
-      { schema: { params: Params, response: { 200: Document, ...NotModifiedResponse, ...errorResponses(404, 406) } } },
+      {
+        config: CATALOGUE_READ,
+        schema: { params: Params, response: { 200: Document, ...NotModifiedResponse, ...errorResponses(404, 406) } },
+      },
       async (request, reply) => {
         const found = await kind.read(idOf(request));
         if (!found) throw notFound(idOf(request));

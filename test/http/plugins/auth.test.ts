@@ -1,7 +1,8 @@
 /**
  * Credentials and scopes on every endpoint: who gets in, who gets 401 or 403, that a revoked
  * credential stops working at once, and that on PostgreSQL one kept is not read again. The
- * sign-in scope reaches its two routes and nothing else.
+ * sign-in scope reaches its two routes and nothing else; the catalogue scope reaches products
+ * and newsletters and nothing else.
  */
 import assert from 'node:assert/strict';
 import { before, after, describe, it } from 'node:test';
@@ -21,14 +22,19 @@ import { createReader, issueResetToken, resetDocument, signInDocument } from '..
 import { startService, type Client, type Response, type Service } from '../../support/service.js';
 import { forEachStore } from '../../support/stores.js';
 
-type Scope = 'read' | 'write' | 'admin' | 'sign-in';
+const SCOPES = ['read', 'write', 'admin', 'sign-in', 'catalogue'] as const;
+type Scope = (typeof SCOPES)[number];
+/** What a route needs: one scope, or either of two (as the 403 names them). */
+type Need = Scope | 'catalogue or read';
 
 /** Which credentials a route needing a scope lets in: the scope itself and those that include it. */
-const LET_IN: Record<Scope, readonly Scope[]> = {
+const LET_IN: Record<Need, readonly Scope[]> = {
   read: ['read', 'write', 'admin'],
   write: ['write', 'admin'],
   admin: ['admin'],
   'sign-in': ['sign-in', 'write', 'admin'],
+  catalogue: ['catalogue', 'admin'],
+  'catalogue or read': ['catalogue', 'read', 'write', 'admin'],
 };
 
 forEachStore((kind) => {
@@ -46,6 +52,7 @@ forEachStore((kind) => {
       write: (await issueKey(admin, ['write'])).secret,
       admin: (await issueKey(admin, ['admin'])).secret,
       'sign-in': (await issueKey(admin, ['sign-in'])).secret,
+      catalogue: (await issueKey(admin, ['catalogue'])).secret,
       revoked: '',
     };
     const revoked = await issueKey(admin, ['admin']);
@@ -60,7 +67,7 @@ forEachStore((kind) => {
   /** One request to each endpoint, made fresh each time (so writes have something to act on). */
   interface Endpoint {
     name: string;
-    needs: Scope;
+    needs: Need;
     send(client: Client): Promise<Response>;
   }
   const endpoints: Endpoint[] = [
@@ -110,6 +117,9 @@ forEachStore((kind) => {
       send: async (c) =>
         c.put(`/users/${userId}/subscriptions/${await createSubscription(service.client, userId)}/expire`),
     },
+    { name: 'GET /users/{id}/access', needs: 'read', send: (c) => c.get(`/users/${userId}/access`) },
+    ...catalogueEndpoints('products'),
+    ...catalogueEndpoints('newsletters'),
     {
       name: 'POST /api-keys',
       needs: 'admin',
@@ -180,6 +190,32 @@ forEachStore((kind) => {
     },
   ];
 
+  /** The routes every kind of catalogue record has, each acting on a record of its own. */
+  function catalogueEndpoints(type: 'products' | 'newsletters'): Endpoint[] {
+    const document = (attributes: Record<string, unknown>, id?: string) => ({
+      data: { type, ...(id === undefined ? {} : { id }), attributes },
+    });
+    const create = async () => {
+      const response = await service.client.post(`/${type}`, document({ name: 'A record of the matrix' }));
+      assert.equal(response.status, 201, response.text);
+      return response.body.data.id as string;
+    };
+    return [
+      { name: `POST /${type}`, needs: 'catalogue', send: (c) => c.post(`/${type}`, document({ name: 'New' })) },
+      { name: `GET /${type}`, needs: 'catalogue or read', send: (c) => c.get(`/${type}`) },
+      { name: `GET /${type}/{id}`, needs: 'catalogue or read', send: async (c) => c.get(`/${type}/${await create()}`) },
+      ...(['PUT', 'PATCH'] as const).map((method) => ({
+        name: `${method} /${type}/{id}`,
+        needs: 'catalogue' as const,
+        send: async (c: Client) => {
+          const id = await create();
+          return c.request(method, `/${type}/${id}`, { body: document({ description: 'Changed' }, id) });
+        },
+      })),
+      { name: `DELETE /${type}/{id}`, needs: 'catalogue', send: async (c) => c.delete(`/${type}/${await create()}`) },
+    ];
+  }
+
   for (const endpoint of endpoints) {
     describe(endpoint.name, () => {
       it('answers 401 with WWW-Authenticate without a credential', async () => {
@@ -199,7 +235,7 @@ forEachStore((kind) => {
         onlyError(await endpoint.send(service.client.as(secrets.revoked)), 401);
       });
 
-      for (const scope of ['read', 'write', 'admin', 'sign-in'] as const) {
+      for (const scope of SCOPES) {
         const allowed = LET_IN[endpoint.needs].includes(scope);
         it(`${allowed ? 'lets in' : 'answers 403 to'} a ${scope} credential`, async () => {
           const response = await endpoint.send(service.client.as(secrets[scope]));
