@@ -672,12 +672,13 @@ async function benchStore(kind: string, work: string): Promise<{ rows: Row[]; ex
       work,
     );
     extras.startupToReadyMs = service.readyMs;
-    // A credential as a paywall would hold: write scope, a rate limit far above the load.
+    // A credential as a paywall would hold: write scope, a rate limit far above the load; and
+    // sign-in, which write does not include, for the sign-in scenarios.
     const created = await request(service.url, ADMIN_KEY, {
       method: 'POST',
       path: '/api-keys',
       body: JSON.stringify({
-        data: { type: 'api-keys', attributes: { name: 'bench', scopes: ['write'], rateLimit: 1_000_000 } },
+        data: { type: 'api-keys', attributes: { name: 'bench', scopes: ['write', 'sign-in'], rateLimit: 1_000_000 } },
       }),
     });
     const secret = JSON.parse(created.body.toString()).meta.secret as string;

@@ -15,7 +15,9 @@ export type Scope = (typeof SCOPES)[number];
 /**
  * What each scope allows: read only reads; write also changes users and subscriptions; admin
  * everything. `sign-in` is the narrow one a website backend holds: it verifies readers' passwords
- * and resets them, and can read nothing (write and admin may do the same). `metrics` reads
+ * and resets them, and can read nothing (admin may do the same). Write may not: every CRM and
+ * console agent would be a way to test a reader's password and to move their lastSignInAt; it
+ * issues reset tokens, which only the reader's mailbox turns into a new password. `metrics` reads
  * /metrics and nothing else, for a Prometheus scraper (admin may too). `catalogue` reads and
  * changes products and newsletters and nothing else (admin may too), what a supervisor does
  * beyond an agent: it does not include `read`, which would open the readers' records to a
@@ -23,7 +25,7 @@ export type Scope = (typeof SCOPES)[number];
  */
 const GRANTS: Record<Scope, readonly Scope[]> = {
   read: ['read'],
-  write: ['read', 'write', 'sign-in'],
+  write: ['read', 'write'],
   admin: ['read', 'write', 'admin', 'sign-in', 'metrics', 'catalogue'],
   'sign-in': ['sign-in'],
   metrics: ['metrics'],

@@ -206,6 +206,17 @@ forEachStore((kind) => {
       }
     });
 
+    it('answers 403 to a write credential, which issues tokens but does not use them', async () => {
+      const writer = service.client.as((await issueKey(service.client, ['write'])).secret);
+      const reader = await createReader(service.client);
+      const token = await issueResetToken(writer, reader.id);
+      assert.equal(
+        onlyError(await writer.post('/password-resets', resetDocument(token, NEW_PASSWORD)), 403).code,
+        'SCOPE_INSUFFICIENT',
+      );
+      assert.equal((await reset(token)).status, 204);
+    });
+
     it('is open to a sign-in credential, which cannot issue tokens', async () => {
       const site = (await issueKey(service.client, ['sign-in'])).secret;
       const reader = await createReader(service.client);

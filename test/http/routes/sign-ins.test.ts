@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { hash as argon2Hash } from '@node-rs/argon2';
 import { hash as bcryptHash } from 'bcrypt';
-import { createUser, onlyError, uniqueEmail, userDocument } from '../../support/fixtures.js';
+import { createUser, issueKey, onlyError, uniqueEmail, userDocument } from '../../support/fixtures.js';
 import { createReader, INVALID_CREDENTIALS, readerSettings, signIn, signInDocument } from '../../support/readers.js';
 import { startService, type Service } from '../../support/service.js';
 import { forEachStoreAndCitus } from '../../support/citus.js';
@@ -335,6 +335,24 @@ forEachStoreAndCitus((kind) => {
         await service.client.post('/sign-ins', signInDocument(email, 42));
       }
       assert.deepEqual(await service.sql('SELECT * FROM sign_in_attempts WHERE email_lower = ?', [email]), []);
+    });
+  });
+
+  describe('POST /sign-ins, by credential', () => {
+    it('answers 403 to a write credential, which would otherwise test passwords and move lastSignInAt', async () => {
+      const writer = service.client.as((await issueKey(service.client, ['write'])).secret);
+      const reader = await createReader(service.client);
+      const error = onlyError(await signIn(writer, reader.email, reader.password), 403);
+      assert.equal(error.code, 'SCOPE_INSUFFICIENT');
+      assert.equal((await service.client.get(`/users/${reader.id}`)).body.data.attributes.lastSignInAt, null);
+    });
+
+    it('signs in with a sign-in or an admin credential', async () => {
+      const reader = await createReader(service.client);
+      for (const scope of ['sign-in', 'admin'] as const) {
+        const client = service.client.as((await issueKey(service.client, [scope])).secret);
+        assert.equal((await signIn(client, reader.email, reader.password)).status, 201, scope);
+      }
     });
   });
 

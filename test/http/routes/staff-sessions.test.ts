@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { onlyError, userDocument } from '../../support/fixtures.js';
+import { createReader, resetDocument, signInDocument } from '../../support/readers.js';
 import { startService, type Service } from '../../support/service.js';
 import { ageSessions, createStaff, signInSession, staffSignIn, STAFF_PASSWORD } from '../../support/staff.js';
 import { forEachStore } from '../../support/stores.js';
@@ -81,6 +82,17 @@ forEachStore((kind) => {
       const product = { data: { type: 'products', id: `p${Date.now()}`, attributes: { name: 'P' } } };
       assert.equal(onlyError(await session.client.post('/products', product), 403).code, 'SCOPE_INSUFFICIENT');
       assert.equal(onlyError(await session.client.get('/api-keys'), 403).code, 'SCOPE_INSUFFICIENT');
+    });
+
+    it("lets an agent issue a reader's password reset token, but neither sign readers in nor reset with it", async () => {
+      const session = await signInSession(service.client, await createStaff(service.client, 'agent'));
+      const reader = await createReader(service.client);
+      const issued = await session.client.post(`/users/${reader.id}/password-reset-tokens`, undefined);
+      assert.equal(issued.status, 201, issued.text);
+      const signIn = await session.client.post('/sign-ins', signInDocument(reader.email, reader.password));
+      assert.equal(onlyError(signIn, 403).code, 'SCOPE_INSUFFICIENT');
+      const reset = await session.client.post('/password-resets', resetDocument(issued.body.meta.token, 'a new one'));
+      assert.equal(onlyError(reset, 403).code, 'SCOPE_INSUFFICIENT');
     });
 
     it('lets a supervisor change the catalogue, but not credentials', async () => {
