@@ -1196,6 +1196,21 @@ export function storeContract(
         assert.equal(await store.hasPasswordResetToken(user.id, hash, T), false);
       });
 
+      it('voids every token of a user whose email changes, but not for a change of letter case alone', async () => {
+        const { user, hash } = await userWithToken();
+        await store.updateUser(user.id, userChanges({ email: user.email.toUpperCase() }), AUDIT);
+        assert.equal(await store.hasPasswordResetToken(user.id, hash, T), true);
+        await store.updateUser(user.id, userChanges({ email: `moved-${user.email}` }), AUDIT);
+        assert.equal(await store.hasPasswordResetToken(user.id, hash, T), false);
+      });
+
+      it('voids the tokens of a new email and a new password changed at once', async () => {
+        const { user, hash } = await userWithToken();
+        const changes = userChanges({ email: `moved-${user.email}`, passwordHash: 'changed' });
+        assert.equal(await store.updateUser(user.id, changes, AUDIT), true);
+        assert.equal(await store.hasPasswordResetToken(user.id, hash, T), false);
+      });
+
       it('erases the tokens of an erased user with them', async () => {
         const { user, hash } = await userWithToken();
         await store.deleteUser(user.id, AUDIT);

@@ -1,6 +1,6 @@
 /**
  * The port for password reset tokens: single-use, short-lived, kept only as hashes, and void as
- * soon as the user's password changes by any route.
+ * soon as the user's password, or their email address, changes by any route.
  */
 import type { AuditContext } from '../../domain/audit.js';
 

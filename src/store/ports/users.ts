@@ -98,7 +98,11 @@ export interface UserStore {
   listUsers(query: UserListQuery): Promise<UserPage<StoredUser>>;
   /** The users `listUsers` answers, in the same order, each as the JSON text of its resource object. */
   listRenderedUsers(query: UserListQuery): Promise<UserPage<RenderedUser>>;
-  /** Changes the user; a new password hash also voids every password reset token of theirs. */
+  /**
+   * Changes the user; a new password hash, or an email that differs other than in letter case,
+   * also voids every password reset token of theirs in the same transaction (a token was mailed
+   * to the address left).
+   */
   updateUser(id: string, changes: UserChanges, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean>;
   /**
    * Erases the user with everything that names them: subscriptions, newsletter links, password

@@ -211,7 +211,8 @@ export function postgresUsers(
       sets.push(`${column} = $${params.length}`);
     };
     // A new address moves the user's row in the email lookup (none when only its case changes),
-    // and forgets the sign-in attempts counted for the address left, which would outlive an erasure.
+    // forgets the sign-in attempts counted for the address left, which would outlive an erasure,
+    // and voids the reset tokens mailed to it, which may no longer be the reader's.
     let moved = '';
     if (changes.email !== undefined) {
       const keys = emailKeys(changes.email);
@@ -227,11 +228,18 @@ export function postgresUsers(
           WHERE NOT EXISTS (SELECT 1 FROM user_emails WHERE email_lower = ${lower} AND user_id = $1)),`;
     }
     if (changes.passwordHash !== undefined) set('password_hash', changes.passwordHash);
-    // A new password voids every reset token of the user.
+    // A new password voids every reset token of the user, and so does a new address (left_email
+    // answers a row only when the address moved). One part deletes them for either reason, after
+    // `moved` so that it may name left_email: PostgreSQL does not say which of two parts of one
+    // statement changing the same rows takes effect.
+    const voidedWhen = [
+      ...(changes.passwordHash === undefined ? [] : ['EXISTS (SELECT 1 FROM u)']),
+      ...(changes.email === undefined ? [] : ['EXISTS (SELECT 1 FROM left_email)']),
+    ];
     const voided =
-      changes.passwordHash === undefined
+      voidedWhen.length === 0
         ? ''
-        : 'voided AS (DELETE FROM password_reset_tokens WHERE user_id = $1 AND EXISTS (SELECT 1 FROM u)),';
+        : `voided AS (DELETE FROM password_reset_tokens WHERE user_id = $1 AND (${voidedWhen.join(' OR ')})),`;
     for (const [field, value] of Object.entries(changes.fields)) set(columnOf(field), toColumnValue(field, value));
     if ('familyName' in changes.fields) set('family_key', searchKey(changes.fields.familyName as string));
     if ('givenName' in changes.fields) set('given_key', searchKey(changes.fields.givenName as string | null));
@@ -247,7 +255,7 @@ export function postgresUsers(
       ), added AS (
         INSERT INTO user_newsletters (user_id, newsletter_id)
         SELECT $1::bigint, x FROM u, unnest($3::text[]) AS x ON CONFLICT DO NOTHING
-      ), ${voided} ${moved} a AS (${record})
+      ), ${moved} ${voided} a AS (${record})
       SELECT count(*)::int AS n FROM u`;
     // Newsletters added are made sure of first, in the same transaction, once the user is locked.
     const rows = await uniqueEmail(() =>

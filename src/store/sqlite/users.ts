@@ -155,8 +155,12 @@ export function sqliteUsers(database: SqliteDatabase, references: SqliteReferenc
         const row: Row = { ...stored, id };
         if (changes.email !== undefined) {
           const keys = emailKeys(changes.email);
-          // The attempts counted for the address left would outlive an erasure of the reader.
-          if (keys.lower !== current.email_lower) database.changes(forgetAttemptsOf(current.email_lower as string));
+          if (keys.lower !== current.email_lower) {
+            // The attempts counted for the address left would outlive an erasure of the reader.
+            database.changes(forgetAttemptsOf(current.email_lower as string));
+            // A token was mailed to the address left, which may no longer be the reader's.
+            voidResetTokens.run(id);
+          }
           Object.assign(row, { email: changes.email, email_lower: keys.lower, email_domain: keys.domain });
         }
         if (changes.passwordHash !== undefined) {

@@ -1,7 +1,8 @@
 /**
  * Password resets: a token issued for a reader (shown once, kept as a hash, valid for a while),
  * then used once by the website backend to set a new password. A token is refused at its pointer
- * when it is used, expired, unknown or malformed, and voided by any change of the password.
+ * when it is used, expired, unknown or malformed, and voided by any change of the password or
+ * of the email it was mailed to.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -141,6 +142,33 @@ forEachStore((kind) => {
       assert.equal(changed.status, 200, changed.text);
       assertTokenRefused(await reset(third));
       assertTokenRefused(await reset(fourth));
+    });
+
+    for (const method of ['PATCH', 'PUT'] as const) {
+      it(`voids every outstanding token once ${method} changes the email; one issued after works`, async () => {
+        const reader = await createReader(service.client);
+        const [first, second] = [
+          await issueResetToken(service.client, reader.id),
+          await issueResetToken(service.client, reader.id),
+        ];
+        const changed = await service.client.request(method, `/users/${reader.id}`, {
+          body: { data: { type: 'users', id: reader.id, attributes: { email: uniqueEmail('elsewhere.example') } } },
+        });
+        assert.ok(changed.status === 200 || changed.status === 204, changed.text);
+        assertTokenRefused(await reset(first));
+        assertTokenRefused(await reset(second));
+        assert.equal((await reset(await issueResetToken(service.client, reader.id))).status, 204);
+      });
+    }
+
+    it('keeps outstanding tokens when only the letter case of the email changes: it is the same address', async () => {
+      const reader = await createReader(service.client);
+      const token = await issueResetToken(service.client, reader.id);
+      const changed = await service.client.patch(`/users/${reader.id}`, {
+        data: { type: 'users', id: reader.id, attributes: { email: reader.email.toUpperCase() } },
+      });
+      assert.equal(changed.status, 200, changed.text);
+      assert.equal((await reset(token)).status, 204);
     });
 
     it('keeps outstanding tokens through changes that leave the password alone', async () => {
