@@ -54,6 +54,7 @@ export function App() {
 
   const reader = /^#\/readers\/([^/]+)$/.exec(hash)?.[1];
   const dashboard = hash === '#/dashboard';
+  const searching = !reader && !dashboard;
   return (
     <>
       <header class="bar">
@@ -61,7 +62,7 @@ export function App() {
           circulation console
         </a>
         <nav aria-label="Console">
-          <a href="#/" aria-current={!reader && !dashboard ? 'page' : undefined}>
+          <a href="#/" aria-current={searching ? 'page' : undefined}>
             Search
           </a>
           <a href="#/dashboard" aria-current={dashboard ? 'page' : undefined}>
@@ -88,7 +89,8 @@ export function App() {
         ) : dashboard ? (
           <DashboardPage />
         ) : (
-          <SearchPage />
+          // Keyed by the address, so that Back to an earlier search (or to none) shows it anew.
+          <SearchPage key={hash} />
         )}
       </main>
     </>

@@ -85,14 +85,74 @@ forEachStore((kind) => {
         assert.equal(read.body.data.attributes.dateEnded.slice(0, 10), day(200));
       });
 
-      it('expires a subscription', async () => {
-        const id = await createUser(rig.service.client);
-        await createSubscription(rig.service.client, id, { dateStarted: instant(-10), dateEnded: instant(20) });
+      it('expires a subscription only once the agent confirms, told what the reader loses', async () => {
+        const id = await createUser(rig.service.client, { givenName: 'Ellen', familyName: 'Expiry' });
+        await createSubscription(rig.service.client, id, {
+          resource: 'print-online',
+          dateStarted: instant(-10),
+          dateEnded: instant(20),
+        });
         const page = await openAsAgent(id);
         await page.getByRole('button', { name: /^Expire/ }).click();
+        const dialog = page.getByRole('alertdialog');
+        assert.equal(
+          await dialog.locator('p').first().innerText(),
+          `Expire Print and online subscription, ${day(-10)} to ${day(20)} now?`,
+        );
+        await dialog.getByText('Ellen Expiry loses print and online access now.').waitFor();
+        await screenshot(page, `subscription-expire-confirm-${kind}`);
+        await dialog.getByRole('button', { name: 'Keep it' }).click();
+        assert.equal((await subscriptionsOf(id))[0].attributes.status, 'active');
+        await page.getByRole('button', { name: /^Expire/ }).click();
+        await page.getByRole('button', { name: 'Yes, expire it' }).click();
         await page.locator('.status-expired').waitFor();
         const [expired] = await subscriptionsOf(id);
         assert.equal(expired.attributes.status, 'expired');
+      });
+
+      it('tells the agent that a reader keeps what another active subscription gives', async () => {
+        const id = await createUser(rig.service.client, { givenName: 'Kim' });
+        for (const resource of ['online', 'print-online']) {
+          await createSubscription(rig.service.client, id, { resource, dateStarted: instant(-10), dateEnded: null });
+        }
+        const page = await openAsAgent(id);
+        await page.getByRole('button', { name: /^Expire Online subscription/ }).click();
+        await page
+          .getByRole('alertdialog')
+          .getByText('Kim Reader keeps their access through their other subscriptions.')
+          .waitFor();
+        await page.getByRole('button', { name: 'Keep it' }).click();
+        await page.getByRole('button', { name: /^Expire Print and online subscription/ }).click();
+        await page.getByRole('alertdialog').getByText('Kim Reader loses print access now.').waitFor();
+      });
+
+      it('offers neither Extend nor Expire on an expired subscription', async () => {
+        const id = await createUser(rig.service.client);
+        const expired = await createSubscription(rig.service.client, id, {
+          dateStarted: instant(-5),
+          dateEnded: instant(30),
+        });
+        assert.equal((await rig.service.client.put(`/users/${id}/subscriptions/${expired}/expire`)).status, 200);
+        await createSubscription(rig.service.client, id, { dateStarted: instant(-5), dateEnded: instant(30) });
+        const page = await openAsAgent(id);
+        const items = page.getByRole('region', { name: 'Subscriptions' }).locator('li.subscription');
+        const expiredItem = items.filter({ has: page.locator('.status-expired') });
+        const activeItem = items.filter({ has: page.locator('.status-active') });
+        assert.deepEqual(await expiredItem.getByRole('button').allInnerTexts(), ['Delete']);
+        assert.deepEqual(await activeItem.getByRole('button').allInnerTexts(), ['Extend', 'Expire', 'Delete']);
+      });
+
+      it('offers only active products for a new subscription, by name', async () => {
+        const retired = `retired-${kind.toLowerCase()}`;
+        const made = await rig.service.client.post('/products', {
+          data: { type: 'products', id: retired, attributes: { name: 'The Old Gazette', active: false } },
+        });
+        assert.equal(made.status, 201, made.text);
+        const page = await openAsAgent(await createUser(rig.service.client));
+        const options = await page.getByLabel('Product').locator('option').allInnerTexts();
+        assert.ok(options.includes('The Weekly'), options.join(' | '));
+        assert.ok(!options.includes('The Old Gazette'), options.join(' | '));
+        assert.ok(!options.some((o) => o === product || o === retired), options.join(' | '));
       });
 
       it('deletes a subscription only once the deletion is confirmed', async () => {
@@ -143,6 +203,10 @@ forEachStore((kind) => {
         await page.getByLabel(`Type ${email} to confirm`).fill(email);
         await erase.click();
         await page.getByRole('heading', { name: 'Find a reader' }).waitFor();
+        await page
+          .getByRole('status')
+          .getByText(`Reader ${id} (Reader) was erased, with everything held about them.`)
+          .waitFor();
         assert.equal((await rig.service.client.get(`/users/${id}`)).status, 404);
       });
 

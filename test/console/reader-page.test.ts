@@ -7,7 +7,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { createSubscription, createUser } from '../support/fixtures.js';
 import {
   missingChromium,
@@ -48,6 +48,12 @@ const EVERY_ATTRIBUTE = (newsletter: string) => ({
   demographics: { recommendations: ['science'] },
   newsletters: { add: [newsletter] },
 });
+
+/** The text of a description list's entry in `region`, by its term. */
+async function cellOf(region: Locator, term: string): Promise<string> {
+  const entry = region.locator('dl > div').filter({ has: region.page().locator('dt', { hasText: term }) });
+  return (await entry.locator('dd').innerText()).replace(/\s+/g, ' ').trim();
+}
 
 forEachStore((kind) => {
   describe("a reader's page", { skip: missingChromium }, () => {
@@ -117,6 +123,99 @@ forEachStore((kind) => {
       }
       assert.equal(shown.filter((text) => text.includes('The Paper')).length, 3);
       await screenshot(page, `reader-${kind}`, kind === 'SQLite' ? 'reader' : undefined);
+    });
+
+    it("says in Access what the reader gets now and until when, as the API's access check has it", async () => {
+      const admin = rig.service.client;
+      const both = `both-${kind.toLowerCase()}`;
+      const made = await admin.post('/products', {
+        data: { type: 'products', id: both, attributes: { name: 'Paper and Site', resource: 'print-online' } },
+      });
+      assert.equal(made.status, 201, made.text);
+      const id = await createUser(admin, { givenName: 'Grace' });
+      const subscribed = await admin.post(`/users/${id}/subscriptions`, {
+        data: {
+          type: 'subscriptions',
+          attributes: { dateStarted: instant(-10), dateEnded: instant(30) },
+          relationships: { product: { data: { type: 'products', id: both } } },
+        },
+      });
+      assert.equal(subscribed.status, 201, subscribed.text);
+      const access = (await admin.get(`/users/${id}/access`)).body.data.attributes;
+      assert.deepEqual([access.online, access.print], [true, true]);
+      await open(id);
+      const region = page.getByRole('region', { name: 'Access' });
+      const until = instant(30).slice(0, 10);
+      assert.equal(await cellOf(region, 'Online'), `Yes, until ${until}`);
+      assert.equal(await cellOf(region, 'Print edition'), `Yes, until ${until}`);
+      const item = page.getByRole('region', { name: 'Subscriptions' }).locator('li.subscription');
+      assert.match(await item.innerText(), /Paper and Site[\s\S]*gives print and online/);
+    });
+
+    it('says in Access why the reader gets nothing: which subscription ended, was expired, or has not begun', async () => {
+      const admin = rig.service.client;
+      const id = await createUser(admin, { givenName: 'Nadia' });
+      await createSubscription(admin, id, { resource: 'online', dateStarted: instant(-40), dateEnded: instant(-10) });
+      const expired = await createSubscription(admin, id, {
+        resource: 'online',
+        dateStarted: instant(-5),
+        dateEnded: instant(30),
+      });
+      assert.equal((await admin.put(`/users/${id}/subscriptions/${expired}/expire`)).status, 200);
+      const expiredOn = (await admin.get(`/users/${id}/subscriptions/${expired}`)).body.data.attributes.dateEnded;
+      await createSubscription(admin, id, { resource: 'print', dateStarted: instant(10), dateEnded: null });
+      await open(id);
+      const region = page.getByRole('region', { name: 'Access' });
+      const online = await cellOf(region, 'Online');
+      assert.match(online, /^No: /);
+      assert.ok(online.includes(`Online subscription ended on ${instant(-10).slice(0, 10)}`), online);
+      assert.ok(online.includes(`Online subscription was expired (ended early) on ${expiredOn.slice(0, 10)}`), online);
+      assert.equal(
+        await cellOf(region, 'Print edition'),
+        `No: Print subscription starts on ${instant(10).slice(0, 10)}.`,
+      );
+      const shown = await page
+        .getByRole('region', { name: 'Subscriptions' })
+        .locator('li.subscription')
+        .allInnerTexts();
+      assert.ok(
+        shown.every((text) => !text.includes('—')),
+        shown.join(' | '),
+      );
+    });
+
+    it('gives ended and expired subscriptions badges of their own', async () => {
+      const admin = rig.service.client;
+      const id = await createUser(admin);
+      await createSubscription(admin, id, { dateStarted: instant(-40), dateEnded: instant(-10) });
+      const expired = await createSubscription(admin, id, { dateStarted: instant(-5), dateEnded: instant(30) });
+      assert.equal((await admin.put(`/users/${id}/subscriptions/${expired}/expire`)).status, 200);
+      await open(id);
+      const badges = page.getByRole('region', { name: 'Subscriptions' }).locator('.status');
+      const texts = (await badges.allInnerTexts()).sort();
+      assert.deepEqual(texts, ['ended', 'expired early']);
+      const backgrounds = await Promise.all(
+        [0, 1].map((i) => badges.nth(i).evaluate((b) => (globalThis as any).getComputedStyle(b).backgroundColor)),
+      );
+      assert.notEqual(backgrounds[0], backgrounds[1], JSON.stringify(backgrounds));
+    });
+
+    it('puts Access and Subscriptions above the profile on a phone', async () => {
+      const phone = await rig.newPage({ width: 390, height: 844 });
+      await signInThroughConsole(phone, rig.service.baseUrl, staff);
+      const id = await createUser(rig.service.client, { givenName: 'Mobile' });
+      await phone.goto(`${rig.service.baseUrl}/console#/readers/${id}`);
+      const top = async (name: string) =>
+        (await phone.getByRole('heading', { name, exact: true }).boundingBox())?.y ?? Infinity;
+      await phone.getByRole('heading', { name: 'Subscriptions' }).waitFor();
+      const [access, subscriptions, profile] = [
+        await top('Access'),
+        await top('Subscriptions'),
+        await top('Profile and address'),
+      ];
+      assert.ok(access < subscriptions && subscriptions < profile, `${access} ${subscriptions} ${profile}`);
+      assert.ok(access < 844, 'Access is not on the first screen');
+      await screenshot(phone, `reader-phone-${kind}`);
     });
 
     it('saves an edited profile, and the API has the change', async () => {

@@ -42,6 +42,23 @@ forEachStore((kind) => {
       await page.goBack();
     });
 
+    it('keeps the search in the address, so that Back from a reader and a reload show it again', async () => {
+      const familyName = `Backward${kind}`;
+      const id = await createUser(rig.service.client, { givenName: 'Bea', familyName });
+      await search(familyName.toLowerCase());
+      await page.getByRole('link', { name: `Bea ${familyName}` }).click();
+      await page.getByRole('heading', { name: `Bea ${familyName}` }).waitFor();
+      assert.equal(new URL(page.url()).hash, `#/readers/${id}`);
+      await page.goBack();
+      await page.getByRole('link', { name: `Bea ${familyName}` }).waitFor();
+      const box = page.getByLabel('Name, email, circulation number or reader id');
+      assert.equal(await box.inputValue(), familyName.toLowerCase());
+      assert.equal(new URL(page.url()).hash, `#/?q=${familyName.toLowerCase()}`);
+      await page.reload();
+      await page.getByRole('link', { name: `Bea ${familyName}` }).waitFor();
+      assert.equal(await box.inputValue(), familyName.toLowerCase());
+    });
+
     it('finds "Müller" when "muller" is typed, without regard to case or accents', async () => {
       await createUser(rig.service.client, { givenName: 'Jürgen', familyName: 'Müller' });
       await createUser(rig.service.client, { givenName: 'Anna', familyName: 'MULLER' });

@@ -85,11 +85,18 @@ forEachStore((kind) => {
       await page.getByLabel(/email, circulation number/).fill(userId);
       await page.getByRole('link').filter({ hasText: 'Reader' }).first().click();
       await page.getByRole('heading', { name: 'Subscriptions' }).waitFor();
+      await page.getByLabel('Telephone').fill('+44 20 7946 0401');
       await page.getByRole('button', { name: 'Save profile' }).click();
       await page.getByText('Saved.').waitFor();
       const made = calls.filter((c) => !(c.method() === 'POST' && c.url().endsWith('/staff-sessions')));
       const paths = new Set(made.map((c) => `${c.method()} ${new URL(c.url()).pathname}`));
-      for (const route of ['GET /users', `GET /users/${userId}`, `PATCH /users/${userId}`, 'GET /products']) {
+      for (const route of [
+        'GET /users',
+        `GET /users/${userId}`,
+        `GET /users/${userId}/access`,
+        `PATCH /users/${userId}`,
+        'GET /products',
+      ]) {
         assert.ok(paths.has(route), `the console did not call ${route}: ${[...paths].join(', ')}`);
       }
       for (const call of made) {

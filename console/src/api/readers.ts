@@ -17,6 +17,8 @@ export type Reader = UserDocument['data'];
 type SubscriptionList =
   paths['/users/{user_id}/subscriptions']['get']['responses'][200]['content']['application/vnd.api+json'];
 export type Subscription = SubscriptionList['data'][number];
+type AccessDocument = paths['/users/{user_id}/access']['get']['responses'][200]['content']['application/vnd.api+json'];
+export type Access = AccessDocument['data']['attributes'];
 export type Profile = NonNullable<
   paths['/users/{user_id}']['patch']['requestBody']
 >['content']['application/vnd.api+json']['data']['attributes'];
@@ -35,25 +37,30 @@ export async function searchReaders(text: string): Promise<SearchResult> {
   return { refused: describe(error, response.status) };
 }
 
-/** A reader with their subscriptions, and the ETag a change must send back as If-Match. */
+/** A reader with their subscriptions, what they get now, and the ETag a change must send back as If-Match. */
 export interface LoadedReader {
   reader: Reader;
   subscriptions: Subscription[];
+  /** What the paywall and fulfilment answer for the reader now; undefined when it could not be read. */
+  access: Access | undefined;
   etag: string;
 }
 
-/** The reader and their subscriptions, read apart: only the reader's own document has an ETag. */
+/** The reader, their subscriptions and access, read apart: only the reader's own document has an ETag. */
 export async function loadReader(id: string): Promise<LoadedReader | undefined> {
-  const [user, subscriptions] = await Promise.all([
-    api.GET('/users/{user_id}', { params: { path: { user_id: id } } }),
+  const path = { user_id: id };
+  const [user, subscriptions, access] = await Promise.all([
+    api.GET('/users/{user_id}', { params: { path } }),
     api.GET('/users/{user_id}/subscriptions', {
-      params: { path: { user_id: id }, query: { 'page[size]': String(SUBSCRIPTIONS_SHOWN) } },
+      params: { path, query: { 'page[size]': String(SUBSCRIPTIONS_SHOWN) } },
     }),
+    api.GET('/users/{user_id}/access', { params: { path } }),
   ]);
   if (!user.data) return undefined;
   return {
     reader: user.data.data,
     subscriptions: subscriptions.data?.data ?? [],
+    access: access.data?.data.attributes,
     etag: user.response.headers.get('etag') ?? '',
   };
 }

@@ -3,6 +3,7 @@ import { useState } from 'preact/hooks';
 import { errorsOf } from '../api/client';
 import { eraseReader, issueResetToken, type LoadedReader } from '../api/readers';
 import { Field } from './field';
+import { flash } from './flash';
 
 export function DangerZone({ loaded }: { loaded: LoadedReader }) {
   const { reader } = loaded;
@@ -38,8 +39,11 @@ export function DangerZone({ loaded }: { loaded: LoadedReader }) {
         onSubmit={async (e) => {
           e.preventDefault();
           const { response, error } = await eraseReader(reader.id);
-          if (response.ok) location.hash = '#/';
-          else
+          if (response.ok) {
+            const name = [reader.attributes.givenName, reader.attributes.familyName].filter(Boolean).join(' ');
+            flash(`Reader ${reader.id}${name ? ` (${name})` : ''} was erased, with everything held about them.`);
+            location.hash = '#/';
+          } else
             setProblem(
               errorsOf(error)
                 .map((x) => x.detail ?? x.title)

@@ -1,4 +1,8 @@
-/** A labelled input with the API's message for it, if any, beside it (and named by it). */
+/**
+ * A labelled input with the API's message for it, if any, beside it (and named by it). A date is
+ * typed as the console writes every date, YYYY-MM-DD, where a date input would show the browser's
+ * locale (11/26/2026 beside 2026-11-26 everywhere else on the page).
+ */
 export interface FieldProps {
   id: string;
   label: string;
@@ -11,13 +15,17 @@ export interface FieldProps {
 }
 
 export function Field({ id, label, value, onInput, error, type = 'text', required, autoComplete }: FieldProps) {
+  const date = type === 'date';
   return (
     <div class="field">
-      <label for={id}>{label}</label>
+      <label for={id}>{date ? `${label} (YYYY-MM-DD)` : label}</label>
       <input
         id={id}
         name={id}
-        type={type as 'text'}
+        type={date ? 'text' : (type as 'text')}
+        inputMode={date ? 'numeric' : undefined}
+        pattern={date ? '\\d{4}-\\d{2}-\\d{2}' : undefined}
+        placeholder={date ? 'YYYY-MM-DD' : undefined}
         value={value}
         required={required}
         autoComplete={autoComplete}

@@ -1,5 +1,10 @@
-/** A reader's subscriptions with their status and product, and what an agent does to them. */
-import { useState } from 'preact/hooks';
+/**
+ * A reader's subscriptions with their status, product and what each gives, and what an agent does
+ * to them. Expiring ends a subscription now, so it asks first, naming the subscription and what
+ * the reader loses; an expired one cannot be extended (the service keeps it expired), so it
+ * offers no Extend. A new subscription is of an active product, picked by name.
+ */
+import { useEffect, useRef, useState } from 'preact/hooks';
 import { errorsOf } from '../api/client';
 import type { LoadedReader, Subscription } from '../api/readers';
 import {
@@ -9,11 +14,26 @@ import {
   expireSubscription,
   extendSubscription,
 } from '../api/subscriptions';
+import {
+  gives,
+  givesText,
+  resourceOf,
+  subscriptionName,
+  type CatalogueProduct,
+  type Entitlement,
+  type Resource,
+} from './entitlements';
 import { messagesByField } from './errors';
 import { Field } from './field';
 
-type Named = { id: string; name: string };
 type Reload = () => Promise<unknown>;
+
+const STATUS_TEXT: Record<string, string> = {
+  active: 'active',
+  scheduled: 'scheduled',
+  ended: 'ended',
+  expired: 'expired early',
+};
 
 export function Subscriptions({
   loaded,
@@ -21,13 +41,19 @@ export function Subscriptions({
   reload,
 }: {
   loaded: LoadedReader;
-  products: Named[];
+  products: CatalogueProduct[];
   reload: Reload;
 }) {
   const userId = loaded.reader.id;
-  const productName = (s: Subscription) => {
-    const id = s.relationships?.product?.data?.id;
-    return id ? (products.find((p) => p.id === id)?.name ?? id) : '—';
+  const { givenName, familyName, email } = loaded.reader.attributes;
+  const readerName = [givenName, familyName].filter(Boolean).join(' ') || email || 'The reader';
+  /** What expiring `s` takes from the reader now: what it gives that no other active subscription does. */
+  const lostBy = (s: Subscription): Entitlement[] => {
+    if (s.attributes.status !== 'active') return [];
+    const others = loaded.subscriptions.filter((o) => o.id !== s.id && o.attributes.status === 'active');
+    return (['print', 'online'] as const).filter(
+      (what) => gives(resourceOf(s, products), what) && !others.some((o) => gives(resourceOf(o, products), what)),
+    );
   };
   return (
     <section aria-labelledby="subscriptions-heading">
@@ -37,32 +63,58 @@ export function Subscriptions({
       ) : (
         <ul class="subscriptions">
           {loaded.subscriptions.map((s) => (
-            <SubscriptionItem key={s.id} userId={userId} subscription={s} product={productName(s)} reload={reload} />
+            <SubscriptionItem
+              key={s.id}
+              userId={userId}
+              subscription={s}
+              name={subscriptionName(s, products)}
+              resource={resourceOf(s, products)}
+              consequence={expiryConsequence(s, readerName, lostBy(s))}
+              reload={reload}
+            />
           ))}
         </ul>
       )}
-      <AddSubscription userId={userId} products={products} reload={reload} />
+      <AddSubscription userId={userId} products={products.filter((p) => p.active)} reload={reload} />
     </section>
   );
+}
+
+/** What an agent is told before expiring a subscription: what the reader loses, or that they lose nothing now. */
+function expiryConsequence(s: Subscription, readerName: string, lost: Entitlement[]): string {
+  const a = s.attributes;
+  if (a.status === 'scheduled')
+    return `It will not start: ${readerName} will not get what it gives from ${dayOf(a.dateStarted)}.`;
+  if (a.status !== 'active') return `It has already ended: ${readerName}'s access does not change.`;
+  if (lost.length === 0) return `${readerName} keeps their access through their other subscriptions.`;
+  return `${readerName} loses ${lost.join(' and ')} access now.`;
 }
 
 function SubscriptionItem({
   userId,
   subscription,
-  product,
+  name,
+  resource,
+  consequence,
   reload,
 }: {
   userId: string;
   subscription: Subscription;
-  product: string;
+  name: string;
+  resource: Resource | null;
+  consequence: string;
   reload: Reload;
 }) {
   const a = subscription.attributes;
-  const [mode, setMode] = useState<'idle' | 'extend' | 'delete'>('idle');
+  const [mode, setMode] = useState<'idle' | 'extend' | 'delete' | 'expire'>('idle');
+  // A confirmation takes the focus as it opens, so that a keyboard or a screen reader is in it
+  // (autofocus works only on a page's first load).
+  const confirming = useRef<HTMLButtonElement>(null);
+  useEffect(() => confirming.current?.focus(), [mode]);
   const [dateEnded, setDateEnded] = useState(dayOf(a.dateEnded));
   const [problem, setProblem] = useState<string | undefined>();
   const [endMessage, setEndMessage] = useState<string | undefined>();
-  const label = `${product}, ${dayOf(a.dateStarted)} to ${dayOf(a.dateEnded) || 'open-ended'}`;
+  const label = `${name}, ${dayOf(a.dateStarted)} to ${dayOf(a.dateEnded) || 'open-ended'}`;
   const done = async (result: { response: Response; error?: unknown }) => {
     if (!result.response.ok) {
       const { dateEnded: atEnd, ...others } = messagesByField(errorsOf(result.error));
@@ -78,20 +130,19 @@ function SubscriptionItem({
   };
   return (
     <li class="subscription">
-      <span class={`status status-${a.status}`}>{a.status}</span> <strong>{product}</strong>{' '}
+      <span class={`status status-${a.status}`}>{STATUS_TEXT[a.status ?? ''] ?? a.status}</span> <strong>{name}</strong>{' '}
       <span>
         {dayOf(a.dateStarted)} → {dayOf(a.dateEnded) || 'open-ended'}
       </span>
+      <span class="gives"> · gives {givesText(resource)}</span>
       <div class="actions">
-        <button type="button" aria-label={`Extend ${label}`} onClick={() => setMode('extend')}>
-          Extend
-        </button>
         {!a.expired && (
-          <button
-            type="button"
-            aria-label={`Expire ${label}`}
-            onClick={async () => done(await expireSubscription(userId, subscription.id))}
-          >
+          <button type="button" aria-label={`Extend ${label}`} onClick={() => setMode('extend')}>
+            Extend
+          </button>
+        )}
+        {!a.expired && (
+          <button type="button" aria-label={`Expire ${label}`} onClick={() => setMode('expire')}>
             Expire
           </button>
         )}
@@ -120,13 +171,34 @@ function SubscriptionItem({
           </button>
         </form>
       )}
+      {mode === 'expire' && (
+        <div
+          role="alertdialog"
+          aria-labelledby={`expire-${subscription.id}`}
+          aria-describedby={`expire-loss-${subscription.id}`}
+        >
+          <p id={`expire-${subscription.id}`}>Expire {label} now?</p>
+          <p id={`expire-loss-${subscription.id}`}>{consequence}</p>
+          <button
+            type="button"
+            class="danger"
+            ref={confirming}
+            onClick={async () => done(await expireSubscription(userId, subscription.id))}
+          >
+            Yes, expire it
+          </button>{' '}
+          <button type="button" onClick={() => setMode('idle')}>
+            Keep it
+          </button>
+        </div>
+      )}
       {mode === 'delete' && (
         <div role="alertdialog" aria-labelledby={`confirm-${subscription.id}`}>
           <p id={`confirm-${subscription.id}`}>Delete this subscription for good?</p>
           <button
             type="button"
             class="danger"
-            autoFocus
+            ref={confirming}
             onClick={async () => done(await deleteSubscription(userId, subscription.id))}
           >
             Yes, delete it
@@ -145,7 +217,15 @@ function SubscriptionItem({
   );
 }
 
-function AddSubscription({ userId, products, reload }: { userId: string; products: Named[]; reload: Reload }) {
+function AddSubscription({
+  userId,
+  products,
+  reload,
+}: {
+  userId: string;
+  products: CatalogueProduct[];
+  reload: Reload;
+}) {
   const [product, setProduct] = useState('');
   const [dateStarted, setDateStarted] = useState(new Date().toISOString().slice(0, 10));
   const [dateEnded, setDateEnded] = useState('');

@@ -1,14 +1,20 @@
-/** A reader's page: the profile to edit, newsletters, subscriptions, the rarer actions, and the history. */
+/**
+ * A reader's page: what they get now and their subscriptions first (what most calls are about,
+ * and first on a phone's narrow screen), then newsletters, the profile to edit, the rarer actions,
+ * and the history.
+ */
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { loadReader, type LoadedReader } from '../api/readers';
 import { listNewsletters, listProducts } from '../api/subscriptions';
 import { DangerZone } from '../parts/danger-zone';
 import { History } from '../parts/history';
 import { Newsletters } from '../parts/newsletters';
+import { AccessSummary } from '../parts/access';
+import type { CatalogueProduct, Resource } from '../parts/entitlements';
 import { ProfileForm } from '../parts/profile-form';
 import { Subscriptions } from '../parts/subscriptions';
 
-type Catalogue = { products: { id: string; name: string }[]; newsletters: { id: string; name: string }[] };
+type Catalogue = { products: CatalogueProduct[]; newsletters: { id: string; name: string }[] };
 
 export function ReaderPage({ id }: { id: string }) {
   const [loaded, setLoaded] = useState<LoadedReader | null | undefined>();
@@ -22,7 +28,12 @@ export function ReaderPage({ id }: { id: string }) {
     reload();
     Promise.all([listProducts(), listNewsletters()]).then(([products, newsletters]) =>
       setCatalogue({
-        products: products.map((p) => ({ id: p.id, name: p.attributes.name ?? p.id })),
+        products: products.map((p) => ({
+          id: p.id,
+          name: p.attributes.name ?? p.id,
+          active: p.attributes.active,
+          resource: (p.attributes.resource ?? null) as Resource | null,
+        })),
         newsletters: newsletters.map((n) => ({ id: n.id, name: n.attributes.name ?? n.id })),
       }),
     );
@@ -48,10 +59,13 @@ export function ReaderPage({ id }: { id: string }) {
         {reader.attributes.circulationNumber && ` · circulation number ${reader.attributes.circulationNumber}`}
       </p>
       <div class="columns">
-        <ProfileForm loaded={loaded} reload={reload} />
         <div>
+          <AccessSummary loaded={loaded} products={catalogue.products} />
           <Subscriptions loaded={loaded} products={catalogue.products} reload={reload} />
           <Newsletters loaded={loaded} newsletters={catalogue.newsletters} reload={reload} />
+        </div>
+        <div>
+          <ProfileForm loaded={loaded} reload={reload} />
           <DangerZone loaded={loaded} />
         </div>
       </div>

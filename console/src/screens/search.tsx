@@ -1,12 +1,24 @@
-/** Find a reader: one box, searched a moment after typing stops. */
+/**
+ * Find a reader: one box, searched a moment after typing stops. The text lives in the address
+ * (`#/?q=…`), replaced as it is typed, so that Back from a reader, and a reload, find it again.
+ */
 import { useEffect, useState } from 'preact/hooks';
 import { searchReaders, type SearchResult } from '../api/readers';
+import { takeFlash } from '../parts/flash';
 
 const DEBOUNCE_MS = 300;
 
+/** The search text the address holds, if any. */
+const queryOf = (hash: string) => new URLSearchParams(hash.split('?')[1] ?? '').get('q') ?? '';
+
+function keepInAddress(text: string) {
+  history.replaceState(null, '', text.trim() === '' ? '#/' : `#/?q=${encodeURIComponent(text)}`);
+}
+
 export function SearchPage() {
-  const [text, setText] = useState('');
+  const [text, setText] = useState(() => queryOf(location.hash));
   const [found, setFound] = useState<SearchResult | undefined>();
+  const [notice] = useState(takeFlash);
   useEffect(() => {
     if (text.trim() === '') {
       setFound(undefined);
@@ -24,13 +36,21 @@ export function SearchPage() {
   return (
     <>
       <h1>Find a reader</h1>
+      {notice && (
+        <p class="notice" role="status">
+          {notice}
+        </p>
+      )}
       <form role="search" onSubmit={(e) => e.preventDefault()}>
         <label for="search">Name, email, circulation number or reader id</label>
         <input
           id="search"
           type="search"
           value={text}
-          onInput={(e) => setText(e.currentTarget.value)}
+          onInput={(e) => {
+            setText(e.currentTarget.value);
+            keepInAddress(e.currentTarget.value);
+          }}
           aria-describedby={found && 'refused' in found ? 'search-error' : undefined}
           autoFocus
         />
