@@ -8,6 +8,16 @@ export { DEFAULT_POOL_SIZE } from './postgres/open.js';
 export { PAGE_READ_LIMIT } from './sql/users.js';
 import { openSqliteStore, type SqliteSynchronous } from './sqlite/open.js';
 
+// A SQLite database as a whole file, for backups and restores (see sqlite/files.ts).
+export {
+  checkSqliteCopy,
+  copySqliteFile,
+  DatabaseInUse,
+  takeSqliteFileAlone,
+  UnsoundCopy,
+  type HeldAlone,
+} from './sqlite/files.js';
+
 /** Which database, and how to use it: what the settings say (see config.ts). */
 export type DatabaseConfig =
   | { kind: 'sqlite'; path: string; synchronous: SqliteSynchronous; busyTimeoutMs: number }

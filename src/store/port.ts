@@ -49,7 +49,21 @@ export interface DatabaseLifecycle {
   ping(): Promise<void>;
   /** Connection pool use, where the adapter has a pool. */
   poolStats?(): PoolStats;
+  /**
+   * Where the database is a file this process has open (SQLite): copies it online into the file
+   * at `path` (made beforehand, empty), over the connection the store uses, so that its own
+   * writes between two steps go into the copy rather than start it again.
+   */
+  copyInto?(path: string, options?: CopyOptions): Promise<void>;
   close(): Promise<void>;
+}
+
+/** How an online copy proceeds. */
+export interface CopyOptions {
+  /** Pages copied in one go, between which other work runs; all of them when unset. */
+  pagesPerStep?: number;
+  /** Ends the copy at the next step, rejecting with the signal's reason. */
+  signal?: AbortSignal;
 }
 
 export interface PoolStats {

@@ -13,6 +13,7 @@ import { PAGE_READ_LIMIT } from '../sql/users.js';
 import { sqliteAudit } from './audit.js';
 import { sqliteCredentials } from './credentials.js';
 import { SqliteDatabase } from './database.js';
+import { copyDatabase } from './files.js';
 import { sqliteIdempotency } from './idempotency.js';
 import { sqliteMigrations, type SqliteMigration } from './migrations.js';
 import { sqlitePasswordResets } from './password-resets.js';
@@ -73,6 +74,7 @@ export function openSqliteStore(options: SqliteOptions): Store {
       async ping() {
         ping.get();
       },
+      copyInto: (path, copy) => copyDatabase(db, path, copy),
       async close() {
         db.close();
       },
