@@ -3,6 +3,8 @@
  * with one line that names the setting, rather than surfacing later as a strange failure.
  */
 import { dirname, join, resolve } from 'node:path';
+import { POSTGRES_BACKUPS } from './backups/copy.js';
+import type { BackupSettings } from './backups/schedule.js';
 import { parseNetworks, type AllowedNetworks, type RetryPolicy } from './domain/webhooks.js';
 import type { RetentionSettings } from './jobs/retention.js';
 import {
@@ -56,6 +58,8 @@ export interface Config {
   consoleIdleSeconds: number;
   /** REPORT_MAX_AGE_SECONDS: how long a process answers the dashboard's report from what it last counted. */
   reportMaxAgeSeconds: number;
+  /** Scheduled backups of a SQLite database (BACKUP_DIR); undefined without BACKUP_DIR. */
+  backups: BackupSettings | undefined;
 }
 
 export interface RetentionConfig extends RetentionSettings {
@@ -118,6 +122,7 @@ export const SETTINGS = {
   readers: ['SIGN_IN_MAX_ATTEMPTS', 'SIGN_IN_WINDOW_MINUTES', 'PASSWORD_RESET_TTL_MINUTES'],
   console: ['CONSOLE_SESSION_IDLE_MINUTES', 'REPORT_MAX_AGE_SECONDS'],
   catalogue: ['STRICT_REFERENCES'],
+  backups: ['BACKUP_DIR', 'BACKUP_INTERVAL_MINUTES', 'BACKUP_KEEP'],
   jobs: [
     'LAPSE_INTERVAL_SECONDS',
     'RETENTION_INTERVAL_SECONDS',
@@ -183,6 +188,7 @@ export function loadConfig(env: Env = process.env): Config {
       60 *
       integer('CONSOLE_SESSION_IDLE_MINUTES', env.CONSOLE_SESSION_IDLE_MINUTES, DEFAULT_CONSOLE_IDLE_MINUTES, 1, 1440),
     reportMaxAgeSeconds: integer('REPORT_MAX_AGE_SECONDS', env.REPORT_MAX_AGE_SECONDS, 60, 0, 3600),
+    backups: backups(env, databaseConfig),
     retention: {
       intervalSeconds: integer('RETENTION_INTERVAL_SECONDS', env.RETENTION_INTERVAL_SECONDS, 600, 0, 86_400),
       idempotencyHours: integer('IDEMPOTENCY_RETENTION_HOURS', env.IDEMPOTENCY_RETENTION_HOURS, 24, 1, 720),
@@ -258,6 +264,20 @@ function database(env: Env): DatabaseConfig {
     synchronous,
     busyTimeoutMs: integer('SQLITE_BUSY_TIMEOUT_MS', env.SQLITE_BUSY_TIMEOUT_MS, 1000, 0, 60_000),
   };
+}
+
+/**
+ * Read whether or not BACKUP_DIR is set, so that a bad interval is refused before anyone relies on
+ * it. With PostgreSQL, BACKUP_DIR stops the start: a process that seems to back up and does not
+ * would be found out on the day a backup is needed.
+ */
+function backups(env: Env, database: DatabaseConfig): BackupSettings | undefined {
+  const intervalMinutes = integer('BACKUP_INTERVAL_MINUTES', env.BACKUP_INTERVAL_MINUTES, 1440, 1, 10_080);
+  const keep = integer('BACKUP_KEEP', env.BACKUP_KEEP, 7, 1, 10_000);
+  const dir = env.BACKUP_DIR;
+  if (dir === undefined || dir === '') return undefined;
+  if (database.kind === 'postgres') throw new ConfigError('BACKUP_DIR', POSTGRES_BACKUPS);
+  return { dir: resolve(dir), intervalMinutes, keep };
 }
 
 /** Beside a SQLite database, where its owner looks; in the working folder otherwise. */

@@ -51,6 +51,7 @@ describe('loadConfig defaults', () => {
       readers: { signIn: { maxAttempts: 10, windowSeconds: 900 }, resetTokenTtlSeconds: 3600 },
       consoleIdleSeconds: 1800,
       reportMaxAgeSeconds: 60,
+      backups: undefined,
     });
   });
 
@@ -278,6 +279,33 @@ describe('loadConfig refuses invalid settings, naming the setting', () => {
     assertRefused({ SIGN_IN_WINDOW_MINUTES: '1.5' }, 'SIGN_IN_WINDOW_MINUTES'));
   it('refuses a PASSWORD_RESET_TTL_MINUTES over a week', () =>
     assertRefused({ PASSWORD_RESET_TTL_MINUTES: '10081' }, 'PASSWORD_RESET_TTL_MINUTES'));
+});
+
+describe('the backup settings', () => {
+  it('schedule nothing without BACKUP_DIR, and a day with 7 kept with it', () => {
+    assert.equal(loadConfig({}).backups, undefined);
+    assert.deepEqual(loadConfig({ BACKUP_DIR: 'backups' }).backups, {
+      dir: resolve('backups'),
+      intervalMinutes: 1440,
+      keep: 7,
+    });
+    assert.deepEqual(loadConfig({ BACKUP_DIR: '/b', BACKUP_INTERVAL_MINUTES: '60', BACKUP_KEEP: '48' }).backups, {
+      dir: '/b',
+      intervalMinutes: 60,
+      keep: 48,
+    });
+  });
+
+  it('refuse an interval or a count out of range, even without BACKUP_DIR', () => {
+    assertRefused({ BACKUP_INTERVAL_MINUTES: '0' }, 'BACKUP_INTERVAL_MINUTES');
+    assertRefused({ BACKUP_INTERVAL_MINUTES: '10081' }, 'BACKUP_INTERVAL_MINUTES');
+    assertRefused({ BACKUP_KEEP: '0' }, 'BACKUP_KEEP');
+  });
+
+  it('refuse BACKUP_DIR with PostgreSQL, naming its own tools', () => {
+    assertRefused({ DATABASE_URL: 'postgres://localhost/x', BACKUP_DIR: '/b' }, 'BACKUP_DIR');
+    assert.throws(() => loadConfig({ DATABASE_URL: 'postgres://localhost/x', BACKUP_DIR: '/b' }), /pg_dump -Fc/);
+  });
 });
 
 describe('the list of settings', () => {

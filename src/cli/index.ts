@@ -3,6 +3,7 @@
  * failures 1, with one line on stderr). Settings come from the environment, as for the service.
  */
 import { ConfigError, loadConfig, SETTINGS, type Config } from '../config.js';
+import { backupCommand } from './backup.js';
 import { CommandError, UsageError, type Command } from './command.js';
 import { exportCommand } from './export.js';
 import { importCommand } from './import.js';
@@ -11,6 +12,7 @@ import { staffCommand } from './staff.js';
 import { lapseCommand } from './lapse.js';
 import { migrateCommand } from './migrate.js';
 import { pruneCommand } from './prune.js';
+import { restoreCommand } from './restore.js';
 import { seedCommand } from './seed.js';
 import { serveCommand } from './serve.js';
 
@@ -24,6 +26,8 @@ const COMMANDS: Record<string, Command> = {
   seed: seedCommand,
   lapse: lapseCommand,
   prune: pruneCommand,
+  backup: backupCommand,
+  restore: restoreCommand,
 };
 
 const USAGE = `Usage: circulation <command>

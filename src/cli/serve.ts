@@ -4,6 +4,7 @@
  * SIGINT.
  */
 import { relative } from 'node:path';
+import { startBackups, type Backups } from '../backups/schedule.js';
 import type { Config } from '../config.js';
 import { issueFirstAdminCredential } from '../credentials/issue.js';
 import { buildApp } from '../http/app.js';
@@ -38,6 +39,7 @@ async function serve(config: Config): Promise<void> {
   );
   let dispatcher: Dispatcher | undefined;
   let jobs: Jobs | undefined;
+  let backups: Backups | undefined;
   const app = await buildApp({
     store,
     publicUrl: config.publicUrl,
@@ -74,6 +76,7 @@ async function serve(config: Config): Promise<void> {
       'shutting down: draining (a second signal stops it), then finishing requests in flight',
     );
     const jobsEnded = jobs?.stop();
+    const backupsEnded = backups?.stop();
     await app.drain(config.shutdownDrainMs, drained.signal);
     const deadline = setTimeout(() => {
       app.log.error('requests still in flight at the end of the grace period; exiting without them');
@@ -83,6 +86,7 @@ async function serve(config: Config): Promise<void> {
     await app.close();
     await dispatcher?.stop();
     await jobsEnded;
+    await backupsEnded;
     await store.close();
     app.log.info('shut down cleanly');
     process.exit(0);
@@ -103,6 +107,7 @@ async function serve(config: Config): Promise<void> {
     },
     app.log,
   );
+  if (config.backups) backups = startBackups(store, config.backups, app.log);
   if (keys.webhook && config.webhooks.deliver) {
     dispatcher = startDispatcher(store, { ...config.webhooks, key: keys.webhook, log: app.log });
   }

@@ -1,0 +1,64 @@
+/**
+ * `circulation backup DEST`: an online copy of the SQLite database to DEST, while the service
+ * serves and writes (src/backups/copy.ts says what it guarantees).
+ */
+import { existsSync, statSync } from 'node:fs';
+import { relative, resolve } from 'node:path';
+import { BackupRefused, POSTGRES_BACKUPS, writeBackup, type Written } from '../backups/copy.js';
+import { copySqliteFile } from '../store/open.js';
+import { CommandError, UsageError, type Command } from './command.js';
+
+export const backupCommand: Command = {
+  summary: 'copy the SQLite database to a file, online (circulation backup --help)',
+  usage: `Usage: circulation backup DEST
+  Copies the SQLite database (DATABASE_URL) to the file DEST while the service serves and writes:
+  every write answered before the backup began is in it. The copy is written beside DEST under a
+  temporary name, checked (PRAGMA integrity_check), and only then renamed to DEST, replacing a file
+  there: a failed or killed backup leaves DEST as it was. DEST is readable by its owner only.
+  On PostgreSQL use pg_dump -Fc or base backups with WAL archiving instead (see the README).
+`,
+  async run(config, args) {
+    const [destination, ...rest] = args;
+    if (!destination || rest.length > 0 || destination.startsWith('-')) throw new UsageError('backup takes one DEST');
+    const { database } = config;
+    if (database.kind === 'postgres') throw new CommandError(`circulation backup ${POSTGRES_BACKUPS}`);
+    if (database.path === ':memory:')
+      throw new CommandError('the database is in memory (DATABASE_URL): there is no file to copy');
+    if (!existsSync(database.path)) throw new CommandError(`there is no database at ${database.path} (DATABASE_URL)`);
+    if (isTheDatabase(resolve(destination), database.path)) {
+      throw new CommandError(`${destination} is the database itself (DATABASE_URL): give another file`);
+    }
+    const written = await refusedAsCommandError(() =>
+      writeBackup(destination, (draft) => copySqliteFile(database.path, draft, database.busyTimeoutMs)),
+    );
+    process.stdout.write(`${reportOf('backed up the database to', written)}\n`);
+  },
+};
+
+/** Whether `path` is the database or a file SQLite keeps beside it, which a rename would destroy. */
+function isTheDatabase(path: string, database: string): boolean {
+  if (['', '-wal', '-shm', '-journal'].some((suffix) => path === `${database}${suffix}`)) return true;
+  const a = statSync(path, { throwIfNoEntry: false });
+  const b = statSync(database);
+  return a !== undefined && a.ino === b.ino && a.dev === b.dev;
+}
+
+/** `VERB PATH (SIZE, schema version N) in S s`: one line. */
+export function reportOf(verb: string, written: Written): string {
+  const near = relative(process.cwd(), written.path);
+  const path = near.startsWith('..') || near === '' ? written.path : near;
+  return `${verb} ${path} (${megabytes(written.bytes)}, schema version ${written.schemaVersion}) in ${(written.ms / 1000).toFixed(1)} s`;
+}
+
+function megabytes(bytes: number): string {
+  return bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(0)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+export async function refusedAsCommandError<T>(work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    if (error instanceof BackupRefused) throw new CommandError(error.message);
+    throw error;
+  }
+}
