@@ -1,13 +1,13 @@
 /**
  * Restoring a backup: the database file is replaced whole by a checked copy of the backup, and
- * only while no other process has it open. The order keeps the old database usable until the
- * rename: first the live file is taken alone (or the restore refused at once), then the backup is
- * copied beside it and checked (a circulation database of a schema this release knows, intact),
- * then the write-ahead log and index files, which belong to the old file and would corrupt the
- * new one, are removed, and the copy renamed into place (mode 0600, as the service makes it).
+ * only while no other process has it open. The order leaves the old database untouched until the
+ * rename: first the backup is copied beside it and checked (a circulation database of a schema
+ * this release knows, intact), then the live file is taken alone (or the restore refused), then
+ * its write-ahead log and index files, which belong to the old file and would corrupt the new
+ * one, are removed, and the copy renamed into place (mode 0600, as the service makes it).
  */
 import { mkdirSync, renameSync, rmSync } from 'node:fs';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import {
   checkSqliteCopy,
   copySqliteFile,
@@ -39,14 +39,47 @@ export async function restoreBackup(source: string, database: string, busyTimeou
   }
   const folder = dirname(database);
   mkdirSync(folder, { recursive: true, mode: 0o700 });
-  let held: HeldAlone | undefined;
+  removeLeftovers(folder, (of) => of === 'restore');
+  const draft = createDraft(join(folder, 'restore'));
   try {
-    held = takeSqliteFileAlone(database);
+    try {
+      await copySqliteFile(from, draft, busyTimeoutMs);
+    } catch (error) {
+      throw new BackupRefused(
+        `${from} cannot be read as a SQLite database (${(error as Error).message}); nothing was changed`,
+        { cause: error },
+      );
+    }
+    const { schemaVersion } = await checkedCopy(draft, from);
+    const held = heldAlone(database);
+    try {
+      for (const suffix of ['-wal', '-shm', '-journal']) rmSync(`${database}${suffix}`, { force: true });
+      renameSync(draft, database);
+      syncFolder(folder);
+    } finally {
+      held?.release();
+    }
+    return {
+      path: database,
+      bytes: statOrUndefined(database)?.size ?? 0,
+      ms: performance.now() - started,
+      schemaVersion,
+    };
+  } catch (error) {
+    removeDraft(draft);
+    throw error;
+  }
+}
+
+/** The database taken for this process alone (see takeSqliteFileAlone), or the restore refused. */
+function heldAlone(database: string): HeldAlone | undefined {
+  try {
+    return takeSqliteFileAlone(database);
   } catch (error) {
     if (error instanceof DatabaseInUse) {
       throw new BackupRefused(
         `another process has the database at ${database} open (a serving process?): stop every process ` +
-          'that uses it, then restore',
+          'that uses it, then restore; nothing was changed',
       );
     }
     throw new BackupRefused(
@@ -54,34 +87,6 @@ export async function restoreBackup(source: string, database: string, busyTimeou
         'if it is broken, move it aside (with any -wal and -shm file beside it), then restore',
       { cause: error },
     );
-  }
-  try {
-    removeLeftovers(folder, (of) => of === 'restore');
-    const draft = createDraft(`${folder}/restore`);
-    try {
-      await copySqliteFile(from, draft, busyTimeoutMs);
-      const { schemaVersion } = await checkedCopy(draft, from);
-      for (const suffix of ['-wal', '-shm', '-journal']) rmSync(`${database}${suffix}`, { force: true });
-      renameSync(draft, database);
-      syncFolder(folder);
-      return {
-        path: database,
-        bytes: statOrUndefined(database)?.size ?? 0,
-        ms: performance.now() - started,
-        schemaVersion,
-      };
-    } catch (error) {
-      removeDraft(draft);
-      if (error instanceof BackupRefused) throw error;
-      throw new BackupRefused(
-        `${from} cannot be read as a SQLite database (${(error as Error).message}); nothing was changed`,
-        {
-          cause: error,
-        },
-      );
-    }
-  } finally {
-    held?.release();
   }
 }
 

@@ -75,6 +75,9 @@ export async function checkSqliteCopy(path: string): Promise<CheckedCopy> {
   try {
     db.pragma('journal_mode = DELETE');
     schemaVersion = schemaVersionOf(db);
+  } catch (error) {
+    if (error instanceof UnsoundCopy) throw error;
+    throw new UnsoundCopy(`it cannot be read: ${(error as Error).message}`, { cause: error });
   } finally {
     db.close();
   }
