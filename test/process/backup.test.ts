@@ -173,7 +173,7 @@ describe('circulation backup', () => {
     assert.ok(!previous.equals(readFileSync(destination)), 'the next backup did not replace the previous one');
   });
 
-  it('says what stands in the way: no such folder, a folder, the database itself', async () => {
+  it('answers --help, and says what stands in the way: no such folder, a folder, the database itself', async () => {
     const here = folder();
     const database = migratedDatabase();
     const cases = [
@@ -181,11 +181,17 @@ describe('circulation backup', () => {
       [here, /is a folder: give the path of a file in it/],
       [database, /is the database itself/],
     ] as const;
-    const results = await Promise.all(cases.map(([destination]) => command(database, 'backup', destination).ended));
+    const [backupHelp, restoreHelp, ...results] = await Promise.all([
+      command(database, 'backup', '--help').ended,
+      command(database, 'restore', '--help').ended,
+      ...cases.map(([destination]) => command(database, 'backup', destination).ended),
+    ]);
     for (const [index, [, reason]] of cases.entries()) {
       assert.equal(results[index]!.status, 1, results[index]!.stderr);
       assert.match(results[index]!.stderr, reason);
     }
+    assert.match(backupHelp!.stdout, /^Usage: circulation backup DEST\n/);
+    assert.match(restoreHelp!.stdout, /^Usage: circulation restore SRC\n/);
   });
 
   it('on PostgreSQL, refuses and names what to use instead, as restore and BACKUP_DIR do', async () => {
