@@ -141,6 +141,16 @@ export const UserAttributes = Type.Object({
   ),
 });
 
+/**
+ * Whether an update would change nothing: no attribute sent, or newsletters with nothing to add
+ * or remove. Such an update is answered as it stands, without a new version, an audit entry or
+ * an event, which would tell every other system of a change that did not happen.
+ */
+export function updatesNothing(attributes: UserUpdate): boolean {
+  const { newsletters, ...others } = attributes;
+  return Object.keys(others).length === 0 && !newsletters?.add?.length && !newsletters?.remove?.length;
+}
+
 export type UserCreate = Static<typeof UserCreateAttributes>;
 export type UserUpdate = Static<typeof UserUpdateAttributes>;
 export type UserRead = Static<typeof UserAttributes>;

@@ -5,6 +5,7 @@
  * names; a read with If-None-Match naming the current version is a 304, answered before anything
  * is rendered, so a client polling a resource that has not changed costs one indexed read.
  */
+import { errors } from '../errors.js';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IfVersion } from '../../store/port.js';
@@ -20,6 +21,15 @@ export function ifMatchVersions(header: string | undefined): IfVersion {
     const m = /^\s*"(\d{1,15})"\s*$/.exec(tag);
     return m ? [Number(m[1])] : [];
   });
+}
+
+/**
+ * Refuses with 412 when If-Match names versions and `version` is none of them: for a request that
+ * reads the resource rather than writing it (an update that changes nothing), as the store does for a write.
+ */
+export function refuseUnlessIfMatch(header: string | undefined, version: number): void {
+  const versions = ifMatchVersions(header);
+  if (versions !== undefined && !versions.includes(version)) throw errors.preconditionFailed();
 }
 
 /**

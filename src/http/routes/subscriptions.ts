@@ -31,7 +31,13 @@ import {
   updateDocument,
 } from '../jsonapi/documents.js';
 import { auditOf } from '../plugins/auth.js';
-import { answeredNotModified, etagOf, ifMatchVersions, NotModifiedResponse } from '../jsonapi/etag.js';
+import {
+  answeredNotModified,
+  etagOf,
+  ifMatchVersions,
+  NotModifiedResponse,
+  refuseUnlessIfMatch,
+} from '../jsonapi/etag.js';
 import { SubscriptionParams, UserParams } from '../jsonapi/params.js';
 import { CursorLinks, cursorPage, PageAfter, PageSize, pageSizeOf } from '../jsonapi/paging.js';
 import {
@@ -203,6 +209,14 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
       const { data } = request.body;
       if (data.id !== subscription_id) throw errors.idConflict();
       const product = data.relationships?.product;
+      if (sentAttributeNames(data.attributes, data.relationships).length === 0) {
+        // Nothing to change: answered as it stands, with no new version, audit entry or event.
+        const current = await store.getSubscription(user_id, subscription_id);
+        if (!current) throw noSuchSubscription(user_id, subscription_id);
+        refuseUnlessIfMatch(request.headers['if-match'], current.version);
+        const resource = render(request, current);
+        return reply.headers({ location: resource.links.self, etag: etagOf(current.version) }).send({ data: resource });
+      }
       const updated = await store.updateSubscription(
         user_id,
         subscription_id,

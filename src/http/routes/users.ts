@@ -13,7 +13,14 @@ import { FilterValue } from '../../domain/schema.js';
 import { UserFilterValues } from '../../domain/user-filters.js';
 import { errors } from '../errors.js';
 import { hashPassword } from '../../domain/password.js';
-import { toUserFields, USERS, UserCreateAttributes, UserUpdateAttributes, type UserUpdate } from '../../domain/user.js';
+import {
+  toUserFields,
+  updatesNothing,
+  USERS,
+  UserCreateAttributes,
+  UserUpdateAttributes,
+  type UserUpdate,
+} from '../../domain/user.js';
 import { groupByUser } from '../../domain/subscription.js';
 import { SEARCH_MAX_LENGTH, SEARCH_PAGE_SIZE, searchRange } from '../../domain/search.js';
 import type { EmailFilter, StoredUser, UserPage } from '../../store/port.js';
@@ -27,7 +34,13 @@ import {
   updateDocument,
 } from '../jsonapi/documents.js';
 import { auditOf } from '../plugins/auth.js';
-import { answeredNotModified, etagOf, ifMatchVersions, NotModifiedResponse } from '../jsonapi/etag.js';
+import {
+  answeredNotModified,
+  etagOf,
+  ifMatchVersions,
+  NotModifiedResponse,
+  refuseUnlessIfMatch,
+} from '../jsonapi/etag.js';
 import { listLink, selfLink } from '../jsonapi/links.js';
 import { renderedCollection, sendRendered } from '../jsonapi/rendered.js';
 import { MAX_PAGE_OFFSET, PageSize, pageSizeOf } from '../jsonapi/paging.js';
@@ -290,6 +303,13 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
       if (data.id !== user_id) throw errors.idConflict();
       const attributes: UserUpdate = data.attributes ?? {};
       refuseHashFromNonAdmin(request, attributes);
+      if (updatesNothing(attributes)) {
+        const user = await store.getUser(user_id);
+        if (!user) throw noSuchUser(user_id);
+        refuseUnlessIfMatch(request.headers['if-match'], user.version);
+        if (request.method === 'PUT') return reply.status(204).send(null);
+        return reply.header('etag', etagOf(user.version)).send({ data: render(request, user) });
+      }
       const found = await store.updateUser(
         user_id,
         {

@@ -364,6 +364,37 @@ forEachStoreAndCitus((kind) => {
     });
   });
 
+  describe('an update of a subscription that sends nothing to change', () => {
+    it('answers the subscription as it stands: the same ETag, no event', async () => {
+      const userId = await createUser(service.client);
+      const id = await createSubscription(service.client, userId);
+      const path = `/users/${userId}/subscriptions/${id}`;
+      const before = await service.client.get(path);
+      const events = async () => (await service.client.get(`/events?filter[user]=${userId}`)).body.data.length;
+      const count = await events();
+      for (const send of [service.client.put.bind(service.client), service.client.patch.bind(service.client)]) {
+        const response = await send(path, { data: { type: 'subscriptions', id, attributes: {} } });
+        assert.equal(response.status, 200, response.text);
+        assert.equal(response.headers.get('etag'), before.headers.get('etag'));
+        assert.equal(response.headers.get('location'), before.body.data.links.self);
+        assert.deepEqual(response.body.data, before.body.data);
+      }
+      assert.equal(await events(), count);
+    });
+
+    it('refuses with 412 when If-Match names another version, and 404 for no such subscription', async () => {
+      const userId = await createUser(service.client);
+      const id = await createSubscription(service.client, userId);
+      const document = { data: { type: 'subscriptions', id } };
+      const stale = await service.client.patch(`/users/${userId}/subscriptions/${id}`, document, {
+        headers: { 'if-match': '"999"' },
+      });
+      assert.equal(onlyError(stale, 412).code, 'PRECONDITION_FAILED');
+      const missing = { data: { type: 'subscriptions', id: '999999999' } };
+      onlyError(await service.client.patch(`/users/${userId}/subscriptions/999999999`, missing), 404);
+    });
+  });
+
   describe('DELETE /users/{id}/subscriptions/{id}', () => {
     it('deletes it and answers 204 with no body', async () => {
       const userId = await createUser(service.client);

@@ -305,6 +305,40 @@ forEachStoreAndCitus((kind) => {
       assert.equal(response.status, 200, response.text);
       assert.equal(response.body.data.attributes.jobTitle, 'Editor');
     });
+
+    const eventsOf = async (id: string) => (await service.client.get(`/events?filter[user]=${id}`)).body.data.length;
+
+    for (const [what, attributes] of [
+      ['no attributes', undefined],
+      ['empty attributes', {}],
+      ['newsletters with nothing to add or remove', { newsletters: { add: [], remove: [] } }],
+    ] as const) {
+      it(`changes nothing for ${what}: the same ETag, no event`, async () => {
+        const id = await createUser(service.client);
+        const before = await service.client.get(`/users/${id}`);
+        const events = await eventsOf(id);
+        const response = await service.client.patch(`/users/${id}`, {
+          data: { type: 'users', id, ...(attributes === undefined ? {} : { attributes }) },
+        });
+        assert.equal(response.status, 200, response.text);
+        assert.equal(response.headers.get('etag'), before.headers.get('etag'));
+        assert.deepEqual(response.body.data, before.body.data);
+        assert.equal((await service.client.put(`/users/${id}`, { data: { type: 'users', id } })).status, 204);
+        assert.equal((await service.client.get(`/users/${id}`)).headers.get('etag'), before.headers.get('etag'));
+        assert.equal(await eventsOf(id), events);
+      });
+    }
+
+    it('refuses an update that changes nothing with 412 when If-Match names another version, and 404 for nobody', async () => {
+      const id = await createUser(service.client);
+      const stale = await service.client.patch(
+        `/users/${id}`,
+        { data: { type: 'users', id } },
+        { headers: { 'if-match': '"999"' } },
+      );
+      assert.equal(onlyError(stale, 412).code, 'PRECONDITION_FAILED');
+      onlyError(await service.client.patch('/users/999999999', { data: { type: 'users', id: '999999999' } }), 404);
+    });
   });
 
   describe('DELETE /users/{id}', () => {
