@@ -14,8 +14,16 @@ import { ApiError, errors, fromFailure } from '../errors.js';
 import { JSONAPI } from './media-types.js';
 import fp from 'fastify-plugin';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The codes of the errors the request was answered with; null when it succeeded. */
+    errorCodes: readonly string[] | null;
+  }
+}
+
 export const errorHandling = fp<{ bodyLimitBytes: number }>(
   async (app, { bodyLimitBytes }) => {
+    app.decorateRequest('errorCodes', null);
     const routes: { pattern: RegExp; methods: Set<string> }[] = [];
     app.addHook('onRoute', (route) => {
       const pattern = new RegExp(`^${route.url.replace(/:[A-Za-z_]+/g, '[^/]+')}$`);
@@ -34,6 +42,7 @@ export const errorHandling = fp<{ bodyLimitBytes: number }>(
     app.setErrorHandler(async (error: FastifyError, request, reply) => {
       const apiError = toApiError(error, request, bodyLimitBytes);
       if (apiError.status >= 500) request.log.error({ err: error }, 'request failed unexpectedly');
+      request.errorCodes = apiError.errors.map((e) => e.code);
       return reply.status(apiError.status).headers(apiError.headers).send({ errors: apiError.errors });
     });
   },

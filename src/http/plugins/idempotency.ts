@@ -8,7 +8,9 @@
  * What is kept of a request is a fingerprint: an HMAC under a key that is never in the database
  * (see keys/service-keys.ts), of the request without its secrets (a password is replaced by a
  * marker that says one was sent), so a copy of the database confirms no guess of either. A kept
- * response names the reader whose data it holds, and goes when they are erased.
+ * response names the reader whose data it holds, and goes when they are erased. An answer that
+ * tells of another reader's record (their email is taken) is not kept: that reader may be erased,
+ * and their address freed, before the retry, which then runs anew.
  */
 import { createHmac } from 'node:crypto';
 import { nowInSeconds } from '../../domain/dates.js';
@@ -28,6 +30,9 @@ export function staleAfterSeconds(storeCallBoundMs: number): number {
   return Math.max(60, Math.ceil((REQUEST_DEADLINE_MS + 3 * storeCallBoundMs) / 1000));
 }
 const KEY = /^[\x21-\x7e]{1,255}$/;
+
+/** Errors that tell of another reader's record, which may be gone by the retry: their answers are not kept. */
+const OF_ANOTHER_READER = new Set(['EMAIL_TAKEN']);
 const KEPT_HEADERS = ['location', 'etag'];
 /** What a secret attribute's value is replaced with in a fingerprint: that one was sent, not which. */
 const SECRET_SENT = '(a secret)';
@@ -118,9 +123,9 @@ export const idempotency = fp<IdempotencyOptions>(
 
     /** Keeps the response of a claimed request, or releases the claim after a server error. */
     async function finish(request: FastifyRequest, reply: FastifyReply, payload: unknown, claim: IdempotencyClaim) {
-      // A server error is not an answer to keep: release the key so that a retry runs again.
+      // A server error is not an answer to keep, nor one of another reader's record: release the key so that a retry runs again.
       const kept =
-        reply.statusCode >= 500
+        reply.statusCode >= 500 || request.errorCodes?.some((code) => OF_ANOTHER_READER.has(code))
           ? null
           : {
               status: reply.statusCode,
