@@ -13,7 +13,7 @@ import {
   DEFAULT_SIGN_IN_WINDOW_MINUTES,
   type ReaderSettings,
 } from './readers/settings.js';
-import { DEFAULT_CONSOLE_IDLE_MINUTES } from './staff/sessions.js';
+import { DEFAULT_CONSOLE_IDLE_MINUTES, DEFAULT_CONSOLE_MAX_HOURS } from './staff/sessions.js';
 import { DEFAULT_POOL_SIZE, PAGE_READ_LIMIT, type DatabaseConfig } from './store/open.js';
 
 export type { DatabaseConfig };
@@ -56,6 +56,8 @@ export interface Config {
   readers: ReaderSettings;
   /** CONSOLE_SESSION_IDLE_MINUTES, in seconds: a console session not used for this long ends. */
   consoleIdleSeconds: number;
+  /** CONSOLE_SESSION_MAX_HOURS, in seconds: a console session ends this long after its sign-in, however it is used. */
+  consoleMaxAgeSeconds: number;
   /** REPORT_MAX_AGE_SECONDS: how long a process answers the dashboard's report from what it last counted. */
   reportMaxAgeSeconds: number;
   /** Scheduled backups of a SQLite database (BACKUP_DIR); undefined without BACKUP_DIR. */
@@ -120,7 +122,7 @@ export const SETTINGS = {
     'RATE_LIMIT_BURST',
   ],
   readers: ['SIGN_IN_MAX_ATTEMPTS', 'SIGN_IN_WINDOW_MINUTES', 'PASSWORD_RESET_TTL_MINUTES'],
-  console: ['CONSOLE_SESSION_IDLE_MINUTES', 'REPORT_MAX_AGE_SECONDS'],
+  console: ['CONSOLE_SESSION_IDLE_MINUTES', 'CONSOLE_SESSION_MAX_HOURS', 'REPORT_MAX_AGE_SECONDS'],
   catalogue: ['STRICT_REFERENCES'],
   backups: ['BACKUP_DIR', 'BACKUP_INTERVAL_MINUTES', 'BACKUP_KEEP'],
   jobs: [
@@ -187,6 +189,8 @@ export function loadConfig(env: Env = process.env): Config {
     consoleIdleSeconds:
       60 *
       integer('CONSOLE_SESSION_IDLE_MINUTES', env.CONSOLE_SESSION_IDLE_MINUTES, DEFAULT_CONSOLE_IDLE_MINUTES, 1, 1440),
+    consoleMaxAgeSeconds:
+      3600 * integer('CONSOLE_SESSION_MAX_HOURS', env.CONSOLE_SESSION_MAX_HOURS, DEFAULT_CONSOLE_MAX_HOURS, 1, 168),
     reportMaxAgeSeconds: integer('REPORT_MAX_AGE_SECONDS', env.REPORT_MAX_AGE_SECONDS, 60, 0, 3600),
     backups: backups(env, databaseConfig),
     retention: {

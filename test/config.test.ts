@@ -50,6 +50,7 @@ describe('loadConfig defaults', () => {
       },
       readers: { signIn: { maxAttempts: 10, windowSeconds: 900 }, resetTokenTtlSeconds: 3600 },
       consoleIdleSeconds: 1800,
+      consoleMaxAgeSeconds: 43_200,
       reportMaxAgeSeconds: 60,
       backups: undefined,
     });
@@ -136,6 +137,12 @@ describe('loadConfig accepts valid settings', () => {
     assert.equal(loadConfig({ CONSOLE_SESSION_IDLE_MINUTES: '10' }).consoleIdleSeconds, 600);
     assert.throws(() => loadConfig({ CONSOLE_SESSION_IDLE_MINUTES: '0' }), /CONSOLE_SESSION_IDLE_MINUTES/);
     assert.throws(() => loadConfig({ CONSOLE_SESSION_IDLE_MINUTES: '1441' }), /CONSOLE_SESSION_IDLE_MINUTES/);
+  });
+
+  it('reads the console session lifetime in hours, from 1 to 168', () => {
+    assert.equal(loadConfig({ CONSOLE_SESSION_MAX_HOURS: '8' }).consoleMaxAgeSeconds, 8 * 3600);
+    assert.throws(() => loadConfig({ CONSOLE_SESSION_MAX_HOURS: '0' }), /CONSOLE_SESSION_MAX_HOURS/);
+    assert.throws(() => loadConfig({ CONSOLE_SESSION_MAX_HOURS: '169' }), /CONSOLE_SESSION_MAX_HOURS/);
   });
 
   it('reads at most 10,000 entries a page unless PAGE_READ_LIMIT says otherwise, from 1', () => {

@@ -50,6 +50,8 @@ export interface AppOptions {
   readers?: ReaderSettings;
   /** How long a console session may stay idle (CONSOLE_SESSION_IDLE_MINUTES); 30 minutes by default. */
   consoleIdleSeconds?: number;
+  /** How long a console session may last however it is used (CONSOLE_SESSION_MAX_HOURS); 12 hours by default. */
+  consoleMaxAgeSeconds?: number;
   /**
    * The keys derived from the service key (see keys/service-keys.ts); without them, webhooks
    * cannot be created and an Idempotency-Key is refused.
@@ -109,6 +111,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // The session cookie is Secure (and __Host- named) when the service is reached over https.
   const consoleSettings = {
     idleSeconds: options.consoleIdleSeconds ?? DEFAULT_CONSOLE_SETTINGS.idleSeconds,
+    maxAgeSeconds: options.consoleMaxAgeSeconds ?? DEFAULT_CONSOLE_SETTINGS.maxAgeSeconds,
     secure: options.publicUrl?.startsWith('https:') ?? false,
   };
   await app.register(authentication, { store, ...options.auth, console: consoleSettings });

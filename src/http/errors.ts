@@ -253,7 +253,7 @@ export const errors = {
   sessionInvalid: () =>
     single(
       'SESSION_INVALID',
-      'The console session has ended (signed out, idle too long, or the account disabled); sign in again.',
+      'The console session has ended (signed out, idle too long, past its lifetime, or the account disabled); sign in again.',
       { header: 'Cookie' },
     ),
   staffSignInsBusy: (full: 'network-full' | 'all-full') =>

@@ -1,19 +1,21 @@
 /**
  * Forgetting what has served its purpose: the sign-in attempts of windows that have passed
  * (emails, which are personal data, kept no longer than they count for anything), and password
- * reset tokens that have expired, and console sessions idle past their timeout (which could not
- * be resumed anyway). A serving process does it every minute; any number may at once.
+ * reset tokens that have expired, and console sessions idle past their timeout or older than
+ * their lifetime (which could not be resumed anyway). A serving process does it every minute;
+ * any number may at once.
  */
+import { liveSessionsAt, type ConsoleSettings } from '../staff/sessions.js';
 import type { Store } from '../store/port.js';
 
 export async function forgetExpired(
   store: Store,
   signInWindowSeconds: number,
   now: number,
-  consoleIdleSeconds: number,
+  sessions: Pick<ConsoleSettings, 'idleSeconds' | 'maxAgeSeconds'>,
 ): Promise<{ attempts: number; resetTokens: number; staffSessions: number }> {
   const attempts = await store.forgetSignInAttempts(now - signInWindowSeconds);
   const resetTokens = await store.forgetExpiredPasswordResetTokens(now);
-  const staffSessions = await store.forgetIdleStaffSessions(now - consoleIdleSeconds);
+  const staffSessions = await store.forgetEndedStaffSessions(liveSessionsAt(now, sessions));
   return { attempts, resetTokens, staffSessions };
 }

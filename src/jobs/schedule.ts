@@ -18,6 +18,8 @@ export interface JobSettings {
   signInWindowSeconds: number;
   /** Console sessions idle this long are forgotten. */
   consoleIdleSeconds: number;
+  /** Console sessions begun this long ago are forgotten, however they were used. */
+  consoleMaxAgeSeconds: number;
   /** How often to remove what has outlived its retention; 0 never. */
   retentionIntervalSeconds: number;
   retention: RetentionSettings;
@@ -70,7 +72,10 @@ export function startJobs(store: Store, settings: JobSettings, log: Pick<Logger,
     await forgetStartsThatCame(store);
   });
   every(FORGET_INTERVAL_SECONDS, 'forgetting expired sign-in attempts and reset tokens', async () => {
-    await forgetExpired(store, settings.signInWindowSeconds, nowInSeconds(), settings.consoleIdleSeconds);
+    await forgetExpired(store, settings.signInWindowSeconds, nowInSeconds(), {
+      idleSeconds: settings.consoleIdleSeconds,
+      maxAgeSeconds: settings.consoleMaxAgeSeconds,
+    });
   });
   every(settings.retentionIntervalSeconds, 'pruning', async () => {
     const pruned = await pruneExpired(store, settings.retention);

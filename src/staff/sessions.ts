@@ -8,22 +8,38 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { staffActor, type StaffMember } from '../domain/staff.js';
 import { hashPassword, needsRehash, verifyPassword } from '../domain/password.js';
-import type { AttemptLimits, Store } from '../store/port.js';
+import type { AttemptLimits, LiveSessions, Store } from '../store/port.js';
 import { countStaffSignInAttempt, staffAttemptKeys } from './sign-in-attempts.js';
 
 export const DEFAULT_CONSOLE_IDLE_MINUTES = 30;
+/**
+ * A working day: a session ends this long after its sign-in however much it is used, so that a
+ * session id taken from a browser left signed in cannot be kept alive for ever by using it.
+ */
+export const DEFAULT_CONSOLE_MAX_HOURS = 12;
 
 export interface ConsoleSettings {
   /** A session not used for this long ends. */
   idleSeconds: number;
+  /** A session ends this long after it began, however much it is used. */
+  maxAgeSeconds: number;
   /** The public URL is https: the cookie is `Secure` and takes the `__Host-` prefix. */
   secure: boolean;
 }
 
 export const DEFAULT_CONSOLE_SETTINGS: ConsoleSettings = {
   idleSeconds: DEFAULT_CONSOLE_IDLE_MINUTES * 60,
+  maxAgeSeconds: DEFAULT_CONSOLE_MAX_HOURS * 3600,
   secure: false,
 };
+
+/** Which sessions are live at `now`: those neither idle nor too old. */
+export function liveSessionsAt(
+  now: number,
+  settings: Pick<ConsoleSettings, 'idleSeconds' | 'maxAgeSeconds'>,
+): LiveSessions {
+  return { seenAfter: now - settings.idleSeconds, begunAfter: now - settings.maxAgeSeconds };
+}
 
 export type StaffSignInResult =
   | { outcome: 'signed-in'; sessionId: string; csrfToken: string; member: StaffMember }
@@ -63,7 +79,9 @@ export async function signInStaff(
   // Verified even without an account (against a dummy): an early answer would tell the email is unknown.
   const verified = await verifyPassword(stored, password, { deadline, queue: 'public' });
   if (!account || stored === null || !verified || account.disabled) return { outcome: 'invalid' };
-  const rehash = needsRehash(stored) ? { from: stored, to: await hashPassword(password, { deadline, queue: 'public' }) } : undefined;
+  const rehash = needsRehash(stored)
+    ? { from: stored, to: await hashPassword(password, { deadline, queue: 'public' }) }
+    : undefined;
   const sessionId = randomBytes(32).toString('base64url');
   await store.createStaffSession(
     { idHash: sessionIdHash(sessionId), staffId: account.id, now, attemptsKey, ...(rehash ? { rehash } : {}) },

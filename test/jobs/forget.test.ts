@@ -1,7 +1,8 @@
 /**
  * The job that forgets what has served its purpose: sign-in attempts whose window has passed
  * (they hold emails, and a console sign-in's an address too, under its `staff:` keys), password
- * reset tokens that have expired and idle console sessions, and nothing still in use.
+ * reset tokens that have expired and console sessions idle or older than their lifetime, and
+ * nothing still in use.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -15,6 +16,8 @@ const WINDOW = 900;
 const LIMITS = { maxAttempts: 1, windowSeconds: WINDOW };
 const NOW = 2_000_000_000;
 const IDLE = 1800;
+const MAX_AGE = 12 * 3600;
+const SESSIONS = { idleSeconds: IDLE, maxAgeSeconds: MAX_AGE };
 
 forEachStore((kind) => {
   describe('forgetExpired', () => {
@@ -53,11 +56,14 @@ forEachStore((kind) => {
         );
       await session('idle', NOW - IDLE);
       await session('in use', NOW - IDLE + 1);
+      // Begun a lifetime ago and used until now: ended however much it was used.
+      await session('too old', NOW - MAX_AGE);
+      assert.ok(await store.store.resumeStaffSession(Buffer.from('too old'), NOW, { seenAfter: 0, begunAfter: 0 }));
 
-      assert.deepEqual(await forgetExpired(store.store, WINDOW, NOW, IDLE), {
+      assert.deepEqual(await forgetExpired(store.store, WINDOW, NOW, SESSIONS), {
         attempts: 3,
         resetTokens: 1,
-        staffSessions: 1,
+        staffSessions: 2,
       });
       const attempts = await store.sql('SELECT email_lower FROM sign_in_attempts');
       assert.deepEqual(
@@ -65,8 +71,9 @@ forEachStore((kind) => {
         [current],
       );
       assert.equal(await store.store.hasPasswordResetToken(user.id, Buffer.from('live'), NOW), true);
-      assert.ok(await store.store.resumeStaffSession(Buffer.from('in use'), NOW, NOW - IDLE));
-      assert.deepEqual(await forgetExpired(store.store, WINDOW, NOW, IDLE), {
+      const live = { seenAfter: NOW - IDLE, begunAfter: NOW - MAX_AGE };
+      assert.ok(await store.store.resumeStaffSession(Buffer.from('in use'), NOW, live));
+      assert.deepEqual(await forgetExpired(store.store, WINDOW, NOW, SESSIONS), {
         attempts: 0,
         resetTokens: 0,
         staffSessions: 0,

@@ -16,6 +16,7 @@ const LAPSING_OFF: JobSettings = {
   lapseIntervalSeconds: 0,
   signInWindowSeconds: 900,
   consoleIdleSeconds: 1800,
+  consoleMaxAgeSeconds: 12 * 3600,
   retentionIntervalSeconds: 0,
   retention: { idempotencyHours: 24, deliveryDays: 0, auditDays: 0 },
 };

@@ -42,7 +42,10 @@ forEachStore((kind) => {
 
       const disabled = staff(store.databaseUrl, 'disable', id);
       assert.equal(disabled.status, 0, disabled.stderr);
-      assert.equal(await store.store.resumeStaffSession(idHash, now, now - 60), undefined);
+      assert.equal(
+        await store.store.resumeStaffSession(idHash, now, { seenAfter: now - 60, begunAfter: now - 3600 }),
+        undefined,
+      );
       assert.match(staff(store.databaseUrl, 'list').stdout, new RegExp(`^${id}\\s.*disabled \\S+$`, 'm'));
     });
 

@@ -83,15 +83,32 @@ export class SessionClient {
  * without a request, behind the service's back (SQLite through a connection of its own).
  */
 export async function ageSessions(service: Service, staffId: string, seconds: number): Promise<void> {
-  const statement = 'UPDATE staff_sessions SET last_seen_at = last_seen_at - ? WHERE staff_id = ?';
+  await runBehindTheService(service, 'UPDATE staff_sessions SET last_seen_at = last_seen_at - ? WHERE staff_id = ?', [
+    seconds,
+    staffId,
+  ]);
+}
+
+/**
+ * Moves the staff member's sessions' start back by `seconds`, as if they had been signed in that
+ * much earlier, leaving their last-seen time as it is (in use until now).
+ */
+export async function ageSessionStarts(service: Service, staffId: string, seconds: number): Promise<void> {
+  await runBehindTheService(service, 'UPDATE staff_sessions SET created_at = created_at - ? WHERE staff_id = ?', [
+    seconds,
+    staffId,
+  ]);
+}
+
+async function runBehindTheService(service: Service, statement: string, params: unknown[]): Promise<void> {
   if (service.kind !== 'SQLite') {
-    await service.sql(statement, [seconds, staffId]);
+    await service.sql(statement, params);
     return;
   }
   const db = new Database(service.databaseUrl.slice('sqlite:'.length));
   try {
     db.pragma('busy_timeout = 5000');
-    db.prepare(statement).run(seconds, staffId);
+    db.prepare(statement).run(...params);
   } finally {
     db.close();
   }

@@ -3,8 +3,8 @@
  * `Authorization: Bearer <secret>` or as HTTP Basic with the secret as password, or, from the
  * console, a staff session cookie (with the role's scopes; an unsafe method also needs the
  * session's X-CSRF-Token and, when the browser names one, its own origin). A session is looked up
- * in the store on every request, so a sign-out or a disabled account holds from the next request
- * on, in every process. So is a credential on SQLite, which keeps the credentials it read but
+ * in the store on every request, so a sign-out, a disabled account, idleness or the session's age
+ * ends it from the next request on, in every process. So is a credential on SQLite, which keeps the credentials it read but
  * checks its data version each time (store/sqlite/credentials.ts): a revocation holds from the
  * next request on, in every process. PostgreSQL keeps them without a read
  * (store/postgres/credentials.ts): a revocation holds from the next request on in the process
@@ -23,6 +23,7 @@ import { presentedSessionId } from '../../staff/cookie.js';
 import {
   csrfTokenMatches,
   DEFAULT_CONSOLE_SETTINGS,
+  liveSessionsAt,
   sessionIdHash,
   type ConsoleSettings,
 } from '../../staff/sessions.js';
@@ -44,7 +45,7 @@ export interface AuthOptions {
   /** CIRCULATION_ADMIN_KEY: accepted as an admin credential. */
   adminKey?: string | undefined;
   rateLimit: RateLimit;
-  /** Console sessions: their idle timeout, and whether the cookie is for https. */
+  /** Console sessions: their idle timeout and lifetime, and whether the cookie is for https. */
   console?: ConsoleSettings;
 }
 
@@ -82,7 +83,7 @@ export const authentication = fp<AuthOptions & { store: Store }>(
     /** The staff member of a live session, as a credential; a change also needs the CSRF token. */
     async function resumeSession(request: FastifyRequest, sessionId: string): Promise<Credential | undefined> {
       const now = Math.floor(Date.now() / 1000);
-      const staff = await store.resumeStaffSession(sessionIdHash(sessionId), now, now - consoleSettings.idleSeconds);
+      const staff = await store.resumeStaffSession(sessionIdHash(sessionId), now, liveSessionsAt(now, consoleSettings));
       if (!staff) return undefined;
       if (!SAFE_METHODS.has(request.method)) {
         const token = request.headers['x-csrf-token'];

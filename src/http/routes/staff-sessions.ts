@@ -43,6 +43,9 @@ const StaffSessionDocument = Type.Object({
     attributes: Type.Object({
       csrfToken: Type.String({ description: 'Send as X-CSRF-Token with every change made with this session.' }),
       idleTimeoutMinutes: Type.Integer(),
+      maxLifetimeHours: Type.Integer({
+        description: 'The session ends this long after its sign-in, however much it is used.',
+      }),
     }),
     relationships: Type.Object({ staff: Type.Object({ data: Identifier(STAFF) }) }),
   }),
@@ -59,7 +62,11 @@ export const staffSessionRoutes: FastifyPluginAsyncTypebox<
     data: {
       type: STAFF_SESSIONS,
       id: 'current' as const,
-      attributes: { csrfToken: csrfTokenOf(sessionId), idleTimeoutMinutes: Math.round(settings.idleSeconds / 60) },
+      attributes: {
+        csrfToken: csrfTokenOf(sessionId),
+        idleTimeoutMinutes: Math.round(settings.idleSeconds / 60),
+        maxLifetimeHours: Math.round(settings.maxAgeSeconds / 3600),
+      },
       relationships: { staff: { data: { type: STAFF, id: member.id } } },
     },
     included: [renderStaff(baseUrl(request), member)],

@@ -41,6 +41,15 @@ export interface NewStaffSession {
   rehash?: { from: string; to: string };
 }
 
+/**
+ * Which sessions are live: seen after `seenAfter` (else idle too long) and begun after
+ * `begunAfter` (else older than a session may be, however much it is used).
+ */
+export interface LiveSessions {
+  seenAfter: number;
+  begunAfter: number;
+}
+
 export interface StaffStore {
   /** A duplicate email (compared without regard to case) is the EMAIL_TAKEN failure. */
   createStaff(member: NewStaffMember, audit: AuditContext): Promise<StaffMember>;
@@ -57,12 +66,12 @@ export interface StaffStore {
   /** Starts a session, forgets the attempts of `attemptsKey`, applies the rehash and records the sign-in. */
   createStaffSession(session: NewStaffSession, audit: AuditContext): Promise<void>;
   /**
-   * The enabled staff member of a session seen after `idleSince`, whose last-seen time becomes
-   * `now`; undefined for an unknown, idle or disabled one.
+   * The enabled staff member of a live session (see LiveSessions), whose last-seen time becomes
+   * `now`; undefined for an unknown, idle, too old or disabled one.
    */
-  resumeStaffSession(idHash: Buffer, now: number, idleSince: number): Promise<StaffMember | undefined>;
+  resumeStaffSession(idHash: Buffer, now: number, live: LiveSessions): Promise<StaffMember | undefined>;
   /** Ends a session; false when there was none. */
   endStaffSession(idHash: Buffer): Promise<boolean>;
-  /** Forgets the sessions last seen at or before `before`; answers how many. */
-  forgetIdleStaffSessions(before: number): Promise<number>;
+  /** Forgets the sessions that are no longer live; answers how many. */
+  forgetEndedStaffSessions(live: LiveSessions): Promise<number>;
 }

@@ -5,12 +5,12 @@ import type { AuditContext } from '../../domain/audit.js';
 import { emailKeys } from '../../domain/email.js';
 import { failures } from '../../domain/failures.js';
 import { STAFF, type StaffMember } from '../../domain/staff.js';
-import type { IfVersion, NewStaffMember, NewStaffSession, StaffChanges, StaffStore } from '../port.js';
+import type { IfVersion, LiveSessions, NewStaffMember, NewStaffSession, StaffChanges, StaffStore } from '../port.js';
 import type { Sql } from '../sql/builder.js';
 import {
   endSession,
   endSessionsOf,
-  forgetIdleSessions,
+  forgetEndedSessions,
   insertSession,
   rehashStaff,
   STAFF_COLUMNS,
@@ -98,8 +98,8 @@ export function postgresStaff(database: PostgresDatabase): StaffStore {
     });
   }
 
-  async function resumeStaffSession(idHash: Buffer, now: number, idleSince: number) {
-    const touch = touchSession(idHash, now, idleSince).render('postgres');
+  async function resumeStaffSession(idHash: Buffer, now: number, live: LiveSessions) {
+    const touch = touchSession(idHash, now, live).render('postgres');
     const [row] = await database.rows(
       `WITH s AS (${touch.text})
        SELECT ${STAFF_COLUMNS.split(', ')
@@ -114,8 +114,8 @@ export function postgresStaff(database: PostgresDatabase): StaffStore {
     return (await database.changes(endSession(idHash))) > 0;
   }
 
-  async function forgetIdleStaffSessions(before: number) {
-    return database.changes(forgetIdleSessions(before));
+  async function forgetEndedStaffSessions(live: LiveSessions) {
+    return database.changes(forgetEndedSessions(live));
   }
 
   return {
@@ -127,6 +127,6 @@ export function postgresStaff(database: PostgresDatabase): StaffStore {
     createStaffSession,
     resumeStaffSession,
     endStaffSession,
-    forgetIdleStaffSessions,
+    forgetEndedStaffSessions,
   };
 }

@@ -3,7 +3,7 @@
  * the statements that are the same in both dialects. Instants are epoch seconds in both.
  */
 import type { Role, StaffMember } from '../../domain/staff.js';
-import type { StaffChanges } from '../ports/staff.js';
+import type { LiveSessions, StaffChanges } from '../ports/staff.js';
 import { sql, type Sql } from './builder.js';
 import type { Row } from './rows.js';
 
@@ -46,9 +46,10 @@ export function insertSession(idHash: Buffer, staffId: string, now: number): Sql
     VALUES (${idHash}, ${staffId}, ${now}, ${now})`;
 }
 
-export function touchSession(idHash: Buffer, now: number, idleSince: number): Sql {
+export function touchSession(idHash: Buffer, now: number, live: LiveSessions): Sql {
   return sql`UPDATE staff_sessions SET last_seen_at = ${now}
-    WHERE id_hash = ${idHash} AND last_seen_at > ${idleSince} RETURNING staff_id`;
+    WHERE id_hash = ${idHash} AND last_seen_at > ${live.seenAfter} AND created_at > ${live.begunAfter}
+    RETURNING staff_id`;
 }
 
 export function endSession(idHash: Buffer): Sql {
@@ -59,6 +60,7 @@ export function endSessionsOf(staffId: string): Sql {
   return sql`DELETE FROM staff_sessions WHERE staff_id = ${staffId}`;
 }
 
-export function forgetIdleSessions(before: number): Sql {
-  return sql`DELETE FROM staff_sessions WHERE last_seen_at <= ${before}`;
+/** A scan when it is not idleness that ends them: a handful of rows, which no index need serve. */
+export function forgetEndedSessions(live: LiveSessions): Sql {
+  return sql`DELETE FROM staff_sessions WHERE last_seen_at <= ${live.seenAfter} OR created_at <= ${live.begunAfter}`;
 }

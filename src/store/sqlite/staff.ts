@@ -5,11 +5,11 @@ import type { AuditContext } from '../../domain/audit.js';
 import { emailKeys } from '../../domain/email.js';
 import { failures } from '../../domain/failures.js';
 import { STAFF, type StaffMember } from '../../domain/staff.js';
-import type { IfVersion, NewStaffMember, NewStaffSession, StaffChanges, StaffStore } from '../port.js';
+import type { IfVersion, LiveSessions, NewStaffMember, NewStaffSession, StaffChanges, StaffStore } from '../port.js';
 import {
   endSession,
   endSessionsOf,
-  forgetIdleSessions,
+  forgetEndedSessions,
   insertSession,
   rehashStaff,
   STAFF_COLUMNS,
@@ -89,9 +89,9 @@ export function sqliteStaff(database: SqliteDatabase): StaffStore {
 
   const enabled = db.prepare(`SELECT ${STAFF_COLUMNS} FROM staff WHERE id = ? AND disabled_at IS NULL`);
 
-  async function resumeStaffSession(idHash: Buffer, now: number, idleSince: number) {
+  async function resumeStaffSession(idHash: Buffer, now: number, live: LiveSessions) {
     return db.transaction(() => {
-      const [session] = database.all(touchSession(idHash, now, idleSince));
+      const [session] = database.all(touchSession(idHash, now, live));
       const row = session && (enabled.get(session.staff_id) as Row | undefined);
       return row && toStaffMember(row);
     })();
@@ -101,8 +101,8 @@ export function sqliteStaff(database: SqliteDatabase): StaffStore {
     return database.changes(endSession(idHash)) > 0;
   }
 
-  async function forgetIdleStaffSessions(before: number) {
-    return database.changes(forgetIdleSessions(before));
+  async function forgetEndedStaffSessions(live: LiveSessions) {
+    return database.changes(forgetEndedSessions(live));
   }
 
   return {
@@ -114,6 +114,6 @@ export function sqliteStaff(database: SqliteDatabase): StaffStore {
     createStaffSession,
     resumeStaffSession,
     endStaffSession,
-    forgetIdleStaffSessions,
+    forgetEndedStaffSessions,
   };
 }

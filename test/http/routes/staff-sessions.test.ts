@@ -8,7 +8,14 @@ import { after, before, describe, it } from 'node:test';
 import { onlyError, userDocument } from '../../support/fixtures.js';
 import { createReader, resetDocument, signInDocument } from '../../support/readers.js';
 import { startService, type Service } from '../../support/service.js';
-import { ageSessions, createStaff, signInSession, staffSignIn, STAFF_PASSWORD } from '../../support/staff.js';
+import {
+  ageSessions,
+  ageSessionStarts,
+  createStaff,
+  signInSession,
+  staffSignIn,
+  STAFF_PASSWORD,
+} from '../../support/staff.js';
 import { forEachStore } from '../../support/stores.js';
 
 const MAX_ATTEMPTS = 3;
@@ -192,6 +199,26 @@ forEachStore((kind) => {
       assert.equal((await session.client.get('/users')).status, 200);
       await ageSessions(service, staff.id, 200);
       assert.equal((await session.client.get('/users')).status, 200);
+    });
+
+    it('keeps a session in use until CONSOLE_SESSION_MAX_HOURS (12) after it began, and not a second longer', async () => {
+      const staff = await createStaff(service.client, 'agent');
+      const inside = await signInSession(service.client, staff);
+      // Signed in 11 h 59 min ago and used all along: still a minute to go.
+      await ageSessionStarts(service, staff.id, 12 * 3600 - 60);
+      assert.equal((await inside.client.get('/users')).status, 200);
+      // Exactly 12 h after it began (the request in the same second as the sign-in, moved back): ended.
+      await ageSessionStarts(service, staff.id, 60);
+      assert.equal(onlyError(await inside.client.get('/users'), 401).code, 'SESSION_INVALID');
+
+      const outside = await signInSession(service.client, staff);
+      assert.equal((await outside.client.get('/users')).status, 200);
+      await ageSessionStarts(service, staff.id, 13 * 3600);
+      // Used a moment ago, but begun 13 h ago: no request revives it, changes and reads alike.
+      assert.equal(onlyError(await outside.client.get('/staff-sessions/current'), 401).code, 'SESSION_INVALID');
+      assert.equal(onlyError(await outside.client.post('/users', userDocument()), 401).code, 'SESSION_INVALID');
+      // A new sign-in starts a new session, with its own 12 hours.
+      assert.equal((await (await signInSession(service.client, staff)).client.get('/users')).status, 200);
     });
   });
 });
