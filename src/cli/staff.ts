@@ -1,6 +1,7 @@
 /**
- * `circulation staff create|list|disable`: staff accounts managed from the machine itself, which
- * needs no credential, only the database (for the first admin of the console, say).
+ * `circulation staff create|list|disable|reset-password`: staff accounts managed from the machine
+ * itself, which needs no credential, only the database (for the first admin of the console, say,
+ * or an operator locked out of it).
  */
 import { parseArgs } from 'node:util';
 import { formatInstant, nowInSeconds } from '../domain/dates.js';
@@ -8,16 +9,18 @@ import { isEmail } from '../domain/email.js';
 import { DomainFailure } from '../domain/failures.js';
 import { ROLES, type Role } from '../domain/staff.js';
 import { openStaffAccount } from '../staff/accounts.js';
+import { resetStaffPassword } from '../staff/passwords.js';
 import type { Store } from '../store/port.js';
 import { COMMAND_LINE, CommandError, onlyId, UsageError, withStore, type Command } from './command.js';
 import { formatTable } from './table.js';
 
 export const staffCommand: Command = {
-  summary: 'create, list and disable staff accounts for the console (circulation staff --help)',
+  summary: 'create, list, disable staff accounts for the console and reset their passwords (circulation staff --help)',
   usage: `Usage:
   circulation staff create --email EMAIL --name NAME --role agent|supervisor|admin
   circulation staff list
   circulation staff disable ID
+  circulation staff reset-password --email EMAIL
 `,
   run: withStore(async (store, args) => {
     process.stdout.write(await staff(store, args));
@@ -28,6 +31,7 @@ async function staff(store: Store, args: readonly string[]): Promise<string> {
   const [action, ...rest] = args;
   if (action === 'create') return create(store, rest);
   if (action === 'list') return list(store);
+  if (action === 'reset-password') return resetPassword(store, rest);
   if (action === 'disable') {
     const id = onlyId(rest, 'staff disable takes one staff id');
     const member = await store.updateStaff(
@@ -72,6 +76,20 @@ async function create(store: Store, args: readonly string[]): Promise<string> {
     }
     throw error;
   }
+}
+
+async function resetPassword(store: Store, args: readonly string[]): Promise<string> {
+  const { values } = parseArgs({ args: [...args], options: { email: { type: 'string' } }, strict: true });
+  const email = values.email?.trim() ?? '';
+  if (!isEmail(email)) throw new UsageError('staff reset-password needs --email, a valid email address');
+  const reset = await resetStaffPassword(store, email, { actor: COMMAND_LINE, attributes: ['password'] });
+  if (!reset) throw new CommandError(`there is no staff member with the email ${email}`);
+  const { member, password } = reset;
+  return (
+    `reset the password of staff member ${member.id} (${member.email}); every session of theirs has ended\n` +
+    `their new password, shown only this once:\n\n  ${password}\n\n` +
+    (member.disabledAt === null ? '' : `the account is disabled: enable it to sign in (PATCH /staff/${member.id})\n`)
+  );
 }
 
 async function list(store: Store): Promise<string> {

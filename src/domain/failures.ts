@@ -36,6 +36,9 @@ export class DomainFailure extends Error {
 export const failures = {
   /** Values that break a rule: one problem each. */
   invalid: (problems: readonly Problem[]) => new DomainFailure('INVALID_ATTRIBUTE', problems),
+  /** A password given to prove who changes it that is not (or, since it was verified, no longer) the account's. */
+  currentPasswordIncorrect: () =>
+    new DomainFailure('INVALID_ATTRIBUTE', [{ pointer: '/data/attributes/currentPassword', detail: 'is incorrect' }]),
   emailTaken: () =>
     new DomainFailure('EMAIL_TAKEN', [{ pointer: '/data/attributes/email', detail: 'has already been taken' }]),
   /** The record is at another version than the write's precondition names. */

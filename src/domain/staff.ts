@@ -52,6 +52,23 @@ export const StaffUpdateAttributes = Type.Object(
     disabled: Type.Optional(
       Type.Boolean({ description: 'True disables the account and ends its sessions at once; false enables it.' }),
     ),
+    password: Type.Optional(
+      Type.String({
+        ...Password,
+        description:
+          "A new password. A staff member changes their own with currentPassword, which ends every other session of theirs; an admin sets another's without it, which ends all of theirs. " +
+          Password.description,
+      }),
+    ),
+    currentPassword: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 1024,
+        writeOnly: true,
+        description:
+          'With password, from a staff member changing their own: verified, and counted as a console sign-in attempt of their email from this network. Never stored, logged or returned.',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

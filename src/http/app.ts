@@ -144,7 +144,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const readers = options.readers ?? DEFAULT_READER_SETTINGS;
   await app.register(signInRoutes, { ...routes, readers });
   await app.register(passwordResetRoutes, { ...routes, readers });
-  await app.register(staffRoutes, routes);
+  await app.register(staffRoutes, { ...routes, readers });
   await app.register(staffSessionRoutes, { ...routes, readers, console: consoleSettings });
   await app.register(consoleRoutes, { directory: options.consoleDirectory });
   await app.ready();

@@ -1,7 +1,7 @@
 /**
- * Secrets stay secret: no password, credential secret, reset token, hash or Authorization header
- * in any log line of a real service process, and no password, secret or token in clear anywhere
- * in the database.
+ * Secrets stay secret: no password (a reader's or a staff member's, set, changed or guessed),
+ * credential secret, reset token, hash or Authorization header in any log line of a real service
+ * process, and no password, secret or token in clear anywhere in the database.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -10,6 +10,7 @@ import { issueKey, uniqueEmail, userDocument } from '../support/fixtures.js';
 import { issueResetToken, resetDocument, signIn } from '../support/readers.js';
 import { startProcess } from '../support/process.js';
 import { startService, TEST_ADMIN_KEY, type Service } from '../support/service.js';
+import { createStaff, signInSession, STAFF_PASSWORD } from '../support/staff.js';
 import { forEachStore, openTestStore, type TestStore } from '../support/stores.js';
 
 const PASSWORD = 'first-password-f00d1e';
@@ -18,8 +19,22 @@ const REFUSED_PASSWORD = `refused-password-${'z'.repeat(300)}`;
 const WRONG_PASSWORD = 'wrong-password-0ddba11';
 const RESET_PASSWORD = 'reset-password-5ca1ab1e';
 const IMPORTED_PASSWORD = 'imported-password-b4dc0de';
+const STAFF_CHANGED_PASSWORD = 'staff-changed-password-fee1900d';
+const STAFF_WRONG_PASSWORD = 'staff-wrong-password-deadbeef';
+const STAFF_SET_PASSWORD = 'staff-set-password-abad1dea';
 /** Every password the requests below send. */
-const PASSWORDS = [PASSWORD, NEW_PASSWORD, REFUSED_PASSWORD, WRONG_PASSWORD, RESET_PASSWORD, IMPORTED_PASSWORD];
+const PASSWORDS = [
+  PASSWORD,
+  NEW_PASSWORD,
+  REFUSED_PASSWORD,
+  WRONG_PASSWORD,
+  RESET_PASSWORD,
+  IMPORTED_PASSWORD,
+  STAFF_PASSWORD,
+  STAFF_CHANGED_PASSWORD,
+  STAFF_WRONG_PASSWORD,
+  STAFF_SET_PASSWORD,
+];
 
 /** Requests that carry every kind of secret: passwords in bodies, credentials in headers. */
 async function exerciseSecrets(client: import('../support/service.js').Client) {
@@ -48,6 +63,20 @@ async function exerciseSecrets(client: import('../support/service.js').Client) {
   const imported = await client.post('/users', userDocument({ passwordHash: importedHash }));
   assert.equal(imported.status, 201, imported.text);
   assert.equal((await signIn(client, imported.body.data.attributes.email, IMPORTED_PASSWORD)).status, 201);
+
+  // A staff member changing their password (once with a wrong current one), and an admin setting it.
+  const staff = await createStaff(client, 'agent');
+  const session = await signInSession(client, staff);
+  const change = (currentPassword: string, password: string) =>
+    session.client.patch(`/staff/${staff.id}`, {
+      data: { type: 'staff', id: staff.id, attributes: { password, currentPassword } },
+    });
+  assert.equal((await change(STAFF_WRONG_PASSWORD, STAFF_CHANGED_PASSWORD)).status, 422);
+  assert.equal((await change(STAFF_PASSWORD, STAFF_CHANGED_PASSWORD)).status, 200);
+  const set = await client.patch(`/staff/${staff.id}`, {
+    data: { type: 'staff', id: staff.id, attributes: { password: STAFF_SET_PASSWORD } },
+  });
+  assert.equal(set.status, 200, set.text);
   return { userId: id, keySecret: key.secret, email, token, importedHash };
 }
 

@@ -1,6 +1,8 @@
 /**
  * Staff accounts as an operator meets them: `circulation staff create` prints a password once,
- * which signs in; `staff list` shows the accounts; `staff disable` ends the account's sessions.
+ * which signs in; `staff list` shows the accounts; `staff disable` ends the account's sessions;
+ * `staff reset-password` prints a new password once, for an operator locked out of the console,
+ * and ends the account's sessions.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -47,6 +49,47 @@ forEachStore((kind) => {
         undefined,
       );
       assert.match(staff(store.databaseUrl, 'list').stdout, new RegExp(`^${id}\\s.*disabled \\S+$`, 'm'));
+    });
+
+    it('resets a password, printing a new one once that signs in, and ends every session of theirs', async () => {
+      const email = uniqueEmail('staff.example.com');
+      const created = staff(store.databaseUrl, 'create', '--email', email, '--name', 'Locked Out', '--role', 'admin');
+      assert.equal(created.status, 0, created.stderr);
+      const id = /created staff member (\d+)/.exec(created.stdout)?.[1] as string;
+      const first = /shown only this once:\n\n {2}(\S+)\n/.exec(created.stdout)?.[1] as string;
+      const now = Math.floor(Date.now() / 1000);
+      const signIn = (password: string) =>
+        signInStaff(store.store, { email, password, network: '127.0.0.1' }, LIMITS, now, Infinity);
+      const signedIn = await signIn(first);
+      assert.equal(signedIn.outcome, 'signed-in');
+      const idHash = sessionIdHash((signedIn as { sessionId: string }).sessionId);
+
+      const reset = staff(store.databaseUrl, 'reset-password', '--email', email.toUpperCase());
+      assert.equal(reset.status, 0, reset.stderr);
+      assert.match(reset.stdout, new RegExp(`reset the password of staff member ${id} `));
+      const second = /shown only this once:\n\n {2}(\S+)\n/.exec(reset.stdout)?.[1] as string;
+      assert.ok(second && second !== first && second.length >= 20, reset.stdout);
+
+      const live = { seenAfter: now - 60, begunAfter: now - 3600 };
+      assert.equal(await store.store.resumeStaffSession(idHash, now, live), undefined);
+      assert.equal((await signIn(second)).outcome, 'signed-in');
+      assert.equal((await signIn(first)).outcome, 'invalid');
+      const [entry] = await store.sql(
+        "SELECT actor, attributes FROM audit_log WHERE resource_type = 'staff' AND resource_id = ? AND action = 'update'",
+        [id],
+      );
+      assert.equal(entry?.actor, 'cli');
+      assert.match(JSON.stringify(entry?.attributes), /password/);
+      assert.ok(!JSON.stringify(entry).includes(second));
+    });
+
+    it('refuses to reset the password of an email that names no staff member, saying so', () => {
+      const refused = staff(store.databaseUrl, 'reset-password', '--email', uniqueEmail('staff.example.com'));
+      assert.notEqual(refused.status, 0);
+      assert.match(refused.stderr, /there is no staff member with the email/);
+      const usage = staff(store.databaseUrl, 'reset-password');
+      assert.notEqual(usage.status, 0);
+      assert.match(usage.stderr, /needs --email/);
     });
 
     it('refuses an unknown role and a taken email, saying why', () => {

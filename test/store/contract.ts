@@ -1226,5 +1226,59 @@ export function storeContract(
         assert.equal(await store.hasPasswordResetToken(live.user.id, live.hash, 0), true);
       });
     });
+
+    describe('updateStaff with a new password', () => {
+      const NOW = 1_900_000_000;
+      const LIVE = { seenAfter: NOW - 60, begunAfter: NOW - 3600 };
+
+      async function staffWithSessions(...sessions: string[]) {
+        const member = await store.createStaff(
+          { email: uniqueEmail(), name: 'Staff', role: 'agent', passwordHash: 'old hash', createdAt: NOW },
+          AUDIT,
+        );
+        for (const session of sessions) {
+          await store.createStaffSession(
+            { idHash: Buffer.from(session), staffId: member.id, now: NOW, attemptsKey: 'staff:none' },
+            AUDIT,
+          );
+        }
+        return member;
+      }
+      const live = async (session: string) =>
+        (await store.resumeStaffSession(Buffer.from(session), NOW, LIVE)) !== undefined;
+
+      it('stores the hash, ends every session but the one kept, and moves the version', async () => {
+        const kept = `kept ${unique()}`;
+        const other = `other ${unique()}`;
+        const member = await staffWithSessions(kept, other);
+        const password = { hash: 'new hash', keepSession: Buffer.from(kept), replacing: 'old hash' };
+        const updated = await store.updateStaff(member.id, { password }, AUDIT);
+        assert.equal(updated?.version, member.version + 1);
+        assert.deepEqual([await live(kept), await live(other)], [true, false]);
+        assert.equal((await store.findStaffSignIn(member.email))?.passwordHash, 'new hash');
+      });
+
+      it('ends every session when none is kept', async () => {
+        const sessions = [`a ${unique()}`, `b ${unique()}`];
+        const member = await staffWithSessions(...sessions);
+        await store.updateStaff(member.id, { password: { hash: 'new hash' } }, AUDIT);
+        assert.deepEqual([await live(sessions[0]!), await live(sessions[1]!)], [false, false]);
+      });
+
+      it('writes nothing when the hash it replaces is no longer the stored one', async () => {
+        const session = `s ${unique()}`;
+        const member = await staffWithSessions(session);
+        const password = { hash: 'new hash', keepSession: Buffer.from(session), replacing: 'another hash' };
+        await assert.rejects(
+          store.updateStaff(member.id, { name: 'Renamed', password }, AUDIT),
+          (error: unknown) =>
+            error instanceof DomainFailure && error.problems[0]?.pointer === '/data/attributes/currentPassword',
+        );
+        assert.equal((await store.findStaffSignIn(member.email))?.passwordHash, 'old hash');
+        assert.equal((await store.getStaff(member.id))?.name, 'Staff');
+        assert.equal(await live(session), true);
+        assert.equal(await store.updateStaff(UNKNOWN_ID, { password }, AUDIT), undefined);
+      });
+    });
   });
 }

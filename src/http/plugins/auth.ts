@@ -37,6 +37,8 @@ export interface Credential {
   rateLimit: number | null;
   /** The staff member, for a console session. */
   staff?: StaffMember;
+  /** The SHA-256 of the session's id, for a console session: what a change keeps when it ends the others. */
+  sessionIdHash?: Buffer;
 }
 
 export interface AuthOptions {
@@ -83,7 +85,8 @@ export const authentication = fp<AuthOptions & { store: Store }>(
     /** The staff member of a live session, as a credential; a change also needs the CSRF token. */
     async function resumeSession(request: FastifyRequest, sessionId: string): Promise<Credential | undefined> {
       const now = Math.floor(Date.now() / 1000);
-      const staff = await store.resumeStaffSession(sessionIdHash(sessionId), now, liveSessionsAt(now, consoleSettings));
+      const idHash = sessionIdHash(sessionId);
+      const staff = await store.resumeStaffSession(idHash, now, liveSessionsAt(now, consoleSettings));
       if (!staff) return undefined;
       if (!SAFE_METHODS.has(request.method)) {
         const token = request.headers['x-csrf-token'];
@@ -91,7 +94,13 @@ export const authentication = fp<AuthOptions & { store: Store }>(
           throw errors.csrfRefused();
         }
       }
-      return { id: staffActor(staff.id), scopes: ROLE_SCOPES[staff.role], rateLimit: null, staff };
+      return {
+        id: staffActor(staff.id),
+        scopes: ROLE_SCOPES[staff.role],
+        rateLimit: null,
+        staff,
+        sessionIdHash: idHash,
+      };
     }
 
     /**

@@ -2,13 +2,22 @@
  * /staff: admins open, list, read, change and disable the accounts of the publisher's staff.
  * A password made for a new account (when none is sent) is in the create response's
  * `meta.initialPassword`, and nowhere ever again. Disabling an account ends its sessions at once.
+ *
+ * A password changes with the account's PATCH, as a reader's does with theirs, and not at a route
+ * of its own: it is an attribute of the account (write-only), it shares the account's version
+ * and audit entry, and the console already changes accounts there. So the PATCH is open to any
+ * credential that may write, and decides by what is sent: every attribute of any account needs
+ * admin, but a staff member's own session may change its own password with `currentPassword`
+ * (see staff/passwords.ts), an admin's as well, and that change ends their other sessions.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
+import { allows } from '../../domain/api-key.js';
 import { sentAttributeNames } from '../../domain/audit.js';
+import { clientNetwork } from '../../domain/client-network.js';
 import { formatInstant, nowInSeconds } from '../../domain/dates.js';
-import { failures } from '../../domain/failures.js';
+import { failures, type Problem } from '../../domain/failures.js';
 import {
   STAFF,
   StaffAttributes,
@@ -16,8 +25,12 @@ import {
   StaffUpdateAttributes,
   type StaffMember,
 } from '../../domain/staff.js';
+import { hashPassword } from '../../domain/password.js';
 import { newPasswordProblems } from '../../domain/user.js';
+import type { ReaderSettings } from '../../readers/settings.js';
 import { openStaffAccount } from '../../staff/accounts.js';
+import { changeOwnPassword } from '../../staff/passwords.js';
+import type { PasswordChange } from '../../store/port.js';
 import { errors } from '../errors.js';
 import { answeredNotModified, etagOf, ifMatchVersions, NotModifiedResponse } from '../jsonapi/etag.js';
 import {
@@ -51,7 +64,10 @@ export function renderStaff(baseUrl: string, member: StaffMember) {
   };
 }
 
-export const staffRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { store, baseUrl }) => {
+export const staffRoutes: FastifyPluginAsyncTypebox<RouteOptions & { readers: ReaderSettings }> = async (
+  app,
+  { store, baseUrl, readers },
+) => {
   const render = (request: FastifyRequest, member: StaffMember) => renderStaff(baseUrl(request), member);
 
   app.post(
@@ -128,7 +144,8 @@ export const staffRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, 
   app.route({
     method: ['PUT', 'PATCH'],
     url: '/staff/:staff_id',
-    config: ADMIN,
+    // Admin for everything but a staff member's own password, which the handler tells apart.
+    config: { scope: 'write' },
     schema: {
       params: StaffParams,
       body: updateDocument(STAFF, StaffUpdateAttributes),
@@ -141,11 +158,62 @@ export const staffRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, 
       const id = request.params.staff_id;
       const { data } = request.body;
       if (data.id !== id) throw errors.idConflict();
-      const { disabled, ...rest } = data.attributes ?? {};
+      const attributes = data.attributes ?? {};
+      const { disabled, password, currentPassword, ...rest } = attributes;
+      const { credential } = request;
+      // The session of the staff member whose account this is, if the request comes with one.
+      const ownSession =
+        credential?.staff?.id === id && credential.sessionIdHash !== undefined
+          ? { member: credential.staff, idHash: credential.sessionIdHash }
+          : undefined;
+      const own = ownSession !== undefined;
+      const onlyPassword =
+        password !== undefined &&
+        Object.keys(attributes).every((name) => name === 'password' || name === 'currentPassword');
+      // Before anything is read: a staff member who may not learn which accounts exist learns nothing here.
+      if (credential && !allows(credential.scopes, 'admin') && !(own && onlyPassword)) {
+        throw errors.scopeInsufficient(credential.scopes, ['admin']);
+      }
+      const problems = [
+        ...(password === undefined ? [] : newPasswordProblems(password, '/data/attributes/password')),
+        ...currentPasswordProblems({ own, password, currentPassword }),
+      ];
+      if (problems.length > 0) throw failures.invalid(problems);
+
+      let passwordChange: PasswordChange | undefined;
+      if (password !== undefined && ownSession && currentPassword !== undefined) {
+        const checked = await changeOwnPassword(
+          store,
+          {
+            member: ownSession.member,
+            currentPassword,
+            password,
+            network: clientNetwork(request.ip),
+            sessionIdHash: ownSession.idHash,
+          },
+          readers.signIn,
+          nowInSeconds(),
+          request.deadline,
+        );
+        if (checked.outcome === 'throttled') throw errors.signInThrottled(checked.retryAfterSeconds);
+        if (checked.outcome === 'incorrect') throw failures.currentPasswordIncorrect();
+        passwordChange = checked.change;
+      } else if (password !== undefined) {
+        passwordChange = { hash: await hashPassword(password, { deadline: request.deadline }) };
+      }
+
       const updated = await store.updateStaff(
         id,
-        { ...rest, ...(disabled === undefined ? {} : { disabledAt: disabled ? nowInSeconds() : null }) },
-        auditOf(request, sentAttributeNames(data.attributes)),
+        {
+          ...rest,
+          ...(disabled === undefined ? {} : { disabledAt: disabled ? nowInSeconds() : null }),
+          ...(passwordChange === undefined ? {} : { password: passwordChange }),
+        },
+        // What changed, by name: currentPassword proves who asks and changes nothing.
+        auditOf(
+          request,
+          sentAttributeNames(attributes).filter((name) => name !== 'currentPassword'),
+        ),
         ifMatchVersions(request.headers['if-match']),
       );
       if (!updated) throw noSuchStaff(id);
@@ -153,6 +221,28 @@ export const staffRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, 
     },
   });
 };
+
+/**
+ * currentPassword goes with password, from the staff member whose password it is, and only then:
+ * an admin setting another's has nothing to prove, and one given where it is not checked would
+ * read as if it had been.
+ */
+function currentPasswordProblems({
+  own,
+  password,
+  currentPassword,
+}: {
+  own: boolean;
+  password: string | undefined;
+  currentPassword: string | undefined;
+}): Problem[] {
+  const pointer = '/data/attributes/currentPassword';
+  if (currentPassword === undefined) {
+    return own && password !== undefined ? [{ pointer, detail: 'is needed to change your own password' }] : [];
+  }
+  if (password === undefined) return [{ pointer, detail: 'is sent only with password' }];
+  return own ? [] : [{ pointer, detail: "is sent only to change one's own password, from one's own console session" }];
+}
 
 function noSuchStaff(id: string) {
   return errors.notFound(`There is no staff member with id "${id}".`);

@@ -21,6 +21,21 @@ export interface StaffChanges {
   role?: Role;
   /** An instant disables the account and ends its sessions; null enables it. */
   disabledAt?: number | null;
+  /** A new password, which ends the account's sessions but one (see PasswordChange). */
+  password?: PasswordChange;
+}
+
+export interface PasswordChange {
+  /** The hash of the new password. */
+  hash: string;
+  /** The SHA-256 of the session that changed its own password, which goes on; every other ends. */
+  keepSession?: Buffer;
+  /**
+   * The hash the current password was verified against: if another change has replaced it since,
+   * nothing is written and the change fails at /data/attributes/currentPassword, so that a change
+   * verified against a password an admin has just reset cannot undo the reset.
+   */
+  replacing?: string;
 }
 
 /** What a staff sign-in verifies: the account an email names, and its password hash. */
@@ -55,7 +70,10 @@ export interface StaffStore {
   createStaff(member: NewStaffMember, audit: AuditContext): Promise<StaffMember>;
   getStaff(id: string): Promise<StaffMember | undefined>;
   listStaff(): Promise<StaffMember[]>;
-  /** Changes the account; disabling it deletes its sessions in the same transaction. */
+  /**
+   * Changes the account; disabling it deletes its sessions in the same transaction, and so does a
+   * new password (but the session it keeps).
+   */
   updateStaff(
     id: string,
     changes: StaffChanges,

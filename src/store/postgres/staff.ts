@@ -9,10 +9,10 @@ import type { IfVersion, LiveSessions, NewStaffMember, NewStaffSession, StaffCha
 import type { Sql } from '../sql/builder.js';
 import {
   endSession,
-  endSessionsOf,
   forgetEndedSessions,
   insertSession,
   rehashStaff,
+  sessionsEndedBy,
   STAFF_COLUMNS,
   staffSignIn,
   toStaffMember,
@@ -70,8 +70,11 @@ export function postgresStaff(database: PostgresDatabase): StaffStore {
         if (exists.rows.length > 0) throw failures.preconditionFailed();
         return undefined;
       }
-      await query(updateStaffRow(id, changes));
-      if (changes.disabledAt != null) await query(endSessionsOf(id));
+      const { rowCount } = await query(updateStaffRow(id, changes));
+      // The row is locked and there: the password the change replaces is not (and nothing is written).
+      if (rowCount === 0) throw failures.currentPasswordIncorrect();
+      const ended = sessionsEndedBy(id, changes);
+      if (ended) await query(ended);
       const auditParams: unknown[] = [id];
       await client.query(auditInsert(auditParams, audit, 'update', STAFF, '$1', 'NULL', '(SELECT 1) x'), auditParams);
       const { rows } = await client.query(`SELECT ${STAFF_COLUMNS} FROM staff WHERE id = $1`, [id]);

@@ -21,7 +21,10 @@ export function toStaffMember(row: Row): StaffMember {
   };
 }
 
-/** The update of an account's changed columns; a change of `disabledAt` keeps the first instant. */
+/**
+ * The update of an account's changed columns; a change of `disabledAt` keeps the first instant.
+ * It changes no row when the password it replaces is no longer the stored one.
+ */
 export function updateStaffRow(id: string, changes: StaffChanges): Sql {
   const disabled = changes.disabledAt === undefined ? null : changes.disabledAt === null ? 'enable' : 'disable';
   return sql`UPDATE staff SET
@@ -29,8 +32,19 @@ export function updateStaffRow(id: string, changes: StaffChanges): Sql {
       role = coalesce(${changes.role ?? null}, role),
       disabled_at = CASE ${disabled} WHEN 'enable' THEN NULL
         WHEN 'disable' THEN coalesce(disabled_at, ${changes.disabledAt ?? null}) ELSE disabled_at END,
+      password_hash = coalesce(${changes.password?.hash ?? null}, password_hash),
       version = version + 1
-    WHERE id = ${id}`;
+    WHERE id = ${id} AND password_hash = coalesce(${changes.password?.replacing ?? null}, password_hash)`;
+}
+
+/** The sessions a change ends: all of them when it disables the account, all but the one kept for a new password. */
+export function sessionsEndedBy(id: string, changes: StaffChanges): Sql | undefined {
+  if (changes.disabledAt != null) return endSessionsOf(id);
+  if (changes.password === undefined) return undefined;
+  const keep = changes.password.keepSession;
+  return keep === undefined
+    ? endSessionsOf(id)
+    : sql`DELETE FROM staff_sessions WHERE staff_id = ${id} AND id_hash <> ${keep}`;
 }
 
 export function staffSignIn(emailLower: string): Sql {

@@ -8,10 +8,10 @@ import { STAFF, type StaffMember } from '../../domain/staff.js';
 import type { IfVersion, LiveSessions, NewStaffMember, NewStaffSession, StaffChanges, StaffStore } from '../port.js';
 import {
   endSession,
-  endSessionsOf,
   forgetEndedSessions,
   insertSession,
   rehashStaff,
+  sessionsEndedBy,
   STAFF_COLUMNS,
   staffSignIn,
   toStaffMember,
@@ -66,8 +66,13 @@ export function sqliteStaff(database: SqliteDatabase): StaffStore {
   async function updateStaff(id: string, changes: StaffChanges, audit: AuditContext, ifVersion?: IfVersion) {
     return db.transaction(() => {
       if (!database.meetsPrecondition(version, [id], ifVersion)) return undefined;
-      if (database.changes(updateStaffRow(id, changes)) === 0) return undefined;
-      if (changes.disabledAt != null) database.changes(endSessionsOf(id));
+      if (database.changes(updateStaffRow(id, changes)) === 0) {
+        // An account that is there, but not with the password the change replaces.
+        if (changes.password?.replacing !== undefined && one(id)) throw failures.currentPasswordIncorrect();
+        return undefined;
+      }
+      const ended = sessionsEndedBy(id, changes);
+      if (ended) database.changes(ended);
       database.record(audit, 'update', STAFF, id, null);
       return one(id);
     })();
