@@ -9,6 +9,7 @@ import { parseNetworks, type AllowedNetworks, type RetryPolicy } from './domain/
 import type { RetentionSettings } from './jobs/retention.js';
 import {
   DEFAULT_RESET_TOKEN_TTL_MINUTES,
+  DEFAULT_SIGN_IN_FAILURE_FLOOR_MS,
   DEFAULT_SIGN_IN_MAX_ATTEMPTS,
   DEFAULT_SIGN_IN_WINDOW_MINUTES,
   type ReaderSettings,
@@ -121,7 +122,7 @@ export const SETTINGS = {
     'RATE_LIMIT',
     'RATE_LIMIT_BURST',
   ],
-  readers: ['SIGN_IN_MAX_ATTEMPTS', 'SIGN_IN_WINDOW_MINUTES', 'PASSWORD_RESET_TTL_MINUTES'],
+  readers: ['SIGN_IN_MAX_ATTEMPTS', 'SIGN_IN_WINDOW_MINUTES', 'SIGN_IN_FAILURE_FLOOR_MS', 'PASSWORD_RESET_TTL_MINUTES'],
   console: ['CONSOLE_SESSION_IDLE_MINUTES', 'CONSOLE_SESSION_MAX_HOURS', 'REPORT_MAX_AGE_SECONDS'],
   catalogue: ['STRICT_REFERENCES'],
   backups: ['BACKUP_DIR', 'BACKUP_INTERVAL_MINUTES', 'BACKUP_KEEP'],
@@ -185,6 +186,13 @@ export function loadConfig(env: Env = process.env): Config {
           1,
           10_080,
         ),
+      failureFloorMs: integer(
+        'SIGN_IN_FAILURE_FLOOR_MS',
+        env.SIGN_IN_FAILURE_FLOOR_MS,
+        DEFAULT_SIGN_IN_FAILURE_FLOOR_MS,
+        0,
+        10_000,
+      ),
     },
     consoleIdleSeconds:
       60 *

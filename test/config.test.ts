@@ -48,7 +48,11 @@ describe('loadConfig defaults', () => {
         retry: { baseMs: 5000, maxMs: 3_600_000, maxAttempts: 20 },
         allowedNetworks: [],
       },
-      readers: { signIn: { maxAttempts: 10, windowSeconds: 900 }, resetTokenTtlSeconds: 3600 },
+      readers: {
+        signIn: { maxAttempts: 10, windowSeconds: 900 },
+        resetTokenTtlSeconds: 3600,
+        failureFloorMs: 1500,
+      },
       consoleIdleSeconds: 1800,
       consoleMaxAgeSeconds: 43_200,
       reportMaxAgeSeconds: 60,
@@ -130,7 +134,18 @@ describe('loadConfig accepts valid settings', () => {
       SIGN_IN_WINDOW_MINUTES: '30',
       PASSWORD_RESET_TTL_MINUTES: '20',
     });
-    assert.deepEqual(config.readers, { signIn: { maxAttempts: 5, windowSeconds: 1800 }, resetTokenTtlSeconds: 1200 });
+    assert.deepEqual(config.readers, {
+      signIn: { maxAttempts: 5, windowSeconds: 1800 },
+      resetTokenTtlSeconds: 1200,
+      failureFloorMs: 1500,
+    });
+  });
+
+  it('reads the failed sign-in floor in milliseconds, from 0 to 10000', () => {
+    assert.equal(loadConfig({ SIGN_IN_FAILURE_FLOOR_MS: '400' }).readers.failureFloorMs, 400);
+    assert.equal(loadConfig({ SIGN_IN_FAILURE_FLOOR_MS: '0' }).readers.failureFloorMs, 0);
+    assert.throws(() => loadConfig({ SIGN_IN_FAILURE_FLOOR_MS: '10001' }), /SIGN_IN_FAILURE_FLOOR_MS/);
+    assert.throws(() => loadConfig({ SIGN_IN_FAILURE_FLOOR_MS: '-1' }), /SIGN_IN_FAILURE_FLOOR_MS/);
   });
 
   it('reads the console session idle timeout in minutes, from 1 to 1440', () => {

@@ -196,6 +196,20 @@ export function passwordHashProblem(stored: string): string | undefined {
   return malformed;
 }
 
+/**
+ * Resolves once `floorMs` have passed since `startedAt` (a `performance.now()`), at once if they
+ * have. A failed sign-in waits for it before it answers: verifying costs what the stored hash
+ * costs (a bcrypt hash of cost 12 ten times today's argon2id, which an unknown email is verified
+ * against), so without a floor the clock would tell which emails name a reader with an imported
+ * hash. Waiting is no work: the hash's slot is free by then. A timer may fire a little early by
+ * the clock it is measured with, hence the loop.
+ */
+export async function notBeforeFloor(startedAt: number, floorMs: number): Promise<void> {
+  for (let left = startedAt + floorMs - performance.now(); left > 0; left = startedAt + floorMs - performance.now()) {
+    await new Promise((resolve) => setTimeout(resolve, Math.ceil(left)));
+  }
+}
+
 /** Whether a password is among the most common ones (compared in lower case, as the list is). */
 export function isCommonPassword(password: string): boolean {
   return COMMON_PASSWORDS.has(password.normalize('NFC').toLowerCase());

@@ -1,12 +1,14 @@
 /**
  * A reader signing in, for the website backend that asks: the attempt is counted first (so that
  * concurrent guesses cannot outrun the throttle), then the password is verified, against a dummy
- * hash when the email names nobody so that the answer takes as long either way. On success the
- * sign-in is recorded, and a hash brought from another system or made with older parameters is
- * replaced by an argon2id hash of today.
+ * hash when the email names nobody, and a failure answers no sooner than the failure floor after
+ * the attempt began, so that the answer takes as long whether the email is unknown or names a
+ * reader with a dear imported hash. On success the sign-in is recorded, at once, and a hash
+ * brought from another system or made with older parameters is replaced by an argon2id hash of
+ * today.
  */
 import type { AuditContext } from '../domain/audit.js';
-import { hashPassword, needsRehash, verifyPassword } from '../domain/password.js';
+import { hashPassword, needsRehash, notBeforeFloor, verifyPassword } from '../domain/password.js';
 import type { AttemptLimits, Store, StoredUser } from '../store/port.js';
 
 export interface Credentials {
@@ -27,18 +29,24 @@ export async function signIn(
   audit: AuditContext,
   now: number,
   deadline: number,
+  failureFloorMs: number,
 ): Promise<SignInResult> {
+  const started = performance.now();
+  const invalid = async (): Promise<SignInResult> => {
+    await notBeforeFloor(started, failureFloorMs);
+    return { outcome: 'invalid' };
+  };
   const attempt = await store.countSignInAttempt(email, now, limits);
   if (!attempt.allowed) return { outcome: 'throttled', retryAfterSeconds: attempt.retryAfterSeconds };
   const account = await store.findSignInAccount(email);
   const stored = account?.passwordHash ?? null;
   // Verified even without a hash (against a dummy): an early answer would tell the email is unknown.
   const verified = await verifyPassword(stored, password, { deadline });
-  if (!account || stored === null || !verified) return { outcome: 'invalid' };
+  if (!account || stored === null || !verified) return invalid();
   const rehash = needsRehash(stored) ? { from: stored, to: await hashPassword(password, { deadline }) } : undefined;
   const id = await store.recordSignIn(account.id, { email, at: now, ...(rehash ? { rehash } : {}) }, audit);
   const user = id === undefined ? undefined : await store.getUser(account.id);
   // Erased while signing in: as if the email had named nobody.
-  if (id === undefined || !user) return { outcome: 'invalid' };
+  if (id === undefined || !user) return invalid();
   return { outcome: 'signed-in', id, at: now, user };
 }

@@ -65,6 +65,8 @@ export async function startProcess(env: Record<string, string>): Promise<Service
       SHUTDOWN_DRAIN_MS: '0',
       // Test endpoints listen on loopback.
       WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8,::1',
+      // Failed sign-ins answer at once: no process test is about their timing.
+      SIGN_IN_FAILURE_FLOOR_MS: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],

@@ -47,7 +47,12 @@ export const INVALID_CREDENTIALS = {
 
 /** Reader settings for a test service: the defaults, but for what a test changes. */
 export function readerSettings(
-  changes: { maxAttempts?: number; windowSeconds?: number; resetTokenTtlSeconds?: number } = {},
+  changes: {
+    maxAttempts?: number;
+    windowSeconds?: number;
+    resetTokenTtlSeconds?: number;
+    failureFloorMs?: number;
+  } = {},
 ): { readers: ReaderSettings } {
   const { signIn, resetTokenTtlSeconds } = DEFAULT_READER_SETTINGS;
   return {
@@ -57,6 +62,7 @@ export function readerSettings(
         windowSeconds: changes.windowSeconds ?? signIn.windowSeconds,
       },
       resetTokenTtlSeconds: changes.resetTokenTtlSeconds ?? resetTokenTtlSeconds,
+      ...(changes.failureFloorMs === undefined ? {} : { failureFloorMs: changes.failureFloorMs }),
     },
   };
 }

@@ -11,6 +11,7 @@ import { Ajv } from 'ajv';
 import type { FastifyInstance } from 'fastify';
 import { parseNetworks } from '../../src/domain/webhooks.js';
 import { buildApp, type AppOptions } from '../../src/http/app.js';
+import { DEFAULT_READER_SETTINGS } from '../../src/readers/settings.js';
 import type { Store, StoreOptions } from '../../src/store/port.js';
 import { jsonApiDocumentSchema } from './jsonapi-schema.js';
 import { OpenApiContract, type OpenApiDocument } from './openapi-contract.js';
@@ -162,6 +163,8 @@ export async function startService(
     auth: { enabled: true, adminKey: TEST_ADMIN_KEY, rateLimit: GENEROUS_RATE_LIMIT },
     keys: TEST_KEYS,
     ...options,
+    // Failures answer at once, unless a test of their timing sets the floor.
+    readers: { ...DEFAULT_READER_SETTINGS, failureFloorMs: 0, ...options.readers },
     webhooks: { allowedNetworks: TEST_ALLOWED_NETWORKS, ...options.webhooks },
   });
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -1,6 +1,7 @@
 /**
  * /sign-ins: a website backend verifies a reader's email and password. Every failure reads the
- * same, whether the email is unknown, the reader has no password, or the password is wrong.
+ * same, and takes as long (SIGN_IN_FAILURE_FLOOR_MS), whether the email is unknown, the reader has
+ * no password, or the password is wrong.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
@@ -8,7 +9,7 @@ import { formatInstant, nowInSeconds } from '../../domain/dates.js';
 import { SIGN_INS, SignInAttributes, SignInCreateAttributes } from '../../domain/sign-in.js';
 import { USERS } from '../../domain/user.js';
 import { signIn } from '../../readers/sign-in.js';
-import type { ReaderSettings } from '../../readers/settings.js';
+import { failureFloorOf, type ReaderSettings } from '../../readers/settings.js';
 import { errors } from '../errors.js';
 import { createDocument, errorResponses } from '../jsonapi/documents.js';
 import { Identifier, renderUser, UserResource } from '../jsonapi/resources.js';
@@ -49,6 +50,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox<RouteOptions & { readers: R
         auditOf(request),
         nowInSeconds(),
         request.deadline,
+        failureFloorOf(readers),
       );
       if (result.outcome === 'throttled') throw errors.signInThrottled(result.retryAfterSeconds);
       if (result.outcome === 'invalid') throw errors.invalidCredentials();

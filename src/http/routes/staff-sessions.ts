@@ -5,7 +5,7 @@
  * email and client network (the request's address, the forwarded one with TRUST_PROXY; an IPv6
  * /64), so that guesses from one network lock out that network and not the staff member
  * elsewhere, and per email from every network at ten times that limit; every failure reads the
- * same (staff/sign-in-attempts.ts). Anyone may ask without a credential, so at most a few
+ * same (staff/sign-in-attempts.ts) and takes as long, SIGN_IN_FAILURE_FLOOR_MS at least. Anyone may ask without a credential, so at most a few
  * sign-ins are checked at once, per client network and in all (see SignInBudget), and their
  * hashes wait behind those of credentialed requests.
  */
@@ -16,7 +16,8 @@ import { clientNetwork } from '../../domain/client-network.js';
 import { nowInSeconds } from '../../domain/dates.js';
 import { STAFF, type StaffMember } from '../../domain/staff.js';
 import { Email } from '../../domain/user.js';
-import type { ReaderSettings } from '../../readers/settings.js';
+import { notBeforeFloor } from '../../domain/password.js';
+import { failureFloorOf, type ReaderSettings } from '../../readers/settings.js';
 import { clearedSessionCookie, presentedSessionId, sessionCookie } from '../../staff/cookie.js';
 import { csrfTokenOf, sessionIdHash, signInStaff, type ConsoleSettings } from '../../staff/sessions.js';
 import { SignInBudget } from '../../staff/sign-in-budget.js';
@@ -95,11 +96,17 @@ export const staffSessionRoutes: FastifyPluginAsyncTypebox<
       const place = budget.take(network);
       if (place !== 'taken') throw errors.staffSignInsBusy(place);
       const attempt = { ...data.attributes, network };
+      const started = performance.now();
       const result = await signInStaff(store, attempt, readers.signIn, nowInSeconds(), request.deadline).finally(() =>
         budget.release(network),
       );
       if (result.outcome === 'throttled') throw errors.signInThrottled(result.retryAfterSeconds);
-      if (result.outcome === 'invalid') throw errors.invalidCredentials();
+      if (result.outcome === 'invalid') {
+        // Past the budget: it bounds hashes being checked, and a wait that held it would let a
+        // few failing sign-ins keep everyone else's out.
+        await notBeforeFloor(started, failureFloorOf(readers));
+        throw errors.invalidCredentials();
+      }
       return reply
         .status(201)
         .header('set-cookie', sessionCookie(settings, result.sessionId))
