@@ -5,18 +5,29 @@
  * and comes back on a new connection, to another process. Only then does the server close. A
  * request that still arrives once it is closing gets our own JSON:API 503 (with `Connection:
  * close`), rather than Fastify's, so that the client retries elsewhere.
+ *
+ * No client connected is not enough to end the drain: while clients reconnect there are instants
+ * with none, their new connections still waiting in the kernel to be accepted (the longer, the
+ * busier the CPU), and closing the listener then resets every one of them (issue 40). So the drain
+ * also waits for a quiet spell with no new connection.
  */
 import fp from 'fastify-plugin';
 import { errors } from '../errors.js';
 
 /** How often a drain looks whether every client has left. */
 const POLL_MS = 50;
+/**
+ * How long a drain waits, with no client connected, for a new connection before it ends: far
+ * longer than a client takes to reconnect after an answer asked it to leave, even on a busy host.
+ */
+const DRAIN_QUIET_MS = 500;
 
 declare module 'fastify' {
   interface FastifyInstance {
     /**
-     * Fails readiness and asks every client to leave, for up to `ms` or until none is left, or
-     * until `stop` aborts; resolves then. Requests go on being served meanwhile.
+     * Fails readiness and asks every client to leave, for up to `ms` or until none is left and
+     * none has come for DRAIN_QUIET_MS, or until `stop` aborts; resolves then. Requests go on
+     * being served meanwhile.
      */
     drain(ms: number, stop?: AbortSignal): Promise<void>;
   }
@@ -29,9 +40,20 @@ export const shutdown = fp(
 
     app.decorate('drain', async (ms: number, stop?: AbortSignal) => {
       draining = true;
-      const until = Date.now() + ms;
-      while (Date.now() < until && !stop?.aborted && (await openConnections()) > 0) {
-        await new Promise((resolve) => setTimeout(resolve, Math.min(POLL_MS, until - Date.now())));
+      // The monotonic clock: a drain must not end early because the wall clock was set forward.
+      const started = performance.now();
+      const until = started + ms;
+      // From the start: connections may already be waiting to be accepted.
+      let lastArrival = started;
+      const arrived = () => (lastArrival = performance.now());
+      app.server.on('connection', arrived);
+      const over = async () => performance.now() - lastArrival >= DRAIN_QUIET_MS && (await openConnections()) === 0;
+      try {
+        while (performance.now() < until && !stop?.aborted && !(await over())) {
+          await new Promise((resolve) => setTimeout(resolve, Math.min(POLL_MS, until - performance.now())));
+        }
+      } finally {
+        app.server.off('connection', arrived);
       }
     });
 
