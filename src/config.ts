@@ -47,6 +47,11 @@ export interface Config {
   serviceSecretKey: string | undefined;
   /** How long a process keeps serving after SIGTERM or SIGINT, readiness failed, asking clients to leave. */
   shutdownDrainMs: number;
+  /**
+   * The least time a drain keeps readiness failed, however soon every client has left: long
+   * enough for a load balancer probing it to see it fail and send no new client here.
+   */
+  shutdownMinUnreadyMs: number;
   /** How long in-flight requests may take to finish once the server closes. */
   shutdownGraceMs: number;
   /** How often a serving process lapses subscriptions past their dateEnded; 0 never. */
@@ -103,6 +108,7 @@ export const SETTINGS = {
     'BODY_LIMIT_BYTES',
     'LOG_LEVEL',
     'SHUTDOWN_DRAIN_MS',
+    'SHUTDOWN_MIN_UNREADY_MS',
     'SHUTDOWN_GRACE_MS',
   ],
   database: [
@@ -169,6 +175,7 @@ export function loadConfig(env: Env = process.env): Config {
     },
     serviceSecretKey: secret('SERVICE_SECRET_KEY', env.SERVICE_SECRET_KEY),
     shutdownDrainMs: integer('SHUTDOWN_DRAIN_MS', env.SHUTDOWN_DRAIN_MS, 5000, 0, 600_000),
+    shutdownMinUnreadyMs: integer('SHUTDOWN_MIN_UNREADY_MS', env.SHUTDOWN_MIN_UNREADY_MS, 3000, 0, 600_000),
     shutdownGraceMs: integer('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 10_000, 0, 600_000),
     lapseIntervalSeconds: integer('LAPSE_INTERVAL_SECONDS', env.LAPSE_INTERVAL_SECONDS, 0, 0, 86_400),
     readers: {

@@ -36,6 +36,7 @@ describe('loadConfig defaults', () => {
       rateLimit: { perSecond: 100, burst: 200 },
       serviceSecretKey: undefined,
       shutdownDrainMs: 5000,
+      shutdownMinUnreadyMs: 3000,
       shutdownGraceMs: 10_000,
       lapseIntervalSeconds: 0,
       retention: { intervalSeconds: 600, idempotencyHours: 24, deliveryDays: 30, auditDays: 0 },

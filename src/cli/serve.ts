@@ -73,12 +73,17 @@ async function serve(config: Config): Promise<void> {
     if (closing) return drained.abort();
     closing = true;
     app.log.info(
-      { signal, drainMs: config.shutdownDrainMs, graceMs: config.shutdownGraceMs },
+      {
+        signal,
+        drainMs: config.shutdownDrainMs,
+        minUnreadyMs: config.shutdownMinUnreadyMs,
+        graceMs: config.shutdownGraceMs,
+      },
       'shutting down: draining (a second signal stops it), then finishing requests in flight',
     );
     const jobsEnded = jobs?.stop();
     const backupsEnded = backups?.stop();
-    await app.drain(config.shutdownDrainMs, drained.signal);
+    await app.drain(config.shutdownDrainMs, { minUnreadyMs: config.shutdownMinUnreadyMs, stop: drained.signal });
     const deadline = setTimeout(() => {
       app.log.error('requests still in flight at the end of the grace period; exiting without them');
       process.exit(1);

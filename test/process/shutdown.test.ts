@@ -19,6 +19,8 @@ import { forEachStore, openTestStore, type TestStore } from '../support/stores.j
 
 const CLIENTS = 20;
 const DRAIN_MS = 5000;
+/** Long enough, beside the probe below, that only this setting keeps the idle process listening. */
+const MIN_UNREADY_MS = 2000;
 /** Requests answered before SIGTERM: every client has a keep-alive connection in use by then. */
 const MIN_REQUESTS_BEFORE_SIGTERM = 200;
 /**
@@ -70,7 +72,12 @@ forEachStore((kind) => {
    * every core is kept busy from when they are in full swing (before, it would only slow the start).
    */
   async function throughSigterm({ contended }: { contended: boolean }): Promise<void> {
-    const service = await startProcess({ DATABASE_URL: store.databaseUrl, SHUTDOWN_DRAIN_MS: String(DRAIN_MS) });
+    const service = await startProcess({
+      DATABASE_URL: store.databaseUrl,
+      SHUTDOWN_DRAIN_MS: String(DRAIN_MS),
+      // The quiet spell alone must keep the clients from being reset while they reconnect.
+      SHUTDOWN_MIN_UNREADY_MS: '0',
+    });
     // On a connection of its own that closes at once: a pooled idle one would keep the drain waiting.
     const created = await send(service.baseUrl, 'POST', '/users', { body: userDocument() });
     assert.equal(created.status, 201);
@@ -145,6 +152,28 @@ forEachStore((kind) => {
       } finally {
         for (const burner of burners.splice(0)) burner.kill('SIGKILL');
       }
+    });
+  });
+
+  describe('SIGTERM with no client', () => {
+    it('keeps readiness failed for SHUTDOWN_MIN_UNREADY_MS before it stops listening', async () => {
+      const service = await startProcess({
+        DATABASE_URL: store.databaseUrl,
+        SHUTDOWN_DRAIN_MS: String(DRAIN_MS),
+        SHUTDOWN_MIN_UNREADY_MS: String(MIN_UNREADY_MS),
+      });
+      const terminated = performance.now();
+      const exit = service.kill('SIGTERM');
+      await service.until(/shutting down/);
+      // Past the quiet spell that would otherwise have ended the drain: a load balancer probing now
+      // must see readiness fail, not a refused connection it might take for a passing fault.
+      await new Promise((resolve) => setTimeout(resolve, 600));
+      const probe = await send(service.baseUrl, 'GET', '/health/ready');
+      assert.deepEqual({ status: probe.status, error: probe.error }, { status: 503, error: undefined });
+      assert.equal(await exit, 0);
+      const exitedAfterMs = performance.now() - terminated;
+      assert.ok(exitedAfterMs >= MIN_UNREADY_MS, `the process exited ${exitedAfterMs} ms after SIGTERM`);
+      assert.ok(exitedAfterMs < DRAIN_MS, `the process took ${exitedAfterMs} ms to exit`);
     });
   });
 });

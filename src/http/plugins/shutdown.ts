@@ -9,7 +9,9 @@
  * No client connected is not enough to end the drain: while clients reconnect there are instants
  * with none, their new connections still waiting in the kernel to be accepted (the longer, the
  * busier the CPU), and closing the listener then resets every one of them (issue 40). So the drain
- * also waits for a quiet spell with no new connection.
+ * also waits for a quiet spell with no new connection. And however soon every client has left,
+ * readiness stays failed long enough for a load balancer probing it to have seen it fail: closed
+ * before that, the process would have new clients sent to a port nobody listens on.
  */
 import fp from 'fastify-plugin';
 import { errors } from '../errors.js';
@@ -22,14 +24,19 @@ const POLL_MS = 50;
  */
 const DRAIN_QUIET_MS = 500;
 
+interface DrainOptions {
+  minUnreadyMs?: number;
+  stop?: AbortSignal;
+}
+
 declare module 'fastify' {
   interface FastifyInstance {
     /**
-     * Fails readiness and asks every client to leave, for up to `ms` or until none is left and
-     * none has come for DRAIN_QUIET_MS, or until `stop` aborts; resolves then. Requests go on
-     * being served meanwhile.
+     * Fails readiness and asks every client to leave, for up to `ms` or until none is left, none
+     * has come for DRAIN_QUIET_MS and readiness has failed for `minUnreadyMs`, or until `stop`
+     * aborts; resolves then. Requests go on being served meanwhile.
      */
-    drain(ms: number, stop?: AbortSignal): Promise<void>;
+    drain(ms: number, options?: DrainOptions): Promise<void>;
   }
 }
 
@@ -38,7 +45,7 @@ export const shutdown = fp(
     let draining = false;
     let closing = false;
 
-    app.decorate('drain', async (ms: number, stop?: AbortSignal) => {
+    app.decorate('drain', async (ms: number, { minUnreadyMs = 0, stop }: DrainOptions = {}) => {
       draining = true;
       // The monotonic clock: a drain must not end early because the wall clock was set forward.
       const started = performance.now();
@@ -47,7 +54,11 @@ export const shutdown = fp(
       let lastArrival = started;
       const arrived = () => (lastArrival = performance.now());
       app.server.on('connection', arrived);
-      const over = async () => performance.now() - lastArrival >= DRAIN_QUIET_MS && (await openConnections()) === 0;
+      const over = async () => {
+        const now = performance.now();
+        if (now - started < minUnreadyMs || now - lastArrival < DRAIN_QUIET_MS) return false;
+        return (await openConnections()) === 0;
+      };
       try {
         while (performance.now() < until && !stop?.aborted && !(await over())) {
           await new Promise((resolve) => setTimeout(resolve, Math.min(POLL_MS, until - performance.now())));
