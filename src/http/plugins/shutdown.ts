@@ -57,6 +57,11 @@ export const shutdown = fp(
       const over = async () => {
         const now = performance.now();
         if (now - started < minUnreadyMs || now - lastArrival < DRAIN_QUIET_MS) return false;
+        // Timers run before the event loop accepts connections: had the process waited for a core
+        // all this time, the connections that came meanwhile would still be in the kernel's queue,
+        // unseen. Past the poll phase (setImmediate), every one of them has been accepted.
+        await new Promise((resolve) => setImmediate(resolve));
+        if (performance.now() - lastArrival < DRAIN_QUIET_MS) return false;
         return (await openConnections()) === 0;
       };
       try {
