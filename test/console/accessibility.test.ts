@@ -118,7 +118,9 @@ forEachStore((kind) => {
       await tabTo(page, "(e.getAttribute('aria-label') ?? '').startsWith('Expire')");
       await page.keyboard.press('Enter');
       await page.getByRole('alertdialog').waitFor();
-      assert.equal(await page.evaluate('document.activeElement.textContent'), 'Yes, expire it');
+      await page.waitForFunction("document.activeElement?.textContent === 'Yes, expire it'", undefined, {
+        timeout: 5000,
+      });
       await page.keyboard.press('Enter');
       await page.locator('.status-expired').waitFor();
       await tabTo(page, "e.id === 'givenName'");

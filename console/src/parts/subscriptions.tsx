@@ -4,7 +4,8 @@
  * the reader loses; an expired one cannot be extended (the service keeps it expired), so it
  * offers no Extend. A new subscription is of an active product, picked by name.
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import type { Ref } from 'preact';
+import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { errorsOf } from '../api/client';
 import type { LoadedReader, Subscription } from '../api/readers';
 import {
@@ -110,7 +111,7 @@ function SubscriptionItem({
   // A confirmation takes the focus as it opens, so that a keyboard or a screen reader is in it
   // (autofocus works only on a page's first load).
   const confirming = useRef<HTMLButtonElement>(null);
-  useEffect(() => confirming.current?.focus(), [mode]);
+  useLayoutEffect(() => confirming.current?.focus(), [mode]);
   const [dateEnded, setDateEnded] = useState(dayOf(a.dateEnded));
   const [problem, setProblem] = useState<string | undefined>();
   const [endMessage, setEndMessage] = useState<string | undefined>();
@@ -172,41 +173,25 @@ function SubscriptionItem({
         </form>
       )}
       {mode === 'expire' && (
-        <div
-          role="alertdialog"
-          aria-labelledby={`expire-${subscription.id}`}
-          aria-describedby={`expire-loss-${subscription.id}`}
-        >
-          <p id={`expire-${subscription.id}`}>Expire {label} now?</p>
-          <p id={`expire-loss-${subscription.id}`}>{consequence}</p>
-          <button
-            type="button"
-            class="danger"
-            ref={confirming}
-            onClick={async () => done(await expireSubscription(userId, subscription.id))}
-          >
-            Yes, expire it
-          </button>{' '}
-          <button type="button" onClick={() => setMode('idle')}>
-            Keep it
-          </button>
-        </div>
+        <Confirmation
+          id={`expire-${subscription.id}`}
+          question={`Expire ${label} now?`}
+          detail={consequence}
+          yes="Yes, expire it"
+          focus={confirming}
+          onYes={async () => done(await expireSubscription(userId, subscription.id))}
+          onNo={() => setMode('idle')}
+        />
       )}
       {mode === 'delete' && (
-        <div role="alertdialog" aria-labelledby={`confirm-${subscription.id}`}>
-          <p id={`confirm-${subscription.id}`}>Delete this subscription for good?</p>
-          <button
-            type="button"
-            class="danger"
-            ref={confirming}
-            onClick={async () => done(await deleteSubscription(userId, subscription.id))}
-          >
-            Yes, delete it
-          </button>{' '}
-          <button type="button" onClick={() => setMode('idle')}>
-            Keep it
-          </button>
-        </div>
+        <Confirmation
+          id={`confirm-${subscription.id}`}
+          question="Delete this subscription for good?"
+          yes="Yes, delete it"
+          focus={confirming}
+          onYes={async () => done(await deleteSubscription(userId, subscription.id))}
+          onNo={() => setMode('idle')}
+        />
       )}
       {problem && (
         <p class="error" role="alert">
@@ -214,6 +199,38 @@ function SubscriptionItem({
         </p>
       )}
     </li>
+  );
+}
+
+/** A question before a change that cannot be undone: the change, or "Keep it". */
+function Confirmation({
+  id,
+  question,
+  detail,
+  yes,
+  focus,
+  onYes,
+  onNo,
+}: {
+  id: string;
+  question: string;
+  detail?: string;
+  yes: string;
+  focus: Ref<HTMLButtonElement>;
+  onYes: () => void;
+  onNo: () => void;
+}) {
+  return (
+    <div role="alertdialog" aria-labelledby={id} aria-describedby={detail ? `${id}-detail` : undefined}>
+      <p id={id}>{question}</p>
+      {detail && <p id={`${id}-detail`}>{detail}</p>}
+      <button type="button" class="danger" ref={focus} onClick={onYes}>
+        {yes}
+      </button>{' '}
+      <button type="button" onClick={onNo}>
+        Keep it
+      </button>
+    </div>
   );
 }
 
