@@ -1138,6 +1138,25 @@ export function storeContract(
         assert.deepEqual([issued?.actor, issued?.resourceId, issued?.eventType], ['crm', token.id, null]);
       });
 
+      it('voids one token of its user, recording it, and no other token', async () => {
+        const { user, hash, token } = await userWithToken();
+        const kept = await userWithToken();
+        const other = await store.createUser(newUser(), AUDIT);
+        assert.equal(await store.voidPasswordResetToken(other.id, token.id, AUDIT), false);
+        assert.equal(await store.voidPasswordResetToken(user.id, token.id, { actor: 'crm', attributes: [] }), true);
+        assert.equal(await store.hasPasswordResetToken(user.id, hash, T), false);
+        assert.equal(await store.hasPasswordResetToken(kept.user.id, kept.hash, T), true);
+        assert.equal(await store.voidPasswordResetToken(user.id, token.id, AUDIT), false);
+        const trail = await store.listAuditEvents({ resourceType: 'password-reset-tokens', userId: user.id, limit: 5 });
+        assert.deepEqual(
+          trail.map((e) => [e.action, e.resourceId, e.actor, e.eventType]),
+          [
+            ['create', token.id, 'crm', null],
+            ['delete', token.id, 'crm', null],
+          ],
+        );
+      });
+
       it("finds no token under another user's id", async () => {
         const { hash } = await userWithToken();
         const other = await store.createUser(newUser(), AUDIT);

@@ -22,6 +22,11 @@ export interface NewPasswordResetToken {
 export interface PasswordResetStore {
   /** Keeps a token's hash and records its issue; undefined when there is no such user. */
   createPasswordResetToken(token: NewPasswordResetToken, audit: AuditContext): Promise<PasswordResetToken | undefined>;
+  /**
+   * Voids one token of the user (one issued for a mail that could not be sent) and records it;
+   * false when it was already gone.
+   */
+  voidPasswordResetToken(userId: string, id: string, audit: AuditContext): Promise<boolean>;
   /** Whether the user has this token, unexpired at `now`. */
   hasPasswordResetToken(userId: string, tokenHash: Buffer, now: number): Promise<boolean>;
   /**

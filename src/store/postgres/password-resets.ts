@@ -28,6 +28,19 @@ export function postgresPasswordResets(database: PostgresDatabase): PasswordRese
     }
   }
 
+  async function voidPasswordResetToken(userId: string, id: string, audit: AuditContext): Promise<boolean> {
+    const params: unknown[] = [userId, id];
+    const record = auditInsert(params, audit, 'delete', 'password-reset-tokens', 'id', 'user_id', 't');
+    const rows = await database.rows(
+      `WITH t AS (
+         DELETE FROM password_reset_tokens WHERE user_id = $1 AND id = $2 RETURNING id, user_id
+       ), a AS (${record})
+       SELECT count(*)::int AS n FROM t`,
+      params,
+    );
+    return rows[0]?.n === 1;
+  }
+
   async function hasPasswordResetToken(userId: string, tokenHash: Buffer, now: number): Promise<boolean> {
     const rows = await database.rows(
       'SELECT 1 FROM password_reset_tokens WHERE user_id = $1 AND token_hash = $2 AND expires_at > $3',
@@ -68,5 +81,11 @@ export function postgresPasswordResets(database: PostgresDatabase): PasswordRese
     return database.changes('DELETE FROM password_reset_tokens WHERE expires_at <= $1', [now]);
   }
 
-  return { createPasswordResetToken, hasPasswordResetToken, resetPassword, forgetExpiredPasswordResetTokens };
+  return {
+    createPasswordResetToken,
+    voidPasswordResetToken,
+    hasPasswordResetToken,
+    resetPassword,
+    forgetExpiredPasswordResetTokens,
+  };
 }

@@ -25,6 +25,16 @@ export function sqlitePasswordResets(database: SqliteDatabase): PasswordResetSto
     })();
   }
 
+  const voidOne = db.prepare('DELETE FROM password_reset_tokens WHERE user_id = ? AND id = ?');
+
+  async function voidPasswordResetToken(userId: string, id: string, audit: AuditContext): Promise<boolean> {
+    return db.transaction(() => {
+      if (voidOne.run(userId, id).changes === 0) return false;
+      database.record(audit, 'delete', 'password-reset-tokens', id, userId);
+      return true;
+    })();
+  }
+
   const live = db.prepare(
     'SELECT 1 FROM password_reset_tokens WHERE user_id = ? AND token_hash = ? AND expires_at > ?',
   );
@@ -66,5 +76,11 @@ export function sqlitePasswordResets(database: SqliteDatabase): PasswordResetSto
     return forgetExpired.run(now).changes;
   }
 
-  return { createPasswordResetToken, hasPasswordResetToken, resetPassword, forgetExpiredPasswordResetTokens };
+  return {
+    createPasswordResetToken,
+    voidPasswordResetToken,
+    hasPasswordResetToken,
+    resetPassword,
+    forgetExpiredPasswordResetTokens,
+  };
 }
