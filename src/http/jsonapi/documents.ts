@@ -25,6 +25,21 @@ function withAttributeRules<D extends TSchema>(document: D, attributes: TSchema)
   return withRules(document, (body) => rules(isRecord(body) && isRecord(body.data) ? body.data.attributes : undefined));
 }
 
+const optionalBodies = new WeakSet<object>();
+
+/**
+ * The body schema `schema`, marked as one a request may also leave out: validation lets an
+ * absent body through (the handler sees null) and the OpenAPI document says it is optional.
+ */
+export function optionalBody<S extends object>(schema: S): S {
+  optionalBodies.add(schema);
+  return schema;
+}
+
+export function isOptionalBody(schema: unknown): boolean {
+  return typeof schema === 'object' && schema !== null && optionalBodies.has(schema);
+}
+
 /** A document creating a resource: `id` is accepted by the schema only to be refused as client-generated. */
 export function createDocument<T extends string, A extends TSchema, R extends TObject = typeof NoRelationships>(
   type: T,

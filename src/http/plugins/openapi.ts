@@ -11,7 +11,7 @@ import fp from 'fastify-plugin';
 import { IfMatchHeader, IfNoneMatchHeader } from '../jsonapi/etag.js';
 import { takesIdempotencyKey } from './idempotency.js';
 
-import { ErrorDocument } from '../jsonapi/documents.js';
+import { ErrorDocument, isOptionalBody } from '../jsonapi/documents.js';
 import { JSONAPI } from './media-types.js';
 
 const IdempotencyKeyHeader = Type.Object({
@@ -59,13 +59,15 @@ const TAGS: [RegExp, string][] = [
  */
 export const openApi = fp(
   async (app) => {
-    completeRouteSchemas(app);
-    await serveDocument(app);
+    const optionalBodies = new Set<string>();
+    completeRouteSchemas(app, optionalBodies);
+    await serveDocument(app, optionalBodies);
   },
   { name: 'openapi' },
 );
 
-function completeRouteSchemas(app: FastifyInstance): void {
+/** `optionalBodies` gathers the operations (`post /users/{user_id}/…`) whose body may be left out. */
+function completeRouteSchemas(app: FastifyInstance, optionalBodies: Set<string>): void {
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/docs') || route.url.startsWith('/console')) {
       route.config = { ...route.config, scope: 'public', ownMediaType: true };
@@ -76,6 +78,9 @@ function completeRouteSchemas(app: FastifyInstance): void {
     const isPublic = route.config?.scope === 'public';
     const hasBody = schema.body !== undefined;
     const methods = ([] as string[]).concat(route.method);
+    if (isOptionalBody(schema.body)) {
+      for (const method of methods) optionalBodies.add(operationKey(method, route.url));
+    }
     // Every write to one resource honours If-Match.
     const conditional = methods.some((m) => ['PUT', 'PATCH', 'DELETE'].includes(m));
     const idempotent = methods.some((m) => takesIdempotencyKey(m, route.url)) && !route.config?.showsSecret;
@@ -108,8 +113,25 @@ function completeRouteSchemas(app: FastifyInstance): void {
   });
 }
 
-async function serveDocument(app: FastifyInstance): Promise<void> {
+function operationKey(method: string, fastifyUrl: string): string {
+  return `${method.toLowerCase()} ${fastifyUrl.replace(/:([A-Za-z_]+)/g, '{$1}')}`;
+}
+
+type Operations = Record<string, Record<string, { requestBody?: { required?: boolean } }>>;
+
+async function serveDocument(app: FastifyInstance, optionalBodies: ReadonlySet<string>): Promise<void> {
   await app.register(swagger, {
+    // @fastify/swagger marks every body required, as Fastify's own validation would have it.
+    transformObject: (documents) => {
+      const document = 'openapiObject' in documents ? documents.openapiObject : documents.swaggerObject;
+      const paths = (document.paths ?? {}) as Operations;
+      for (const [path, operations] of Object.entries(paths)) {
+        for (const [method, operation] of Object.entries(operations)) {
+          if (optionalBodies.has(`${method} ${path}`) && operation.requestBody) operation.requestBody.required = false;
+        }
+      }
+      return document;
+    },
     openapi: {
       openapi: '3.1.0',
       info: {

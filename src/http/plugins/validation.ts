@@ -14,6 +14,7 @@ import {
 } from '../../domain/validation.js';
 import { isRecord } from '../../domain/schema.js';
 import { ApiError, errors } from '../errors.js';
+import { isOptionalBody } from '../jsonapi/documents.js';
 
 export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, httpPart }) => {
   if (httpPart === 'body') return bodyValidator(schema as object);
@@ -29,7 +30,10 @@ export const validatorCompiler: FastifySchemaCompiler<unknown> = ({ schema, http
 function bodyValidator(schema: object) {
   const validate = compileSchema(schema, 'every');
   const type = typeOf(schema);
+  const mayBeAbsent = isOptionalBody(schema);
   return (data: unknown) => {
+    // Fastify hands a request without a body on as null.
+    if ((data === undefined || data === null) && mayBeAbsent) return { value: data };
     const problems = everyProblemOf(validate, schema, data, '/data/attributes');
     if (problems.length === 0) return { value: data };
     const failures = validate.errors ?? [];
