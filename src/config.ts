@@ -5,6 +5,7 @@
 import { dirname, join, resolve } from 'node:path';
 import { POSTGRES_BACKUPS } from './backups/copy.js';
 import type { BackupSettings } from './backups/schedule.js';
+import { resetUrlProblem } from './domain/password-reset.js';
 import { parseNetworks, type AllowedNetworks, type RetryPolicy } from './domain/webhooks.js';
 import type { RetentionSettings } from './jobs/retention.js';
 import {
@@ -60,6 +61,8 @@ export interface Config {
   webhooks: WebhookConfig;
   /** Readers' sign-ins (the throttle) and password reset tokens. */
   readers: ReaderSettings;
+  /** Mail to readers; undefined without SMTP_URL, when circulation sends none. */
+  mail: MailConfig | undefined;
   /** CONSOLE_SESSION_IDLE_MINUTES, in seconds: a console session not used for this long ends. */
   consoleIdleSeconds: number;
   /** CONSOLE_SESSION_MAX_HOURS, in seconds: a console session ends this long after its sign-in, however it is used. */
@@ -86,6 +89,15 @@ export interface WebhookConfig {
   retry: RetryPolicy;
   /** WEBHOOK_ALLOWED_NETWORKS: internal networks deliveries may reach (by default only public addresses). */
   allowedNetworks: AllowedNetworks;
+}
+
+export interface MailConfig {
+  /** SMTP_URL, in nodemailer's URL form; it may hold a password, so it is never logged. */
+  smtpUrl: string;
+  /** MAIL_FROM: the From of every mail. */
+  from: string;
+  /** MAIL_TEMPLATES_DIR: where the publisher's templates are; the built-in ones when unset. */
+  templatesDirectory: string | undefined;
 }
 
 export class ConfigError extends Error {
@@ -128,7 +140,14 @@ export const SETTINGS = {
     'RATE_LIMIT',
     'RATE_LIMIT_BURST',
   ],
-  readers: ['SIGN_IN_MAX_ATTEMPTS', 'SIGN_IN_WINDOW_MINUTES', 'SIGN_IN_FAILURE_FLOOR_MS', 'PASSWORD_RESET_TTL_MINUTES'],
+  readers: [
+    'SIGN_IN_MAX_ATTEMPTS',
+    'SIGN_IN_WINDOW_MINUTES',
+    'SIGN_IN_FAILURE_FLOOR_MS',
+    'PASSWORD_RESET_TTL_MINUTES',
+    'PASSWORD_RESET_URL',
+  ],
+  mail: ['SMTP_URL', 'MAIL_FROM', 'MAIL_TEMPLATES_DIR'],
   console: ['CONSOLE_SESSION_IDLE_MINUTES', 'CONSOLE_SESSION_MAX_HOURS', 'REPORT_MAX_AGE_SECONDS'],
   catalogue: ['STRICT_REFERENCES'],
   backups: ['BACKUP_DIR', 'BACKUP_INTERVAL_MINUTES', 'BACKUP_KEEP'],
@@ -200,7 +219,9 @@ export function loadConfig(env: Env = process.env): Config {
         0,
         10_000,
       ),
+      resetPage: resetPage(env.PASSWORD_RESET_URL),
     },
+    mail: mail(env),
     consoleIdleSeconds:
       60 *
       integer('CONSOLE_SESSION_IDLE_MINUTES', env.CONSOLE_SESSION_IDLE_MINUTES, DEFAULT_CONSOLE_IDLE_MINUTES, 1, 1440),
@@ -328,6 +349,58 @@ function publicUrl(value: string | undefined): string | undefined {
     throw new ConfigError('PUBLIC_URL', `"${value}" must be an http(s) URL without query or fragment`);
   }
   return url.href.replace(/\/+$/, '');
+}
+
+function resetPage(value: string | undefined): string | undefined {
+  if (value === undefined || value === '') return undefined;
+  const problem = resetUrlProblem(value);
+  if (problem) {
+    throw new ConfigError(
+      'PASSWORD_RESET_URL',
+      `"${value}" ${problem}: give the reset page on your site, e.g. https://www.example.com/reset?token={token}`,
+    );
+  }
+  return value;
+}
+
+function mail(env: Env): MailConfig | undefined {
+  const url = env.SMTP_URL || undefined;
+  const from = env.MAIL_FROM || undefined;
+  const templates = env.MAIL_TEMPLATES_DIR || undefined;
+  if (url === undefined) {
+    if (from !== undefined) throw new ConfigError('MAIL_FROM', 'is set but SMTP_URL is not: mail needs both');
+    if (templates !== undefined) {
+      throw new ConfigError('MAIL_TEMPLATES_DIR', 'is set but SMTP_URL is not: templates need mail to be sent');
+    }
+    return undefined;
+  }
+  // Never echo SMTP_URL: it may hold the server's password.
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError('SMTP_URL', 'is not a URL: give smtp://user:password@host:587 or smtps://…');
+  }
+  if (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:') {
+    throw new ConfigError('SMTP_URL', `has the scheme ${parsed.protocol.slice(0, 20)} where smtp: or smtps: goes`);
+  }
+  if (parsed.hostname === '') throw new ConfigError('SMTP_URL', 'names no host');
+  if (from === undefined) {
+    throw new ConfigError(
+      'MAIL_FROM',
+      'is required with SMTP_URL: the address mails come from, e.g. "Publisher <no-reply@example.com>"',
+    );
+  }
+  if (!/^[^\r\n]*@[^\r\n]*$/.test(from)) {
+    throw new ConfigError('MAIL_FROM', `"${from.replace(/[\r\n]/g, ' ')}" is not an email address`);
+  }
+  if (env.PASSWORD_RESET_URL === undefined || env.PASSWORD_RESET_URL === '') {
+    throw new ConfigError(
+      'PASSWORD_RESET_URL',
+      'is required with SMTP_URL: the reset mail links to that page on your site, e.g. https://www.example.com/reset?token={token}',
+    );
+  }
+  return { smtpUrl: url, from, templatesDirectory: templates === undefined ? undefined : resolve(templates) };
 }
 
 function onOff(setting: string, value = 'on'): boolean {

@@ -53,7 +53,9 @@ describe('loadConfig defaults', () => {
         signIn: { maxAttempts: 10, windowSeconds: 900 },
         resetTokenTtlSeconds: 3600,
         failureFloorMs: 1500,
+        resetPage: undefined,
       },
+      mail: undefined,
       consoleIdleSeconds: 1800,
       consoleMaxAgeSeconds: 43_200,
       reportMaxAgeSeconds: 60,
@@ -139,6 +141,7 @@ describe('loadConfig accepts valid settings', () => {
       signIn: { maxAttempts: 5, windowSeconds: 1800 },
       resetTokenTtlSeconds: 1200,
       failureFloorMs: 1500,
+      resetPage: undefined,
     });
   });
 
@@ -147,6 +150,27 @@ describe('loadConfig accepts valid settings', () => {
     assert.equal(loadConfig({ SIGN_IN_FAILURE_FLOOR_MS: '0' }).readers.failureFloorMs, 0);
     assert.throws(() => loadConfig({ SIGN_IN_FAILURE_FLOOR_MS: '10001' }), /SIGN_IN_FAILURE_FLOOR_MS/);
     assert.throws(() => loadConfig({ SIGN_IN_FAILURE_FLOOR_MS: '-1' }), /SIGN_IN_FAILURE_FLOOR_MS/);
+  });
+
+  it('reads the reset page of PASSWORD_RESET_URL, and mail with SMTP_URL, MAIL_FROM and MAIL_TEMPLATES_DIR', () => {
+    const page = 'https://www.example.com/reset?token={token}';
+    assert.equal(loadConfig({ PASSWORD_RESET_URL: page }).readers.resetPage, page);
+    assert.equal(
+      loadConfig({ PASSWORD_RESET_URL: 'http://localhost:8080/reset#{token}' }).readers.resetPage !== undefined,
+      true,
+    );
+    const mail = {
+      SMTP_URL: 'smtps://user:pa%24%24@smtp.example.com:465',
+      MAIL_FROM: 'The Daily <no-reply@example.com>',
+      PASSWORD_RESET_URL: page,
+    };
+    assert.deepEqual(loadConfig(mail).mail, {
+      smtpUrl: mail.SMTP_URL,
+      from: mail.MAIL_FROM,
+      templatesDirectory: undefined,
+    });
+    assert.equal(loadConfig({ ...mail, MAIL_TEMPLATES_DIR: 'mail' }).mail?.templatesDirectory, resolve('mail'));
+    assert.equal(loadConfig({ ...mail, SMTP_URL: 'smtp://127.0.0.1:2525' }).mail?.smtpUrl, 'smtp://127.0.0.1:2525');
   });
 
   it('reads the console session idle timeout in minutes, from 1 to 1440', () => {
@@ -328,6 +352,44 @@ describe('the backup settings', () => {
   it('refuse BACKUP_DIR with PostgreSQL, naming its own tools', () => {
     assertRefused({ DATABASE_URL: 'postgres://localhost/x', BACKUP_DIR: '/b' }, 'BACKUP_DIR');
     assert.throws(() => loadConfig({ DATABASE_URL: 'postgres://localhost/x', BACKUP_DIR: '/b' }), /pg_dump -Fc/);
+  });
+});
+
+describe('loadConfig refuses mail it could not send', () => {
+  const page = 'https://www.example.com/reset?token={token}';
+  const mail = { SMTP_URL: 'smtp://user:hunter2secret@smtp.example.com:587', MAIL_FROM: 'no-reply@example.com' };
+
+  it('refuses SMTP_URL without MAIL_FROM', () =>
+    assertRefused({ ...mail, MAIL_FROM: '', PASSWORD_RESET_URL: page }, 'MAIL_FROM'));
+  it('refuses SMTP_URL without PASSWORD_RESET_URL: the mail would have no link', () =>
+    assertRefused(mail, 'PASSWORD_RESET_URL'));
+  it('refuses MAIL_FROM or MAIL_TEMPLATES_DIR without SMTP_URL', () => {
+    assertRefused({ MAIL_FROM: 'no-reply@example.com' }, 'MAIL_FROM');
+    assertRefused({ MAIL_TEMPLATES_DIR: 'mail' }, 'MAIL_TEMPLATES_DIR');
+  });
+  it('refuses a MAIL_FROM that is no address, or that would break the header', () => {
+    assertRefused({ ...mail, MAIL_FROM: 'nobody', PASSWORD_RESET_URL: page }, 'MAIL_FROM');
+    assertRefused({ ...mail, MAIL_FROM: 'a@example.com\r\nBcc: b@example.com', PASSWORD_RESET_URL: page }, 'MAIL_FROM');
+  });
+  it('refuses an SMTP_URL that is not smtp: or smtps:, without echoing its password', () => {
+    for (const url of [
+      'https://user:hunter2secret@smtp.example.com',
+      'user:hunter2secret@smtp',
+      'smtp://user:hunter2secret@',
+    ]) {
+      assertRefused({ ...mail, SMTP_URL: url, PASSWORD_RESET_URL: page }, 'SMTP_URL');
+      assert.throws(
+        () => loadConfig({ ...mail, SMTP_URL: url, PASSWORD_RESET_URL: page }),
+        (error: Error) => !error.message.includes('hunter2secret'),
+      );
+    }
+  });
+  it('refuses a PASSWORD_RESET_URL without {token}', () =>
+    assertRefused({ PASSWORD_RESET_URL: 'https://www.example.com/reset' }, 'PASSWORD_RESET_URL'));
+  it('refuses a PASSWORD_RESET_URL that is not an absolute http(s) URL', () => {
+    assertRefused({ PASSWORD_RESET_URL: '/reset?token={token}' }, 'PASSWORD_RESET_URL');
+    assertRefused({ PASSWORD_RESET_URL: 'javascript:alert({token})' }, 'PASSWORD_RESET_URL');
+    assertRefused({ PASSWORD_RESET_URL: 'ftp://example.com/{token}' }, 'PASSWORD_RESET_URL');
   });
 });
 

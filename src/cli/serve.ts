@@ -9,11 +9,13 @@ import type { Config } from '../config.js';
 import { issueFirstAdminCredential } from '../credentials/issue.js';
 import { buildApp } from '../http/app.js';
 import { startJobs, type Jobs } from '../jobs/schedule.js';
+import { smtpMailer } from '../mail/smtp.js';
+import { loadMailTemplates, TemplateError, type MailTemplates } from '../mail/templates.js';
 import { openStore } from '../store/open.js';
 import type { Store } from '../store/port.js';
 import { startDispatcher, type Dispatcher } from '../webhooks/dispatcher.js';
 import { serviceKeysOf } from '../keys/service-keys.js';
-import type { Command } from './command.js';
+import { CommandError, type Command } from './command.js';
 import { logging } from './logging.js';
 import { writePrivateFile } from './private-file.js';
 
@@ -28,6 +30,8 @@ async function serve(config: Config): Promise<void> {
   if (!config.auth && !LOOPBACK.has(config.host)) {
     throw new Error(`AUTH=off lets anyone in, so it listens only on loopback, not on HOST=${config.host}`);
   }
+  // Before anything opens: a template that cannot be used stops the start, not a reader's reset.
+  const mailTemplates = config.mail && templatesOf(config.mail.templatesDirectory);
   const store = await openStore(config.database, {
     strictReferences: config.strictReferences,
     pageReadLimit: config.pageReadLimit,
@@ -47,6 +51,10 @@ async function serve(config: Config): Promise<void> {
     bodyLimitBytes: config.bodyLimitBytes,
     auth: { enabled: config.auth, adminKey: config.adminKey, rateLimit: config.rateLimit },
     readers: config.readers,
+    mail: config.mail && {
+      mailer: smtpMailer({ url: config.mail.smtpUrl, from: config.mail.from }),
+      templates: mailTemplates,
+    },
     consoleIdleSeconds: config.consoleIdleSeconds,
     consoleMaxAgeSeconds: config.consoleMaxAgeSeconds,
     reportMaxAgeSeconds: config.reportMaxAgeSeconds,
@@ -59,6 +67,14 @@ async function serve(config: Config): Promise<void> {
         : config.database.busyTimeoutMs,
     webhooks: { changed: () => dispatcher?.wake(), allowedNetworks: config.webhooks.allowedNetworks },
   });
+  if (config.mail) {
+    // The host alone: the URL may hold the server's password.
+    const { host } = new URL(config.mail.smtpUrl);
+    app.log.info(
+      { smtpHost: host, templates: config.mail.templatesDirectory ?? 'built-in' },
+      'mailing password resets',
+    );
+  }
   if (!config.auth) app.log.warn('AUTH=off: every request is let in without a credential; for local experiments only');
   if (!keys.webhook || !keys.fingerprint) {
     app.log.warn(
@@ -120,6 +136,15 @@ async function serve(config: Config): Promise<void> {
   }
   if (config.auth && config.adminKey === undefined) {
     await announceFirstCredential(store, app.listeningOrigin, config.firstAdminKeyFile);
+  }
+}
+
+function templatesOf(directory: string | undefined): MailTemplates {
+  try {
+    return loadMailTemplates(directory);
+  } catch (error) {
+    if (error instanceof TemplateError) throw new CommandError(`MAIL_TEMPLATES_DIR: ${error.message}`);
+    throw error;
   }
 }
 

@@ -5,6 +5,7 @@
  */
 import { Type } from '@sinclair/typebox';
 import { hashSecret, newSecret } from './api-key.js';
+import { StringEnum } from './schema.js';
 import { Password } from './user.js';
 
 export const PASSWORD_RESETS = 'password-resets';
@@ -24,6 +25,27 @@ export function parseResetToken(token: string): { userId: string; hash: Buffer }
   return m ? { userId: m[1] as string, hash: hashSecret(m[2] as string) } : undefined;
 }
 
+/** Where PASSWORD_RESET_URL puts the token. */
+export const TOKEN_PLACEHOLDER = '{token}';
+
+/** The link to the publisher's reset page (PASSWORD_RESET_URL) carrying the token, percent-encoded. */
+export function resetLink(pageTemplate: string, token: string): string {
+  return pageTemplate.replaceAll(TOKEN_PLACEHOLDER, encodeURIComponent(token));
+}
+
+/** Why a PASSWORD_RESET_URL cannot be used, or undefined when it can. */
+export function resetUrlProblem(pageTemplate: string): string | undefined {
+  if (!pageTemplate.includes(TOKEN_PLACEHOLDER)) return `has no ${TOKEN_PLACEHOLDER} for the token to go in`;
+  let url: URL;
+  try {
+    url = new URL(resetLink(pageTemplate, 'prt_1_token'));
+  } catch {
+    return 'is not an absolute URL';
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') return 'is not an http(s) URL';
+  return undefined;
+}
+
 export const PasswordResetAttributes = Type.Object(
   {
     token: Type.String({
@@ -31,6 +53,20 @@ export const PasswordResetAttributes = Type.Object(
       description: 'The token from meta.token of POST /users/{id}/password-reset-tokens.',
     }),
     password: Password,
+  },
+  { additionalProperties: false },
+);
+
+/** How a token is asked to reach the reader; left out, it is in the answer. */
+export const ResetTokenCreateAttributes = Type.Object(
+  {
+    delivery: Type.Optional(
+      StringEnum(['email'] as const, {
+        description:
+          'email: mail the reader a link to the reset page with the token in it (SMTP_URL, PASSWORD_RESET_URL); ' +
+          'the answer then holds no token. Left out, the token is in meta.token (and the link in meta.resetUrl).',
+      }),
+    ),
   },
   { additionalProperties: false },
 );

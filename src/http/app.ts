@@ -5,6 +5,9 @@
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { DEFAULT_READER_SETTINGS, type ReaderSettings } from '../readers/settings.js';
 import type { AllowedNetworks } from '../domain/webhooks.js';
+import { DEFAULT_MAIL_RETRY, type MailRetryPolicy } from '../mail/delivery.js';
+import type { Mailer } from '../mail/port.js';
+import { DEFAULT_MAIL_TEMPLATES, type MailTemplates } from '../mail/templates.js';
 import type { ServiceKeys } from '../keys/service-keys.js';
 import { DEFAULT_CONSOLE_SETTINGS } from '../staff/sessions.js';
 import type { Store } from '../store/port.js';
@@ -48,6 +51,12 @@ export interface AppOptions {
   auth: AuthOptions;
   /** Sign-in throttling and password reset tokens; the defaults when left out. */
   readers?: ReaderSettings;
+  /**
+   * Mailing readers (SMTP_URL, MAIL_FROM): the adapter, the templates (MAIL_TEMPLATES_DIR; the
+   * built-in ones when left out) and how a message is retried. A password reset is mailed only
+   * with this and `readers.resetPage` (PASSWORD_RESET_URL) both; otherwise it is refused.
+   */
+  mail?: { mailer: Mailer; templates?: MailTemplates; retry?: MailRetryPolicy };
   /** How long a console session may stay idle (CONSOLE_SESSION_IDLE_MINUTES); 30 minutes by default. */
   consoleIdleSeconds?: number;
   /** How long a console session may last however it is used (CONSOLE_SESSION_MAX_HOURS); 12 hours by default. */
@@ -143,9 +152,23 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   });
   const readers = options.readers ?? DEFAULT_READER_SETTINGS;
   await app.register(signInRoutes, { ...routes, readers });
-  await app.register(passwordResetRoutes, { ...routes, readers });
+  const mail =
+    options.mail && readers.resetPage !== undefined
+      ? {
+          mailer: options.mail.mailer,
+          templates: options.mail.templates ?? DEFAULT_MAIL_TEMPLATES,
+          resetPage: readers.resetPage,
+          retry: options.mail.retry ?? DEFAULT_MAIL_RETRY,
+        }
+      : undefined;
+  await app.register(passwordResetRoutes, { ...routes, readers, mail });
   await app.register(staffRoutes, { ...routes, readers });
-  await app.register(staffSessionRoutes, { ...routes, readers, console: consoleSettings });
+  await app.register(staffSessionRoutes, {
+    ...routes,
+    readers,
+    console: consoleSettings,
+    offers: { mail: mail !== undefined, passwordResetLinks: readers.resetPage !== undefined },
+  });
   await app.register(consoleRoutes, { directory: options.consoleDirectory });
   await app.ready();
   return app;

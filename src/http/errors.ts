@@ -78,6 +78,9 @@ export const CATALOGUE = {
   DEADLINE_EXCEEDED: { status: 503, title: 'Service Unavailable' },
   WEBHOOKS_NOT_CONFIGURED: { status: 503, title: 'Service Unavailable' },
   IDEMPOTENCY_NOT_CONFIGURED: { status: 503, title: 'Service Unavailable' },
+  MAIL_NOT_CONFIGURED: { status: 503, title: 'Service Unavailable' },
+  /** The mail server did not take a message; what the request made for it was undone. */
+  MAIL_UNAVAILABLE: { status: 503, title: 'Service Unavailable' },
   INTERNAL_ERROR: { status: 500, title: 'Internal Server Error' },
 } as const satisfies Record<string, Entry> & Record<FailureCode, Entry>;
 
@@ -312,6 +315,21 @@ export const errors = {
       'IDEMPOTENCY_NOT_CONFIGURED',
       'Idempotency-Key needs SERVICE_SECRET_KEY (or WEBHOOK_SECRET_KEY), the same on every process of the service; see the README.',
       { header: 'Idempotency-Key' },
+    ),
+  mailNotSetUp: (missing: readonly string[]) =>
+    single(
+      'MAIL_NOT_CONFIGURED',
+      `Mailing a password reset needs ${missing.join(' and ')} set on the service; see the README. ` +
+        'Leave out delivery to get the token in the answer instead.',
+      { pointer: '/data/attributes/delivery' },
+    ),
+  mailUnavailable: (retryAfterSeconds: number) =>
+    single(
+      'MAIL_UNAVAILABLE',
+      'The mail server did not take the message, after retries; the token issued for it was voided, so nothing ' +
+        `was changed. Retry in ${retryAfterSeconds} s.`,
+      undefined,
+      { 'retry-after': String(retryAfterSeconds) },
     ),
   internal: (requestId: string) =>
     single('INTERNAL_ERROR', `Something went wrong on our side. Request id: ${requestId}.`),

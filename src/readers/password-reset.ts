@@ -1,10 +1,14 @@
 /**
- * Resetting a reader's password: a token issued for the publisher's mailer to send (circulation
- * sends no email), shown once and kept only as a hash, then used once to set a new password.
+ * Resetting a reader's password: a token, kept only as a hash, either shown once to whoever
+ * issued it (for the publisher's own mailer) or mailed by circulation to the reader inside a
+ * link to the publisher's reset page; then used once to set a new password.
  */
 import type { AuditContext } from '../domain/audit.js';
 import { hashPassword } from '../domain/password.js';
-import { newResetToken, parseResetToken } from '../domain/password-reset.js';
+import { newResetToken, parseResetToken, resetLink } from '../domain/password-reset.js';
+import { deliver, type DeliveryOptions } from '../mail/delivery.js';
+import type { Mailer } from '../mail/port.js';
+import { renderPasswordReset, type MailTemplates } from '../mail/templates.js';
 import type { PasswordResetToken, Store } from '../store/port.js';
 
 export interface IssuedResetToken {
@@ -27,6 +31,55 @@ export async function issueResetToken(
     audit,
   );
   return record && { record, token };
+}
+
+export interface ResetMail {
+  mailer: Mailer;
+  templates: MailTemplates;
+  /** PASSWORD_RESET_URL: the reset page, with `{token}` where the token goes. */
+  resetPage: string;
+}
+
+/**
+ * Issues a token and mails the reader the link to the reset page holding it; the record, or
+ * undefined when there is no such user. The token is never returned nor kept: only the mail
+ * holds it. When the mail cannot be sent the token is voided again and delivery's
+ * MailUndelivered is thrown, so that no token nobody received is left working.
+ */
+export async function mailResetLink(
+  store: Store,
+  mail: ResetMail,
+  userId: string,
+  ttlSeconds: number,
+  audit: AuditContext,
+  now: number,
+  delivery: DeliveryOptions,
+): Promise<PasswordResetToken | undefined> {
+  const issued = await issueResetToken(store, userId, ttlSeconds, audit, now);
+  if (!issued) return undefined;
+  // Read after the issue: an email changed since voids the token, so it never reaches an old address.
+  const user = await store.getUser(userId);
+  if (!user) return undefined;
+  const name = (field: string) => {
+    const value = user.fields[field];
+    return typeof value === 'string' ? value : undefined;
+  };
+  const message = renderPasswordReset(mail.templates.passwordReset, {
+    resetUrl: resetLink(mail.resetPage, issued.token),
+    email: user.email,
+    givenName: name('givenName'),
+    familyName: name('familyName'),
+    expiresInMinutes: Math.round(ttlSeconds / 60),
+  });
+  try {
+    await deliver(mail.mailer, { to: user.email, ...message }, delivery);
+  } catch (error) {
+    // Nobody but this process ever saw the token, so one left behind by a failing store is
+    // harmless until it expires; the answer is about the mail either way.
+    await store.voidPasswordResetToken(userId, issued.record.id, { ...audit, attributes: [] }).catch(() => false);
+    throw error;
+  }
+  return issued.record;
 }
 
 /**

@@ -21,6 +21,11 @@ export interface ReaderSettings {
   resetTokenTtlSeconds: number;
   /** The least time a failed sign-in takes, in ms; DEFAULT_SIGN_IN_FAILURE_FLOOR_MS when left out. */
   failureFloorMs?: number;
+  /**
+   * PASSWORD_RESET_URL: the publisher's reset page, with `{token}` where the token goes; what a
+   * mailed reset links to, and what an answer with the token offers as a link too.
+   */
+  resetPage?: string | undefined;
 }
 
 export const DEFAULT_READER_SETTINGS: ReaderSettings = {

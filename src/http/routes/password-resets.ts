@@ -1,22 +1,27 @@
 /**
- * Password resets: a write credential issues a single-use token for a reader (the publisher's
- * mailer sends it; circulation sends no email), and the website backend uses it to set the new
- * password. Neither request takes an Idempotency-Key: one shows a secret, the other carries two.
+ * Password resets: a write credential issues a single-use token for a reader, either in the
+ * answer (for the publisher's own mailer, or the console's agent) or mailed by circulation to the
+ * reader (`delivery: "email"`), and the website backend uses it to set the new password. Neither
+ * request takes an Idempotency-Key: one may show a secret, the other carries two.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { formatInstant, nowInSeconds } from '../../domain/dates.js';
 import {
   PASSWORD_RESET_TOKENS,
   PASSWORD_RESETS,
   PasswordResetAttributes,
+  resetLink,
   ResetTokenAttributes,
+  ResetTokenCreateAttributes,
 } from '../../domain/password-reset.js';
 import { newPasswordProblems, USERS } from '../../domain/user.js';
-import { issueResetToken, resetPassword } from '../../readers/password-reset.js';
+import { MailUndelivered, type MailRetryPolicy } from '../../mail/delivery.js';
+import type { PasswordResetToken } from '../../store/port.js';
+import { issueResetToken, mailResetLink, resetPassword, type ResetMail } from '../../readers/password-reset.js';
 import type { ReaderSettings } from '../../readers/settings.js';
 import { errors } from '../errors.js';
-import { createDocument, errorResponses } from '../jsonapi/documents.js';
+import { createDocument, errorResponses, optionalBody } from '../jsonapi/documents.js';
 import { UserParams } from '../jsonapi/params.js';
 import { Identifier } from '../jsonapi/resources.js';
 import { auditOf } from '../plugins/auth.js';
@@ -30,9 +35,29 @@ const ResetTokenResource = Type.Object({
   relationships: Type.Object({ user: Type.Object({ data: Identifier(USERS) }) }),
 });
 
-export const passwordResetRoutes: FastifyPluginAsyncTypebox<RouteOptions & { readers: ReaderSettings }> = async (
+const IssueDocument = optionalBody(createDocument(PASSWORD_RESET_TOKENS, ResetTokenCreateAttributes));
+
+/** How long a client is asked to wait after the mail server failed a reset mail. */
+export const MAIL_RETRY_AFTER_SECONDS = 30;
+
+export interface PasswordResetRouteOptions extends RouteOptions {
+  readers: ReaderSettings;
+  /** Mailing readers their reset links; undefined when SMTP_URL (or PASSWORD_RESET_URL) is not set. */
+  mail: (ResetMail & { retry: MailRetryPolicy }) | undefined;
+}
+
+function renderResetToken(record: PasswordResetToken) {
+  return {
+    type: PASSWORD_RESET_TOKENS as typeof PASSWORD_RESET_TOKENS,
+    id: record.id,
+    attributes: { createdAt: formatInstant(record.createdAt), expiresAt: formatInstant(record.expiresAt) },
+    relationships: { user: { data: { type: USERS, id: record.userId } } },
+  };
+}
+
+export const passwordResetRoutes: FastifyPluginAsyncTypebox<PasswordResetRouteOptions> = async (
   app,
-  { store, readers },
+  { store, readers, mail },
 ) => {
   app.post(
     '/users/:user_id/password-reset-tokens',
@@ -40,37 +65,72 @@ export const passwordResetRoutes: FastifyPluginAsyncTypebox<RouteOptions & { rea
       config: { showsSecret: true },
       schema: {
         params: UserParams,
+        body: IssueDocument,
         response: {
           201: Type.Object({
             data: ResetTokenResource,
             meta: Type.Object({
-              token: Type.String({ description: 'Shown this once; only its hash is kept. Single use.' }),
+              token: Type.Optional(
+                Type.String({
+                  description: 'Shown this once; only its hash is kept. Single use. Not when the token was mailed.',
+                }),
+              ),
+              resetUrl: Type.Optional(
+                Type.String({
+                  format: 'uri',
+                  description:
+                    'With PASSWORD_RESET_URL set: the link to the reset page with the token in it, shown this once. ' +
+                    'Not when the token was mailed.',
+                }),
+              ),
+              mailed: Type.Optional(
+                Type.Boolean({
+                  description: 'true: the link was mailed to the reader, and only the mail holds the token.',
+                }),
+              ),
             }),
           }),
-          ...errorResponses(400, 404),
+          ...errorResponses(400, 403, 404, 409, 503),
         },
       },
     },
     async (request, reply) => {
       const { user_id } = request.params;
-      const issued = await issueResetToken(
-        store,
-        user_id,
-        readers.resetTokenTtlSeconds,
-        auditOf(request),
-        nowInSeconds(),
-      );
+      // A POST without a body asks for the token in the answer, as before there was a body.
+      const body = request.body as Static<typeof IssueDocument> | null | undefined;
+      if (body?.data.id !== undefined) throw errors.clientGeneratedId();
+      const now = nowInSeconds();
+      if (body?.data.attributes.delivery === 'email') {
+        if (!mail) throw errors.mailNotSetUp(readers.resetPage ? ['SMTP_URL'] : ['SMTP_URL', 'PASSWORD_RESET_URL']);
+        let record: PasswordResetToken | undefined;
+        try {
+          record = await mailResetLink(
+            store,
+            mail,
+            user_id,
+            readers.resetTokenTtlSeconds,
+            auditOf(request, ['delivery']),
+            now,
+            {
+              deadline: request.deadline,
+              policy: mail.retry,
+              // Never the message, its address or the server's reply: they hold the token or the reader.
+              onFailure: (failure, attempt) =>
+                request.log.warn({ mail: failure, attempt }, 'a reset mail was not sent'),
+            },
+          );
+        } catch (error) {
+          if (error instanceof MailUndelivered) throw errors.mailUnavailable(MAIL_RETRY_AFTER_SECONDS);
+          throw error;
+        }
+        if (!record) throw noSuchUser(user_id);
+        return reply.status(201).send({ data: renderResetToken(record), meta: { mailed: true } });
+      }
+      const issued = await issueResetToken(store, user_id, readers.resetTokenTtlSeconds, auditOf(request), now);
       if (!issued) throw noSuchUser(user_id);
       const { record, token } = issued;
-      return reply.status(201).send({
-        data: {
-          type: PASSWORD_RESET_TOKENS,
-          id: record.id,
-          attributes: { createdAt: formatInstant(record.createdAt), expiresAt: formatInstant(record.expiresAt) },
-          relationships: { user: { data: { type: USERS, id: record.userId } } },
-        },
-        meta: { token },
-      });
+      const link = readers.resetPage === undefined ? {} : { resetUrl: resetLink(readers.resetPage, token) };
+      return reply.status(201).send({ data: renderResetToken(record), meta: { token, ...link } });
     },
   );
 

@@ -37,6 +37,14 @@ const StaffSessionCreateAttributes = Type.Object(
   { additionalProperties: false },
 );
 
+/** What the service offers the console beyond the API every session has. */
+export interface ConsoleOffers {
+  /** A password reset can be mailed to the reader (SMTP_URL and PASSWORD_RESET_URL are set). */
+  mail: boolean;
+  /** A password reset's answer carries the link to the reset page (PASSWORD_RESET_URL is set). */
+  passwordResetLinks: boolean;
+}
+
 const StaffSessionDocument = Type.Object({
   data: Type.Object({
     type: Type.Literal(STAFF_SESSIONS),
@@ -51,13 +59,25 @@ const StaffSessionDocument = Type.Object({
     relationships: Type.Object({ staff: Type.Object({ data: Identifier(STAFF) }) }),
   }),
   included: Type.Array(StaffResource),
+  meta: Type.Object(
+    {
+      mail: Type.Boolean({
+        description: 'true: POST /users/{id}/password-reset-tokens can mail the reader ({"delivery": "email"}).',
+      }),
+      passwordResetLinks: Type.Boolean({
+        description:
+          "true: a token issued in the answer comes with meta.resetUrl, the link to the publisher's reset page.",
+      }),
+    },
+    { description: 'What the service is set up to do, for the console to offer.' },
+  ),
 });
 
 const CurrentParams = Type.Object({ session: Type.Literal('current') });
 
 export const staffSessionRoutes: FastifyPluginAsyncTypebox<
-  RouteOptions & { readers: ReaderSettings; console: ConsoleSettings }
-> = async (app, { store, baseUrl, readers, console: settings }) => {
+  RouteOptions & { readers: ReaderSettings; console: ConsoleSettings; offers: ConsoleOffers }
+> = async (app, { store, baseUrl, readers, console: settings, offers }) => {
   const budget = new SignInBudget();
   const document = (request: FastifyRequest, sessionId: string, member: StaffMember) => ({
     data: {
@@ -71,6 +91,7 @@ export const staffSessionRoutes: FastifyPluginAsyncTypebox<
       relationships: { staff: { data: { type: STAFF, id: member.id } } },
     },
     included: [renderStaff(baseUrl(request), member)],
+    meta: offers,
   });
 
   /** The session id of the request's cookie: the auth plugin has already found it live. */
