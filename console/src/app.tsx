@@ -85,7 +85,7 @@ export function App() {
       </header>
       <main id="main">
         {reader ? (
-          <ReaderPage key={reader} id={decodeURIComponent(reader)} />
+          <ReaderPage key={reader} id={decodeURIComponent(reader)} offers={session.offers} />
         ) : dashboard ? (
           <DashboardPage />
         ) : (

@@ -76,6 +76,15 @@ export function eraseReader(id: string) {
   return api.DELETE('/users/{user_id}', { params: { path: { user_id: id } } });
 }
 
+/** A reset token in the answer: meta.token, and meta.resetUrl when the service knows the reset page. */
 export function issueResetToken(id: string) {
   return api.POST('/users/{user_id}/password-reset-tokens', { params: { path: { user_id: id } } });
+}
+
+/** A reset link mailed to the reader: the answer holds no token. */
+export function mailResetLink(id: string) {
+  return api.POST('/users/{user_id}/password-reset-tokens', {
+    params: { path: { user_id: id } },
+    body: { data: { type: 'password-reset-tokens', attributes: { delivery: 'email' } } },
+  });
 }

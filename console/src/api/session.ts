@@ -1,21 +1,23 @@
 /** The console's session: signing in and out through /staff-sessions, and finding a live one. */
-import { api, errorsOf, useCsrfToken, type ApiError } from './client';
+import { api, errorsOf, useCsrfToken, type ApiError, type paths } from './client';
+
+/** What the service is set up to do beyond the API: mail a reader, make a reset link. */
+export type Offers = SessionDocument['meta'];
 
 export interface SignedIn {
   name: string;
   email: string;
   role: string;
+  offers: Offers;
 }
 
-type SessionDocument = {
-  data: { attributes: { csrfToken: string } };
-  included: { attributes: { name: string; email: string; role: string } }[];
-};
+type SessionDocument =
+  paths['/staff-sessions/{session}']['get']['responses'][200]['content']['application/vnd.api+json'];
 
 function signedIn(document: SessionDocument): SignedIn {
   useCsrfToken(document.data.attributes.csrfToken);
   const staff = document.included[0]?.attributes;
-  return { name: staff?.name ?? '', email: staff?.email ?? '', role: staff?.role ?? '' };
+  return { name: staff?.name ?? '', email: staff?.email ?? '', role: staff?.role ?? '', offers: document.meta };
 }
 
 /** The session the browser's cookie names, or null when there is none (or it has ended). */

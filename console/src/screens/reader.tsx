@@ -5,6 +5,7 @@
  */
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { loadReader, type LoadedReader } from '../api/readers';
+import type { Offers } from '../api/session';
 import { listNewsletters, listProducts } from '../api/subscriptions';
 import { DangerZone } from '../parts/danger-zone';
 import { History } from '../parts/history';
@@ -16,7 +17,7 @@ import { Subscriptions } from '../parts/subscriptions';
 
 type Catalogue = { products: CatalogueProduct[]; newsletters: { id: string; name: string }[] };
 
-export function ReaderPage({ id }: { id: string }) {
+export function ReaderPage({ id, offers }: { id: string; offers: Offers }) {
   const [loaded, setLoaded] = useState<LoadedReader | null | undefined>();
   const [catalogue, setCatalogue] = useState<Catalogue>({ products: [], newsletters: [] });
   const reload = useCallback(async () => {
@@ -66,7 +67,7 @@ export function ReaderPage({ id }: { id: string }) {
         </div>
         <div>
           <ProfileForm loaded={loaded} reload={reload} />
-          <DangerZone loaded={loaded} />
+          <DangerZone loaded={loaded} offers={offers} />
         </div>
       </div>
       {/* Each change on the page reloads the reader, so a new `loaded` means the history has grown. */}
