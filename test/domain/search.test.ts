@@ -1,6 +1,14 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { searchKey, searchRange, successor } from '../../src/domain/search.js';
+import {
+  compactKey,
+  searchKey,
+  searchRange,
+  similarity,
+  similarPieces,
+  successor,
+  trigramSimilarity,
+} from '../../src/domain/search.js';
 
 describe('searchKey', () => {
   it('lower-cases, drops accents and folds white space', () => {
@@ -15,6 +23,15 @@ describe('searchKey', () => {
     assert.equal(searchKey('Παπαστράτος'), searchKey('ΠΑΠΑΣΤΡΑΤΟΣ'));
     assert.ok(searchKey('Παπαστράτος')?.startsWith(searchKey('ΠΑΠΑΣ') as string));
     assert.equal(searchKey('Ｍüller'), 'muller');
+  });
+
+  it('writes letters that are no base letter with a mark as the plain letters callers type', () => {
+    assert.equal(searchKey('Ødegaard'), 'odegaard');
+    assert.equal(searchKey('Łęcki'), 'lecki');
+    assert.equal(searchKey('Æsir Œuvre'), 'aesir oeuvre');
+    assert.equal(searchKey('Đorđević'), 'dordevic');
+    assert.equal(searchKey('Þórsdóttir'), 'thorsdottir');
+    assert.equal(searchKey('GROẞ'), 'gross');
   });
 
   it('has no key for no name', () => {
@@ -49,5 +66,77 @@ describe('searchRange', () => {
     assert.equal(searchRange('0123')?.id, undefined);
     assert.equal(searchRange(' C-1 ')?.exact, 'C-1');
     assert.equal(searchRange(' \t '), undefined);
+  });
+});
+
+describe('compactKey', () => {
+  it('drops apostrophes, hyphens and spaces, and is kept only where it differs from the key', () => {
+    assert.equal(compactKey("O'Brien"), 'obrien');
+    assert.equal(compactKey('D’Angelo'), 'dangelo');
+    assert.equal(compactKey('Jean-Luc'), 'jeanluc');
+    assert.equal(compactKey('de la Peña'), 'delapena');
+    assert.equal(compactKey('Núñez'), null);
+    assert.equal(compactKey("'-"), null);
+    assert.equal(compactKey(null), null);
+  });
+});
+
+describe('searchRange, for callers', () => {
+  it('takes two words or more each as the start of a name', () => {
+    assert.deepEqual(
+      searchRange(' Priya  Núñez ')?.words?.map((w) => w.from),
+      ['priya', 'nunez'],
+    );
+    assert.equal(searchRange('priya')?.words, undefined);
+    assert.equal(searchRange('li wu')?.words?.[0]?.whole, true);
+  });
+
+  it('matches the compact keys with the text as they are written', () => {
+    assert.equal(searchRange("o'brien")?.compact?.from, 'obrien');
+    assert.equal(searchRange('obrien')?.compact?.from, 'obrien');
+    assert.equal(searchRange('.*')?.compact, undefined);
+  });
+
+  it('offers similar names for one word of letters of four or more', () => {
+    assert.equal(searchRange('Nunes')?.similar, 'nunes');
+    assert.equal(searchRange('nune')?.similar, 'nune');
+    assert.equal(searchRange('nun')?.similar, undefined);
+    assert.equal(searchRange('nunes priya')?.similar, undefined);
+    assert.equal(searchRange('a@b.example')?.similar, undefined);
+    assert.equal(searchRange('12345')?.similar, undefined);
+  });
+});
+
+describe('similarity', () => {
+  it('forgives one typo in a name of five letters or more', () => {
+    assert.ok(similarity('nunes', 'nunez'));
+    assert.ok(similarity('nuez', 'nunez'));
+    assert.ok(similarity('nunnez', 'nunez'));
+    assert.ok(similarity('munez', 'nunez'));
+  });
+
+  it('forgives no typo in a name of four letters, nor two typos, nor the name itself (a prefix finds it)', () => {
+    assert.equal(similarity('crux', 'cruz'), undefined);
+    assert.equal(similarity('nunis', 'nunez'), undefined);
+    assert.equal(similarity('nuenz', 'nunez'), undefined);
+    assert.equal(similarity('nunez', 'nunez'), undefined);
+    assert.equal(similarity('nunes', null), undefined);
+  });
+
+  it('ranks closer names first, as pg_trgm does', () => {
+    assert.equal(trigramSimilarity('nunes', 'nunez'), 0.5);
+    assert.ok((similarity('lindqvistt', 'lindqvist') as number) > (similarity('nunes', 'nunez') as number));
+  });
+});
+
+describe('similarPieces', () => {
+  it('splits the padded text into pieces of three or more, of which one typo breaks one at most', () => {
+    assert.deepEqual(similarPieces('nuez'), ['^^nu', 'ez$$']);
+    assert.deepEqual(similarPieces('nunes'), ['^^n', 'une', 's$$']);
+    assert.deepEqual(similarPieces('lindqvist'), ['^^l', 'indq', 'vis', 't$$']);
+    for (const word of ['nunes', 'lindqvistsson', 'abcdef']) {
+      assert.equal(similarPieces(word).join(''), `^^${word}$$`);
+      assert.ok(similarPieces(word).every((p) => p.length >= 3));
+    }
   });
 });

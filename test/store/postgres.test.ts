@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import { EVENT_TYPES } from '../../src/domain/events.js';
 import { reportWeeks } from '../../src/domain/report.js';
-import { searchRange } from '../../src/domain/search.js';
+import { SIMILAR_CANDIDATES, searchRange } from '../../src/domain/search.js';
 import { activeGroupsQuery, weekCountsQuery } from '../../src/store/sql/reports.js';
 import { FIRST_SUBSCRIPTIONS_OF_USERS, postgresSubscriptions } from '../../src/store/postgres/subscriptions.js';
 import { auditEventsQuery } from '../../src/store/sql/audit.js';
@@ -35,7 +35,7 @@ import { knownUsers, USERS_CHANNEL } from '../../src/store/postgres/known-users.
 import { PRODUCTS_CHANNEL, productResources } from '../../src/store/postgres/product-resources.js';
 import { postgresProducts } from '../../src/store/postgres/products.js';
 import { postgresReferences } from '../../src/store/postgres/references.js';
-import { postgresUsers } from '../../src/store/postgres/users.js';
+import { postgresUsers, similarNamesQuery, trigramSchema } from '../../src/store/postgres/users.js';
 
 const NEW_KEY = { name: 'kept', scopes: ['read'] as const, rateLimit: null, secretHash: Buffer.alloc(32) };
 
@@ -164,6 +164,34 @@ describe('PostgreSQL migrations', { skip }, () => {
         events.map((e) => e.action),
         ['expire'],
       );
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("compute the names' keys anew and their compact keys for the users there were (migration 24)", async () => {
+    const schema = await freshSchema();
+    const pool = new pg.Pool({ connectionString: schema.url });
+    await migratePostgres(pool, postgresMigrations.slice(0, 23));
+    await pool.end();
+    await admin(
+      `INSERT INTO users (email, email_lower, email_domain, family_name, family_key, given_name, given_key)
+       VALUES ('a@old.example', 'a@old.example', 'old.example', 'Ødegaard', 'ødegaard', 'Martin', 'martin'),
+              ('b@old.example', 'b@old.example', 'old.example', 'O''Brien', 'o''brien', 'Jean-Luc', 'jean-luc')`,
+      [],
+      schema.name,
+    );
+    const store = await openPostgresStore({ url: schema.url });
+    try {
+      const emails = async (q: string, similar = false) => {
+        const search = searchRange(q);
+        const query = { search: similar ? search : { ...search!, similar: undefined }, offset: 0, limit: 10 };
+        return (await store.listUsers(query)).users.map((u) => u.email);
+      };
+      assert.deepEqual(await emails('odegaard'), ['a@old.example']);
+      assert.deepEqual(await emails('obrien'), ['b@old.example']);
+      assert.deepEqual(await emails('jeanluc'), ['b@old.example']);
+      assert.deepEqual(await emails('odegard', true), ['a@old.example']);
     } finally {
       await store.close();
     }
@@ -1069,6 +1097,34 @@ describe('PostgreSQL query plan of the search at 100,000 users', { skip }, () =>
       const shown = await searchPlan('reader1', more);
       // A probe made for each user (a SubPlan filtering the users' key) checks every user in id order.
       assert.doesNotMatch(shown, /SubPlan/, shown);
+    }
+  });
+
+  it("reads the words of a search by the longest, from each name's indexes, scanning no table", async () => {
+    for (const more of [{}, { afterId: '90000' }]) {
+      const shown = await searchPlan('given12 reader1234', more);
+      assert.doesNotMatch(shown, /Seq Scan/, shown);
+      for (const index of ['users_family_key', 'users_given_key', 'users_family_compact', 'users_given_compact']) {
+        assert.match(shown, new RegExp(`using ${index}\\b`), shown);
+      }
+    }
+  });
+
+  it('reads the names one typo from a text from their trigram indexes, scanning no table', async () => {
+    const client = new pg.Client({ connectionString: schema.url });
+    await client.connect();
+    try {
+      const { text, values } = similarNamesQuery(await trigramSchema(client), 'readr1234', SIMILAR_CANDIDATES).render(
+        'postgres',
+      );
+      const rows = await admin<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values, schema.name);
+      const shown = rows.map((r) => r['QUERY PLAN']).join('\n');
+      assert.doesNotMatch(shown, /Seq Scan/, shown);
+      for (const index of ['users_family_similar', 'users_given_similar']) {
+        assert.match(shown, new RegExp(`(Index Scan using|Bitmap Index Scan on) ${index}\\b`), shown);
+      }
+    } finally {
+      await client.end();
     }
   });
 

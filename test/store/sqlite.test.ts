@@ -10,12 +10,13 @@ import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { EVENT_TYPES } from '../../src/domain/events.js';
 import { reportWeeks } from '../../src/domain/report.js';
-import { searchRange } from '../../src/domain/search.js';
+import { SIMILAR_CANDIDATES, searchRange } from '../../src/domain/search.js';
 import { toUserFields } from '../../src/domain/user.js';
 import { PAGE_READ_LIMIT, USER_COLUMNS, userPageIds } from '../../src/store/sql/users.js';
 import type { Store } from '../../src/store/port.js';
 import { sqliteMigrations } from '../../src/store/sqlite/migrations.js';
 import { migrate, openSqliteStore } from '../../src/store/sqlite/open.js';
+import { SIMILAR_NAMES_SQL, similarMatch } from '../../src/store/sqlite/users.js';
 import { AUDIT } from '../support/fixtures.js';
 import { storeContract } from './contract.js';
 
@@ -161,6 +162,37 @@ describe('SQLite migrations', () => {
         events.map((e) => e.action),
         ['expire'],
       );
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("compute the names' keys anew, their compact keys, and their trigrams for the users there were (24, 25)", async () => {
+    const path = freshDatabasePath();
+    withRawDatabase(path, (db) => {
+      migrate(db, sqliteMigrations.slice(0, 23));
+      const insert = db.prepare(
+        `INSERT INTO users (email, email_lower, email_domain, family_name, family_key, given_name, given_key)
+         VALUES (?, ?, 'old.example', ?, ?, ?, ?)`,
+      );
+      insert.run('a@old.example', 'a@old.example', 'Ødegaard', 'ødegaard', 'Martin', 'martin');
+      insert.run('b@old.example', 'b@old.example', "O'Brien", "o'brien", 'Jean-Luc', 'jean-luc');
+    });
+    const store = openSqliteStore({ path });
+    try {
+      const ids = async (q: string, similar = false) => {
+        const search = searchRange(q);
+        const page = await store.listUsers({
+          search: similar ? search : { ...search!, similar: undefined },
+          offset: 0,
+          limit: 10,
+        });
+        return page.users.map((u) => u.email);
+      };
+      assert.deepEqual(await ids('odegaard'), ['a@old.example']);
+      assert.deepEqual(await ids('obrien'), ['b@old.example']);
+      assert.deepEqual(await ids('jeanluc'), ['b@old.example']);
+      assert.deepEqual(await ids('odegard', true), ['a@old.example']);
     } finally {
       await store.close();
     }
@@ -802,6 +834,43 @@ describe('SQLite query plan of the search at 20,000 users', () => {
         }
       }
     }
+  });
+
+  it("reads the words of a search by the longest, from each name's indexes, scanning no table", async () => {
+    const { text, values } = userPageIds(
+      { search: searchRange('given12 reader1234'), offset: 0, limit: 21 },
+      'sqlite',
+      [],
+      {
+        limit: PAGE_READ_LIMIT,
+      },
+    ).render('sqlite');
+    const plan = planOf(path, text, values);
+    assert.ok(!plan.some((d) => /^SCAN users\b/.test(d)), plan.join('\n'));
+    for (const index of [
+      /INDEX users_family_key \(family_key>\? AND family_key<\?\)/,
+      /INDEX users_given_key \(given_key>\? AND given_key<\?\)/,
+      /INDEX users_family_compact \(family_compact>\? AND family_compact<\?\)/,
+      /INDEX users_given_compact \(given_compact>\? AND given_compact<\?\)/,
+    ]) {
+      assert.ok(
+        plan.some((d) => index.test(d)),
+        `${index}\n${plan.join('\n')}`,
+      );
+    }
+  });
+
+  it('reads the names one typo from a text from the trigram index, a bounded read, scanning no table', async () => {
+    const plan = planOf(path, SIMILAR_NAMES_SQL, [similarMatch('readr1234'), SIMILAR_CANDIDATES]);
+    assert.ok(!plan.some((d) => /^SCAN users\b/.test(d)), plan.join('\n'));
+    assert.ok(
+      plan.some((d) => /SCAN users_names VIRTUAL TABLE INDEX \d+:M/.test(d)),
+      plan.join('\n'),
+    );
+    assert.ok(
+      plan.some((d) => /SEARCH users USING INTEGER PRIMARY KEY/.test(d)),
+      plan.join('\n'),
+    );
   });
 
   it('seeks a text of one or two characters in id order in each index, gathering no range', async () => {

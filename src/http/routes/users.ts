@@ -22,7 +22,7 @@ import {
   type UserUpdate,
 } from '../../domain/user.js';
 import { groupByUser } from '../../domain/subscription.js';
-import { SEARCH_MAX_LENGTH, SEARCH_PAGE_SIZE, searchRange } from '../../domain/search.js';
+import { SEARCH_MAX_LENGTH, SEARCH_PAGE_SIZE, SIMILAR_NAME_MIN, searchRange } from '../../domain/search.js';
 import type { EmailFilter, StoredUser, UserPage } from '../../store/port.js';
 import {
   compoundCollectionDocument,
@@ -51,7 +51,6 @@ import {
   renderSubscription,
   renderUser,
   ResourceFilter,
-  SortById,
   SubscriptionFields,
   SubscriptionResource,
   UserFields,
@@ -82,8 +81,10 @@ const UserListQuery = Type.Object(
       FilterValue(
         SEARCH_MAX_LENGTH,
         'Find a reader: users whose email, family name or given name starts with it (without regard to case or ' +
-          `accents: muller finds Müller), or whose circulation number or id it is. Pages of ${SEARCH_PAGE_SIZE} ` +
-          'unless page[size] says otherwise.',
+          `accents: muller finds Müller; nor to apostrophes, hyphens and spaces in names: obrien finds O'Brien), ` +
+          'or whose circulation number or id it is; of several words, users whose given or family name each ' +
+          `word starts (priya nunez, nunez priya). Pages of ${SEARCH_PAGE_SIZE} unless page[size] says otherwise. ` +
+          'With sort=relevance, names one typo from it as well (see sort).',
       ),
     ),
     'filter[email]': Type.Optional(UserFilterValues.email),
@@ -114,7 +115,17 @@ const UserListQuery = Type.Object(
       }),
     ),
     ...ReadQuery,
-    sort: SortById,
+    sort: Type.Optional(
+      Type.String({
+        pattern: '^(-?id|relevance)$',
+        errorMessage: { pattern: 'can only be id, -id or relevance' },
+        description:
+          'id (the default) or -id; or, with filter[q], relevance: the users it matches (in id order), and after ' +
+          'them, where they leave room on the first page (there being no next), those whose family or given name ' +
+          `is one typo from a text of one word (a name of ${SIMILAR_NAME_MIN} letters or more: nunes finds Nunez), ` +
+          'closest first. Only with no other filter; links.next never leads to more of them.',
+      }),
+    ),
     'page[size]': PageSize,
   },
   { additionalProperties: false },
@@ -196,10 +207,16 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
       }
       const number = Number(query['page[number]'] ?? query.page ?? 1);
       const q = query['filter[q]'];
-      const search = q === undefined ? undefined : searchRange(q);
-      if (q !== undefined && search === undefined) {
+      const range = q === undefined ? undefined : searchRange(q);
+      if (q !== undefined && range === undefined) {
         throw errors.invalidQueryParameter('filter[q]', 'filter[q] must contain something other than white space');
       }
+      const relevance = query.sort === 'relevance';
+      if (relevance && range === undefined) {
+        throw errors.invalidQueryParameter('sort', 'sort=relevance ranks what filter[q] finds: send filter[q] with it');
+      }
+      // Names one typo off only where asked for: filter[q] alone answers the same matches as ever, in id order.
+      const search = range && !relevance ? { ...range, similar: undefined } : range;
       const size = search && query['page[size]'] === undefined ? SEARCH_PAGE_SIZE : pageSizeOf(query);
       const email = query['filter[email]'];
       const after = query['page[after]'];

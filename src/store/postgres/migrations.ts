@@ -7,7 +7,7 @@
  */
 import type pg from 'pg';
 import type { FillingMigration } from '../sql/migrations.js';
-import { fillUserSearchKeys } from './users.js';
+import { fillUserCompactKeys, fillUserSearchKeys, indexNamesBySimilarity } from './users.js';
 
 export type PostgresMigration = FillingMigration<pg.ClientBase, Promise<void>>;
 
@@ -530,5 +530,31 @@ export const postgresMigrations: readonly PostgresMigration[] = [
       CREATE INDEX subscriptions_product ON subscriptions
         (product_id, (CASE WHEN pending_start IS NULL THEN product_id END), expired, user_id, date_started, date_ended);
     `,
+  },
+  {
+    version: 24,
+    name: 'compact keys of the names, and their keys anew',
+    sql: `
+      -- A name's key now writes ø, ł, æ … as callers type them (domain/search.ts), so every key is
+      -- computed anew; beside it, where it differs, the key without apostrophes, hyphens and spaces
+      -- ("obrien" for O'Brien). The keys' indexes go first, so that filling does not write them.
+      DROP INDEX users_family_key;
+      DROP INDEX users_given_key;
+      ALTER TABLE users ADD COLUMN family_compact text COLLATE "C", ADD COLUMN given_compact text COLLATE "C";
+    `,
+    fill: fillUserCompactKeys,
+  },
+  {
+    version: 25,
+    name: 'the names indexed for a search as callers speak',
+    sql: `
+      CREATE INDEX users_family_key ON users (family_key, id);
+      CREATE INDEX users_given_key ON users (given_key, id);
+      -- Only the names with a compact key of their own: most have none.
+      CREATE INDEX users_family_compact ON users (family_compact, id) WHERE family_compact IS NOT NULL;
+      CREATE INDEX users_given_compact ON users (given_compact, id) WHERE given_compact IS NOT NULL;
+    `,
+    // pg_trgm, and the names' trigram indexes, whose operator class is named by its schema.
+    fill: indexNamesBySimilarity,
   },
 ];

@@ -5,7 +5,7 @@ import type { AuditContext } from '../../domain/audit.js';
 import { emailKeys } from '../../domain/email.js';
 import { eventTypeOf } from '../../domain/events.js';
 import { failures } from '../../domain/failures.js';
-import { searchKey } from '../../domain/search.js';
+import { compactKey, searchKey } from '../../domain/search.js';
 import { USER_FIELDS } from '../../domain/user.js';
 import type {
   IfVersion,
@@ -26,6 +26,7 @@ import {
   joining,
   productsOfPage,
   readUserPage,
+  type SimilarNames,
   toColumnValue,
   toStoredUser,
   USER_COLUMNS,
@@ -69,8 +70,8 @@ export function postgresUsers(
     const params = [...values, user.newsletters];
     const record = auditInsert(params, audit, 'create', 'users', 'id', 'id', 'u');
     const insert = `WITH u AS (
-        INSERT INTO users (email, email_lower, email_domain, password_hash, family_key, given_key,
-          ${USER_COLUMNS.join(', ')})
+        INSERT INTO users (email, email_lower, email_domain, password_hash, family_key, given_key, family_compact,
+          given_compact, ${USER_COLUMNS.join(', ')})
         VALUES (${placeholders}) RETURNING id
       ), e AS (
         INSERT INTO user_emails (email_lower, user_id) SELECT $2, id FROM u
@@ -100,6 +101,8 @@ export function postgresUsers(
       'password_hash',
       'family_key',
       'given_key',
+      'family_compact',
+      'given_compact',
       ...USER_COLUMNS,
     ];
     const values: unknown[][] = columns.map(() => []);
@@ -180,6 +183,7 @@ export function postgresUsers(
     query: UserListQuery,
     columns: Sql,
     rows: (page: Sql) => Promise<R[]>,
+    idOf: (row: R) => string,
   ): Promise<UserPage<R>> {
     const products = productsOfPage(query);
     const ids = products ? (await database.rows(products)).map((row) => row.id as string) : [];
@@ -187,16 +191,50 @@ export function postgresUsers(
       const [row] = await database.arrays(read);
       return row && String(row[0]);
     };
-    return readUserPage(query, columns, { dialect: 'postgres', products: ids, readLimit, rows, firstId });
+    return readUserPage(query, columns, {
+      dialect: 'postgres',
+      products: ids,
+      readLimit,
+      rows,
+      firstId,
+      idOf,
+      similarNames,
+    });
+  }
+
+  /** The schema of pg_trgm, read once (migration 25 installs it). */
+  let trigrams: Promise<string> | undefined;
+
+  /**
+   * Each name's trigram index read by pg_trgm's `%` (similarity of 0.3 or more, its default, which
+   * every name one typo from a text of four letters or more reaches), each cut at `limit`.
+   */
+  async function similarNames(text: string, limit: number): Promise<SimilarNames[]> {
+    trigrams ??= trigramSchema(database.pool).catch((error: unknown) => {
+      trigrams = undefined;
+      throw error;
+    });
+    const rows = await database.arrays(similarNamesQuery(await trigrams, text, limit));
+    return rows.map(([id, f, g]) => ({ id: String(id), names: [f as string | null, g as string | null] }));
   }
 
   async function listUsers(query: UserListQuery): Promise<UserPage<StoredUser>> {
-    const page = await pageOf(query, raw(userColumns()), (statement) => database.rows(statement));
+    const page = await pageOf(
+      query,
+      raw(userColumns()),
+      (statement) => database.rows(statement),
+      (row) => String(row.id),
+    );
     return { ...page, users: page.users.map(toStoredUser) };
   }
 
   async function listRenderedUsers(query: UserListQuery): Promise<UserPage<RenderedUser>> {
-    const page = await pageOf(query, sql`id, ${USER_JSON.postgres.columns}`, (statement) => database.arrays(statement));
+    const page = await pageOf(
+      query,
+      sql`id, ${USER_JSON.postgres.columns}`,
+      (statement) => database.arrays(statement),
+      (row) => String(row[0]),
+    );
     return {
       ...page,
       users: page.users.map((row) => ({ id: String(row[0]), json: USER_JSON.postgres.assemble(row, 1) })),
@@ -241,8 +279,14 @@ export function postgresUsers(
         ? ''
         : `voided AS (DELETE FROM password_reset_tokens WHERE user_id = $1 AND (${voidedWhen.join(' OR ')})),`;
     for (const [field, value] of Object.entries(changes.fields)) set(columnOf(field), toColumnValue(field, value));
-    if ('familyName' in changes.fields) set('family_key', searchKey(changes.fields.familyName as string));
-    if ('givenName' in changes.fields) set('given_key', searchKey(changes.fields.givenName as string | null));
+    if ('familyName' in changes.fields) {
+      set('family_key', searchKey(changes.fields.familyName as string));
+      set('family_compact', compactKey(changes.fields.familyName as string));
+    }
+    if ('givenName' in changes.fields) {
+      set('given_key', searchKey(changes.fields.givenName as string | null));
+      set('given_compact', compactKey(changes.fields.givenName as string | null));
+    }
     const condition = versionCondition(params, ifVersion);
     const record = auditInsert(params, audit, 'update', 'users', 'id', 'id', 'u');
     // One statement: the row lock of the UPDATE orders concurrent changes to the same user. Each
@@ -313,27 +357,52 @@ export function postgresUsers(
   return { createUser, importUsers, getUser, userIdsByEmail, listUsers, listRenderedUsers, updateUser, deleteUser };
 }
 
-/** The search keys of a new user's names (domain/search.ts), in the order of the columns family_key, given_key. */
-function searchKeysOf(fields: NewUser['fields']): [string | null, string | null] {
-  return [searchKey(fields.familyName as string), searchKey(fields.givenName as string | null | undefined)];
+/**
+ * The search keys of a new user's names and their compact keys (domain/search.ts), in the order of
+ * the columns family_key, given_key, family_compact, given_compact.
+ */
+function searchKeysOf(fields: NewUser['fields']): (string | null)[] {
+  const family = fields.familyName as string;
+  const given = fields.givenName as string | null | undefined;
+  return [searchKey(family), searchKey(given), compactKey(family), compactKey(given)];
 }
 
-/** Migration 19: the search keys of the users there were, a thousand at a time. */
-export async function fillUserSearchKeys(client: pg.ClientBase): Promise<void> {
+/**
+ * Migrations 19 and 24: the search keys of the users there were, a thousand at a time; from 24 on
+ * (`compact`) with the compact keys, and computed anew, since the key of a name changed.
+ */
+async function fillKeys(client: pg.ClientBase, compact: boolean): Promise<void> {
   for (let after = '0'; ;) {
     const { rows } = await client.query<{ id: string; family_name: string; given_name: string | null }>(
       'SELECT id, family_name, given_name FROM users WHERE id > $1 ORDER BY id LIMIT 1000',
       [after],
     );
     if (rows.length === 0) return;
+    const keys = [rows.map((r) => searchKey(r.family_name)), rows.map((r) => searchKey(r.given_name))];
     await client.query(
-      `UPDATE users SET family_key = k.family_key, given_key = k.given_key
-       FROM unnest($1::bigint[], $2::text[], $3::text[]) AS k (id, family_key, given_key) WHERE users.id = k.id`,
-      [rows.map((r) => r.id), rows.map((r) => searchKey(r.family_name)), rows.map((r) => searchKey(r.given_name))],
+      compact
+        ? `UPDATE users SET family_key = k.family_key, given_key = k.given_key, family_compact = k.family_compact,
+             given_compact = k.given_compact
+           FROM unnest($1::bigint[], $2::text[], $3::text[], $4::text[], $5::text[])
+             AS k (id, family_key, given_key, family_compact, given_compact)
+           WHERE users.id = k.id`
+        : `UPDATE users SET family_key = k.family_key, given_key = k.given_key
+           FROM unnest($1::bigint[], $2::text[], $3::text[]) AS k (id, family_key, given_key) WHERE users.id = k.id`,
+      [
+        rows.map((r) => r.id),
+        ...keys,
+        ...(compact ? [rows.map((r) => compactKey(r.family_name)), rows.map((r) => compactKey(r.given_name))] : []),
+      ],
     );
     after = rows.at(-1)!.id;
   }
 }
+
+/** Migration 19: the search keys of the users there were. */
+export const fillUserSearchKeys = (client: pg.ClientBase): Promise<void> => fillKeys(client, false);
+
+/** Migration 24: the search keys anew, and the compact keys. */
+export const fillUserCompactKeys = (client: pg.ClientBase): Promise<void> => fillKeys(client, true);
 
 /**
  * The constraints an email already taken breaks: the users' unique index on one server, the
@@ -352,4 +421,59 @@ async function uniqueEmail<T>(write: () => Promise<T>): Promise<T> {
     if (UNIQUE_VIOLATION.has(e.code ?? '') && EMAIL_TAKEN.test(e.message ?? '')) throw failures.emailTaken();
     throw error;
   }
+}
+
+/**
+ * The names' expressions a name one typo from a text is found by: each name's compact key, or its
+ * key where it has none of its own (domain/search.ts). The trigram indexes and the query say them alike.
+ */
+export const SIMILAR_NAMES = ['coalesce(family_compact, family_key)', 'coalesce(given_compact, given_key)'] as const;
+
+/**
+ * The users whose names may be one typo from a text, with the names (`SIMILAR_NAMES`) to rank them
+ * by: each name's trigram index read by pg_trgm's `%` (of `schema`), nearest first (`<->`, which a
+ * GiST index answers in that order), each cut at `limit`. Cut without an order, the planner took
+ * the cut for cheap enough to scan the table for it (a Seq Scan at 100,000 users), and which
+ * names it kept was chance; nearest first, it reads the index as far as the cut.
+ */
+export function similarNamesQuery(schema: string, text: string, limit: number): Sql {
+  const similar = raw(`OPERATOR(${schema}.%)`);
+  const distance = raw(`OPERATOR(${schema}.<->)`);
+  const [family, given] = SIMILAR_NAMES.map(raw) as [Sql, Sql];
+  const arm = (name: Sql) =>
+    sql`(SELECT id, ${family}, ${given} FROM users WHERE ${name} ${similar} ${text}
+      ORDER BY ${name} ${distance} ${text} LIMIT ${limit})`;
+  return sql`${arm(family)} UNION ALL ${arm(given)}`;
+}
+
+/** The schema pg_trgm is in, as an identifier: its operators are named by it, whatever the search path. */
+export async function trigramSchema(client: pg.ClientBase | pg.Pool): Promise<string> {
+  const { rows } = await client.query<{ schema: string }>(
+    "SELECT extnamespace::regnamespace::text AS schema FROM pg_extension WHERE extname = 'pg_trgm'",
+  );
+  if (rows[0] === undefined) throw new Error('pg_trgm is not installed (migration 25 installs it)');
+  return rows[0].schema;
+}
+
+/**
+ * Migration 25: pg_trgm, in public so that every schema of the database finds it where it is
+ * (the schema a migration runs in may be one of several, and the extension is one per database),
+ * unless it is installed already; and a trigram index of each name. On Citus, creating it on the
+ * coordinator creates it on the workers, and the indexes go with the table's shards.
+ */
+export async function indexNamesBySimilarity(client: pg.ClientBase): Promise<void> {
+  await client.query('SAVEPOINT pg_trgm');
+  try {
+    await client.query('CREATE EXTENSION IF NOT EXISTS pg_trgm WITH SCHEMA public');
+    await client.query('RELEASE SAVEPOINT pg_trgm');
+  } catch (error) {
+    // Another database's migration (another schema's) made it at the same moment: there it is.
+    if ((error as { code?: string }).code !== '23505') throw error;
+    await client.query('ROLLBACK TO SAVEPOINT pg_trgm');
+  }
+  const schema = await trigramSchema(client);
+  const [family, given] = SIMILAR_NAMES;
+  // GiST, not GIN: it answers nearest first, so that a bounded read keeps the closest names.
+  await client.query(`CREATE INDEX users_family_similar ON users USING gist ((${family}) ${schema}.gist_trgm_ops)`);
+  await client.query(`CREATE INDEX users_given_similar ON users USING gist ((${given}) ${schema}.gist_trgm_ops)`);
 }

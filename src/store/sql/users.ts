@@ -5,7 +5,7 @@
  */
 import { newsletterPointer, type Reference } from '../../domain/catalogue.js';
 import { GIVING, type ActiveSubscriptionFilter } from '../../domain/entitlement.js';
-import type { SearchRange } from '../../domain/search.js';
+import { SIMILAR_CANDIDATES, similarity, type KeyRange, type SearchRange } from '../../domain/search.js';
 import type { Resource } from '../../domain/subscription.js';
 import { USER_FIELDS, USER_JSON_FIELDS, type UserFields } from '../../domain/user.js';
 import type { ImportedUser, StoredUser, UserListQuery, UserPage } from '../port.js';
@@ -169,6 +169,19 @@ export interface PageReader<R> {
   rows(statement: Sql): Promise<R[]>;
   /** The id in a statement's first row, if it has one. */
   firstId(statement: Sql): Promise<string | undefined>;
+  /** The id of a row `rows` read. */
+  idOf(row: R): string;
+  /**
+   * Up to `limit` users whose names may be one typo from the text (`similarity` says which are), each
+   * with the names it is matched against: read from the adapter's trigram index, never the table.
+   */
+  similarNames(text: string, limit: number): Promise<SimilarNames[]>;
+}
+
+/** A user that may be a similar name's, with the names it is matched against (compact keys, or keys). */
+export interface SimilarNames {
+  id: string;
+  names: (string | null)[];
 }
 
 /**
@@ -181,12 +194,50 @@ export async function readUserPage<R>(query: UserListQuery, columns: Sql, reader
   const { dialect, products, readLimit, rows, firstId } = reader;
   const first = await rows(usersOfPage(query, columns, dialect, products, { limit: readLimit }));
   const walks = walksOf(query, dialect, products);
-  if (walks === undefined) return { users: first };
+  if (walks === undefined) return { users: await withSimilar(query, columns, reader, first) };
   if (first.length >= query.limit) return { users: first, mayStopShort: true };
   const readTo = await firstId(walkLimit(query, walks, dialect, readLimit));
   const reach = readTo === undefined ? { limit: readLimit } : { to: readTo };
   const users = await rows(usersOfPage(query, columns, dialect, products, reach));
   return { users, mayStopShort: true, ...(users.length < query.limit && readTo !== undefined ? { readTo } : {}) };
+}
+
+/**
+ * A search's page with readers whose name is one typo from the text after those it matches: only
+ * on the first page of a search with no other filter, and only where the matches leave room on it
+ * (they are all there is, there being no next page), so that paging through the matches by
+ * `page[after]` is as it was. The last place of the page stays empty, as the page's one more than
+ * its size (`limit`) says whether a next page exists: similar names have none.
+ */
+async function withSimilar<R>(query: UserListQuery, columns: Sql, reader: PageReader<R>, first: R[]): Promise<R[]> {
+  const text = query.search?.similar;
+  const room = query.limit - 1 - first.length;
+  if (text === undefined || room <= 0 || query.afterId !== undefined || query.offset !== 0) return first;
+  if (query.email || query.circulationNumber !== undefined || query.newsletter !== undefined) return first;
+  if (query.activeSubscription) return first;
+  const matched = new Set(first.map(reader.idOf));
+  const ranked = new Map<string, number>();
+  for (const { id, names } of await reader.similarNames(text, SIMILAR_CANDIDATES)) {
+    const rank = Math.max(...names.map((name) => similarity(text, name) ?? 0));
+    if (rank > 0 && !matched.has(id)) ranked.set(id, rank);
+  }
+  // Closest first; of names as close, in id order.
+  const ids = [...ranked]
+    .sort(([a, x], [b, y]) => y - x || Number(a) - Number(b))
+    .slice(0, room)
+    .map(([id]) => id);
+  if (ids.length === 0) return first;
+  const order = join(
+    ids.map((id, i) => sql`WHEN ${Number(id)} THEN ${i}`),
+    ' ',
+  );
+  const similar = await reader.rows(
+    sql`SELECT ${columns} FROM users WHERE id IN (${join(
+      ids.map((id) => sql`${Number(id)}`),
+      ', ',
+    )}) ORDER BY CASE id ${order} END`,
+  );
+  return [...first, ...similar];
 }
 
 export function userOrder(query: UserListQuery): Sql {
@@ -282,24 +333,52 @@ function byUsers(query: UserListQuery, dialect: Dialect): Sql {
  * A match by equality is a seek in id order past the cursor, cut to the page with every other
  * filter applied; a range (text of SEARCH_PREFIX_MIN characters or more) is read whole, its cost
  * that of the readers whose names start so. Bounds compare in code point order, which PostgreSQL
- * is told ("C", as its indexes are built) and SQLite compares in anyway.
+ * is told ("C", as its indexes are built) and SQLite compares in anyway. The text without its
+ * apostrophes and the like is matched against the compact keys likewise, and a text of several
+ * words against the names by each word (`wordArms`).
  */
 function bySearch(query: UserListQuery, search: SearchRange, dialect: Dialect): Sql {
-  const { from, to, whole, exact, id } = search;
+  const { exact, id, compact, words } = search;
   const email = dialect === 'postgres' ? '(email_lower COLLATE "C")' : 'email_lower';
   const others = userConditions(query, dialect);
   const seek = (condition: Sql) =>
     sql`SELECT id FROM (SELECT id FROM users ${where([condition, ...others])}
       ORDER BY id ${userOrder(query)} LIMIT ${query.offset + query.limit}) AS a`;
-  const keyed = [email, 'family_key', 'given_key'].map(raw);
+  /** The users a condition on keys in `range` selects: a seek in id order for a key whole, else the range read whole. */
+  const arm = (range: KeyRange, condition: Sql) =>
+    range.whole ? seek(condition) : sql`SELECT id FROM users WHERE ${condition}`;
   const arms = [
-    ...(whole
-      ? keyed.map((key) => seek(sql`${key} = ${from}`))
-      : keyed.map((key) => sql`SELECT id FROM users WHERE ${key} >= ${from} AND ${key} < ${to}`)),
+    ...[email, 'family_key', 'given_key'].map((key) => arm(search, inRange(raw(key), search))),
+    ...(compact === undefined ? [] : COMPACT_KEYS.map((key) => arm(compact, inRange(key, compact)))),
+    ...(words === undefined ? [] : wordArms(words, arm)),
     seek(sql`circulation_number = ${exact}`),
     ...(id === undefined ? [] : [seek(sql`id = ${id}`)]),
   ];
   return sql`SELECT id FROM users ${where([sql`id IN (${join(arms, ' UNION ALL ')})`, ...others])} ${page(query, 'id')}`;
+}
+
+const COMPACT_KEYS = ['family_compact', 'given_compact'].map(raw);
+const NAME_KEYS = [raw('family_key'), raw('given_key'), ...COMPACT_KEYS];
+
+/** `key` in the range: equal to it whole, or at or after its start and before its end. */
+function inRange(key: Sql, range: KeyRange): Sql {
+  return range.whole ? sql`${key} = ${range.from}` : sql`${key} >= ${range.from} AND ${key} < ${range.to}`;
+}
+
+/**
+ * The users whose names each word starts (a name's key, or its compact key): read by the longest
+ * word, the fewest names, from each name's index, each checked for every word.
+ */
+function wordArms(words: readonly KeyRange[], arm: (range: KeyRange, condition: Sql) => Sql): Sql[] {
+  const longest = words.reduce((a, b) => (Array.from(b.from).length > Array.from(a.from).length ? b : a));
+  const every = words.map(
+    (word) =>
+      sql`(${join(
+        NAME_KEYS.map((key) => sql`(${inRange(key, word)})`),
+        ' OR ',
+      )})`,
+  );
+  return NAME_KEYS.map((key) => arm(longest, join([inRange(key, longest), ...every], ' AND ')));
 }
 
 /** From the newsletter's members, in user order (user_newsletters_newsletter), where no other filter applies. */

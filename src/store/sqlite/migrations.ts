@@ -4,7 +4,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { FillingMigration } from '../sql/migrations.js';
-import { fillUserSearchKeys } from './users.js';
+import { fillUserCompactKeys, fillUserSearchKeys } from './users.js';
 
 export type SqliteMigration = FillingMigration<Database.Database, void>;
 
@@ -538,6 +538,55 @@ export const sqliteMigrations: readonly SqliteMigration[] = [
       DROP INDEX subscriptions_product;
       CREATE INDEX subscriptions_product ON subscriptions
         (product_id, (CASE WHEN pending_start IS NULL THEN product_id END), expired, user_id, date_started, date_ended);
+    `,
+  },
+  {
+    version: 24,
+    name: 'compact keys of the names, and their keys anew',
+    sql: `
+      -- A name's key now writes ø, ł, æ … as callers type them (domain/search.ts), so every key is
+      -- computed anew; beside it, where it differs, the key without apostrophes, hyphens and spaces
+      -- ("obrien" for O'Brien). The keys' indexes go first, so that filling does not write them.
+      DROP INDEX users_family_key;
+      DROP INDEX users_given_key;
+      ALTER TABLE users ADD COLUMN family_compact TEXT;
+      ALTER TABLE users ADD COLUMN given_compact TEXT;
+    `,
+    fill: fillUserCompactKeys,
+  },
+  {
+    version: 25,
+    name: 'the names indexed for a search as callers speak',
+    sql: `
+      CREATE INDEX users_family_key ON users (family_key, id);
+      CREATE INDEX users_given_key ON users (given_key, id);
+      -- Only the names with a compact key of their own: most have none.
+      CREATE INDEX users_family_compact ON users (family_compact, id) WHERE family_compact IS NOT NULL;
+      CREATE INDEX users_given_compact ON users (given_compact, id) WHERE given_compact IS NOT NULL;
+      -- A name one typo from the text is found by the trigrams of both names, each compact and
+      -- padded '^^name$$' so that its start and end are trigrams of their own (domain/search.ts,
+      -- similarPieces), kept by triggers whatever writes the users. secure-delete: an erased
+      -- reader's name leaves the index with the row, as secure_delete zeroes it in the table.
+      CREATE VIRTUAL TABLE users_names USING fts5(names, tokenize = 'trigram');
+      INSERT INTO users_names (users_names, rank) VALUES ('secure-delete', 1);
+      INSERT INTO users_names (rowid, names)
+        SELECT id, '^^' || coalesce(new.family_compact, new.family_key, '') || '$$ ^^' ||
+          coalesce(new.given_compact, new.given_key, '') || '$$' FROM users AS new;
+      CREATE TRIGGER users_names_insert AFTER INSERT ON users BEGIN
+        INSERT INTO users_names (rowid, names) VALUES (new.id, '^^' || coalesce(new.family_compact, new.family_key, '') || '$$ ^^' ||
+          coalesce(new.given_compact, new.given_key, '') || '$$');
+      END;
+      CREATE TRIGGER users_names_update AFTER UPDATE OF family_key, given_key, family_compact, given_compact ON users
+        WHEN old.family_key IS NOT new.family_key OR old.given_key IS NOT new.given_key
+          OR old.family_compact IS NOT new.family_compact OR old.given_compact IS NOT new.given_compact
+      BEGIN
+        DELETE FROM users_names WHERE rowid = old.id;
+        INSERT INTO users_names (rowid, names) VALUES (new.id, '^^' || coalesce(new.family_compact, new.family_key, '') || '$$ ^^' ||
+          coalesce(new.given_compact, new.given_key, '') || '$$');
+      END;
+      CREATE TRIGGER users_names_delete AFTER DELETE ON users BEGIN
+        DELETE FROM users_names WHERE rowid = old.id;
+      END;
     `,
   },
 ];

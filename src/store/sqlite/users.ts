@@ -4,7 +4,7 @@
 import type { AuditContext } from '../../domain/audit.js';
 import { emailKeys } from '../../domain/email.js';
 import { failures } from '../../domain/failures.js';
-import { searchKey } from '../../domain/search.js';
+import { compactKey, searchKey, similarPieces } from '../../domain/search.js';
 import { USER_FIELDS } from '../../domain/user.js';
 import type {
   IfVersion,
@@ -28,6 +28,7 @@ import {
   joining,
   productsOfPage,
   readUserPage,
+  type SimilarNames,
   toColumnValue,
   USER_COLUMNS,
 } from '../sql/users.js';
@@ -47,8 +48,10 @@ export function sqliteUsers(database: SqliteDatabase, references: SqliteReferenc
   const profileColumns = USER_COLUMNS.join(', ');
 
   const insertUser = db.prepare(`
-    INSERT INTO users (email, email_lower, email_domain, password_hash, family_key, given_key, ${profileColumns})
-    VALUES (@email, @email_lower, @email_domain, @password_hash, @family_key, @given_key,
+    INSERT INTO users (email, email_lower, email_domain, password_hash, family_key, given_key, family_compact,
+      given_compact, ${profileColumns})
+    VALUES (@email, @email_lower, @email_domain, @password_hash, @family_key, @given_key, @family_compact,
+      @given_compact,
       ${USER_COLUMNS.map((c) => `@${c}`).join(', ')})`);
   const addNewsletter = db.prepare('INSERT OR IGNORE INTO user_newsletters (user_id, newsletter_id) VALUES (?, ?)');
   const voidResetTokens = db.prepare('DELETE FROM password_reset_tokens WHERE user_id = ?');
@@ -120,7 +123,23 @@ export function sqliteUsers(database: SqliteDatabase, references: SqliteReferenc
       const row = statement.raw().get(...values) as unknown[] | undefined;
       return row && String(row[0]);
     };
-    return readUserPage(query, columns, { dialect: 'sqlite', products: ids, readLimit, rows, firstId });
+    const idOf = (row: unknown[]) => String(row[0]);
+    return readUserPage(query, columns, {
+      dialect: 'sqlite',
+      products: ids,
+      readLimit,
+      rows,
+      firstId,
+      idOf,
+      similarNames,
+    });
+  }
+
+  const similarCandidates = db.prepare(SIMILAR_NAMES_SQL).raw();
+
+  async function similarNames(text: string, limit: number): Promise<SimilarNames[]> {
+    const rows = similarCandidates.all(similarMatch(text), limit) as [number, string | null, string | null][];
+    return rows.map(([id, family, given]) => ({ id: String(id), names: [family, given] }));
   }
 
   async function listUsers(query: UserListQuery): Promise<UserPage<StoredUser>> {
@@ -141,6 +160,7 @@ export function sqliteUsers(database: SqliteDatabase, references: SqliteReferenc
   const updateRow = db.prepare(`
     UPDATE users SET email = @email, email_lower = @email_lower, email_domain = @email_domain,
       password_hash = @password_hash, family_key = @family_key, given_key = @given_key,
+      family_compact = @family_compact, given_compact = @given_compact,
       ${USER_COLUMNS.map((c) => `${c} = @${c}`).join(', ')},
       version = version + 1, updated_at = unixepoch()
     WHERE id = @id`);
@@ -245,24 +265,57 @@ function userRow(user: NewUser): Row {
   return withSearchKeys(row);
 }
 
-/** The row with the search keys of its names (domain/search.ts). */
+/**
+ * The users whose names may be one typo from a text, with the names to rank them by: the trigram
+ * index's rows (`similarMatch`) in rowid order, cut before the users are read, so the read is bounded.
+ */
+export const SIMILAR_NAMES_SQL = `SELECT id, coalesce(family_compact, family_key), coalesce(given_compact, given_key)
+  FROM users WHERE id IN (SELECT rowid FROM users_names WHERE users_names MATCH ? LIMIT ?)`;
+
+/**
+ * The FTS5 query of the names one typo from a text may be: of the text's pieces (`similarPieces`),
+ * all but one, any one. Each piece is a phrase of letters and the padding, with no quote to escape.
+ */
+export function similarMatch(text: string): string {
+  const pieces = similarPieces(text).map((piece) => `"${piece.replaceAll('"', '""')}"`);
+  if (pieces.length < 2) return pieces.join('');
+  return pieces.map((_, left) => `(${pieces.filter((__, i) => i !== left).join(' AND ')})`).join(' OR ');
+}
+
+/** The row with the search keys of its names, and their compact keys (domain/search.ts). */
 function withSearchKeys(row: Row): Row {
   row.family_key = searchKey(row.family_name as string | null);
   row.given_key = searchKey(row.given_name as string | null);
+  row.family_compact = compactKey(row.family_name as string | null);
+  row.given_compact = compactKey(row.given_name as string | null);
   return row;
 }
 
-/** Migration 19: the search keys of the users there were, a thousand at a time. */
-export function fillUserSearchKeys(db: Database.Database): void {
+/**
+ * Migrations 19 and 24: the search keys of the users there were, a thousand at a time; from 24 on
+ * (`compact`) with the compact keys, and computed anew, since the key of a name changed.
+ */
+function fillKeys(db: Database.Database, compact: boolean): void {
   const read = db.prepare('SELECT id, family_name, given_name FROM users WHERE id > ? ORDER BY id LIMIT 1000');
-  const write = db.prepare('UPDATE users SET family_key = @family_key, given_key = @given_key WHERE id = @id');
+  const write = db.prepare(
+    compact
+      ? `UPDATE users SET family_key = @family_key, given_key = @given_key, family_compact = @family_compact,
+          given_compact = @given_compact WHERE id = @id`
+      : 'UPDATE users SET family_key = @family_key, given_key = @given_key WHERE id = @id',
+  );
   for (let after = 0; ;) {
     const rows = read.all(after) as Row[];
     if (rows.length === 0) return;
     for (const row of rows) {
-      const { family_key, given_key } = withSearchKeys({ ...row });
-      write.run({ id: row.id, family_key, given_key });
+      const { family_key, given_key, family_compact, given_compact } = withSearchKeys({ ...row });
+      write.run({ id: row.id, family_key, given_key, ...(compact ? { family_compact, given_compact } : {}) });
     }
     after = rows.at(-1)!.id as number;
   }
 }
+
+/** Migration 19: the search keys of the users there were. */
+export const fillUserSearchKeys = (db: Database.Database): void => fillKeys(db, false);
+
+/** Migration 24: the search keys anew, and the compact keys. */
+export const fillUserCompactKeys = (db: Database.Database): void => fillKeys(db, true);

@@ -1,6 +1,7 @@
 /**
  * GET /users?filter[q]=…: one search box that finds a reader by the start of their email, family
- * or given name (without regard to case or accents), or by their whole circulation number or id.
+ * or given name (without regard to case or accents), or by their whole circulation number or id;
+ * by given and family name together, a name typed without its apostrophes, and a name one typo off.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -20,6 +21,8 @@ forEachStore((kind) => {
     assert.equal(response.status, 200, response.text);
     return response.body.data.map((u: any) => u.id) as string[];
   };
+  /** As `found`, with names one typo off (sort=relevance). */
+  const similar = (q: string, more = '') => found(q, `&sort=relevance${more}`);
 
   describe('GET /users?filter[q]', () => {
     it('finds a family name by its start, without regard to case or accents', async () => {
@@ -138,6 +141,98 @@ forEachStore((kind) => {
       const here = await createUser(service.client, { familyName: 'Combiner', email: uniqueEmail('combined.example') });
       await createUser(service.client, { familyName: 'Combiner', email: uniqueEmail() });
       assert.deepEqual(await found('combiner', '&filter[email]=combined.example'), [here]);
+    });
+
+    it('finds given and family name together from two words, in either order, each the start of one', async () => {
+      const priya = await createUser(service.client, { givenName: 'Priya', familyName: 'Núñez', email: uniqueEmail() });
+      await createUser(service.client, { givenName: 'Priya', familyName: 'Patel', email: uniqueEmail() });
+      await createUser(service.client, { givenName: 'Pilar', familyName: 'Núñez', email: uniqueEmail() });
+      assert.deepEqual(await found('priya nunez'), [priya]);
+      assert.deepEqual(await found('Núñez  Priya'), [priya]);
+      assert.deepEqual(await found('pri nun'), [priya]);
+      assert.deepEqual(await found('priya nunez smith'), []);
+      assert.deepEqual(await found('priya zunez'), []);
+    });
+
+    it('finds a name typed without its apostrophes, hyphens, spaces or special letters', async () => {
+      const obrien = await createUser(service.client, {
+        givenName: 'Seán',
+        familyName: "O'Brien",
+        email: uniqueEmail(),
+      });
+      const dangelo = await createUser(service.client, { familyName: 'D’Angelo', email: uniqueEmail() });
+      const odegaard = await createUser(service.client, { familyName: 'Ødegaard', email: uniqueEmail() });
+      const lecki = await createUser(service.client, { familyName: 'Łęcki', email: uniqueEmail() });
+      const jeanluc = await createUser(service.client, {
+        givenName: 'Jean-Luc',
+        familyName: 'Ztest',
+        email: uniqueEmail(),
+      });
+      assert.deepEqual(await found('obrien'), [obrien]);
+      assert.deepEqual(await found("o'brien"), [obrien]);
+      assert.deepEqual(await found('o brien'), [obrien]);
+      assert.deepEqual(await found('sean obrien'), [obrien]);
+      assert.deepEqual(await found('dangelo'), [dangelo]);
+      assert.deepEqual(await found('odegaard'), [odegaard]);
+      assert.deepEqual(await found('ØDEGAARD'), [odegaard]);
+      assert.deepEqual(await found('lecki'), [lecki]);
+      assert.deepEqual(await found('jeanluc'), [jeanluc]);
+    });
+
+    it('finds a name of five letters or more one typo off, after the names the text starts', async () => {
+      const quartin = await createUser(service.client, { familyName: 'Quartin', email: uniqueEmail() });
+      const quarten = await createUser(service.client, { familyName: 'Quarten', email: uniqueEmail() });
+      // Starts with the text, then one letter off; in id order the other way round.
+      assert.deepEqual(await similar('quarten'), [quarten, quartin]);
+      assert.deepEqual(
+        await similar('quartxn'),
+        [quartin, quarten].sort((a, b) => Number(a) - Number(b)),
+      );
+      assert.deepEqual(
+        await similar('quartn'),
+        [quartin, quarten].sort((a, b) => Number(a) - Number(b)),
+      );
+      const given = await createUser(service.client, {
+        givenName: 'Velmora',
+        familyName: 'Ytest',
+        email: uniqueEmail(),
+      });
+      assert.deepEqual(await similar('velmara'), [given]);
+    });
+
+    it('forgives one typo in a name of five letters, none in one of four, and never two', async () => {
+      const five = await createUser(service.client, { familyName: 'Tarvo', email: uniqueEmail() });
+      await createUser(service.client, { familyName: 'Kvib', email: uniqueEmail() });
+      assert.deepEqual(await similar('tarvi'), [five]);
+      assert.deepEqual(await similar('tarv'), [five]);
+      assert.deepEqual(await similar('tharvo'), [five]);
+      assert.deepEqual(await similar('kvig'), []);
+      assert.deepEqual(await similar('tarii'), []);
+      assert.deepEqual(await similar('atrvo'), []);
+    });
+
+    it('refuses sort=relevance without filter[q] with 400 pointing at sort', async () => {
+      const error = onlyError(await service.client.get('/users?sort=relevance'), 400);
+      assert.deepEqual(error.source, { parameter: 'sort' });
+    });
+
+    it('offers similar names on the first page only, of a search with no other filter, and links no further', async () => {
+      const first = await createUser(service.client, { familyName: 'Wendrake', email: uniqueEmail('near.example') });
+      const second = await createUser(service.client, { familyName: 'Wendrako', email: uniqueEmail() });
+      const response = await service.client.get('/users?filter[q]=wendraki&sort=relevance');
+      assert.equal(response.status, 200, response.text);
+      assert.deepEqual(
+        response.body.data.map((u: any) => u.id),
+        [first, second],
+      );
+      assert.equal(response.body.links.next, undefined);
+      // The same through the other rendering (fields asked for).
+      assert.deepEqual(await similar('wendraki', '&fields[users]=familyName'), [first, second]);
+      // Not asked for, a page filled by the matches, another filter, or a later page: no similar names.
+      assert.deepEqual(await found('wendraki'), []);
+      assert.deepEqual(await similar('wendrake', '&page[size]=1'), [first]);
+      assert.deepEqual(await similar('wendraki', '&filter[email]=near.example'), []);
+      assert.deepEqual(await similar('wendraki', `&page[after]=${first}`), []);
     });
 
     it('refuses a search longer than any email or name with 400 pointing at filter[q]', async () => {
