@@ -16,18 +16,21 @@ const writePageLinks = fastJson(PageLinks) as (links: Static<typeof PageLinks>) 
 
 /**
  * The `{"links":…,"data":[…]}` document of a page of resources whose `links.self` is `path` under
- * `base` followed by their id (an id of digits, which JSON writes as it is).
+ * `base` followed by their id (an id of digits, which JSON writes as it is), each with `meta.active`
+ * after its links where `active` is given (a search's page: the ids of those active).
  */
 export function renderedCollection(
   links: Static<typeof PageLinks>,
   resources: readonly RenderedUser[],
   base: string,
   path: string,
+  active?: ReadonlySet<string>,
 ): string {
   const self = JSON.stringify(`${base}${path}`).slice(0, -1);
   let data = '';
   for (const { id, json } of resources) {
-    data += `${data === '' ? '' : ','}${json.slice(0, -1)},"links":{"self":${self}${id}"}}`;
+    const meta = active === undefined ? '' : `,"meta":{"active":${active.has(id)}}`;
+    data += `${data === '' ? '' : ','}${json.slice(0, -1)},"links":{"self":${self}${id}"}${meta}}`;
   }
   return `{"links":${writePageLinks(links)},"data":[${data}]}`;
 }

@@ -100,7 +100,7 @@ export const SubscriptionResource = resourceObject(
   Type.Partial(SubscriptionRelationshipsRead),
 );
 
-export const UserResource = resourceObject(
+const UserResourceObject = resourceObject(
   USERS,
   Type.Partial(UserAttributes, { description: 'Every attribute, unless fields[users] names fewer.' }),
   Type.Object({
@@ -120,6 +120,17 @@ export const UserResource = resourceObject(
     ),
   }) as TObject,
 );
+
+/** A user resource; in a search's page, with whether they have a subscription active now. */
+export const UserResource = Type.Object({
+  ...UserResourceObject.properties,
+  meta: Type.Optional(
+    Type.Object(
+      { active: Type.Boolean() },
+      { description: 'In a page of a search (filter[q]): active, whether the user has a subscription active now.' },
+    ),
+  ),
+});
 
 /** A subscription, with its status at `now`. */
 export function renderSubscription(

@@ -267,20 +267,30 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
         }
       };
       const base = baseUrl(request);
+      // A search marks whom it found with whether they have a subscription active now, so that the
+      // console shows it in the one request a keystroke makes.
+      const activeOf = async (ids: string[]) =>
+        search === undefined ? undefined : await store.usersWithActiveSubscriptions(ids, nowInSeconds());
       // Whole users, nothing included: the database writes each resource object, sent as it is.
       if (query.include === undefined && query['fields[users]'] === undefined) {
         const list = await store.listRenderedUsers(listQuery);
         refuseShortByNumber(list.readTo);
         const page = list.users.slice(0, size);
         const links = pageLinks(base, list, page.at(-1)?.id);
-        return sendRendered(reply, renderedCollection(links, page, base, '/users/'));
+        const active = await activeOf(page.map((user) => user.id));
+        return sendRendered(reply, renderedCollection(links, page, base, '/users/', active));
       }
       const list = await store.listUsers(listQuery);
       refuseShortByNumber(list.readTo);
       const page = list.users.slice(0, size);
+      const active = await activeOf(page.map((user) => user.id));
+      const document = await readDocument(request, page, query);
       return {
         links: pageLinks(base, list, page.at(-1)?.id),
-        ...(await readDocument(request, page, query)),
+        ...document,
+        ...(active === undefined
+          ? {}
+          : { data: document.data.map((user) => ({ ...user, meta: { active: active.has(user.id) } })) }),
       };
     },
   );

@@ -37,6 +37,8 @@ export interface SubscriptionStore {
    * (reading no more than that of each, for `include`), all of them otherwise (for transfer).
    */
   listSubscriptionsOfUsers(userIds: readonly string[], perUser?: number): Promise<StoredSubscription[]>;
+  /** Of these users, those with a subscription active at `at` (epoch seconds): what a search marks active. */
+  usersWithActiveSubscriptions(userIds: readonly string[], at: number): Promise<Set<string>>;
   /**
    * Applies `change` to the current values atomically: no other write to the subscription
    * comes between the read and the write. `change` may throw a failure to refuse.

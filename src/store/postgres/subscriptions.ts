@@ -12,6 +12,7 @@ import { raw, sql } from '../sql/builder.js';
 import { instantValue, type Row } from '../sql/rows.js';
 import {
   activeSubscriptionsOfUser,
+  activeUsersQuery,
   pendingStart,
   SUBSCRIPTION_COLUMNS,
   subscriptionPage,
@@ -157,6 +158,11 @@ export function postgresSubscriptions(
     return rows.map(toStoredSubscription);
   }
 
+  async function usersWithActiveSubscriptions(userIds: readonly string[], at: number): Promise<Set<string>> {
+    if (userIds.length === 0) return new Set();
+    return new Set((await database.rows(activeUsersQuery(userIds, at, 'postgres'))).map((row) => String(row.id)));
+  }
+
   async function getSubscription(userId: string, id: string): Promise<StoredSubscription | undefined> {
     const [row] = await database.preparedRows('subscription', `${SUBSCRIPTION_SELECT} WHERE user_id = $1 AND id = $2`, [
       userId,
@@ -278,6 +284,7 @@ export function postgresSubscriptions(
     listSubscriptions,
     activeSubscriptionsOf,
     listSubscriptionsOfUsers,
+    usersWithActiveSubscriptions,
     getSubscription,
     updateSubscription,
     expireSubscription,

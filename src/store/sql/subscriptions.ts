@@ -114,6 +114,20 @@ export function filterConditions(alias: string, filter: SubscriptionFilter, dial
 }
 
 /**
+ * Of the users `ids`, those with a subscription active at `at`: each user's subscriptions read by
+ * their key (user_id leads every index of them), so that a page of users costs a seek each.
+ */
+export function activeUsersQuery(ids: readonly string[], at: number, dialect: Dialect): Sql {
+  const users = join(
+    ids.map((id) => sql`${Number(id)}`),
+    ', ',
+  );
+  const active = filterConditions('s', { at, statuses: ['active'] }, dialect);
+  return sql`SELECT DISTINCT s.user_id AS id FROM subscriptions s WHERE s.user_id IN (${users})
+    AND ${join(active, ' AND ')}`;
+}
+
+/**
  * A page of one user's subscriptions (those the filter lets through) in id order, after (or,
  * descending, before) `afterId`: a seek on the user's (user_id, id) key.
  */

@@ -9,6 +9,7 @@ import type { Row } from '../sql/rows.js';
 import { raw } from '../sql/builder.js';
 import {
   activeSubscriptionsOfUser,
+  activeUsersQuery,
   pendingStart,
   SUBSCRIPTION_COLUMNS,
   subscriptionColumnsOf,
@@ -82,6 +83,11 @@ export function sqliteSubscriptions(database: SqliteDatabase, references: Sqlite
         ? selectOfUsers.all(JSON.stringify(userIds))
         : selectFirstOfUsers.all(JSON.stringify(userIds), perUser);
     return (rows as Row[]).map(toStoredSubscription);
+  }
+
+  async function usersWithActiveSubscriptions(userIds: readonly string[], at: number): Promise<Set<string>> {
+    if (userIds.length === 0) return new Set();
+    return new Set(database.all(activeUsersQuery(userIds, at, 'sqlite')).map((row) => String(row.id)));
   }
 
   const selectOne = db.prepare(`SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions WHERE user_id = ? AND id = ?`);
@@ -180,6 +186,7 @@ export function sqliteSubscriptions(database: SqliteDatabase, references: Sqlite
     listSubscriptions,
     activeSubscriptionsOf,
     listSubscriptionsOfUsers,
+    usersWithActiveSubscriptions,
     getSubscription,
     updateSubscription,
     expireSubscription,

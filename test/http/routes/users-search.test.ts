@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { createUser, onlyError, uniqueEmail } from '../../support/fixtures.js';
+import { createSubscription, createUser, onlyError, uniqueEmail } from '../../support/fixtures.js';
 import { startService, type Service } from '../../support/service.js';
 import { forEachStore } from '../../support/stores.js';
 
@@ -233,6 +233,34 @@ forEachStore((kind) => {
       assert.deepEqual(await similar('wendrake', '&page[size]=1'), [first]);
       assert.deepEqual(await similar('wendraki', '&filter[email]=near.example'), []);
       assert.deepEqual(await similar('wendraki', `&page[after]=${first}`), []);
+    });
+
+    it('marks each reader it finds with whether they have a subscription active now, however rendered', async () => {
+      const active = await createUser(service.client, { familyName: 'Activelyn', email: uniqueEmail() });
+      const lapsed = await createUser(service.client, { familyName: 'Activelyn', email: uniqueEmail() });
+      await createSubscription(service.client, active, { dateStarted: '2020-01-01T00:00:00+00:00', dateEnded: null });
+      await createSubscription(service.client, lapsed, {
+        dateEnded: '2021-01-01T00:00:00+00:00',
+        dateStarted: '2020-01-01T00:00:00+00:00',
+      });
+      await createSubscription(service.client, lapsed, { dateStarted: '2099-01-01T00:00:00+00:00', dateEnded: null });
+      for (const more of ['', '&fields[users]=familyName', '&include=subscriptions', '&sort=relevance']) {
+        const response = await service.client.get(`/users?filter[q]=activelyn${more}`);
+        assert.equal(response.status, 200, response.text);
+        assert.deepEqual(
+          response.body.data.map((u: any) => [u.id, u.meta]),
+          [
+            [active, { active: true }],
+            [lapsed, { active: false }],
+          ],
+          more,
+        );
+      }
+      // Only a search's page says it.
+      const listed = await service.client.get(`/users?filter[email]=${encodeURIComponent('x@nobody.example')}`);
+      assert.equal(listed.status, 200, listed.text);
+      const one = await service.client.get(`/users/${active}`);
+      assert.equal(one.body.data.meta, undefined);
     });
 
     it('refuses a search longer than any email or name with 400 pointing at filter[q]', async () => {
