@@ -2,12 +2,15 @@
  * Finding a reader from the console's one search box (GET /users?filter[q]=…): by the start of an
  * email, a family or a given name (without regard to case or accents), by circulation number or
  * id, searched once typing pauses, 20 at a time, each result a link to the reader's page; text
- * the service refuses is answered with its own words, and text that finds nobody says so.
+ * the service refuses is answered with its own words, and text that finds nobody says so. A name
+ * is found as a caller says it (both names in either order, without apostrophes or special
+ * letters, one typo off), and each result shows the reader's postal code, town and whether they
+ * have an active subscription.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
-import { createUser, uniqueEmail } from '../support/fixtures.js';
+import { createSubscription, createUser, uniqueEmail } from '../support/fixtures.js';
 import {
   missingChromium,
   screenshot,
@@ -67,7 +70,7 @@ forEachStore((kind) => {
       await page.getByRole('link', { name: 'Jürgen Müller' }).waitFor();
       await page.getByRole('link', { name: 'Anna MULLER' }).waitFor();
       await page.getByRole('link', { name: 'Lena Müllerová' }).waitFor();
-      await screenshot(page, `search-muller-${kind}`, kind === 'SQLite' ? 'search' : undefined);
+      await screenshot(page, `search-muller-${kind}`);
     });
 
     it('finds a reader by the start of their email', async () => {
@@ -94,7 +97,7 @@ forEachStore((kind) => {
       assert.equal(await page.getByText('No reader found.').count(), 0);
       assert.equal(
         await page.getByLabel('Name, email, circulation number or reader id').getAttribute('aria-describedby'),
-        'search-error',
+        'search-error search-hint',
       );
     });
 
@@ -108,6 +111,67 @@ forEachStore((kind) => {
         assert.equal(await page.locator('.results li').count(), 0);
       });
     }
+
+    describe('as a caller says the name', () => {
+      let priya: string;
+      before(async () => {
+        priya = await createUser(rig.service.client, {
+          givenName: 'Priya',
+          familyName: 'Núñez',
+          address: { streetAddress: 'Calle Mayor 1', postalCode: '28013', addressLocality: 'Madrid' },
+        });
+        await createSubscription(rig.service.client, priya, {
+          dateStarted: '2020-01-01T00:00:00+00:00',
+          dateEnded: null,
+        });
+        await createUser(rig.service.client, { givenName: 'Priya', familyName: 'Patel' });
+        await createUser(rig.service.client, { givenName: 'Seán', familyName: "O'Brien" });
+        await createUser(rig.service.client, { givenName: 'Martin', familyName: 'Ødegaard' });
+        await createUser(rig.service.client, { givenName: 'Jan', familyName: 'Łęcki' });
+      });
+
+      const finds = async (text: string, name: string) => {
+        await search(text);
+        await page.getByRole('link', { name, exact: true }).waitFor();
+      };
+
+      it('tells agents they may type a name as the caller says it', async () => {
+        const hint = page.locator('#search-hint');
+        assert.match((await hint.textContent()) ?? '', /as the caller says it/);
+        assert.match(
+          (await page.getByLabel('Name, email, circulation number or reader id').getAttribute('aria-describedby')) ??
+            '',
+          /search-hint/,
+        );
+      });
+
+      for (const text of ['priya nunez', 'nunez priya', 'nunes']) {
+        it(`finds Priya Núñez from "${text}"`, async () => {
+          await finds(text, 'Priya Núñez');
+          if (text !== 'nunes') assert.equal(await page.locator('.results li').count(), 1);
+        });
+      }
+
+      for (const [text, name] of [
+        ['obrien', "Seán O'Brien"],
+        ['odegaard', 'Martin Ødegaard'],
+        ['lecki', 'Jan Łęcki'],
+      ] as const) {
+        it(`finds ${name} from "${text}"`, async () => {
+          await finds(text, name);
+        });
+      }
+
+      it('shows the postal code, the town and whether the reader has an active subscription', async () => {
+        await finds('priya', 'Priya Núñez');
+        const found = page.locator('.results li', { has: page.getByRole('link', { name: 'Priya Núñez' }) });
+        assert.match((await found.textContent()) ?? '', /28013 Madrid/);
+        await found.locator('.status-active', { hasText: 'active' }).waitFor();
+        const other = page.locator('.results li', { has: page.getByRole('link', { name: 'Priya Patel' }) });
+        assert.equal(await other.locator('.status-active').count(), 0);
+        await screenshot(page, `search-caller-${kind}`, kind === 'SQLite' ? 'search' : undefined);
+      });
+    });
 
     it('finds a reader by circulation number', async () => {
       await createUser(rig.service.client, { circulationNumber: `N-${kind}-77`, familyName: 'Numbered' });

@@ -2,7 +2,7 @@
  * Readers as the console finds and changes them. `searchReaders` is the one place that decides
  * how a search box's text finds readers: GET /users with `filter[q]`, which the service matches
  * against email, family and given name (by their start, without regard to case or accents),
- * circulation number and id.
+ * circulation number and id, and `sort=relevance`, so that a name one typo off comes after them.
  */
 import { api, describe, type paths } from './client';
 
@@ -31,7 +31,7 @@ export async function searchReaders(text: string): Promise<SearchResult> {
   const q = text.trim();
   if (q === '') return { readers: [] };
   const { data, error, response } = await api.GET('/users', {
-    params: { query: { 'filter[q]': q, 'page[size]': String(SEARCH_PAGE_SIZE) } },
+    params: { query: { 'filter[q]': q, sort: 'relevance', 'page[size]': String(SEARCH_PAGE_SIZE) } },
   });
   if (data) return { readers: data.data };
   return { refused: describe(error, response.status) };

@@ -1,9 +1,10 @@
 /**
- * Find a reader: one box, searched a moment after typing stops. The text lives in the address
+ * Find a reader: one box, searched a moment after typing stops, for a name as a caller says it;
+ * each reader found with where they live and whether they have an active subscription. The text lives in the address
  * (`#/?q=…`), replaced as it is typed, so that Back from a reader, and a reload, find it again.
  */
 import { useEffect, useState } from 'preact/hooks';
-import { searchReaders, type SearchResult } from '../api/readers';
+import { searchReaders, type ReaderSummary, type SearchResult } from '../api/readers';
 import { takeFlash } from '../parts/flash';
 
 const DEBOUNCE_MS = 300;
@@ -13,6 +14,12 @@ const queryOf = (hash: string) => new URLSearchParams(hash.split('?')[1] ?? '').
 
 function keepInAddress(text: string) {
   history.replaceState(null, '', text.trim() === '' ? '#/' : `#/?q=${encodeURIComponent(text)}`);
+}
+
+/** Where the reader lives, as an agent checks it with a caller: postal code and town. */
+function placeOf(reader: ReaderSummary): string {
+  const address = reader.attributes.address;
+  return [address?.postalCode, address?.addressLocality].filter(Boolean).join(' ');
 }
 
 export function SearchPage() {
@@ -51,9 +58,13 @@ export function SearchPage() {
             setText(e.currentTarget.value);
             keepInAddress(e.currentTarget.value);
           }}
-          aria-describedby={found && 'refused' in found ? 'search-error' : undefined}
+          aria-describedby={found && 'refused' in found ? 'search-error search-hint' : 'search-hint'}
           autoFocus
         />
+        <p id="search-hint" class="muted">
+          Type a name as the caller says it: given and family name in either order, without accents or apostrophes
+          (obrien, odegaard). A name one letter off is offered after the readers it matches.
+        </p>
       </form>
       <div aria-live="polite">
         {found && 'refused' in found && (
@@ -71,6 +82,13 @@ export function SearchPage() {
                 </a>{' '}
                 <span>{reader.attributes.email}</span>
                 {reader.attributes.circulationNumber && <span> · {reader.attributes.circulationNumber}</span>}
+                {placeOf(reader) && <span class="place"> · {placeOf(reader)}</span>}
+                {reader.meta?.active && (
+                  <>
+                    {' '}
+                    <span class="status status-active">active</span>
+                  </>
+                )}
               </li>
             ))}
           </ul>
