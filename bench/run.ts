@@ -225,6 +225,17 @@ function scenarios(deepPage: number, deepNextLink: string): Scenario[] {
       requests: () => many(() => ({ method: 'GET', path: `/users?filter[circulationNumber]=C-${random(USERS)}` })),
     },
     {
+      // A caller's name as an agent types it, one typo off a name no reader has: the prefix reads
+      // find nobody, and the trigram index is read for names one typo from it (sort=relevance).
+      name: 'search one typo off (nunes)',
+      requests: () => [{ method: 'GET', path: '/users?filter[q]=nunes&sort=relevance&page[size]=20' }],
+    },
+    {
+      // One typo off a name one seeded reader in nine has: the trigram read is cut at its bound.
+      name: 'search one typo off a common name (lovelase)',
+      requests: () => [{ method: 'GET', path: '/users?filter[q]=lovelase&sort=relevance&page[size]=20' }],
+    },
+    {
       name: "GET a user's access",
       requests: () => many(() => ({ method: 'GET', path: `/users/${random(USERS)}/access` })),
     },
