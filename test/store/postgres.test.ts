@@ -1121,7 +1121,7 @@ describe('PostgreSQL query plan of the search at 100,000 users', { skip }, () =>
       const shown = rows.map((r) => r['QUERY PLAN']).join('\n');
       assert.doesNotMatch(shown, /Seq Scan/, shown);
       for (const index of ['users_family_similar', 'users_given_similar']) {
-        assert.match(shown, new RegExp(`(Index Scan using|Bitmap Index Scan on) ${index}\\b`), shown);
+        assert.match(shown, new RegExp(`Bitmap Index Scan on ${index}\\b`), shown);
       }
     } finally {
       await client.end();
