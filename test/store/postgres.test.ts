@@ -35,7 +35,7 @@ import { knownUsers, USERS_CHANNEL } from '../../src/store/postgres/known-users.
 import { PRODUCTS_CHANNEL, productResources } from '../../src/store/postgres/product-resources.js';
 import { postgresProducts } from '../../src/store/postgres/products.js';
 import { postgresReferences } from '../../src/store/postgres/references.js';
-import { postgresUsers, similarNamesQuery, trigramSchema } from '../../src/store/postgres/users.js';
+import { postgresUsers, SIMILAR_NAMES_PLAN, similarNamesQuery, trigramSchema } from '../../src/store/postgres/users.js';
 
 const NEW_KEY = { name: 'kept', scopes: ['read'] as const, rateLimit: null, secretHash: Buffer.alloc(32) };
 
@@ -1117,7 +1117,10 @@ describe('PostgreSQL query plan of the search at 100,000 users', { skip }, () =>
       const { text, values } = similarNamesQuery(await trigramSchema(client), 'readr1234', SIMILAR_CANDIDATES).render(
         'postgres',
       );
-      const rows = await admin<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values, schema.name);
+      await client.query('BEGIN');
+      await client.query(SIMILAR_NAMES_PLAN);
+      const rows = (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values)).rows;
+      await client.query('COMMIT');
       const shown = rows.map((r) => r['QUERY PLAN']).join('\n');
       assert.doesNotMatch(shown, /Seq Scan/, shown);
       for (const index of ['users_family_similar', 'users_given_similar']) {
