@@ -66,7 +66,7 @@ forEachStore((kind) => {
       rig = await startConsole(kind);
       const admin = rig.service.client;
       const made = await admin.post('/products', {
-        data: { type: 'products', id: product, attributes: { name: 'The Paper' } },
+        data: { type: 'products', id: product, attributes: { name: 'The Paper', resource: 'print' } },
       });
       assert.equal(made.status, 201, made.text);
       const letter = await admin.post('/newsletters', {
