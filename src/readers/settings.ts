@@ -19,8 +19,8 @@ export interface ReaderSettings {
   signIn: AttemptLimits;
   /** How long a password reset token stays valid. */
   resetTokenTtlSeconds: number;
-  /** The least time a failed sign-in takes, in ms; DEFAULT_SIGN_IN_FAILURE_FLOOR_MS when left out. */
-  failureFloorMs?: number;
+  /** The least time a failed sign-in takes, in ms. */
+  failureFloorMs: number;
   /**
    * PASSWORD_RESET_URL: the publisher's reset page, with `{token}` where the token goes; what a
    * mailed reset links to, and what an answer with the token offers as a link too.
@@ -33,8 +33,3 @@ export const DEFAULT_READER_SETTINGS: ReaderSettings = {
   resetTokenTtlSeconds: DEFAULT_RESET_TOKEN_TTL_MINUTES * 60,
   failureFloorMs: DEFAULT_SIGN_IN_FAILURE_FLOOR_MS,
 };
-
-/** The failure floor of these settings, the default when they leave it out. */
-export function failureFloorOf(settings: ReaderSettings): number {
-  return settings.failureFloorMs ?? DEFAULT_SIGN_IN_FAILURE_FLOOR_MS;
-}

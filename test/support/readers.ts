@@ -53,7 +53,7 @@ export function readerSettings(
     resetTokenTtlSeconds?: number;
     failureFloorMs?: number;
   } = {},
-): { readers: ReaderSettings } {
+): { readers: Partial<ReaderSettings> } {
   const { signIn, resetTokenTtlSeconds } = DEFAULT_READER_SETTINGS;
   return {
     readers: {

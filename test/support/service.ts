@@ -11,7 +11,7 @@ import { Ajv } from 'ajv';
 import type { FastifyInstance } from 'fastify';
 import { parseNetworks } from '../../src/domain/webhooks.js';
 import { buildApp, type AppOptions } from '../../src/http/app.js';
-import { DEFAULT_READER_SETTINGS } from '../../src/readers/settings.js';
+import { DEFAULT_READER_SETTINGS, type ReaderSettings } from '../../src/readers/settings.js';
 import type { Store, StoreOptions } from '../../src/store/port.js';
 import { jsonApiDocumentSchema } from './jsonapi-schema.js';
 import { OpenApiContract, type OpenApiDocument } from './openapi-contract.js';
@@ -154,7 +154,7 @@ export interface Service {
  */
 export async function startService(
   kind: StoreKind = 'SQLite',
-  options: Partial<Omit<AppOptions, 'store'>> = {},
+  options: Partial<Omit<AppOptions, 'store' | 'readers'>> & { readers?: Partial<ReaderSettings> } = {},
   storeOptions: StoreOptions = {},
 ): Promise<Service> {
   const testStore = await openTestStore(kind, storeOptions);

@@ -9,7 +9,7 @@ import { formatInstant, nowInSeconds } from '../../domain/dates.js';
 import { SIGN_INS, SignInAttributes, SignInCreateAttributes } from '../../domain/sign-in.js';
 import { USERS } from '../../domain/user.js';
 import { signIn } from '../../readers/sign-in.js';
-import { failureFloorOf, type ReaderSettings } from '../../readers/settings.js';
+import type { ReaderSettings } from '../../readers/settings.js';
 import { errors } from '../errors.js';
 import { createDocument, errorResponses } from '../jsonapi/documents.js';
 import { Identifier, renderUser, UserResource } from '../jsonapi/resources.js';
@@ -50,7 +50,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox<RouteOptions & { readers: R
         auditOf(request),
         nowInSeconds(),
         request.deadline,
-        failureFloorOf(readers),
+        readers.failureFloorMs,
       );
       if (result.outcome === 'throttled') throw errors.signInThrottled(result.retryAfterSeconds);
       if (result.outcome === 'invalid') throw errors.invalidCredentials();

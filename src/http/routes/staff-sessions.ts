@@ -5,9 +5,9 @@
  * email and client network (the request's address, the forwarded one with TRUST_PROXY; an IPv6
  * /64), so that guesses from one network lock out that network and not the staff member
  * elsewhere, and per email from every network at ten times that limit; every failure reads the
- * same (staff/sign-in-attempts.ts) and takes as long, SIGN_IN_FAILURE_FLOOR_MS at least. Anyone may ask without a credential, so at most a few
- * sign-ins are checked at once, per client network and in all (see SignInBudget), and their
- * hashes wait behind those of credentialed requests.
+ * same (staff/sign-in-attempts.ts) and takes as long, SIGN_IN_FAILURE_FLOOR_MS at least. Anyone
+ * may ask without a credential, so at most a few sign-ins are checked at once, per client network
+ * and in all (see SignInBudget), and their hashes wait behind those of credentialed requests.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
@@ -17,7 +17,7 @@ import { nowInSeconds } from '../../domain/dates.js';
 import { STAFF, type StaffMember } from '../../domain/staff.js';
 import { Email } from '../../domain/user.js';
 import { notBeforeFloor } from '../../domain/password.js';
-import { failureFloorOf, type ReaderSettings } from '../../readers/settings.js';
+import type { ReaderSettings } from '../../readers/settings.js';
 import { clearedSessionCookie, presentedSessionId, sessionCookie } from '../../staff/cookie.js';
 import { csrfTokenOf, sessionIdHash, signInStaff, type ConsoleSettings } from '../../staff/sessions.js';
 import { SignInBudget } from '../../staff/sign-in-budget.js';
@@ -125,7 +125,7 @@ export const staffSessionRoutes: FastifyPluginAsyncTypebox<
       if (result.outcome === 'invalid') {
         // Past the budget: it bounds hashes being checked, and a wait that held it would let a
         // few failing sign-ins keep everyone else's out.
-        await notBeforeFloor(started, failureFloorOf(readers));
+        await notBeforeFloor(started, readers.failureFloorMs);
         throw errors.invalidCredentials();
       }
       return reply
