@@ -109,6 +109,9 @@ interface Row {
   /** CPU time per request of the bare server, in µs. */
   baselineCpuMicros?: number;
   non2xx: number;
+  /** The service's event-loop delay over its turns, ms: the largest of the rounds' 99th percentiles, and the largest. */
+  eventLoopP99Ms?: number;
+  eventLoopMaxMs?: number;
   note?: string;
   /** Each round's req/s over its baseline's, in order. */
   roundRatios: number[];
@@ -309,22 +312,46 @@ function scenarios(deepPage: number, deepNextLink: string): Scenario[] {
     },
     {
       name: 'mixed (90% reads)',
+      requests: () => many(mixedRequest),
+    },
+    {
+      // The seed gives every user a subscription to digital-annual: its count reads an index entry
+      // of each, as long as the table.
+      name: 'GET a product every user subscribes to',
+      requests: () => many(() => ({ method: 'GET', path: `/products/${EVERY_USERS_PRODUCT}` })),
+    },
+    {
+      // The mixed load with counts as long as the table among it: one request in fifty that
+      // product, one in five hundred the dashboard's report (counted anew: the bench's service
+      // keeps no report, REPORT_MAX_AGE_SECONDS=0). Its row gives the event loop's delay.
+      name: 'mixed with long counts',
       requests: () =>
         many(() => {
-          const n = random(USERS);
           const roll = Math.random();
-          if (roll < 0.4) return { method: 'GET', path: `/users/${n}/subscriptions/${subscriptionOf(n)}` };
-          if (roll < 0.65) return { method: 'GET', path: `/users/${n}` };
-          if (roll < 0.8) return { method: 'GET', path: `/users/${n}/subscriptions` };
-          if (roll < 0.9) return { method: 'GET', path: `/users?filter[circulationNumber]=C-${n}` };
-          if (roll < 0.95) {
-            const id = subscriptionOf(n, 1);
-            return { method: 'PUT', path: `/users/${n}/subscriptions/${id}`, body: subscriptionBody(id) };
-          }
-          return { method: 'POST', path: `/users/${n}/subscriptions`, body: subscriptionBody() };
+          if (roll < 0.002) return { method: 'GET', path: '/reports/subscriptions' };
+          if (roll < 0.022) return { method: 'GET', path: `/products/${EVERY_USERS_PRODUCT}` };
+          return mixedRequest();
         }),
     },
   ];
+}
+
+/** The product the seed subscribes every user to. */
+const EVERY_USERS_PRODUCT = 'digital-annual';
+
+/** One request of the mixed load: nine reads in ten, of one reader each. */
+function mixedRequest(): LoadRequest {
+  const n = random(USERS);
+  const roll = Math.random();
+  if (roll < 0.4) return { method: 'GET', path: `/users/${n}/subscriptions/${subscriptionOf(n)}` };
+  if (roll < 0.65) return { method: 'GET', path: `/users/${n}` };
+  if (roll < 0.8) return { method: 'GET', path: `/users/${n}/subscriptions` };
+  if (roll < 0.9) return { method: 'GET', path: `/users?filter[circulationNumber]=C-${n}` };
+  if (roll < 0.95) {
+    const id = subscriptionOf(n, 1);
+    return { method: 'PUT', path: `/users/${n}/subscriptions/${id}`, body: subscriptionBody(id) };
+  }
+  return { method: 'POST', path: `/users/${n}/subscriptions`, body: subscriptionBody() };
 }
 
 /** Runs a child process to completion and answers its stdout. */
@@ -679,6 +706,7 @@ async function benchStore(kind: string, work: string): Promise<{ rows: Row[]; ex
         SERVICE_SECRET_KEY: `bench-service-key-${'k'.repeat(32)}`,
         // The --webhook endpoint listens on loopback.
         WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1',
+        REPORT_MAX_AGE_SECONDS: '0',
       },
       work,
     );
@@ -806,6 +834,27 @@ interface Round {
   service: LoadResult;
   baseline: LoadResult;
   cpu: { service: number; database: number; baseline: number };
+  eventLoop: EventLoopDelay;
+}
+
+/** The service's event-loop delay, in ms, since it was last read. */
+interface EventLoopDelay {
+  p99: number;
+  max: number;
+}
+
+/**
+ * Reads the event-loop delay the service's /metrics reports (prom-client's, which starts over each
+ * time it is read): once before a turn, to start it, and once after, for the turn's.
+ */
+async function eventLoopDelay(serviceUrl: string): Promise<EventLoopDelay> {
+  const { body } = await request(serviceUrl, ADMIN_KEY, { method: 'GET', path: '/metrics' });
+  const text = body.toString();
+  const seconds = (name: string) => Number(new RegExp(`^${name} ([0-9.e+-]+)$`, 'm').exec(text)?.[1] ?? NaN);
+  return {
+    p99: hundredths(seconds('nodejs_eventloop_lag_p99_seconds') * 1000),
+    max: hundredths(seconds('nodejs_eventloop_lag_max_seconds') * 1000),
+  };
 }
 
 /** A scenario made ready to measure: its baseline started, both warmed up. */
@@ -846,9 +895,11 @@ async function prepareScenario(
   const databaseCpuNow = () => (separateDatabase ? databaseCpuMicros() : 0);
   return {
     async round() {
+      await eventLoopDelay(service.url);
       const [serviceBefore, databaseBefore] = [cpuMicros(service.pid), databaseCpuNow()];
       const [result, rss] = await peakRss(service.pid, load(service.url, requests, slice, connections, work, secret));
       const [serviceAfter, databaseAfter] = [cpuMicros(service.pid), databaseCpuNow()];
+      const eventLoop = await eventLoopDelay(service.url);
       peak = Math.max(peak, rss);
       const baselineBefore = cpuMicros(baseline.pid);
       const baselineResult = await load(baseline.url, requests, slice, connections, work, secret);
@@ -860,6 +911,7 @@ async function prepareScenario(
           database: databaseAfter - databaseBefore,
           baseline: cpuMicros(baseline.pid) - baselineBefore,
         },
+        eventLoop,
       });
     },
     row() {
@@ -902,6 +954,8 @@ async function prepareScenario(
           thousandths(r.cpu.baseline / r.baseline.total / ((r.cpu.service + r.cpu.database) / r.service.total)),
         ),
         non2xx: total((r) => r.service.non2xx),
+        eventLoopP99Ms: Math.max(...rounds.map((r) => r.eventLoop.p99)),
+        eventLoopMaxMs: Math.max(...rounds.map((r) => r.eventLoop.max)),
       };
     },
   };
@@ -963,6 +1017,7 @@ function table(rows: Row[]): string {
     'database CPU µs/req',
     'baseline CPU µs/req',
     'CPU ratio',
+    'event loop p99 / max ms',
   ];
   const lines = rows.map((r) => [
     r.scenario,
@@ -978,6 +1033,7 @@ function table(rows: Row[]): string {
     r.databaseCpuMicros ? String(r.databaseCpuMicros) : '—',
     r.baselineCpuMicros === undefined ? '—' : String(r.baselineCpuMicros),
     r.cpuRatio === undefined ? '—' : r.cpuRatio.toFixed(2),
+    r.eventLoopP99Ms === undefined ? '—' : `${r.eventLoopP99Ms} / ${r.eventLoopMaxMs}`,
   ]);
   return [header, header.map(() => '---'), ...lines].map((cells) => `| ${cells.join(' | ')} |`).join('\n');
 }

@@ -92,7 +92,8 @@ async function statementsRunBy(
     }
     return statement;
   };
-  const store = openSqliteStore({ path });
+  // The long counts read on this thread, where their statements are seen.
+  const store = openSqliteStore({ path, longReadsOffLoop: false });
   seen.length = 0;
   try {
     await call(store);

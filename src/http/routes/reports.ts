@@ -29,8 +29,8 @@ const SubscriptionReportResource = Type.Object({
 });
 
 /**
- * Counting reads an index entry of every unexpired subscription (a second or so at millions, on
- * SQLite in the event loop), and a dashboard needs no fresher figures than a minute: a process
+ * Counting reads an index entry of every unexpired subscription (a second or so at millions, off
+ * the event loop on either store), and a dashboard needs no fresher figures than a minute: a process
  * answers from the counts it last read while they are younger than `maxAgeSeconds`, and the
  * requests that come while a count runs share it.
  */

@@ -11,12 +11,25 @@ import { failures } from '../../domain/failures.js';
 import type { IfVersion } from '../port.js';
 import type { Sql } from '../sql/builder.js';
 import type { Row } from '../sql/rows.js';
+import { onLoopReads, type OffLoopReads } from './off-loop-reads.js';
 
 export class SqliteDatabase {
   private readonly prepared = new Map<string, Database.Statement>();
   private readonly insertAudit: Database.Statement;
 
-  constructor(readonly db: Database.Database) {
+  /** Where the counts as long as a table are read: a worker's connection, for a database in a file. */
+  readonly longReads: OffLoopReads;
+
+  constructor(
+    readonly db: Database.Database,
+    longReads?: OffLoopReads,
+  ) {
+    this.longReads =
+      longReads ??
+      onLoopReads(
+        (query) => this.all(query),
+        (run) => db.transaction(run)(),
+      );
     this.insertAudit = db.prepare(`
       INSERT INTO audit_log (actor, action, resource_type, resource_id, user_id, attributes, event_type)
       VALUES (?, ?, ?, ?, ?, ?, ?)`);

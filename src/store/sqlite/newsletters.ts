@@ -12,7 +12,7 @@ export function sqliteNewsletters(database: SqliteDatabase): NewsletterStore {
   const newsletters = sqliteCatalogue<Newsletter, NewsletterValues>(database, NEWSLETTERS_TABLE);
 
   async function getNewsletter(id: string) {
-    const [row] = database.all(newsletterWithCountQuery(id));
+    const [[row] = []] = await database.longReads.read([newsletterWithCountQuery(id)]);
     return row && toNewsletterWithCount(row);
   }
 

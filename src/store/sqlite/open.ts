@@ -14,6 +14,7 @@ import { sqliteAudit } from './audit.js';
 import { sqliteCredentials } from './credentials.js';
 import { SqliteDatabase } from './database.js';
 import { copyDatabase } from './files.js';
+import { offLoopReads } from './off-loop-reads.js';
 import { sqliteIdempotency } from './idempotency.js';
 import { sqliteMigrations, type SqliteMigration } from './migrations.js';
 import { sqlitePasswordResets } from './password-resets.js';
@@ -40,11 +41,18 @@ export interface SqliteOptions extends StoreOptions {
    * (the driver is synchronous), so it is short; past it the request is a 503.
    */
   busyTimeoutMs?: number;
+  /**
+   * Whether the counts as long as a table are read on a worker's connection (off-loop-reads.ts),
+   * as they are by default for a file; false reads them on this connection, where what runs can
+   * be watched (the tests of query plans).
+   */
+  longReadsOffLoop?: boolean;
 }
 
 export function openSqliteStore(options: SqliteOptions): Store {
   if (options.path !== ':memory:') createPrivately(options.path);
   const db = new Database(options.path);
+  const busyTimeoutMs = options.busyTimeoutMs ?? 1000;
   try {
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
@@ -52,9 +60,14 @@ export function openSqliteStore(options: SqliteOptions): Store {
     // Deleted rows are overwritten with zeros, not left in free pages: an erased reader is gone
     // from the file, not only from its tables.
     db.pragma('secure_delete = ON');
-    db.pragma(`busy_timeout = ${options.busyTimeoutMs ?? 1000}`);
+    db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     migrate(db, sqliteMigrations);
-    const database = new SqliteDatabase(db);
+    const database = new SqliteDatabase(
+      db,
+      options.path === ':memory:' || options.longReadsOffLoop === false
+        ? undefined
+        : offLoopReads(options.path, busyTimeoutMs),
+    );
     const references = sqliteReferences(database, options.strictReferences ?? false);
     const ping = db.prepare('SELECT count(*) FROM schema_migrations');
     return withOutagesAsUnavailable({
@@ -76,6 +89,7 @@ export function openSqliteStore(options: SqliteOptions): Store {
       },
       copyInto: (path, copy) => copyDatabase(db, path, copy),
       async close() {
+        await database.longReads.close();
         db.close();
       },
     });

@@ -12,7 +12,7 @@ export function sqliteProducts(database: SqliteDatabase): ProductStore {
   const products = sqliteCatalogue<Product, ProductValues>(database, PRODUCTS_TABLE);
 
   async function getProduct(id: string, now: number) {
-    const [row] = database.all(productWithCountQuery(id, now, 'sqlite'));
+    const [[row] = []] = await database.longReads.read([productWithCountQuery(id, now, 'sqlite')]);
     return row && toProductWithCount(row);
   }
 

@@ -8,11 +8,11 @@ import type { SqliteDatabase } from './database.js';
 
 export function sqliteReports(database: SqliteDatabase): ReportStore {
   async function countSubscriptions(at: number, weeks: readonly ReportWeek[]): Promise<SubscriptionCounts> {
-    // One read transaction: the counts are of one moment.
-    return database.db.transaction(() => ({
-      active: database.all(activeGroupsQuery(at, 'sqlite')).map(toActiveGroup),
-      weeks: toWeekCounts(database.all(weekCountsQuery(weeks, 'sqlite'))[0] ?? {}, weeks),
-    }))();
+    const [active = [], [counts = {}] = []] = await database.longReads.read([
+      activeGroupsQuery(at, 'sqlite'),
+      weekCountsQuery(weeks, 'sqlite'),
+    ]);
+    return { active: active.map(toActiveGroup), weeks: toWeekCounts(counts, weeks) };
   }
 
   return { countSubscriptions };
