@@ -653,7 +653,8 @@ async function openBenchStore(
   const url = new URL(server);
   url.searchParams.set('options', `-c search_path=${schema}`);
   return {
-    store: await openPostgresStore({ url: url.href }),
+    // Seeding writes batches of thousands of rows: more than a request's 5 s on a busy machine.
+    store: await openPostgresStore({ url: url.href, statementTimeoutMs: 120_000 }),
     databaseUrl: url.href,
     seeded,
     seedingDone: async () => {

@@ -35,7 +35,14 @@ import { knownUsers, USERS_CHANNEL } from '../../src/store/postgres/known-users.
 import { PRODUCTS_CHANNEL, productResources } from '../../src/store/postgres/product-resources.js';
 import { postgresProducts } from '../../src/store/postgres/products.js';
 import { postgresReferences } from '../../src/store/postgres/references.js';
-import { postgresUsers, SIMILAR_NAMES_PLAN, similarNamesQuery, trigramSchema } from '../../src/store/postgres/users.js';
+import {
+  closeTo,
+  postgresUsers,
+  readFrequentNames,
+  SIMILAR_NAMES_PLAN,
+  similarNamesQuery,
+  trigramSchema,
+} from '../../src/store/postgres/users.js';
 
 const NEW_KEY = { name: 'kept', scopes: ['read'] as const, rateLimit: null, secretHash: Buffer.alloc(32) };
 
@@ -1061,6 +1068,12 @@ describe('PostgreSQL query plan of the search at 100,000 users', { skip }, () =>
       [],
       schema.name,
     );
+    // One user in fifty a Lovelace: a name whose holders fill a search's candidates many times over.
+    await admin(
+      `UPDATE users SET family_name = 'Lovelace', family_key = 'lovelace' WHERE id % 50 = 0`,
+      [],
+      schema.name,
+    );
     await admin(`INSERT INTO newsletters (id, name) VALUES ('weekly', 'Weekly')`, [], schema.name);
     await admin(
       `INSERT INTO user_newsletters (user_id, newsletter_id) SELECT id, 'weekly' FROM users WHERE id % 3 = 0`,
@@ -1126,6 +1139,41 @@ describe('PostgreSQL query plan of the search at 100,000 users', { skip }, () =>
       for (const index of ['users_family_similar', 'users_given_similar']) {
         assert.match(shown, new RegExp(`Bitmap Index Scan on ${index}\\b`), shown);
       }
+    } finally {
+      await client.end();
+    }
+  });
+
+  it("reads the candidates one typo from a frequent name from that name's key index, the rest from the trigram index", async () => {
+    const client = new pg.Client({ connectionString: schema.url });
+    await client.connect();
+    try {
+      const frequent = await readFrequentNames(client, SIMILAR_CANDIDATES);
+      // 2,000 Lovelaces; no Reader name has more than 20 holders.
+      assert.ok(frequent.family.includes('lovelace'), JSON.stringify(frequent));
+      assert.ok(!frequent.family.some((name) => name.startsWith('reader')), JSON.stringify(frequent));
+      const close = closeTo('lovelase', frequent);
+      assert.deepEqual(close.family, ['lovelace']);
+      const { text, values } = similarNamesQuery(
+        await trigramSchema(client),
+        'lovelase',
+        SIMILAR_CANDIDATES,
+        close,
+      ).render('postgres');
+      await client.query('BEGIN');
+      await client.query(SIMILAR_NAMES_PLAN);
+      const rows = (await client.query<{ 'QUERY PLAN': string }>(`EXPLAIN ${text}`, values)).rows;
+      const found = (await client.query<{ id: number }>(text, values)).rows;
+      await client.query('COMMIT');
+      const shown = rows.map((r) => r['QUERY PLAN']).join('\n');
+      assert.match(shown, /Index Scan using users_family_key\b/, shown);
+      assert.doesNotMatch(shown, /users_family_similar|Seq Scan/, shown);
+      assert.match(shown, /Bitmap Index Scan on users_given_similar\b/, shown);
+      // The cut, of the Lovelaces in id order.
+      assert.deepEqual(
+        found.map((row) => Number(row.id)),
+        Array.from({ length: SIMILAR_CANDIDATES }, (_, i) => 50 * (i + 1)),
+      );
     } finally {
       await client.end();
     }

@@ -5,7 +5,7 @@ import type { AuditContext } from '../../domain/audit.js';
 import { emailKeys } from '../../domain/email.js';
 import { eventTypeOf } from '../../domain/events.js';
 import { failures } from '../../domain/failures.js';
-import { compactKey, searchKey } from '../../domain/search.js';
+import { compactKey, searchKey, SIMILAR_CANDIDATES, similarity } from '../../domain/search.js';
 import { USER_FIELDS } from '../../domain/user.js';
 import type {
   IfVersion,
@@ -18,7 +18,7 @@ import type {
   UserPage,
   UserStore,
 } from '../port.js';
-import { raw, sql, type Sql } from '../sql/builder.js';
+import { join, raw, sql, type Sql } from '../sql/builder.js';
 import {
   columnOf,
   importedNewsletters,
@@ -209,13 +209,25 @@ export function postgresUsers(
    * Each name's trigram index read by pg_trgm's `%` (similarity of 0.3 or more, its default, which
    * every name one typo from a text of four letters or more reaches), each cut at `limit`.
    */
+  /** The names too frequent for the trigram indexes to serve, read again when older than FREQUENT_NAMES_TTL_MS. */
+  let frequent: { at: number; names: Promise<FrequentNames> } | undefined;
+  const frequentNames = (): Promise<FrequentNames> => {
+    const now = Date.now();
+    if (frequent === undefined || now - frequent.at >= FREQUENT_NAMES_TTL_MS) {
+      const names = readFrequentNames(database.pool, SIMILAR_CANDIDATES);
+      frequent = { at: now, names };
+      names.catch(() => (frequent = undefined));
+    }
+    return frequent.names;
+  };
+
   async function similarNames(text: string, limit: number): Promise<SimilarNames[]> {
     trigrams ??= trigramSchema(database.pool).catch((error: unknown) => {
       trigrams = undefined;
       throw error;
     });
-    const schema = await trigrams;
-    const { text: statement, values } = similarNamesQuery(schema, text, limit).render('postgres');
+    const [schema, names] = await Promise.all([trigrams, frequentNames()]);
+    const { text: statement, values } = similarNamesQuery(schema, text, limit, closeTo(text, names)).render('postgres');
     const rows = await database.transaction(async (client) => {
       await client.query(SIMILAR_NAMES_PLAN);
       return (await client.query({ text: statement, values, rowMode: 'array' })).rows as unknown[][];
@@ -440,14 +452,71 @@ export const SIMILAR_NAMES = ['coalesce(family_compact, family_key)', 'coalesce(
  * `SIMILAR_NAMES_PLAN` in its transaction. The index's bitmap is built whole, its cost that of the
  * matches' entries; the users are read only up to the cut. (A GiST index read nearest first was
  * bounded by the cut, but its lossy signatures prune little among many distinct names: 79 ms for
- * "nunes" among 300,000 made-up names, where GIN took 8.)
+ * "nunes" among 300,000 made-up names, where GIN took 8.) A name of `frequent` one typo from the
+ * text is read instead from its key's index, since the bitmap of its holders costs as many.
  */
-export function similarNamesQuery(schema: string, text: string, limit: number): Sql {
+export function similarNamesQuery(
+  schema: string,
+  text: string,
+  limit: number,
+  frequent: FrequentNames = { family: [], given: [] },
+): Sql {
   const similar = raw(`OPERATOR(${schema}.%)`);
   const [family, given] = SIMILAR_NAMES.map(raw) as [Sql, Sql];
-  const arm = (name: Sql) =>
-    sql`(SELECT id, ${family}, ${given} FROM users WHERE ${name} ${similar} ${text} LIMIT ${limit})`;
-  return sql`${arm(family)} UNION ALL ${arm(given)}`;
+  const select = (where: Sql, order: Sql = sql``) =>
+    sql`(SELECT id, ${family}, ${given} FROM users WHERE ${where} ${order}LIMIT ${limit})`;
+  // A frequent name's holders by its key's index in id order, the read stopping at the cut.
+  const arms = (name: Sql, key: string, close: readonly string[]) =>
+    close.length > 0
+      ? close.map((each) => select(sql`${raw(key)} = ${each}`, sql`ORDER BY id `))
+      : [select(sql`${name} ${similar} ${text}`)];
+  return join(
+    [...arms(family, 'family_key', frequent.family), ...arms(given, 'given_key', frequent.given)],
+    ' UNION ALL ',
+  );
+}
+
+/**
+ * Each name's keys so frequent that their holders alone fill a search's candidates for a name one
+ * typo off. The trigram index cannot serve a text near one: its bitmap is built of every holder
+ * before the cut (27 ms for "lovelase" where one reader in nine is a Lovelace, at 1,000,000), so
+ * such a name's candidates are read from its key's index instead, in id order, up to the cut.
+ * Where the index would have given rarer names as close beside them, the cut kept whichever rows
+ * came first in the table, which were as likely to be the frequent name's.
+ */
+export interface FrequentNames {
+  family: readonly string[];
+  given: readonly string[];
+}
+
+/** How long a process goes by the frequent names it read: the planner's statistics change as slowly. */
+export const FREQUENT_NAMES_TTL_MS = 10 * 60 * 1000;
+
+/**
+ * The frequent names by the planner's statistics of the key columns (pg_stats, which ANALYZE and
+ * autovacuum keep): those whose share of the users comes to `holders` or more. None on Citus,
+ * whose coordinator keeps no statistics of a distributed table's rows: there the index serves all.
+ */
+export async function readFrequentNames(client: pg.ClientBase | pg.Pool, holders: number): Promise<FrequentNames> {
+  const { rows } = await client.query<{ column: string; names: string[]; shares: number[]; users: number }>(
+    `SELECT s.attname AS column, s.most_common_vals::text::text[] AS names, s.most_common_freqs AS shares,
+            c.reltuples AS users
+       FROM pg_stats s
+       JOIN pg_class c ON c.relname = s.tablename AND c.relnamespace = s.schemaname::regnamespace
+      WHERE s.schemaname = current_schema() AND s.tablename = 'users' AND s.attname IN ('family_key', 'given_key')
+        AND s.most_common_vals IS NOT NULL`,
+  );
+  const frequent = (column: string) => {
+    const row = rows.find((r) => r.column === column);
+    return row ? row.names.filter((_, i) => (row.shares[i] ?? 0) * row.users >= holders) : [];
+  };
+  return { family: frequent('family_key'), given: frequent('given_key') };
+}
+
+/** The frequent names one typo from a text (`similarity`). */
+export function closeTo(text: string, names: FrequentNames): FrequentNames {
+  const close = (list: readonly string[]) => list.filter((name) => similarity(text, name) !== undefined);
+  return { family: close(names.family), given: close(names.given) };
 }
 
 /**
