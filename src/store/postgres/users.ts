@@ -465,10 +465,15 @@ export function similarNamesQuery(
   const [family, given] = SIMILAR_NAMES.map(raw) as [Sql, Sql];
   const select = (where: Sql, order: Sql = sql``) =>
     sql`(SELECT id, ${family}, ${given} FROM users WHERE ${where} ${order}LIMIT ${limit})`;
-  // A frequent name's holders by its key's index in id order, the read stopping at the cut.
+  // A frequent name's holders by its key's index in id order, the read stopping at the cut. Said
+  // as a range of (key, id) from the name's first entry, not as the key equal to the name: with
+  // the key held equal the planner walked the primary key for the id order, counting on the
+  // holders to be spread evenly over it, which they need not be (ids are positive).
   const arms = (name: Sql, key: string, close: readonly string[]) =>
     close.length > 0
-      ? close.map((each) => select(sql`${raw(key)} = ${each}`, sql`ORDER BY id `))
+      ? close.map((each) =>
+          select(sql`(${raw(key)}, id) > (${each}, 0) AND ${raw(key)} <= ${each}`, sql`ORDER BY ${raw(key)}, id `),
+        )
       : [select(sql`${name} ${similar} ${text}`)];
   return join(
     [...arms(family, 'family_key', frequent.family), ...arms(given, 'given_key', frequent.given)],
