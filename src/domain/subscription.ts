@@ -103,6 +103,26 @@ export function newSubscription(attributes: SubscriptionCreate, productId: strin
   });
 }
 
+/**
+ * The attributes (and the `product` relationship) a subscription holds a value for, as a request
+ * would name them: what its creation names when no request sent it (an import). A boolean always
+ * holds one.
+ */
+export function subscriptionAttributeNames(values: SubscriptionValues): string[] {
+  const held: Record<string, unknown> = {
+    dateStarted: values.dateStarted,
+    dateEnded: values.dateEnded,
+    externalIdentifier: values.externalIdentifier,
+    license: values.license,
+    resource: values.resource,
+    trial: values.trial,
+    product: values.productId,
+  };
+  return Object.keys(held)
+    .filter((name) => held[name] !== null)
+    .sort();
+}
+
 /** The current values with the sent attributes applied; only what was sent changes. */
 export function changedSubscription(
   current: SubscriptionValues,

@@ -761,6 +761,54 @@ export function storeContract(
           [['import', 'create', ['email', 'familyName']]],
         );
       });
+
+      it("records each user with the attributes it set, then each subscription's creation with the ones it holds", async () => {
+        const bare = { dateEnded: null, externalIdentifier: null, license: null, resource: null, productId: null };
+        const ids = await store.importUsers(
+          [
+            {
+              user: newUser(),
+              subscriptions: [
+                subscriptionValues({ ...bare, externalIdentifier: 'x-1' }),
+                subscriptionValues({ ...bare, trial: true }),
+              ],
+              attributes: ['email', 'familyName', 'givenName'],
+            },
+            { user: newUser(), subscriptions: [], attributes: [] },
+          ],
+          { actor: 'import', attributes: [] },
+        );
+        const trail = await Promise.all(ids.map((userId) => store.listAuditEvents({ userId, limit: 10 })));
+        assert.deepEqual(
+          trail.map((events) => events.map((e) => [e.eventType, e.attributes])),
+          [
+            [
+              ['user.created', ['email', 'familyName', 'givenName']],
+              ['subscription.created', ['dateStarted', 'externalIdentifier', 'trial']],
+              ['subscription.created', ['dateStarted', 'trial']],
+            ],
+            [['user.created', []]],
+          ],
+        );
+        const subscriptions = await store.listSubscriptions(ids[0] as string, { limit: 10 });
+        assert.deepEqual(
+          trail[0]
+            ?.slice(1)
+            .map((e) => e.resourceId)
+            .sort(),
+          subscriptions?.map((s) => s.id).sort(),
+        );
+      });
+    });
+
+    describe('usersByEmail', () => {
+      it('finds users whatever the letter case, by lower-cased email, with the password hash they have', async () => {
+        const email = uniqueEmail();
+        const passwordHash = '$argon2id$v=19$m=19456,t=2,p=1$a$b';
+        const user = await store.createUser(newUser({ email, passwordHash }), AUDIT);
+        const found = await store.usersByEmail([email.toUpperCase(), uniqueEmail()]);
+        assert.deepEqual([...found.entries()], [[email.toLowerCase(), { user, passwordHash }]]);
+      });
     });
 
     describe('versions and preconditions', () => {

@@ -82,19 +82,31 @@ export interface UserPage<T> {
 export interface ImportedUser {
   user: NewUser;
   subscriptions: readonly SubscriptionValues[];
+  /**
+   * The attributes its `user.created` entry names (those the record set), when the audit trail
+   * is kept; the audit context's otherwise. Each subscription's entry names those it holds a value for.
+   */
+  attributes?: readonly string[];
+}
+
+/** A user found by email for an import: the user, and the password hash it has (null for none). */
+export interface MatchedUser {
+  user: StoredUser;
+  passwordHash: string | null;
 }
 
 export interface UserStore {
   createUser(user: NewUser, audit: AuditContext): Promise<StoredUser>;
   /**
    * Inserts many users with their subscriptions in one transaction (all or none), for bulk
-   * loads; answers the new ids in order. Records the audit trail when `audit` is given. A refused
+   * loads; answers the new ids in order. Records the audit trail when `audit` is given: each
+   * user's `user.created`, then each of its subscriptions' `subscription.created`. A refused
    * reference points into the record as a file holds it (`/newsletters/0`, `/subscriptions/1/product`).
    */
   importUsers(batch: readonly ImportedUser[], audit: AuditContext | null): Promise<string[]>;
   getUser(id: string): Promise<StoredUser | undefined>;
-  /** The ids of the users with these emails (matched without regard to case), by lower-cased email. */
-  userIdsByEmail(emails: readonly string[]): Promise<Map<string, string>>;
+  /** The users with these emails (matched without regard to case), by lower-cased email, for an import. */
+  usersByEmail(emails: readonly string[]): Promise<Map<string, MatchedUser>>;
   listUsers(query: UserListQuery): Promise<UserPage<StoredUser>>;
   /** The users `listUsers` answers, in the same order, each as the JSON text of its resource object. */
   listRenderedUsers(query: UserListQuery): Promise<UserPage<RenderedUser>>;

@@ -6,10 +6,12 @@ import { emailKeys } from '../../domain/email.js';
 import { eventTypeOf } from '../../domain/events.js';
 import { failures } from '../../domain/failures.js';
 import { compactKey, searchKey, SIMILAR_CANDIDATES, similarity } from '../../domain/search.js';
+import { subscriptionAttributeNames } from '../../domain/subscription.js';
 import { USER_FIELDS } from '../../domain/user.js';
 import type {
   IfVersion,
   ImportedUser,
+  MatchedUser,
   NewUser,
   RenderedUser,
   StoredUser,
@@ -32,6 +34,7 @@ import {
   USER_COLUMNS,
 } from '../sql/users.js';
 import type { Row } from '../sql/rows.js';
+import { SUBSCRIPTION_COLUMNS, toStoredSubscription } from '../sql/subscriptions.js';
 import { USER_JSON } from '../sql/user-json.js';
 import type pg from 'pg';
 import { auditInsert, versionCondition, type PostgresDatabase } from './database.js';
@@ -141,34 +144,51 @@ export function postgresUsers(
           [newsletters.map((n) => n[0]), newsletters.map((n) => n[1])],
         );
       }
+      if (audit) {
+        const attributes = batch.map((imported) => imported.attributes ?? audit.attributes);
+        await recordCreated(client, audit, 'users', ids, ids, attributes);
+      }
       const subscriptions = batch.flatMap(({ subscriptions }, i) =>
         subscriptions.map((v) => subscriptionParams(ids[i] as string, v)),
       );
       if (subscriptions.length > 0) {
-        await client.query(
+        const { rows: created } = await client.query(
           `INSERT INTO subscriptions (user_id, date_started, date_ended, external_identifier, license, resource,
              trial, product_id, pending_start)
            SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::timestamptz[], $4::text[], $5::text[],
-             $6::text[], $7::boolean[], $8::text[], $9::timestamptz[])`,
+             $6::text[], $7::boolean[], $8::text[], $9::timestamptz[])
+           ${audit ? `RETURNING ${SUBSCRIPTION_COLUMNS}` : ''}`,
           Array.from({ length: 9 }, (_, column) => subscriptions.map((params) => params[column])),
         );
-      }
-      if (audit) {
-        await client.query(
-          `INSERT INTO audit_log (actor, action, resource_type, resource_id, user_id, attributes, event_type)
-           SELECT $1, 'create', 'users', id, id, $2::text[], $3 FROM unnest($4::text[]) AS id`,
-          [audit.actor, audit.attributes, eventTypeOf('users', 'create'), ids],
-        );
+        if (audit) {
+          // Named by the values each holds, which the rows returned carry, in whatever order they come.
+          const stored = created.map(toStoredSubscription);
+          const names = stored.map(subscriptionAttributeNames);
+          await recordCreated(
+            client,
+            audit,
+            'subscriptions',
+            stored.map((s) => s.id),
+            stored.map((s) => s.userId),
+            names,
+          );
+        }
       }
       return ids;
     });
   }
 
-  async function userIdsByEmail(emails: readonly string[]): Promise<Map<string, string>> {
-    const rows = await database.rows('SELECT id, email_lower FROM users WHERE email_lower = ANY($1::text[])', [
-      emails.map((e) => e.toLowerCase()),
-    ]);
-    return new Map(rows.map((r) => [r.email_lower as string, String(r.id)]));
+  async function usersByEmail(emails: readonly string[]): Promise<Map<string, MatchedUser>> {
+    const rows = await database.rows(
+      `SELECT ${userColumns()}, email_lower, password_hash FROM users WHERE email_lower = ANY($1::text[])`,
+      [emails.map((e) => emailKeys(e).lower)],
+    );
+    return new Map(
+      rows.map((r) => [
+        r.email_lower as string,
+        { user: toStoredUser(r), passwordHash: (r.password_hash as string | null) ?? null },
+      ]),
+    );
   }
 
   async function getUser(id: string): Promise<StoredUser | undefined> {
@@ -371,7 +391,34 @@ export function postgresUsers(
     });
   }
 
-  return { createUser, importUsers, getUser, userIdsByEmail, listUsers, listRenderedUsers, updateUser, deleteUser };
+  return { createUser, importUsers, getUser, usersByEmail, listUsers, listRenderedUsers, updateUser, deleteUser };
+}
+
+/**
+ * The `create` audit entries (and events) of records made in bulk: one for each id, of the user
+ * beside it, naming the attributes beside it. Names are joined with commas, which none holds.
+ */
+async function recordCreated(
+  client: pg.ClientBase,
+  audit: AuditContext,
+  resourceType: 'users' | 'subscriptions',
+  ids: readonly string[],
+  userIds: readonly string[],
+  attributes: readonly (readonly string[])[],
+): Promise<void> {
+  await client.query(
+    `INSERT INTO audit_log (actor, action, resource_type, resource_id, user_id, attributes, event_type)
+     SELECT $1, 'create', $2, a.id, a.user_id, string_to_array(a.attributes, ','), $3
+     FROM unnest($4::text[], $5::text[], $6::text[]) AS a (id, user_id, attributes)`,
+    [
+      audit.actor,
+      resourceType,
+      eventTypeOf(resourceType, 'create'),
+      ids,
+      userIds,
+      attributes.map((names) => names.join(',')),
+    ],
+  );
 }
 
 /**

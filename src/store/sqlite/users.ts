@@ -5,10 +5,12 @@ import type { AuditContext } from '../../domain/audit.js';
 import { emailKeys } from '../../domain/email.js';
 import { failures } from '../../domain/failures.js';
 import { compactKey, searchKey, similarPieces } from '../../domain/search.js';
+import { subscriptionAttributeNames } from '../../domain/subscription.js';
 import { USER_FIELDS } from '../../domain/user.js';
 import type {
   IfVersion,
   ImportedUser,
+  MatchedUser,
   NewUser,
   RenderedUser,
   StoredUser,
@@ -82,24 +84,37 @@ export function sqliteUsers(database: SqliteDatabase, references: SqliteReferenc
       .transaction(() => {
         references.attach('newsletters', batch.flatMap(importedNewsletters), audit);
         references.attach('products', batch.flatMap(importedProducts), audit);
-        return batch.map(({ user, subscriptions }) => {
+        return batch.map(({ user, subscriptions, attributes }) => {
           const id = insert(user);
-          for (const values of subscriptions) importSubscription.run(subscriptionParams(id, values));
-          if (audit) database.record(audit, 'create', 'users', id, id);
+          if (audit)
+            database.record({ ...audit, attributes: attributes ?? audit.attributes }, 'create', 'users', id, id);
+          for (const values of subscriptions) {
+            const created = String(importSubscription.run(subscriptionParams(id, values)).lastInsertRowid);
+            if (!audit) continue;
+            const names = { ...audit, attributes: subscriptionAttributeNames(values) };
+            database.record(names, 'create', 'subscriptions', created, id);
+          }
           return id;
         });
       })
       .immediate();
   }
 
-  const idsByEmail = db.prepare(
-    'SELECT id, email_lower FROM users WHERE email_lower IN (SELECT value FROM json_each(?))',
-  );
+  const selectByEmail = db
+    .prepare(
+      `SELECT ${USER_ROW_COLUMNS}, password_hash FROM users WHERE email_lower IN (SELECT value FROM json_each(?))`,
+    )
+    .raw();
 
-  async function userIdsByEmail(emails: readonly string[]): Promise<Map<string, string>> {
-    const lower = JSON.stringify(emails.map((e) => e.toLowerCase()));
-    const rows = idsByEmail.all(lower) as { id: number; email_lower: string }[];
-    return new Map(rows.map((r) => [r.email_lower, String(r.id)]));
+  async function usersByEmail(emails: readonly string[]): Promise<Map<string, MatchedUser>> {
+    const rows = selectByEmail.all(JSON.stringify(emails.map((e) => emailKeys(e).lower))) as unknown[][];
+    return new Map(
+      rows.map((values) => {
+        const user = userOfValues(values);
+        const passwordHash = values[5 + USER_COLUMNS.length] as string | null;
+        return [emailKeys(user.email).lower, { user, passwordHash }];
+      }),
+    );
   }
 
   // Rows as arrays: better-sqlite3 builds an object per row at several times the cost.
@@ -227,7 +242,7 @@ export function sqliteUsers(database: SqliteDatabase, references: SqliteReferenc
     return deleted;
   }
 
-  return { createUser, importUsers, getUser, userIdsByEmail, listUsers, listRenderedUsers, updateUser, deleteUser };
+  return { createUser, importUsers, getUser, usersByEmail, listUsers, listRenderedUsers, updateUser, deleteUser };
 }
 
 /** Runs a write that may break the unique email index, turning that into the failure it is. */
