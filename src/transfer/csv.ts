@@ -13,8 +13,6 @@ import { USER_FIELDS } from '../domain/user.js';
 /** Lists in a CSV cell are joined with this. */
 const LIST_SEPARATOR = ';';
 const LIST_COLUMNS = new Set(['newsletters', 'demographics.recommendations']);
-/** CSV has only text: these columns are read as true/false (anything else stays text, to be refused). */
-const BOOLEAN_COLUMNS = new Set(['subscription.trial']);
 
 /** The CSV columns of a user: flat attribute paths; the JSON `demographics` as its one list. */
 export const USER_CSV_COLUMNS = [
@@ -66,11 +64,8 @@ export function unflatten(row: Record<string, string>): Record<string, unknown> 
   for (const [column, text] of Object.entries(row)) {
     if (text === '' || column === 'id') continue;
     const cell = restored(text);
-    const value = LIST_COLUMNS.has(column)
-      ? cell.split(LIST_SEPARATOR)
-      : BOOLEAN_COLUMNS.has(column) && (cell === 'true' || cell === 'false')
-        ? cell === 'true'
-        : cell;
+    // CSV has only text: a boolean is read by import's leniency (`subscription.trial`).
+    const value = LIST_COLUMNS.has(column) ? cell.split(LIST_SEPARATOR) : cell;
     const dot = column.indexOf('.');
     if (dot === -1) record[column] = value;
     else {

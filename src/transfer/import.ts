@@ -1,42 +1,46 @@
 /**
  * `circulation import`: users and their subscriptions streamed in from NDJSON or CSV, in
- * constant memory, matched by email so that running it twice changes nothing the second time.
+ * constant memory, matched by email. A row that changes nothing writes nothing (no version, no
+ * audit entry, no event), so running a file twice changes nothing the second time; what a row
+ * does change is written with its audit entries and events, as the API would write it.
  * Records are checked by the same schemas and rules as the API and refused with the same texts.
  */
-import { createReadStream, statSync } from 'node:fs';
-import { createInterface } from 'node:readline';
-import { parse as parseCsv } from 'csv-parse';
+import { statSync } from 'node:fs';
 import type { AuditContext } from '../domain/audit.js';
-import { shapeProblems } from '../domain/bounds.js';
 import { DomainFailure, type Problem } from '../domain/failures.js';
 import { hashPassword } from '../domain/password.js';
-import { CatalogueId, PRODUCT_POINTER } from '../domain/catalogue.js';
-import {
-  groupByUser,
-  newSubscription,
-  SubscriptionCreateAttributes,
-  subscriptionRuleProblems,
-  type SubscriptionCreate,
-  type SubscriptionValues,
-} from '../domain/subscription.js';
-import { toUserFields, UserCreateAttributes, userRuleProblems, type UserCreate } from '../domain/user.js';
-import { isRecord } from '../domain/schema.js';
-import { compileSchema, MAX_PROBLEMS, problemsOf, type ValidateFunction } from '../domain/validation.js';
-import type { Store } from '../store/port.js';
-import { unflatten } from './csv.js';
+import { groupByUser, subscriptionAttributeNames, type StoredSubscription } from '../domain/subscription.js';
+import { toUserFields, type UserFields } from '../domain/user.js';
+import type { MatchedUser, Store } from '../store/port.js';
+import { IdRanges } from './id-ranges.js';
+import { asImported, checkRecord, inFileTerms, type CheckedReader, type CheckedSubscription } from './import-check.js';
+import type { Leniency } from './leniency.js';
+import { fileRecords } from './records.js';
 import type { Format } from './streams.js';
 
 export interface ImportOptions {
   format: Format;
-  /** Called once for each rejected row: its line number and its problems in the file's own terms. */
+  /** Called once for each refusal: a row, or subscriptions of a row whose reader was kept. */
   onRejected: (rejection: Rejection) => Promise<void>;
   audit: AuditContext;
   batchSize?: number;
   onProgress?: (rows: number, fraction: number) => void;
+  leniency?: Leniency;
+  /** Check and match every row, and count what would be done, writing nothing. */
+  dryRun?: boolean;
+  /**
+   * Apply a row's password or hash to a reader who has a password already. Without it, a
+   * reader's password (which they may have reset since) is never replaced by an import.
+   */
+  overwritePasswords?: boolean;
 }
 
 export interface Rejection {
   line: number;
+  /** The row's email, when it could be read. */
+  email?: string;
+  /** The whole row, or only the subscriptions the errors name (the reader was imported). */
+  refused: 'row' | 'subscriptions';
   /** `where: detail`, where is a column of the CSV file or a field of the NDJSON record. */
   errors: string[];
 }
@@ -46,326 +50,298 @@ export interface ImportResult {
   rows: number;
   /** People this import created. */
   created: number;
-  /** People who were there before and whom the import matched and updated. */
+  /** People who were there before, whom the import changed (or gave a subscription). */
   updated: number;
+  /** People who were there before, whom the import matched and left as they were. */
+  unchanged: number;
+  /** Rows refused whole. */
   rejected: number;
   subscriptionsAdded: number;
+  /** Subscriptions refused, of readers imported. */
+  subscriptionsRejected: number;
 }
 
-interface Row {
+interface Row extends CheckedReader {
   line: number;
-  attributes: UserCreate;
-  subscriptions: SubscriptionValues[];
 }
 
-/**
- * The record's checks, compiled at the first record checked: every command loads this module,
- * and `serve` paid for compiling them at each start (30–40 ms) without importing anything.
- */
-let validators: { user: ValidateFunction; subscription: ValidateFunction; product: ValidateFunction } | undefined;
-
-function recordValidators() {
-  validators ??= {
-    user: compileSchema(UserCreateAttributes),
-    subscription: compileSchema(SubscriptionCreateAttributes),
-    product: compileSchema(CatalogueId),
-  };
-  return validators;
-}
-
-/** Problems relative to the record (`/address/addressRegion`), from pointers into a request document. */
-function inRecord(problems: readonly Problem[], prefix = '', documentRoot = '/data/attributes'): Problem[] {
-  return problems.map((p) => ({
-    pointer: `${prefix}${p.pointer.startsWith(documentRoot) ? p.pointer.slice(documentRoot.length) : p.pointer}`,
-    detail: p.detail,
-  }));
-}
-
-/**
- * Where a problem is, as the file says it: a CSV column (`subscription.dateStarted`,
- * `address.addressRegion`, `newsletters`), or the path of a field in an NDJSON record
- * (`subscriptions[0].dateStarted`, `newsletters[2]`).
- */
-export function whereInFile(pointer: string, format: Format): string {
-  const parts = pointer.split('/').slice(1);
-  // The API's `newsletters: {add: […]}` is a plain list in a file.
-  if (parts[0] === 'newsletters' && parts[1] === 'add') parts.splice(1, 1);
-  if (parts.length === 0) return 'the row';
-  if (format === 'csv') {
-    const named = parts.filter((part) => !/^\d+$/.test(part));
-    if (named[0] === 'subscriptions') named[0] = 'subscription';
-    return named.join('.');
-  }
-  return parts.reduce((path, part) => (/^\d+$/.test(part) ? `${path}[${part}]` : path ? `${path}.${part}` : part), '');
-}
-
-/** Problems as the report writes them: `where: detail`, where named as the file names it. */
-function inFileTerms(problems: readonly Problem[], format: Format): string[] {
-  return problems.map((p) => `${whereInFile(p.pointer, format)}: ${p.detail}`);
-}
-
-/** A record checked as the API would check it: the row, or every problem in it (record-relative). */
-function check(record: Record<string, unknown>): { row?: Omit<Row, 'line'>; problems: Problem[] } {
-  // The id and lastSignInAt are this service's own (read-only), as an export writes them: left out.
-  const {
-    subscriptions = [],
-    newsletters,
-    id: _id,
-    lastSignInAt: _lastSignInAt,
-    ...rest
-  } = record as {
-    subscriptions?: unknown;
-    newsletters?: unknown;
-    id?: unknown;
-    lastSignInAt?: unknown;
-  };
-  // Bounded first, as a request body is: validation then reports a bounded number of problems.
-  const shape = shapeProblems(record);
-  if (shape.length > 0) return { problems: shape };
-  const attributes = { ...rest, ...(Array.isArray(newsletters) ? { newsletters: { add: newsletters } } : {}) };
-  const validate = recordValidators();
-  const problems = validate.user(attributes) ? [] : problemsOf(validate.user, '');
-  problems.push(...inRecord(userRuleProblems(attributes)));
-  const values: SubscriptionValues[] = [];
-  if (!Array.isArray(subscriptions)) problems.push({ pointer: '/subscriptions', detail: 'must be an array' });
-  else {
-    subscriptions.forEach((s, i) => {
-      const at = `/subscriptions/${i}`;
-      if (!isRecord(s)) return problems.push({ pointer: at, detail: 'must be an object' });
-      const { product, id: _sid, expired: _expired, status: _status, ...subscription } = s;
-      const found: Problem[] = [];
-      if (product != null && !validate.product(product))
-        found.push(...inRecord(problemsOf(validate.product, ''), `${at}/product`));
-      if (!validate.subscription(subscription)) found.push(...inRecord(problemsOf(validate.subscription, ''), at, ''));
-      found.push(...inRecord(subscriptionRuleProblems(subscription), at));
-      if (found.length > 0) return problems.push(...found);
-      values.push(newSubscription(subscription as SubscriptionCreate, product == null ? null : String(product)));
-    });
-  }
-  if (problems.length > 0) return { problems: problems.slice(0, MAX_PROBLEMS) };
-  return { row: { attributes: attributes as UserCreate, subscriptions: values }, problems };
-}
-
-/** The records of a file with their line numbers and the bytes read so far, read as a stream. */
-async function* records(
-  path: string,
-  format: Format,
-): AsyncGenerator<[number, Record<string, unknown> | Error, number]> {
-  const input = createReadStream(path);
-  if (format === 'csv') {
-    const parser = input.pipe(parseCsv({ columns: true, info: true, skip_empty_lines: true, bom: true }));
-    for await (const { record, info } of parser as AsyncIterable<{
-      record: Record<string, string>;
-      info: { lines: number; bytes: number };
-    }>) {
-      const { subscription, ...user } = unflatten(record) as Record<string, unknown> & { subscription?: object };
-      yield [info.lines, subscription ? { ...user, subscriptions: [subscription] } : user, info.bytes];
-    }
-    return;
-  }
-  let line = 0;
-  let bytes = 0;
-  for await (const text of createInterface({ input, crlfDelay: Infinity })) {
-    line += 1;
-    bytes += Buffer.byteLength(text) + 1;
-    if (text.trim() === '') continue;
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      yield [line, new Error('not valid JSON'), bytes];
-      continue;
-    }
-    const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
-    yield [line, isObject ? (value as Record<string, unknown>) : new Error('not a JSON object'), bytes];
-  }
-}
+/** The key a person is matched by. */
+const keyOf = (row: Row) => row.attributes.email.toLowerCase();
 
 export async function importFile(store: Store, path: string, options: ImportOptions): Promise<ImportResult> {
-  const result: ImportResult = { rows: 0, created: 0, updated: 0, rejected: 0, subscriptionsAdded: 0 };
+  const run = new Run(store, options);
   const size = Math.max(1, statSync(path).size);
-  const progress: Progress = { result, createdIds: new IdRanges(), updatedIds: new Set() };
   let batch: Row[] = [];
   let emails = new Set<string>();
   const flush = async () => {
-    await applyBatch(store, batch, options, progress);
+    await run.apply(batch);
     batch = [];
     emails = new Set();
   };
-  for await (const [line, record, bytes] of records(path, options.format)) {
-    result.rows += 1;
-    const checked = record instanceof Error ? { problems: [{ pointer: '', detail: record.message }] } : check(record);
-    const row = checked.row;
-    if (!row) {
-      result.rejected += 1;
-      await options.onRejected({ line, errors: inFileTerms(checked.problems, options.format) });
-    } else {
-      const email = row.attributes.email.toLowerCase();
-      // The same user twice: the first must be stored before the second can be matched to it.
-      if (emails.has(email)) await flush();
-      emails.add(email);
-      batch.push({ line, ...row });
-      if (batch.length >= (options.batchSize ?? 500)) await flush();
+  for await (const item of fileRecords(path, options.format)) {
+    run.result.rows += 1;
+    if ('broken' in item) await run.refuse(item.line, item.broken.email, 'row', item.broken.problems);
+    else {
+      const checked = checkRecord(item.record, options.leniency ?? {});
+      const errors = inFileTerms(checked.problems, options.format);
+      if (!checked.reader) await run.refuse(item.line, checked.email, 'row', errors);
+      else {
+        if (checked.refusedSubscriptions > 0) {
+          run.result.subscriptionsRejected += checked.refusedSubscriptions;
+          await run.refuse(item.line, checked.email, 'subscriptions', errors);
+        }
+        const row = { line: item.line, ...checked.reader };
+        // The same person twice: the first must be stored before the second can be matched to them.
+        if (emails.has(keyOf(row))) await flush();
+        emails.add(keyOf(row));
+        batch.push(row);
+        if (batch.length >= (options.batchSize ?? 500)) await flush();
+      }
     }
-    options.onProgress?.(result.rows, Math.min(1, bytes / size));
+    options.onProgress?.(run.result.rows, Math.min(1, item.bytes / size));
   }
   await flush();
-  return result;
+  return run.finish();
 }
 
-/** What a run has done so far, and to whom. */
-interface Progress {
-  result: ImportResult;
-  /** The users this run created (ids come in runs, one per batch, so ranges stay few). */
-  createdIds: IdRanges;
-  /**
-   * The earlier users this run updated, so that a person on several rows counts once. It grows
-   * with the people a file updates, not with its rows.
-   */
-  updatedIds: Set<string>;
-}
-
-async function applyBatch(
-  store: Store,
-  batch: Row[],
-  options: Pick<ImportOptions, 'audit' | 'format' | 'onRejected'>,
-  progress: Progress,
-): Promise<void> {
-  const { result } = progress;
-  const { audit } = options;
-  if (batch.length === 0) return;
-  const known = await store.userIdsByEmail(batch.map((r) => r.attributes.email));
-  // A password is hashed here; a hash brought from another system is kept as it is, verified at sign-in.
-  const hashes = await Promise.all(
-    batch.map(({ attributes: { password, passwordHash } }) =>
-      password === undefined ? (passwordHash ?? null) : hashPassword(password),
-    ),
-  );
-  const fresh = batch.flatMap((row, i) =>
-    known.has(row.attributes.email.toLowerCase()) ? [] : [{ row, hash: hashes[i] ?? null }],
-  );
-  const newUser = ({ row, hash }: { row: Row; hash: string | null }) => ({
-    user: {
-      email: row.attributes.email,
-      passwordHash: hash,
-      fields: toUserFields(row.attributes),
-      newsletters: row.attributes.newsletters?.add ?? [],
-    },
-    subscriptions: row.subscriptions,
-  });
-  const importAudit = { ...audit, attributes: ['email', 'familyName'] };
-  const create = async (rows: typeof fresh) => {
-    const ids = await store.importUsers(rows.map(newUser), importAudit);
-    for (const id of ids) progress.createdIds.add(Number(id));
-    result.created += rows.length;
-    result.subscriptionsAdded += rows.reduce((n, { row }) => n + row.subscriptions.length, 0);
+/** One import under way: what it has done so far, and to whom. */
+class Run {
+  readonly result: ImportResult = {
+    rows: 0,
+    created: 0,
+    updated: 0,
+    unchanged: 0,
+    rejected: 0,
+    subscriptionsAdded: 0,
+    subscriptionsRejected: 0,
   };
-  try {
-    if (fresh.length > 0) await create(fresh);
-  } catch (error) {
-    if (!(error instanceof DomainFailure)) throw error;
-    // A rule refused the batch (a reference the store refuses, say): each row alone, to find which.
-    for (const one of fresh) await refusedAs(one.row, options, result, () => create([one]));
+  /** The people this run created (ids come in runs, one per batch, so ranges stay few). */
+  private readonly createdIds = new IdRanges();
+  /** The people there before whom this run matched: in a file exported in id order, a few ranges. */
+  private readonly matchedIds = new IdRanges();
+  /** Of those, the ones it changed. It grows with the people a file changes, not with its rows. */
+  private readonly updatedIds = new Set<string>();
+  /** On a dry run, the people it would have created, which later rows then match. */
+  private readonly plannedEmails = new Set<string>();
+
+  constructor(
+    private readonly store: Store,
+    private readonly options: ImportOptions,
+  ) {}
+
+  async refuse(line: number, email: string | undefined, refused: Rejection['refused'], errors: string[]) {
+    if (refused === 'row') this.result.rejected += 1;
+    await this.options.onRejected({ line, ...(email === undefined ? {} : { email }), refused, errors });
   }
-  const existing = batch.flatMap((row, i) => {
-    const id = known.get(row.attributes.email.toLowerCase());
-    return id === undefined ? [] : [{ row, id, hash: hashes[i] ?? null }];
-  });
-  if (existing.length === 0) return;
-  const stored = groupByUser(await store.listSubscriptionsOfUsers(existing.map((e) => e.id)));
-  for (const { row, id, hash } of existing) {
-    await refusedAs(row, options, result, async () => {
-      await store.updateUser(
-        id,
-        {
-          email: row.attributes.email,
-          ...(hash === null ? {} : { passwordHash: hash }),
-          fields: toUserFields(row.attributes),
-          addNewsletters: row.attributes.newsletters?.add ?? [],
-          removeNewsletters: [],
-        },
-        { ...audit, attributes: Object.keys(row.attributes).sort() },
-      );
-      if (!progress.createdIds.has(Number(id)) && !progress.updatedIds.has(id)) {
-        progress.updatedIds.add(id);
-        result.updated += 1;
-      }
-      for (const [index, values] of row.subscriptions.entries()) {
-        if ((stored.get(id) ?? []).some((s) => sameSubscription(s, values))) continue;
-        try {
-          await store.createSubscription(id, values, { ...audit, attributes: Object.keys(values).sort() });
-        } catch (error) {
-          if (error instanceof DomainFailure) throw new DomainFailure(error.code, asImported(error.problems, index));
-          throw error;
-        }
-        result.subscriptionsAdded += 1;
-      }
+
+  finish(): ImportResult {
+    this.result.updated = this.updatedIds.size;
+    this.result.unchanged = this.matchedIds.size - this.updatedIds.size;
+    return this.result;
+  }
+
+  /** Creates the batch's new people and brings the known ones up to their rows. */
+  async apply(batch: Row[]): Promise<void> {
+    if (batch.length === 0) return;
+    const matched = await this.store.usersByEmail(batch.map((r) => r.attributes.email));
+    const fresh = batch.filter((row) => !matched.has(keyOf(row)));
+    if (this.options.dryRun) this.plan(fresh);
+    else await this.create(fresh);
+    const known = batch.flatMap((row) => {
+      const found = matched.get(keyOf(row));
+      return found ? [{ row, found }] : [];
     });
+    if (known.length === 0) return;
+    const stored = groupByUser(await this.store.listSubscriptionsOfUsers(known.map((k) => k.found.user.id)));
+    for (const { row, found } of known) await this.bringUpToDate(row, found, stored.get(found.user.id) ?? []);
+  }
+
+  /** On a dry run, what creating them would have done. */
+  private plan(fresh: Row[]) {
+    for (const row of fresh) {
+      if (!this.plannedEmails.has(keyOf(row))) this.result.created += 1;
+      this.plannedEmails.add(keyOf(row));
+      this.result.subscriptionsAdded += row.subscriptions.length;
+    }
+  }
+
+  /** Creates them in one transaction; when a rule refuses that, each alone, to find which. */
+  private async create(fresh: Row[]) {
+    if (fresh.length === 0) return;
+    const hashes = await Promise.all(fresh.map(({ attributes }) => hashOf(attributes)));
+    try {
+      await this.insert(fresh.map((row, i) => ({ row, hash: hashes[i] ?? null, subscriptions: row.subscriptions })));
+    } catch (error) {
+      if (!(error instanceof DomainFailure)) throw error;
+      for (const [i, row] of fresh.entries()) await this.createAlone(row, hashes[i] ?? null);
+    }
+  }
+
+  /**
+   * One person alone: a subscription refused (a product STRICT_REFERENCES refuses) is left out
+   * and reported, and the person is created without it; any other refusal refuses the row.
+   */
+  private async createAlone(row: Row, hash: string | null) {
+    try {
+      await this.insert([{ row, hash, subscriptions: row.subscriptions }]);
+      return;
+    } catch (error) {
+      if (!(error instanceof DomainFailure)) throw error;
+      const refused = refusedSubscriptions(error.problems, row.subscriptions);
+      if (refused === undefined) return this.refuseWrite(row, error.problems);
+      try {
+        await this.insert([{ row, hash, subscriptions: row.subscriptions.filter((s) => !refused.has(s.index)) }]);
+      } catch (again) {
+        if (!(again instanceof DomainFailure)) throw again;
+        return this.refuseWrite(row, again.problems);
+      }
+      this.result.subscriptionsRejected += refused.size;
+      await this.refuse(row.line, row.attributes.email, 'subscriptions', this.terms(error.problems));
+    }
+  }
+
+  private async insert(people: { row: Row; hash: string | null; subscriptions: CheckedSubscription[] }[]) {
+    const ids = await this.store.importUsers(
+      people.map(({ row, hash, subscriptions }) => ({
+        user: {
+          email: row.attributes.email,
+          passwordHash: hash,
+          fields: toUserFields(row.attributes),
+          newsletters: row.attributes.newsletters?.add ?? [],
+        },
+        subscriptions: subscriptions.map((s) => s.values),
+        attributes: row.names,
+      })),
+      this.options.audit,
+    );
+    for (const id of ids) this.createdIds.add(Number(id));
+    this.result.created += people.length;
+    this.result.subscriptionsAdded += people.reduce((n, p) => n + p.subscriptions.length, 0);
+  }
+
+  /** A known person: what of the row they lack is written, each subscription on its own. */
+  private async bringUpToDate(row: Row, found: MatchedUser, stored: StoredSubscription[]) {
+    const { id } = found.user;
+    const createdHere = this.createdIds.has(Number(id));
+    if (!createdHere) this.matchedIds.add(Number(id));
+    const changed = () => {
+      if (!createdHere) this.updatedIds.add(id);
+    };
+    const changes = userChanges(row, found, this.options.overwritePasswords ?? false);
+    if (changes.names.length > 0) {
+      try {
+        if (!this.options.dryRun) {
+          const hash = changes.password ? await hashOf(row.attributes) : undefined;
+          await this.store.updateUser(
+            id,
+            {
+              ...(hash === undefined ? {} : { passwordHash: hash }),
+              fields: changes.fields,
+              addNewsletters: changes.addNewsletters,
+              removeNewsletters: [],
+            },
+            { ...this.options.audit, attributes: changes.names },
+          );
+        }
+        changed();
+      } catch (error) {
+        if (!(error instanceof DomainFailure)) throw error;
+        return this.refuseWrite(row, error.problems);
+      }
+    }
+    for (const { index, values } of row.subscriptions) {
+      if (stored.some((s) => sameSubscription(s, values))) continue;
+      try {
+        if (!this.options.dryRun) {
+          const audit = { ...this.options.audit, attributes: subscriptionAttributeNames(values) };
+          const created = await this.store.createSubscription(id, values, audit);
+          if (created) stored.push(created);
+        }
+      } catch (error) {
+        if (!(error instanceof DomainFailure)) throw error;
+        this.result.subscriptionsRejected += 1;
+        await this.refuse(row.line, row.attributes.email, 'subscriptions', this.terms(error.problems, index));
+        continue;
+      }
+      this.result.subscriptionsAdded += 1;
+      changed();
+    }
+  }
+
+  /** A row whose writes a rule refused (a reference the store refuses, say): refused, in the report. */
+  private async refuseWrite(row: Row, problems: readonly Problem[]) {
+    await this.refuse(row.line, row.attributes.email, 'row', this.terms(problems));
+  }
+
+  private terms(problems: readonly Problem[], index?: number): string[] {
+    return inFileTerms(asImported(problems, index), this.options.format);
   }
 }
 
-/** Runs the writes of one row; a rule's refusal of them is the row's rejection, in the report. */
-async function refusedAs(
-  row: Row,
-  options: Pick<ImportOptions, 'format' | 'onRejected'>,
-  result: ImportResult,
-  write: () => Promise<void>,
-) {
-  try {
-    await write();
-  } catch (error) {
-    if (!(error instanceof DomainFailure)) throw error;
-    result.rejected += 1;
-    await options.onRejected({ line: row.line, errors: inFileTerms(asImported(error.problems), options.format) });
-  }
+/** The hash to store for a row: its password hashed, or the hash it brings (verified at sign-in). */
+async function hashOf({ password, passwordHash }: Row['attributes']): Promise<string | null> {
+  return password === undefined ? (passwordHash ?? null) : hashPassword(password);
 }
 
 /**
- * Problems as the record in the file has them: the API's pointers into a request document
- * (`/data/attributes/newsletters/add/0`, the product of subscription `index`) become pointers into
- * the record (`/newsletters/0`, `/subscriptions/<index>/product`).
+ * The indexes of the subscriptions (in the record) a refusal of a whole person names, when it
+ * names nothing else: `/subscriptions/<n>/…` points at the n-th subscription written.
  */
-function asImported(problems: readonly Problem[], index?: number): Problem[] {
-  return problems.map(({ pointer, detail }) => ({
-    detail,
-    pointer:
-      pointer === PRODUCT_POINTER
-        ? `/subscriptions${index === undefined ? '' : `/${index}`}/product`
-        : pointer
-            .replace(/^\/data\/attributes\/newsletters\/add\//, '/newsletters/')
-            .replace(/^\/data\/attributes/, ''),
-  }));
+function refusedSubscriptions(problems: readonly Problem[], written: CheckedSubscription[]): Set<number> | undefined {
+  const indexes = new Set<number>();
+  for (const { pointer } of problems) {
+    const n = /^\/subscriptions\/(\d+)\//.exec(pointer)?.[1];
+    const subscription = n === undefined ? undefined : written[Number(n)];
+    if (!subscription) return undefined;
+    indexes.add(subscription.index);
+  }
+  return indexes.size > 0 ? indexes : undefined;
+}
+
+/** What a row changes of a known person, and the attributes it changes, as a request would name them. */
+export interface RowChanges {
+  fields: UserFields;
+  addNewsletters: string[];
+  /** Whether the row's password (or hash) is to be applied. */
+  password: boolean;
+  /** Empty when the row changes nothing. */
+  names: string[];
+}
+
+/**
+ * What a row changes of a person: the fields whose values differ, the newsletters they are not
+ * yet in, and the password when they have none (or `overwritePasswords`, and it is another hash).
+ * Their email is never changed: it matched, and its letter case stays as the row that created them wrote it.
+ */
+export function userChanges(row: CheckedReader, found: MatchedUser, overwritePasswords: boolean): RowChanges {
+  const names = new Set<string>();
+  const fields: UserFields = {};
+  for (const [field, value] of Object.entries(toUserFields(row.attributes))) {
+    if (sameValue(value, found.user.fields[field])) continue;
+    fields[field] = value;
+    names.add(field.split('.')[0] as string);
+  }
+  const joined = new Set(found.user.newsletters);
+  const addNewsletters = [...new Set(row.attributes.newsletters?.add ?? [])].filter((n) => !joined.has(n));
+  if (addNewsletters.length > 0) names.add('newsletters');
+  const { password, passwordHash } = row.attributes;
+  const brought = password !== undefined || passwordHash !== undefined;
+  const applies =
+    brought &&
+    (found.passwordHash === null ||
+      (overwritePasswords && (password !== undefined || passwordHash !== found.passwordHash)));
+  if (applies) names.add(password !== undefined ? 'password' : 'passwordHash');
+  return { fields, addNewsletters, password: applies, names: [...names].sort() };
+}
+
+/** Field values as stored: text, or a JSON document (demographics); absent and null alike. */
+function sameValue(a: unknown, b: unknown): boolean {
+  if ((a ?? null) === (b ?? null)) return true;
+  return typeof a === 'object' && typeof b === 'object' && JSON.stringify(a) === JSON.stringify(b);
 }
 
 /** Matched by external identifier when it has one, else by every value. */
-function sameSubscription(stored: SubscriptionValues, imported: SubscriptionValues): boolean {
+function sameSubscription(stored: StoredSubscription, imported: CheckedSubscription['values']): boolean {
   if (imported.externalIdentifier !== null) return stored.externalIdentifier === imported.externalIdentifier;
-  return (Object.keys(imported) as (keyof SubscriptionValues)[]).every((k) => stored[k] === imported[k]);
-}
-
-/** A set of whole numbers kept as sorted, merged ranges: small when the numbers come in runs. */
-export class IdRanges {
-  private readonly ranges: [number, number][] = [];
-
-  add(n: number): void {
-    const last = this.ranges.at(-1);
-    if (last && n === last[1] + 1) last[1] = n;
-    else if (!this.has(n)) {
-      this.ranges.push([n, n]);
-      this.ranges.sort((a, b) => a[0] - b[0]);
-    }
-  }
-
-  has(n: number): boolean {
-    let low = 0;
-    let high = this.ranges.length - 1;
-    while (low <= high) {
-      const middle = (low + high) >> 1;
-      const [first, last] = this.ranges[middle] as [number, number];
-      if (n < first) high = middle - 1;
-      else if (n > last) low = middle + 1;
-      else return true;
-    }
-    return false;
-  }
+  return (Object.keys(imported) as (keyof typeof imported)[]).every((k) => stored[k] === imported[k]);
 }

@@ -63,32 +63,27 @@ forEachStore((kind) => {
       const report = join(dir, `${kind}-ndjson.rejected`);
       const result = circulation(store.databaseUrl, 'import', 'examples/users.ndjson', '--report', report);
       assert.equal(result.status, 1, result.stderr);
-      assert.match(result.stdout, /^3 users created, 0 updated, 3 subscriptions added, 2 rows rejected/);
+      assert.match(result.stdout, /^3 users created, 0 updated, 0 unchanged, 3 subscriptions added, 2 rows rejected/);
       assert.deepEqual(
         lines(readFileSync(report, 'utf8')).map((l) => JSON.parse(l)),
         [
-          { line: 4, errors: ['email: must be a valid email address'] },
-          // Every problem of a row at once, the rules across fields beside the fields' own.
-          {
-            line: 5,
-            errors: [
-              "familyName: can't be blank",
-              'address.addressRegion: must be at most two characters when addressCountry is US or CA',
-            ],
-          },
+          { line: 4, email: 'not-an-address', refused: 'row', errors: ['email: must be a valid email address'] },
+          // Texas is read as TX: the blank family name is what refuses the row.
+          { line: 5, email: 'edsger@example.nl', refused: 'row', errors: ["familyName: can't be blank"] },
         ],
       );
       const [{ n }] = (await store.sql('SELECT count(*) AS n FROM subscriptions')) as [{ n: number }];
       assert.equal(Number(n), 3);
     });
 
-    it('changes nothing more when the same file is imported again', async () => {
-      const before = await store.sql('SELECT id, email, family_name FROM users ORDER BY id');
+    it('writes nothing, not even an audit entry, when the same file is imported again', async () => {
+      const before = await store.snapshot();
+      const [{ entries }] = (await store.sql('SELECT count(*) AS entries FROM audit_log')) as [{ entries: number }];
       const result = circulation(store.databaseUrl, 'import', 'examples/users.ndjson', '--report', join(dir, 'again'));
-      assert.match(result.stdout, /^0 users created, 3 updated, 0 subscriptions added/);
-      assert.deepEqual(await store.sql('SELECT id, email, family_name FROM users ORDER BY id'), before);
-      const [{ n }] = (await store.sql('SELECT count(*) AS n FROM subscriptions')) as [{ n: number }];
-      assert.equal(Number(n), 3);
+      assert.match(result.stdout, /^0 users created, 0 updated, 3 unchanged, 0 subscriptions added, 2 rows rejected/);
+      assert.equal(await store.snapshot(), before);
+      const [{ after }] = (await store.sql('SELECT count(*) AS after FROM audit_log')) as [{ after: number }];
+      assert.equal(Number(after), Number(entries));
     });
 
     it('imports CSV, one subscription a row, and rows of the same email into one user', async () => {
@@ -100,7 +95,7 @@ forEachStore((kind) => {
         join(dir, `${kind}-csv.rejected`),
       );
       // Barbara's second row adds to the user her first row created: no user existed before.
-      assert.match(result.stdout, /^2 users created, 0 updated, 2 subscriptions added, 1 row rejected/);
+      assert.match(result.stdout, /^2 users created, 0 updated, 0 unchanged, 2 subscriptions added, 1 row rejected/);
       const rows = await store.sql(
         "SELECT s.external_identifier AS e FROM subscriptions s JOIN users u ON u.id = s.user_id WHERE u.email = 'barbara@example.com' ORDER BY s.id",
       );
@@ -121,14 +116,25 @@ forEachStore((kind) => {
           'ann@example.com,Ames,,,2025-01-01T00:00:00+00:00,print',
           'ann@example.com,Ames,,,2025-06-01T00:00:00+00:00,online',
           'bob@example.com,Bell,,,2025-01-01T00:00:00+00:00,online',
-          'cy@example.com,,Texas,US,2025-01-01T00:00:00,online',
+          'cy@example.com,,Lone Star,US,2025-01-01T00:00:00,online',
         ].join('\n'),
       );
       try {
+        const dryRun = circulation(empty.databaseUrl, 'import', file, '--report', report, '--dry-run');
+        assert.equal(dryRun.status, 1, dryRun.stderr);
+        assert.match(
+          dryRun.stdout,
+          /^dry run, nothing written: 2 users created, 0 updated, 0 unchanged, 3 subscriptions/,
+        );
+        assert.equal((await empty.sql('SELECT id FROM users')).length, 0);
+        const checked = readFileSync(report, 'utf8');
         const result = circulation(empty.databaseUrl, 'import', file, '--report', report);
-        assert.match(result.stdout, /^2 users created, 0 updated, 3 subscriptions added, 1 row rejected/);
+        assert.equal(readFileSync(report, 'utf8'), checked, 'the dry run reported what the import did');
+        assert.match(result.stdout, /^2 users created, 0 updated, 0 unchanged, 3 subscriptions added, 1 row rejected/);
         assert.deepEqual(JSON.parse(readFileSync(report, 'utf8')), {
           line: 5,
+          email: 'cy@example.com',
+          refused: 'row',
           errors: [
             "familyName: can't be blank",
             'address.addressRegion: must be at most two characters when addressCountry is US or CA',
@@ -301,16 +307,33 @@ forEachStore((kind) => {
           report,
         );
         assert.equal(result.status, 1, result.stderr);
-        assert.match(result.stdout, /^1 user created, 0 updated, 0 subscriptions added, 2 rows rejected/);
+        // The reader whose subscription names it is imported without that subscription.
+        assert.match(
+          result.stdout,
+          /^2 users created, 0 updated, 0 unchanged, 0 subscriptions added, 1 row rejected, 1 subscription rejected/,
+        );
         assert.deepEqual(
           lines(readFileSync(report, 'utf8')).map((l) => JSON.parse(l)),
           [
-            { line: 1, errors: ['subscriptions[0].product: there is no product nowhere'] },
-            { line: 2, errors: ['newsletters[0]: there is no newsletter unheard-of'] },
+            {
+              line: 1,
+              email: 'strict-a@example.com',
+              refused: 'subscriptions',
+              errors: ['subscriptions[0].product: there is no product nowhere'],
+            },
+            {
+              line: 2,
+              email: 'strict-b@example.com',
+              refused: 'row',
+              errors: ['newsletters[0]: there is no newsletter unheard-of'],
+            },
           ],
         );
         const registering = circulation(empty.databaseUrl, 'import', file, '--report', report);
-        assert.match(registering.stdout, /^2 users created, 1 updated, 1 subscription added, 0 rows rejected/);
+        assert.match(
+          registering.stdout,
+          /^1 user created, 1 updated, 1 unchanged, 1 subscription added, 0 rows rejected/,
+        );
         assert.deepEqual(await empty.sql('SELECT id, name FROM products'), [{ id: 'nowhere', name: 'nowhere' }]);
       } finally {
         await empty.close();
@@ -424,6 +447,9 @@ forEachStore((kind) => {
       const wrong = circulation(store.databaseUrl, 'export', '--format', 'xml');
       assert.equal(wrong.status, 2);
       assert.match(wrong.stderr, /--format is ndjson or csv/);
+      const order = circulation(store.databaseUrl, 'import', 'examples/users.csv', '--date-format', 'YYYY/DD/MM');
+      assert.equal(order.status, 2);
+      assert.match(order.stderr, /--date-format is one of MM\/DD\/YYYY, DD\/MM\/YYYY, DD\.MM\.YYYY/);
     });
   });
 
@@ -455,12 +481,12 @@ forEachStore((kind) => {
       );
       const report = join(dir, `${kind}-hashes.rejected`);
       const result = circulation(store.databaseUrl, 'import', ndjson, '--report', report);
-      assert.match(result.stdout, /^2 users created, 0 updated, 0 subscriptions added, 2 rows rejected/);
+      assert.match(result.stdout, /^2 users created, 0 updated, 0 unchanged, 0 subscriptions added, 2 rows rejected/);
       assert.deepEqual(
-        lines(readFileSync(report, 'utf8')).map((l) => JSON.parse(l)),
+        lines(readFileSync(report, 'utf8')).map((l) => JSON.parse(l).errors),
         [
-          { line: 3, errors: ['passwordHash: must be a bcrypt ($2a$, $2b$, $2y$) or argon2 (PHC string) hash'] },
-          { line: 4, errors: ['passwordHash: cannot be sent with password; send one of them'] },
+          ['passwordHash: must be a bcrypt ($2a$, $2b$, $2y$) or argon2 (PHC string) hash'],
+          ['passwordHash: cannot be sent with password; send one of them'],
         ],
       );
       const stored = await store.sql('SELECT email, password_hash FROM users ORDER BY id');

@@ -1,0 +1,126 @@
+/**
+ * The rules of an import row, without a store: what a record gives once checked (a bad
+ * subscription refuses that subscription, not the reader), and what a row changes of a reader
+ * who is there (nothing, when it brings nothing new; never their email; their password only
+ * when they have none, unless told to).
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { toUserFields } from '../../src/domain/user.js';
+import { checkRecord, type CheckedReader } from '../../src/transfer/import-check.js';
+import { userChanges } from '../../src/transfer/import.js';
+import type { MatchedUser } from '../../src/store/port.js';
+
+const BCRYPT = '$2b$04$abcdefghijklmnopqrstuuJ1q4nGq5m0m6Gq5m0m6Gq5m0m6Gq5m0';
+
+function reader(record: Record<string, unknown>): CheckedReader {
+  const { reader } = checkRecord({ email: 'Ann@Example.com', familyName: 'Ames', ...record }, {});
+  assert.ok(reader);
+  return reader;
+}
+
+/** The reader as stored, as the row `record` would have created them. */
+function stored(record: Record<string, unknown>, passwordHash: string | null = null): MatchedUser {
+  const { attributes } = reader(record);
+  return {
+    user: {
+      id: '1',
+      email: 'ann@example.com',
+      fields: toUserFields(attributes),
+      newsletters: [...(attributes.newsletters?.add ?? [])].sort(),
+      lastSignInAt: null,
+      version: 1,
+    },
+    passwordHash,
+  };
+}
+
+describe('checking an import record', () => {
+  it('keeps a reader whose subscription is refused, refusing that subscription alone', () => {
+    const checked = checkRecord(
+      {
+        email: 'ann@example.com',
+        familyName: 'Ames',
+        subscriptions: [
+          { dateStarted: '2025-01-01' },
+          { dateStarted: 'soon' },
+          { dateStarted: '2025-02-01', license: 'gold' },
+        ],
+      },
+      {},
+    );
+    assert.deepEqual(
+      checked.reader?.subscriptions.map((s) => s.index),
+      [0],
+    );
+    assert.equal(checked.refusedSubscriptions, 2);
+    assert.deepEqual(
+      checked.problems.map((p) => p.pointer),
+      ['/subscriptions/1/dateStarted', '/subscriptions/2/license'],
+    );
+  });
+
+  it("refuses the row for a problem of the reader's, reporting its subscriptions' problems too", () => {
+    const checked = checkRecord(
+      { email: 'ann@example.com', familyName: '', subscriptions: [{ dateStarted: 'soon' }] },
+      {},
+    );
+    assert.equal(checked.reader, undefined);
+    assert.equal(checked.email, 'ann@example.com');
+    assert.deepEqual(
+      checked.problems.map((p) => p.pointer),
+      ['/familyName', '/subscriptions/0/dateStarted'],
+    );
+  });
+
+  it('says a date in an unnamed day/month order needs --date-format', () => {
+    const checked = checkRecord(
+      { email: 'a@example.com', familyName: 'A', subscriptions: [{ dateStarted: '03/15/2025' }] },
+      {},
+    );
+    assert.match(checked.problems[0]?.detail ?? '', /only --date-format can say/);
+  });
+
+  it('names the attributes the record sets, as a request would be named in the audit trail', () => {
+    assert.deepEqual(reader({ address: { addressLocality: 'Leeds' }, newsletters: ['daily'] }).names, [
+      'address',
+      'email',
+      'familyName',
+      'newsletters',
+    ]);
+  });
+});
+
+describe('what an import row changes of a reader who is there', () => {
+  it('changes nothing when the row brings nothing new, whatever the letter case of its email', () => {
+    const row = { givenName: 'Ann', newsletters: ['daily'], address: { addressLocality: 'Leeds' } };
+    const changes = userChanges(reader({ ...row, email: 'ANN@example.COM' }), stored(row), false);
+    assert.deepEqual(changes, { fields: {}, addNewsletters: [], password: false, names: [] });
+  });
+
+  it('names only what differs: a field, a newsletter joined', () => {
+    const changes = userChanges(
+      reader({ givenName: 'Anne', newsletters: ['daily', 'weekly'] }),
+      stored({ givenName: 'Ann', newsletters: ['daily'] }),
+      false,
+    );
+    assert.deepEqual(changes, {
+      fields: { givenName: 'Anne' },
+      addNewsletters: ['weekly'],
+      password: false,
+      names: ['givenName', 'newsletters'],
+    });
+  });
+
+  it('applies a password hash to a reader without a password', () => {
+    const changes = userChanges(reader({ passwordHash: BCRYPT }), stored({}), false);
+    assert.deepEqual([changes.password, changes.names], [true, ['passwordHash']]);
+  });
+
+  it('keeps the password a reader has, unless told to overwrite it with another', () => {
+    const row = reader({ passwordHash: BCRYPT });
+    assert.equal(userChanges(row, stored({}, '$argon2id$v=19$m=19456,t=2,p=1$x$y'), false).password, false);
+    assert.equal(userChanges(row, stored({}, '$argon2id$v=19$m=19456,t=2,p=1$x$y'), true).password, true);
+    assert.equal(userChanges(row, stored({}, BCRYPT), true).password, false, 'the same hash again');
+  });
+});
