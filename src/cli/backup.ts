@@ -7,6 +7,7 @@ import { relative, resolve } from 'node:path';
 import { BackupRefused, POSTGRES_BACKUPS, writeBackup, type Written } from '../backups/copy.js';
 import { copySqliteFile } from '../store/open.js';
 import { CommandError, UsageError, type Command } from './command.js';
+import { announce } from './database.js';
 
 export const backupCommand: Command = {
   summary: 'copy the SQLite database to a file, online (circulation backup --help)',
@@ -25,6 +26,7 @@ export const backupCommand: Command = {
     if (database.path === ':memory:')
       throw new CommandError('the database is in memory (DATABASE_URL): there is no file to copy');
     if (!existsSync(database.path)) throw new CommandError(`there is no database at ${database.path} (DATABASE_URL)`);
+    announce(database);
     if (isTheDatabase(resolve(destination), database.path)) {
       throw new CommandError(`${destination} is the database itself (DATABASE_URL): give another file`);
     }

@@ -1,14 +1,14 @@
 /**
  * What every `circulation` command is: a line for the command list, its own usage, and what it
- * does with the settings and its arguments. A `UsageError` means the arguments were wrong: the
- * message and the command's usage are printed, and the exit code is 2. A `CommandError` means the
- * command could not do what was asked (no such key): only its message, and the exit code is 1.
+ * does with the settings and its arguments (how it fails: errors.ts).
  */
-import { existsSync } from 'node:fs';
 import type { Config } from '../config.js';
 import type { AuditContext } from '../domain/audit.js';
-import { openStore } from '../store/open.js';
 import type { Store } from '../store/port.js';
+import { openForCommand } from './database.js';
+import { UsageError } from './errors.js';
+
+export { CommandError, UsageError } from './errors.js';
 
 export interface Command {
   summary: string;
@@ -26,34 +26,25 @@ export function onlyId(args: readonly string[], usage: string): string {
   return id;
 }
 
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
-
-export class CommandError extends Error {
-  override name = 'CommandError';
-}
+/** The option that lets a command other than serve, migrate and seed create the database (see database.ts). */
+export const CREATE_OPTION = '--create';
 
 /**
- * A command's work on the configured database, closed however the work ends. A command that only
- * reads (`existing`) refuses a SQLite file that is not there: opening would make an empty one, and
- * a mistyped path would read as a database with nothing in it.
+ * A command's work on the configured database, closed however the work ends. Only a command that
+ * `creates` (seed), or one given --create, may make a database where there is none.
  */
 export function withStore(
   work: (store: Store, args: readonly string[], config: Config) => Promise<void>,
-  { existing = false }: { existing?: boolean } = {},
+  { creates = false }: { creates?: boolean } = {},
 ): Command['run'] {
   return async (config, args) => {
-    const { database } = config;
-    if (existing && database.kind === 'sqlite' && !existsSync(database.path)) {
-      throw new CommandError(`there is no database at ${database.path} (DATABASE_URL): nothing to read`);
-    }
-    const store = await openStore(database, {
-      strictReferences: config.strictReferences,
-      pageReadLimit: config.pageReadLimit,
-    });
+    const store = await openForCommand(config, { create: creates || args.includes(CREATE_OPTION) });
     try {
-      await work(store, args, config);
+      await work(
+        store,
+        args.filter((arg) => arg !== CREATE_OPTION),
+        config,
+      );
     } finally {
       await store.close();
     }

@@ -25,7 +25,7 @@ export const exportCommand: Command = {
   mailing list, with addresses: --format csv --status active --resource print.
   --subscriptions (NDJSON) adds each user's subscriptions.
 `,
-  run: withStore(exportToStdout, { existing: true }),
+  run: withStore(exportToStdout),
 };
 
 const OPTIONS = {

@@ -15,6 +15,7 @@ import { pruneCommand } from './prune.js';
 import { restoreCommand } from './restore.js';
 import { seedCommand } from './seed.js';
 import { serveCommand } from './serve.js';
+import { didYouMean } from './suggest.js';
 
 const COMMANDS: Record<string, Command> = {
   serve: serveCommand,
@@ -36,6 +37,9 @@ Commands:
 ${Object.entries(COMMANDS)
   .map(([name, command]) => `  ${name.padEnd(9)} ${command.summary}`)
   .join('\n')}
+
+Each command says first, on stderr, which database it uses (DATABASE_URL). Only serve, migrate and
+seed create one where there is none; any other command refuses, unless given --create.
 
 Settings are read from the environment (the README's settings table says what each does):
 ${Object.entries(SETTINGS)
@@ -65,7 +69,9 @@ export async function runCli(args: readonly string[]): Promise<void> {
   }
   const command = COMMANDS[name];
   if (!command) {
-    process.stderr.write(`circulation: unknown command "${name}"\n\n${USAGE}`);
+    process.stderr.write(
+      `circulation: there is no command "${name}"${didYouMean(name, Object.keys(COMMANDS))}\n\n${USAGE}`,
+    );
     process.exit(2);
   }
   let config: Config;
@@ -87,7 +93,8 @@ export async function runCli(args: readonly string[]): Promise<void> {
       process.stderr.write(`circulation: ${error.message}\n`);
       process.exit(1);
     }
-    process.stderr.write(`circulation: could not ${name}: ${error instanceof Error ? error.message : String(error)}\n`);
+    const message = error instanceof Error ? error.message : String(error);
+    process.stderr.write(`circulation: ${name} stopped on an error it did not expect: ${message}\n`);
     process.exit(1);
   }
 }

@@ -8,6 +8,7 @@ import { SCOPES, type ApiKey, type Scope } from '../domain/api-key.js';
 import { formatInstant, nowInSeconds } from '../domain/dates.js';
 import type { Store } from '../store/port.js';
 import { COMMAND_LINE, CommandError, onlyId, UsageError, withStore, type Command } from './command.js';
+import { didYouMean } from './suggest.js';
 import { formatTable } from './table.js';
 
 export const keysCommand: Command = {
@@ -22,6 +23,8 @@ export const keysCommand: Command = {
   }),
 };
 
+const KEYS_ACTIONS = ['create', 'list', 'revoke'];
+
 async function keys(store: Store, args: readonly string[]): Promise<string> {
   const [action, ...rest] = args;
   if (action === 'create') return create(store, rest);
@@ -32,7 +35,7 @@ async function keys(store: Store, args: readonly string[]): Promise<string> {
     if (!key) throw new CommandError(`there is no API key with id ${id}`);
     return `revoked key ${id} (${key.name})\n`;
   }
-  throw new UsageError(`unknown keys action "${action ?? ''}"`);
+  throw new UsageError(`there is no keys action "${action ?? ''}"${didYouMean(action ?? '', KEYS_ACTIONS)}`);
 }
 
 async function create(store: Store, args: readonly string[]): Promise<string> {

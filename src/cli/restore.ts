@@ -5,6 +5,7 @@
 import { restoreBackup } from '../backups/restore.js';
 import { CommandError, UsageError, type Command } from './command.js';
 import { refusedAsCommandError, reportOf } from './backup.js';
+import { announce } from './database.js';
 
 export const restoreCommand: Command = {
   summary: 'replace the SQLite database with a backup, the service stopped (circulation restore --help)',
@@ -26,6 +27,7 @@ export const restoreCommand: Command = {
     }
     if (database.path === ':memory:')
       throw new CommandError('the database is in memory (DATABASE_URL): there is no file to replace');
+    announce(database);
     const written = await refusedAsCommandError(() => restoreBackup(source, database.path, database.busyTimeoutMs));
     process.stdout.write(`${reportOf(`restored ${source} to`, written)}\n`);
   },

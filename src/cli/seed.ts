@@ -18,5 +18,5 @@ export const seedCommand: Command = {
     const bar = progress('seeding');
     await seed(store, users, { onProgress: (done) => bar.update(done, done / users) });
     bar.finish(users);
-  }),
+  }, { creates: true }),
 };

@@ -11,11 +11,11 @@ import { buildApp } from '../http/app.js';
 import { startJobs, type Jobs } from '../jobs/schedule.js';
 import { smtpMailer } from '../mail/smtp.js';
 import { loadMailTemplates, TemplateError, type MailTemplates } from '../mail/templates.js';
-import { openStore } from '../store/open.js';
 import type { Store } from '../store/port.js';
 import { startDispatcher, type Dispatcher } from '../webhooks/dispatcher.js';
 import { serviceKeysOf } from '../keys/service-keys.js';
 import { CommandError, type Command } from './command.js';
+import { openForCommand } from './database.js';
 import { logging } from './logging.js';
 import { writePrivateFile } from './private-file.js';
 
@@ -32,10 +32,7 @@ async function serve(config: Config): Promise<void> {
   }
   // Before anything opens: a template that cannot be used stops the start, not a reader's reset.
   const mailTemplates = config.mail && templatesOf(config.mail.templatesDirectory);
-  const store = await openStore(config.database, {
-    strictReferences: config.strictReferences,
-    pageReadLimit: config.pageReadLimit,
-  });
+  const store = await openForCommand(config, { create: true });
   const log = logging(config.logLevel);
   const keys = serviceKeysOf(
     { serviceKey: config.serviceSecretKey, webhookKey: config.webhooks.secretKey },

@@ -12,6 +12,7 @@ import { openStaffAccount } from '../staff/accounts.js';
 import { resetStaffPassword } from '../staff/passwords.js';
 import type { Store } from '../store/port.js';
 import { COMMAND_LINE, CommandError, onlyId, UsageError, withStore, type Command } from './command.js';
+import { didYouMean } from './suggest.js';
 import { formatTable } from './table.js';
 
 export const staffCommand: Command = {
@@ -26,6 +27,8 @@ export const staffCommand: Command = {
     process.stdout.write(await staff(store, args));
   }),
 };
+
+const STAFF_ACTIONS = ['create', 'list', 'disable', 'reset-password'];
 
 async function staff(store: Store, args: readonly string[]): Promise<string> {
   const [action, ...rest] = args;
@@ -42,7 +45,7 @@ async function staff(store: Store, args: readonly string[]): Promise<string> {
     if (!member) throw new CommandError(`there is no staff member with id ${id}`);
     return `disabled staff member ${id} (${member.email}); their sessions have ended\n`;
   }
-  throw new UsageError(`unknown staff action "${action ?? ''}"`);
+  throw new UsageError(`there is no staff action "${action ?? ''}"${didYouMean(action ?? '', STAFF_ACTIONS)}`);
 }
 
 async function create(store: Store, args: readonly string[]): Promise<string> {

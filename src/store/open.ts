@@ -4,6 +4,9 @@
 import type { Store, StoreOptions } from './port.js';
 import { openPostgresStore } from './postgres/open.js';
 
+import { NoDatabase } from './no-database.js';
+
+export { NoDatabase } from './no-database.js';
 export { DEFAULT_POOL_SIZE } from './postgres/open.js';
 export { PAGE_READ_LIMIT } from './sql/users.js';
 import { openSqliteStore, type SqliteSynchronous } from './sqlite/open.js';
@@ -41,6 +44,7 @@ export async function openStore(database: DatabaseConfig, options: StoreOptions 
       busyTimeoutMs: database.busyTimeoutMs,
     });
   } catch (error) {
+    if (error instanceof NoDatabase) throw error;
     // The URL is left out on purpose: it may carry a password.
     throw new Error(`cannot open the ${database.kind} database: ${(error as Error).message}`, { cause: error });
   }

@@ -96,4 +96,9 @@ export interface StoreOptions {
    * others reads before it stops short (`UserPage.readTo`); 10,000 by default.
    */
   pageReadLimit?: number;
+  /**
+   * Whether opening may lay out a new database where there is none (true unless told): false
+   * throws `NoDatabase` instead, and makes no file.
+   */
+  create?: boolean;
 }

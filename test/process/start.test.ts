@@ -99,7 +99,10 @@ describe('the service process', () => {
     assert.notEqual(result.status, 0);
     const lines = result.stderr.trim().split('\n');
     assert.equal(lines.length, 1, result.stderr);
-    assert.match(lines[0] as string, /could not serve: cannot open the postgres database: .*ECONNREFUSED/);
+    assert.match(
+      lines[0] as string,
+      /^circulation: could not open the PostgreSQL database postgres:\/\/postgres@127\.0\.0\.1:1\/none: .*ECONNREFUSED/,
+    );
   });
 
   for (const [name, value] of [

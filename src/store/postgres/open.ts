@@ -6,6 +6,7 @@
 import { availableParallelism } from 'node:os';
 import pg from 'pg';
 import { withOutagesAsUnavailable } from '../availability.js';
+import { NoDatabase } from '../no-database.js';
 import type { Store, StoreOptions } from '../port.js';
 import { pendingMigrations } from '../sql/migrations.js';
 import { PAGE_READ_LIMIT } from '../sql/users.js';
@@ -62,6 +63,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
   pool.on('error', () => {});
   let citus: boolean;
   try {
+    if (options.create === false && !(await hasSchema(pool))) throw new NoDatabase();
     citus = await migratePostgres(pool, postgresMigrations);
     if (citus) {
       // On Citus, a statement that writes several shards and then a coordinator table (every
@@ -105,6 +107,12 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
       await pool.end();
     },
   });
+}
+
+/** Whether the connection's schema holds circulation's tables (of any version): a new, empty one does not. */
+async function hasSchema(pool: pg.Pool): Promise<boolean> {
+  const { rows } = await pool.query<{ table: string | null }>("SELECT to_regclass('schema_migrations') AS table");
+  return rows[0]?.table != null;
 }
 
 /**

@@ -3,10 +3,11 @@
  * durability setting, the schema migrated to this release, how references to the catalogue are
  * treated, and every kind of record's statements composed into one `Store`.
  */
-import { closeSync, constants, mkdirSync, openSync } from 'node:fs';
+import { closeSync, constants, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
 import Database from 'better-sqlite3';
 import { withOutagesAsUnavailable } from '../availability.js';
+import { NoDatabase } from '../no-database.js';
 import type { Store, StoreOptions } from '../port.js';
 import { pendingMigrations } from '../sql/migrations.js';
 import { PAGE_READ_LIMIT } from '../sql/users.js';
@@ -50,10 +51,13 @@ export interface SqliteOptions extends StoreOptions {
 }
 
 export function openSqliteStore(options: SqliteOptions): Store {
+  const create = options.create ?? true;
+  if (!create && (options.path === ':memory:' || !existsSync(options.path))) throw new NoDatabase();
   if (options.path !== ':memory:') createPrivately(options.path);
   const db = new Database(options.path);
   const busyTimeoutMs = options.busyTimeoutMs ?? 1000;
   try {
+    if (!create && !hasSchema(db)) throw new NoDatabase();
     db.pragma('journal_mode = WAL');
     db.pragma(`synchronous = ${options.synchronous ?? 'NORMAL'}`);
     db.pragma('foreign_keys = ON');
@@ -107,6 +111,11 @@ export function openSqliteStore(options: SqliteOptions): Store {
 function createPrivately(path: string): void {
   mkdirSync(dirname(path), { recursive: true, mode: 0o700 });
   closeSync(openSync(path, constants.O_CREAT | constants.O_RDWR, 0o600));
+}
+
+/** Whether the file holds circulation's tables (a schema of any version): an empty file does not. */
+function hasSchema(db: Database.Database): boolean {
+  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get() !== undefined;
 }
 
 /** Applies the migrations the file lacks, in one transaction; refuses a newer schema. */
