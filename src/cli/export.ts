@@ -1,29 +1,39 @@
 /**
  * `circulation export`: users (and their subscriptions) to stdout, filtered as the API filters,
  * fulfilment lists included: `--newsletter daily` (its members), `--status active --resource print`
- * (who gets the print edition now, with their addresses in the CSV).
+ * (who receives the print edition now, or `--on` a date: the print list, with name, address,
+ * product and copies in the CSV). A newsletter or product the catalogue lacks is refused, where
+ * it would export an empty list.
  */
 import { parseArgs } from 'node:util';
 import { Type } from '@sinclair/typebox';
-import { nowInSeconds } from '../domain/dates.js';
+import { nowInSeconds, parseDateOrInstant } from '../domain/dates.js';
 import { userSubscriptionFilter } from '../domain/entitlement.js';
 import { UserFilterValues } from '../domain/user-filters.js';
 import { compileSchema, problemsOf } from '../domain/validation.js';
 import type { Store } from '../store/port.js';
+import { selectColumns } from '../transfer/columns.js';
+import { CSV_READERS, type CsvReader } from '../transfer/csv.js';
 import { exportUsers } from '../transfer/export.js';
-import { UsageError, withStore, type Command } from './command.js';
+import { CommandError, UsageError, withStore, type Command } from './command.js';
 import { formatOf } from './formats.js';
 
 export const exportCommand: Command = {
   summary: 'write users (and subscriptions) as NDJSON or CSV (circulation export --help)',
   usage: `Usage: circulation export [--format ndjson|csv] [--email VALUE] [--circulation-number VALUE]
-                         [--newsletter ID] [--status active [--resource R] [--product ID]]
-                         [--subscriptions]
+                         [--newsletter ID] [--status active [--resource R] [--product ID] [--on DATE]]
+                         [--subscriptions] [--columns NAME,…] [--for spreadsheets|machines]
   Streams users to stdout, optionally filtered as the API filters them: --newsletter its members;
-  --status active those with a subscription active now, narrowed by --resource (online, print,
-  print-online: what it gives, by its own resource or its product's) and --product. The print
-  mailing list, with addresses: --format csv --status active --resource print.
-  --subscriptions (NDJSON) adds each user's subscriptions.
+  --status active those with a subscription active now, or --on DATE (YYYY-MM-DD, from 00:00 UTC;
+  or a timestamp with offset, such as 2026-12-01T00:00:00+01:00), narrowed by --resource (online,
+  print, print-online: what it gives, by its own resource or its product's) and --product. An
+  unknown newsletter or product is an error. --subscriptions (NDJSON) adds each user's subscriptions.
+  The print list for a mail house: --format csv --status active --resource print [--on DATE], with
+  the columns name, address, product, copies (one row a reader and product). Other CSV exports have
+  every attribute, so that they import back. --columns chooses the columns, in order: any attribute
+  (address.postalCode, or address for all of its fields), name, product, copies.
+  CSV is written for spreadsheets: a cell that would run as a formula (+44 …) gets a leading
+  apostrophe. --for machines writes every cell as it is, for a program to read.
 `,
   run: withStore(exportToStdout),
 };
@@ -36,7 +46,10 @@ const OPTIONS = {
   status: { type: 'string' },
   resource: { type: 'string' },
   product: { type: 'string' },
+  on: { type: 'string' },
   subscriptions: { type: 'boolean' },
+  columns: { type: 'string' },
+  for: { type: 'string' },
 } as const;
 
 async function exportToStdout(store: Store, args: readonly string[]): Promise<void> {
@@ -44,11 +57,25 @@ async function exportToStdout(store: Store, args: readonly string[]): Promise<vo
   refuseFilterProblems(values, tokens);
   const format = formatOf(values.format);
   if (format === 'csv' && values.subscriptions) throw new UsageError('--subscriptions needs --format ndjson');
+  for (const option of ['columns', 'for'] as const) {
+    if (format !== 'csv' && values[option] !== undefined) throw new UsageError(`--${option} needs --format csv`);
+  }
+  const columns = values.columns === undefined ? undefined : selectColumns(values.columns);
+  if (columns && 'problem' in columns) throw new UsageError(`--columns ${columns.problem}`);
+  if (values.for !== undefined && !(CSV_READERS as readonly string[]).includes(values.for)) {
+    throw new UsageError(`--for is ${CSV_READERS.join(' or ')}`);
+  }
   const { filter, problem } = userSubscriptionFilter(
-    { status: values.status, resource: values.resource, product: values.product },
-    nowInSeconds(),
+    // A date asks who is active on it: --on implies --status active.
+    {
+      status: values.status ?? (values.on === undefined ? undefined : 'active'),
+      resource: values.resource,
+      product: values.product,
+    },
+    onDate(values.on),
   );
   if (problem) throw new UsageError(`--${problem.name} ${problem.detail}`);
+  await refuseUnknownReferences(store, values.newsletter, values.product);
   const email = values.email;
   await exportUsers(store, process.stdout, {
     format,
@@ -57,7 +84,35 @@ async function exportToStdout(store: Store, args: readonly string[]): Promise<vo
     ...(values.newsletter === undefined ? {} : { newsletter: values.newsletter }),
     ...(filter ? { activeSubscription: filter } : {}),
     subscriptions: values.subscriptions ?? false,
+    ...(columns ? { columns: columns.columns } : {}),
+    ...(values.for === undefined ? {} : { csvFor: values.for as CsvReader }),
   });
+}
+
+/** The instant `--on` asks about (now when not given); a usage error when it is no date. */
+function onDate(text: string | undefined): number {
+  if (text === undefined) return nowInSeconds();
+  const at = parseDateOrInstant(text);
+  if (at === undefined) {
+    throw new UsageError(
+      '--on is a date, such as 2026-12-01, or a timestamp with offset, such as 2026-12-01T00:00:00+01:00',
+    );
+  }
+  return at;
+}
+
+/** A newsletter or product the catalogue lacks has no members and no subscriptions: a mistyped id, not an empty list. */
+async function refuseUnknownReferences(store: Store, newsletter?: string, product?: string): Promise<void> {
+  if (newsletter !== undefined && !(await store.getNewsletter(newsletter))) {
+    throw new CommandError(
+      `there is no newsletter "${newsletter}" in the catalogue (GET /newsletters lists them): nothing was exported`,
+    );
+  }
+  if (product !== undefined && (await store.getProducts([product])).length === 0) {
+    throw new CommandError(
+      `there is no product "${product}" in the catalogue (GET /products lists them): nothing was exported`,
+    );
+  }
 }
 
 /** What parseArgs read of the arguments, as much as the check of repeated options needs. */

@@ -15,7 +15,7 @@ import { pruneCommand } from './prune.js';
 import { restoreCommand } from './restore.js';
 import { seedCommand } from './seed.js';
 import { serveCommand } from './serve.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from '../domain/suggestion.js';
 
 const COMMANDS: Record<string, Command> = {
   serve: serveCommand,

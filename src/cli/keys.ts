@@ -8,7 +8,7 @@ import { SCOPES, type ApiKey, type Scope } from '../domain/api-key.js';
 import { formatInstant, nowInSeconds } from '../domain/dates.js';
 import type { Store } from '../store/port.js';
 import { COMMAND_LINE, CommandError, onlyId, UsageError, withStore, type Command } from './command.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from '../domain/suggestion.js';
 import { formatTable } from './table.js';
 
 export const keysCommand: Command = {

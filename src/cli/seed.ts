@@ -11,12 +11,15 @@ export const seedCommand: Command = {
   usage: `Usage: circulation seed --users N
   Fills the database with N demo users (three subscriptions each), in bulk.
 `,
-  run: withStore(async (store, args) => {
-    const { values } = parseArgs({ args: [...args], options: { users: { type: 'string' } }, strict: true });
-    if (!/^[1-9][0-9]{0,8}$/.test(values.users ?? '')) throw new UsageError('seed needs --users, a whole number');
-    const users = Number(values.users);
-    const bar = progress('seeding');
-    await seed(store, users, { onProgress: (done) => bar.update(done, done / users) });
-    bar.finish(users);
-  }, { creates: true }),
+  run: withStore(
+    async (store, args) => {
+      const { values } = parseArgs({ args: [...args], options: { users: { type: 'string' } }, strict: true });
+      if (!/^[1-9][0-9]{0,8}$/.test(values.users ?? '')) throw new UsageError('seed needs --users, a whole number');
+      const users = Number(values.users);
+      const bar = progress('seeding');
+      await seed(store, users, { onProgress: (done) => bar.update(done, done / users) });
+      bar.finish(users);
+    },
+    { creates: true },
+  ),
 };

@@ -12,7 +12,7 @@ import { openStaffAccount } from '../staff/accounts.js';
 import { resetStaffPassword } from '../staff/passwords.js';
 import type { Store } from '../store/port.js';
 import { COMMAND_LINE, CommandError, onlyId, UsageError, withStore, type Command } from './command.js';
-import { didYouMean } from './suggest.js';
+import { didYouMean } from '../domain/suggestion.js';
 import { formatTable } from './table.js';
 
 export const staffCommand: Command = {

@@ -35,6 +35,14 @@ export function parseInstant(text: string): number | undefined {
   return instant < FIRST_WRITABLE || instant > LAST_WRITABLE ? undefined : instant;
 }
 
+/**
+ * Epoch seconds of a calendar date `YYYY-MM-DD` (its first instant, in UTC) or of an ISO-8601
+ * timestamp with offset (for a day that begins in another zone); undefined when it is neither.
+ */
+export function parseDateOrInstant(text: string): number | undefined {
+  return parseInstant(/^\d{4}-\d{2}-\d{2}$/.test(text) ? `${text}T00:00:00+00:00` : text);
+}
+
 export function isIsoDateTime(text: string): boolean {
   return parseInstant(text) !== undefined;
 }

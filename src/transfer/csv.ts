@@ -2,11 +2,13 @@
  * Users as CSV rows: flat columns (`address.postalCode`), lists joined with `;`, and the one
  * subscription a row may carry in `subscription.*` columns. Export flattens, import unflattens.
  *
- * A cell a spreadsheet would take for a formula (one that begins with `=`, `+`, `-`, `@`, a tab,
- * a carriage return or a line feed: a telephone number `+44…`, or a planted `=HYPERLINK(…)`) is
- * exported with a leading apostrophe, which makes it text, as OWASP advises against CSV
- * injection, and so is every part of a cell that a spreadsheet could split off as a cell of its
- * own; import takes those apostrophes off again, so an export imports back as it was.
+ * A CSV is written for spreadsheets unless told it is for machines: a cell a spreadsheet would
+ * take for a formula (one that begins with `=`, `+`, `-`, `@`, a tab, a carriage return or a line
+ * feed: a telephone number `+44…`, or a planted `=HYPERLINK(…)`) is exported with a leading
+ * apostrophe, which makes it text, as OWASP advises against CSV injection, and so is every part of
+ * a cell that a spreadsheet could split off as a cell of its own; import takes those apostrophes
+ * off again, so an export imports back as it was. A program reading the file (a mail house's)
+ * would keep the apostrophes as part of the value: for it, cells are written as they are.
  */
 import { USER_FIELDS } from '../domain/user.js';
 
@@ -44,6 +46,18 @@ export function restored(cell: string): string {
   return cell.replace(APOSTROPHE_BEFORE_FORMULA, '');
 }
 
+/** Who reads an exported CSV: a spreadsheet (formulas neutralised) or a program (cells as they are). */
+export const CSV_READERS = ['spreadsheets', 'machines'] as const;
+export type CsvReader = (typeof CSV_READERS)[number];
+
+/** A row as a spreadsheet must be given it: every text cell neutralised. */
+export function forSpreadsheets(row: Record<string, unknown>): Record<string, unknown> {
+  const safe: Record<string, unknown> = {};
+  for (const [column, cell] of Object.entries(row)) safe[column] = typeof cell === 'string' ? neutralised(cell) : cell;
+  return safe;
+}
+
+/** Attributes as CSV cells: nested objects as `group.key`, lists joined with `;`. */
 export function flatten(attributes: Record<string, unknown>): Record<string, unknown> {
   const row: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(attributes)) {
@@ -54,7 +68,6 @@ export function flatten(attributes: Record<string, unknown>): Record<string, unk
       }
     } else row[key] = value;
   }
-  for (const [column, cell] of Object.entries(row)) if (typeof cell === 'string') row[column] = neutralised(cell);
   return row;
 }
 

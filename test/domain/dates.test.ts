@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatInstant, isIsoDateTime, parseInstant } from '../../src/domain/dates.js';
+import { formatInstant, isIsoDateTime, parseDateOrInstant, parseInstant } from '../../src/domain/dates.js';
 
 const utc = (...parts: [number, number, number, number?, number?, number?]) => {
   const [year, month, day, hour = 0, minute = 0, second = 0] = parts;
@@ -131,4 +131,18 @@ describe('formatInstant', () => {
       assert.equal(parseInstant(formatInstant(seconds)), seconds);
     }
   });
+});
+
+describe('parseDateOrInstant', () => {
+  it('reads a calendar date as its first instant in UTC', () => {
+    assert.equal(parseDateOrInstant('2026-12-01'), utc(2026, 12, 1));
+  });
+
+  it('reads a timestamp with offset as that instant, for a day that begins in another zone', () => {
+    assert.equal(parseDateOrInstant('2026-12-01T00:00:00+01:00'), utc(2026, 11, 30, 23));
+  });
+
+  for (const text of ['2026-02-30', '2026-13-01', '01/12/2026', '2026-12-01T00:00:00', 'tomorrow', '']) {
+    it(`reads ${JSON.stringify(text)} as no date`, () => assert.equal(parseDateOrInstant(text), undefined));
+  }
 });

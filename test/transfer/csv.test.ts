@@ -4,7 +4,7 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { flatten, neutralised, restored, unflatten } from '../../src/transfer/csv.js';
+import { flatten, forSpreadsheets, neutralised, restored, unflatten } from '../../src/transfer/csv.js';
 
 describe('CSV cells', () => {
   for (const formula of [
@@ -62,7 +62,7 @@ describe('CSV cells', () => {
       address: { streetAddress: '@home' },
       newsletters: ['-daily', 'weekly'],
     };
-    const row = flatten(attributes);
+    const row = forSpreadsheets(flatten(attributes));
     assert.deepEqual(row, {
       email: 'ada@example.com',
       familyName: `'=cmd|" /C calc"!A0`,
@@ -71,5 +71,14 @@ describe('CSV cells', () => {
       newsletters: "'-daily;weekly",
     });
     assert.deepEqual(unflatten(row as Record<string, string>), attributes);
+  });
+
+  it('leave every cell as it is for machines, where an apostrophe would become part of the value', () => {
+    const attributes = { telephone: '+1 518 555 0100', address: { streetAddress: '=1+1' }, newsletters: ['-daily'] };
+    assert.deepEqual(flatten(attributes), {
+      telephone: '+1 518 555 0100',
+      'address.streetAddress': '=1+1',
+      newsletters: '-daily',
+    });
   });
 });

@@ -18,6 +18,13 @@ export interface SubscriptionPageQuery {
   filter?: SubscriptionFilter;
 }
 
+/** How many subscriptions a user holds of a product (null: of none). */
+export interface SubscriptionCount {
+  userId: string;
+  productId: string | null;
+  count: number;
+}
+
 export interface SubscriptionStore {
   createSubscription(
     userId: string,
@@ -37,6 +44,11 @@ export interface SubscriptionStore {
    * (reading no more than that of each, for `include`), all of them otherwise (for transfer).
    */
   listSubscriptionsOfUsers(userIds: readonly string[], perUser?: number): Promise<StoredSubscription[]>;
+  /**
+   * Of these users, how many subscriptions each holds of each product that `filter` lets through
+   * (what a print list counts as copies), by user id; a user with none has no entry.
+   */
+  subscriptionCountsOfUsers(userIds: readonly string[], filter: SubscriptionFilter): Promise<SubscriptionCount[]>;
   /** Of these users, those with a subscription active at `at` (epoch seconds): what a search marks active. */
   usersWithActiveSubscriptions(userIds: readonly string[], at: number): Promise<Set<string>>;
   /**

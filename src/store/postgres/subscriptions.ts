@@ -6,6 +6,7 @@ import type pg from 'pg';
 import type { AuditContext } from '../../domain/audit.js';
 import { PRODUCT_POINTER } from '../../domain/catalogue.js';
 import { failures } from '../../domain/failures.js';
+import type { SubscriptionFilter } from '../../domain/entitlement.js';
 import type { StoredSubscription, SubscriptionValues } from '../../domain/subscription.js';
 import type { IfVersion, SubscriptionPageQuery, SubscriptionStore } from '../port.js';
 import { raw, sql } from '../sql/builder.js';
@@ -15,9 +16,11 @@ import {
   activeUsersQuery,
   pendingStart,
   SUBSCRIPTION_COLUMNS,
+  subscriptionCountsQuery,
   subscriptionPage,
   toActiveSubscription,
   toStoredSubscription,
+  toSubscriptionCount,
 } from '../sql/subscriptions.js';
 import { auditInsert, versionCondition, violates, type PostgresDatabase } from './database.js';
 import type { KnownUsers } from './known-users.js';
@@ -158,6 +161,11 @@ export function postgresSubscriptions(
     return rows.map(toStoredSubscription);
   }
 
+  async function subscriptionCountsOfUsers(userIds: readonly string[], filter: SubscriptionFilter) {
+    if (userIds.length === 0) return [];
+    return (await database.rows(subscriptionCountsQuery(userIds, filter, 'postgres'))).map(toSubscriptionCount);
+  }
+
   async function usersWithActiveSubscriptions(userIds: readonly string[], at: number): Promise<Set<string>> {
     if (userIds.length === 0) return new Set();
     return new Set((await database.rows(activeUsersQuery(userIds, at, 'postgres'))).map((row) => String(row.id)));
@@ -284,6 +292,7 @@ export function postgresSubscriptions(
     listSubscriptions,
     activeSubscriptionsOf,
     listSubscriptionsOfUsers,
+    subscriptionCountsOfUsers,
     usersWithActiveSubscriptions,
     getSubscription,
     updateSubscription,

@@ -7,7 +7,7 @@
 import { nowInSeconds } from '../../domain/dates.js';
 import { GIVING, type ActiveSubscription, type SubscriptionFilter } from '../../domain/entitlement.js';
 import type { License, Resource, StoredSubscription, SubscriptionStatus } from '../../domain/subscription.js';
-import type { SubscriptionPageQuery } from '../port.js';
+import type { SubscriptionCount, SubscriptionPageQuery } from '../port.js';
 import { join, raw, sql, type Dialect, type Sql } from './builder.js';
 import { boolean, instantValue, seconds, type Row } from './rows.js';
 
@@ -125,6 +125,25 @@ export function activeUsersQuery(ids: readonly string[], at: number, dialect: Di
   const active = filterConditions('s', { at, statuses: ['active'] }, dialect);
   return sql`SELECT DISTINCT s.user_id AS id FROM subscriptions s WHERE s.user_id IN (${users})
     AND ${join(active, ' AND ')}`;
+}
+
+/**
+ * Of the users `ids`, how many subscriptions each holds of each product (null: of none) that the
+ * filter lets through, by user: each user's subscriptions read by their key, as above.
+ */
+export function subscriptionCountsQuery(ids: readonly string[], filter: SubscriptionFilter, dialect: Dialect): Sql {
+  const users = join(
+    ids.map((id) => sql`${Number(id)}`),
+    ', ',
+  );
+  const conditions = [sql`s.user_id IN (${users})`, ...filterConditions('s', filter, dialect)];
+  return sql`SELECT s.user_id, s.product_id, count(*) AS count FROM subscriptions s
+    WHERE ${join(conditions, ' AND ')} GROUP BY s.user_id, s.product_id ORDER BY s.user_id`;
+}
+
+/** A row of `subscriptionCountsQuery`. */
+export function toSubscriptionCount(row: Row): SubscriptionCount {
+  return { userId: String(row.user_id), productId: row.product_id as string | null, count: Number(row.count) };
 }
 
 /**

@@ -115,7 +115,9 @@ function createPrivately(path: string): void {
 
 /** Whether the file holds circulation's tables (a schema of any version): an empty file does not. */
 function hasSchema(db: Database.Database): boolean {
-  return db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get() !== undefined;
+  return (
+    db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'schema_migrations'").get() !== undefined
+  );
 }
 
 /** Applies the migrations the file lacks, in one transaction; refuses a newer schema. */

@@ -3,6 +3,7 @@
  */
 import type { AuditContext } from '../../domain/audit.js';
 import { PRODUCT_POINTER } from '../../domain/catalogue.js';
+import type { SubscriptionFilter } from '../../domain/entitlement.js';
 import type { StoredSubscription, SubscriptionValues } from '../../domain/subscription.js';
 import type { IfVersion, SubscriptionPageQuery, SubscriptionStore } from '../port.js';
 import type { Row } from '../sql/rows.js';
@@ -13,9 +14,11 @@ import {
   pendingStart,
   SUBSCRIPTION_COLUMNS,
   subscriptionColumnsOf,
+  subscriptionCountsQuery,
   subscriptionPage,
   toActiveSubscription,
   toStoredSubscription,
+  toSubscriptionCount,
 } from '../sql/subscriptions.js';
 import { requireVersion, type SqliteDatabase } from './database.js';
 import type { SqliteReferences } from './references.js';
@@ -83,6 +86,11 @@ export function sqliteSubscriptions(database: SqliteDatabase, references: Sqlite
         ? selectOfUsers.all(JSON.stringify(userIds))
         : selectFirstOfUsers.all(JSON.stringify(userIds), perUser);
     return (rows as Row[]).map(toStoredSubscription);
+  }
+
+  async function subscriptionCountsOfUsers(userIds: readonly string[], filter: SubscriptionFilter) {
+    if (userIds.length === 0) return [];
+    return database.all(subscriptionCountsQuery(userIds, filter, 'sqlite')).map(toSubscriptionCount);
   }
 
   async function usersWithActiveSubscriptions(userIds: readonly string[], at: number): Promise<Set<string>> {
@@ -186,6 +194,7 @@ export function sqliteSubscriptions(database: SqliteDatabase, references: Sqlite
     listSubscriptions,
     activeSubscriptionsOf,
     listSubscriptionsOfUsers,
+    subscriptionCountsOfUsers,
     usersWithActiveSubscriptions,
     getSubscription,
     updateSubscription,
