@@ -155,7 +155,7 @@ async function announceFirstCredential(store: Store, origin: string, file: strin
   const first = await issueFirstAdminCredential(store);
   if (!first) return;
   const intro = `\nCreated the first admin credential (id ${first.key.id}).`;
-  const next = `Create narrower credentials with POST /api-keys or \`npx circulation keys create\`.\n\n`;
+  const next = `Create narrower credentials with POST /api-keys or \`bin/circulation keys create\`.\n\n`;
   if (file === null) {
     process.stderr.write(
       `${intro} Its secret is shown only this once:\n\n  ${first.secret}\n\n` +
@@ -168,7 +168,7 @@ async function announceFirstCredential(store: Store, origin: string, file: strin
   } catch (error) {
     process.stderr.write(
       `${intro} Its secret could not be written to ${file} (${(error as Error).message}); ` +
-        'create another admin credential with `npx circulation keys create --name admin --scope admin`.\n',
+        'create another admin credential with `bin/circulation keys create --name admin --scope admin`.\n',
     );
     return;
   }
