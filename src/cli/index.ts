@@ -3,6 +3,7 @@
  * failures 1, with one line on stderr). Settings come from the environment, as for the service.
  */
 import { ConfigError, loadConfig, SETTINGS, type Config } from '../config.js';
+import { didYouMean } from '../domain/suggestion.js';
 import { backupCommand } from './backup.js';
 import { CommandError, UsageError, type Command } from './command.js';
 import { exportCommand } from './export.js';
@@ -15,7 +16,6 @@ import { pruneCommand } from './prune.js';
 import { restoreCommand } from './restore.js';
 import { seedCommand } from './seed.js';
 import { serveCommand } from './serve.js';
-import { didYouMean } from '../domain/suggestion.js';
 
 const COMMANDS: Record<string, Command> = {
   serve: serveCommand,

@@ -22,6 +22,7 @@ import { hash as argon2Hash } from '@node-rs/argon2';
 import { hash as bcryptHash } from 'bcrypt';
 import { SETTINGS } from '../../src/config.js';
 import { parse as parseCsv } from 'csv-parse/sync';
+import { PRINT_LIST_COLUMNS } from '../../src/transfer/columns.js';
 import { CLI, startProcess, type ServiceProcess } from '../support/process.js';
 import { signIn } from '../support/readers.js';
 import { AUDIT } from '../support/fixtures.js';
@@ -356,28 +357,30 @@ forEachStore((kind) => {
       });
       after(() => seeded.close());
 
-      it('exports the print mailing list as CSV with addresses: every user an active subscription gives print', () => {
+      it('exports the print list for a date as a mail house needs it: name, address, product and copies, no contact details', () => {
+        // Today's start: the seed's subscriptions begin and end days away from now (see transfer/seed.ts).
+        const today = new Date().toISOString().slice(0, 10);
         const result = circulation(
           seeded.databaseUrl,
           'export',
           '--format',
           'csv',
-          '--status',
-          'active',
           '--resource',
           'print',
+          '--on',
+          today,
         );
         assert.equal(result.status, 0, result.stderr);
         const rows = parseCsv(result.stdout, { columns: true }) as Record<string, string>[];
-        // The seed gives print now to even-numbered users but multiples of 5 (see transfer/seed.ts).
+        assert.deepEqual(Object.keys(rows[0] ?? {}), PRINT_LIST_COLUMNS);
+        // The seed gives print now to even-numbered users but multiples of 5, a multiple of 4 by print-weekend.
+        const readers = numbers((n) => n % 2 === 0 && n % 5 !== 0);
         assert.deepEqual(
-          rows.map((r) => r.circulationNumber),
-          numbers((n) => n % 2 === 0 && n % 5 !== 0),
+          rows.map((r) => `${r['address.streetAddress']} ${r.product} ${r.copies}`),
+          readers.map((c) => `${c.slice(2)} Main Street ${Number(c.slice(2)) % 4 === 0 ? 'print-weekend' : ''} 1`),
         );
-        for (const row of rows) {
-          assert.equal(row['address.streetAddress'], `${row.circulationNumber?.slice(2)} Main Street`);
-          assert.deepEqual([row['address.addressLocality'], row['address.postalCode']?.length], ['Springfield', 5]);
-        }
+        assert.ok(rows.every((r) => r.name !== '' && r['address.addressLocality'] === 'Springfield'));
+        assert.doesNotMatch(result.stdout, /@|\+1 217|C-\d/);
       });
 
       it("exports a newsletter's members, and those of them with an active subscription of a product", () => {
@@ -419,6 +422,21 @@ forEachStore((kind) => {
         }
       });
 
+      it('refuses a newsletter or a product the catalogue lacks, exporting nothing, where it exported an empty list', () => {
+        for (const [args, message] of [
+          [['--newsletter', 'weekley'], /^circulation: there is no newsletter "weekley" in the catalogue/m],
+          [
+            ['--status', 'active', '--product', 'print-wekend'],
+            /^circulation: there is no product "print-wekend" in the catalogue/m,
+          ],
+        ] as const) {
+          const result = circulation(seeded.databaseUrl, 'export', ...args);
+          assert.equal(result.status, 1, `${args.join(' ')}: ${result.stderr}`);
+          assert.match(result.stderr, message);
+          assert.equal(result.stdout, '');
+        }
+      });
+
       it('refuses, as usage errors, a filter value the API refuses and a filter given twice', () => {
         for (const [args, message] of [
           [['--newsletter', ''], /--newsletter is too short \(minimum is 1 characters\)/],
@@ -427,6 +445,10 @@ forEachStore((kind) => {
           [['--email', ''], /--email is too short/],
           [['--circulation-number', 'x'.repeat(51)], /--circulation-number is too long \(maximum is 50 characters\)/],
           [['--newsletter', 'weekly', '--newsletter', 'daily'], /--newsletter is given more than once/],
+          [
+            ['--format', 'csv', '--columns', 'name,adress'],
+            /--columns names no column "adress" \(did you mean address\?\)/,
+          ],
         ] as const) {
           const result = circulation(seeded.databaseUrl, 'export', ...args);
           assert.equal(result.status, 2, `${args.join(' ')}: ${result.stderr}`);
@@ -539,16 +561,5 @@ forEachStore((kind) => {
         await empty.close();
       }
     });
-  });
-});
-
-describe('circulation export on SQLite', () => {
-  it('refuses a path with no database, exiting 1 and making no file, where it read an empty new one', () => {
-    const missing = join(dir, 'mistyped', 'circulation.db');
-    const result = circulation(missing, 'export', '--status', 'active');
-    assert.equal(result.status, 1, result.stderr);
-    assert.equal(result.stdout, '');
-    assert.match(result.stderr, /there is no database at .*mistyped\/circulation\.db/);
-    assert.ok(!existsSync(join(dir, 'mistyped')));
   });
 });
