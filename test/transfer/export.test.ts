@@ -86,18 +86,8 @@ forEachStore((kind) => {
 
     it('lists who receives print as name, address, product and copies, a row a reader and product, and nothing else', async () => {
       const { text, header, rows } = await exportedCsv(store, { activeSubscription: { at: now, resource: 'print' } });
+      // name, the address's fields, product, copies (see columns.test.ts)
       assert.deepEqual(header, PRINT_LIST_COLUMNS);
-      assert.deepEqual(header, [
-        'name',
-        'address.streetAddress',
-        'address.unitNumber',
-        'address.addressLocality',
-        'address.addressRegion',
-        'address.addressCountry',
-        'address.postalCode',
-        'product',
-        'copies',
-      ]);
       assert.deepEqual(rows, [
         ['Dr. Ada Lovelace', '1 Main Street', '', 'Springfield', '', 'US', '62701', 'print-daily', '2'],
         ['Bob Bell', '2 Main Street', '', 'Springfield', '', 'US', '62701', 'print-weekend', '1'],
