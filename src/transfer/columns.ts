@@ -8,9 +8,9 @@
  * and `copies`, the product of the reader's active subscriptions and how many of them they hold.
  * A row carries one product, so with either of them a reader holding two products is two rows.
  */
+import { didYouMean } from '../domain/suggestion.js';
 import { USER_GROUPS } from '../domain/user.js';
 import { USER_CSV_COLUMNS } from './csv.js';
-import { didYouMean } from '../domain/suggestion.js';
 
 export const NAME_COLUMN = 'name';
 export const PRODUCT_COLUMN = 'product';
@@ -50,10 +50,8 @@ export function selectColumns(list: string): { columns: string[] } | { problem: 
     if (name === '') return { problem: 'names an empty column: give names separated by commas, such as name,address' };
     const named = COLUMN_GROUPS[name] ?? (EXPORT_COLUMNS.includes(name) ? [name] : undefined);
     if (!named) {
-      const known = [...EXPORT_COLUMNS, ...Object.keys(COLUMN_GROUPS)];
-      return {
-        problem: `names no column "${name}"${didYouMean(name, known)}; the columns are ${[...Object.keys(COLUMN_GROUPS), ...EXPORT_COLUMNS].join(', ')}`,
-      };
+      const known = [...Object.keys(COLUMN_GROUPS), ...EXPORT_COLUMNS];
+      return { problem: `names no column "${name}"${didYouMean(name, known)}; the columns are ${known.join(', ')}` };
     }
     const repeated = named.find((column) => columns.includes(column));
     if (repeated) return { problem: `names the column ${repeated} twice` };
