@@ -38,7 +38,7 @@ export const importCommand: Command = {
   A row may carry passwordHash instead of password: a reader's bcrypt ($2a$, $2b$, $2y$) or argon2
   hash from another system, verified at sign-in and then replaced by an argon2id hash.
 `,
-  run: (config, args) => withStore(importFrom, { existing: args.includes('--dry-run') })(config, args),
+  run: withStore(importFrom),
 };
 
 async function importFrom(store: Store, args: readonly string[]): Promise<void> {
