@@ -20,6 +20,11 @@ describe('shapeProblems', () => {
     ]);
   });
 
+  it(`finds nothing in an object of exactly ${MAX_MEMBERS} members`, () => {
+    const attributes = Object.fromEntries(Array.from({ length: MAX_MEMBERS }, (_, i) => [`k${i}`, i]));
+    assert.deepEqual(shapeProblems({ data: { attributes } }), []);
+  });
+
   it('answers one problem for an object of too many members', () => {
     const attributes = Object.fromEntries(Array.from({ length: MAX_MEMBERS + 1 }, (_, i) => [`k${i}`, i]));
     assert.deepEqual(shapeProblems({ data: { attributes } }), [

@@ -43,6 +43,27 @@ describe('parseInstant', () => {
     assert.equal(formatInstant(parseInstant('0000-01-01T01:00:00+01:00')!), '0000-01-01T00:00:00+00:00');
   });
 
+  it('rejects the first second past either end of the years 0000 to 9999 in UTC', () => {
+    // An offset of one minute reaches the instant one second past each bound.
+    assert.equal(parseInstant('9999-12-31T23:59:00-00:01'), undefined);
+    assert.equal(parseInstant('0000-01-01T00:00:59+00:01'), undefined);
+    assert.equal(parseInstant('9999-12-31T23:58:59-00:01'), parseInstant('9999-12-31T23:59:59Z'));
+    assert.equal(parseInstant('0000-01-01T00:01:00+00:01'), parseInstant('0000-01-01T00:00:00Z'));
+  });
+
+  it('rejects a timestamp with more before or after it: a five-digit year, trailing text', () => {
+    for (const text of [
+      '12025-01-01T00:00:00Z',
+      ' 2025-01-01T00:00:00Z',
+      '2025-01-01T00:00:00Z ',
+      '2025-01-01T00:00:00Zjunk',
+      '2025-01-01T00:00:00+00:00:00',
+      '2025-01-01T00:00:00.1234567890Z',
+    ]) {
+      assert.equal(parseInstant(text), undefined, JSON.stringify(text));
+    }
+  });
+
   it('accepts 29 February in a leap year', () => {
     assert.equal(parseInstant('2024-02-29T00:00:00Z'), utc(2024, 2, 29));
   });

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { accessOf, userSubscriptionFilter } from '../../src/domain/entitlement.js';
+import { accessOf, GIVING, userSubscriptionFilter } from '../../src/domain/entitlement.js';
 import { subscriptionStatus } from '../../src/domain/subscription.js';
 
 const T = Date.UTC(2026, 5, 1) / 1000;
@@ -23,6 +23,16 @@ describe('subscriptionStatus', () => {
   it('is expired once expired, whatever the dates say', () => {
     assert.equal(at(T - 10, null, true), 'expired');
     assert.equal(at(T + 10, T - 10, true), 'expired');
+  });
+});
+
+describe('GIVING', () => {
+  it('finds print-online subscriptions by any resource, and print or online ones only by their own', () => {
+    assert.deepEqual(GIVING, {
+      online: ['online', 'print-online'],
+      print: ['print', 'print-online'],
+      'print-online': ['print-online'],
+    });
   });
 });
 

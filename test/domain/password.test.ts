@@ -76,9 +76,32 @@ describe('hashPassword and verifyPassword', () => {
   });
 });
 
+/** A PHC string of these parameters (and a hash of `outputBytes`): the checks read them, never run the hash. */
+const phc = ({ v = 19, m = 19_456, t = 2, p = 1, outputBytes = 32 } = {}) =>
+  `$argon2id$v=${v}$m=${m},t=${t},p=${p}$c2FsdHNhbHRzYWx0c2FsdA$${'A'.repeat(Math.ceil((outputBytes * 4) / 3))}`;
+
 describe('needsRehash', () => {
   it('is false for an argon2id hash made today', async () => {
     assert.equal(needsRehash(await hashPassword('today')), false);
+    assert.equal(needsRehash(phc()), false);
+  });
+
+  it('is true for an argon2id hash that differs from today in one parameter alone, weaker or dearer', () => {
+    for (const [name, parameters] of [
+      ['older version 0x10', { v: 16 }],
+      ['less memory', { m: 19_455 }],
+      ['more memory', { m: 19_457 }],
+      ['fewer passes', { t: 1 }],
+      ['more passes', { t: 3 }],
+      ['more lanes', { p: 2 }],
+      ['a shorter hash', { outputBytes: 16 }],
+    ] as const) {
+      assert.equal(needsRehash(phc(parameters)), true, name);
+    }
+  });
+
+  it('is true for an argon2id hash it cannot read', () => {
+    assert.equal(needsRehash('$argon2id$garbage'), true);
   });
 
   it('is true for bcrypt, other argon2 variants and argon2id of other parameters', async () => {
@@ -122,6 +145,16 @@ describe('passwordHashProblem', () => {
     assert.equal(passwordHashProblem(argon2Of(65_535, 1, 1)), undefined);
   });
 
+  it('takes an argon2 hash at any one bound, the others low', () => {
+    for (const [m, t, p] of [
+      [65_536, 1, 1],
+      [4_096, 10, 1],
+      [4_096, 1, 16],
+    ] as const) {
+      assert.equal(passwordHashProblem(argon2Of(m, t, p)), undefined, `${m} ${t} ${p}`);
+    }
+  });
+
   it('refuses an argon2 hash over any one bound, however low the others', () => {
     for (const [m, t, p] of [
       [65_537, 1, 1],
@@ -140,7 +173,23 @@ describe('passwordHashProblem', () => {
   it('takes a bcrypt hash at cost 14, the bound, and refuses cost 15', async () => {
     const bcrypt = await bcryptHash('x', 4);
     assert.equal(passwordHashProblem(bcrypt.replace('$04$', '$14$')), undefined);
-    assert.match(passwordHashProblem(bcrypt.replace('$04$', '$15$')) ?? '', /cost above 14/);
+    assert.equal(passwordHashProblem(bcrypt.replace('$04$', '$15$')), 'has a bcrypt cost above 14');
+  });
+
+  it("takes bcrypt's least cost, 4, and refuses a cost below it or above 31 as no bcrypt hash", async () => {
+    const bcrypt = await bcryptHash('x', 4);
+    assert.equal(passwordHashProblem(bcrypt), undefined);
+    for (const cost of ['03', '32', '99']) {
+      assert.equal(
+        passwordHashProblem(bcrypt.replace('$04$', `$${cost}$`)),
+        'must be a bcrypt ($2a$, $2b$, $2y$) or argon2 (PHC string) hash',
+        cost,
+      );
+    }
+  });
+
+  it('says which argon2 bounds a refused hash is over', () => {
+    assert.equal(passwordHashProblem(argon2Of(65_537, 1, 1)), 'has argon2 parameters above 64 MiB, 10 passes or 16 lanes');
   });
 });
 

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import {
   compactKey,
   searchKey,
+  SEARCH_MAX_LENGTH,
   searchRange,
   similarity,
   similarPieces,
@@ -51,6 +52,14 @@ describe('successor', () => {
   it('skips the surrogates and carries past the last code point', () => {
     assert.equal(successor('a\ud7ff'), 'a\ue000');
     assert.equal(successor('a\u{10ffff}'), 'b');
+    assert.equal(successor('a\u{10ffff}\u{10ffff}'), 'b');
+  });
+
+  it('is, for text made only of the last code point, a string of more of them than any key is long', () => {
+    const beyond = '\u{10ffff}'.repeat(SEARCH_MAX_LENGTH + 1);
+    assert.equal(successor('\u{10ffff}'), beyond);
+    assert.equal(successor('\u{10ffff}'.repeat(3)), beyond);
+    assert.ok('\u{10ffff}'.repeat(SEARCH_MAX_LENGTH) < beyond);
   });
 });
 
@@ -64,6 +73,10 @@ describe('searchRange', () => {
   it('matches an id only when the text can be one', () => {
     assert.equal(searchRange('1234')?.id, '1234');
     assert.equal(searchRange('0123')?.id, undefined);
+    assert.equal(searchRange('999999999999999')?.id, '999999999999999');
+    for (const text of ['12 Main', 'Main 12', '1234567890123456', '12a', 'a12']) {
+      assert.equal(searchRange(text)?.id, undefined, text);
+    }
     assert.equal(searchRange(' C-1 ')?.exact, 'C-1');
     assert.equal(searchRange(' \t '), undefined);
   });

@@ -4,6 +4,7 @@ import { DomainFailure } from '../../src/domain/failures.js';
 import {
   changedSubscription,
   newSubscription,
+  subscriptionRuleProblems,
   toSubscriptionAttributes,
   type SubscriptionValues,
 } from '../../src/domain/subscription.js';
@@ -174,5 +175,44 @@ describe('toSubscriptionAttributes', () => {
       expired: true,
       status: 'expired',
     });
+  });
+
+  it('reads an open-ended subscription back with dateEnded null, never the epoch', () => {
+    const stored = { ...current({ dateEnded: null }), id: '7', userId: '3', expired: false, version: 1 };
+    const attributes = toSubscriptionAttributes(stored, seconds(JAN_2026));
+    assert.equal(attributes.dateEnded, null);
+    assert.equal(attributes.status, 'active');
+  });
+});
+
+describe('subscriptionRuleProblems', () => {
+  const DATES_OUT_OF_ORDER = { pointer: '/data/attributes/dateEnded', detail: 'must not be before dateStarted' };
+
+  it('finds a dateEnded before dateStarted, at dateEnded', () => {
+    assert.deepEqual(subscriptionRuleProblems({ dateStarted: JAN_2026, dateEnded: JAN_2025 }), [DATES_OUT_OF_ORDER]);
+  });
+
+  it('compares instants: a second before the start is out of order, the start itself is not', () => {
+    assert.deepEqual(
+      subscriptionRuleProblems({ dateStarted: '2025-01-01T01:00:00+01:00', dateEnded: '2024-12-31T23:59:59Z' }),
+      [DATES_OUT_OF_ORDER],
+    );
+    assert.deepEqual(subscriptionRuleProblems({ dateStarted: '2025-01-01T01:00:00+01:00', dateEnded: JAN_2025 }), []);
+    assert.deepEqual(subscriptionRuleProblems({ dateStarted: JAN_2025, dateEnded: '2025-01-01T00:00:01Z' }), []);
+  });
+
+  it("leaves dates that are missing, null, not text or not timestamps to the schema's problems", () => {
+    for (const attributes of [
+      null,
+      [JAN_2026, JAN_2025],
+      { dateStarted: JAN_2026 },
+      { dateEnded: JAN_2025 },
+      { dateStarted: JAN_2026, dateEnded: null },
+      { dateStarted: 1, dateEnded: JAN_2025 },
+      { dateStarted: 'soon', dateEnded: JAN_2025 },
+      { dateStarted: JAN_2026, dateEnded: 'yesterday' },
+    ]) {
+      assert.deepEqual(subscriptionRuleProblems(attributes), [], JSON.stringify(attributes));
+    }
   });
 });

@@ -3,13 +3,17 @@ import { describe, it } from 'node:test';
 import {
   toUserAttributes,
   toUserFields,
+  updatesNothing,
   USER_FIELDS,
+  UserCreateAttributes,
   userRuleProblems,
   type UserCreate,
 } from '../../src/domain/user.js';
+import { compileSchema, everyProblemOf } from '../../src/domain/validation.js';
 import { fullUserAttributes } from '../support/fixtures.js';
 
 const REGION_POINTER = '/data/attributes/address/addressRegion';
+const REGION_PROBLEM = { pointer: REGION_POINTER, detail: 'must be at most two characters when addressCountry is US or CA' };
 
 function fullAttributes(): UserCreate {
   return fullUserAttributes('ada@example.com');
@@ -28,9 +32,7 @@ describe('userRuleProblems', () => {
 
   it('refuses a longer region in US, CA, USA and CAN, at the region pointer', () => {
     for (const addressCountry of ['US', 'CA', 'USA', 'CAN']) {
-      const problems = userRuleProblems({ address: { addressCountry, addressRegion: 'New York' } });
-      assert.equal(problems.length, 1, addressCountry);
-      assert.equal(problems[0]?.pointer, REGION_POINTER);
+      assert.deepEqual(userRuleProblems({ address: { addressCountry, addressRegion: 'NYC' } }), [REGION_PROBLEM]);
     }
   });
 
@@ -60,11 +62,42 @@ describe('userRuleProblems', () => {
     assert.deepEqual(userRuleProblems({ address: { addressRegion: 'Greater London', addressCountry: null } }), []);
   });
 
-  it('refuses a newsletter both added and removed, naming it', () => {
-    const problems = userRuleProblems({ newsletters: { add: ['daily', 'weekly'], remove: ['weekly'] } });
-    assert.equal(problems.length, 1);
-    assert.equal(problems[0]?.pointer, '/data/attributes/newsletters');
-    assert.match(problems[0]?.detail ?? '', /\bweekly\b/);
+  it('refuses a newsletter both added and removed, naming it once however often it is sent', () => {
+    const problems = userRuleProblems({ newsletters: { add: ['daily', 'weekly', 'weekly'], remove: ['weekly'] } });
+    assert.deepEqual(problems, [
+      { pointer: '/data/attributes/newsletters', detail: 'newsletter weekly cannot be both added and removed' },
+    ]);
+  });
+
+  it('leaves newsletters of the wrong type to the schema', () => {
+    for (const newsletters of [{ add: ['daily'], remove: 'daily' }, { add: 'daily', remove: ['daily'] }]) {
+      assert.deepEqual(userRuleProblems({ newsletters }), [], JSON.stringify(newsletters));
+    }
+    assert.deepEqual(userRuleProblems({ newsletters: { add: [1], remove: [1] } }), []);
+  });
+
+  it('reads no attributes from what is not an object, nor from an address that is not one', () => {
+    for (const attributes of [null, 'text', ['password1'], { address: ['US', 'New York'] }]) {
+      assert.deepEqual(userRuleProblems(attributes), [], JSON.stringify(attributes));
+    }
+  });
+
+  it('leaves a region or country that is not text to the schema', () => {
+    assert.deepEqual(userRuleProblems({ address: { addressCountry: 'US', addressRegion: ['New York'] } }), []);
+    assert.deepEqual(userRuleProblems({ address: { addressCountry: ['US'], addressRegion: 'New York' } }), []);
+  });
+
+  it('leaves a password or hash that is not text, or longer than the schema takes, to the schema, never failing on it', () => {
+    for (const attributes of [
+      { password: ['password1'] },
+      { password: 12345678 },
+      { passwordHash: ['$2b$10$x'] },
+      { password: ['correct horse battery'], passwordHash: '$2b$04$' + 'a'.repeat(53) },
+      { password: 'password1'.repeat(29) },
+      { passwordHash: '$'.repeat(513) },
+    ]) {
+      assert.deepEqual(userRuleProblems(attributes), [], JSON.stringify(attributes).slice(0, 60));
+    }
   });
 
   it('allows adding some newsletters while removing others', () => {
@@ -82,10 +115,9 @@ describe('userRuleProblems', () => {
 
   it('refuses a password and a password hash sent together', () => {
     const problems = userRuleProblems({ password: 'correct horse battery', passwordHash: '$2b$10$x' });
-    assert.deepEqual(
-      problems.map((p) => p.pointer),
-      ['/data/attributes/passwordHash'],
-    );
+    assert.deepEqual(problems, [
+      { pointer: '/data/attributes/passwordHash', detail: 'cannot be sent with password; send one of them' },
+    ]);
   });
 
   it('refuses a password hash that is neither bcrypt nor argon2, at its pointer', () => {
@@ -93,6 +125,43 @@ describe('userRuleProblems', () => {
     assert.deepEqual(rest, []);
     assert.equal(problem?.pointer, '/data/attributes/passwordHash');
     assert.match(problem?.detail ?? '', /^must be a bcrypt/);
+  });
+});
+
+describe('the user schema', () => {
+  const validate = compileSchema(UserCreateAttributes);
+  const passwordProblems = (password: string) =>
+    everyProblemOf(validate, UserCreateAttributes, { email: 'ada@example.com', familyName: 'L', password }, '');
+
+  it('takes a password of 8 to 256 characters, however uncommon, and refuses one of 7 or 257', () => {
+    // Of no common password's letters, so that only the length can refuse them.
+    const uncommon = (length: number) => 'Zq7#vB2!'.repeat(33).slice(0, length);
+    assert.deepEqual(passwordProblems(uncommon(8)), []);
+    assert.deepEqual(passwordProblems(uncommon(256)), []);
+    assert.deepEqual(passwordProblems(uncommon(7)), [
+      { pointer: '/password', detail: 'is too short (minimum is 8 characters)' },
+    ]);
+    assert.deepEqual(passwordProblems(uncommon(6)), [
+      { pointer: '/password', detail: 'is too short (minimum is 8 characters)' },
+    ]);
+    assert.deepEqual(passwordProblems(uncommon(257)), [
+      { pointer: '/password', detail: 'is too long (maximum is 256 characters)' },
+    ]);
+  });
+});
+
+describe('updatesNothing', () => {
+  it('is true with no attribute, or newsletters with nothing to add or remove', () => {
+    assert.equal(updatesNothing({}), true);
+    assert.equal(updatesNothing({ newsletters: {} }), true);
+    assert.equal(updatesNothing({ newsletters: { add: [], remove: [] } }), true);
+  });
+
+  it('is false with any attribute, null included, or a newsletter to add or remove', () => {
+    assert.equal(updatesNothing({ givenName: null }), false);
+    assert.equal(updatesNothing({ newsletters: { add: ['daily'] } }), false);
+    assert.equal(updatesNothing({ newsletters: { remove: ['daily'] } }), false);
+    assert.equal(updatesNothing({ givenName: 'Ada', newsletters: {} }), false);
   });
 });
 
@@ -149,6 +218,11 @@ describe('toUserAttributes', () => {
     const { password: _password, newsletters: _newsletters, ...attributes } = fullAttributes();
     const read = toUserAttributes(attributes.email, toUserFields(attributes), ['daily', 'weekly'], null);
     assert.deepEqual(read, { ...attributes, newsletters: ['daily', 'weekly'], lastSignInAt: null });
+  });
+
+  it('reads no field the schema does not name', () => {
+    const read = toUserAttributes('a@example.com', { familyName: 'Reader', legacyColumn: 'x' }, [], null);
+    assert.equal('legacyColumn' in read, false);
   });
 
   it('writes the last sign-in as an ISO-8601 instant in UTC', () => {
