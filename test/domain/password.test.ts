@@ -189,7 +189,10 @@ describe('passwordHashProblem', () => {
   });
 
   it('says which argon2 bounds a refused hash is over', () => {
-    assert.equal(passwordHashProblem(argon2Of(65_537, 1, 1)), 'has argon2 parameters above 64 MiB, 10 passes or 16 lanes');
+    assert.equal(
+      passwordHashProblem(argon2Of(65_537, 1, 1)),
+      'has argon2 parameters above 64 MiB, 10 passes or 16 lanes',
+    );
   });
 });
 

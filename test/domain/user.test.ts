@@ -13,7 +13,10 @@ import { compileSchema, everyProblemOf } from '../../src/domain/validation.js';
 import { fullUserAttributes } from '../support/fixtures.js';
 
 const REGION_POINTER = '/data/attributes/address/addressRegion';
-const REGION_PROBLEM = { pointer: REGION_POINTER, detail: 'must be at most two characters when addressCountry is US or CA' };
+const REGION_PROBLEM = {
+  pointer: REGION_POINTER,
+  detail: 'must be at most two characters when addressCountry is US or CA',
+};
 
 function fullAttributes(): UserCreate {
   return fullUserAttributes('ada@example.com');
@@ -70,7 +73,10 @@ describe('userRuleProblems', () => {
   });
 
   it('leaves newsletters of the wrong type to the schema', () => {
-    for (const newsletters of [{ add: ['daily'], remove: 'daily' }, { add: 'daily', remove: ['daily'] }]) {
+    for (const newsletters of [
+      { add: ['daily'], remove: 'daily' },
+      { add: 'daily', remove: ['daily'] },
+    ]) {
       assert.deepEqual(userRuleProblems({ newsletters }), [], JSON.stringify(newsletters));
     }
     assert.deepEqual(userRuleProblems({ newsletters: { add: [1], remove: [1] } }), []);
