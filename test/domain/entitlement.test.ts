@@ -73,10 +73,32 @@ describe('userSubscriptionFilter', () => {
     });
   });
 
+  it('narrows by resource or product alone with status active', () => {
+    assert.deepEqual(userSubscriptionFilter({ status: 'active' }, T), { filter: { at: T } });
+    assert.deepEqual(userSubscriptionFilter({ status: 'active', resource: 'online' }, T), {
+      filter: { at: T, resource: 'online' },
+    });
+    assert.deepEqual(userSubscriptionFilter({ status: 'active', product: 'p' }, T), {
+      filter: { at: T, product: 'p' },
+    });
+  });
+
   it('refuses another status, an unknown resource, and a resource or product without status active', () => {
-    assert.equal(userSubscriptionFilter({ status: 'ended' }, T).problem?.name, 'status');
-    assert.equal(userSubscriptionFilter({ status: 'active', resource: 'radio' }, T).problem?.name, 'resource');
-    assert.equal(userSubscriptionFilter({ resource: 'print' }, T).problem?.name, 'resource');
-    assert.equal(userSubscriptionFilter({ product: 'p' }, T).problem?.name, 'product');
+    const NEEDS_ACTIVE = 'needs status active: it narrows the users with an active subscription';
+    assert.deepEqual(userSubscriptionFilter({ status: 'ended' }, T), {
+      problem: { name: 'status', detail: 'can only be active: users are found by their active subscriptions' },
+    });
+    assert.deepEqual(userSubscriptionFilter({ status: 'active', resource: 'radio' }, T), {
+      problem: { name: 'resource', detail: 'must be one of: online, print, print-online' },
+    });
+    assert.deepEqual(userSubscriptionFilter({ resource: 'print' }, T), {
+      problem: { name: 'resource', detail: NEEDS_ACTIVE },
+    });
+    assert.deepEqual(userSubscriptionFilter({ resource: 'print', product: 'p' }, T), {
+      problem: { name: 'resource', detail: NEEDS_ACTIVE },
+    });
+    assert.deepEqual(userSubscriptionFilter({ product: 'p' }, T), {
+      problem: { name: 'product', detail: NEEDS_ACTIVE },
+    });
   });
 });

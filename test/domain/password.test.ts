@@ -14,6 +14,7 @@ import {
   isCommonPassword,
   MAX_CONCURRENT_HASHES,
   needsRehash,
+  notBeforeFloor,
   passwordHashProblem,
   verifyPassword,
 } from '../../src/domain/password.js';
@@ -210,6 +211,14 @@ describe('isCommonPassword', () => {
       .find((p) => !dictionary['passwords-common'].slice(0, 10_000).includes(p));
     assert.equal(isCommonPassword(beyond as string), false);
     assert.equal(isCommonPassword('correct horse battery'), false);
+  });
+});
+
+describe('notBeforeFloor', () => {
+  it('resolves no sooner than the floor after the start it is given', async () => {
+    const startedAt = performance.now();
+    await notBeforeFloor(startedAt, 30);
+    assert.ok(performance.now() - startedAt >= 30);
   });
 });
 

@@ -102,6 +102,10 @@ describe('searchRange, for callers', () => {
     );
     assert.equal(searchRange('priya')?.words, undefined);
     assert.equal(searchRange('li wu')?.words?.[0]?.whole, true);
+    assert.deepEqual(
+      searchRange('ana maria de la cruz')?.words?.map((w) => w.from),
+      ['ana', 'maria', 'de', 'la'],
+    );
   });
 
   it('matches the compact keys with the text as they are written', () => {

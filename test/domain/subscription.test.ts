@@ -3,9 +3,12 @@ import { describe, it } from 'node:test';
 import { DomainFailure } from '../../src/domain/failures.js';
 import {
   changedSubscription,
+  groupByUser,
   newSubscription,
   subscriptionRuleProblems,
   toSubscriptionAttributes,
+  toSubscriptionRelationships,
+  type StoredSubscription,
   type SubscriptionValues,
 } from '../../src/domain/subscription.js';
 
@@ -19,7 +22,9 @@ function isDateOrderError(error: unknown): boolean {
   assert.ok(error instanceof DomainFailure);
   assert.equal(error.code, 'INVALID_ATTRIBUTE');
   assert.equal(error.problems.length, 1);
-  assert.equal(error.problems[0]?.pointer, '/data/attributes/dateEnded');
+  assert.deepEqual(error.problems, [
+    { pointer: '/data/attributes/dateEnded', detail: 'must not be before dateStarted' },
+  ]);
   return true;
 }
 
@@ -214,5 +219,46 @@ describe('subscriptionRuleProblems', () => {
     ]) {
       assert.deepEqual(subscriptionRuleProblems(attributes), [], JSON.stringify(attributes));
     }
+  });
+});
+
+describe('toSubscriptionRelationships', () => {
+  const stored = (productId: string | null): StoredSubscription => ({
+    ...current({ productId }),
+    id: '7',
+    userId: '3',
+    expired: false,
+    version: 1,
+  });
+
+  it('names the product as a products resource identifier', () => {
+    assert.deepEqual(toSubscriptionRelationships(stored('digital-annual')), {
+      product: { data: { type: 'products', id: 'digital-annual' } },
+    });
+  });
+
+  it('has data null without a product', () => {
+    assert.deepEqual(toSubscriptionRelationships(stored(null)), { product: { data: null } });
+  });
+});
+
+describe('groupByUser', () => {
+  it("groups subscriptions by their user's id, each user's in the order given", () => {
+    const of = (id: string, userId: string): StoredSubscription => ({
+      ...current(),
+      id,
+      userId,
+      expired: false,
+      version: 1,
+    });
+    const grouped = groupByUser([of('1', 'a'), of('2', 'b'), of('3', 'a')]);
+    assert.deepEqual(
+      [...grouped].map(([user, list]) => [user, list.map((s) => s.id)]),
+      [
+        ['a', ['1', '3']],
+        ['b', ['2']],
+      ],
+    );
+    assert.equal(groupByUser([]).size, 0);
   });
 });

@@ -126,6 +126,18 @@ describe('userRuleProblems', () => {
     ]);
   });
 
+  it('checks a password and a hash at the longest the schema takes', () => {
+    assert.deepEqual(userRuleProblems({ password: 'p'.repeat(256), passwordHash: '$2b$10$x' }), [
+      { pointer: '/data/attributes/passwordHash', detail: 'cannot be sent with password; send one of them' },
+    ]);
+    assert.deepEqual(userRuleProblems({ passwordHash: '$'.repeat(512) }), [
+      {
+        pointer: '/data/attributes/passwordHash',
+        detail: 'must be a bcrypt ($2a$, $2b$, $2y$) or argon2 (PHC string) hash',
+      },
+    ]);
+  });
+
   it('refuses a password hash that is neither bcrypt nor argon2, at its pointer', () => {
     const [problem, ...rest] = userRuleProblems({ passwordHash: 'md5:5f4dcc3b5aa765d61d8327deb882cf99' });
     assert.deepEqual(rest, []);
@@ -240,6 +252,13 @@ describe('toUserAttributes', () => {
     const nulls = Object.fromEntries(USER_FIELDS.map((f) => [f, null]));
     const read = toUserAttributes('a@example.com', { ...nulls, familyName: 'Reader' }, [], null);
     assert.deepEqual([read.address, read.worksFor, read.demographics], [null, null, null]);
+    const unset = toUserAttributes(
+      'a@example.com',
+      { familyName: 'Reader', 'address.postalCode': undefined },
+      [],
+      null,
+    );
+    assert.equal(unset.address, null);
   });
 
   it('reads a nested object with some fields set as the whole object, the others null', () => {
