@@ -242,6 +242,7 @@ function casesOf(schema: Schema, pointer: string, place: Place, inAttributes: bo
         });
       }
       refused('an array for an object', []);
+      if (!nullable(schema)) refused('null for an object', null, "can't be blank");
       for (const [name, member] of Object.entries(schema.properties ?? {})) {
         cases.push(
           ...casesOf(member, `${pointer}/${name}`, (value) => place({ ...base(), [name]: value }), inAttributes),
@@ -302,6 +303,7 @@ function casesOf(schema: Schema, pointer: string, place: Place, inAttributes: bo
         refused(`${JSON.stringify(bad)}, not of its ${keyword}`, bad, schema.errorMessage?.[keyword]);
       }
       refused('a number for a string', 1);
+      refused('an array for a string', [text(schema, pointer)]);
       if (!nullable(schema)) refused('null', null);
       return cases;
     }
