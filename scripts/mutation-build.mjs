@@ -4,18 +4,25 @@
  * each test file a mutant runs starts as plain node, without tsx compiling and loading on every
  * start: under a second saved per test process, which across a thousand mutants is most of the run.
  */
-import { readdirSync } from 'node:fs';
-import { join } from 'node:path';
+import { copyFileSync, mkdirSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import * as esbuild from 'esbuild';
 
 const OUT = '.mutation-build';
 
-function typeScriptFiles(dir) {
+function filesEndingIn(dir, ending) {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return typeScriptFiles(path);
-    return entry.name.endsWith('.ts') && !entry.name.endsWith('.d.ts') ? [path] : [];
+    if (entry.isDirectory()) return filesEndingIn(path, ending);
+    return entry.name.endsWith(ending) && !entry.name.endsWith('.d.ts') ? [path] : [];
   });
+}
+const typeScriptFiles = (dir) => filesEndingIn(dir, '.ts');
+
+// What the tests read beside them (a snapshot), where they look for it.
+for (const path of filesEndingIn('test', '.json')) {
+  mkdirSync(dirname(join(OUT, path)), { recursive: true });
+  copyFileSync(path, join(OUT, path));
 }
 
 await esbuild.build({

@@ -182,6 +182,7 @@ export function subscriptionRuleProblems(attributes: unknown): Problem[] {
   }
   const started = parseInstant(attributes.dateStarted);
   const ended = parseInstant(attributes.dateEnded);
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: for the type checker; undefined is neither < nor > a number
   return started !== undefined && ended !== undefined && ended < started ? [DATES_OUT_OF_ORDER] : [];
 }
 

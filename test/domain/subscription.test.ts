@@ -214,6 +214,9 @@ describe('subscriptionRuleProblems', () => {
       { dateEnded: JAN_2025 },
       { dateStarted: JAN_2026, dateEnded: null },
       { dateStarted: 1, dateEnded: JAN_2025 },
+      // An array of one timestamp reads as that timestamp where it is taken for text.
+      { dateStarted: [JAN_2026], dateEnded: JAN_2025 },
+      { dateStarted: JAN_2026, dateEnded: [JAN_2025] },
       { dateStarted: 'soon', dateEnded: JAN_2025 },
       { dateStarted: JAN_2026, dateEnded: 'yesterday' },
     ]) {
