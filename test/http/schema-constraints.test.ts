@@ -126,7 +126,7 @@ function examplesOf(schema: Schema, pointer: string): Examples | undefined {
   return undefined;
 }
 
-/** A string the schema takes, of `length` characters when given (else a short one). */
+/** A string the schema takes, of `length` characters when given (else of 40, or its bound). */
 function text(schema: Schema, pointer: string, length?: number): string {
   const wanted = length ?? Math.min(Math.max(schema.minLength ?? 0, 40), schema.maxLength ?? Infinity);
   const value = (examplesOf(schema, pointer)?.fits ?? plain)(wanted);
