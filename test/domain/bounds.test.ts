@@ -13,6 +13,13 @@ describe('shapeProblems', () => {
     assert.deepEqual(shapeProblems(document), []);
   });
 
+  it('takes any JSON value as the document, null and scalars included', () => {
+    for (const document of [null, 5, true, 'text']) assert.deepEqual(shapeProblems(document), [], String(document));
+    assert.deepEqual(shapeProblems('nul\u0000'), [
+      { pointer: '', detail: 'must not contain NUL characters or unpaired surrogates' },
+    ]);
+  });
+
   it('answers one problem for an array of too many items, at the array, whatever it holds', () => {
     const document = { data: { attributes: { newsletters: { add: new Array(520_000).fill(0) } } } };
     assert.deepEqual(shapeProblems(document), [
