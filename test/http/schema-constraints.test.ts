@@ -7,7 +7,7 @@
  * member added at every level), and each is sent through the HTTP interface on both stores. So a
  * constraint that stops being enforced fails here, and the table keeps up with the schemas by
  * itself: a pattern or format with no example fails until it has one. A constraint taken out of a
- * schema takes its cases with it; that is a changed line of `test/domain/schemas.snapshot.json`.
+ * schema takes its cases with it; that is a changed line of `test/domain/exported-data.snapshot.json`.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
