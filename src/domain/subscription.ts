@@ -180,10 +180,10 @@ export function subscriptionRuleProblems(attributes: unknown): Problem[] {
   if (!isRecord(attributes) || typeof attributes.dateStarted !== 'string' || typeof attributes.dateEnded !== 'string') {
     return [];
   }
-  const started = parseInstant(attributes.dateStarted);
-  const ended = parseInstant(attributes.dateEnded);
-  // Stryker disable next-line ConditionalExpression,LogicalOperator: for the type checker; undefined is neither < nor > a number
-  return started !== undefined && ended !== undefined && ended < started ? [DATES_OUT_OF_ORDER] : [];
+  // A date that is no timestamp is the schema's to report: as NaN it is never out of order.
+  const started = parseInstant(attributes.dateStarted) ?? NaN;
+  const ended = parseInstant(attributes.dateEnded) ?? NaN;
+  return ended < started ? [DATES_OUT_OF_ORDER] : [];
 }
 
 function instant(text: string): number {
