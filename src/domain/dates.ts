@@ -29,6 +29,7 @@ export function parseInstant(text: string): number | undefined {
   const offsetMinutes = m[9] === undefined ? 0 : Number(m[9]);
   if (month < 1 || month > 12 || day < 1 || day > daysInMonth(year, month)) return undefined;
   if (hour > 23 || minute > 59 || second > 59 || offsetHours > 23 || offsetMinutes > 59) return undefined;
+  // Stryker disable next-line OptionalChaining: the pattern always captures the offset; `?.` is for the type checker
   const sign = m[7]?.startsWith('-') ? -1 : 1;
   const utcSeconds = utcDate(year, month - 1, day).setUTCHours(hour, minute, second) / 1000;
   const instant = utcSeconds - sign * (offsetHours * 3600 + offsetMinutes * 60);

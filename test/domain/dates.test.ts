@@ -1,6 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { formatInstant, isIsoDateTime, parseDateOrInstant, parseInstant } from '../../src/domain/dates.js';
+import {
+  formatInstant,
+  formatMilliseconds,
+  isIsoDateTime,
+  nowInSeconds,
+  parseDateOrInstant,
+  parseInstant,
+} from '../../src/domain/dates.js';
 
 const utc = (...parts: [number, number, number, number?, number?, number?]) => {
   const [year, month, day, hour = 0, minute = 0, second = 0] = parts;
@@ -98,6 +105,11 @@ describe('parseInstant', () => {
     assert.equal(parseInstant('2025-01-01T00:00:00.5'), undefined);
   });
 
+  it('accepts an offset of up to 23 hours and 59 minutes', () => {
+    assert.equal(parseInstant('2025-01-02T00:00:00+23:59'), utc(2025, 1, 1, 0, 1));
+    assert.equal(parseInstant('2025-01-01T00:00:00-23:00'), utc(2025, 1, 1, 23));
+  });
+
   it('rejects an offset with an hour over 23 or a minute over 59', () => {
     assert.equal(parseInstant('2025-01-01T00:00:00+24:00'), undefined);
     assert.equal(parseInstant('2025-01-01T00:00:00+01:60'), undefined);
@@ -166,4 +178,19 @@ describe('parseDateOrInstant', () => {
   for (const text of ['2026-02-30', '2026-13-01', '01/12/2026', '2026-12-01T00:00:00', 'tomorrow', '']) {
     it(`reads ${JSON.stringify(text)} as no date`, () => assert.equal(parseDateOrInstant(text), undefined));
   }
+});
+
+describe('formatMilliseconds', () => {
+  it('writes UTC to the millisecond with a +00:00 offset', () => {
+    assert.equal(formatMilliseconds(utc(2025, 3, 4, 5, 6, 7) * 1000 + 89), '2025-03-04T05:06:07.089+00:00');
+  });
+});
+
+describe('nowInSeconds', () => {
+  it('is the clock in whole seconds since the epoch', () => {
+    const before = Math.floor(Date.now() / 1000);
+    const now = nowInSeconds();
+    const after = Math.floor(Date.now() / 1000);
+    assert.ok(Number.isInteger(now) && before <= now && now <= after, `${before} ${now} ${after}`);
+  });
 });
