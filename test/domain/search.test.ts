@@ -24,6 +24,7 @@ describe('searchKey', () => {
     assert.equal(searchKey('Παπαστράτος'), searchKey('ΠΑΠΑΣΤΡΑΤΟΣ'));
     assert.ok(searchKey('Παπαστράτος')?.startsWith(searchKey('ΠΑΠΑΣ') as string));
     assert.equal(searchKey('Ｍüller'), 'muller');
+    assert.equal(searchKey('ΠΑΠΑΣ'), 'παπασ');
   });
 
   it('writes letters that are no base letter with a mark as the plain letters callers type', () => {
@@ -33,6 +34,7 @@ describe('searchKey', () => {
     assert.equal(searchKey('Đorđević'), 'dordevic');
     assert.equal(searchKey('Þórsdóttir'), 'thorsdottir');
     assert.equal(searchKey('GROẞ'), 'gross');
+    assert.equal(searchKey('Ðħŧ'), 'dht');
   });
 
   it('has no key for no name', () => {
@@ -101,6 +103,10 @@ describe('searchRange, for callers', () => {
       ['priya', 'nunez'],
     );
     assert.equal(searchRange('priya')?.words, undefined);
+    assert.deepEqual(
+      searchRange('priya - nunez')?.words?.map((w) => w.from),
+      ['priya', 'nunez'],
+    );
     assert.equal(searchRange('li wu')?.words?.[0]?.whole, true);
     assert.deepEqual(
       searchRange('ana maria de la cruz')?.words?.map((w) => w.from),
