@@ -7,6 +7,8 @@ import { POSTGRES_BACKUPS } from './backups/copy.js';
 import type { BackupSettings } from './backups/schedule.js';
 import { resetUrlProblem } from './domain/password-reset.js';
 import { parseNetworks, type AllowedNetworks, type RetryPolicy } from './domain/webhooks.js';
+import { DEFAULT_HOLD_ALLOWANCE_DAYS, DEFAULT_REPEAT_COMPLAINT_DAYS, type PrintSettings } from './domain/print.js';
+import { isTimeZone, MAX_CUTOFF_DAYS, parseCutoff, type ChangeCutoff } from './domain/publication.js';
 import type { RetentionSettings } from './jobs/retention.js';
 import {
   DEFAULT_RESET_TOKEN_TTL_MINUTES,
@@ -71,6 +73,8 @@ export interface Config {
   reportMaxAgeSeconds: number;
   /** Scheduled backups of a SQLite database (BACKUP_DIR); undefined without BACKUP_DIR. */
   backups: BackupSettings | undefined;
+  /** Print circulation: the publication calendar, the hold allowance, repeat complaints. */
+  print: PrintSettings;
 }
 
 export interface RetentionConfig extends RetentionSettings {
@@ -150,6 +154,7 @@ export const SETTINGS = {
   mail: ['SMTP_URL', 'MAIL_FROM', 'MAIL_TEMPLATES_DIR'],
   console: ['CONSOLE_SESSION_IDLE_MINUTES', 'CONSOLE_SESSION_MAX_HOURS', 'REPORT_MAX_AGE_SECONDS'],
   catalogue: ['STRICT_REFERENCES'],
+  print: ['PUBLICATION_TIME_ZONE', 'CHANGE_CUTOFF', 'HOLD_ALLOWANCE_DAYS', 'REPEAT_COMPLAINT_DAYS'],
   backups: ['BACKUP_DIR', 'BACKUP_INTERVAL_MINUTES', 'BACKUP_KEEP'],
   jobs: [
     'LAPSE_INTERVAL_SECONDS',
@@ -229,6 +234,17 @@ export function loadConfig(env: Env = process.env): Config {
       3600 * integer('CONSOLE_SESSION_MAX_HOURS', env.CONSOLE_SESSION_MAX_HOURS, DEFAULT_CONSOLE_MAX_HOURS, 1, 168),
     reportMaxAgeSeconds: integer('REPORT_MAX_AGE_SECONDS', env.REPORT_MAX_AGE_SECONDS, 60, 0, 3600),
     backups: backups(env, databaseConfig),
+    print: {
+      calendar: { zone: timeZone(env.PUBLICATION_TIME_ZONE), cutoff: cutoff(env.CHANGE_CUTOFF) },
+      holdAllowanceDays: integer('HOLD_ALLOWANCE_DAYS', env.HOLD_ALLOWANCE_DAYS, DEFAULT_HOLD_ALLOWANCE_DAYS, 0, 366),
+      repeatComplaintDays: integer(
+        'REPEAT_COMPLAINT_DAYS',
+        env.REPEAT_COMPLAINT_DAYS,
+        DEFAULT_REPEAT_COMPLAINT_DAYS,
+        0,
+        366,
+      ),
+    },
     retention: {
       intervalSeconds: integer('RETENTION_INTERVAL_SECONDS', env.RETENTION_INTERVAL_SECONDS, 600, 0, 86_400),
       idempotencyHours: integer('IDEMPOTENCY_RETENTION_HOURS', env.IDEMPOTENCY_RETENTION_HOURS, 24, 1, 720),
@@ -335,6 +351,25 @@ function integer(setting: string, value: string | undefined, fallback: number, m
     throw new ConfigError(setting, `"${value}" is not a whole number from ${min} to ${max}`);
   }
   return n;
+}
+
+function timeZone(value: string | undefined): string {
+  if (value === undefined || value === '') return 'UTC';
+  if (!isTimeZone(value)) {
+    throw new ConfigError('PUBLICATION_TIME_ZONE', `"${value}" is not an IANA time zone, such as Europe/Berlin`);
+  }
+  return value;
+}
+
+function cutoff(value = '-1T19:00'): ChangeCutoff {
+  const parsed = parseCutoff(value);
+  if (!parsed) {
+    throw new ConfigError(
+      'CHANGE_CUTOFF',
+      `"${value}" is not days before the date (0 to -${MAX_CUTOFF_DAYS}) and a time, such as -1T19:00`,
+    );
+  }
+  return parsed;
 }
 
 function publicUrl(value: string | undefined): string | undefined {

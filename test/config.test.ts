@@ -26,6 +26,11 @@ describe('loadConfig defaults', () => {
       database: { kind: 'sqlite', path: resolve(DEFAULT_DATABASE_PATH), synchronous: 'NORMAL', busyTimeoutMs: 1000 },
       strictReferences: false,
       pageReadLimit: 10_000,
+      print: {
+        calendar: { zone: 'UTC', cutoff: { days: -1, second: 19 * 3600 } },
+        holdAllowanceDays: 35,
+        repeatComplaintDays: 14,
+      },
       publicUrl: undefined,
       trustProxy: false,
       bodyLimitBytes: 65_536,
@@ -419,5 +424,18 @@ describe('the list of settings', () => {
       .flat()
       .filter((name) => !new RegExp(`^\\| \`${name}\``, 'm').test(readme));
     assert.deepEqual(missing, []);
+  });
+});
+
+describe('the print settings', () => {
+  it('take an IANA zone and a cut-off days before at a time', () => {
+    const { print } = loadConfig({ PUBLICATION_TIME_ZONE: 'Europe/Berlin', CHANGE_CUTOFF: '-2T06:30' });
+    assert.deepEqual(print.calendar, { zone: 'Europe/Berlin', cutoff: { days: -2, second: 6 * 3600 + 30 * 60 } });
+  });
+
+  it('refuse a zone that is not one, and a cut-off after its date', () => {
+    assert.throws(() => loadConfig({ PUBLICATION_TIME_ZONE: 'Berlin' }), /PUBLICATION_TIME_ZONE/);
+    assert.throws(() => loadConfig({ CHANGE_CUTOFF: '1T19:00' }), /CHANGE_CUTOFF/);
+    assert.throws(() => loadConfig({ HOLD_ALLOWANCE_DAYS: '400' }), /HOLD_ALLOWANCE_DAYS/);
   });
 });

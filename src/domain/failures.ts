@@ -19,7 +19,16 @@ export type FailureCode =
   | 'ID_TAKEN'
   | 'STILL_REFERENCED'
   | 'UNKNOWN_REFERENCE'
-  | 'INACTIVE_REFERENCE';
+  | 'INACTIVE_REFERENCE'
+  | 'PAST_CUTOFF'
+  | 'NOT_PRINT'
+  | 'HOLD_OVERLAP'
+  | 'HOLD_ALLOWANCE_EXCEEDED'
+  | 'ALREADY_STARTED'
+  | 'HOLD_WITHDRAWN'
+  | 'TEMPORARY_ADDRESS_OVERLAP'
+  | 'NOT_A_DELIVERY'
+  | 'COMPLAINT_EXISTS';
 
 export class DomainFailure extends Error {
   constructor(
@@ -53,4 +62,43 @@ export const failures = {
   unknownReference: (problems: readonly Problem[]) => new DomainFailure('UNKNOWN_REFERENCE', problems),
   /** References that would newly attach inactive records. */
   inactiveReference: (problems: readonly Problem[]) => new DomainFailure('INACTIVE_REFERENCE', problems),
+
+  // Print circulation: what a date's cut-off, a subscription's deliveries and the allowance refuse.
+  /** A change to a publication date whose changes have closed. */
+  pastCutoff: (pointer: string, firstOpen: string) =>
+    new DomainFailure('PAST_CUTOFF', [
+      { pointer, detail: `is past its cut-off: the first date still open to changes is ${firstOpen}` },
+    ]),
+  /** A hold or complaint on a subscription that gives no print edition. */
+  notPrint: (subscriptionId: string) =>
+    new DomainFailure('NOT_PRINT', [], `subscription ${subscriptionId} gives no print edition: nothing is delivered`),
+  holdOverlap: (otherId: string) =>
+    new DomainFailure('HOLD_OVERLAP', [
+      { pointer: '/data/attributes/startDate', detail: `overlaps hold ${otherId} of this subscription` },
+    ]),
+  holdAllowanceExceeded: (year: number, held: number, allowance: number) =>
+    new DomainFailure('HOLD_ALLOWANCE_EXCEEDED', [
+      {
+        pointer: '/data/attributes/endDate',
+        detail: `would hold ${held} delivery days in ${year}, more than the ${allowance} a year allowed`,
+      },
+    ]),
+  /** A record whose dates have begun (or whose first date is past its cut-off): it can only be ended early. */
+  alreadyStarted: (what: string) =>
+    new DomainFailure(
+      'ALREADY_STARTED',
+      [],
+      `the ${what} has started, or its first date is past its cut-off: change its endDate to end it early`,
+    ),
+  holdWithdrawn: () => new DomainFailure('HOLD_WITHDRAWN', [], 'the hold has been withdrawn: it cannot change'),
+  temporaryAddressOverlap: (otherId: string) =>
+    new DomainFailure('TEMPORARY_ADDRESS_OVERLAP', [
+      { pointer: '/data/attributes/startDate', detail: `overlaps temporary address ${otherId} of this user` },
+    ]),
+  notADelivery: (why: string) =>
+    new DomainFailure('NOT_A_DELIVERY', [{ pointer: '/data/attributes/deliveryDate', detail: why }]),
+  complaintExists: (otherId: string) =>
+    new DomainFailure('COMPLAINT_EXISTS', [
+      { pointer: '/data/attributes/deliveryDate', detail: `has a complaint already (${otherId})` },
+    ]),
 } as const;

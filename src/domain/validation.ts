@@ -8,6 +8,7 @@
 import { Ajv, type ErrorObject as AjvError, type ValidateFunction } from 'ajv';
 import { isIsoDateTime } from './dates.js';
 import { isEmail } from './email.js';
+import { isPublicationDate } from './publication.js';
 import type { Problem } from './failures.js';
 import type { ErrorMessages } from './schema.js';
 import { isEndpointUrl } from './webhooks.js';
@@ -29,6 +30,7 @@ function createAjv(options: { allErrors: boolean }): Ajv {
   ajv.addKeyword({ keyword: 'errorMessage', schemaType: 'object' });
   ajv.addFormat('email', isEmail);
   ajv.addFormat('date-time', isIsoDateTime);
+  ajv.addFormat('date', isPublicationDate);
   ajv.addFormat('endpoint-url', isEndpointUrl);
   return ajv;
 }

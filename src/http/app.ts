@@ -11,6 +11,7 @@ import { DEFAULT_MAIL_TEMPLATES, type MailTemplates } from '../mail/templates.js
 import type { ServiceKeys } from '../keys/service-keys.js';
 import { DEFAULT_CONSOLE_SETTINGS } from '../staff/sessions.js';
 import type { Store } from '../store/port.js';
+import { DEFAULT_PRINT_SETTINGS, type PrintSettings } from '../domain/print.js';
 import { baseUrlOf } from './jsonapi/links.js';
 import { authentication, type AuthOptions } from './plugins/auth.js';
 import { compression } from './plugins/compression.js';
@@ -71,6 +72,8 @@ export interface AppOptions {
    * 0, counting afresh each time, when left out.
    */
   reportMaxAgeSeconds?: number;
+  /** Print circulation (PUBLICATION_TIME_ZONE, CHANGE_CUTOFF, HOLD_ALLOWANCE_DAYS, REPEAT_COMPLAINT_DAYS); the defaults when left out. */
+  print?: PrintSettings;
   /** Where the built console is (dist/console by default; tests build one of their own). */
   consoleDirectory?: string;
   /** How long an idempotency key is kept (IDEMPOTENCY_RETENTION_HOURS); 24 by default. */
@@ -135,7 +138,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   // Last of the onSend hooks: what it compresses is the body the others have settled (and kept).
   await app.register(compression);
 
-  const routes: RouteOptions = { store, baseUrl: (request) => baseUrlOf(request, options.publicUrl) };
+  const routes: RouteOptions = {
+    store,
+    baseUrl: (request) => baseUrlOf(request, options.publicUrl),
+    print: options.print ?? DEFAULT_PRINT_SETTINGS,
+  };
   await app.register(userRoutes, routes);
   await app.register(subscriptionRoutes, routes);
   await app.register(accessRoutes, routes);

@@ -50,6 +50,17 @@ export const CATALOGUE = {
   UNKNOWN_REFERENCE: { status: 422, title: 'Unknown Reference' },
   INACTIVE_REFERENCE: { status: 422, title: 'Inactive Reference' },
 
+  // Print circulation: cut-offs, holds, temporary addresses, complaints.
+  PAST_CUTOFF: { status: 422, title: 'Past Cut-off' },
+  NOT_PRINT: { status: 422, title: 'Not Delivered' },
+  HOLD_OVERLAP: { status: 409, title: 'Conflict' },
+  HOLD_ALLOWANCE_EXCEEDED: { status: 422, title: 'Hold Allowance Exceeded' },
+  ALREADY_STARTED: { status: 409, title: 'Conflict' },
+  HOLD_WITHDRAWN: { status: 409, title: 'Conflict' },
+  TEMPORARY_ADDRESS_OVERLAP: { status: 409, title: 'Conflict' },
+  NOT_A_DELIVERY: { status: 422, title: 'Invalid Attribute' },
+  COMPLAINT_EXISTS: { status: 409, title: 'Conflict' },
+
   // Credentials and limits.
   CREDENTIAL_REQUIRED: { status: 401, title: 'Unauthorized' },
   CREDENTIAL_INVALID: { status: 401, title: 'Unauthorized' },
@@ -127,10 +138,7 @@ function single(code: ErrorCode, detail?: string, source?: ErrorSource, headers?
 }
 
 /** One error per problem (a 422, as the interface's section 7 lays out, or a 409 for a taken id). */
-function problems(
-  code: 'INVALID_ATTRIBUTE' | 'EMAIL_TAKEN' | 'ID_TAKEN' | 'UNKNOWN_REFERENCE' | 'INACTIVE_REFERENCE',
-  list: readonly Problem[],
-): ApiError {
+function problems(code: ErrorCode, list: readonly Problem[]): ApiError {
   return new ApiError(
     CATALOGUE[code].status,
     list.map((p) => errorObject(code, p.detail, { pointer: p.pointer })),
@@ -346,7 +354,17 @@ export function fromFailure(failure: DomainFailure): ApiError {
       return problems(failure.code, failure.problems);
     case 'PRECONDITION_FAILED':
       return errors.preconditionFailed();
+    case 'PAST_CUTOFF':
+    case 'HOLD_OVERLAP':
+    case 'HOLD_ALLOWANCE_EXCEEDED':
+    case 'TEMPORARY_ADDRESS_OVERLAP':
+    case 'NOT_A_DELIVERY':
+    case 'COMPLAINT_EXISTS':
+      return problems(failure.code, failure.problems);
     case 'STILL_REFERENCED':
-      return single('STILL_REFERENCED', failure.detail);
+    case 'NOT_PRINT':
+    case 'ALREADY_STARTED':
+    case 'HOLD_WITHDRAWN':
+      return single(failure.code, failure.detail);
   }
 }

@@ -1,0 +1,114 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import {
+  daysToTakeIn,
+  deliversOn,
+  deliveryDaysBetween,
+  deliveryDaysByYear,
+  EVERY_DAY,
+  extendedEnd,
+  isSubsetOf,
+  lastDateOf,
+  maskOf,
+  weekdayOf,
+  weekdaysOf,
+} from '../../src/domain/delivery-days.js';
+import { formatDate, parseDate } from '../../src/domain/publication.js';
+
+const date = (text: string) => parseDate(text) as number;
+const at = (iso: string) => Date.parse(iso) / 1000;
+const WEEKEND = maskOf(['saturday', 'sunday']);
+const MONDAY_TO_SATURDAY = maskOf(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday']);
+
+describe('delivery days', () => {
+  it('name the weekday of a date, Monday first', () => {
+    assert.equal(weekdayOf(date('2026-03-02')), 0);
+    assert.equal(weekdayOf(date('2026-03-08')), 6);
+    assert.equal(weekdayOf(date('1970-01-01')), 3);
+    assert.equal(weekdayOf(date('1969-12-29')), 0);
+  });
+
+  it('are a mask of weekdays, read back Monday first', () => {
+    assert.deepEqual(weekdaysOf(maskOf(['sunday', 'saturday'])), ['saturday', 'sunday']);
+    assert.equal(maskOf(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']), EVERY_DAY);
+    assert.ok(deliversOn(WEEKEND, date('2026-03-07')));
+    assert.ok(!deliversOn(WEEKEND, date('2026-03-06')));
+  });
+
+  it("narrow a product's only to days it has", () => {
+    assert.ok(isSubsetOf(maskOf(['sunday']), WEEKEND));
+    assert.ok(isSubsetOf(WEEKEND, EVERY_DAY));
+    assert.ok(!isSubsetOf(maskOf(['friday', 'sunday']), WEEKEND));
+  });
+
+  it('are counted in any span as one by one', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: -1000, max: 30_000 }),
+        fc.integer({ min: -3, max: 800 }),
+        fc.integer({ min: 1, max: 127 }),
+        (first, span, mask) => {
+          let count = 0;
+          for (let day = first; day <= first + span; day += 1) if (deliversOn(mask, day)) count += 1;
+          assert.equal(deliveryDaysBetween(first, first + span, mask), count);
+        },
+      ),
+    );
+  });
+
+  it('are counted by the calendar year they fall in', () => {
+    // Saturday 26 December 2026 to Sunday 10 January 2027: one weekend in 2026, two in 2027.
+    const byYear = deliveryDaysByYear(date('2026-12-26'), date('2027-01-10'), WEEKEND);
+    assert.deepEqual(
+      [...byYear],
+      [
+        [2026, 2],
+        [2027, 4],
+      ],
+    );
+  });
+
+  it('a span of ten years holds each year whole', () => {
+    const byYear = deliveryDaysByYear(date('2027-01-01'), date('2036-12-31'), EVERY_DAY);
+    assert.equal(byYear.size, 10);
+    assert.equal(byYear.get(2028), 366);
+  });
+});
+
+describe('a term moved by delivery days', () => {
+  it('runs on to the next delivery day, however many days that takes', () => {
+    // Weekend-only, last covered Sunday 8 March 2026: one more is Saturday 14 March, six days on.
+    assert.equal(daysToTakeIn(date('2026-03-08'), 1, WEEKEND), 6);
+    assert.equal(daysToTakeIn(date('2026-03-08'), 2, WEEKEND), 7);
+    assert.equal(daysToTakeIn(date('2026-03-08'), 3, WEEKEND), 13);
+    assert.equal(daysToTakeIn(date('2026-03-08'), 0, WEEKEND), 0);
+    // Monday to Saturday, last covered Saturday: the Sunday is skipped.
+    assert.equal(daysToTakeIn(date('2026-03-07'), 1, MONDAY_TO_SATURDAY), 2);
+  });
+
+  it('takes in exactly as many delivery days, the last of them its last date', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 0, max: 30_000 }),
+        fc.integer({ min: 1, max: 400 }),
+        fc.integer({ min: 1, max: 127 }),
+        (last, count, mask) => {
+          const days = daysToTakeIn(last, count, mask);
+          assert.equal(deliveryDaysBetween(last + 1, last + days, mask), count);
+          assert.ok(deliversOn(mask, last + days));
+        },
+      ),
+    );
+  });
+
+  it('keeps its wall-clock time across a DST change', () => {
+    // Ends at midnight starting 29 March 2026 in Berlin (last date 28 March); one more day ends at midnight starting 30 March.
+    const end = at('2026-03-29T00:00:00+01:00');
+    assert.equal(formatDate(lastDateOf(end, 'Europe/Berlin')), '2026-03-28');
+    const moved = extendedEnd(end, 1, EVERY_DAY, 'Europe/Berlin');
+    assert.deepEqual(moved, { dateEnded: at('2026-03-30T00:00:00+02:00'), days: 1 });
+    const back = extendedEnd(at('2026-10-24T12:00:00+02:00'), 2, EVERY_DAY, 'Europe/Berlin');
+    assert.deepEqual(back, { dateEnded: at('2026-10-26T12:00:00+01:00'), days: 2 });
+  });
+});
