@@ -12,17 +12,21 @@ import {
   type CatalogueRecord,
   type CatalogueValues,
 } from './catalogue.js';
+import { DeliveryDays, EVERY_DAY, maskOf, weekdaysOf, WEEKDAYS } from './delivery-days.js';
 import { Nullable, StringEnum } from './schema.js';
 import { LICENSES, RESOURCES, type License, type Resource } from './subscription.js';
 
 export interface Product extends CatalogueRecord {
   resource: Resource | null;
   license: License | null;
+  /** The weekdays it is delivered on, as a mask (see delivery-days.ts). */
+  deliveryDays: number;
 }
 
 export interface ProductValues extends CatalogueValues {
   resource: Resource | null;
   license: License | null;
+  deliveryDays: number;
 }
 
 const own = {
@@ -31,6 +35,11 @@ const own = {
   ),
   license: Type.Optional(
     Nullable(StringEnum(LICENSES, { description: 'The licence its subscriptions usually have.' })),
+  ),
+  deliveryDays: Type.Optional(
+    DeliveryDays(
+      `The weekdays it is delivered on, when it gives print (${WEEKDAYS.join(', ')}); every day unless it says otherwise.`,
+    ),
   ),
 };
 
@@ -41,6 +50,7 @@ export const ProductUpdateAttributes = schemas.update;
 export const ProductAttributes = catalogueReadSchema({
   resource: Nullable(StringEnum(RESOURCES)),
   license: Nullable(StringEnum(LICENSES)),
+  deliveryDays: Type.Array(StringEnum(WEEKDAYS)),
 });
 
 export const ProductMeta = Type.Object({
@@ -52,9 +62,21 @@ export function newProductValues(attributes: Static<typeof ProductCreateAttribut
     ...newCatalogueValues(attributes),
     resource: attributes.resource ?? null,
     license: attributes.license ?? null,
+    deliveryDays: attributes.deliveryDays === undefined ? EVERY_DAY : maskOf(attributes.deliveryDays),
   };
 }
 
+/** The changes an update sends, as a store keeps them. */
+export function productChanges(attributes: Static<typeof ProductUpdateAttributes>): Partial<ProductValues> {
+  const { deliveryDays, ...rest } = attributes;
+  return { ...rest, ...(deliveryDays === undefined ? {} : { deliveryDays: maskOf(deliveryDays) }) };
+}
+
 export function toProductAttributes(product: Product): Static<typeof ProductAttributes> {
-  return { ...toCatalogueAttributes(product), resource: product.resource, license: product.license };
+  return {
+    ...toCatalogueAttributes(product),
+    resource: product.resource,
+    license: product.license,
+    deliveryDays: weekdaysOf(product.deliveryDays),
+  };
 }

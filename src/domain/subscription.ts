@@ -5,6 +5,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { CatalogueId, PRODUCTS } from './catalogue.js';
+import { DeliveryDays, isSubsetOf, maskOf, weekdaysOf, WEEKDAYS } from './delivery-days.js';
 import { formatInstant, parseInstant } from './dates.js';
 import { failures, type Problem } from './failures.js';
 import { isRecord, Nullable, StringEnum } from './schema.js';
@@ -42,6 +43,13 @@ export const SubscriptionCreateAttributes = withRules(
       license: Type.Optional(Nullable(StringEnum(LICENSES))),
       resource: Type.Optional(Nullable(StringEnum(RESOURCES))),
       trial: Type.Optional(Type.Boolean({ default: false })),
+      deliveryDays: Type.Optional(
+        Nullable(
+          DeliveryDays(
+            "The weekdays its print edition is delivered on: some of its product's (422 otherwise); null or left out for all of them.",
+          ),
+        ),
+      ),
     },
     { additionalProperties: false },
   ),
@@ -61,6 +69,9 @@ export const SubscriptionAttributes = Type.Object({
   resource: Nullable(StringEnum(RESOURCES)),
   trial: Type.Boolean(),
   expired: Type.Boolean(),
+  deliveryDays: Nullable(
+    Type.Array(StringEnum(WEEKDAYS), { description: "Its own delivery days; null for every one of its product's." }),
+  ),
   status: StringEnum(SUBSCRIPTION_STATUSES, {
     description:
       'Read-only, worked out when read: scheduled before dateStarted; active from dateStarted until dateEnded; ended after dateEnded; expired once expired.',
@@ -80,6 +91,8 @@ export interface SubscriptionValues {
   resource: Resource | null;
   trial: boolean;
   productId: string | null;
+  /** Its own delivery days (a mask, see delivery-days.ts), or null for its product's. */
+  deliveryDays: number | null;
 }
 
 export interface StoredSubscription extends SubscriptionValues {
@@ -100,6 +113,7 @@ export function newSubscription(attributes: SubscriptionCreate, productId: strin
     resource: attributes.resource ?? null,
     trial: attributes.trial ?? false,
     productId,
+    deliveryDays: attributes.deliveryDays == null ? null : maskOf(attributes.deliveryDays),
   });
 }
 
@@ -139,6 +153,9 @@ export function changedSubscription(
   if (attributes.resource !== undefined) next.resource = attributes.resource;
   if (attributes.trial !== undefined) next.trial = attributes.trial;
   if (productId !== undefined) next.productId = productId;
+  if (attributes.deliveryDays !== undefined) {
+    next.deliveryDays = attributes.deliveryDays === null ? null : maskOf(attributes.deliveryDays);
+  }
   // Only a write that sends a date is held to the order of dates: expiry may end a
   // subscription before the start it had planned.
   const sendsDate = attributes.dateStarted !== undefined || attributes.dateEnded !== undefined;
@@ -166,6 +183,7 @@ export function toSubscriptionAttributes(s: StoredSubscription, now: number): Su
     resource: s.resource,
     trial: s.trial,
     expired: s.expired,
+    deliveryDays: s.deliveryDays === null ? null : weekdaysOf(s.deliveryDays),
     status: subscriptionStatus(s, now),
   };
 }
@@ -184,6 +202,18 @@ export function subscriptionRuleProblems(attributes: unknown): Problem[] {
   const started = parseInstant(attributes.dateStarted) ?? NaN;
   const ended = parseInstant(attributes.dateEnded) ?? NaN;
   return ended < started ? [DATES_OUT_OF_ORDER] : [];
+}
+
+/** Refuses delivery days of its own that its product is not delivered on. */
+export function requireProductDeliveryDays(deliveryDays: number | null, productDays: number): void {
+  if (deliveryDays !== null && !isSubsetOf(deliveryDays, productDays)) {
+    throw failures.invalid([
+      {
+        pointer: '/data/attributes/deliveryDays',
+        detail: `must be some of its product's delivery days: ${weekdaysOf(productDays).join(', ')}`,
+      },
+    ]);
+  }
 }
 
 function instant(text: string): number {

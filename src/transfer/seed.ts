@@ -13,6 +13,7 @@
  * daily newsletter, 3k+1 on daily and weekly.
  */
 import type { AuditContext } from '../domain/audit.js';
+import { EVERY_DAY, maskOf } from '../domain/delivery-days.js';
 import { DomainFailure } from '../domain/failures.js';
 import type { ProductValues } from '../domain/product.js';
 import type { SubscriptionValues } from '../domain/subscription.js';
@@ -34,6 +35,7 @@ export const SEED_PRODUCTS: readonly (ProductValues & { id: string })[] = [
     active: true,
     resource: 'online',
     license: 'individual',
+    deliveryDays: EVERY_DAY,
   },
   {
     id: 'print-weekend',
@@ -42,6 +44,7 @@ export const SEED_PRODUCTS: readonly (ProductValues & { id: string })[] = [
     active: true,
     resource: 'print',
     license: 'individual',
+    deliveryDays: maskOf(['saturday', 'sunday']),
   },
   {
     id: 'print-digital',
@@ -50,6 +53,7 @@ export const SEED_PRODUCTS: readonly (ProductValues & { id: string })[] = [
     active: true,
     resource: 'print-online',
     license: null,
+    deliveryDays: EVERY_DAY,
   },
 ];
 
@@ -78,6 +82,7 @@ export function seedUser(n: number, users: number, today: number): ImportedUser 
       resource: null,
       trial: n % 10 === 0,
       productId: 'digital-annual',
+      deliveryDays: null,
     },
     {
       dateStarted: days(-((n * 3) % 200) - 1),
@@ -87,6 +92,7 @@ export function seedUser(n: number, users: number, today: number): ImportedUser 
       resource: n % 4 === 0 ? null : n % 2 === 0 ? 'print' : 'online',
       trial: false,
       productId: n % 4 === 0 ? 'print-weekend' : null,
+      deliveryDays: null,
     },
     {
       dateStarted: days((n % 30) + 1),
@@ -96,6 +102,8 @@ export function seedUser(n: number, users: number, today: number): ImportedUser 
       resource: 'print-online',
       trial: n % 7 === 0,
       productId: 'print-digital',
+      // Every seventh reader of print and digital takes the paper Monday to Saturday only.
+      deliveryDays: n % 7 === 3 ? maskOf(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday']) : null,
     },
   ];
   return {

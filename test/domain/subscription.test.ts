@@ -37,6 +37,7 @@ function current(overrides: Partial<SubscriptionValues> = {}): SubscriptionValue
     resource: 'online',
     trial: false,
     productId: 'digital-annual',
+    deliveryDays: null,
     ...overrides,
   };
 }
@@ -51,6 +52,7 @@ describe('newSubscription', () => {
       resource: null,
       trial: false,
       productId: null,
+      deliveryDays: null,
     });
   });
 
@@ -74,6 +76,7 @@ describe('newSubscription', () => {
       resource: 'print-online',
       trial: true,
       productId: 'print-weekly',
+      deliveryDays: null,
     });
   });
 
@@ -178,6 +181,7 @@ describe('toSubscriptionAttributes', () => {
       resource: 'online',
       trial: false,
       expired: true,
+      deliveryDays: null,
       status: 'expired',
     });
   });

@@ -36,6 +36,7 @@ forEachStoreAndCitus((kind) => {
         resource: null,
         trial: false,
         productId: null,
+        deliveryDays: null,
       });
       const ended = await store.store.createSubscription(user.id, values(now() - day), AUDIT);
       const running = await store.store.createSubscription(user.id, values(now() + day), AUDIT);
@@ -111,6 +112,7 @@ forEachStoreAndCitus((kind) => {
           resource: null,
           trial: false,
           productId: null,
+          deliveryDays: null,
         };
         ended.push((await store.store.createSubscription(user.id, values, AUDIT))!.id);
       }

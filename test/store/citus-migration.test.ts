@@ -28,6 +28,7 @@ const NEW_SUBSCRIPTION = {
   resource: null,
   trial: false,
   productId: null,
+  deliveryDays: null,
 };
 
 /** Every table's row count and a checksum of its rows (as text, in one order). */

@@ -58,12 +58,21 @@ function values(overrides: Partial<SubscriptionValues> = {}): SubscriptionValues
     resource: 'online',
     trial: false,
     productId: null,
+    deliveryDays: null,
     ...overrides,
   };
 }
 
 function product(overrides: Partial<ProductValues> = {}): ProductValues {
-  return { name: 'A product', description: null, active: true, resource: null, license: null, ...overrides };
+  return {
+    name: 'A product',
+    description: null,
+    active: true,
+    resource: null,
+    license: null,
+    deliveryDays: 127,
+    ...overrides,
+  };
 }
 
 async function refusedWith(promise: Promise<unknown>, code: FailureCode): Promise<DomainFailure> {

@@ -61,14 +61,15 @@ function subscriptionValues(overrides: Partial<SubscriptionValues> = {}): Subscr
     resource: 'online',
     trial: false,
     productId: 'digital-annual',
+    deliveryDays: null,
     ...overrides,
   };
 }
 
 /** The values part of a stored subscription, as a change callback receives and returns them. */
 function valuesOf(s: StoredSubscription): SubscriptionValues {
-  const { dateStarted, dateEnded, externalIdentifier, license, resource, trial, productId } = s;
-  return { dateStarted, dateEnded, externalIdentifier, license, resource, trial, productId };
+  const { dateStarted, dateEnded, externalIdentifier, license, resource, trial, productId, deliveryDays } = s;
+  return { dateStarted, dateEnded, externalIdentifier, license, resource, trial, productId, deliveryDays };
 }
 
 function sorted(values: readonly string[]): string[] {

@@ -105,6 +105,7 @@ forEachStore((kind) => {
           resource: null,
           trial: false,
           productId: null,
+          deliveryDays: null,
         },
         AUDIT,
       );

@@ -419,6 +419,7 @@ describe('SQLite schema', () => {
         resource: null,
         trial: false,
         productId: null,
+        deliveryDays: null,
       },
       AUDIT,
     );

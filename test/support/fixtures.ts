@@ -63,6 +63,7 @@ export function subscriptionValues(values: Partial<SubscriptionValues> = {}): Su
     resource: 'print',
     trial: false,
     productId: null,
+    deliveryDays: null,
     ...values,
   };
 }

@@ -4,7 +4,7 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { nowInSeconds } from '../../domain/dates.js';
-import { newProductValues } from '../../domain/product.js';
+import { newProductValues, productChanges } from '../../domain/product.js';
 import type { Store } from '../../store/port.js';
 import { PRODUCT_SHAPE } from '../jsonapi/resources.js';
 import { catalogueRoutes } from './catalogue.js';
@@ -22,7 +22,9 @@ export const productRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app
         return found && { record: found.product, meta: { activeSubscriptions: found.activeSubscriptions } };
       },
       list: (query) => store.listProducts(query),
-      update: (id, changes, audit, ifVersion) => store.updateProduct(id, changes, audit, ifVersion),
+      // What an update sends are attributes: delivery days as weekday names, kept as a mask.
+      update: (id, changes, audit, ifVersion) =>
+        store.updateProduct(id, productChanges(changes as Parameters<typeof productChanges>[0]), audit, ifVersion),
       delete: (id, audit, ifVersion) => store.deleteProduct(id, audit, ifVersion),
     }),
     options,

@@ -12,6 +12,7 @@ import { errors } from '../errors.js';
 import {
   changedSubscription,
   newSubscription,
+  requireProductDeliveryDays,
   SUBSCRIPTIONS,
   SubscriptionCreateAttributes,
   SubscriptionRelationships,
@@ -22,6 +23,7 @@ import {
   type SubscriptionStatus,
 } from '../../domain/subscription.js';
 import { StoredCatalogueId } from '../../domain/catalogue.js';
+import { EVERY_DAY } from '../../domain/delivery-days.js';
 import {
   compoundCollectionDocument,
   compoundDocument,
@@ -99,6 +101,17 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
     return { included: products.map((product) => renderCatalogueRecord(baseUrl(request), PRODUCT_SHAPE, product)) };
   };
 
+  /**
+   * Refuses delivery days of a subscription's own that its product is not delivered on. Read
+   * before the write: a product narrowed meanwhile still wins, as a subscription is delivered on
+   * the days both have.
+   */
+  const checkDeliveryDays = async (deliveryDays: number | null, productId: string | null) => {
+    if (deliveryDays === null || productId === null) return;
+    const [product] = await store.getProducts([productId]);
+    requireProductDeliveryDays(deliveryDays, product?.deliveryDays ?? EVERY_DAY);
+  };
+
   app.post(
     '/users/:user_id/subscriptions',
     {
@@ -113,6 +126,7 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
       const { data } = request.body;
       if (data.id !== undefined) throw errors.clientGeneratedId();
       const values = newSubscription(data.attributes, data.relationships?.product?.data?.id ?? null);
+      await checkDeliveryDays(values.deliveryDays, values.productId);
       const created = await store.createSubscription(
         user_id,
         values,
@@ -216,6 +230,16 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
         refuseUnlessIfMatch(request.headers['if-match'], current.version);
         const resource = render(request, current);
         return reply.headers({ location: resource.links.self, etag: etagOf(current.version) }).send({ data: resource });
+      }
+      if (data.attributes?.deliveryDays != null || product !== undefined) {
+        const current = await store.getSubscription(user_id, subscription_id);
+        if (!current) throw noSuchSubscription(user_id, subscription_id);
+        const next = changedSubscription(
+          current,
+          { deliveryDays: data.attributes?.deliveryDays },
+          product === undefined ? undefined : (product.data?.id ?? null),
+        );
+        await checkDeliveryDays(next.deliveryDays, next.productId);
       }
       const updated = await store.updateSubscription(
         user_id,

@@ -557,4 +557,17 @@ export const postgresMigrations: readonly PostgresMigration[] = [
     // pg_trgm, and the names' trigram indexes, whose operator class is named by its schema.
     fill: indexNamesBySimilarity,
   },
+  {
+    version: 26,
+    name: 'delivery days of products and subscriptions',
+    sql: `
+      -- The weekdays a print product is delivered on, and those a subscription keeps of them, as a
+      -- mask (Monday the lowest bit, domain/delivery-days.ts): "delivered on this date" is one AND.
+      -- A subscription without its own takes every one of its product's.
+      ALTER TABLE products ADD COLUMN delivery_days integer NOT NULL DEFAULT 127
+        CHECK (delivery_days BETWEEN 1 AND 127);
+      ALTER TABLE subscriptions ADD COLUMN delivery_days integer
+        CHECK (delivery_days IS NULL OR delivery_days BETWEEN 1 AND 127);
+    `,
+  },
 ];

@@ -98,9 +98,9 @@ export function postgresSubscriptions(
     const record = auditInsert(params, audit, 'create', 'subscriptions', 'id', 'user_id', 's');
     const insert = `WITH s AS (
         INSERT INTO subscriptions (user_id, date_started, pending_start, date_ended, external_identifier, license,
-          resource, trial, product_id)
+          resource, trial, product_id, delivery_days)
         SELECT $1::bigint, $2::timestamptz, $9::timestamptz, $3::timestamptz, $4::text, $5::text, $6::text,
-          $7::boolean, $8::text
+          $7::boolean, $8::text, $10::integer
         WHERE EXISTS (SELECT 1 FROM users WHERE id = $1::bigint)
         RETURNING ${SUBSCRIPTION_COLUMNS}
       ), a AS (${record})
@@ -201,8 +201,8 @@ export function postgresSubscriptions(
       const updated = await client.query(
         `WITH s AS (
            UPDATE subscriptions SET date_started = $2, pending_start = $9, date_ended = $3, external_identifier = $4, license = $5,
-             resource = $6, trial = $7, product_id = $8, version = version + 1, updated_at = now()
-           WHERE user_id = $1 AND id = $10
+             resource = $6, trial = $7, product_id = $8, delivery_days = $10, version = version + 1, updated_at = now()
+           WHERE user_id = $1 AND id = $11
            RETURNING ${SUBSCRIPTION_COLUMNS}
          ), a AS (${record})
          SELECT * FROM s`,
@@ -303,7 +303,7 @@ export function postgresSubscriptions(
   };
 }
 
-/** A subscription's values as $1…$9: user id, dates as Dates, the rest as they are, then pending_start. */
+/** A subscription's values as $1…$10: user id, dates as Dates, the rest as they are, then pending_start and delivery_days. */
 export function subscriptionParams(userId: string, v: SubscriptionValues): unknown[] {
   return [
     userId,
@@ -315,6 +315,7 @@ export function subscriptionParams(userId: string, v: SubscriptionValues): unkno
     v.trial,
     v.productId,
     instant(pendingStart(v.dateStarted)),
+    v.deliveryDays,
   ];
 }
 

@@ -154,11 +154,11 @@ export function postgresUsers(
       if (subscriptions.length > 0) {
         const { rows: created } = await client.query(
           `INSERT INTO subscriptions (user_id, date_started, date_ended, external_identifier, license, resource,
-             trial, product_id, pending_start)
+             trial, product_id, pending_start, delivery_days)
            SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::timestamptz[], $4::text[], $5::text[],
-             $6::text[], $7::boolean[], $8::text[], $9::timestamptz[])
+             $6::text[], $7::boolean[], $8::text[], $9::timestamptz[], $10::integer[])
            ${audit ? `RETURNING ${SUBSCRIPTION_COLUMNS}` : ''}`,
-          Array.from({ length: 9 }, (_, column) => subscriptions.map((params) => params[column])),
+          Array.from({ length: 10 }, (_, column) => subscriptions.map((params) => params[column])),
         );
         if (audit) {
           // Named by the values each holds, which the rows returned carry, in whatever order they come.

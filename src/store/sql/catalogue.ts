@@ -1,7 +1,7 @@
 /**
  * The catalogue's tables (products, newsletters) as every adapter keeps them: one shape with a
  * few columns of each kind's own, so the two tables are read, paged and changed by the same code.
- * A record's columns are named as its attributes.
+ * A record's columns are named as its attributes, in snake case (`deliveryDays`, `delivery_days`).
  */
 import { SINGULAR, type CatalogueRecord, type CatalogueType, type CatalogueValues } from '../../domain/catalogue.js';
 import type { CatalogueQuery } from '../port.js';
@@ -11,7 +11,7 @@ import { boolean, seconds, type Row } from './rows.js';
 export interface CatalogueTable {
   /** The table, and the resource type its audit entries and events name. */
   type: CatalogueType;
-  /** Its own columns beyond the core, named as their attributes. */
+  /** Its own attributes beyond the core, each kept in the column `columnOf` names. */
   own: readonly string[];
   /** Where it is referred to from, and what those rows are, for the refusal of a delete. */
   referrers: { table: string; column: string; noun: string };
@@ -19,7 +19,7 @@ export interface CatalogueTable {
 
 export const PRODUCTS_TABLE: CatalogueTable = {
   type: 'products',
-  own: ['resource', 'license'],
+  own: ['resource', 'license', 'deliveryDays'],
   referrers: { table: 'subscriptions', column: 'product_id', noun: 'subscriptions' },
 };
 
@@ -29,8 +29,14 @@ export const NEWSLETTERS_TABLE: CatalogueTable = {
   referrers: { table: 'user_newsletters', column: 'newsletter_id', noun: 'members' },
 };
 
+/** The column an attribute is kept in. */
+function columnOf(attribute: string): string {
+  return attribute.replace(/[A-Z]/g, (letter) => `_${letter.toLowerCase()}`);
+}
+
 export function catalogueColumns(table: CatalogueTable): string {
-  return ['id', 'name', 'description', 'active', ...table.own, 'created_at', 'updated_at', 'version'].join(', ');
+  const own = table.own.map(columnOf);
+  return ['id', 'name', 'description', 'active', ...own, 'created_at', 'updated_at', 'version'].join(', ');
 }
 
 export function toCatalogueRecord<R extends CatalogueRecord>(table: CatalogueTable, row: Row): R {
@@ -43,7 +49,7 @@ export function toCatalogueRecord<R extends CatalogueRecord>(table: CatalogueTab
     updatedAt: seconds(row.updated_at),
     version: Number(row.version),
   };
-  for (const column of table.own) record[column] = row[column] ?? null;
+  for (const attribute of table.own) record[attribute] = row[columnOf(attribute)] ?? null;
   return record as R;
 }
 
@@ -66,7 +72,8 @@ export function catalogueInsert(table: CatalogueTable, id: string, values: Catal
   const row = values as unknown as Record<string, unknown>;
   const names = ['name', 'description', 'active', ...table.own];
   const params = names.map((name) => sql`${columnValue(row[name] ?? null, dialect)}`);
-  return sql`INSERT INTO ${raw(table.type)} (id, ${raw(names.join(', '))}) VALUES (${id}, ${join(params, ', ')})`;
+  const columns = names.map(columnOf).join(', ');
+  return sql`INSERT INTO ${raw(table.type)} (id, ${raw(columns)}) VALUES (${id}, ${join(params, ', ')})`;
 }
 
 /** The assignments of an update: each attribute it names, a new version, and the time of the change. */
@@ -74,7 +81,7 @@ export function catalogueAssignments(table: CatalogueTable, changes: Partial<Cat
   const sets: Sql[] = [];
   for (const name of ['name', 'description', 'active', ...table.own]) {
     const value = (changes as Record<string, unknown>)[name];
-    if (value !== undefined) sets.push(sql`${raw(name)} = ${columnValue(value, dialect)}`);
+    if (value !== undefined) sets.push(sql`${raw(columnOf(name))} = ${columnValue(value, dialect)}`);
   }
   sets.push(raw(`version = version + 1, updated_at = ${dialect === 'sqlite' ? 'unixepoch()' : 'now()'}`));
   return join(sets, ', ');

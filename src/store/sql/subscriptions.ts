@@ -12,7 +12,7 @@ import { join, raw, sql, type Dialect, type Sql } from './builder.js';
 import { boolean, instantValue, seconds, type Row } from './rows.js';
 
 export const SUBSCRIPTION_COLUMNS = `id, user_id, date_started, date_ended, external_identifier, license, resource,
-  trial, expired, product_id, version`;
+  trial, expired, product_id, delivery_days, version`;
 
 /** The same columns of the table named `alias` in a join. */
 export function subscriptionColumnsOf(alias: string): string {
@@ -33,6 +33,7 @@ export function toStoredSubscription(row: Row): StoredSubscription {
     trial: boolean(row.trial),
     expired: boolean(row.expired),
     productId: row.product_id as string | null,
+    deliveryDays: row.delivery_days === null || row.delivery_days === undefined ? null : Number(row.delivery_days),
     version: Number(row.version),
   };
 }

@@ -589,4 +589,17 @@ export const sqliteMigrations: readonly SqliteMigration[] = [
       END;
     `,
   },
+  {
+    version: 26,
+    name: 'delivery days of products and subscriptions',
+    sql: `
+      -- The weekdays a print product is delivered on, and those a subscription keeps of them, as a
+      -- mask (Monday the lowest bit, domain/delivery-days.ts): "delivered on this date" is one AND.
+      -- A subscription without its own takes every one of its product's.
+      ALTER TABLE products ADD COLUMN delivery_days INTEGER NOT NULL DEFAULT 127
+        CHECK (delivery_days BETWEEN 1 AND 127);
+      ALTER TABLE subscriptions ADD COLUMN delivery_days INTEGER
+        CHECK (delivery_days IS NULL OR delivery_days BETWEEN 1 AND 127);
+    `,
+  },
 ];

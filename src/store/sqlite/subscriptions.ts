@@ -108,7 +108,8 @@ export function sqliteSubscriptions(database: SqliteDatabase, references: Sqlite
   const update = db.prepare(`
     UPDATE subscriptions SET date_started = @date_started, pending_start = @pending_start, date_ended = @date_ended,
       external_identifier = @external_identifier, license = @license, resource = @resource,
-      trial = @trial, product_id = @product_id, version = version + 1, updated_at = unixepoch()
+      trial = @trial, product_id = @product_id, delivery_days = @delivery_days, version = version + 1,
+      updated_at = unixepoch()
     WHERE user_id = @user_id AND id = @id
     RETURNING ${SUBSCRIPTION_COLUMNS}`);
 
@@ -208,9 +209,9 @@ export function sqliteSubscriptions(database: SqliteDatabase, references: Sqlite
 /** A new subscription, from `subscriptionParams`. */
 export const INSERT_SUBSCRIPTION = `
   INSERT INTO subscriptions (user_id, date_started, pending_start, date_ended, external_identifier, license,
-    resource, trial, product_id)
+    resource, trial, product_id, delivery_days)
   VALUES (@user_id, @date_started, @pending_start, @date_ended, @external_identifier, @license, @resource, @trial,
-    @product_id)`;
+    @product_id, @delivery_days)`;
 
 /** A subscription's values as named parameters (booleans as 0 and 1). */
 export function subscriptionParams(userId: string, v: SubscriptionValues): Row {
@@ -224,5 +225,6 @@ export function subscriptionParams(userId: string, v: SubscriptionValues): Row {
     resource: v.resource,
     trial: v.trial ? 1 : 0,
     product_id: v.productId,
+    delivery_days: v.deliveryDays,
   };
 }

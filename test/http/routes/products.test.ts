@@ -55,6 +55,7 @@ forEachStoreAndCitus((kind) => {
         active: true,
         resource: 'online',
         license: 'individual',
+        deliveryDays: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'],
       });
       assert.match(createdAt, /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/);
       assert.equal(updatedAt, createdAt);

@@ -25,7 +25,12 @@ forEachStoreAndCitus((kind) => {
       const self = `${service.baseUrl}/users/${userId}/subscriptions/${data.id}`;
       assert.equal(response.headers.get('location'), self);
       assert.equal(data.links.self, self);
-      assert.deepEqual(data.attributes, { ...document.data.attributes, expired: false, status: 'ended' });
+      assert.deepEqual(data.attributes, {
+        ...document.data.attributes,
+        expired: false,
+        deliveryDays: null,
+        status: 'ended',
+      });
       assert.deepEqual(data.relationships, { product: { data: null } });
     });
 

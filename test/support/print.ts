@@ -1,0 +1,75 @@
+/**
+ * Fixtures of print circulation: products delivered on some days, print subscriptions, and
+ * publication dates reckoned from today (in UTC, the test services' zone), far enough from the
+ * cut-off that no test depends on the minute it runs in.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { formatDate, parseDate } from '../../src/domain/publication.js';
+import { subscriptionDocument } from './fixtures.js';
+import type { Client } from './service.js';
+
+const DAY = 86_400;
+
+/** Today's publication date in UTC, as a day number. */
+export function today(): number {
+  return Math.floor(Date.now() / 1000 / DAY);
+}
+
+/** The publication date `days` from today, as YYYY-MM-DD. */
+export function dateIn(days: number): string {
+  return formatDate(today() + days);
+}
+
+/** The instant a publication date begins in UTC, as the API writes instants. */
+export function midnightOf(date: string): string {
+  return `${date}T00:00:00+00:00`;
+}
+
+/** The date `days` after a YYYY-MM-DD date. */
+export function daysAfter(date: string, days: number): string {
+  return formatDate((parseDate(date) as number) + days);
+}
+
+/** The next date from `days` on that falls on `weekday` (0 Monday … 6 Sunday), as YYYY-MM-DD. */
+export function nextWeekday(weekday: number, days = 0): string {
+  let day = today() + days;
+  while ((((day + 3) % 7) + 7) % 7 !== weekday) day += 1;
+  return formatDate(day);
+}
+
+/** Creates a product giving print on these days (all by default) and answers its id. */
+export async function createPrintProduct(client: Client, attributes: Record<string, unknown> = {}): Promise<string> {
+  const id = `paper-${randomUUID()}`;
+  const response = await client.post('/products', {
+    data: { type: 'products', id, attributes: { name: 'Paper', resource: 'print', ...attributes } },
+  });
+  assert.equal(response.status, 201, response.text);
+  return id;
+}
+
+/**
+ * Creates a print subscription begun a year ago, running to a year from now unless the
+ * attributes say otherwise, of `product` when named, and answers its id.
+ */
+export async function createPrintSubscription(
+  client: Client,
+  userId: string,
+  attributes: Record<string, unknown> = {},
+  product?: string,
+): Promise<string> {
+  const response = await client.post(
+    `/users/${userId}/subscriptions`,
+    subscriptionDocument(
+      {
+        resource: product === undefined ? 'print' : null,
+        dateStarted: midnightOf(dateIn(-365)),
+        dateEnded: midnightOf(dateIn(365)),
+        ...attributes,
+      },
+      product === undefined ? undefined : { product: { data: { type: 'products', id: product } } },
+    ),
+  );
+  assert.equal(response.status, 201, response.text);
+  return response.body.data.id;
+}
