@@ -7,7 +7,7 @@ import { StringEnum } from './schema.js';
 
 export const AUDIT_EVENTS = 'audit-events';
 
-export type AuditAction = 'create' | 'update' | 'delete' | 'expire' | 'revoke' | 'sign-in';
+export type AuditAction = 'create' | 'update' | 'delete' | 'expire' | 'revoke' | 'sign-in' | 'withdraw';
 
 /** Who makes a change, and which attributes it sends: what every write passes to the store. */
 export interface AuditContext {

@@ -1,6 +1,7 @@
 /**
  * Events: what changed, for the rest of the publisher. Each is an entry of the audit trail about
- * a user, a subscription, a product or a newsletter, recorded with its event type in the same transaction as the change
+ * a user, a subscription, a product or a newsletter, or a user's holds, temporary addresses and
+ * delivery complaints, recorded with its event type in the same transaction as the change
  * itself, so no change is ever without its event and no event without its change (the trail is
  * the outbox: a database trigger turns each event into its webhook deliveries).
  * An event carries ids and the names of the attributes sent, never a value.
@@ -26,6 +27,13 @@ export const EVENT_TYPES = [
   'newsletter.created',
   'newsletter.updated',
   'newsletter.deleted',
+  'hold.created',
+  'hold.updated',
+  'hold.withdrawn',
+  'temporary_address.created',
+  'temporary_address.updated',
+  'temporary_address.deleted',
+  'delivery_complaint.created',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -44,6 +52,13 @@ const EVENT_OF: Readonly<Record<string, Partial<Record<AuditAction, EventType>>>
   },
   products: { create: 'product.created', update: 'product.updated', delete: 'product.deleted' },
   newsletters: { create: 'newsletter.created', update: 'newsletter.updated', delete: 'newsletter.deleted' },
+  holds: { create: 'hold.created', update: 'hold.updated', withdraw: 'hold.withdrawn' },
+  'temporary-addresses': {
+    create: 'temporary_address.created',
+    update: 'temporary_address.updated',
+    delete: 'temporary_address.deleted',
+  },
+  'delivery-complaints': { create: 'delivery_complaint.created' },
 };
 
 /** The event a change is, recorded with its audit entry; null when the change is not one. */

@@ -14,6 +14,7 @@
  * attached (INACTIVE_REFERENCE). The database's foreign keys hold either way.
  */
 import type { AuditStore } from './ports/audit.js';
+import type { HoldStore } from './ports/holds.js';
 import type { CredentialStore } from './ports/credentials.js';
 import type { IdempotencyStore } from './ports/idempotency.js';
 import type { PasswordResetStore } from './ports/password-resets.js';
@@ -30,6 +31,7 @@ import type { WebhookStore } from './ports/webhooks.js';
 export type * from './ports/audit.js';
 export type * from './ports/catalogue.js';
 export type * from './ports/credentials.js';
+export type * from './ports/holds.js';
 export type * from './ports/idempotency.js';
 export type * from './ports/password-resets.js';
 export type * from './ports/sign-ins.js';
@@ -74,6 +76,7 @@ export interface PoolStats {
 
 export type Store = UserStore &
   SubscriptionStore &
+  HoldStore &
   CredentialStore &
   AuditStore &
   IdempotencyStore &

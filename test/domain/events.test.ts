@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { EVENT_TYPES, eventTypeOf } from '../../src/domain/events.js';
 
 describe('eventTypeOf', () => {
-  it('names an event for every change to a user, a subscription or the catalogue, and every event type has a change', () => {
+  it('names an event for every change to a user, a subscription, the catalogue or print circulation, and every event type has a change', () => {
     const named = [
       eventTypeOf('users', 'create'),
       eventTypeOf('users', 'update'),
@@ -19,6 +19,13 @@ describe('eventTypeOf', () => {
       eventTypeOf('newsletters', 'create'),
       eventTypeOf('newsletters', 'update'),
       eventTypeOf('newsletters', 'delete'),
+      eventTypeOf('holds', 'create'),
+      eventTypeOf('holds', 'update'),
+      eventTypeOf('holds', 'withdraw'),
+      eventTypeOf('temporary-addresses', 'create'),
+      eventTypeOf('temporary-addresses', 'update'),
+      eventTypeOf('temporary-addresses', 'delete'),
+      eventTypeOf('delivery-complaints', 'create'),
     ];
     assert.deepEqual(named, [...EVENT_TYPES]);
   });

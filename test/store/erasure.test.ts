@@ -95,7 +95,7 @@ forEachStore((kind) => {
         { url: 'https://hooks.example.com/', events: ['user.updated'], secretSalt: 's' },
         AUDIT,
       );
-      await store.store.createSubscription(
+      const subscription = await store.store.createSubscription(
         user.id,
         {
           dateStarted: 0,
@@ -112,6 +112,16 @@ forEachStore((kind) => {
       await store.store.updateUser(
         user.id,
         { fields: { telephone: `+1 ${marker}` }, addNewsletters: [], removeNewsletters: [] },
+        AUDIT,
+      );
+      assert.ok(subscription);
+      await store.store.createHold(
+        user.id,
+        subscription.id,
+        (context) => ({
+          values: { startDate: 20_000, endDate: 20_001, compensation: 'credit', deliveriesMissed: 2, extendedDays: 0 },
+          dateEnded: context.terms.dateEnded,
+        }),
         AUDIT,
       );
       await store.store.claimIdempotencyKey('erasure', marker, 'f', 1, { staleAfter: 60, keepFor: 3600 });

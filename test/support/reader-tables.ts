@@ -14,6 +14,7 @@ export const READER_TABLES: Record<string, Reach> = {
   users: 'the reader',
   user_newsletters: 'cascade',
   subscriptions: 'cascade',
+  holds: 'cascade',
   idempotency_keys: 'cascade',
   password_reset_tokens: 'cascade',
   // Attempts are counted by email, whether or not a reader has it; the erasure forgets the reader's.

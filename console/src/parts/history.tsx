@@ -20,6 +20,13 @@ const WHAT: Record<HistoryEvent['attributes']['eventType'], string> = {
   'newsletter.created': 'Newsletter created',
   'newsletter.updated': 'Newsletter changed',
   'newsletter.deleted': 'Newsletter deleted',
+  'hold.created': 'Hold added',
+  'hold.updated': 'Hold changed',
+  'hold.withdrawn': 'Hold withdrawn',
+  'temporary_address.created': 'Temporary address added',
+  'temporary_address.updated': 'Temporary address changed',
+  'temporary_address.deleted': 'Temporary address removed',
+  'delivery_complaint.created': 'Delivery complaint',
 };
 
 /** Who made the change: the staff member or API key by name, the service's own parts as "system". */

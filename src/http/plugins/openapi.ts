@@ -40,6 +40,7 @@ const BODY_ERRORS = { 413: ErrorDocument, 415: ErrorDocument, 422: ErrorDocument
 
 const TAGS: [RegExp, string][] = [
   [/^\/(sign-ins|password-resets)$|\/password-reset-tokens$/, 'sign-in'],
+  [/\/(holds|delivery-complaints|temporary-addresses)\b|^\/(deliveries|reports\/draw)/, 'print'],
   [/^\/users\/:user_id\/subscriptions/, 'subscriptions'],
   [/^\/users\/:user_id\/access/, 'access'],
   [/^\/products/, 'products'],

@@ -290,6 +290,6 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
   );
 };
 
-function noSuchSubscription(userId: string, id: string) {
+export function noSuchSubscription(userId: string, id: string) {
   return errors.notFound(`User ${userId} has no subscription with id "${id}".`);
 }

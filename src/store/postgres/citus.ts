@@ -44,6 +44,12 @@ export const CITUS_LAYOUT = {
     colocateWith: 'users',
     why: "a user's reset tokens, beside the user (a token names its user)",
   },
+  holds: {
+    kind: 'distributed',
+    by: 'user_id',
+    colocateWith: 'users',
+    why: "a subscription's holds beside it on the user's shard: the rules lock the subscription and read its holds in one node's transaction, and the print run's check of each subscription routes there",
+  },
   user_emails: {
     kind: 'distributed',
     by: 'email_lower',

@@ -570,4 +570,32 @@ export const postgresMigrations: readonly PostgresMigration[] = [
         CHECK (delivery_days IS NULL OR delivery_days BETWEEN 1 AND 127);
     `,
   },
+  {
+    version: 27,
+    name: 'holds',
+    sql: `
+      -- A subscription's deliveries stopped from one publication date to another (both included,
+      -- as day numbers since 1970-01-01: domain/publication.ts). Withdrawn rather than deleted.
+      -- Keyed by user first, the distribution column on Citus (co-located with subscriptions); the
+      -- rules read a subscription's holds by that key, and the print run asks of each subscription
+      -- whether a hold covers the date: both a seek on (user_id, subscription_id).
+      CREATE TABLE holds (
+        user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        id bigint GENERATED ALWAYS AS IDENTITY,
+        subscription_id bigint NOT NULL,
+        start_date integer NOT NULL,
+        end_date integer NOT NULL CHECK (end_date >= start_date),
+        compensation text NOT NULL CHECK (compensation IN ('extend', 'credit', 'donate')),
+        deliveries_missed integer NOT NULL CHECK (deliveries_missed >= 0),
+        extended_days integer NOT NULL DEFAULT 0 CHECK (extended_days >= 0),
+        withdrawn boolean NOT NULL DEFAULT false,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        version integer NOT NULL DEFAULT 1,
+        PRIMARY KEY (user_id, id),
+        FOREIGN KEY (user_id, subscription_id) REFERENCES subscriptions (user_id, id) ON DELETE CASCADE
+      );
+      CREATE INDEX holds_subscription ON holds (user_id, subscription_id, start_date, end_date, withdrawn);
+    `,
+  },
 ];

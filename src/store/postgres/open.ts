@@ -15,6 +15,7 @@ import { applyCitusLayout, CITUS_SESSION, isCitusCoordinator } from './citus.js'
 import { listenForChanges } from './changes.js';
 import { postgresCredentials } from './credentials.js';
 import { MIGRATION_LOCK, PostgresDatabase } from './database.js';
+import { postgresHolds } from './holds.js';
 import { postgresIdempotency } from './idempotency.js';
 import { knownUsers } from './known-users.js';
 import { postgresMigrations, type PostgresMigration } from './migrations.js';
@@ -85,6 +86,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
   return withOutagesAsUnavailable({
     ...postgresUsers(database, references, users, options.pageReadLimit ?? PAGE_READ_LIMIT),
     ...postgresSubscriptions(database, references, resources, users),
+    ...postgresHolds(database),
     ...postgresProducts(database, resources),
     ...postgresNewsletters(database),
     ...postgresCredentials(database, changes),

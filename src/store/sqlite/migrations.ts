@@ -602,4 +602,29 @@ export const sqliteMigrations: readonly SqliteMigration[] = [
         CHECK (delivery_days IS NULL OR delivery_days BETWEEN 1 AND 127);
     `,
   },
+  {
+    version: 27,
+    name: 'holds',
+    sql: `
+      -- A subscription's deliveries stopped from one publication date to another (both included,
+      -- as day numbers since 1970-01-01: domain/publication.ts). Withdrawn rather than deleted.
+      -- The rules read a subscription's holds by its key, and the print run asks of each
+      -- subscription whether a hold covers the date: both a seek on (user_id, subscription_id).
+      CREATE TABLE holds (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        subscription_id INTEGER NOT NULL REFERENCES subscriptions (id) ON DELETE CASCADE,
+        start_date INTEGER NOT NULL,
+        end_date INTEGER NOT NULL CHECK (end_date >= start_date),
+        compensation TEXT NOT NULL CHECK (compensation IN ('extend', 'credit', 'donate')),
+        deliveries_missed INTEGER NOT NULL CHECK (deliveries_missed >= 0),
+        extended_days INTEGER NOT NULL DEFAULT 0 CHECK (extended_days >= 0),
+        withdrawn INTEGER NOT NULL DEFAULT 0 CHECK (withdrawn IN (0, 1)),
+        created_at INTEGER NOT NULL DEFAULT (unixepoch()),
+        updated_at INTEGER NOT NULL DEFAULT (unixepoch()),
+        version INTEGER NOT NULL DEFAULT 1
+      );
+      CREATE INDEX holds_subscription ON holds (user_id, subscription_id, start_date, end_date, withdrawn);
+    `,
+  },
 ];

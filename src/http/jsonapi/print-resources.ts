@@ -1,0 +1,29 @@
+/**
+ * The records of print circulation as JSON:API resource objects: holds, temporary addresses,
+ * delivery complaints, each under its own reader's path, with its place in time on today's
+ * publication date.
+ */
+import { HoldAttributes, HOLDS, toHoldAttributes, type StoredHold } from '../../domain/hold.js';
+import { SUBSCRIPTIONS } from '../../domain/subscription.js';
+import { resourceObject } from './documents.js';
+import { Type } from '@sinclair/typebox';
+import { Identifier } from './resources.js';
+
+const SubscriptionLink = Type.Object({ subscription: Type.Object({ data: Identifier(SUBSCRIPTIONS) }) });
+
+export const HoldResource = resourceObject(HOLDS, HoldAttributes, SubscriptionLink);
+
+export function holdPath(hold: Pick<StoredHold, 'userId' | 'subscriptionId'>): string {
+  return `/users/${hold.userId}/subscriptions/${hold.subscriptionId}/holds`;
+}
+
+/** A hold, with its status on the publication date `today`. */
+export function renderHold(base: string, hold: StoredHold, today: number) {
+  return {
+    type: HOLDS,
+    id: hold.id,
+    attributes: toHoldAttributes(hold, today),
+    relationships: { subscription: { data: { type: SUBSCRIPTIONS, id: hold.subscriptionId } } },
+    links: { self: `${base}${holdPath(hold)}/${hold.id}` },
+  };
+}
