@@ -65,6 +65,10 @@ function queryError(validate: ValidateFunction): ApiError {
     const name = String(e.params.additionalProperty);
     return errors.invalidQueryParameter(name, `${name} is not a supported query parameter here`);
   }
+  if (e.keyword === 'required') {
+    const name = String(e.params.missingProperty);
+    return errors.invalidQueryParameter(name, `${name} is required here`);
+  }
   const name = e.instancePath.slice(1).replace(/~1/g, '/').replace(/~0/g, '~');
   return errors.invalidQueryParameter(name, `${name} ${detailOf(e)}`);
 }

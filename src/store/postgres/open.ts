@@ -15,6 +15,7 @@ import { applyCitusLayout, CITUS_SESSION, isCitusCoordinator } from './citus.js'
 import { listenForChanges } from './changes.js';
 import { postgresCredentials } from './credentials.js';
 import { MIGRATION_LOCK, PostgresDatabase } from './database.js';
+import { postgresDeliveries } from './deliveries.js';
 import { postgresHolds } from './holds.js';
 import { postgresIdempotency } from './idempotency.js';
 import { knownUsers } from './known-users.js';
@@ -87,6 +88,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
     ...postgresUsers(database, references, users, options.pageReadLimit ?? PAGE_READ_LIMIT),
     ...postgresSubscriptions(database, references, resources, users),
     ...postgresHolds(database),
+    ...postgresDeliveries(database),
     ...postgresProducts(database, resources),
     ...postgresNewsletters(database),
     ...postgresCredentials(database, changes),

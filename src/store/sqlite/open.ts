@@ -16,6 +16,7 @@ import { sqliteCredentials } from './credentials.js';
 import { SqliteDatabase } from './database.js';
 import { copyDatabase } from './files.js';
 import { offLoopReads } from './off-loop-reads.js';
+import { sqliteDeliveries } from './deliveries.js';
 import { sqliteHolds } from './holds.js';
 import { sqliteIdempotency } from './idempotency.js';
 import { sqliteMigrations, type SqliteMigration } from './migrations.js';
@@ -79,6 +80,7 @@ export function openSqliteStore(options: SqliteOptions): Store {
       ...sqliteUsers(database, references, options.pageReadLimit ?? PAGE_READ_LIMIT),
       ...sqliteSubscriptions(database, references),
       ...sqliteHolds(database),
+      ...sqliteDeliveries(database),
       ...sqliteProducts(database),
       ...sqliteNewsletters(database),
       ...sqliteCredentials(database),

@@ -1,0 +1,100 @@
+/**
+ * The print run: the deliveries of one publication date, one per subscription delivered that
+ * date, each to the address in force then, and the draw report of that run (how many copies by
+ * product and by postal code: what the printer and each depot need). A delivery is never stored:
+ * it is derived from subscriptions, their delivery days and holds, read in subscription order.
+ */
+import { Type, type Static } from '@sinclair/typebox';
+import { Nullable } from './schema.js';
+
+export const DELIVERIES = 'deliveries';
+export const DRAW_REPORTS = 'draw-reports';
+
+/** The address fields a delivery carries, as a user's address has them. */
+export const ADDRESS_FIELDS = [
+  'streetAddress',
+  'unitNumber',
+  'addressLocality',
+  'addressRegion',
+  'addressCountry',
+  'postalCode',
+] as const;
+export type DeliveryAddress = Record<(typeof ADDRESS_FIELDS)[number], string | null>;
+
+export const DeliveryAddressSchema = Type.Object(
+  Object.fromEntries(ADDRESS_FIELDS.map((field) => [field, Nullable(Type.String())])) as Record<
+    (typeof ADDRESS_FIELDS)[number],
+    ReturnType<typeof Nullable<ReturnType<typeof Type.String>>>
+  >,
+  { description: "Where it goes: the reader's address (a temporary one, where one is in force that date)." },
+);
+
+export const DeliveryAttributes = Type.Object({
+  date: Type.String({ format: 'date', description: 'The publication date.' }),
+  address: DeliveryAddressSchema,
+  redelivery: Type.Boolean({ description: 'A copy is a redelivery after a complaint.' }),
+  copies: Type.Integer({ minimum: 1 }),
+});
+
+/** One delivery of a run, as a store reads it. */
+export interface Delivery {
+  subscriptionId: string;
+  userId: string;
+  productId: string | null;
+  address: DeliveryAddress;
+  redelivery: boolean;
+  copies: number;
+}
+
+/** What a run is read by: its date (a day number, and the instants it begins and ends in the publisher's zone). */
+export interface RunDate {
+  date: number;
+  startsAt: number;
+  endsAt: number;
+}
+
+export interface RunFilter {
+  product?: string;
+  postalCode?: string;
+}
+
+const Count = Type.Integer({ minimum: 0 });
+
+export const DrawReportAttributes = Type.Object({
+  date: Type.String({ format: 'date' }),
+  copies: Type.Integer({ description: 'Every copy of the run.' }),
+  byProduct: Type.Array(
+    Type.Object({
+      product: Nullable(Type.String({ description: 'null: subscriptions without a product.' })),
+      copies: Count,
+    }),
+  ),
+  byPostalCode: Type.Array(Type.Object({ postalCode: Nullable(Type.String()), copies: Count })),
+});
+
+/** The copies of a run by product and postal code together, as a store counts them. */
+export interface DrawCount {
+  productId: string | null;
+  postalCode: string | null;
+  copies: number;
+}
+
+/** The draw report of a run from its counts: totals by product and by postal code, each in key order. */
+export function drawReport(date: string, counts: readonly DrawCount[]): Static<typeof DrawReportAttributes> {
+  const byProduct = new Map<string | null, number>();
+  const byPostalCode = new Map<string | null, number>();
+  let copies = 0;
+  for (const count of counts) {
+    copies += count.copies;
+    byProduct.set(count.productId, (byProduct.get(count.productId) ?? 0) + count.copies);
+    byPostalCode.set(count.postalCode, (byPostalCode.get(count.postalCode) ?? 0) + count.copies);
+  }
+  const ordered = <K extends string | null>(map: Map<K, number>) =>
+    [...map].sort(([a], [b]) => (a === null ? 1 : b === null ? -1 : a < b ? -1 : a > b ? 1 : 0));
+  return {
+    date,
+    copies,
+    byProduct: ordered(byProduct).map(([product, n]) => ({ product, copies: n })),
+    byPostalCode: ordered(byPostalCode).map(([postalCode, n]) => ({ postalCode, copies: n })),
+  };
+}

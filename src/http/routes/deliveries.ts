@@ -1,0 +1,139 @@
+/**
+ * The print run of a publication date: GET /deliveries (one delivery per subscription delivered
+ * that date, paged by subscription id through links.next, so any page is an index seek and a
+ * client may stream the whole run) and GET /reports/draw (its copies by product and postal code).
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import { StoredCatalogueId } from '../../domain/catalogue.js';
+import {
+  DELIVERIES,
+  DeliveryAttributes,
+  DRAW_REPORTS,
+  drawReport,
+  DrawReportAttributes,
+  type Delivery,
+  type RunDate,
+} from '../../domain/delivery.js';
+import { PRODUCTS } from '../../domain/catalogue.js';
+import { parseDate, PublicationDate, startOfDate, type PublicationCalendar } from '../../domain/publication.js';
+import { FilterValue } from '../../domain/schema.js';
+import { SUBSCRIPTIONS } from '../../domain/subscription.js';
+import { USERS } from '../../domain/user.js';
+import { collectionDocument, errorResponses, singleDocument } from '../jsonapi/documents.js';
+import { listLink } from '../jsonapi/links.js';
+import { PageAfter, PageSize, pageSizeOf } from '../jsonapi/paging.js';
+import { Identifier } from '../jsonapi/resources.js';
+import { Nullable } from '../../domain/schema.js';
+import type { RouteOptions } from './options.js';
+
+const DateFilter = PublicationDate('The publication date of the run (required).');
+
+const RunQuery = Type.Object(
+  {
+    'filter[date]': DateFilter,
+    'filter[product]': Type.Optional({ ...StoredCatalogueId, description: 'Only deliveries of this product.' }),
+    'filter[postalCode]': Type.Optional(FilterValue(20, 'Only deliveries to this postal code.')),
+    'page[size]': PageSize,
+    'page[after]': PageAfter('a subscription'),
+  },
+  { additionalProperties: false },
+);
+
+const DeliveryResource = Type.Object({
+  type: Type.Literal(DELIVERIES),
+  id: Type.String({ description: 'The date and the subscription: 2026-03-02.17.' }),
+  attributes: DeliveryAttributes,
+  relationships: Type.Object({
+    user: Type.Object({ data: Identifier(USERS) }),
+    subscription: Type.Object({ data: Identifier(SUBSCRIPTIONS) }),
+    product: Type.Object({ data: Nullable(Identifier(PRODUCTS)) }),
+  }),
+});
+
+const RunLinks = Type.Object({ self: Type.String(), next: Type.Optional(Type.String()) });
+
+const DrawReportResource = Type.Object({
+  type: Type.Literal(DRAW_REPORTS),
+  id: Type.String({ description: 'The date of the run.' }),
+  attributes: DrawReportAttributes,
+  links: Type.Object({ self: Type.String({ format: 'uri' }) }),
+});
+
+/** A run's date: its day number and the instants it begins and ends in the publisher's zone. */
+function runDate(text: string, calendar: PublicationCalendar): RunDate {
+  // The schema has already checked it is a date.
+  const date = parseDate(text) as number;
+  return { date, startsAt: startOfDate(date, calendar.zone), endsAt: startOfDate(date + 1, calendar.zone) };
+}
+
+function renderDelivery(date: string, delivery: Delivery) {
+  return {
+    type: DELIVERIES,
+    id: `${date}.${delivery.subscriptionId}`,
+    attributes: { date, address: delivery.address, redelivery: delivery.redelivery, copies: delivery.copies },
+    relationships: {
+      user: { data: { type: USERS, id: delivery.userId } },
+      subscription: { data: { type: SUBSCRIPTIONS, id: delivery.subscriptionId } },
+      product: { data: delivery.productId === null ? null : { type: PRODUCTS, id: delivery.productId } },
+    },
+  };
+}
+
+export const deliveryRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { store, baseUrl, print }) => {
+  app.get(
+    '/deliveries',
+    {
+      schema: {
+        querystring: RunQuery,
+        response: { 200: collectionDocument(DeliveryResource, RunLinks), ...errorResponses(400, 406) },
+      },
+    },
+    async (request) => {
+      const query = request.query;
+      const date = query['filter[date]'];
+      const size = pageSizeOf(query);
+      const list = await store.listDeliveries(runDate(date, print.calendar), {
+        afterId: query['page[after]'],
+        limit: size + 1,
+        product: query['filter[product]'],
+        postalCode: query['filter[postalCode]'],
+      });
+      const page = list.slice(0, size);
+      const base = baseUrl(request);
+      const others = Object.entries(query).filter(([name]) => name !== 'page[after]');
+      const last = page.at(-1);
+      return {
+        links: {
+          self: listLink(base, '/deliveries', Object.entries(query)),
+          ...(list.length > size && last
+            ? { next: listLink(base, '/deliveries', [...others, ['page[after]', last.subscriptionId]]) }
+            : {}),
+        },
+        data: page.map((delivery) => renderDelivery(date, delivery)),
+      };
+    },
+  );
+
+  app.get(
+    '/reports/draw',
+    {
+      schema: {
+        querystring: Type.Object({ 'filter[date]': DateFilter }, { additionalProperties: false }),
+        response: { 200: singleDocument(DrawReportResource), ...errorResponses(400, 406) },
+      },
+    },
+    async (request) => {
+      const date = request.query['filter[date]'];
+      const counts = await store.countDraw(runDate(date, print.calendar));
+      return {
+        data: {
+          type: DRAW_REPORTS,
+          id: date,
+          attributes: drawReport(date, counts),
+          links: { self: listLink(baseUrl(request), '/reports/draw', [['filter[date]', date]]) },
+        },
+      };
+    },
+  );
+};

@@ -1,0 +1,16 @@
+/**
+ * The port for the print run: the deliveries of a date, in subscription order from a cursor, and
+ * their counts for the draw report. Nothing is stored per delivery; both are one read.
+ */
+import type { Delivery, DrawCount, RunDate, RunFilter } from '../../domain/delivery.js';
+
+export interface RunPageQuery extends RunFilter {
+  /** Only deliveries of subscriptions after this one. */
+  afterId?: string;
+  limit: number;
+}
+
+export interface DeliveryStore {
+  listDeliveries(run: RunDate, query: RunPageQuery): Promise<Delivery[]>;
+  countDraw(run: RunDate): Promise<DrawCount[]>;
+}

@@ -1,0 +1,66 @@
+/**
+ * The print run as every adapter reads it: the subscriptions delivered on a date (giving print,
+ * their term touching it, one of their delivery days, not held), each with its reader's address,
+ * in subscription id order from a cursor; and the same counted by product and postal code.
+ * The date's weekday is one bit, tested against the subscription's and its product's masks.
+ */
+import { ADDRESS_FIELDS, type Delivery, type DrawCount, type RunDate } from '../../domain/delivery.js';
+import { EVERY_DAY, weekdayBit } from '../../domain/delivery-days.js';
+import type { RunPageQuery } from '../ports/deliveries.js';
+import { join, raw, sql, type Dialect, type Sql } from './builder.js';
+import { instantValue, type Row } from './rows.js';
+import { givesCondition } from './subscriptions.js';
+
+const ADDRESS_COLUMNS = ADDRESS_FIELDS.map(
+  (field) => `address_${field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}`,
+);
+
+/** The conditions of a subscription `s` (with its product `p` and user `u`) delivered on the run's date. */
+function deliveredConditions(run: RunDate, dialect: Dialect): Sql[] {
+  return [
+    sql`s.date_started < ${instantValue(dialect, run.endsAt)}`,
+    sql`(s.date_ended IS NULL OR s.date_ended > ${instantValue(dialect, run.startsAt)})`,
+    givesCondition('s', 'print'),
+    sql`(coalesce(s.delivery_days, ${raw(String(EVERY_DAY))}) & coalesce(p.delivery_days, ${raw(String(EVERY_DAY))}) & ${raw(String(weekdayBit(run.date)))}) <> 0`,
+    sql`NOT EXISTS (SELECT 1 FROM holds h WHERE h.user_id = s.user_id AND h.subscription_id = s.id
+      AND h.start_date <= ${run.date} AND h.end_date >= ${run.date} AND h.withdrawn = false)`,
+  ];
+}
+
+const FROM = raw(`subscriptions s JOIN users u ON u.id = s.user_id LEFT JOIN products p ON p.id = s.product_id`);
+
+export function runPageQuery(run: RunDate, query: RunPageQuery, dialect: Dialect): Sql {
+  const conditions = deliveredConditions(run, dialect);
+  if (query.afterId !== undefined) conditions.push(sql`s.id > ${query.afterId}`);
+  if (query.product !== undefined) conditions.push(sql`s.product_id = ${query.product}`);
+  if (query.postalCode !== undefined) conditions.push(sql`u.address_postal_code = ${query.postalCode}`);
+  const address = ADDRESS_COLUMNS.map((column) => `u.${column}`).join(', ');
+  return sql`SELECT s.id, s.user_id, s.product_id, ${raw(address)} FROM ${FROM}
+    WHERE ${join(conditions, ' AND ')} ORDER BY s.id LIMIT ${query.limit}`;
+}
+
+export function toDelivery(row: Row): Delivery {
+  return {
+    subscriptionId: String(row.id),
+    userId: String(row.user_id),
+    productId: (row.product_id ?? null) as string | null,
+    address: Object.fromEntries(
+      ADDRESS_FIELDS.map((field, i) => [field, (row[ADDRESS_COLUMNS[i] as string] ?? null) as string | null]),
+    ) as Delivery['address'],
+    redelivery: false,
+    copies: 1,
+  };
+}
+
+export function drawCountQuery(run: RunDate, dialect: Dialect): Sql {
+  return sql`SELECT s.product_id, u.address_postal_code AS postal_code, count(*) AS copies FROM ${FROM}
+    WHERE ${join(deliveredConditions(run, dialect), ' AND ')} GROUP BY s.product_id, u.address_postal_code`;
+}
+
+export function toDrawCount(row: Row): DrawCount {
+  return {
+    productId: (row.product_id ?? null) as string | null,
+    postalCode: (row.postal_code ?? null) as string | null,
+    copies: Number(row.copies),
+  };
+}

@@ -1,0 +1,164 @@
+/**
+ * The print run of a date, and its draw report, on every store: who is delivered (print, in term,
+ * on a delivery day, not held), where, paged by links.next.
+ */
+import assert from 'node:assert/strict';
+import { randomUUID } from 'node:crypto';
+import { after, before, describe, it } from 'node:test';
+import { createSubscription, createUser, onlyError } from '../../support/fixtures.js';
+import { createPrintProduct, createPrintSubscription, dateIn, midnightOf, nextWeekday } from '../../support/print.js';
+import { forEachStore } from '../../support/stores.js';
+import { startService, type Service } from '../../support/service.js';
+
+forEachStore((kind) => {
+  let service: Service;
+  before(async () => {
+    service = await startService(kind);
+  });
+  after(() => service.close());
+
+  /** A reader at a postal code no other test uses, and the code. */
+  async function readerAt(postalCode = randomUUID().slice(0, 12)) {
+    const address = { streetAddress: '1 Print Lane', addressLocality: 'Inkton', addressCountry: 'GB', postalCode };
+    return { userId: await createUser(service.client, { address }), postalCode, address };
+  }
+
+  const run = async (date: string, postalCode: string, more = '') =>
+    service.client.get(`/deliveries?filter[date]=${date}&filter[postalCode]=${encodeURIComponent(postalCode)}${more}`);
+
+  describe('GET /deliveries', () => {
+    it('delivers a print subscription to its reader’s address on every date of its term', async () => {
+      const { userId, postalCode, address } = await readerAt();
+      const subscriptionId = await createPrintSubscription(service.client, userId);
+      const response = await run(dateIn(3), postalCode);
+      assert.equal(response.status, 200, response.text);
+      assert.deepEqual(response.body.data, [
+        {
+          type: 'deliveries',
+          id: `${dateIn(3)}.${subscriptionId}`,
+          attributes: {
+            date: dateIn(3),
+            address: { ...address, unitNumber: null, addressRegion: null },
+            redelivery: false,
+            copies: 1,
+          },
+          relationships: {
+            user: { data: { type: 'users', id: userId } },
+            subscription: { data: { type: 'subscriptions', id: subscriptionId } },
+            product: { data: null },
+          },
+        },
+      ]);
+    });
+
+    it('leaves out online subscriptions, and dates outside the term', async () => {
+      const { userId, postalCode } = await readerAt();
+      await createSubscription(service.client, userId, { resource: 'online', dateEnded: null });
+      await createPrintSubscription(service.client, userId, {
+        dateStarted: midnightOf(dateIn(5)),
+        dateEnded: midnightOf(dateIn(7)),
+      });
+      for (const [days, count] of [
+        [4, 0],
+        [5, 1],
+        [6, 1],
+        [7, 0],
+      ] as const) {
+        assert.equal((await run(dateIn(days), postalCode)).body.data.length, count, `day ${days}`);
+      }
+    });
+
+    it("delivers on the subscription's delivery days only, a product's that gives print", async () => {
+      const weekend = await createPrintProduct(service.client, { deliveryDays: ['saturday', 'sunday'] });
+      const { userId, postalCode } = await readerAt();
+      await createPrintSubscription(service.client, userId, { deliveryDays: ['sunday'] }, weekend);
+      assert.equal((await run(nextWeekday(5, 1), postalCode)).body.data.length, 0, 'Saturday');
+      assert.equal((await run(nextWeekday(6, 1), postalCode)).body.data.length, 1, 'Sunday');
+      assert.equal((await run(nextWeekday(0, 1), postalCode)).body.data.length, 0, 'Monday');
+      const sunday = await run(nextWeekday(6, 1), postalCode, `&filter[product]=${weekend}`);
+      assert.deepEqual(sunday.body.data[0].relationships.product.data, { type: 'products', id: weekend });
+      assert.equal((await run(nextWeekday(6, 1), postalCode, '&filter[product]=other')).body.data.length, 0);
+    });
+
+    it('leaves out the dates a hold covers, and not those of a withdrawn one', async () => {
+      const { userId, postalCode } = await readerAt();
+      const subscriptionId = await createPrintSubscription(service.client, userId);
+      const holds = `/users/${userId}/subscriptions/${subscriptionId}/holds`;
+      const held = await service.client.post(holds, {
+        data: { type: 'holds', attributes: { startDate: dateIn(10), endDate: dateIn(11) } },
+      });
+      assert.equal((await run(dateIn(9), postalCode)).body.data.length, 1);
+      assert.equal((await run(dateIn(10), postalCode)).body.data.length, 0);
+      assert.equal((await run(dateIn(11), postalCode)).body.data.length, 0);
+      assert.equal((await run(dateIn(12), postalCode)).body.data.length, 1);
+      await service.client.delete(`${holds}/${held.body.data.id}`);
+      assert.equal((await run(dateIn(10), postalCode)).body.data.length, 1);
+    });
+
+    it('pages by links.next in subscription order', async () => {
+      const { userId, postalCode } = await readerAt();
+      const ids = [];
+      for (let i = 0; i < 3; i += 1) ids.push(await createPrintSubscription(service.client, userId));
+      const first = await run(dateIn(2), postalCode, '&page[size]=2');
+      assert.deepEqual(
+        first.body.data.map((d: any) => d.relationships.subscription.data.id),
+        ids.slice(0, 2),
+      );
+      const next = await service.client.get(first.body.links.next.replace(service.baseUrl, ''));
+      assert.deepEqual(
+        next.body.data.map((d: any) => d.relationships.subscription.data.id),
+        ids.slice(2),
+      );
+      assert.equal(next.body.links.next, undefined);
+    });
+
+    it('is empty a hundred years out for terms that end', async () => {
+      const { userId, postalCode } = await readerAt();
+      await createPrintSubscription(service.client, userId);
+      const response = await run(dateIn(36_525), postalCode);
+      assert.equal(response.status, 200);
+      assert.deepEqual(response.body.data, []);
+    });
+
+    it('needs filter[date], a calendar date: 400 without it or with one that is not', async () => {
+      const missing = onlyError(await service.client.get('/deliveries'), 400);
+      assert.equal(missing.source.parameter, 'filter[date]');
+      for (const date of ['2027-02-29', 'today', '2026-3-1']) {
+        assert.equal(
+          onlyError(await service.client.get(`/deliveries?filter[date]=${date}`), 400).source.parameter,
+          'filter[date]',
+        );
+      }
+    });
+  });
+
+  describe('GET /reports/draw', () => {
+    it("counts the run's copies by product and by postal code", async () => {
+      const product = await createPrintProduct(service.client);
+      const { userId, postalCode } = await readerAt();
+      await createPrintSubscription(service.client, userId, {}, product);
+      await createPrintSubscription(service.client, userId, {}, product);
+      await createPrintSubscription(service.client, userId);
+      const response = await service.client.get(`/reports/draw?filter[date]=${dateIn(4)}`);
+      assert.equal(response.status, 200, response.text);
+      const { data } = response.body;
+      assert.equal(data.type, 'draw-reports');
+      assert.equal(data.id, dateIn(4));
+      assert.deepEqual(
+        data.attributes.byProduct.find((p: any) => p.product === product),
+        { product, copies: 2 },
+      );
+      assert.deepEqual(
+        data.attributes.byPostalCode.find((p: any) => p.postalCode === postalCode),
+        { postalCode, copies: 3 },
+      );
+      const sum = (list: { copies: number }[]) => list.reduce((n, e) => n + e.copies, 0);
+      assert.equal(sum(data.attributes.byProduct), data.attributes.copies);
+      assert.equal(sum(data.attributes.byPostalCode), data.attributes.copies);
+    });
+
+    it('needs filter[date]', async () => {
+      assert.equal(onlyError(await service.client.get('/reports/draw'), 400).source.parameter, 'filter[date]');
+    });
+  });
+});
