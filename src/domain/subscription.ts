@@ -131,6 +131,7 @@ export function subscriptionAttributeNames(values: SubscriptionValues): string[]
     resource: values.resource,
     trial: values.trial,
     product: values.productId,
+    deliveryDays: values.deliveryDays,
   };
   return Object.keys(held)
     .filter((name) => held[name] !== null)

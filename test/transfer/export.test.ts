@@ -4,6 +4,7 @@
  * a date to come; columns chosen by name; cells neutralised for spreadsheets or left as they are
  * for machines. Run through `exportUsers` itself: the command's own tests spawn it (few, they are slow).
  */
+import { EVERY_DAY } from '../../src/domain/delivery-days.js';
 import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
@@ -39,7 +40,7 @@ forEachStore((kind) => {
     let store: TestStore;
     before(async () => {
       store = await openTestStore(kind);
-      const catalogue = { description: null, active: true, license: null };
+      const catalogue = { description: null, active: true, license: null, deliveryDays: EVERY_DAY };
       await store.store.createProduct('print-daily', { ...catalogue, name: 'Daily', resource: 'print' }, AUDIT);
       await store.store.createProduct('print-weekend', { ...catalogue, name: 'Weekend', resource: 'print' }, AUDIT);
       await store.store.createProduct('digital', { ...catalogue, name: 'Digital', resource: 'online' }, AUDIT);
