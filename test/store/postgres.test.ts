@@ -273,6 +273,25 @@ describe('PostgreSQL migrations', { skip }, () => {
     }
   });
 
+  it("floor the outbox's instants to the millisecond, as Date.now() does (migration 17)", async () => {
+    const schema = await freshSchema();
+    await (await openPostgresStore({ url: schema.url })).close();
+    // The trigger's clock, stopped 0.7 ms past a millisecond: a schema-local clock_timestamp()
+    // comes first once pg_catalog is named after the schema in the search path.
+    const instant = Date.UTC(2026, 0, 1, 0, 0, 0, 1);
+    await admin(
+      `CREATE FUNCTION clock_timestamp() RETURNS timestamptz LANGUAGE sql AS
+         $$ SELECT '2026-01-01 00:00:00.0017+00'::timestamptz $$;
+       INSERT INTO webhooks (url, events, secret_salt) VALUES ('http://127.0.0.1:9/', '{user.created}', 's');
+       INSERT INTO audit_log (actor, action, resource_type, resource_id, user_id, attributes, event_type)
+         VALUES ('cli', 'create', 'users', '1', '1', '{}', 'user.created');`,
+      [],
+      `${schema.name}, pg_catalog`,
+    );
+    const deliveries = await admin('SELECT created_at, next_attempt_at FROM webhook_deliveries', [], schema.name);
+    assert.deepEqual(deliveries, [{ created_at: String(instant), next_attempt_at: String(instant) }]);
+  });
+
   it('leave no trace of a migration that fails', async () => {
     const schema = await freshSchema();
     const pool = new pg.Pool({ connectionString: schema.url });
