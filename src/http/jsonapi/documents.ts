@@ -113,7 +113,10 @@ export function updateDocument<T extends string, A extends TSchema, R extends TO
   return withAttributeRules(document, attributes);
 }
 
-export const SelfLinks = Type.Object({ self: Type.String({ format: 'uri' }) });
+/** Every link a response carries: an absolute address, its query percent-encoded (links.ts). */
+export const Link = Type.String({ format: 'uri' });
+
+export const SelfLinks = Type.Object({ self: Link });
 
 /** A resource object as responses carry it. */
 export function resourceObject<T extends string, A extends TSchema, R extends TObject = typeof NoRelationships>(
@@ -139,10 +142,10 @@ export function compoundDocument(resource: TSchema, included: TSchema) {
 }
 
 export const PageLinks = Type.Object({
-  self: Type.String({ format: 'uri' }),
-  first: Type.String({ format: 'uri' }),
-  prev: Type.Optional(Type.String({ format: 'uri' })),
-  next: Type.Optional(Type.String({ format: 'uri' })),
+  self: Link,
+  first: Link,
+  prev: Type.Optional(Link),
+  next: Type.Optional(Link),
 });
 
 export function collectionDocument(resource: TSchema, links: TSchema = SelfLinks) {

@@ -16,12 +16,15 @@ export function baseUrlOf(request: FastifyRequest, publicUrl: string | undefined
 }
 
 /**
- * A query string with the parameter names as JSON:API writes them (brackets unencoded, as the
- * interface's examples do) and every value percent-encoded.
+ * A query string with every name and value percent-encoded: RFC 3986 allows no `[` or `]` in a
+ * query, and JSON:API asks that the brackets of `page[number]` be written `%5B` and `%5D` there.
+ * Parsers decode them (`new URL(link).searchParams.get('page[after]')`), and so does this service.
  */
 export function queryString(parameters: Iterable<readonly [string, string | undefined]>): string {
   const parts: string[] = [];
-  for (const [name, value] of parameters) if (value !== undefined) parts.push(`${name}=${encodeURIComponent(value)}`);
+  for (const [name, value] of parameters) {
+    if (value !== undefined) parts.push(`${encodeURIComponent(name)}=${encodeURIComponent(value)}`);
+  }
   return parts.join('&');
 }
 

@@ -4,6 +4,7 @@
  * every other parameter as sent.
  */
 import { Type } from '@sinclair/typebox';
+import { Link } from './documents.js';
 import { listLink } from './links.js';
 
 export const MAX_PAGE_SIZE = 100;
@@ -27,7 +28,7 @@ export function PageAfter(what: string) {
   );
 }
 
-export const CursorLinks = Type.Object({ self: Type.String(), next: Type.Optional(Type.String()) });
+export const CursorLinks = Type.Object({ self: Link, next: Type.Optional(Link) });
 
 export function pageSizeOf(query: { 'page[size]'?: string }): number {
   return Number(query['page[size]'] ?? MAX_PAGE_SIZE);

@@ -34,7 +34,7 @@ import {
 } from '../../domain/subscription.js';
 import { toUserAttributes, UserAttributes, USERS } from '../../domain/user.js';
 import type { StoredUser } from '../../store/port.js';
-import { resourceObject } from './documents.js';
+import { Link, resourceObject } from './documents.js';
 
 /** A comma-separated list of some of `names`, as a query parameter whose schema says which. */
 function fieldList(type: string, names: readonly string[]) {
@@ -108,7 +108,7 @@ const UserResourceObject = resourceObject(
       Type.Object(
         {
           data: Type.Array(Identifier(SUBSCRIPTIONS)),
-          links: Type.Optional(Type.Object({ related: Type.String({ format: 'uri' }) })),
+          links: Type.Optional(Type.Object({ related: Link })),
           meta: Type.Optional(Type.Object({ truncated: Type.Literal(true) })),
         },
         {

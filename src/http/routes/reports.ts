@@ -13,7 +13,7 @@ import {
   SUBSCRIPTION_REPORTS,
   type SubscriptionReportAttributes as Report,
 } from '../../domain/report.js';
-import { errorResponses, singleDocument } from '../jsonapi/documents.js';
+import { errorResponses, SelfLinks, singleDocument } from '../jsonapi/documents.js';
 import type { RouteOptions } from './options.js';
 
 const REPORT_PATH = '/reports/subscriptions';
@@ -25,7 +25,7 @@ const SubscriptionReportResource = Type.Object({
   type: Type.Literal(SUBSCRIPTION_REPORTS),
   id: Type.Literal(CURRENT),
   attributes: SubscriptionReportAttributes,
-  links: Type.Object({ self: Type.String({ format: 'uri' }) }),
+  links: SelfLinks,
 });
 
 /**

@@ -153,7 +153,7 @@ forEachStoreAndCitus((kind) => {
         first.body.data.map((p: any) => p.id),
         [`${prefix}-a`, `${prefix}-b`],
       );
-      assert.equal(first.body.links.next, `${service.baseUrl}/products?page[size]=2&page[after]=${prefix}-b`);
+      assert.equal(first.body.links.next, `${service.baseUrl}/products?page%5Bsize%5D=2&page%5Bafter%5D=${prefix}-b`);
       const second = await service.client.get(first.body.links.next.slice(service.baseUrl.length));
       assert.equal(second.body.data[0].id, `${prefix}-c`);
     });

@@ -98,7 +98,9 @@ forEachStoreAndCitus((kind) => {
             assert.equal(response.status, 200, response.text);
             seen.push(...response.body.data.map((u: any) => u.id));
             const next: string | undefined = response.body.links.next;
-            if (next) for (const part of query.split('&')) assert.ok(next.includes(part), `${next} lost ${part}`);
+            for (const [name, value] of next ? new URLSearchParams(query) : []) {
+              assert.equal(new URL(next as string).searchParams.get(name), value, `${next} lost ${name}`);
+            }
             path = next?.slice(service.baseUrl.length);
           }
           return seen;
@@ -147,7 +149,10 @@ forEachStoreAndCitus((kind) => {
               const query = 'filter[status]=active&filter[resource]=print&page[size]=2';
               const response = await service.client.get(`/users?${query}&page[number]=2`);
               assert.equal(response.status, 200, response.text);
-              assert.equal(response.body.links.prev, `${service.baseUrl}/users?${query}&page[number]=1`);
+              assert.equal(
+                response.body.links.prev,
+                `${service.baseUrl}/users?filter%5Bstatus%5D=active&filter%5Bresource%5D=print&page%5Bsize%5D=2&page%5Bnumber%5D=1`,
+              );
             });
           }
 

@@ -87,7 +87,7 @@ forEachStore((kind) => {
         sizes.push(response.body.data.length);
         seen.push(...response.body.data.map((u: any) => u.id));
         url = response.body.links.next;
-        if (url) assert.match(url, /filter\[q\]=pagewright/);
+        if (url) assert.match(url, /filter%5Bq%5D=pagewright/);
       }
       assert.deepEqual(sizes, [20, 20, 5]);
       assert.deepEqual(seen, ids);
