@@ -9,6 +9,7 @@ import { DEFAULT_MAIL_RETRY, type MailRetryPolicy } from '../mail/delivery.js';
 import type { Mailer } from '../mail/port.js';
 import { DEFAULT_MAIL_TEMPLATES, type MailTemplates } from '../mail/templates.js';
 import type { ServiceKeys } from '../keys/service-keys.js';
+import { sessionCookieName } from '../staff/cookie.js';
 import { DEFAULT_CONSOLE_SETTINGS } from '../staff/sessions.js';
 import type { Store } from '../store/port.js';
 import { DEFAULT_PRINT_SETTINGS, type PrintSettings } from '../domain/print.js';
@@ -116,18 +117,18 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const metrics = newMetrics();
   const store = timedStore(options.store, metrics);
 
-  await app.register(openApi);
-  // Before any route, so that every route answers its errors as JSON:API documents.
-  await app.register(errorHandling, { bodyLimitBytes });
-  await app.register(shutdown);
-  await app.register(observability, { store, metrics });
-  await app.register(hardening);
   // The session cookie is Secure (and __Host- named) when the service is reached over https.
   const consoleSettings = {
     idleSeconds: options.consoleIdleSeconds ?? DEFAULT_CONSOLE_SETTINGS.idleSeconds,
     maxAgeSeconds: options.consoleMaxAgeSeconds ?? DEFAULT_CONSOLE_SETTINGS.maxAgeSeconds,
     secure: options.publicUrl?.startsWith('https:') ?? false,
   };
+  await app.register(openApi, { sessionCookie: sessionCookieName(consoleSettings) });
+  // Before any route, so that every route answers its errors as JSON:API documents.
+  await app.register(errorHandling, { bodyLimitBytes });
+  await app.register(shutdown);
+  await app.register(observability, { store, metrics });
+  await app.register(hardening);
   await app.register(authentication, { store, ...options.auth, console: consoleSettings });
   await app.register(mediaTypes);
   await app.register(idempotency, {

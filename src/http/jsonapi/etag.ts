@@ -9,6 +9,7 @@ import { errors } from '../errors.js';
 import { Type } from '@sinclair/typebox';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { IfVersion } from '../../store/port.js';
+import { withHeaders } from './response-headers.js';
 
 export function etagOf(version: number): string {
   return `"${version}"`;
@@ -77,5 +78,5 @@ export const IfNoneMatchHeader = Type.Object({
 
 /** The answer of a read whose If-None-Match names the current ETag. */
 export const NotModifiedResponse = {
-  304: Type.Null({ description: 'Not modified: the ETag in If-None-Match is current; no body.' }),
+  304: withHeaders(Type.Null({ description: 'Not modified: the ETag in If-None-Match is current; no body.' }), 'ETag'),
 };

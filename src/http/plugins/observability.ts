@@ -96,10 +96,25 @@ export const observability = fp<ObservabilityOptions>(
     });
 
     // Metrics tell much of the service (routes, rates, timings): a credential with the metrics scope reads them.
-    app.get('/metrics', { config: { scope: 'metrics', ownMediaType: true } }, async (_request, reply) => {
-      reply.type(registry.contentType);
-      return registry.metrics();
-    });
+    app.get(
+      '/metrics',
+      {
+        config: { scope: 'metrics', ownMediaType: true },
+        schema: {
+          summary: 'Prometheus metrics; a credential with the metrics (or admin) scope reads them.',
+          response: {
+            200: {
+              description: 'The metrics in the Prometheus text format.',
+              content: { [registry.contentType]: { schema: Type.String() } },
+            },
+          },
+        },
+      },
+      async (_request, reply) => {
+        reply.type(registry.contentType);
+        return registry.metrics();
+      },
+    );
     const Health = (status: string) => ({
       response: { 200: Type.Object({ meta: Type.Object({ status: Type.Literal(status) }) }) },
     });

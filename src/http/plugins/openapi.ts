@@ -1,14 +1,20 @@
 /**
  * The API describes itself: an OpenAPI 3.1 document at /openapi.json, generated from the same
  * route schemas that validate requests and serialize responses, and a documentation page at
- * /docs whose every asset the service serves itself.
+ * /docs whose every asset the service serves itself. The document says what the wire does: every
+ * status, media type and response header a route answers with, HEAD beside every GET, and the
+ * credentials each route takes (test/support/openapi-contract.ts holds every response the tests
+ * receive to it). What all routes share (the error answers, the headers) is written once under
+ * components and referred to.
  */
+import { STATUS_CODES } from 'node:http';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import { Type } from '@sinclair/typebox';
 import type { FastifyInstance } from 'fastify';
 import fp from 'fastify-plugin';
 import { IfMatchHeader, IfNoneMatchHeader } from '../jsonapi/etag.js';
+import { headersOf, RATE_LIMIT_HEADERS, RESPONSE_HEADERS, type ResponseHeader } from '../jsonapi/response-headers.js';
 import { takesIdempotencyKey } from './idempotency.js';
 
 import { ErrorDocument, isOptionalBody } from '../jsonapi/documents.js';
@@ -29,9 +35,12 @@ const NoQueryParameters = Type.Object({}, { additionalProperties: false });
 const EVERY_ROUTE_ERRORS = {
   400: ErrorDocument,
   406: ErrorDocument,
+  // Written by Node's parser's handler before any route is found (error-handling.ts).
+  408: ErrorDocument,
   414: ErrorDocument,
   // By credential, or by address for requests without one.
   429: ErrorDocument,
+  431: ErrorDocument,
   500: ErrorDocument,
   503: ErrorDocument,
 };
@@ -53,22 +62,35 @@ const TAGS: [RegExp, string][] = [
   [/^\/(health|metrics)/, 'operations'],
 ];
 
+/** What the document is told of a route beyond its schema. */
+interface RouteFacts {
+  /** The scopes a credential needs; none for a public route. */
+  scopes: readonly string[] | undefined;
+  /** The headers the route's own answers carry, by status. */
+  headers: Map<string, readonly ResponseHeader[]>;
+}
+
+export interface OpenApiOptions {
+  /** The name of the console's session cookie (staff/cookie.ts), which depends on https. */
+  sessionCookie: string;
+}
+
 /**
  * The document, and every route's schema completed with what holds for all of them: no query
  * parameters unless declared, the JSON:API media types, the error statuses the shared hooks
  * answer, the credentials needed. Registered before the routes, so it sees each of them.
  */
-export const openApi = fp(
-  async (app) => {
-    const optionalBodies = new Set<string>();
-    completeRouteSchemas(app, optionalBodies);
-    await serveDocument(app, optionalBodies);
+export const openApi = fp<OpenApiOptions>(
+  async (app, options) => {
+    const facts = new Map<string, RouteFacts>();
+    completeRouteSchemas(app, facts);
+    await serveDocument(app, facts, options);
   },
   { name: 'openapi' },
 );
 
-/** `optionalBodies` gathers the operations (`post /users/{user_id}/…`) whose body may be left out. */
-function completeRouteSchemas(app: FastifyInstance, optionalBodies: Set<string>): void {
+/** `facts` gathers, by operation (`post /users/{user_id}/…`), what the document adds to each. */
+function completeRouteSchemas(app: FastifyInstance, facts: Map<string, RouteFacts>): void {
   app.addHook('onRoute', (route) => {
     if (route.url.startsWith('/docs') || route.url.startsWith('/console')) {
       route.config = { ...route.config, scope: 'public', ownMediaType: true };
@@ -79,14 +101,26 @@ function completeRouteSchemas(app: FastifyInstance, optionalBodies: Set<string>)
     const isPublic = route.config?.scope === 'public';
     const hasBody = schema.body !== undefined;
     const methods = ([] as string[]).concat(route.method);
-    if (isOptionalBody(schema.body)) {
-      for (const method of methods) optionalBodies.add(operationKey(method, route.url));
-    }
     // Every write to one resource honours If-Match.
     const conditional = methods.some((m) => ['PUT', 'PATCH', 'DELETE'].includes(m));
     const idempotent = methods.some((m) => takesIdempotencyKey(m, route.url)) && !route.config?.showsSecret;
     // A read that may answer 304 (see jsonapi/etag.ts) honours If-None-Match.
     const notModifiable = (schema.response as Record<string, unknown> | undefined)?.[304] !== undefined;
+    const response: Record<string, unknown> = {
+      ...EVERY_ROUTE_ERRORS,
+      ...(isPublic ? {} : CREDENTIAL_ERRORS),
+      ...(hasBody ? BODY_ERRORS : {}),
+      ...(conditional ? { 412: ErrorDocument } : {}),
+      ...(idempotent ? { 409: ErrorDocument, 422: ErrorDocument } : {}),
+      ...(schema.response as object | undefined),
+    };
+    for (const method of methods) {
+      const scope = route.config?.scope ?? (['GET', 'HEAD'].includes(method) ? 'read' : 'write');
+      facts.set(operationKey(method, route.url), {
+        scopes: scope === 'public' ? undefined : ([] as string[]).concat(scope),
+        headers: new Map(Object.entries(response).map(([status, answer]) => [status, headersOf(answer)])),
+      });
+    }
     route.schema = {
       querystring: NoQueryParameters,
       ...(conditional || idempotent || notModifiable
@@ -101,15 +135,9 @@ function completeRouteSchemas(app: FastifyInstance, optionalBodies: Set<string>)
       ...schema,
       tags: TAGS.find(([pattern]) => pattern.test(route.url))?.slice(1) as string[] | undefined,
       ...(route.config?.ownMediaType ? {} : { consumes: [JSONAPI, 'application/json'], produces: [JSONAPI] }),
-      ...(isPublic ? {} : { security: [{ bearer: [] }, { basic: [] }] }),
-      response: {
-        ...EVERY_ROUTE_ERRORS,
-        ...(isPublic ? {} : CREDENTIAL_ERRORS),
-        ...(hasBody ? BODY_ERRORS : {}),
-        ...(conditional ? { 412: ErrorDocument } : {}),
-        ...(idempotent ? { 409: ErrorDocument, 422: ErrorDocument } : {}),
-        ...(schema.response as object | undefined),
-      },
+      response,
+      // Marked so that the document can tell an optional body from a required one.
+      ...(isOptionalBody(schema.body) ? { 'x-optional-body': true } : {}),
     };
   });
 }
@@ -118,19 +146,143 @@ function operationKey(method: string, fastifyUrl: string): string {
   return `${method.toLowerCase()} ${fastifyUrl.replace(/:([A-Za-z_]+)/g, '{$1}')}`;
 }
 
-type Operations = Record<string, Record<string, { requestBody?: { required?: boolean } }>>;
+const REF = {
+  response: (status: string) => `#/components/responses/${responseName(status)}`,
+  header: (name: ResponseHeader) => `#/components/headers/${name}`,
+};
 
-async function serveDocument(app: FastifyInstance, optionalBodies: ReadonlySet<string>): Promise<void> {
+/** `Error404`… are meaningless to a reader: `NotFound`, `TooManyRequests`. */
+function responseName(status: string): string {
+  return (STATUS_CODES[Number(status)] ?? `Status ${status}`).replace(/[^A-Za-z0-9]/g, '');
+}
+
+/** The headers each error answer may carry, besides those of a credential's rate. */
+const ERROR_HEADERS: Record<string, readonly ResponseHeader[]> = {
+  401: ['WWW-Authenticate'],
+  405: ['Allow'],
+  429: ['Retry-After', ...RATE_LIMIT_HEADERS],
+  503: ['Retry-After'],
+};
+/** Answered before a credential is read (or because there is none): no rate-limit headers. */
+const BEFORE_CREDENTIALS = new Set(['401', '408', '414', '431']);
+
+function headerRefs(names: Iterable<ResponseHeader>) {
+  const unique = [...new Set(names)];
+  return unique.length === 0 ? undefined : Object.fromEntries(unique.map((n) => [n, { $ref: REF.header(n) }]));
+}
+
+/** The error answers every route shares, once: a JSON:API error document and their headers. */
+function errorResponses(statuses: Iterable<string>) {
+  return Object.fromEntries(
+    [...statuses].sort().map((status) => {
+      const headers = headerRefs([
+        ...(ERROR_HEADERS[status] ?? []),
+        ...(BEFORE_CREDENTIALS.has(status) ? [] : RATE_LIMIT_HEADERS),
+      ]);
+      return [
+        responseName(status),
+        {
+          description: `${STATUS_CODES[Number(status)]}: the errors, each with its code.`,
+          ...(headers ? { headers } : {}),
+          content: { [JSONAPI]: { schema: { $ref: '#/components/schemas/ErrorDocument' } } },
+        },
+      ];
+    }),
+  );
+}
+
+interface Response {
+  $ref?: string;
+  description?: string;
+  headers?: Record<string, unknown>;
+  content?: Record<string, { schema: unknown }>;
+}
+interface Operation {
+  responses: Record<string, Response>;
+  requestBody?: { required?: boolean };
+  security?: Record<string, string[]>[];
+  'x-optional-body'?: boolean;
+  [key: string]: unknown;
+}
+
+const UNSAFE = new Set(['post', 'put', 'patch', 'delete']);
+
+/** Who may call an operation: a secret (Bearer or Basic) or the console's cookie, with its CSRF token to change anything. */
+function securityOf(method: string, scopes: readonly string[]): Record<string, string[]>[] {
+  const roles = [...scopes];
+  const session: Record<string, string[]> = UNSAFE.has(method) ? { console: roles, csrf: [] } : { console: roles };
+  return [{ bearer: roles }, { basic: roles }, session];
+}
+
+/**
+ * Completes the generated operations with what the route schemas cannot say: each error answer
+ * as a reference to the shared one, the headers of each answer, the credentials by scope, and
+ * HEAD beside each GET (the same answers and headers, with no body).
+ */
+function completeOperations(paths: Record<string, Record<string, Operation>>, facts: Map<string, RouteFacts>) {
+  const errorStatuses = new Set<string>();
+  const errorSchema = JSON.stringify(ErrorDocument);
+  for (const [path, operations] of Object.entries(paths)) {
+    for (const [method, operation] of Object.entries(operations)) {
+      const fact = facts.get(`${method} ${path}`);
+      if (operation['x-optional-body'] && operation.requestBody) operation.requestBody.required = false;
+      delete operation['x-optional-body'];
+      if (fact?.scopes) operation.security = securityOf(method, fact.scopes);
+      const notModifiable = operation.responses['304'] !== undefined;
+      for (const [status, response] of Object.entries(operation.responses)) {
+        // PUT and PATCH of one route share their answers: the first of them has completed them.
+        if (response.$ref !== undefined) continue;
+        // A route of its own media type has its errors generated under application/json: they are JSON:API too.
+        const schema = Object.values(response.content ?? {})[0]?.schema;
+        if (Number(status) >= 400 && JSON.stringify(schema) === errorSchema) {
+          errorStatuses.add(status);
+          operation.responses[status] = { $ref: REF.response(status) };
+          continue;
+        }
+        const headers = headerRefs([
+          ...(fact?.headers.get(status) ?? []),
+          // answeredNotModified (etag.ts) gives the ETag with the whole representation too.
+          ...(notModifiable && status === '200' ? (['ETag'] as const) : []),
+          ...(fact?.scopes ? RATE_LIMIT_HEADERS : []),
+        ]);
+        if (headers) operation.responses[status] = { ...response, headers };
+      }
+    }
+    const get = operations.get;
+    if (get) operations.head = headOf(get);
+  }
+  return errorStatuses;
+}
+
+function headOf(get: Operation): Operation {
+  const responses = Object.fromEntries(
+    Object.entries(get.responses).map(([status, { $ref, description, headers }]) => [
+      status,
+      $ref ? { $ref } : { description: description ?? '', ...(headers ? { headers } : {}) },
+    ]),
+  );
+  const { requestBody: _none, responses: _body, operationId: _id, summary: _summary, ...rest } = get;
+  return { ...rest, summary: 'The GET answer’s status and headers, without its body.', responses };
+}
+
+async function serveDocument(
+  app: FastifyInstance,
+  facts: Map<string, RouteFacts>,
+  { sessionCookie }: OpenApiOptions,
+): Promise<void> {
   await app.register(swagger, {
-    // @fastify/swagger marks every body required, as Fastify's own validation would have it.
     transformObject: (documents) => {
       const document = 'openapiObject' in documents ? documents.openapiObject : documents.swaggerObject;
-      const paths = (document.paths ?? {}) as Operations;
-      for (const [path, operations] of Object.entries(paths)) {
-        for (const [method, operation] of Object.entries(operations)) {
-          if (optionalBodies.has(`${method} ${path}`) && operation.requestBody) operation.requestBody.required = false;
-        }
-      }
+      const paths = (document.paths ?? {}) as Record<string, Record<string, Operation>>;
+      const errorStatuses = completeOperations(paths, facts);
+      const components = (document as { components?: Record<string, object> }).components ?? {};
+      (document as { components?: object }).components = {
+        ...components,
+        schemas: { ...components.schemas, ErrorDocument },
+        // 405 is no operation's: it answers the methods a path does not list (see the description).
+        responses: errorResponses([...errorStatuses, '405']),
+        headers: RESPONSE_HEADERS,
+      };
       return document;
     },
     openapi: {
@@ -140,21 +292,52 @@ async function serveDocument(app: FastifyInstance, optionalBodies: ReadonlySet<s
         version: '1',
         description:
           'User records, their subscriptions and the catalogue of products and newsletters behind a ' +
-          'JSON:API interface, with the access check a paywall asks. Every request but the ' +
-          'public ones (health, metrics, this document) presents a credential.',
+          'JSON:API interface, with the access check a paywall asks. Every request but the public ones ' +
+          '(health, this document and its page, sign-ins to the console) presents a credential: a secret ' +
+          'whose scopes the route names, or the console’s session cookie (with X-CSRF-Token to change ' +
+          'anything). Every response carries X-Request-Id; a method a path does not list is answered ' +
+          '405 with Allow.',
       },
       components: {
         securitySchemes: {
           bearer: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <secret>' },
           basic: { type: 'http', scheme: 'basic', description: 'HTTP Basic with the secret as password' },
+          console: {
+            type: 'apiKey',
+            in: 'cookie',
+            name: sessionCookie,
+            description: 'A staff member’s console session (POST /staff-sessions), with the scopes of their role.',
+          },
+          csrf: {
+            type: 'apiKey',
+            in: 'header',
+            name: 'X-CSRF-Token',
+            description: 'The csrfToken of the console session; needed with its cookie for every change.',
+          },
         },
       },
     },
   });
   await app.register(swaggerUi, { routePrefix: '/docs', staticCSP: true });
+  let served: string | undefined;
   app.get(
     '/openapi.json',
-    { config: { scope: 'public', ownMediaType: true }, schema: { hide: true } },
-    async (_request, reply) => reply.type('application/json').send(app.swagger()),
+    {
+      config: { scope: 'public', ownMediaType: true },
+      schema: {
+        summary: 'This document.',
+        response: {
+          200: {
+            description: 'The OpenAPI 3.1 document.',
+            content: { [OPENAPI_MEDIA_TYPE]: { schema: Type.Object({}) } },
+          },
+        },
+      },
+    },
+    // Written once: the routes are all registered by the time it is first asked for.
+    async (_request, reply) => reply.type(OPENAPI_MEDIA_TYPE).send((served ??= JSON.stringify(app.swagger()))),
   );
 }
+
+/** As Fastify writes a JSON type. */
+const OPENAPI_MEDIA_TYPE = 'application/json; charset=utf-8';

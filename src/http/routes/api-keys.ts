@@ -20,6 +20,7 @@ import {
   singleDocument,
 } from '../jsonapi/documents.js';
 import type { RouteOptions } from './options.js';
+import { withHeaders } from '../jsonapi/response-headers.js';
 
 const ApiKeyParams = Type.Object({ key_id: Type.String({ pattern: '^[1-9][0-9]{0,14}$' }) });
 const ApiKeyResource = resourceObject(API_KEYS, ApiKeyAttributes);
@@ -47,10 +48,14 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
       schema: {
         body: createDocument(API_KEYS, ApiKeyCreateAttributes),
         response: {
-          201: Type.Object({
-            data: ApiKeyResource,
-            meta: Type.Object({ secret: Type.String({ description: 'Shown this once; only its hash is kept.' }) }),
-          }),
+          201: withHeaders(
+            Type.Object({
+              data: ApiKeyResource,
+              meta: Type.Object({ secret: Type.String({ description: 'Shown this once; only its hash is kept.' }) }),
+            }),
+            'Location',
+            'ETag',
+          ),
           ...errorResponses(400, 409, 413, 415, 422, ...DENIALS),
         },
       },

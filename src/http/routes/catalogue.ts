@@ -24,6 +24,7 @@ import { answeredNotModified, etagOf, ifMatchVersions, NotModifiedResponse } fro
 import { CursorLinks, cursorPage, PageSize, pageSizeOf } from '../jsonapi/paging.js';
 import { auditOf } from '../plugins/auth.js';
 import type { RouteOptions } from './options.js';
+import { withHeaders } from '../jsonapi/response-headers.js';
 
 /** Products and newsletters change with the `catalogue` scope (a supervisor's) or `admin`. */
 const CATALOGUE = { scope: 'catalogue' } as const;
@@ -80,7 +81,10 @@ export function catalogueRoutes<R extends CatalogueRecord, V, M extends object>(
         config: CATALOGUE,
         schema: {
           body: createDocumentWithId(kind.type, kind.schemas.create, Id),
-          response: { 201: Document, ...errorResponses(400, 403, 406, 409, 413, 415, 422) },
+          response: {
+            201: withHeaders(Document, 'Location', 'ETag'),
+            ...errorResponses(400, 403, 406, 409, 413, 415, 422),
+          },
         },
       },
       async (request, reply) => {
@@ -142,7 +146,7 @@ export function catalogueRoutes<R extends CatalogueRecord, V, M extends object>(
       schema: {
         params: Params,
         body: updateDocument(kind.type, kind.schemas.update),
-        response: { 200: Document, ...errorResponses(400, 404, 406, 409, 413, 415, 422) },
+        response: { 200: withHeaders(Document, 'ETag'), ...errorResponses(400, 404, 406, 409, 413, 415, 422) },
       },
       handler: async (request, reply) => {
         const id = idOf(request);

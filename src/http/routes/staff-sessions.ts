@@ -26,6 +26,7 @@ import { createDocument, errorResponses } from '../jsonapi/documents.js';
 import { Identifier } from '../jsonapi/resources.js';
 import type { RouteOptions } from './options.js';
 import { renderStaff, StaffResource } from './staff.js';
+import { withHeaders } from '../jsonapi/response-headers.js';
 
 export const STAFF_SESSIONS = 'staff-sessions' as const;
 
@@ -107,7 +108,10 @@ export const staffSessionRoutes: FastifyPluginAsyncTypebox<
       config: { scope: 'public', showsSecret: true },
       schema: {
         body: createDocument(STAFF_SESSIONS, StaffSessionCreateAttributes),
-        response: { 201: StaffSessionDocument, ...errorResponses(400, 403, 409, 413, 415, 422, 429, 503) },
+        response: {
+          201: withHeaders(StaffSessionDocument, 'Set-Cookie'),
+          ...errorResponses(400, 403, 409, 413, 415, 422, 429, 503),
+        },
       },
     },
     async (request, reply) => {
@@ -152,7 +156,10 @@ export const staffSessionRoutes: FastifyPluginAsyncTypebox<
     `/${STAFF_SESSIONS}/:session`,
     {
       config: { scope: 'read' },
-      schema: { params: CurrentParams, response: { 204: Type.Null(), ...errorResponses(401, 403, 406) } },
+      schema: {
+        params: CurrentParams,
+        response: { 204: withHeaders(Type.Null(), 'Set-Cookie'), ...errorResponses(401, 403, 406) },
+      },
     },
     async (request, reply) => {
       const { sessionId } = sessionOf(request);

@@ -43,6 +43,7 @@ import {
 } from '../jsonapi/documents.js';
 import { auditOf } from '../plugins/auth.js';
 import type { RouteOptions } from './options.js';
+import { withHeaders } from '../jsonapi/response-headers.js';
 
 const StaffParams = Type.Object({ staff_id: Type.String({ pattern: '^[1-9][0-9]{0,14}$' }) });
 export const StaffResource = resourceObject(STAFF, StaffAttributes);
@@ -77,16 +78,20 @@ export const staffRoutes: FastifyPluginAsyncTypebox<RouteOptions & { readers: Re
       schema: {
         body: createDocument(STAFF, StaffCreateAttributes),
         response: {
-          201: Type.Object({
-            data: StaffResource,
-            meta: Type.Optional(
-              Type.Object({
-                initialPassword: Type.String({
-                  description: 'Made when no password was sent; shown this once, only its hash is kept.',
+          201: withHeaders(
+            Type.Object({
+              data: StaffResource,
+              meta: Type.Optional(
+                Type.Object({
+                  initialPassword: Type.String({
+                    description: 'Made when no password was sent; shown this once, only its hash is kept.',
+                  }),
                 }),
-              }),
-            ),
-          }),
+              ),
+            }),
+            'Location',
+            'ETag',
+          ),
           ...errorResponses(400, 409, 413, 415, 422, ...DENIALS),
         },
       },
@@ -150,7 +155,7 @@ export const staffRoutes: FastifyPluginAsyncTypebox<RouteOptions & { readers: Re
       params: StaffParams,
       body: updateDocument(STAFF, StaffUpdateAttributes),
       response: {
-        200: singleDocument(StaffResource),
+        200: withHeaders(singleDocument(StaffResource), 'ETag'),
         ...errorResponses(400, 404, 409, 412, 413, 415, 422, ...DENIALS),
       },
     },

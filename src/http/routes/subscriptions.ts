@@ -55,6 +55,7 @@ import {
 } from '../jsonapi/resources.js';
 import { noSuchUser } from './users.js';
 import type { RouteOptions } from './options.js';
+import { withHeaders } from '../jsonapi/response-headers.js';
 
 const SubscriptionDocument = singleDocument(SubscriptionResource);
 const IncludeProduct = Type.Optional(
@@ -118,7 +119,10 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
       schema: {
         params: UserParams,
         body: createDocument(SUBSCRIPTIONS, SubscriptionCreateAttributes, SubscriptionRelationships),
-        response: { 201: SubscriptionDocument, ...errorResponses(400, 403, 404, 406, 409, 413, 415, 422) },
+        response: {
+          201: withHeaders(SubscriptionDocument, 'Location', 'ETag'),
+          ...errorResponses(400, 403, 404, 406, 409, 413, 415, 422),
+        },
       },
     },
     async (request, reply) => {
@@ -216,7 +220,10 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
     schema: {
       params: SubscriptionParams,
       body: updateDocument(SUBSCRIPTIONS, SubscriptionUpdateAttributes, SubscriptionRelationships),
-      response: { 200: SubscriptionDocument, ...errorResponses(400, 404, 406, 409, 413, 415, 422) },
+      response: {
+        200: withHeaders(SubscriptionDocument, 'Location', 'ETag'),
+        ...errorResponses(400, 404, 406, 409, 413, 415, 422),
+      },
     },
     handler: async (request, reply) => {
       const { user_id, subscription_id } = request.params;
@@ -274,7 +281,12 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
 
   app.put(
     '/users/:user_id/subscriptions/:subscription_id/expire',
-    { schema: { params: SubscriptionParams, response: { 200: SubscriptionDocument, ...errorResponses(404, 406) } } },
+    {
+      schema: {
+        params: SubscriptionParams,
+        response: { 200: withHeaders(SubscriptionDocument, 'ETag'), ...errorResponses(404, 406) },
+      },
+    },
     async (request, reply) => {
       const { user_id, subscription_id } = request.params;
       const expired = await store.expireSubscription(

@@ -58,6 +58,7 @@ import {
 } from '../jsonapi/resources.js';
 import { UserParams } from '../jsonapi/params.js';
 import type { RouteOptions } from './options.js';
+import { withHeaders } from '../jsonapi/response-headers.js';
 
 const UserDocument = singleDocument(UserResource);
 const UserCompoundDocument = compoundDocument(UserResource, SubscriptionResource);
@@ -163,7 +164,10 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
     {
       schema: {
         body: createDocument(USERS, UserCreateAttributes),
-        response: { 201: UserDocument, ...errorResponses(400, 403, 406, 409, 413, 415, 422) },
+        response: {
+          201: withHeaders(UserDocument, 'Location', 'ETag'),
+          ...errorResponses(400, 403, 406, 409, 413, 415, 422),
+        },
       },
     },
     async (request, reply) => {
@@ -322,7 +326,11 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
     schema: {
       params: UserParams,
       body: updateDocument(USERS, UserUpdateAttributes),
-      response: { 200: UserDocument, 204: Type.Null(), ...errorResponses(400, 404, 406, 409, 413, 415, 422) },
+      response: {
+        200: withHeaders(UserDocument, 'ETag'),
+        204: Type.Null(),
+        ...errorResponses(400, 404, 406, 409, 413, 415, 422),
+      },
     },
     handler: async (request, reply) => {
       const { user_id } = request.params;

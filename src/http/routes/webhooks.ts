@@ -36,6 +36,7 @@ import {
 import { CursorLinks, cursorPage, PageAfter, PageSize, pageSizeOf } from '../jsonapi/paging.js';
 import { DeliveryParams, WebhookParams } from '../jsonapi/params.js';
 import type { RouteOptions } from './options.js';
+import { withHeaders } from '../jsonapi/response-headers.js';
 
 const WebhookResource = resourceObject(WEBHOOKS, WebhookAttributes);
 const DeliveryResource = resourceObject(WEBHOOK_DELIVERIES, DeliveryAttributes);
@@ -115,14 +116,18 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions & WebhookRout
       schema: {
         body: createDocument(WEBHOOKS, WebhookCreateAttributes),
         response: {
-          201: Type.Object({
-            data: WebhookResource,
-            meta: Type.Object({
-              secret: Type.String({
-                description: 'The signing secret (Standard Webhooks, whsec_…), shown this once; it is never stored.',
+          201: withHeaders(
+            Type.Object({
+              data: WebhookResource,
+              meta: Type.Object({
+                secret: Type.String({
+                  description: 'The signing secret (Standard Webhooks, whsec_…), shown this once; it is never stored.',
+                }),
               }),
             }),
-          }),
+            'Location',
+            'ETag',
+          ),
           ...errorResponses(400, 403, 409, 413, 415, 422, 503, ...DENIALS),
         },
       },
@@ -181,7 +186,10 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions & WebhookRout
     schema: {
       params: WebhookParams,
       body: updateDocument(WEBHOOKS, WebhookUpdateAttributes),
-      response: { 200: singleDocument(WebhookResource), ...errorResponses(400, 404, 409, 413, 415, 422, ...DENIALS) },
+      response: {
+        200: withHeaders(singleDocument(WebhookResource), 'ETag'),
+        ...errorResponses(400, 404, 409, 413, 415, 422, ...DENIALS),
+      },
     },
     handler: async (request, reply) => {
       const { webhook_id } = request.params;
@@ -246,7 +254,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions & WebhookRout
     config: ADMIN,
     schema: {
       params: DeliveryParams,
-      response: { 200: singleDocument(DeliveryResource), ...errorResponses(404, ...DENIALS) },
+      response: { 200: withHeaders(singleDocument(DeliveryResource), 'ETag'), ...errorResponses(404, ...DENIALS) },
     },
   };
 

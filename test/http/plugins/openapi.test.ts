@@ -95,8 +95,51 @@ describe('the OpenAPI document', () => {
     for (const status of ['201', '400', '401', '403', '406', '409', '413', '415', '422', '429', '500', '503']) {
       assert.ok(create.responses[status], `POST /users does not document ${status}`);
     }
-    assert.deepEqual(create.security, [{ bearer: [] }, { basic: [] }]);
+    assert.deepEqual(create.security, [{ bearer: ['write'] }, { basic: ['write'] }, { console: ['write'], csrf: [] }]);
     assert.equal(document.paths['/health/ready'].get.security, undefined);
+  });
+
+  it('names the credentials a route takes: a secret of its scope, or the console cookie (with its CSRF token to change)', () => {
+    const { console, csrf } = document.components.securitySchemes;
+    assert.deepEqual([console.in, console.name], ['cookie', 'circulation_session']);
+    assert.deepEqual([csrf.in, csrf.name], ['header', 'X-CSRF-Token']);
+    assert.deepEqual(document.paths['/users/{user_id}'].get.security[2], { console: ['read'] });
+    // Metrics are not public: a credential with the metrics scope (or admin, above it) reads them.
+    const metrics = document.paths['/metrics'].get;
+    assert.deepEqual(metrics.security[0], { bearer: ['metrics'] });
+    assert.ok(!/public[^.]*metrics/.test(document.info.description), document.info.description);
+  });
+
+  it('declares what the wire carries: media types, HEAD, 408 and 431, and the response headers', () => {
+    const metrics = document.paths['/metrics'].get.responses['200'];
+    assert.deepEqual(Object.keys(metrics.content), ['text/plain; version=0.0.4; charset=utf-8']);
+    assert.ok(document.paths['/openapi.json'].get.responses['200'].content['application/json; charset=utf-8']);
+    for (const [path, operations] of Object.entries<any>(document.paths)) {
+      if (operations.get) assert.ok(operations.head, `HEAD ${path} is not documented`);
+      for (const [method, operation] of Object.entries<any>(operations)) {
+        for (const status of ['408', '431']) assert.ok(operation.responses[status], `${method} ${path} → ${status}`);
+      }
+    }
+    const headers = (path: string, method: string, status: string) => {
+      const response = document.paths[path][method].responses[status];
+      const resolved = response.$ref ? document.components.responses[response.$ref.split('/').pop()] : response;
+      return Object.keys(resolved.headers ?? {});
+    };
+    assert.ok(['Location', 'ETag', 'RateLimit-Remaining'].every((h) => headers('/users', 'post', '201').includes(h)));
+    assert.ok(headers('/users/{user_id}', 'head', '304').includes('ETag'));
+    assert.ok(headers('/users', 'get', '429').includes('Retry-After'));
+    assert.ok(headers('/health/ready', 'get', '503').includes('Retry-After'));
+    assert.deepEqual(headers('/staff-sessions', 'post', '201'), ['Set-Cookie']);
+    assert.ok(headers('/users', 'get', '401').includes('WWW-Authenticate'));
+    // A method a path does not list: its answer, described once (no operation could list it).
+    assert.ok(document.components.responses.MethodNotAllowed.headers.Allow);
+  });
+
+  it('writes what every route shares once, under components, and stays small', () => {
+    const create = document.paths['/users'].post.responses;
+    assert.deepEqual(create['422'], { $ref: '#/components/responses/UnprocessableEntity' });
+    // 1.1 MB when every route wrote out every error document; issue 41 wants it well under 300 KB.
+    assert.ok(JSON.stringify(document).length < 350_000, `${JSON.stringify(document).length} bytes`);
   });
 
   it('documents the sign-in routes: their bodies, 422 and 429, no Idempotency-Key, the sign-in scope', () => {
