@@ -1,70 +1,277 @@
 /**
- * The service's own OpenAPI document as a contract: every response an API test receives must be
- * documented for its route and status, and its body must match the documented schema.
+ * The service's own OpenAPI document as a contract: every response the tests receive must be
+ * documented for its route and status, in a media type documented for that status, with a body
+ * that matches the documented schema and no header a client reads (Location, ETag, the rate
+ * limit's, Retry-After, Allow, WWW-Authenticate, Set-Cookie) that the response does not declare.
+ * A method a documented path does not list must be a 405 whose Allow names those it does.
+ *
+ * `ContractTap` holds a test service's every answer to it, however the test sent the request
+ * (the client below, a bare fetch, node:http): it reads what the server writes.
  */
 import assert from 'node:assert/strict';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { isIsoDateTime } from '../../src/domain/dates.js';
 import { isEmail } from '../../src/domain/email.js';
 
-export interface OpenApiDocument {
-  paths: Record<
-    string,
-    Record<string, { responses: Record<string, { content?: Record<string, { schema: object }> }> }>
-  >;
+interface ResponseObject {
+  $ref?: string;
+  headers?: Record<string, object>;
+  content?: Record<string, { schema: object }>;
 }
+
+export interface OpenApiDocument {
+  paths: Record<string, Record<string, { responses: Record<string, ResponseObject> }>>;
+  components?: object;
+}
+
+/** One answer as the client received it: header names in lower case, the body as text ('' for none). */
+export interface Exchange {
+  method: string;
+  url: string;
+  status: number;
+  headers: Record<string, string | undefined>;
+  text: string;
+}
+
+/** What checks the answers a client receives. */
+export interface ResponseCheck {
+  check(exchange: Exchange): void;
+}
+
+/** The headers whose meaning a client relies on: each must be declared where it is sent. */
+const DECLARED_HEADERS = [
+  'location',
+  'etag',
+  'ratelimit-limit',
+  'ratelimit-remaining',
+  'ratelimit-reset',
+  'ratelimit',
+  'ratelimit-policy',
+  'retry-after',
+  'allow',
+  'www-authenticate',
+  'set-cookie',
+];
 
 const ajv = new Ajv({ strict: false, allErrors: true, allowUnionTypes: true });
 ajv.addFormat('email', isEmail);
 ajv.addFormat('date-time', isIsoDateTime);
 ajv.addFormat('uri', (text: string) => URL.canParse(text));
 
+interface Answer {
+  /** By media type, exactly as the Content-Type header must read. */
+  media: Map<string, ValidateFunction | undefined>;
+  headers: Set<string>;
+}
+
 interface Operation {
-  pattern: RegExp;
   template: string;
   method: string;
-  responses: Map<string, ValidateFunction | undefined>;
+  answers: Map<string, Answer>;
+}
+
+interface PathItem {
+  pattern: RegExp;
+  template: string;
+  operations: Map<string, Operation>;
 }
 
 const contracts = new Map<string, OpenApiContract>();
 
-export class OpenApiContract {
-  private readonly operations: Operation[] = [];
+export class OpenApiContract implements ResponseCheck {
+  private readonly paths: PathItem[] = [];
 
   /** The contract of a document, compiled once however many services serve the same document. */
   static of(document: OpenApiDocument): OpenApiContract {
-    const key = JSON.stringify(document.paths);
+    const key = JSON.stringify(document);
     let contract = contracts.get(key);
     if (!contract) contracts.set(key, (contract = new OpenApiContract(document)));
     return contract;
   }
 
-  constructor(document: OpenApiDocument) {
+  constructor(private readonly document: OpenApiDocument) {
+    const validators = new Map<object, ValidateFunction>();
+    const validatorOf = (schema: object) => {
+      let validate = validators.get(schema);
+      if (!validate) validators.set(schema, (validate = ajv.compile(schema)));
+      return validate;
+    };
     for (const [template, methods] of Object.entries(document.paths)) {
       const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`);
+      const operations = new Map<string, Operation>();
       for (const [method, operation] of Object.entries(methods)) {
-        const responses = new Map<string, ValidateFunction | undefined>();
-        for (const [status, response] of Object.entries(operation.responses)) {
-          const schema = Object.values(response.content ?? {})[0]?.schema;
-          responses.set(status, schema ? ajv.compile(schema) : undefined);
+        const answers = new Map<string, Answer>();
+        for (const [status, reference] of Object.entries(operation.responses)) {
+          const response = this.resolve(reference) as ResponseObject;
+          const media = new Map<string, ValidateFunction | undefined>();
+          for (const [type, { schema }] of Object.entries(response.content ?? {})) {
+            media.set(type, schema ? validatorOf(this.resolve(schema)) : undefined);
+          }
+          const headers = new Set(Object.keys(response.headers ?? {}).map((name) => name.toLowerCase()));
+          answers.set(status, { media, headers });
         }
-        this.operations.push({ pattern, template, method: method.toUpperCase(), responses });
+        operations.set(method.toUpperCase(), { template, method: method.toUpperCase(), answers });
       }
+      this.paths.push({ pattern, template, operations });
     }
   }
 
-  /** Asserts the response is documented and matches; routes the document does not know pass (404s). */
-  check(method: string, url: string, status: number, body: unknown): void {
+  /** A node of the document, its `$ref` followed (`#/components/…`). */
+  private resolve(node: object): object {
+    let current = node as { $ref?: string };
+    while (typeof current.$ref === 'string') {
+      const pointer = current.$ref.replace(/^#\//, '').split('/');
+      let target: any = this.document;
+      for (const part of pointer) target = target?.[part.replace(/~1/g, '/').replace(/~0/g, '~')];
+      assert.ok(target, `${current.$ref} is not in the OpenAPI document`);
+      current = target;
+    }
+    return current;
+  }
+
+  /** Asserts the answer is what the document says; routes the document does not know pass (404s). */
+  check(exchange: Exchange): void {
+    const problems = this.problems(exchange);
+    assert.ok(problems.length === 0, problems.join('\n'));
+  }
+
+  /** What the answer does that the document does not say; none for a route the document does not know. */
+  problems({ method, url, status, headers, text }: Exchange): string[] {
     const path = new URL(url, 'http://x').pathname;
-    const operation = this.operations.find(
-      (o) => (o.method === method || (method === 'HEAD' && o.method === 'GET')) && o.pattern.test(path),
+    const item = this.paths.find((p) => p.pattern.test(path));
+    if (!item) return [];
+    const operation = item.operations.get(method);
+    if (!operation) return this.problemsOfOtherMethod(item, method, status, headers);
+    const where = `${method} ${item.template} → ${status}`;
+    const answer = operation.answers.get(String(status));
+    if (!answer) return [`${where} is not in the OpenAPI document`];
+    const problems: string[] = [];
+    for (const name of DECLARED_HEADERS) {
+      if (headers[name] !== undefined && !answer.headers.has(name)) {
+        problems.push(`${where} carries ${name}, which the OpenAPI document does not declare for it`);
+      }
+    }
+    if (text === '') {
+      // A HEAD answer says what the GET would, without the body.
+      if (answer.media.size > 0 && method !== 'HEAD')
+        problems.push(`${where} has no body, which the document gives one`);
+      return problems;
+    }
+    const type = headers['content-type'] ?? '';
+    if (!answer.media.has(type)) {
+      const declared = [...answer.media.keys()].join(', ') || 'no body';
+      return [...problems, `${where} is ${type || 'untyped'}, where the OpenAPI document declares ${declared}`];
+    }
+    const validate = answer.media.get(type);
+    if (validate) {
+      let body: unknown = text;
+      if (type.includes('json')) {
+        try {
+          body = JSON.parse(text);
+        } catch {
+          return [...problems, `${where} is not JSON: ${text.slice(0, 200)}`];
+        }
+      }
+      if (!validate(body)) {
+        problems.push(`${where} does not match the OpenAPI document: ${ajv.errorsText(validate.errors)}`);
+      }
+    }
+    return problems;
+  }
+
+  private problemsOfOtherMethod(item: PathItem, method: string, status: number, headers: Exchange['headers']) {
+    const listed = [...item.operations.keys()].sort();
+    const where = `${method} ${item.template} → ${status}`;
+    // Refused before the router looked (a malformed request, a limit): as any route would be.
+    if (status !== 405) {
+      const anyRoute = [...item.operations.values()].some((o) => status >= 400 && o.answers.has(String(status)));
+      return anyRoute ? [] : [`${where}: a method the path does not list must be answered 405`];
+    }
+    const allowed = (headers.allow ?? '')
+      .split(',')
+      .map((m) => m.trim())
+      .filter(Boolean)
+      .sort();
+    return allowed.join(', ') === listed.join(', ')
+      ? []
+      : [`${where} allows ${allowed.join(', ') || 'nothing'}, where the OpenAPI document lists ${listed.join(', ')}`];
+  }
+}
+
+/**
+ * Checks every answer a server writes against the contract as it is written: before the last
+ * byte leaves, so that a client holding the whole answer finds its problems already recorded.
+ * `check` (for the test client) and `assertHeld` (when the service closes) fail with every
+ * problem found since they last asked, whichever request it was.
+ */
+export class ContractTap implements ResponseCheck {
+  private problems: string[] = [];
+
+  constructor(
+    server: Server,
+    readonly contract: OpenApiContract,
+  ) {
+    server.prependListener('request', (request: IncomingMessage, response: ServerResponse) =>
+      this.watch(request, response),
     );
-    if (!operation) return;
-    const where = `${method} ${operation.template} → ${status}`;
-    assert.ok(operation.responses.has(String(status)), `${where} is not in the OpenAPI document`);
-    const validate = operation.responses.get(String(status));
-    if (validate && body !== undefined) {
-      assert.ok(validate(body), `${where} does not match the OpenAPI document: ${ajv.errorsText(validate.errors)}`);
+  }
+
+  check(): void {
+    this.assertHeld();
+  }
+
+  assertHeld(): void {
+    const found = this.problems;
+    this.problems = [];
+    assert.ok(found.length === 0, found.join('\n'));
+  }
+
+  private watch(request: IncomingMessage, response: ServerResponse): void {
+    const chunks: Buffer[] = [];
+    const given: Record<string, string> = {};
+    const keep = (chunk: unknown, encoding?: unknown) => {
+      if (typeof chunk === 'string') chunks.push(Buffer.from(chunk, (encoding as BufferEncoding) ?? 'utf8'));
+      else if (chunk instanceof Uint8Array) chunks.push(Buffer.from(chunk));
+    };
+    const { writeHead, write, end } = response;
+    const tap = this;
+    response.writeHead = function (this: ServerResponse, ...args: any[]) {
+      const headers = args.find((a, i) => i > 0 && typeof a === 'object' && a !== null);
+      const pairs: [string, unknown][] = Array.isArray(headers)
+        ? headers.flatMap((value, i) => (i % 2 === 0 ? [[String(value), headers[i + 1]] as [string, unknown]] : []))
+        : Object.entries(headers ?? {});
+      for (const [name, value] of pairs) given[name.toLowerCase()] = String(value);
+      return writeHead.apply(this, args as Parameters<typeof writeHead>);
+    } as typeof writeHead;
+    response.write = function (this: ServerResponse, chunk: unknown, ...rest: any[]) {
+      keep(chunk, typeof rest[0] === 'string' ? rest[0] : undefined);
+      return write.apply(this, [chunk, ...rest] as Parameters<typeof write>);
+    } as typeof write;
+    response.end = function (this: ServerResponse, chunk?: unknown, ...rest: any[]) {
+      if (typeof chunk !== 'function') keep(chunk, typeof rest[0] === 'string' ? rest[0] : undefined);
+      tap.inspect(request, response, given, chunks);
+      return end.apply(this, [chunk, ...rest] as Parameters<typeof end>);
+    } as typeof end;
+  }
+
+  private inspect(request: IncomingMessage, response: ServerResponse, given: Record<string, string>, chunks: Buffer[]) {
+    try {
+      const headers: Record<string, string> = {};
+      for (const [name, value] of Object.entries(response.getHeaders())) {
+        if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
+      }
+      Object.assign(headers, given);
+      const method = request.method ?? 'GET';
+      const body = Buffer.concat(chunks);
+      const coding = headers['content-encoding'];
+      const decoded = coding === 'br' ? brotliDecompressSync(body) : coding === 'gzip' ? gunzipSync(body) : body;
+      const text = method === 'HEAD' ? '' : decoded.toString('utf8');
+      const exchange = { method, url: request.url ?? '/', status: response.statusCode, headers, text };
+      this.problems.push(...this.contract.problems(exchange));
+    } catch (error) {
+      this.problems.push(`${request.method} ${request.url}: the answer could not be checked: ${error}`);
     }
   }
 }

@@ -14,7 +14,7 @@ import { buildApp, type AppOptions } from '../../src/http/app.js';
 import { DEFAULT_READER_SETTINGS, type ReaderSettings } from '../../src/readers/settings.js';
 import type { Store, StoreOptions } from '../../src/store/port.js';
 import { jsonApiDocumentSchema } from './jsonapi-schema.js';
-import { OpenApiContract, type OpenApiDocument } from './openapi-contract.js';
+import { ContractTap, OpenApiContract, type OpenApiDocument, type ResponseCheck } from './openapi-contract.js';
 import { openTestStore, type StoreKind, type TestStore } from './stores.js';
 
 const ajv = new Ajv({ allErrors: true, strict: false });
@@ -60,13 +60,13 @@ export interface RequestOptions {
 
 export class Client {
   /**
-   * `credential`: the secret sent as a Bearer token, or null to send none. `contract`: the
-   * service's OpenAPI document, when every response is to be checked against it.
+   * `credential`: the secret sent as a Bearer token, or null to send none. `contract`: what checks
+   * every response against the service's OpenAPI document, when they are to be checked.
    */
   constructor(
     readonly baseUrl: string,
     readonly credential: string | null = TEST_ADMIN_KEY,
-    readonly contract?: OpenApiContract,
+    readonly contract?: ResponseCheck,
   ) {}
 
   /** The same client presenting another credential (null: none). */
@@ -114,7 +114,13 @@ export class Client {
       );
       assertNoSecrets(text, `${method} ${path}`);
     }
-    this.contract?.check(method, path, result.status, result.body);
+    this.contract?.check({
+      method,
+      url: path,
+      status: result.status,
+      headers: Object.fromEntries(response.headers),
+      text,
+    });
     return result;
   }
 }
@@ -171,8 +177,10 @@ export async function startService(
   const address = app.server.address();
   assert.ok(address && typeof address === 'object');
   const baseUrl = `http://127.0.0.1:${address.port}`;
+  const tap = new ContractTap(app.server, OpenApiContract.of(app.swagger() as unknown as OpenApiDocument));
+  taps.set(baseUrl, tap);
   return {
-    client: new Client(baseUrl, TEST_ADMIN_KEY, OpenApiContract.of(app.swagger() as unknown as OpenApiDocument)),
+    client: new Client(baseUrl, TEST_ADMIN_KEY, tap),
     baseUrl,
     kind,
     store: testStore.store,
@@ -182,11 +190,20 @@ export async function startService(
     snapshot: testStore.snapshot,
     rawDump: testStore.rawDump,
     async close() {
-      await app.close();
-      await testStore.close();
+      taps.delete(baseUrl);
+      try {
+        await app.close();
+      } finally {
+        await testStore.close();
+      }
+      // Every answer the service gave, to whatever sent the request, kept to its document.
+      tap.assertHeld();
     },
   };
 }
+
+/** The contract of each running test service, by its base address, for the requests sent around the client. */
+const taps = new Map<string, ContractTap>();
 
 export interface RawResponse {
   status: number;
@@ -216,7 +233,28 @@ export function rawRequest(
         let text = '';
         response.setEncoding('utf8');
         response.on('data', (chunk: string) => (text += chunk));
-        response.on('end', () => resolve({ status: response.statusCode ?? 0, headers: response.headers, text }));
+        response.on('end', () => {
+          const status = response.statusCode ?? 0;
+          // Answers Node writes itself, before any route (oversized headers, bad framing), are
+          // seen by no tap: they are checked here.
+          try {
+            taps.get(baseUrl)?.contract.check({
+              method: options.method ?? 'GET',
+              url: options.path,
+              status,
+              headers: Object.fromEntries(
+                Object.entries(response.headers).map(([name, value]) => [
+                  name,
+                  Array.isArray(value) ? value.join(', ') : value,
+                ]),
+              ),
+              text: options.method === 'HEAD' ? '' : text,
+            });
+          } catch (error) {
+            return reject(error);
+          }
+          resolve({ status, headers: response.headers, text });
+        });
       },
     );
     request.on('error', reject);

@@ -1,0 +1,129 @@
+/**
+ * The check every API test's answers pass through (test/support/openapi-contract.ts): that it
+ * refuses an answer that leaves its document, and lets one that keeps to it through, whether the
+ * answer reaches the test client or is only seen on its way out of the server.
+ */
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
+import { ContractTap, OpenApiContract, type Exchange, type OpenApiDocument } from '../support/openapi-contract.js';
+
+const JSONAPI = 'application/vnd.api+json';
+
+const document: OpenApiDocument = {
+  paths: {
+    '/things/{id}': {
+      get: {
+        responses: {
+          200: {
+            headers: { ETag: { schema: { type: 'string' } } },
+            content: {
+              [JSONAPI]: { schema: { type: 'object', required: ['data'], properties: { data: { type: 'string' } } } },
+            },
+          },
+          404: { $ref: '#/components/responses/NotFound' },
+        },
+      },
+      delete: { responses: { 204: {} } },
+    },
+  },
+  components: {
+    responses: { NotFound: { content: { [JSONAPI]: { schema: { $ref: '#/components/schemas/Errors' } } } } },
+    schemas: { Errors: { type: 'object', required: ['errors'], properties: { errors: { type: 'array' } } } },
+  },
+};
+const contract = new OpenApiContract(document);
+
+/** A GET of a thing answered as the document says, but for what `change` makes of it. */
+function answer(change: Partial<Exchange> = {}): Exchange {
+  return {
+    method: 'GET',
+    url: '/things/1?fields=x',
+    status: 200,
+    headers: { 'content-type': JSONAPI, etag: '"1"' },
+    text: '{"data":"a thing"}',
+    ...change,
+  };
+}
+
+describe('the OpenAPI contract check', () => {
+  it('lets an answer through that keeps to the document: status, media type, body and headers', () => {
+    assert.deepEqual(contract.problems(answer()), []);
+    assert.deepEqual(contract.problems(answer({ method: 'DELETE', status: 204, headers: {}, text: '' })), []);
+  });
+
+  it('refuses a status the operation does not declare', () => {
+    assert.match(
+      contract.problems(answer({ status: 500 })).join(),
+      /GET \/things\/\{id\} → 500 is not in the OpenAPI document/,
+    );
+  });
+
+  it('refuses a body that leaves its schema, through a shared response and schema too', () => {
+    assert.match(contract.problems(answer({ text: '{"data":1}' })).join(), /does not match the OpenAPI document/);
+    const notFound = answer({ status: 404, headers: { 'content-type': JSONAPI }, text: '{"error":"none"}' });
+    assert.match(contract.problems(notFound).join(), /404 does not match/);
+  });
+
+  it('refuses a media type the status does not declare, a charset added included', () => {
+    for (const type of ['application/json', `${JSONAPI}; charset=utf-8`, 'text/html']) {
+      assert.match(
+        contract.problems(answer({ headers: { 'content-type': type } })).join(),
+        /where the OpenAPI document declares/,
+      );
+    }
+    assert.match(
+      contract.problems(answer({ method: 'DELETE', status: 204, headers: {}, text: '{}' })).join(),
+      /declares no body/,
+    );
+  });
+
+  it('refuses a header a client reads that the answer does not declare', () => {
+    const problems = contract.problems(answer({ headers: { 'content-type': JSONAPI, location: 'http://x/things/1' } }));
+    assert.match(problems.join(), /carries location/);
+  });
+
+  it('holds a method the path does not list to a 405 whose Allow names those it does', () => {
+    const refused = { method: 'PUT', status: 405, headers: { 'content-type': JSONAPI }, text: '{"errors":[]}' };
+    assert.deepEqual(
+      contract.problems(answer({ ...refused, headers: { ...refused.headers, allow: 'DELETE, GET' } })),
+      [],
+    );
+    assert.match(contract.problems(answer({ ...refused, headers: { allow: 'GET' } })).join(), /allows GET/);
+    assert.match(contract.problems(answer({ ...refused, status: 200 })).join(), /must be answered 405/);
+  });
+
+  it('leaves a path the document does not know to the not-found answer', () => {
+    assert.deepEqual(contract.problems(answer({ url: '/elsewhere', status: 404 })), []);
+  });
+
+  describe('on the server', () => {
+    let server: Server;
+    let tap: ContractTap;
+    let base: string;
+    before(async () => {
+      server = createServer((request, response) => {
+        const body = request.url === '/things/1' ? '{"data":"a thing"}' : '{"data":2}';
+        // Compressed, and its headers given to writeHead only, as Fastify writes them.
+        response.writeHead(200, { 'content-type': JSONAPI, 'content-encoding': 'gzip', etag: '"1"' });
+        response.end(gzipSync(body));
+      });
+      tap = new ContractTap(server, contract);
+      await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+      const address = server.address();
+      assert.ok(address && typeof address === 'object');
+      base = `http://127.0.0.1:${address.port}`;
+    });
+    after(() => new Promise((resolve) => server.close(resolve)));
+
+    it('sees every answer the server writes, however the request was sent, and fails on the first that leaves the document', async () => {
+      await (await fetch(`${base}/things/1`)).text();
+      tap.assertHeld();
+      await (await fetch(`${base}/things/2`)).text();
+      assert.throws(() => tap.assertHeld(), /GET \/things\/\{id\} → 200 does not match the OpenAPI document/);
+      // Each problem fails once.
+      tap.assertHeld();
+    });
+  });
+});
