@@ -154,7 +154,7 @@ forEachStore((kind) => {
           const search = query.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&');
           const raw = document as { raw?: string };
           const payload =
-            method === 'GET' || method === 'DELETE'
+            method === 'GET' || method === 'HEAD' || method === 'DELETE'
               ? undefined
               : typeof raw?.raw === 'string'
                 ? raw.raw
