@@ -227,7 +227,7 @@ forEachStoreAndCitus((kind) => {
       const first = await service.client.get(`/users/${userId}/subscriptions?page[size]=2`);
       assert.equal(
         first.body.links.next,
-        `${service.baseUrl}/users/${userId}/subscriptions?page[size]=2&page[after]=${ids[1]}`,
+        `${service.baseUrl}/users/${userId}/subscriptions?page%5Bsize%5D=2&page%5Bafter%5D=${ids[1]}`,
       );
     });
 
