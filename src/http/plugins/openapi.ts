@@ -47,6 +47,9 @@ const EVERY_ROUTE_ERRORS = {
 const CREDENTIAL_ERRORS = { 401: ErrorDocument, 403: ErrorDocument };
 const BODY_ERRORS = { 413: ErrorDocument, 415: ErrorDocument, 422: ErrorDocument };
 
+/** The methods that may change something (and may carry a body). */
+const UNSAFE = new Set(['post', 'put', 'patch', 'delete']);
+
 const TAGS: [RegExp, string][] = [
   [/^\/(sign-ins|password-resets)$|\/password-reset-tokens$/, 'sign-in'],
   [/\/(holds|delivery-complaints|temporary-addresses)\b|^\/(deliveries|reports\/draw)/, 'print'],
@@ -99,8 +102,10 @@ function completeRouteSchemas(app: FastifyInstance, facts: Map<string, RouteFact
     }
     const schema = route.schema ?? {};
     const isPublic = route.config?.scope === 'public';
-    const hasBody = schema.body !== undefined;
     const methods = ([] as string[]).concat(route.method);
+    // A body may come with any unsafe method, declared or not (expire, redeliver): it is parsed,
+    // bounded and checked for its shape all the same. Any Content-Type is held to the media types.
+    const takesBody = schema.body !== undefined || methods.some((m) => UNSAFE.has(m.toLowerCase()));
     // Every write to one resource honours If-Match.
     const conditional = methods.some((m) => ['PUT', 'PATCH', 'DELETE'].includes(m));
     const idempotent = methods.some((m) => takesIdempotencyKey(m, route.url)) && !route.config?.showsSecret;
@@ -109,7 +114,10 @@ function completeRouteSchemas(app: FastifyInstance, facts: Map<string, RouteFact
     const response: Record<string, unknown> = {
       ...EVERY_ROUTE_ERRORS,
       ...(isPublic ? {} : CREDENTIAL_ERRORS),
-      ...(hasBody ? BODY_ERRORS : {}),
+      ...(route.config?.ownMediaType ? {} : { 415: ErrorDocument }),
+      // A path parameter its schema refuses names no record (validation.ts).
+      ...(route.url.includes(':') ? { 404: ErrorDocument } : {}),
+      ...(takesBody ? BODY_ERRORS : {}),
       ...(conditional ? { 412: ErrorDocument } : {}),
       ...(idempotent ? { 409: ErrorDocument, 422: ErrorDocument } : {}),
       ...(schema.response as object | undefined),
@@ -204,8 +212,6 @@ interface Operation {
   'x-optional-body'?: boolean;
   [key: string]: unknown;
 }
-
-const UNSAFE = new Set(['post', 'put', 'patch', 'delete']);
 
 /** Who may call an operation: a secret (Bearer or Basic) or the console's cookie, with its CSRF token to change anything. */
 function securityOf(method: string, scopes: readonly string[]): Record<string, string[]>[] {
