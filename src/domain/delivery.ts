@@ -26,7 +26,7 @@ export const DeliveryAddressSchema = Type.Object(
     (typeof ADDRESS_FIELDS)[number],
     ReturnType<typeof Nullable<ReturnType<typeof Type.String>>>
   >,
-  { description: "Where it goes: the reader's address (a temporary one, where one is in force that date)." },
+  { description: "Where it goes: the reader's address." },
 );
 
 export const DeliveryAttributes = Type.Object({
