@@ -19,6 +19,7 @@ import {
   collectionDocument,
 } from '../jsonapi/documents.js';
 import { etagOf, ifMatchVersions } from '../jsonapi/etag.js';
+import { withHeaders } from '../jsonapi/response-headers.js';
 import { HoldParams, SubscriptionParams } from '../jsonapi/params.js';
 import { CursorLinks, cursorPage, PageAfter, PageSize, pageSizeOf } from '../jsonapi/paging.js';
 import { HoldResource, holdPath, renderHold } from '../jsonapi/print-resources.js';
@@ -43,7 +44,10 @@ export const holdRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
       schema: {
         params: SubscriptionParams,
         body: createDocument(HOLDS, HoldCreateAttributes),
-        response: { 201: HoldDocument, ...errorResponses(400, 403, 404, 406, 409, 413, 415, 422) },
+        response: {
+          201: withHeaders(HoldDocument, 'Location', 'ETag'),
+          ...errorResponses(400, 403, 404, 406, 409, 413, 415, 422),
+        },
       },
     },
     async (request, reply) => {
@@ -114,7 +118,7 @@ export const holdRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
     schema: {
       params: HoldParams,
       body: updateDocument(HOLDS, HoldUpdateAttributes),
-      response: { 200: HoldDocument, ...errorResponses(400, 404, 406, 409, 412, 413, 415, 422) },
+      response: { 200: withHeaders(HoldDocument, 'ETag'), ...errorResponses(400, 404, 406, 409, 412, 413, 415, 422) },
     },
     handler: async (request, reply) => {
       const { user_id, subscription_id, hold_id } = request.params;
