@@ -5,6 +5,7 @@
  * CI=true a missing or unreachable coordinator fails the run; elsewhere its tests are skipped,
  * saying so.
  */
+import { dateIn } from './print.js';
 import assert from 'node:assert/strict';
 import { describe } from 'node:test';
 import type pg from 'pg';
@@ -61,8 +62,16 @@ export async function readerInEveryTable(service: Service, marker: string): Prom
   });
   const subscriptionIds = [
     await createSubscription(client, userId, { externalIdentifier: `first-${marker}` }),
-    await createSubscription(client, userId, { externalIdentifier: `second-${marker}`, resource: 'print' }),
+    await createSubscription(client, userId, {
+      externalIdentifier: `second-${marker}`,
+      resource: 'print',
+      dateEnded: null,
+    }),
   ];
+  const hold = await client.post(`/users/${userId}/subscriptions/${subscriptionIds[1]}/holds`, {
+    data: { type: 'holds', attributes: { startDate: dateIn(10), endDate: dateIn(12) } },
+  });
+  assert.equal(hold.status, 201, hold.text);
   const kept = await client.post(
     `/users/${userId}/subscriptions`,
     subscriptionDocument({ externalIdentifier: `kept-${marker}` }),
