@@ -38,9 +38,21 @@ function createAjv(options: { allErrors: boolean }): Ajv {
 const everyProblem = createAjv({ allErrors: true });
 const firstProblem = createAjv({ allErrors: false });
 
+/**
+ * Validators by what their schema says: Fastify hands each app its routes' schemas as fresh
+ * copies, so Ajv's own cache (by object) missed every one of them for each app a process built.
+ */
+const compiled = { every: new Map<string, ValidateFunction>(), first: new Map<string, ValidateFunction>() };
+
 /** A validator that reports every problem (records, bodies), or only the first (parameters). */
 export function compileSchema(schema: object, report: 'every' | 'first' = 'every'): ValidateFunction {
-  return (report === 'every' ? everyProblem : firstProblem).compile(schema);
+  const key = JSON.stringify(schema);
+  let validate = compiled[report].get(key);
+  if (!validate) {
+    validate = (report === 'every' ? everyProblem : firstProblem).compile(schema);
+    compiled[report].set(key, validate);
+  }
+  return validate;
 }
 
 /**

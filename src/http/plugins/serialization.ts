@@ -5,13 +5,14 @@
 import fastJson from 'fast-json-stringify';
 import type { FastifySerializerCompiler } from 'fastify/types/schema.js';
 
-const compiled = new WeakMap<object, (data: unknown) => string>();
+// By what the schema says, not by object: each app a process builds gets fresh copies of them.
+const compiled = new Map<string, (data: unknown) => string>();
 
 export const serializerCompiler: FastifySerializerCompiler<unknown> = ({ schema }) => {
-  const key = schema as object;
+  const key = JSON.stringify(schema);
   let serialize = compiled.get(key);
   if (!serialize) {
-    serialize = fastJson(key as Parameters<typeof fastJson>[0]) as (data: unknown) => string;
+    serialize = fastJson(schema as Parameters<typeof fastJson>[0]) as (data: unknown) => string;
     compiled.set(key, serialize);
   }
   return serialize;
