@@ -14,6 +14,7 @@ import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { isIsoDateTime } from '../../src/domain/dates.js';
 import { isEmail } from '../../src/domain/email.js';
+import { isPublicationDate } from '../../src/domain/publication.js';
 
 interface ResponseObject {
   $ref?: string;
@@ -58,11 +59,15 @@ const DECLARED_HEADERS = [
 const ajv = new Ajv({ strict: false, allErrors: true, allowUnionTypes: true });
 ajv.addFormat('email', isEmail);
 ajv.addFormat('date-time', isIsoDateTime);
+ajv.addFormat('date', isPublicationDate);
 ajv.addFormat('uri', (text: string) => URL.canParse(text));
+
+/** A schema's validator, compiled when an answer first needs it: a test file meets few of them. */
+type Validator = () => ValidateFunction;
 
 interface Answer {
   /** By media type, exactly as the Content-Type header must read. */
-  media: Map<string, ValidateFunction | undefined>;
+  media: Map<string, Validator | undefined>;
   headers: Set<string>;
 }
 
@@ -93,7 +98,7 @@ export class OpenApiContract implements ResponseCheck {
 
   constructor(private readonly document: OpenApiDocument) {
     const validators = new Map<object, ValidateFunction>();
-    const validatorOf = (schema: object) => {
+    const validatorOf = (schema: object): Validator => () => {
       let validate = validators.get(schema);
       if (!validate) validators.set(schema, (validate = ajv.compile(schema)));
       return validate;
@@ -105,7 +110,7 @@ export class OpenApiContract implements ResponseCheck {
         const answers = new Map<string, Answer>();
         for (const [status, reference] of Object.entries(operation.responses)) {
           const response = this.resolve(reference) as ResponseObject;
-          const media = new Map<string, ValidateFunction | undefined>();
+          const media = new Map<string, Validator | undefined>();
           for (const [type, { schema }] of Object.entries(response.content ?? {})) {
             media.set(type, schema ? validatorOf(this.resolve(schema)) : undefined);
           }
@@ -164,7 +169,7 @@ export class OpenApiContract implements ResponseCheck {
       const declared = [...answer.media.keys()].join(', ') || 'no body';
       return [...problems, `${where} is ${type || 'untyped'}, where the OpenAPI document declares ${declared}`];
     }
-    const validate = answer.media.get(type);
+    const validate = answer.media.get(type)?.();
     if (validate) {
       let body: unknown = text;
       if (type.includes('json')) {
