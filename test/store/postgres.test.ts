@@ -18,7 +18,7 @@ import { raw, type Sql } from '../../src/store/sql/builder.js';
 import { newsletterWithCountQuery } from '../../src/store/sql/newsletters.js';
 import { productWithCountQuery } from '../../src/store/sql/products.js';
 import { PAGE_READ_LIMIT, USER_COLUMNS, userPageIds, usersOfPage } from '../../src/store/sql/users.js';
-import { admin, createTestSchema, postgresSkipReason, type TestSchema } from '../support/postgres.js';
+import { admin, createTestSchema, postgresSkipReason, vacuumAnalyze, type TestSchema } from '../support/postgres.js';
 import { AUDIT } from '../support/fixtures.js';
 import { storeContract } from './contract.js';
 import { eventually } from '../support/eventually.js';
@@ -888,7 +888,7 @@ describe('PostgreSQL query plans of the catalogue filters at 100,000 users', { s
        SELECT id, now() + interval '20 days', now() + interval '20 days', 'launch' FROM users`,
     ];
     for (const statement of statements) await admin(statement, [], schema.name);
-    await admin('VACUUM ANALYZE', [], schema.name);
+    await vacuumAnalyze(schema.name);
   });
   after(() => store?.close());
 
@@ -1099,7 +1099,7 @@ describe('PostgreSQL query plan of the search at 100,000 users', { skip }, () =>
       [],
       schema.name,
     );
-    await admin('VACUUM ANALYZE', [], schema.name);
+    await vacuumAnalyze(schema.name);
   });
 
   /** The plan of a page of the search for `q`, with the other parts of the query `more` gives. */

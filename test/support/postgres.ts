@@ -112,3 +112,22 @@ export async function statementOn<T extends pg.QueryResultRow = pg.QueryResultRo
     await client.end();
   }
 }
+
+/**
+ * VACUUM ANALYZE of a schema's tables, done again until every page of them is marked all-visible
+ * (for up to 30 s). A transaction open elsewhere on the server, another test file's, keeps
+ * VACUUM from marking rows newer than it, and the planner then prices an index-only scan with heap
+ * reads and may pick a sequential scan that a vacuumed table would never get.
+ */
+export async function vacuumAnalyze(schemaName: string): Promise<void> {
+  for (let attempt = 0; attempt < 150; attempt += 1) {
+    await admin('VACUUM ANALYZE', [], schemaName);
+    const [row] = await admin<{ behind: number }>(
+      `SELECT count(*)::int AS behind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+       WHERE n.nspname = $1 AND c.relkind = 'r' AND c.relallvisible < c.relpages`,
+      [schemaName],
+    );
+    if (row?.behind === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+}
