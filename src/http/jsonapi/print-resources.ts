@@ -5,11 +5,19 @@
  */
 import { HoldAttributes, HOLDS, toHoldAttributes, type StoredHold } from '../../domain/hold.js';
 import { SUBSCRIPTIONS } from '../../domain/subscription.js';
+import {
+  TEMPORARY_ADDRESSES,
+  TemporaryAddressAttributes,
+  toTemporaryAddressAttributes,
+  type StoredTemporaryAddress,
+} from '../../domain/temporary-address.js';
+import { USERS } from '../../domain/user.js';
 import { resourceObject } from './documents.js';
 import { Type } from '@sinclair/typebox';
 import { Identifier } from './resources.js';
 
 const SubscriptionLink = Type.Object({ subscription: Type.Object({ data: Identifier(SUBSCRIPTIONS) }) });
+const UserLink = Type.Object({ user: Type.Object({ data: Identifier(USERS) }) });
 
 export const HoldResource = resourceObject(HOLDS, HoldAttributes, SubscriptionLink);
 
@@ -25,5 +33,22 @@ export function renderHold(base: string, hold: StoredHold, today: number) {
     attributes: toHoldAttributes(hold, today),
     relationships: { subscription: { data: { type: SUBSCRIPTIONS, id: hold.subscriptionId } } },
     links: { self: `${base}${holdPath(hold)}/${hold.id}` },
+  };
+}
+
+export const TemporaryAddressResource = resourceObject(TEMPORARY_ADDRESSES, TemporaryAddressAttributes, UserLink);
+
+export function temporaryAddressPath(userId: string): string {
+  return `/users/${userId}/temporary-addresses`;
+}
+
+/** A temporary address, with its status on the publication date `today`. */
+export function renderTemporaryAddress(base: string, stored: StoredTemporaryAddress, today: number) {
+  return {
+    type: TEMPORARY_ADDRESSES,
+    id: stored.id,
+    attributes: toTemporaryAddressAttributes(stored, today),
+    relationships: { user: { data: { type: USERS, id: stored.userId } } },
+    links: { self: `${base}${temporaryAddressPath(stored.userId)}/${stored.id}` },
   };
 }

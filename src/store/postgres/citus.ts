@@ -50,6 +50,12 @@ export const CITUS_LAYOUT = {
     colocateWith: 'users',
     why: "a subscription's holds beside it on the user's shard: the rules lock the subscription and read its holds in one node's transaction, and the print run's check of each subscription routes there",
   },
+  temporary_addresses: {
+    kind: 'distributed',
+    by: 'user_id',
+    colocateWith: 'users',
+    why: "a reader's temporary addresses beside them: the rules lock the user's row and read them in one node's transaction, and the print run joins each subscription's on its shard",
+  },
   user_emails: {
     kind: 'distributed',
     by: 'email_lower',

@@ -598,4 +598,32 @@ export const postgresMigrations: readonly PostgresMigration[] = [
       CREATE INDEX holds_subscription ON holds (user_id, subscription_id, start_date, end_date, withdrawn);
     `,
   },
+  {
+    version: 28,
+    name: 'temporary addresses',
+    sql: `
+      -- Where a reader's print goes from one publication date to another (both included, as day
+      -- numbers since 1970-01-01: domain/publication.ts) instead of their own address; the address
+      -- in the columns a user's has. A reader's never overlap (the rules see to it with the user's
+      -- row locked), so the print run finds the one in force by a seek on (user_id, start_date).
+      -- Keyed by user first, the distribution column on Citus (co-located with users).
+      CREATE TABLE temporary_addresses (
+        user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        id bigint GENERATED ALWAYS AS IDENTITY,
+        start_date integer NOT NULL,
+        end_date integer NOT NULL CHECK (end_date >= start_date),
+        address_street_address text,
+        address_unit_number text,
+        address_address_locality text,
+        address_address_region text,
+        address_address_country text,
+        address_postal_code text,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        version integer NOT NULL DEFAULT 1,
+        PRIMARY KEY (user_id, id)
+      );
+      CREATE INDEX temporary_addresses_user ON temporary_addresses (user_id, start_date, end_date);
+    `,
+  },
 ];

@@ -627,4 +627,30 @@ export const sqliteMigrations: readonly SqliteMigration[] = [
       CREATE INDEX holds_subscription ON holds (user_id, subscription_id, start_date, end_date, withdrawn);
     `,
   },
+  {
+    version: 28,
+    name: 'temporary addresses',
+    sql: `
+      -- Where a reader's print goes from one publication date to another (both included, as day
+      -- numbers since 1970-01-01: domain/publication.ts) instead of their own address; the address
+      -- in the columns a user's has. A reader's never overlap (the rules see to it, in a write
+      -- transaction), so the print run finds the one in force by a seek on (user_id, start_date).
+      CREATE TABLE temporary_addresses (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        start_date INTEGER NOT NULL,
+        end_date INTEGER NOT NULL CHECK (end_date >= start_date),
+        address_street_address TEXT,
+        address_unit_number TEXT,
+        address_address_locality TEXT,
+        address_address_region TEXT,
+        address_address_country TEXT,
+        address_postal_code TEXT,
+        created_at INTEGER NOT NULL DEFAULT (unixepoch()),
+        updated_at INTEGER NOT NULL DEFAULT (unixepoch()),
+        version INTEGER NOT NULL DEFAULT 1
+      );
+      CREATE INDEX temporary_addresses_user ON temporary_addresses (user_id, start_date, end_date);
+    `,
+  },
 ];
