@@ -2,7 +2,8 @@
  * The print run: the deliveries of one publication date, one per subscription delivered that
  * date, each to the address in force then, and the draw report of that run (how many copies by
  * product and by postal code: what the printer and each depot need). A delivery is never stored:
- * it is derived from subscriptions, their delivery days and holds, read in subscription order.
+ * it is derived from subscriptions, their delivery days, holds and the readers' temporary addresses,
+ * read in subscription order.
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable } from './schema.js';
@@ -26,7 +27,10 @@ export const DeliveryAddressSchema = Type.Object(
     (typeof ADDRESS_FIELDS)[number],
     ReturnType<typeof Nullable<ReturnType<typeof Type.String>>>
   >,
-  { description: "Where it goes: the reader's address." },
+  {
+    description:
+      "Where it goes: the reader's temporary address in force on the date (the whole of it), else the reader's own.",
+  },
 );
 
 export const DeliveryAttributes = Type.Object({
