@@ -15,6 +15,7 @@
  */
 import type { AuditStore } from './ports/audit.js';
 import type { DeliveryStore } from './ports/deliveries.js';
+import type { DeliveryComplaintStore } from './ports/delivery-complaints.js';
 import type { HoldStore } from './ports/holds.js';
 import type { TemporaryAddressStore } from './ports/temporary-addresses.js';
 import type { CredentialStore } from './ports/credentials.js';
@@ -34,6 +35,7 @@ export type * from './ports/audit.js';
 export type * from './ports/catalogue.js';
 export type * from './ports/credentials.js';
 export type * from './ports/deliveries.js';
+export type * from './ports/delivery-complaints.js';
 export type * from './ports/holds.js';
 export type * from './ports/idempotency.js';
 export type * from './ports/password-resets.js';
@@ -82,6 +84,7 @@ export type Store = UserStore &
   SubscriptionStore &
   HoldStore &
   TemporaryAddressStore &
+  DeliveryComplaintStore &
   DeliveryStore &
   CredentialStore &
   AuditStore &

@@ -140,6 +140,15 @@ forEachStore((kind) => {
         }),
         AUDIT,
       );
+      await store.store.createDeliveryComplaint(
+        user.id,
+        subscription.id,
+        (context) => ({
+          values: { deliveryDate: 19_990, reason: 'wet', remedy: 'redeliver', repeat: false, redeliveryDate: 20_005 },
+          dateEnded: context.terms.dateEnded,
+        }),
+        AUDIT,
+      );
       await store.store.claimIdempotencyKey('erasure', marker, 'f', 1, { staleAfter: 60, keepFor: 3600 });
       await store.store.finishIdempotencyKey(
         'erasure',

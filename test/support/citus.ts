@@ -79,6 +79,10 @@ export async function readerInEveryTable(service: Service, marker: string): Prom
     },
   });
   assert.equal(temporary.status, 201, temporary.text);
+  const complaint = await client.post(`/users/${userId}/subscriptions/${subscriptionIds[1]}/delivery-complaints`, {
+    data: { type: 'delivery-complaints', attributes: { deliveryDate: dateIn(0), reason: 'wet', remedy: 'redeliver' } },
+  });
+  assert.equal(complaint.status, 201, complaint.text);
   const kept = await client.post(
     `/users/${userId}/subscriptions`,
     subscriptionDocument({ externalIdentifier: `kept-${marker}` }),

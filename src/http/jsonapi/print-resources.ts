@@ -3,6 +3,12 @@
  * delivery complaints, each under its own reader's path, with its place in time on today's
  * publication date.
  */
+import {
+  DELIVERY_COMPLAINTS,
+  DeliveryComplaintAttributes,
+  toDeliveryComplaintAttributes,
+  type StoredDeliveryComplaint,
+} from '../../domain/delivery-complaint.js';
 import { HoldAttributes, HOLDS, toHoldAttributes, type StoredHold } from '../../domain/hold.js';
 import { SUBSCRIPTIONS } from '../../domain/subscription.js';
 import {
@@ -50,5 +56,25 @@ export function renderTemporaryAddress(base: string, stored: StoredTemporaryAddr
     attributes: toTemporaryAddressAttributes(stored, today),
     relationships: { user: { data: { type: USERS, id: stored.userId } } },
     links: { self: `${base}${temporaryAddressPath(stored.userId)}/${stored.id}` },
+  };
+}
+
+export const DeliveryComplaintResource = resourceObject(
+  DELIVERY_COMPLAINTS,
+  DeliveryComplaintAttributes,
+  SubscriptionLink,
+);
+
+export function complaintPath(complaint: Pick<StoredDeliveryComplaint, 'userId' | 'subscriptionId'>): string {
+  return `/users/${complaint.userId}/subscriptions/${complaint.subscriptionId}/delivery-complaints`;
+}
+
+export function renderDeliveryComplaint(base: string, complaint: StoredDeliveryComplaint) {
+  return {
+    type: DELIVERY_COMPLAINTS,
+    id: complaint.id,
+    attributes: toDeliveryComplaintAttributes(complaint),
+    relationships: { subscription: { data: { type: SUBSCRIPTIONS, id: complaint.subscriptionId } } },
+    links: { self: `${base}${complaintPath(complaint)}/${complaint.id}` },
   };
 }

@@ -626,4 +626,31 @@ export const postgresMigrations: readonly PostgresMigration[] = [
       CREATE INDEX temporary_addresses_user ON temporary_addresses (user_id, start_date, end_date);
     `,
   },
+  {
+    version: 29,
+    name: 'delivery complaints',
+    sql: `
+      -- A reader's complaint of one delivery (a subscription and a publication date, as a day
+      -- number), one per subscription and date (the unique constraint, led by the distribution
+      -- column as Citus needs). A redelivery is on the run of redelivery_date: the print run reads a
+      -- date's redeliveries first (a few rows, by the partial index) and joins them to its subscriptions.
+      CREATE TABLE delivery_complaints (
+        user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        id bigint GENERATED ALWAYS AS IDENTITY,
+        subscription_id bigint NOT NULL,
+        delivery_date integer NOT NULL,
+        reason text NOT NULL
+          CHECK (reason IN ('missed', 'damaged', 'wet', 'late', 'incomplete', 'wrong-address')),
+        remedy text NOT NULL CHECK (remedy IN ('redeliver', 'extend', 'none')),
+        is_repeat boolean NOT NULL,
+        redelivery_date integer CHECK ((remedy = 'redeliver') = (redelivery_date IS NOT NULL)),
+        created_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (user_id, id),
+        CONSTRAINT delivery_complaints_date UNIQUE (user_id, subscription_id, delivery_date),
+        FOREIGN KEY (user_id, subscription_id) REFERENCES subscriptions (user_id, id) ON DELETE CASCADE
+      );
+      CREATE INDEX delivery_complaints_redelivery ON delivery_complaints (redelivery_date, user_id, subscription_id)
+        WHERE redelivery_date IS NOT NULL;
+    `,
+  },
 ];

@@ -16,6 +16,7 @@ import { listenForChanges } from './changes.js';
 import { postgresCredentials } from './credentials.js';
 import { MIGRATION_LOCK, PostgresDatabase } from './database.js';
 import { postgresDeliveries } from './deliveries.js';
+import { postgresDeliveryComplaints } from './delivery-complaints.js';
 import { postgresHolds } from './holds.js';
 import { postgresTemporaryAddresses } from './temporary-addresses.js';
 import { postgresIdempotency } from './idempotency.js';
@@ -90,6 +91,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
     ...postgresSubscriptions(database, references, resources, users),
     ...postgresHolds(database),
     ...postgresTemporaryAddresses(database),
+    ...postgresDeliveryComplaints(database),
     ...postgresDeliveries(database),
     ...postgresProducts(database, resources),
     ...postgresNewsletters(database),

@@ -17,6 +17,7 @@ import { SqliteDatabase } from './database.js';
 import { copyDatabase } from './files.js';
 import { offLoopReads } from './off-loop-reads.js';
 import { sqliteDeliveries } from './deliveries.js';
+import { sqliteDeliveryComplaints } from './delivery-complaints.js';
 import { sqliteHolds } from './holds.js';
 import { sqliteTemporaryAddresses } from './temporary-addresses.js';
 import { sqliteIdempotency } from './idempotency.js';
@@ -82,6 +83,7 @@ export function openSqliteStore(options: SqliteOptions): Store {
       ...sqliteSubscriptions(database, references),
       ...sqliteHolds(database),
       ...sqliteTemporaryAddresses(database),
+      ...sqliteDeliveryComplaints(database),
       ...sqliteDeliveries(database),
       ...sqliteProducts(database),
       ...sqliteNewsletters(database),
