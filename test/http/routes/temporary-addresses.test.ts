@@ -222,6 +222,27 @@ forEachStore((kind) => {
       assert.deepEqual([ended.body.data.attributes.endDate, ended.body.data.attributes.status], [dateIn(3), 'active']);
     });
 
+    it('holds a change and a deletion to If-Match: 412 for another version', async () => {
+      const { path } = await reader();
+      const created = await service.client.post(path, document(dateIn(10), dateIn(12)));
+      const { id } = created.body.data;
+      const etag = created.headers.get('etag') as string;
+      const stale = await service.client.patch(
+        `${path}/${id}`,
+        { data: { type: 'temporary-addresses', id, attributes: { endDate: dateIn(13) } } },
+        { headers: { 'if-match': '"999"' } },
+      );
+      assert.equal(stale.status, 412, stale.text);
+      assert.equal((await service.client.delete(`${path}/${id}`, { headers: { 'if-match': '"999"' } })).status, 412);
+      const changed = await service.client.patch(
+        `${path}/${id}`,
+        { data: { type: 'temporary-addresses', id, attributes: { endDate: dateIn(13) } } },
+        { headers: { 'if-match': etag } },
+      );
+      assert.equal(changed.status, 200, changed.text);
+      assert.notEqual(changed.headers.get('etag'), etag);
+    });
+
     it('answers 404 for the temporary address of another user', async () => {
       const { path } = await reader();
       const { id } = (await service.client.post(path, document(dateIn(10), dateIn(12)))).body.data;
