@@ -141,6 +141,14 @@ forEachStore((kind) => {
       assert.equal((await service.client.post(other.complaints, complaint(dateIn(-3)))).status, 201);
     });
 
+    it('of five asked at once for the same date, makes exactly one', async () => {
+      const { complaints } = await printReader();
+      const responses = await Promise.all(
+        Array.from({ length: 5 }, () => service.client.post(complaints, complaint(dateIn(-4)))),
+      );
+      assert.deepEqual(responses.map((r) => r.status).sort(), [201, 409, 409, 409, 409]);
+    });
+
     it('marks a repeat: another complaint for a date 14 days before, not 15', async () => {
       const { complaints } = await printReader();
       const repeats = [];
