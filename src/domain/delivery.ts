@@ -1,8 +1,9 @@
 /**
- * The print run: the deliveries of one publication date, one per subscription delivered that
- * date, each to the address in force then, and the draw report of that run (how many copies by
- * product and by postal code: what the printer and each depot need). A delivery is never stored:
- * it is derived from subscriptions, their delivery days and holds, read in subscription order.
+ * The print run: the deliveries of one publication date, one per subscription delivered or
+ * redelivered that date, each to the address in force then, and the draw report of that run (how
+ * many copies by product and by postal code: what the printer and each depot need). A delivery is
+ * never stored: it is derived from subscriptions, their delivery days, holds, the readers'
+ * temporary addresses and the redeliveries complaints asked for, read in subscription order.
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { Nullable } from './schema.js';
@@ -26,14 +27,23 @@ export const DeliveryAddressSchema = Type.Object(
     (typeof ADDRESS_FIELDS)[number],
     ReturnType<typeof Nullable<ReturnType<typeof Type.String>>>
   >,
-  { description: "Where it goes: the reader's address." },
+  {
+    description:
+      "Where it goes: the reader's temporary address in force on the date (the whole of it), else the reader's own.",
+  },
 );
 
 export const DeliveryAttributes = Type.Object({
   date: Type.String({ format: 'date', description: 'The publication date.' }),
   address: DeliveryAddressSchema,
-  redelivery: Type.Boolean({ description: 'A copy is a redelivery after a complaint.' }),
-  copies: Type.Integer({ minimum: 1 }),
+  redelivery: Type.Boolean({
+    description:
+      'true when the run carries redeliveries of the subscription after complaints (remedy redeliver), delivered that date or not.',
+  }),
+  copies: Type.Integer({
+    minimum: 1,
+    description: 'One when the subscription is delivered that date, and one more for each redelivery.',
+  }),
 });
 
 /** One delivery of a run, as a store reads it. */
@@ -72,7 +82,7 @@ export const DrawReportAttributes = Type.Object({
   byPostalCode: Type.Array(Type.Object({ postalCode: Nullable(Type.String()), copies: Count })),
 });
 
-/** The copies of a run by product and postal code together, as a store counts them. */
+/** The copies of a run by product and postal code together, as a store counts them (a key may come more than once). */
 export interface DrawCount {
   productId: string | null;
   postalCode: string | null;

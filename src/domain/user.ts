@@ -64,7 +64,8 @@ const NewsletterChanges = Type.Object(
 
 const UNSET_IS_NULL = 'null when none of its fields is set (and sending null clears every field).';
 
-const Address = Type.Object(
+/** A postal address: a user's, and a temporary address's (domain/temporary-address.ts). */
+export const Address = Type.Object(
   {
     streetAddress: Text(200),
     unitNumber: Text(50),
@@ -241,19 +242,7 @@ const TWO_LETTER_REGION_COUNTRIES = new Set(['US', 'USA', 'CA', 'CAN']);
 export function userRuleProblems(attributes: unknown): Problem[] {
   const problems: Problem[] = [];
   if (!isRecord(attributes)) return problems;
-  const address = attributes.address;
-  if (
-    isRecord(address) &&
-    typeof address.addressRegion === 'string' &&
-    typeof address.addressCountry === 'string' &&
-    TWO_LETTER_REGION_COUNTRIES.has(address.addressCountry.toUpperCase()) &&
-    address.addressRegion.length > 2
-  ) {
-    problems.push({
-      pointer: '/data/attributes/address/addressRegion',
-      detail: 'must be at most two characters when addressCountry is US or CA',
-    });
-  }
+  problems.push(...addressProblems(attributes.address, '/data/attributes/address'));
   problems.push(...passwordProblems(attributes));
   const newsletters = attributes.newsletters;
   if (isRecord(newsletters) && Array.isArray(newsletters.add) && Array.isArray(newsletters.remove)) {
@@ -268,6 +257,22 @@ export function userRuleProblems(attributes: unknown): Problem[] {
     }
   }
   return problems;
+}
+
+/** What the schema cannot say of an address at `pointer`: a US or Canadian region is a two-letter code. */
+export function addressProblems(address: unknown, pointer: string): Problem[] {
+  if (
+    isRecord(address) &&
+    typeof address.addressRegion === 'string' &&
+    typeof address.addressCountry === 'string' &&
+    TWO_LETTER_REGION_COUNTRIES.has(address.addressCountry.toUpperCase()) &&
+    address.addressRegion.length > 2
+  ) {
+    return [
+      { pointer: `${pointer}/addressRegion`, detail: 'must be at most two characters when addressCountry is US or CA' },
+    ];
+  }
+  return [];
 }
 
 /**

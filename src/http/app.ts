@@ -28,6 +28,8 @@ import { validatorCompiler } from './plugins/validation.js';
 import { writeNotifications } from './plugins/write-notifications.js';
 import { accessRoutes } from './routes/access.js';
 import { holdRoutes } from './routes/holds.js';
+import { deliveryComplaintRoutes } from './routes/delivery-complaints.js';
+import { temporaryAddressRoutes } from './routes/temporary-addresses.js';
 import { deliveryRoutes } from './routes/deliveries.js';
 import { apiKeyRoutes } from './routes/api-keys.js';
 import { consoleRoutes } from './routes/console.js';
@@ -149,6 +151,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(userRoutes, routes);
   await app.register(subscriptionRoutes, routes);
   await app.register(holdRoutes, routes);
+  await app.register(temporaryAddressRoutes, routes);
+  await app.register(deliveryComplaintRoutes, routes);
   await app.register(deliveryRoutes, routes);
   await app.register(accessRoutes, routes);
   await app.register(productRoutes, routes);

@@ -15,7 +15,9 @@
  */
 import type { AuditStore } from './ports/audit.js';
 import type { DeliveryStore } from './ports/deliveries.js';
+import type { DeliveryComplaintStore } from './ports/delivery-complaints.js';
 import type { HoldStore } from './ports/holds.js';
+import type { TemporaryAddressStore } from './ports/temporary-addresses.js';
 import type { CredentialStore } from './ports/credentials.js';
 import type { IdempotencyStore } from './ports/idempotency.js';
 import type { PasswordResetStore } from './ports/password-resets.js';
@@ -33,6 +35,7 @@ export type * from './ports/audit.js';
 export type * from './ports/catalogue.js';
 export type * from './ports/credentials.js';
 export type * from './ports/deliveries.js';
+export type * from './ports/delivery-complaints.js';
 export type * from './ports/holds.js';
 export type * from './ports/idempotency.js';
 export type * from './ports/password-resets.js';
@@ -43,6 +46,7 @@ export type * from './ports/products.js';
 export type * from './ports/reports.js';
 export type * from './ports/retention.js';
 export type * from './ports/subscriptions.js';
+export type * from './ports/temporary-addresses.js';
 export type * from './ports/users.js';
 export type * from './ports/versions.js';
 export type * from './ports/webhooks.js';
@@ -79,6 +83,8 @@ export interface PoolStats {
 export type Store = UserStore &
   SubscriptionStore &
   HoldStore &
+  TemporaryAddressStore &
+  DeliveryComplaintStore &
   DeliveryStore &
   CredentialStore &
   AuditStore &

@@ -124,6 +124,31 @@ forEachStore((kind) => {
         }),
         AUDIT,
       );
+      await store.store.createTemporaryAddress(
+        user.id,
+        () => ({
+          startDate: 20_000,
+          endDate: 20_010,
+          address: {
+            streetAddress: `${marker} Shore Road`,
+            unitNumber: null,
+            addressLocality: 'Brightsea',
+            addressRegion: null,
+            addressCountry: 'GB',
+            postalCode: `P${marker}`,
+          },
+        }),
+        AUDIT,
+      );
+      await store.store.createDeliveryComplaint(
+        user.id,
+        subscription.id,
+        (context) => ({
+          values: { deliveryDate: 19_990, reason: 'wet', remedy: 'redeliver', repeat: false, redeliveryDate: 20_005 },
+          dateEnded: context.terms.dateEnded,
+        }),
+        AUDIT,
+      );
       await store.store.claimIdempotencyKey('erasure', marker, 'f', 1, { staleAfter: 60, keepFor: 3600 });
       await store.store.finishIdempotencyKey(
         'erasure',

@@ -72,6 +72,17 @@ export async function readerInEveryTable(service: Service, marker: string): Prom
     data: { type: 'holds', attributes: { startDate: dateIn(10), endDate: dateIn(12) } },
   });
   assert.equal(hold.status, 201, hold.text);
+  const temporary = await client.post(`/users/${userId}/temporary-addresses`, {
+    data: {
+      type: 'temporary-addresses',
+      attributes: { startDate: dateIn(20), endDate: dateIn(22), address: { streetAddress: `${marker} Shore Road` } },
+    },
+  });
+  assert.equal(temporary.status, 201, temporary.text);
+  const complaint = await client.post(`/users/${userId}/subscriptions/${subscriptionIds[1]}/delivery-complaints`, {
+    data: { type: 'delivery-complaints', attributes: { deliveryDate: dateIn(0), reason: 'wet', remedy: 'redeliver' } },
+  });
+  assert.equal(complaint.status, 201, complaint.text);
   const kept = await client.post(
     `/users/${userId}/subscriptions`,
     subscriptionDocument({ externalIdentifier: `kept-${marker}` }),

@@ -15,6 +15,8 @@ export const READER_TABLES: Record<string, Reach> = {
   user_newsletters: 'cascade',
   subscriptions: 'cascade',
   holds: 'cascade',
+  temporary_addresses: 'cascade',
+  delivery_complaints: 'cascade',
   idempotency_keys: 'cascade',
   password_reset_tokens: 'cascade',
   // Attempts are counted by email, whether or not a reader has it; the erasure forgets the reader's.

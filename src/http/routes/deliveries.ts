@@ -1,7 +1,7 @@
 /**
  * The print run of a publication date: GET /deliveries (one delivery per subscription delivered
- * that date, paged by subscription id through links.next, so any page is an index seek and a
- * client may stream the whole run) and GET /reports/draw (its copies by product and postal code).
+ * or redelivered that date, paged by subscription id through links.next, so any page is an index
+ * seek and a client may stream the whole run) and GET /reports/draw (its copies by product and postal code).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';

@@ -12,5 +12,6 @@ export interface RunPageQuery extends RunFilter {
 
 export interface DeliveryStore {
   listDeliveries(run: RunDate, query: RunPageQuery): Promise<Delivery[]>;
+  /** The run's copies by product and postal code; a key may come in more than one count, to be added up. */
   countDraw(run: RunDate): Promise<DrawCount[]>;
 }

@@ -50,6 +50,18 @@ export const CITUS_LAYOUT = {
     colocateWith: 'users',
     why: "a subscription's holds beside it on the user's shard: the rules lock the subscription and read its holds in one node's transaction, and the print run's check of each subscription routes there",
   },
+  temporary_addresses: {
+    kind: 'distributed',
+    by: 'user_id',
+    colocateWith: 'users',
+    why: "a reader's temporary addresses beside them: the rules lock the user's row and read them in one node's transaction, and the print run joins each subscription's on its shard",
+  },
+  delivery_complaints: {
+    kind: 'distributed',
+    by: 'user_id',
+    colocateWith: 'users',
+    why: "a subscription's complaints beside it on the user's shard: made with the subscription locked, and the print run's redelivery probe routes there",
+  },
   user_emails: {
     kind: 'distributed',
     by: 'email_lower',

@@ -4,7 +4,7 @@
  * subscription order.
  */
 import type { DeliveryStore } from '../port.js';
-import { drawCountQuery, runPageQuery, toDelivery, toDrawCount } from '../sql/deliveries.js';
+import { drawCountQueries, runPageQuery, toDelivery, toDrawCount } from '../sql/deliveries.js';
 import type { PostgresDatabase } from './database.js';
 
 export function postgresDeliveries(database: PostgresDatabase): DeliveryStore {
@@ -13,7 +13,10 @@ export function postgresDeliveries(database: PostgresDatabase): DeliveryStore {
       return (await database.rows(runPageQuery(run, query, 'postgres'))).map(toDelivery);
     },
     async countDraw(run) {
-      return (await database.rows(drawCountQuery(run, 'postgres'))).map(toDrawCount);
+      const counts = [];
+      for (const query of drawCountQueries(run, 'postgres'))
+        counts.push(...(await database.rows(query)).map(toDrawCount));
+      return counts;
     },
   };
 }

@@ -598,4 +598,59 @@ export const postgresMigrations: readonly PostgresMigration[] = [
       CREATE INDEX holds_subscription ON holds (user_id, subscription_id, start_date, end_date, withdrawn);
     `,
   },
+  {
+    version: 28,
+    name: 'temporary addresses',
+    sql: `
+      -- Where a reader's print goes from one publication date to another (both included, as day
+      -- numbers since 1970-01-01: domain/publication.ts) instead of their own address; the address
+      -- in the columns a user's has. A reader's never overlap (the rules see to it with the user's
+      -- row locked), so the print run finds the one in force by a seek on (user_id, start_date).
+      -- Keyed by user first, the distribution column on Citus (co-located with users).
+      CREATE TABLE temporary_addresses (
+        user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        id bigint GENERATED ALWAYS AS IDENTITY,
+        start_date integer NOT NULL,
+        end_date integer NOT NULL CHECK (end_date >= start_date),
+        address_street_address text,
+        address_unit_number text,
+        address_address_locality text,
+        address_address_region text,
+        address_address_country text,
+        address_postal_code text,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        version integer NOT NULL DEFAULT 1,
+        PRIMARY KEY (user_id, id)
+      );
+      CREATE INDEX temporary_addresses_user ON temporary_addresses (user_id, start_date, end_date);
+    `,
+  },
+  {
+    version: 29,
+    name: 'delivery complaints',
+    sql: `
+      -- A reader's complaint of one delivery (a subscription and a publication date, as a day
+      -- number), one per subscription and date (the unique constraint, led by the distribution
+      -- column as Citus needs). A redelivery is on the run of redelivery_date: the print run reads a
+      -- date's redeliveries first (a few rows, by the partial index) and joins them to its subscriptions.
+      CREATE TABLE delivery_complaints (
+        user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        id bigint GENERATED ALWAYS AS IDENTITY,
+        subscription_id bigint NOT NULL,
+        delivery_date integer NOT NULL,
+        reason text NOT NULL
+          CHECK (reason IN ('missed', 'damaged', 'wet', 'late', 'incomplete', 'wrong-address')),
+        remedy text NOT NULL CHECK (remedy IN ('redeliver', 'extend', 'none')),
+        is_repeat boolean NOT NULL,
+        redelivery_date integer CHECK ((remedy = 'redeliver') = (redelivery_date IS NOT NULL)),
+        created_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (user_id, id),
+        CONSTRAINT delivery_complaints_date UNIQUE (user_id, subscription_id, delivery_date),
+        FOREIGN KEY (user_id, subscription_id) REFERENCES subscriptions (user_id, id) ON DELETE CASCADE
+      );
+      CREATE INDEX delivery_complaints_redelivery ON delivery_complaints (redelivery_date, user_id, subscription_id)
+        WHERE redelivery_date IS NOT NULL;
+    `,
+  },
 ];

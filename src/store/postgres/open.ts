@@ -16,7 +16,9 @@ import { listenForChanges } from './changes.js';
 import { postgresCredentials } from './credentials.js';
 import { MIGRATION_LOCK, PostgresDatabase } from './database.js';
 import { postgresDeliveries } from './deliveries.js';
+import { postgresDeliveryComplaints } from './delivery-complaints.js';
 import { postgresHolds } from './holds.js';
+import { postgresTemporaryAddresses } from './temporary-addresses.js';
 import { postgresIdempotency } from './idempotency.js';
 import { knownUsers } from './known-users.js';
 import { postgresMigrations, type PostgresMigration } from './migrations.js';
@@ -88,6 +90,8 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
     ...postgresUsers(database, references, users, options.pageReadLimit ?? PAGE_READ_LIMIT),
     ...postgresSubscriptions(database, references, resources, users),
     ...postgresHolds(database),
+    ...postgresTemporaryAddresses(database),
+    ...postgresDeliveryComplaints(database),
     ...postgresDeliveries(database),
     ...postgresProducts(database, resources),
     ...postgresNewsletters(database),

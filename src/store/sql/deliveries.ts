@@ -1,19 +1,26 @@
 /**
  * The print run as every adapter reads it: the subscriptions delivered on a date (giving print,
- * their term touching it, one of their delivery days, not held), each with its reader's address,
- * in subscription id order from a cursor; and the same counted by product and postal code.
- * The date's weekday is one bit, tested against the subscription's and its product's masks.
+ * their term touching it, one of their delivery days, not held), each to the address in force
+ * that date (the reader's temporary address covering it, else their own: a whole address either
+ * way, never fields of both), in subscription id order from a cursor; and the same counted by
+ * product and postal code. The date's weekday is one bit, tested against the subscription's and
+ * its product's masks. A reader's temporary addresses never overlap, so the join adds no row.
+ *
+ * A redelivery (a complaint's `redeliver`) is not a row of its own: the run's one row of its
+ * subscription is marked `redelivery` and carries a copy more for each, and a subscription not
+ * delivered that date is in the run for its redeliveries alone. So a run stays one row per
+ * subscription, paged by subscription id, and its copies add up in the draw report.
  */
-import { ADDRESS_FIELDS, type Delivery, type DrawCount, type RunDate } from '../../domain/delivery.js';
+import type { Delivery, DrawCount, RunDate } from '../../domain/delivery.js';
 import { EVERY_DAY, weekdayBit } from '../../domain/delivery-days.js';
 import type { RunPageQuery } from '../ports/deliveries.js';
 import { join, raw, sql, type Dialect, type Sql } from './builder.js';
-import { instantValue, type Row } from './rows.js';
+import { boolean, instantValue, type Row } from './rows.js';
 import { givesCondition } from './subscriptions.js';
+import { ADDRESS_COLUMNS, addressOf } from './temporary-addresses.js';
 
-const ADDRESS_COLUMNS = ADDRESS_FIELDS.map(
-  (field) => `address_${field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}`,
-);
+/** An address column of the address in force: the temporary address's when one covers the date. */
+const inForce = (column: string) => `CASE WHEN t.id IS NULL THEN u.${column} ELSE t.${column} END`;
 
 /** The conditions of a subscription `s` (with its product `p` and user `u`) delivered on the run's date. */
 function deliveredConditions(run: RunDate, dialect: Dialect): Sql[] {
@@ -27,15 +34,41 @@ function deliveredConditions(run: RunDate, dialect: Dialect): Sql[] {
   ];
 }
 
-const FROM = raw(`subscriptions s JOIN users u ON u.id = s.user_id LEFT JOIN products p ON p.id = s.product_id`);
+/**
+ * A run's subscriptions with their reader, product, the temporary address covering the date (if
+ * any) and the copies redelivered on it (`r`, if any: few rows, read by the redelivery date's index).
+ */
+function from(run: RunDate): Sql {
+  return sql`subscriptions s JOIN users u ON u.id = s.user_id LEFT JOIN products p ON p.id = s.product_id
+    LEFT JOIN temporary_addresses t ON t.user_id = s.user_id AND t.start_date <= ${run.date}
+      AND t.end_date >= ${run.date}
+    LEFT JOIN (SELECT user_id, subscription_id, count(*) AS copies FROM delivery_complaints
+      WHERE redelivery_date = ${run.date} GROUP BY user_id, subscription_id) r
+      ON r.user_id = s.user_id AND r.subscription_id = s.id`;
+}
+
+/** In the run: delivered that date, or redelivered on it. */
+function inRun(delivered: Sql): Sql {
+  return sql`((${delivered}) OR r.copies IS NOT NULL)`;
+}
+
+/** The copies of a subscription in the run: its delivery, if it is delivered that date, and its redeliveries. */
+function copies(delivered: Sql): Sql {
+  return sql`(CASE WHEN ${delivered} THEN 1 ELSE 0 END + coalesce(r.copies, 0))`;
+}
 
 export function runPageQuery(run: RunDate, query: RunPageQuery, dialect: Dialect): Sql {
-  const conditions = deliveredConditions(run, dialect);
+  const delivered = join(deliveredConditions(run, dialect), ' AND ');
+  const conditions = [inRun(delivered)];
   if (query.afterId !== undefined) conditions.push(sql`s.id > ${query.afterId}`);
   if (query.product !== undefined) conditions.push(sql`s.product_id = ${query.product}`);
-  if (query.postalCode !== undefined) conditions.push(sql`u.address_postal_code = ${query.postalCode}`);
-  const address = ADDRESS_COLUMNS.map((column) => `u.${column}`).join(', ');
-  return sql`SELECT s.id, s.user_id, s.product_id, ${raw(address)} FROM ${FROM}
+  if (query.postalCode !== undefined) {
+    conditions.push(sql`${raw(inForce('address_postal_code'))} = ${query.postalCode}`);
+  }
+  const address = ADDRESS_COLUMNS.map((column) => `${inForce(column)} AS ${column}`).join(', ');
+  return sql`SELECT s.id, s.user_id, s.product_id, ${raw(address)}, ${copies(delivered)} AS copies,
+      r.copies IS NOT NULL AS redelivery
+    FROM ${from(run)}
     WHERE ${join(conditions, ' AND ')} ORDER BY s.id LIMIT ${query.limit}`;
 }
 
@@ -44,17 +77,26 @@ export function toDelivery(row: Row): Delivery {
     subscriptionId: String(row.id),
     userId: String(row.user_id),
     productId: (row.product_id ?? null) as string | null,
-    address: Object.fromEntries(
-      ADDRESS_FIELDS.map((field, i) => [field, (row[ADDRESS_COLUMNS[i] as string] ?? null) as string | null]),
-    ) as Delivery['address'],
-    redelivery: false,
-    copies: 1,
+    address: addressOf(row),
+    redelivery: boolean(row.redelivery),
+    copies: Number(row.copies),
   };
 }
 
-export function drawCountQuery(run: RunDate, dialect: Dialect): Sql {
-  return sql`SELECT s.product_id, u.address_postal_code AS postal_code, count(*) AS copies FROM ${FROM}
-    WHERE ${join(deliveredConditions(run, dialect), ' AND ')} GROUP BY s.product_id, u.address_postal_code`;
+/**
+ * The copies of the run's deliveries by product and postal code, those delivered that date and the
+ * redeliveries apart: the two are two plain GROUP BYs (the first as before redeliveries, the hold
+ * check an anti-join), which the draw report adds up by key.
+ */
+export function drawCountQueries(run: RunDate, dialect: Dialect): Sql[] {
+  const postalCode = raw(inForce('address_postal_code'));
+  const delivered = join(deliveredConditions(run, dialect), ' AND ');
+  return [
+    sql`SELECT s.product_id, ${postalCode} AS postal_code, count(*) AS copies FROM ${from(run)}
+      WHERE ${delivered} GROUP BY s.product_id, ${postalCode}`,
+    sql`SELECT s.product_id, ${postalCode} AS postal_code, sum(r.copies) AS copies FROM ${from(run)}
+      WHERE r.copies IS NOT NULL GROUP BY s.product_id, ${postalCode}`,
+  ];
 }
 
 export function toDrawCount(row: Row): DrawCount {

@@ -2,7 +2,7 @@
  * The print run on SQLite.
  */
 import type { DeliveryStore } from '../port.js';
-import { drawCountQuery, runPageQuery, toDelivery, toDrawCount } from '../sql/deliveries.js';
+import { drawCountQueries, runPageQuery, toDelivery, toDrawCount } from '../sql/deliveries.js';
 import type { SqliteDatabase } from './database.js';
 
 export function sqliteDeliveries(database: SqliteDatabase): DeliveryStore {
@@ -11,7 +11,7 @@ export function sqliteDeliveries(database: SqliteDatabase): DeliveryStore {
       return database.all(runPageQuery(run, query, 'sqlite')).map(toDelivery);
     },
     async countDraw(run) {
-      return database.all(drawCountQuery(run, 'sqlite')).map(toDrawCount);
+      return drawCountQueries(run, 'sqlite').flatMap((query) => database.all(query).map(toDrawCount));
     },
   };
 }

@@ -627,4 +627,55 @@ export const sqliteMigrations: readonly SqliteMigration[] = [
       CREATE INDEX holds_subscription ON holds (user_id, subscription_id, start_date, end_date, withdrawn);
     `,
   },
+  {
+    version: 28,
+    name: 'temporary addresses',
+    sql: `
+      -- Where a reader's print goes from one publication date to another (both included, as day
+      -- numbers since 1970-01-01: domain/publication.ts) instead of their own address; the address
+      -- in the columns a user's has. A reader's never overlap (the rules see to it, in a write
+      -- transaction), so the print run finds the one in force by a seek on (user_id, start_date).
+      CREATE TABLE temporary_addresses (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        start_date INTEGER NOT NULL,
+        end_date INTEGER NOT NULL CHECK (end_date >= start_date),
+        address_street_address TEXT,
+        address_unit_number TEXT,
+        address_address_locality TEXT,
+        address_address_region TEXT,
+        address_address_country TEXT,
+        address_postal_code TEXT,
+        created_at INTEGER NOT NULL DEFAULT (unixepoch()),
+        updated_at INTEGER NOT NULL DEFAULT (unixepoch()),
+        version INTEGER NOT NULL DEFAULT 1
+      );
+      CREATE INDEX temporary_addresses_user ON temporary_addresses (user_id, start_date, end_date);
+    `,
+  },
+  {
+    version: 29,
+    name: 'delivery complaints',
+    sql: `
+      -- A reader's complaint of one delivery (a subscription and a publication date, as a day
+      -- number), one per subscription and date (the unique index). A redelivery is on the run of
+      -- redelivery_date: the print run reads a date's redeliveries first (a few rows, by the partial
+      -- index) and joins them to its subscriptions.
+      CREATE TABLE delivery_complaints (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        subscription_id INTEGER NOT NULL REFERENCES subscriptions (id) ON DELETE CASCADE,
+        delivery_date INTEGER NOT NULL,
+        reason TEXT NOT NULL
+          CHECK (reason IN ('missed', 'damaged', 'wet', 'late', 'incomplete', 'wrong-address')),
+        remedy TEXT NOT NULL CHECK (remedy IN ('redeliver', 'extend', 'none')),
+        is_repeat INTEGER NOT NULL CHECK (is_repeat IN (0, 1)),
+        redelivery_date INTEGER CHECK ((remedy = 'redeliver') = (redelivery_date IS NOT NULL)),
+        created_at INTEGER NOT NULL DEFAULT (unixepoch())
+      );
+      CREATE UNIQUE INDEX delivery_complaints_date ON delivery_complaints (user_id, subscription_id, delivery_date);
+      CREATE INDEX delivery_complaints_redelivery ON delivery_complaints (redelivery_date, user_id, subscription_id)
+        WHERE redelivery_date IS NOT NULL;
+    `,
+  },
 ];

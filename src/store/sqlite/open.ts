@@ -17,7 +17,9 @@ import { SqliteDatabase } from './database.js';
 import { copyDatabase } from './files.js';
 import { offLoopReads } from './off-loop-reads.js';
 import { sqliteDeliveries } from './deliveries.js';
+import { sqliteDeliveryComplaints } from './delivery-complaints.js';
 import { sqliteHolds } from './holds.js';
+import { sqliteTemporaryAddresses } from './temporary-addresses.js';
 import { sqliteIdempotency } from './idempotency.js';
 import { sqliteMigrations, type SqliteMigration } from './migrations.js';
 import { sqlitePasswordResets } from './password-resets.js';
@@ -80,6 +82,8 @@ export function openSqliteStore(options: SqliteOptions): Store {
       ...sqliteUsers(database, references, options.pageReadLimit ?? PAGE_READ_LIMIT),
       ...sqliteSubscriptions(database, references),
       ...sqliteHolds(database),
+      ...sqliteTemporaryAddresses(database),
+      ...sqliteDeliveryComplaints(database),
       ...sqliteDeliveries(database),
       ...sqliteProducts(database),
       ...sqliteNewsletters(database),

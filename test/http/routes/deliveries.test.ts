@@ -1,6 +1,7 @@
 /**
  * The print run of a date, and its draw report, on every store: who is delivered (print, in term,
- * on a delivery day, not held), where, paged by links.next.
+ * on a delivery day, not held), where (the temporary address in force, else the reader's), paged
+ * by links.next.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
@@ -93,6 +94,54 @@ forEachStore((kind) => {
       assert.equal((await run(dateIn(12), postalCode)).body.data.length, 1);
       await service.client.delete(`${holds}/${held.body.data.id}`);
       assert.equal((await run(dateIn(10), postalCode)).body.data.length, 1);
+    });
+
+    it('delivers to the temporary address in force on the date, the whole of it, and filters by its postal code', async () => {
+      const { userId, postalCode } = await readerAt();
+      const subscriptionId = await createPrintSubscription(service.client, userId);
+      const away = randomUUID().slice(0, 12);
+      const temporary = { streetAddress: '2 Shore Road', postalCode: away };
+      const made = await service.client.post(`/users/${userId}/temporary-addresses`, {
+        data: {
+          type: 'temporary-addresses',
+          attributes: { startDate: dateIn(10), endDate: dateIn(11), address: temporary },
+        },
+      });
+      assert.equal(made.status, 201, made.text);
+      for (const [days, at] of [
+        [9, postalCode],
+        [10, away],
+        [11, away],
+        [12, postalCode],
+      ] as const) {
+        const home = (await run(dateIn(days), postalCode)).body.data;
+        const there = (await run(dateIn(days), away)).body.data;
+        assert.deepEqual([home.length, there.length], at === away ? [0, 1] : [1, 0], `day ${days}`);
+      }
+      const [delivery] = (await run(dateIn(10), away)).body.data;
+      assert.equal(delivery.relationships.subscription.data.id, subscriptionId);
+      // Nothing of the reader's own address shows through the fields the temporary one leaves unset.
+      assert.deepEqual(delivery.attributes.address, {
+        streetAddress: '2 Shore Road',
+        unitNumber: null,
+        addressLocality: null,
+        addressRegion: null,
+        addressCountry: null,
+        postalCode: away,
+      });
+      const draw = (await service.client.get(`/reports/draw?filter[date]=${dateIn(10)}`)).body.data.attributes;
+      const byCode = (code: string) => draw.byPostalCode.find((p: any) => p.postalCode === code);
+      assert.deepEqual(byCode(away), { postalCode: away, copies: 1 });
+      assert.equal(byCode(postalCode), undefined);
+      const before = (await service.client.get(`/reports/draw?filter[date]=${dateIn(9)}`)).body.data.attributes;
+      assert.equal(
+        before.byPostalCode.find((p: any) => p.postalCode === away),
+        undefined,
+      );
+      assert.deepEqual(
+        before.byPostalCode.find((p: any) => p.postalCode === postalCode),
+        { postalCode, copies: 1 },
+      );
     });
 
     it('pages by links.next in subscription order', async () => {

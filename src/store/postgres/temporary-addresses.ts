@@ -1,0 +1,116 @@
+/**
+ * Temporary addresses on PostgreSQL. A write is one transaction that first locks the user's row:
+ * writes to one reader's temporary addresses queue behind each other, and each sees those before
+ * it. Every statement names the user, so on Citus the transaction stays on the user's shard.
+ */
+import type pg from 'pg';
+import type { AuditContext } from '../../domain/audit.js';
+import { failures } from '../../domain/failures.js';
+import type { StoredTemporaryAddress } from '../../domain/temporary-address.js';
+import type { IfVersion, TemporaryAddressStore } from '../port.js';
+import type { Sql } from '../sql/builder.js';
+import type { Row } from '../sql/rows.js';
+import {
+  ADDRESS_COLUMNS,
+  TEMPORARY_ADDRESS_COLUMNS,
+  temporaryAddressesQuery,
+  temporaryAddressQuery,
+  temporaryAddressValues,
+  toStoredTemporaryAddress,
+} from '../sql/temporary-addresses.js';
+import { auditInsert, type PostgresDatabase } from './database.js';
+
+const COLUMNS = ['start_date', 'end_date', ...ADDRESS_COLUMNS];
+
+export function postgresTemporaryAddresses(database: PostgresDatabase): TemporaryAddressStore {
+  const rowsOn = async (client: pg.ClientBase, query: Sql): Promise<Row[]> => {
+    const { text, values } = query.render('postgres');
+    return (await client.query(text, values)).rows as Row[];
+  };
+  const lockUser = async (client: pg.ClientBase, userId: string) =>
+    ((await client.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId])).rowCount ?? 0) > 0;
+  const allOn = async (client: pg.ClientBase, userId: string) =>
+    (await rowsOn(client, temporaryAddressesQuery(userId))).map(toStoredTemporaryAddress);
+
+  /** Runs `change` on the temporary address and the reader's others, with the user's row locked. */
+  async function changing<T>(
+    userId: string,
+    id: string,
+    ifVersion: IfVersion,
+    change: (client: pg.PoolClient, current: StoredTemporaryAddress, others: StoredTemporaryAddress[]) => Promise<T>,
+  ): Promise<T | undefined> {
+    return database.transaction(async (client) => {
+      if (!(await lockUser(client, userId))) return undefined;
+      const others = await allOn(client, userId);
+      const current = others.find((other) => other.id === id);
+      if (!current) return undefined;
+      if (ifVersion !== undefined && !ifVersion.includes(current.version)) throw failures.preconditionFailed();
+      return change(client, current, others);
+    });
+  }
+
+  return {
+    async createTemporaryAddress(userId, plan, audit: AuditContext) {
+      return database.transaction(async (client) => {
+        if (!(await lockUser(client, userId))) return undefined;
+        const values = plan(await allOn(client, userId));
+        const params = [userId, ...temporaryAddressValues(values)];
+        const record = auditInsert(params, audit, 'create', 'temporary-addresses', 'id', 'user_id', 't');
+        const { rows } = await client.query(
+          `WITH t AS (
+             INSERT INTO temporary_addresses (user_id, ${COLUMNS.join(', ')})
+             VALUES ($1, ${COLUMNS.map((_, i) => `$${i + 2}`).join(', ')}) RETURNING ${TEMPORARY_ADDRESS_COLUMNS}
+           ), a AS (${record})
+           SELECT * FROM t`,
+          params,
+        );
+        return toStoredTemporaryAddress(rows[0] as Row);
+      });
+    },
+
+    async listTemporaryAddresses(userId, query) {
+      const [user] = await database.rows('SELECT 1 FROM users WHERE id = $1', [userId]);
+      if (!user) return undefined;
+      return (await database.rows(temporaryAddressesQuery(userId, query))).map(toStoredTemporaryAddress);
+    },
+
+    async getTemporaryAddress(userId, id) {
+      const [row] = await database.rows(temporaryAddressQuery(userId, id));
+      return row && toStoredTemporaryAddress(row);
+    },
+
+    async updateTemporaryAddress(userId, id, plan, audit, ifVersion) {
+      return changing(userId, id, ifVersion, async (client, current, others) => {
+        const values = plan(current, others);
+        const params = [userId, id, ...temporaryAddressValues(values)];
+        const record = auditInsert(params, audit, 'update', 'temporary-addresses', 'id', 'user_id', 't');
+        const { rows } = await client.query(
+          `WITH t AS (
+             UPDATE temporary_addresses SET ${COLUMNS.map((c, i) => `${c} = $${i + 3}`).join(', ')},
+               version = version + 1, updated_at = now()
+             WHERE user_id = $1 AND id = $2 RETURNING ${TEMPORARY_ADDRESS_COLUMNS}
+           ), a AS (${record})
+           SELECT * FROM t`,
+          params,
+        );
+        return toStoredTemporaryAddress(rows[0] as Row);
+      });
+    },
+
+    async deleteTemporaryAddress(userId, id, check, audit, ifVersion) {
+      const deleted = await changing(userId, id, ifVersion, async (client, current) => {
+        check(current);
+        const params: unknown[] = [userId, id];
+        const record = auditInsert(params, audit, 'delete', 'temporary-addresses', 'id', 'user_id', 't');
+        await client.query(
+          `WITH t AS (DELETE FROM temporary_addresses WHERE user_id = $1 AND id = $2 RETURNING id, user_id),
+             a AS (${record})
+           SELECT 1`,
+          params,
+        );
+        return true;
+      });
+      return deleted ?? false;
+    },
+  };
+}

@@ -1,0 +1,196 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { DomainFailure } from '../../src/domain/failures.js';
+import { parseDate } from '../../src/domain/publication.js';
+import {
+  MAX_TEMPORARY_ADDRESS_DAYS,
+  plannedTemporaryAddress,
+  requireDeletable,
+  temporaryAddressRuleProblems,
+  temporaryAddressStatus,
+  type StoredTemporaryAddress,
+} from '../../src/domain/temporary-address.js';
+
+const date = (text: string) => parseDate(text) as number;
+const refusedWith = (code: string) => (error: unknown) => error instanceof DomainFailure && error.code === code;
+const FIRST_OPEN = date('2026-03-01');
+const ADDRESS = {
+  streetAddress: '2 Shore Road',
+  unitNumber: null,
+  addressLocality: 'Brightsea',
+  addressRegion: null,
+  addressCountry: 'GB',
+  postalCode: 'BS1 1AA',
+};
+
+const stored = (values: Partial<StoredTemporaryAddress>): StoredTemporaryAddress => ({
+  id: '1',
+  userId: '1',
+  startDate: date('2026-03-10'),
+  endDate: date('2026-03-20'),
+  address: ADDRESS,
+  version: 1,
+  ...values,
+});
+
+describe('a temporary address planned', () => {
+  it('keeps every address field, null where none was sent', () => {
+    const values = plannedTemporaryAddress(
+      undefined,
+      { startDate: '2026-03-01', endDate: '2026-03-01', address: { postalCode: 'X1' } },
+      [],
+      FIRST_OPEN,
+    );
+    assert.deepEqual(values, {
+      startDate: FIRST_OPEN,
+      endDate: FIRST_OPEN,
+      address: {
+        streetAddress: null,
+        unitNumber: null,
+        addressLocality: null,
+        addressRegion: null,
+        addressCountry: null,
+        postalCode: 'X1',
+      },
+    });
+  });
+
+  it('starts on the first open date, and not the day before (PAST_CUTOFF at startDate)', () => {
+    assert.throws(
+      () =>
+        plannedTemporaryAddress(
+          undefined,
+          { startDate: '2026-02-28', endDate: '2026-03-05', address: ADDRESS },
+          [],
+          FIRST_OPEN,
+        ),
+      (error: unknown) =>
+        error instanceof DomainFailure &&
+        error.code === 'PAST_CUTOFF' &&
+        error.problems[0]?.pointer === '/data/attributes/startDate',
+    );
+  });
+
+  it(`covers at most ${MAX_TEMPORARY_ADDRESS_DAYS} dates, both ends included`, () => {
+    const start = '2026-03-01';
+    const last = '2027-03-01'; // 366 dates from 2026-03-01.
+    assert.equal(date(last) - date(start) + 1, MAX_TEMPORARY_ADDRESS_DAYS);
+    plannedTemporaryAddress(undefined, { startDate: start, endDate: last, address: ADDRESS }, [], FIRST_OPEN);
+    assert.throws(
+      () =>
+        plannedTemporaryAddress(
+          undefined,
+          { startDate: start, endDate: '2027-03-02', address: ADDRESS },
+          [],
+          FIRST_OPEN,
+        ),
+      refusedWith('INVALID_ATTRIBUTE'),
+    );
+  });
+
+  it('refuses one overlapping another by a day, and takes one beside it', () => {
+    const other = stored({ id: '9' });
+    assert.throws(
+      () =>
+        plannedTemporaryAddress(
+          undefined,
+          { startDate: '2026-03-20', endDate: '2026-03-25', address: ADDRESS },
+          [other],
+          FIRST_OPEN,
+        ),
+      (error: unknown) =>
+        error instanceof DomainFailure && error.code === 'TEMPORARY_ADDRESS_OVERLAP' && /9/.test(error.message),
+    );
+    plannedTemporaryAddress(
+      undefined,
+      { startDate: '2026-03-21', endDate: '2026-03-25', address: ADDRESS },
+      [other],
+      FIRST_OPEN,
+    );
+    plannedTemporaryAddress(
+      undefined,
+      { startDate: '2026-03-01', endDate: '2026-03-09', address: ADDRESS },
+      [other],
+      FIRST_OPEN,
+    );
+  });
+
+  it('changed, does not clash with itself', () => {
+    const current = stored({});
+    const values = plannedTemporaryAddress(current, { endDate: '2026-03-22' }, [current], FIRST_OPEN);
+    assert.equal(values.endDate, date('2026-03-22'));
+    assert.deepEqual(values.address, ADDRESS);
+  });
+
+  it('once started, keeps its start and address, and its end moves among open dates only', () => {
+    const current = stored({ startDate: date('2026-02-20'), endDate: date('2026-03-20') });
+    assert.throws(
+      () => plannedTemporaryAddress(current, { startDate: '2026-03-05' }, [current], FIRST_OPEN),
+      refusedWith('ALREADY_STARTED'),
+    );
+    assert.throws(
+      () => plannedTemporaryAddress(current, { address: { ...ADDRESS, postalCode: 'OTHER' } }, [current], FIRST_OPEN),
+      refusedWith('ALREADY_STARTED'),
+    );
+    // The same address sent again changes nothing, so it is no change of a started one.
+    plannedTemporaryAddress(current, { address: ADDRESS, endDate: '2026-03-01' }, [current], FIRST_OPEN);
+    // Ended early: the last date delivered there may be the day before the first open one.
+    assert.equal(
+      plannedTemporaryAddress(current, { endDate: '2026-02-28' }, [current], FIRST_OPEN).endDate,
+      date('2026-02-28'),
+    );
+    assert.throws(
+      () => plannedTemporaryAddress(current, { endDate: '2026-02-27' }, [current], FIRST_OPEN),
+      refusedWith('PAST_CUTOFF'),
+    );
+  });
+
+  it('refuses an end before the start that a change would make', () => {
+    const current = stored({});
+    assert.throws(
+      () => plannedTemporaryAddress(current, { endDate: '2026-03-09' }, [current], FIRST_OPEN),
+      refusedWith('INVALID_ATTRIBUTE'),
+    );
+  });
+});
+
+describe('deleting a temporary address', () => {
+  it('is allowed before its first date closes, and refused (ALREADY_STARTED) from then on', () => {
+    requireDeletable(stored({ startDate: FIRST_OPEN }), FIRST_OPEN);
+    assert.throws(
+      () => requireDeletable(stored({ startDate: FIRST_OPEN - 1 }), FIRST_OPEN),
+      refusedWith('ALREADY_STARTED'),
+    );
+  });
+});
+
+describe("a temporary address's rules", () => {
+  it('refuse a blank address, an end before the start, and a long region in the US', () => {
+    assert.deepEqual(
+      temporaryAddressRuleProblems({
+        startDate: '2026-03-02',
+        endDate: '2026-03-01',
+        address: { addressCountry: 'US', addressRegion: 'Oregon' },
+      }).map((p) => p.pointer),
+      ['/data/attributes/address/addressRegion', '/data/attributes/endDate'],
+    );
+    assert.deepEqual(
+      temporaryAddressRuleProblems({ startDate: '2026-03-01', endDate: '2026-03-01', address: { postalCode: '  ' } }),
+      [{ pointer: '/data/attributes/address', detail: "can't be blank" }],
+    );
+    assert.deepEqual(
+      temporaryAddressRuleProblems({ startDate: '2026-03-01', endDate: '2026-03-01', address: { postalCode: 'X' } }),
+      [],
+    );
+  });
+});
+
+describe("a temporary address's status", () => {
+  it('is scheduled before its start, active through its end, ended after', () => {
+    const span = { startDate: 10, endDate: 12 };
+    assert.deepEqual(
+      [9, 10, 12, 13].map((today) => temporaryAddressStatus(span, today)),
+      ['scheduled', 'active', 'active', 'ended'],
+    );
+  });
+});
