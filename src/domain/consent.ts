@@ -143,7 +143,7 @@ export function membershipChanges(
     seen.add(newsletterId);
     const from = current.get(newsletterId) ?? null;
     if (isSuppressed(from)) {
-      suppressed.push({ pointer: pointerOf(index), detail: suppressedDetail(newsletterId, from as ConsentState) });
+      suppressed.push(suppression(newsletterId, from as ConsentState, pointerOf(index)));
       return;
     }
     const to: ConsentState = doubleOptIn.has(newsletterId) ? 'pending' : 'subscribed';
@@ -170,15 +170,17 @@ export function reportedChange(
 ): ConsentChange | null {
   if (from === reported) return null;
   if (reported === 'unsubscribed' && isSuppressed(from)) {
-    throw failures.consentSuppressed([
-      { pointer: '/data/attributes/state', detail: suppressedDetail(newsletterId, from) },
-    ]);
+    throw failures.consentSuppressed([suppression(newsletterId, from, '/data/attributes/state')]);
   }
   return { newsletterId, from, to: reported };
 }
 
-function suppressedDetail(newsletterId: string, state: ConsentState): string {
-  return `newsletter ${newsletterId} is suppressed for this reader (${state}): only their confirmation puts them back`;
+/** The problem of a newsletter the reader is suppressed for, at `pointer`: what CONSENT_SUPPRESSED says of it. */
+export function suppression(newsletterId: string, state: ConsentState, pointer: string): Problem {
+  return {
+    pointer,
+    detail: `newsletter ${newsletterId} is suppressed for this reader (${state}): only their confirmation puts them back`,
+  };
 }
 
 /** Whether a change moves the reader onto or off the newsletter's members (their `newsletters`). */

@@ -14,6 +14,7 @@
  * attached (INACTIVE_REFERENCE). The database's foreign keys hold either way.
  */
 import type { AuditStore } from './ports/audit.js';
+import type { ConsentStore } from './ports/consents.js';
 import type { DeliveryStore } from './ports/deliveries.js';
 import type { HoldStore } from './ports/holds.js';
 import type { CredentialStore } from './ports/credentials.js';
@@ -31,6 +32,7 @@ import type { WebhookStore } from './ports/webhooks.js';
 
 export type * from './ports/audit.js';
 export type * from './ports/catalogue.js';
+export type * from './ports/consents.js';
 export type * from './ports/credentials.js';
 export type * from './ports/deliveries.js';
 export type * from './ports/holds.js';
@@ -79,6 +81,7 @@ export interface PoolStats {
 export type Store = UserStore &
   SubscriptionStore &
   HoldStore &
+  ConsentStore &
   DeliveryStore &
   CredentialStore &
   AuditStore &

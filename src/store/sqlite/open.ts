@@ -18,6 +18,7 @@ import { copyDatabase } from './files.js';
 import { offLoopReads } from './off-loop-reads.js';
 import { sqliteDeliveries } from './deliveries.js';
 import { sqliteHolds } from './holds.js';
+import { sqliteConsents, sqliteConsentWriter } from './consents.js';
 import { sqliteIdempotency } from './idempotency.js';
 import { sqliteMigrations, type SqliteMigration } from './migrations.js';
 import { sqlitePasswordResets } from './password-resets.js';
@@ -75,11 +76,13 @@ export function openSqliteStore(options: SqliteOptions): Store {
         : offLoopReads(options.path, busyTimeoutMs),
     );
     const references = sqliteReferences(database, options.strictReferences ?? false);
+    const consentWriter = sqliteConsentWriter(database);
     const ping = db.prepare('SELECT count(*) FROM schema_migrations');
     return withOutagesAsUnavailable({
-      ...sqliteUsers(database, references, options.pageReadLimit ?? PAGE_READ_LIMIT),
+      ...sqliteUsers(database, references, consentWriter, options.pageReadLimit ?? PAGE_READ_LIMIT),
       ...sqliteSubscriptions(database, references),
       ...sqliteHolds(database),
+      ...sqliteConsents(database, consentWriter),
       ...sqliteDeliveries(database),
       ...sqliteProducts(database),
       ...sqliteNewsletters(database),
