@@ -83,9 +83,8 @@ export interface ConsentTransition {
 export const ConsentAttributes = Type.Object({
   state: StringEnum(CONSENT_STATES, {
     description:
-      'pending: added to a newsletter with doubleOptIn, not yet confirmed (not a member); subscribed: a member ' +
-      '(in the reader’s newsletters); unsubscribed: left; bounced, complained: reported by the email provider, ' +
-      'and kept off the newsletter (an add or an import is refused with CONSENT_SUPPRESSED) until the reader confirms again.',
+      'pending: added under doubleOptIn, not yet a member; subscribed: a member; bounced, complained: ' +
+      'suppressed (an add is refused with CONSENT_SUPPRESSED) until the reader confirms again.',
   }),
   source: StringEnum(CONSENT_SOURCES, { description: 'How the state came to be.' }),
   changedAt: Type.String({ format: 'date-time', description: 'When the state last changed.' }),

@@ -89,8 +89,9 @@ export const newsletterConsentRoutes: FastifyPluginAsyncTypebox<RouteOptions> = 
     },
   );
 
+  // PATCH alone: the interface names no PUT, and the document grows with every operation.
   app.route({
-    method: ['PATCH', 'PUT'],
+    method: 'PATCH',
     url: '/users/:user_id/newsletter-consents/:newsletter_id',
     schema: {
       params: ConsentParams,
