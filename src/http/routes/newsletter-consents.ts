@@ -110,7 +110,7 @@ export const newsletterConsentRoutes: FastifyPluginAsyncTypebox<RouteOptions> = 
         newsletter_id,
         data.attributes.state,
         reportSourceOf(request),
-        auditOf(request, ['state']),
+        auditOf(request),
       );
       if (!consent) throw noSuchConsent(user_id, newsletter_id);
       return { data: renderConsent(baseUrl(request), consent) };

@@ -634,14 +634,17 @@ export const postgresMigrations: readonly PostgresMigration[] = [
       -- Every membership there is becomes a subscribed consent of source 'import' (brought from
       -- before the ledger), changed when the audit trail last saw the reader's newsletters sent
       -- (their creation or an update naming newsletters), else when the reader was created: the
-      -- data holds no time of its own for a membership.
+      -- data holds no time of its own for a membership. The trail's times are gathered first, not
+      -- read per membership: on a Citus coordinator the trail is a local table, which a distributed
+      -- query may join as a result read beforehand, not as a correlated subquery.
+      WITH last_sent AS (
+        SELECT user_id, max(occurred_at) AS at FROM audit_log
+        WHERE resource_type = 'users' AND action IN ('create', 'update') AND 'newsletters' = ANY (attributes)
+        GROUP BY user_id
+      )
       INSERT INTO newsletter_consents (user_id, newsletter_id, state, source, changed_at)
-        SELECT m.user_id, m.newsletter_id, 'subscribed', 'import', coalesce(
-            (SELECT max(a.occurred_at) FROM audit_log a
-             WHERE a.user_id = m.user_id::text AND a.resource_type = 'users' AND a.action IN ('create', 'update')
-               AND 'newsletters' = ANY (a.attributes)),
-            u.created_at)
-        FROM user_newsletters m JOIN users u ON u.id = m.user_id;
+        SELECT m.user_id, m.newsletter_id, 'subscribed', 'import', coalesce(l.at, u.created_at)
+        FROM user_newsletters m JOIN users u ON u.id = m.user_id LEFT JOIN last_sent l ON l.user_id = m.user_id::text;
       INSERT INTO newsletter_consent_changes (user_id, newsletter_id, state, source, actor, changed_at)
         SELECT user_id, newsletter_id, state, source, 'migration', changed_at FROM newsletter_consents
         ORDER BY user_id, newsletter_id;

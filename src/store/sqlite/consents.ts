@@ -5,6 +5,7 @@
  * membership in user_newsletters, together.
  */
 import type { AuditContext } from '../../domain/audit.js';
+import { nowInSeconds } from '../../domain/dates.js';
 import {
   changesMembership,
   reportedChange,
@@ -45,12 +46,12 @@ export function sqliteConsentWriter(database: SqliteDatabase): SqliteConsentWrit
     .pluck();
   const upsert = db.prepare(`
     INSERT INTO newsletter_consents (user_id, newsletter_id, state, source, changed_at)
-    VALUES (?, ?, ?, ?, unixepoch())
+    VALUES (?, ?, ?, ?, ?)
     ON CONFLICT (user_id, newsletter_id) DO UPDATE
       SET state = excluded.state, source = excluded.source, changed_at = excluded.changed_at`);
   const history = db.prepare(`
     INSERT INTO newsletter_consent_changes (user_id, newsletter_id, state, source, actor, changed_at)
-    VALUES (?, ?, ?, ?, ?, unixepoch())`);
+    VALUES (?, ?, ?, ?, ?, ?)`);
   const join = db.prepare('INSERT OR IGNORE INTO user_newsletters (user_id, newsletter_id) VALUES (?, ?)');
   const leave = db.prepare('DELETE FROM user_newsletters WHERE user_id = ? AND newsletter_id = ?');
 
@@ -68,10 +69,12 @@ export function sqliteConsentWriter(database: SqliteDatabase): SqliteConsentWrit
       return new Set(optIn.all(JSON.stringify(newsletterIds)) as string[]);
     },
     apply(userId, changes, source, audit) {
+      // One instant for the consent and its history entry, which statements apart could see differ.
+      const now = nowInSeconds();
       for (const change of changes) {
         const { newsletterId, from, to } = change;
-        upsert.run(userId, newsletterId, to, source);
-        history.run(userId, newsletterId, to, source, audit?.actor ?? null);
+        upsert.run(userId, newsletterId, to, source, now);
+        history.run(userId, newsletterId, to, source, audit?.actor ?? null, now);
         if (changesMembership(change)) {
           if (to === 'subscribed') join.run(userId, newsletterId);
           else leave.run(userId, newsletterId);
