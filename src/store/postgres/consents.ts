@@ -33,15 +33,27 @@ import type { PostgresDatabase } from './database.js';
 const CHANGED = eventTypeOf('newsletter-consents', 'update');
 
 /**
- * The audit entries of the changes in `x` (newsletter_id, old_state, state, n, and the user as
- * `user`), in their order; $source, $actor and $attributes are the parameters named.
+ * The changes as rows (user_id, newsletter_id, old_state, state, n), from parameters: $users
+ * (bigint[], or one bigint for all), $ids, $olds (text[], or NULL for none) and $states. Each part
+ * of a statement reads them from unnest itself, as the other writes of a user's rows do: on Citus
+ * a part that names the user's id by a parameter routes to the user's shard, where a shared CTE
+ * would be a result read on the coordinator first.
  */
-function consentAudit(user: string, source: string, actor: string, attributes: string): string {
+function changeRows(users: string, ids: string, olds: string, states: string, perUser: boolean): string {
+  const user = perUser ? `${users}::bigint AS user_id, ` : '';
+  const userColumn = perUser ? '' : 'user_id, ';
+  const userArray = perUser ? '' : `${users}::bigint[], `;
+  return `(SELECT ${user}* FROM unnest(${userArray}${ids}::text[], ${olds}::text[], ${states}::text[])
+    WITH ORDINALITY AS x (${userColumn}newsletter_id, old_state, state, n)) AS x`;
+}
+
+/** The audit entries of the changes `rows` reads, in their order; $source, $actor and $attributes as named. */
+function consentAudit(rows: string, source: string, actor: string, attributes: string): string {
   return `INSERT INTO audit_log (actor, action, resource_type, resource_id, user_id, attributes, event_type, consent_change)
     SELECT ${actor}, CASE WHEN old_state IS NULL THEN 'create' ELSE 'update' END, 'newsletter-consents',
-      newsletter_id, ${user}::text, ${attributes}, '${CHANGED}',
+      newsletter_id, user_id::text, ${attributes}, '${CHANGED}',
       jsonb_build_object('oldState', old_state, 'newState', state, 'source', ${source})
-    FROM x ORDER BY n`;
+    FROM ${rows} ORDER BY n`;
 }
 
 /** The reader's consents for these newsletters, by newsletter. */
@@ -90,25 +102,24 @@ export async function applyConsentChanges(
     audit?.actor ?? null,
     leaving,
   ];
+  const rows = changeRows('$1', '$2', '$3', '$4', true);
   let record = '';
   if (audit) {
     params.push(CONSENT_CHANGED);
-    record = `, a AS (${consentAudit('$1::bigint', '$5::text', '$6::text', '$8::text[]')})`;
+    record = `, a AS (${consentAudit(rows, '$5::text', '$6::text', '$8::text[]')})`;
   }
   await client.query(
-    `WITH x AS (
-       SELECT * FROM unnest($2::text[], $3::text[], $4::text[]) WITH ORDINALITY AS x (newsletter_id, old_state, state, n)
-     ), c AS (
+    `WITH c AS (
        INSERT INTO newsletter_consents (user_id, newsletter_id, state, source, changed_at)
-       SELECT $1::bigint, newsletter_id, state, $5::text, now() FROM x
+       SELECT user_id, newsletter_id, state, $5::text, now() FROM ${rows}
        ON CONFLICT (user_id, newsletter_id) DO UPDATE
          SET state = excluded.state, source = excluded.source, changed_at = excluded.changed_at
      ), h AS (
        INSERT INTO newsletter_consent_changes (user_id, newsletter_id, state, source, actor, changed_at)
-       SELECT $1::bigint, newsletter_id, state, $5::text, $6::text, now() FROM x ORDER BY n
+       SELECT user_id, newsletter_id, state, $5::text, $6::text, now() FROM ${rows} ORDER BY n
      ), j AS (
        INSERT INTO user_newsletters (user_id, newsletter_id)
-       SELECT $1::bigint, newsletter_id FROM x WHERE state = 'subscribed' ON CONFLICT DO NOTHING
+       SELECT user_id, newsletter_id FROM ${rows} WHERE state = 'subscribed' ON CONFLICT DO NOTHING
      ), l AS (
        DELETE FROM user_newsletters WHERE user_id = $1::bigint AND newsletter_id = ANY($7::text[])
      )${record}
@@ -127,35 +138,35 @@ export async function applyImportedConsents(
   audit: AuditContext | null,
 ): Promise<void> {
   if (entries.length === 0) return;
-  const params: unknown[] = [
-    entries.map((e) => e.userId),
-    entries.map((e) => e.change.newsletterId),
-    entries.map((e) => e.change.to),
-    'import',
-    audit?.actor ?? null,
-  ];
-  let record = '';
-  if (audit) {
-    params.push(CONSENT_CHANGED);
-    record = `, a AS (${consentAudit('user_id', '$4::text', '$5::text', '$6::text[]')})`;
-  }
+  const users = entries.map((e) => e.userId);
+  const ids = entries.map((e) => e.change.newsletterId);
+  const states = entries.map((e) => e.change.to);
+  const rows = changeRows('$1', '$2', 'NULL', '$3', false);
+  // A statement per table, each INSERT … SELECT from unnest, as the import writes its users.
   await client.query(
-    `WITH x AS (
-       SELECT *, NULL::text AS old_state
-       FROM unnest($1::bigint[], $2::text[], $3::text[]) WITH ORDINALITY AS x (user_id, newsletter_id, state, n)
-     ), c AS (
-       INSERT INTO newsletter_consents (user_id, newsletter_id, state, source, changed_at)
-       SELECT user_id, newsletter_id, state, $4::text, now() FROM x
-     ), h AS (
-       INSERT INTO newsletter_consent_changes (user_id, newsletter_id, state, source, actor, changed_at)
-       SELECT user_id, newsletter_id, state, $4::text, $5::text, now() FROM x ORDER BY n
-     ), j AS (
-       INSERT INTO user_newsletters (user_id, newsletter_id)
-       SELECT user_id, newsletter_id FROM x WHERE state = 'subscribed' ON CONFLICT DO NOTHING
-     )${record}
-     SELECT 1`,
-    params,
+    `INSERT INTO newsletter_consents (user_id, newsletter_id, state, source, changed_at)
+     SELECT user_id, newsletter_id, state, 'import', now() FROM ${rows}`,
+    [users, ids, states],
   );
+  await client.query(
+    `INSERT INTO newsletter_consent_changes (user_id, newsletter_id, state, source, actor, changed_at)
+     SELECT user_id, newsletter_id, state, 'import', $4::text, now() FROM ${rows} ORDER BY n`,
+    [users, ids, states, audit?.actor ?? null],
+  );
+  await client.query(
+    `INSERT INTO user_newsletters (user_id, newsletter_id)
+     SELECT user_id, newsletter_id FROM ${rows} WHERE state = 'subscribed' ON CONFLICT DO NOTHING`,
+    [users, ids, states],
+  );
+  if (audit) {
+    await client.query(consentAudit(rows, "'import'", '$4::text', '$5::text[]'), [
+      users,
+      ids,
+      states,
+      audit.actor,
+      CONSENT_CHANGED,
+    ]);
+  }
 }
 
 export function postgresConsents(database: PostgresDatabase): ConsentStore {
