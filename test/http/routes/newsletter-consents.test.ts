@@ -129,6 +129,13 @@ forEachStore((kind) => {
       );
       assert.ok(history.every((h, i) => i === 0 || Number(h.id) > Number(history[i - 1]?.id)));
       assert.deepEqual(await newslettersOf(userId), [a]);
+      // A page at a time, by links.next.
+      const first = await service.client.get(`/users/${userId}/newsletter-consents/${a}/history?page[size]=2`);
+      assert.deepEqual(first.body.data, history.slice(0, 2));
+      const next = new URL(first.body.links.next);
+      const second = await service.client.get(next.pathname + next.search);
+      assert.deepEqual(second.body.data, history.slice(2));
+      assert.equal(second.body.links.next, undefined);
     });
 
     it('changed in the console’s staff session are of source console', async () => {
