@@ -260,7 +260,7 @@ class Run {
         changed();
       } catch (error) {
         if (!(error instanceof DomainFailure)) throw error;
-        return this.refuseWrite(row, error.problems);
+        return this.refuseWrite(row, inRow(error.problems, changes.addIndexes));
       }
     }
     for (const { index, values } of row.subscriptions) {
@@ -316,6 +316,8 @@ function refusedSubscriptions(problems: readonly Problem[], written: CheckedSubs
 export interface RowChanges {
   fields: UserFields;
   addNewsletters: string[];
+  /** Where each of them is in the row's newsletters. */
+  addIndexes: number[];
   /** The newsletters of the row the reader is suppressed for, each at its place in the row: left out. */
   suppressed: Problem[];
   /** Whether the row's password (or hash) is to be applied. */
@@ -340,6 +342,7 @@ export function userChanges(row: CheckedReader, found: MatchedUser, overwritePas
     names.add(field.split('.')[0] as string);
   }
   const addNewsletters: string[] = [];
+  const addIndexes: number[] = [];
   const suppressed: Problem[] = [];
   const seen = new Set<string>();
   (row.attributes.newsletters?.add ?? []).forEach((newsletter, index) => {
@@ -347,7 +350,10 @@ export function userChanges(row: CheckedReader, found: MatchedUser, overwritePas
     seen.add(newsletter);
     const state = found.consents.get(newsletter);
     if (isSuppressed(state)) suppressed.push(suppression(newsletter, state as ConsentState, newsletterPointer(index)));
-    else if (state !== 'subscribed' && state !== 'pending') addNewsletters.push(newsletter);
+    else if (state !== 'subscribed' && state !== 'pending') {
+      addNewsletters.push(newsletter);
+      addIndexes.push(index);
+    }
   });
   if (addNewsletters.length > 0) names.add('newsletters');
   const { password, passwordHash } = row.attributes;
@@ -357,7 +363,19 @@ export function userChanges(row: CheckedReader, found: MatchedUser, overwritePas
     (found.passwordHash === null ||
       (overwritePasswords && (password !== undefined || passwordHash !== found.passwordHash)));
   if (applies) names.add(password !== undefined ? 'password' : 'passwordHash');
-  return { fields, addNewsletters, suppressed, password: applies, names: [...names].sort() };
+  return { fields, addNewsletters, addIndexes, suppressed, password: applies, names: [...names].sort() };
+}
+
+/**
+ * A refusal of the newsletters a row adds, pointing at each where the row has it: the write names
+ * only those the reader is not on yet, so its `add/<n>` counts among them alone.
+ */
+function inRow(problems: readonly Problem[], addIndexes: readonly number[]): Problem[] {
+  return problems.map(({ pointer, detail }) => {
+    const n = /^\/data\/attributes\/newsletters\/add\/(\d+)$/.exec(pointer)?.[1];
+    const index = n === undefined ? undefined : addIndexes[Number(n)];
+    return { detail, pointer: index === undefined ? pointer : newsletterPointer(index) };
+  });
 }
 
 /** Field values as stored: text, or a JSON document (demographics); absent and null alike. */

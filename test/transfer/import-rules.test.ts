@@ -96,7 +96,14 @@ describe('what an import row changes of a reader who is there', () => {
   it('changes nothing when the row brings nothing new, whatever the letter case of its email', () => {
     const row = { givenName: 'Ann', newsletters: ['daily'], address: { addressLocality: 'Leeds' } };
     const changes = userChanges(reader({ ...row, email: 'ANN@example.COM' }), stored(row), false);
-    assert.deepEqual(changes, { fields: {}, addNewsletters: [], suppressed: [], password: false, names: [] });
+    assert.deepEqual(changes, {
+      fields: {},
+      addNewsletters: [],
+      addIndexes: [],
+      suppressed: [],
+      password: false,
+      names: [],
+    });
   });
 
   it('names only what differs: a field, a newsletter joined', () => {
@@ -108,6 +115,7 @@ describe('what an import row changes of a reader who is there', () => {
     assert.deepEqual(changes, {
       fields: { givenName: 'Anne' },
       addNewsletters: ['weekly'],
+      addIndexes: [1],
       suppressed: [],
       password: false,
       names: ['givenName', 'newsletters'],
@@ -128,6 +136,7 @@ describe('what an import row changes of a reader who is there', () => {
       false,
     );
     assert.deepEqual(changes.addNewsletters, ['left', 'new']);
+    assert.deepEqual(changes.addIndexes, [2, 3]);
     assert.deepEqual(
       changes.suppressed.map((p) => p.pointer),
       ['/data/attributes/newsletters/add/1', '/data/attributes/newsletters/add/4'],

@@ -369,5 +369,20 @@ forEachStore((kind) => {
       const [added] = await historyOf(userId, b);
       assert.deepEqual(added?.attributes.actor, { type: 'system', id: 'import', name: 'import' });
     });
+
+    it('names a refused newsletter where the row has it, past those the reader is on already', async () => {
+      const [on, retired] = [await newsletter(), await newsletter()];
+      const retire = await service.client.patch(`/newsletters/${retired}`, {
+        data: { type: 'newsletters', id: retired, attributes: { active: false } },
+      });
+      assert.equal(retire.status, 200, retire.text);
+      const email = uniqueEmail();
+      await imported([{ email, familyName: 'Imported', newsletters: [on] }]);
+      const again = await imported([{ email, familyName: 'Imported', newsletters: [on, retired] }]);
+      assert.deepEqual(
+        again.rejections.map((r) => [r.refused, r.errors]),
+        [['row', [`newsletters[1]: newsletter ${retired} is inactive: it cannot be attached`]]],
+      );
+    });
   });
 });
