@@ -10,7 +10,7 @@
  * A newsletter with `doubleOptIn` puts an added reader in `pending`, not yet a member, until they
  * confirm.
  */
-import { Type, type Static } from '@sinclair/typebox';
+import { Type } from '@sinclair/typebox';
 import { failures, type Problem } from './failures.js';
 import { StringEnum } from './schema.js';
 
@@ -117,7 +117,6 @@ export const ConsentTransitionSchema = Type.Object(
   },
   { description: 'Of a newsletter_consent.changed event: the state left, the state reached, and how.' },
 );
-export type ConsentTransitionAttributes = Static<typeof ConsentTransitionSchema>;
 
 /**
  * The consent changes of adding a reader to newsletters and taking them off others, given their
