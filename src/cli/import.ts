@@ -23,8 +23,9 @@ export const importCommand: Command = {
   second time. A known reader's email keeps the letter case it was created with.
   Refused rows go to the report (default: FILE's name with .rejected.ndjson, in the current
   directory), one JSON line each: the line number, the email when it can be read, what was
-  refused (the row, or only subscriptions of a reader who was imported) and every problem, named
-  by CSV column or NDJSON field. A row that is not a record at all (cells more or fewer than the
+  refused (the row; or, of a reader who was imported, only subscriptions, or newsletters the
+  reader is suppressed for after a bounce or complaint, which an import never adds them back to)
+  and every problem, named by CSV column or NDJSON field. A row that is not a record at all (cells more or fewer than the
   header's, a quote out of place) is refused like any other, and the import goes on. No report
   is written when nothing is refused; the exit code is then 0, else 1.
   --dry-run             check and match every row, print the same report and counts, write nothing
@@ -85,7 +86,7 @@ async function importFrom(store: Store, args: readonly string[]): Promise<void> 
     throw error;
   }
   bar.finish(result.rows);
-  const refused = result.rejected + result.subscriptionsRejected > 0;
+  const refused = result.rejected + result.subscriptionsRejected + result.newslettersSuppressed > 0;
   process.stdout.write(
     `${dryRun ? 'dry run, nothing written: ' : ''}${summary(result)}${refused ? ` (see ${reportPath})` : ''}\n`,
   );
@@ -104,6 +105,9 @@ export function summary(result: ImportResult): string {
     `${count(result.rejected, 'row', 'rows')} rejected` +
     (result.subscriptionsRejected > 0
       ? `, ${count(result.subscriptionsRejected, 'subscription', 'subscriptions')} rejected`
+      : '') +
+    (result.newslettersSuppressed > 0
+      ? `, ${count(result.newslettersSuppressed, 'newsletter', 'newsletters')} suppressed (not added)`
       : '')
   );
 }

@@ -3,6 +3,7 @@
  * never their values, so a password change is recorded without the password.
  */
 import { Type, type Static } from '@sinclair/typebox';
+import type { ConsentTransition } from './consent.js';
 import { StringEnum } from './schema.js';
 
 export const AUDIT_EVENTS = 'audit-events';
@@ -27,6 +28,8 @@ export interface AuditEvent {
   attributes: string[];
   /** The event this change is (`user.created`, …), or null when it is not one. */
   eventType: string | null;
+  /** Of a newsletter consent's change: its old and new state and source; null for any other entry. */
+  consent: ConsentTransition | null;
 }
 
 export const AuditEventAttributes = Type.Object({

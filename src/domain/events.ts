@@ -4,10 +4,13 @@
  * delivery complaints, recorded with its event type in the same transaction as the change
  * itself, so no change is ever without its event and no event without its change (the trail is
  * the outbox: a database trigger turns each event into its webhook deliveries).
- * An event carries ids and the names of the attributes sent, never a value.
+ * An event carries ids and the names of the attributes sent, never a value; a newsletter consent's
+ * change (newsletter_consent.changed) also its old and new state and its source, words of
+ * domain/consent.ts.
  */
 import { Type, type Static } from '@sinclair/typebox';
 import type { AuditAction, AuditEvent } from './audit.js';
+import { ConsentTransitionSchema } from './consent.js';
 import { formatInstant } from './dates.js';
 
 export const EVENTS = 'events';
@@ -34,6 +37,7 @@ export const EVENT_TYPES = [
   'temporary_address.updated',
   'temporary_address.deleted',
   'delivery_complaint.created',
+  'newsletter_consent.changed',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -59,6 +63,8 @@ const EVENT_OF: Readonly<Record<string, Partial<Record<AuditAction, EventType>>>
     delete: 'temporary_address.deleted',
   },
   'delivery-complaints': { create: 'delivery_complaint.created' },
+  // A reader's first consent for a newsletter is created, later ones update it: either is a change.
+  'newsletter-consents': { create: 'newsletter_consent.changed', update: 'newsletter_consent.changed' },
 };
 
 /** The event a change is, recorded with its audit entry; null when the change is not one. */
@@ -73,6 +79,7 @@ export const EventAttributes = Type.Object({
   resourceType: Type.String(),
   resourceId: Type.String(),
   changed: Type.Array(Type.String(), { description: 'The names of the attributes the change sent; never values.' }),
+  consent: Type.Optional(ConsentTransitionSchema),
 });
 
 /** An audit entry that is an event, as an event resource object: what the feed lists and a webhook delivers. */
@@ -84,6 +91,7 @@ export function toEventResource(entry: AuditEvent) {
     resourceType: entry.resourceType,
     resourceId: entry.resourceId,
     changed: entry.attributes,
+    ...(entry.consent === null ? {} : { consent: entry.consent }),
   };
   return { type: EVENTS, id: entry.id, attributes };
 }

@@ -28,7 +28,8 @@ export type FailureCode =
   | 'HOLD_WITHDRAWN'
   | 'TEMPORARY_ADDRESS_OVERLAP'
   | 'NOT_A_DELIVERY'
-  | 'COMPLAINT_EXISTS';
+  | 'COMPLAINT_EXISTS'
+  | 'CONSENT_SUPPRESSED';
 
 export class DomainFailure extends Error {
   constructor(
@@ -101,4 +102,8 @@ export const failures = {
     new DomainFailure('COMPLAINT_EXISTS', [
       { pointer: '/data/attributes/deliveryDate', detail: `has a complaint already (${otherId})` },
     ]),
+
+  // Newsletter consent (domain/consent.ts).
+  /** Newsletters a reader is kept off (bounced, complained) until they confirm again. */
+  consentSuppressed: (problems: readonly Problem[]) => new DomainFailure('CONSENT_SUPPRESSED', problems),
 } as const;

@@ -45,6 +45,7 @@ import { productRoutes } from './routes/products.js';
 import { reportRoutes } from './routes/reports.js';
 import { subscriptionRoutes } from './routes/subscriptions.js';
 import { userRoutes } from './routes/users.js';
+import { newsletterConsentRoutes } from './routes/newsletter-consents.js';
 import { webhookRoutes } from './routes/webhooks.js';
 
 export interface AppOptions {
@@ -149,6 +150,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     print: options.print ?? DEFAULT_PRINT_SETTINGS,
   };
   await app.register(userRoutes, routes);
+  await app.register(newsletterConsentRoutes, routes);
   await app.register(subscriptionRoutes, routes);
   await app.register(holdRoutes, routes);
   await app.register(temporaryAddressRoutes, routes);

@@ -61,6 +61,9 @@ export const CATALOGUE = {
   NOT_A_DELIVERY: { status: 422, title: 'Invalid Attribute' },
   COMPLAINT_EXISTS: { status: 409, title: 'Conflict' },
 
+  // Newsletter consent.
+  CONSENT_SUPPRESSED: { status: 422, title: 'Consent Suppressed' },
+
   // Credentials and limits.
   CREDENTIAL_REQUIRED: { status: 401, title: 'Unauthorized' },
   CREDENTIAL_INVALID: { status: 401, title: 'Unauthorized' },
@@ -360,6 +363,7 @@ export function fromFailure(failure: DomainFailure): ApiError {
     case 'TEMPORARY_ADDRESS_OVERLAP':
     case 'NOT_A_DELIVERY':
     case 'COMPLAINT_EXISTS':
+    case 'CONSENT_SUPPRESSED':
       return problems(failure.code, failure.problems);
     case 'STILL_REFERENCED':
     case 'NOT_PRINT':

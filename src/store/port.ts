@@ -14,6 +14,7 @@
  * attached (INACTIVE_REFERENCE). The database's foreign keys hold either way.
  */
 import type { AuditStore } from './ports/audit.js';
+import type { ConsentStore } from './ports/consents.js';
 import type { DeliveryStore } from './ports/deliveries.js';
 import type { DeliveryComplaintStore } from './ports/delivery-complaints.js';
 import type { HoldStore } from './ports/holds.js';
@@ -33,6 +34,7 @@ import type { WebhookStore } from './ports/webhooks.js';
 
 export type * from './ports/audit.js';
 export type * from './ports/catalogue.js';
+export type * from './ports/consents.js';
 export type * from './ports/credentials.js';
 export type * from './ports/deliveries.js';
 export type * from './ports/delivery-complaints.js';
@@ -85,6 +87,7 @@ export type Store = UserStore &
   HoldStore &
   TemporaryAddressStore &
   DeliveryComplaintStore &
+  ConsentStore &
   DeliveryStore &
   CredentialStore &
   AuditStore &

@@ -7,6 +7,8 @@
  */
 import { statSync } from 'node:fs';
 import type { AuditContext } from '../domain/audit.js';
+import { newsletterPointer } from '../domain/catalogue.js';
+import { isSuppressed, suppression, type ConsentState } from '../domain/consent.js';
 import { DomainFailure, type Problem } from '../domain/failures.js';
 import { hashPassword } from '../domain/password.js';
 import { groupByUser, subscriptionAttributeNames, type StoredSubscription } from '../domain/subscription.js';
@@ -39,8 +41,12 @@ export interface Rejection {
   line: number;
   /** The row's email, when it could be read. */
   email?: string;
-  /** The whole row, or only the subscriptions the errors name (the reader was imported). */
-  refused: 'row' | 'subscriptions';
+  /**
+   * The whole row; or, of a reader imported, only the subscriptions the errors name, or the
+   * newsletters the reader is suppressed for (bounced, complained: CONSENT_SUPPRESSED), which an
+   * import does not put them back on.
+   */
+  refused: 'row' | 'subscriptions' | 'newsletters';
   /** `where: detail`, where is a column of the CSV file or a field of the NDJSON record. */
   errors: string[];
 }
@@ -59,6 +65,8 @@ export interface ImportResult {
   subscriptionsAdded: number;
   /** Subscriptions refused, of readers imported. */
   subscriptionsRejected: number;
+  /** Newsletters a row adds a reader to who is suppressed for them (left out, and reported). */
+  newslettersSuppressed: number;
 }
 
 interface Row extends CheckedReader {
@@ -114,6 +122,7 @@ class Run {
     rejected: 0,
     subscriptionsAdded: 0,
     subscriptionsRejected: 0,
+    newslettersSuppressed: 0,
   };
   /** The people this run created (ids come in runs, one per batch, so ranges stay few). */
   private readonly createdIds = new IdRanges();
@@ -228,6 +237,10 @@ class Run {
       if (!createdHere) this.updatedIds.add(id);
     };
     const changes = userChanges(row, found, this.options.overwritePasswords ?? false);
+    if (changes.suppressed.length > 0) {
+      this.result.newslettersSuppressed += changes.suppressed.length;
+      await this.refuse(row.line, row.attributes.email, 'newsletters', this.terms(changes.suppressed));
+    }
     if (changes.names.length > 0) {
       try {
         if (!this.options.dryRun) {
@@ -239,6 +252,7 @@ class Run {
               fields: changes.fields,
               addNewsletters: changes.addNewsletters,
               removeNewsletters: [],
+              newsletterSource: 'import',
             },
             { ...this.options.audit, attributes: changes.names },
           );
@@ -246,7 +260,7 @@ class Run {
         changed();
       } catch (error) {
         if (!(error instanceof DomainFailure)) throw error;
-        return this.refuseWrite(row, error.problems);
+        return this.refuseWrite(row, inRow(error.problems, changes.addIndexes));
       }
     }
     for (const { index, values } of row.subscriptions) {
@@ -302,6 +316,10 @@ function refusedSubscriptions(problems: readonly Problem[], written: CheckedSubs
 export interface RowChanges {
   fields: UserFields;
   addNewsletters: string[];
+  /** Where each of them is in the row's newsletters. */
+  addIndexes: number[];
+  /** The newsletters of the row the reader is suppressed for, each at its place in the row: left out. */
+  suppressed: Problem[];
   /** Whether the row's password (or hash) is to be applied. */
   password: boolean;
   /** Empty when the row changes nothing. */
@@ -309,8 +327,10 @@ export interface RowChanges {
 }
 
 /**
- * What a row changes of a person: the fields whose values differ, the newsletters they are not
- * yet in, and the password when they have none (or `overwritePasswords`, and it is another hash).
+ * What a row changes of a person: the fields whose values differ, the newsletters they have no
+ * consent to yet, or left (not those they are on or pending for, nor those they are suppressed
+ * for, which are reported instead), and the password when they have none (or
+ * `overwritePasswords`, and it is another hash).
  * Their email is never changed: it matched, and its letter case stays as the row that created them wrote it.
  */
 export function userChanges(row: CheckedReader, found: MatchedUser, overwritePasswords: boolean): RowChanges {
@@ -321,8 +341,20 @@ export function userChanges(row: CheckedReader, found: MatchedUser, overwritePas
     fields[field] = value;
     names.add(field.split('.')[0] as string);
   }
-  const joined = new Set(found.user.newsletters);
-  const addNewsletters = [...new Set(row.attributes.newsletters?.add ?? [])].filter((n) => !joined.has(n));
+  const addNewsletters: string[] = [];
+  const addIndexes: number[] = [];
+  const suppressed: Problem[] = [];
+  const seen = new Set<string>();
+  (row.attributes.newsletters?.add ?? []).forEach((newsletter, index) => {
+    if (seen.has(newsletter)) return;
+    seen.add(newsletter);
+    const state = found.consents.get(newsletter);
+    if (isSuppressed(state)) suppressed.push(suppression(newsletter, state as ConsentState, newsletterPointer(index)));
+    else if (state !== 'subscribed' && state !== 'pending') {
+      addNewsletters.push(newsletter);
+      addIndexes.push(index);
+    }
+  });
   if (addNewsletters.length > 0) names.add('newsletters');
   const { password, passwordHash } = row.attributes;
   const brought = password !== undefined || passwordHash !== undefined;
@@ -331,7 +363,19 @@ export function userChanges(row: CheckedReader, found: MatchedUser, overwritePas
     (found.passwordHash === null ||
       (overwritePasswords && (password !== undefined || passwordHash !== found.passwordHash)));
   if (applies) names.add(password !== undefined ? 'password' : 'passwordHash');
-  return { fields, addNewsletters, password: applies, names: [...names].sort() };
+  return { fields, addNewsletters, addIndexes, suppressed, password: applies, names: [...names].sort() };
+}
+
+/**
+ * A refusal of the newsletters a row adds, pointing at each where the row has it: the write names
+ * only those the reader is not on yet, so its `add/<n>` counts among them alone.
+ */
+function inRow(problems: readonly Problem[], addIndexes: readonly number[]): Problem[] {
+  return problems.map(({ pointer, detail }) => {
+    const n = /^\/data\/attributes\/newsletters\/add\/(\d+)$/.exec(pointer)?.[1];
+    const index = n === undefined ? undefined : addIndexes[Number(n)];
+    return { detail, pointer: index === undefined ? pointer : newsletterPointer(index) };
+  });
 }
 
 /** Field values as stored: text, or a JSON document (demographics); absent and null alike. */

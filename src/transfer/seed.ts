@@ -58,8 +58,8 @@ export const SEED_PRODUCTS: readonly (ProductValues & { id: string })[] = [
 ];
 
 export const SEED_NEWSLETTERS = [
-  { id: 'daily', name: 'The daily briefing', description: null, active: true },
-  { id: 'weekly', name: 'The week in review', description: null, active: true },
+  { id: 'daily', name: 'The daily briefing', description: null, active: true, doubleOptIn: false },
+  { id: 'weekly', name: 'The week in review', description: null, active: true, doubleOptIn: false },
 ] as const;
 
 export function domainCount(users: number): number {

@@ -26,8 +26,12 @@ describe('eventTypeOf', () => {
       eventTypeOf('temporary-addresses', 'update'),
       eventTypeOf('temporary-addresses', 'delete'),
       eventTypeOf('delivery-complaints', 'create'),
+      eventTypeOf('newsletter-consents', 'create'),
     ];
     assert.deepEqual(named, [...EVENT_TYPES]);
+    // A consent's first change creates it, a later one updates it: either is the one change event.
+    assert.equal(eventTypeOf('newsletter-consents', 'update'), 'newsletter_consent.changed');
+    assert.equal(eventTypeOf('newsletter-consents', 'delete'), null);
   });
 
   it('names none for changes to credentials, webhooks and reset tokens, which are not events', () => {

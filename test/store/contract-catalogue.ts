@@ -144,7 +144,7 @@ export function catalogueContract(
       const id = `race-${unique()}`;
       const outcomes = await Promise.allSettled(
         Array.from({ length: 20 }, () =>
-          store.createNewsletter(id, { name: 'Race', description: null, active: true }, AUDIT),
+          store.createNewsletter(id, { name: 'Race', description: null, active: true, doubleOptIn: false }, AUDIT),
         ),
       );
       assert.equal(outcomes.filter((o) => o.status === 'fulfilled').length, 1);
@@ -166,7 +166,11 @@ export function catalogueContract(
 
     it('changes and deletes a record only at a version the precondition names', async () => {
       const id = `versioned-${unique()}`;
-      await store.createNewsletter(id, { name: 'Versioned', description: null, active: true }, AUDIT);
+      await store.createNewsletter(
+        id,
+        { name: 'Versioned', description: null, active: true, doubleOptIn: false },
+        AUDIT,
+      );
       await refusedWith(store.updateNewsletter(id, { active: false }, AUDIT, [7]), 'PRECONDITION_FAILED');
       assert.equal((await store.updateNewsletter(id, { active: false }, AUDIT, [1]))?.active, false);
       await refusedWith(store.deleteNewsletter(id, AUDIT, [1]), 'PRECONDITION_FAILED');
@@ -381,7 +385,11 @@ export function catalogueContract(
 
     it('with strict references, refuses unknown newsletters each at its place in the list', async () => {
       const known = `known-${unique()}`;
-      await strict.createNewsletter(known, { name: 'Known', description: null, active: true }, AUDIT);
+      await strict.createNewsletter(
+        known,
+        { name: 'Known', description: null, active: true, doubleOptIn: false },
+        AUDIT,
+      );
       const [x, y] = [`unknown-${unique()}`, `unknown-${unique()}`];
       const failure = await refusedWith(
         strict.createUser(newUser({ newsletters: [x, known, y] }), AUDIT),
@@ -714,7 +722,11 @@ export function catalogueContract(
         await store.createProduct(a, product(), AUDIT);
         await store.updateProduct(a, { name: 'Renamed' }, AUDIT);
         await store.createProduct(b, product(), AUDIT);
-        await store.createNewsletter(a, { name: 'Same id, other record', description: null, active: true }, AUDIT);
+        await store.createNewsletter(
+          a,
+          { name: 'Same id, other record', description: null, active: true, doubleOptIn: false },
+          AUDIT,
+        );
         const claimed = await claimOf(webhookId, Date.now());
         assert.deepEqual(
           claimed.map((c) => [c.delivery.eventType, c.event.resourceId, c.delivery.userId]),

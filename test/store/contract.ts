@@ -808,7 +808,21 @@ export function storeContract(
         const passwordHash = '$argon2id$v=19$m=19456,t=2,p=1$a$b';
         const user = await store.createUser(newUser({ email, passwordHash }), AUDIT);
         const found = await store.usersByEmail([email.toUpperCase(), uniqueEmail()]);
-        assert.deepEqual([...found.entries()], [[email.toLowerCase(), { user, passwordHash }]]);
+        assert.deepEqual([...found.entries()], [[email.toLowerCase(), { user, passwordHash, consents: new Map() }]]);
+      });
+
+      it('with their consents of every state, by newsletter', async () => {
+        const email = uniqueEmail();
+        const user = await store.createUser(newUser({ email, newsletters: ['kept', 'left'] }), AUDIT);
+        await store.updateUser(user.id, userChanges({ removeNewsletters: ['left'] }), AUDIT);
+        const found = await store.usersByEmail([email]);
+        assert.deepEqual(
+          found.get(email.toLowerCase())?.consents,
+          new Map([
+            ['kept', 'subscribed'],
+            ['left', 'unsubscribed'],
+          ]),
+        );
       });
     });
 

@@ -13,6 +13,8 @@ export type Reach = 'the reader' | 'cascade' | 'by email' | `kept: ${string}`;
 export const READER_TABLES: Record<string, Reach> = {
   users: 'the reader',
   user_newsletters: 'cascade',
+  newsletter_consents: 'cascade',
+  newsletter_consent_changes: 'cascade',
   subscriptions: 'cascade',
   holds: 'cascade',
   temporary_addresses: 'cascade',
@@ -23,8 +25,9 @@ export const READER_TABLES: Record<string, Reach> = {
   sign_in_attempts: 'by email',
   // PostgreSQL only: the lookup that keeps emails unique across Citus shards.
   user_emails: 'by email',
-  audit_log: `kept: ids and the names of attributes, never a value; the trail of who changed what, and the
-    user.deleted event that tells other systems to erase the reader too (pruned after AUDIT_RETENTION_DAYS)`,
+  audit_log: `kept: ids and the names of attributes, never a value (of a consent change, its states and source:
+    words of domain/consent.ts); the trail of who changed what, and the user.deleted event that tells other
+    systems to erase the reader too (pruned after AUDIT_RETENTION_DAYS)`,
   staff: "kept: the publisher's staff, not readers; an email here is a staff member's own",
   webhook_deliveries: 'kept: ids only, the deliveries of the events above (pruned after DELIVERY_RETENTION_DAYS)',
 };

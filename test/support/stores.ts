@@ -56,6 +56,8 @@ export async function openTestStore(kind: StoreKind, options: StoreOptions = {})
       const tables = await Promise.all([
         store.sql('SELECT * FROM users ORDER BY id'),
         store.sql('SELECT * FROM user_newsletters ORDER BY user_id, newsletter_id'),
+        store.sql('SELECT * FROM newsletter_consents ORDER BY user_id, newsletter_id'),
+        store.sql('SELECT * FROM newsletter_consent_changes ORDER BY id'),
         store.sql('SELECT * FROM subscriptions ORDER BY id'),
         store.sql('SELECT * FROM webhooks ORDER BY id'),
         store.sql('SELECT * FROM webhook_deliveries ORDER BY id'),

@@ -32,6 +32,7 @@ function stored(record: Record<string, unknown>, passwordHash: string | null = n
       version: 1,
     },
     passwordHash,
+    consents: new Map((attributes.newsletters?.add ?? []).map((n) => [n, 'subscribed' as const])),
   };
 }
 
@@ -95,7 +96,14 @@ describe('what an import row changes of a reader who is there', () => {
   it('changes nothing when the row brings nothing new, whatever the letter case of its email', () => {
     const row = { givenName: 'Ann', newsletters: ['daily'], address: { addressLocality: 'Leeds' } };
     const changes = userChanges(reader({ ...row, email: 'ANN@example.COM' }), stored(row), false);
-    assert.deepEqual(changes, { fields: {}, addNewsletters: [], password: false, names: [] });
+    assert.deepEqual(changes, {
+      fields: {},
+      addNewsletters: [],
+      addIndexes: [],
+      suppressed: [],
+      password: false,
+      names: [],
+    });
   });
 
   it('names only what differs: a field, a newsletter joined', () => {
@@ -107,9 +115,36 @@ describe('what an import row changes of a reader who is there', () => {
     assert.deepEqual(changes, {
       fields: { givenName: 'Anne' },
       addNewsletters: ['weekly'],
+      addIndexes: [1],
+      suppressed: [],
       password: false,
       names: ['givenName', 'newsletters'],
     });
+  });
+
+  it('adds a newsletter the reader left, but none they are pending for, and reports those they are suppressed for', () => {
+    const found = stored({});
+    const consents = new Map([
+      ['left', 'unsubscribed'],
+      ['asked', 'pending'],
+      ['bounced', 'bounced'],
+      ['complained', 'complained'],
+    ] as const);
+    const changes = userChanges(
+      reader({ newsletters: ['asked', 'bounced', 'left', 'new', 'complained', 'bounced'] }),
+      { ...found, consents },
+      false,
+    );
+    assert.deepEqual(changes.addNewsletters, ['left', 'new']);
+    assert.deepEqual(changes.addIndexes, [2, 3]);
+    assert.deepEqual(
+      changes.suppressed.map((p) => p.pointer),
+      ['/data/attributes/newsletters/add/1', '/data/attributes/newsletters/add/4'],
+    );
+    assert.deepEqual(changes.names, ['newsletters']);
+    // Nothing but a suppressed newsletter: nothing to write.
+    const only = userChanges(reader({ newsletters: ['bounced'] }), { ...found, consents }, false);
+    assert.deepEqual([only.names, only.suppressed.length], [[], 1]);
   });
 
   it('applies a password hash to a reader without a password', () => {

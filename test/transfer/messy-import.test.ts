@@ -198,6 +198,7 @@ forEachStore((kind) => {
         rejected: BROKEN.length + BLANK.length,
         subscriptionsAdded: imported + TWICE.length,
         subscriptionsRejected: BAD_SUBSCRIPTION.length,
+        newslettersSuppressed: 0,
       });
       assert.deepEqual(dry, first, 'the dry run reported and counted the same');
       assert.equal(await count('users'), imported);
@@ -262,9 +263,16 @@ forEachStore((kind) => {
       const [reader] = await service.sql("SELECT id FROM users WHERE email_lower = 'reader0@messy.example'");
       const events = await service.store.listAuditEvents({ userId: String(reader?.id), limit: 10 });
       assert.deepEqual(
+        events.filter((e) => e.consent !== null).map((e) => [e.resourceId, e.consent]),
+        ['daily', 'weekly'].map((id) => [id, { oldState: null, newState: 'subscribed', source: 'import' }]),
+      );
+      assert.deepEqual(
         events.map((e) => [e.actor, e.eventType, e.attributes]),
         [
           ['import', 'user.created', ['address', 'email', 'familyName', 'givenName', 'newsletters', 'passwordHash']],
+          // Reader 0 is on daily and weekly: a consent of each, of source import.
+          ['import', 'newsletter_consent.changed', ['changedAt', 'source', 'state']],
+          ['import', 'newsletter_consent.changed', ['changedAt', 'source', 'state']],
           ['import', 'subscription.created', ['dateStarted', 'externalIdentifier', 'license', 'resource', 'trial']],
           ['import', 'subscription.created', ['dateStarted', 'externalIdentifier', 'license', 'resource', 'trial']],
         ],

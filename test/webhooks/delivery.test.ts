@@ -143,6 +143,32 @@ forEachStore((kind) => {
       assert.ok(!text.includes('never in a sign-in webhook'));
     });
 
+    it('delivers newsletter_consent.changed with the old and new state and the source, as the feed shows it', async () => {
+      await listen(['newsletter_consent.changed']);
+      const userId = await createUser(service.client, { newsletters: { add: ['consent-hook'] } });
+      const bounced = await service.client.patch(`/users/${userId}/newsletter-consents/consent-hook`, {
+        data: { type: 'newsletter-consents', id: 'consent-hook', attributes: { state: 'bounced' } },
+      });
+      assert.equal(bounced.status, 200, bounced.text);
+      const events = (await eventsOf(userId)).filter((e) => e.attributes.eventType === 'newsletter_consent.changed');
+      await receiver.until(() => receiver.delivered().length === 2, 'two consent deliveries');
+      assert.deepEqual(
+        receiver.delivered().map((a) => a.body),
+        events.map((event) => ({
+          type: 'newsletter_consent.changed',
+          timestamp: event.attributes.occurredAt,
+          data: event,
+        })),
+      );
+      assert.deepEqual(
+        receiver.delivered().map((a) => a.body.data.attributes.consent),
+        [
+          { oldState: null, newState: 'subscribed', source: 'api' },
+          { oldState: 'subscribed', newState: 'bounced', source: 'email-provider' },
+        ],
+      );
+    });
+
     it('delivers the events of a product, which have no user, signed, in order, listed with a null user', async () => {
       const secret = await listen(['product.created', 'product.updated', 'product.deleted']);
       const id = `webhooked-${process.pid}`;

@@ -27,6 +27,7 @@ const WHAT: Record<HistoryEvent['attributes']['eventType'], string> = {
   'temporary_address.updated': 'Temporary address changed',
   'temporary_address.deleted': 'Temporary address removed',
   'delivery_complaint.created': 'Delivery complaint',
+  'newsletter_consent.changed': 'Newsletter consent changed',
 };
 
 /** Who made the change: the staff member or API key by name, the service's own parts as "system". */

@@ -18,3 +18,4 @@ export const WebhookParams = Type.Object({ webhook_id: Id });
 export const DeliveryParams = Type.Object({ webhook_id: Id, delivery_id: Id });
 export const ProductParams = Type.Object({ product_id: StoredCatalogueId });
 export const NewsletterParams = Type.Object({ newsletter_id: StoredCatalogueId });
+export const ConsentParams = Type.Object({ user_id: Id, newsletter_id: StoredCatalogueId });

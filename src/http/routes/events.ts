@@ -88,7 +88,7 @@ export const eventRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, 
  * /staff and /api-keys are) and the console's, whose history shows who did what; a program reading
  * the feed learns only the kind and id of each actor. Without authentication, anyone may.
  */
-function mayKnowWho(credential: Credential | null): boolean {
+export function mayKnowWho(credential: Credential | null): boolean {
   return credential === null || credential.staff !== undefined || allows(credential.scopes, 'admin');
 }
 
@@ -97,7 +97,7 @@ function mayKnowWho(credential: Credential | null): boolean {
  * once and at once (a page has at most a hundred), the system parts' their own; people's only
  * when `people` says the caller may know them.
  */
-async function actorNames(
+export async function actorNames(
   store: Store,
   actors: readonly (string | null)[],
   people: boolean,

@@ -7,6 +7,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { allows } from '../../domain/api-key.js';
 import { sentAttributeNames } from '../../domain/audit.js';
+import type { MembershipSource } from '../../domain/consent.js';
 import { nowInSeconds } from '../../domain/dates.js';
 import { userSubscriptionFilter } from '../../domain/entitlement.js';
 import { FilterValue } from '../../domain/schema.js';
@@ -181,6 +182,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
           passwordHash: (await passwordHashOf(attributes, request.deadline)) ?? null,
           fields: toUserFields(attributes),
           newsletters: attributes.newsletters?.add ?? [],
+          newsletterSource: membershipSourceOf(request),
         },
         auditOf(request, sentAttributeNames(attributes)),
       );
@@ -353,6 +355,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
           fields: toUserFields(attributes),
           addNewsletters: attributes.newsletters?.add ?? [],
           removeNewsletters: attributes.newsletters?.remove ?? [],
+          newsletterSource: membershipSourceOf(request),
         },
         auditOf(request, sentAttributeNames(attributes)),
         ifMatchVersions(request.headers['if-match']),
@@ -380,6 +383,11 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
 
 export function noSuchUser(id: string) {
   return errors.notFound(`There is no user with id "${id}".`);
+}
+
+/** A change of a reader's newsletters made in the console's staff session is the console's; any other, a program's. */
+function membershipSourceOf(request: FastifyRequest): MembershipSource {
+  return request.credential?.staff ? 'console' : 'api';
 }
 
 /** A hash sets a password nobody has to type in: only an admin may bring one (with AUTH=off, anyone). */

@@ -3,6 +3,7 @@
  * A duplicate email (compared without regard to case) is the `EMAIL_TAKEN` failure.
  */
 import type { AuditContext } from '../../domain/audit.js';
+import type { ConsentState, MembershipSource } from '../../domain/consent.js';
 import type { ActiveSubscriptionFilter } from '../../domain/entitlement.js';
 import type { SearchRange } from '../../domain/search.js';
 import type { SubscriptionValues } from '../../domain/subscription.js';
@@ -33,7 +34,10 @@ export interface NewUser {
   email: string;
   passwordHash: string | null;
   fields: UserFields;
+  /** Newsletters added: each a consent (`subscribed`, or `pending` under double opt-in; domain/consent.ts). */
   newsletters: readonly string[];
+  /** Where the newsletters added came from: `api` unless said (an import's are always `import`). */
+  newsletterSource?: MembershipSource;
 }
 
 export interface UserChanges {
@@ -42,6 +46,8 @@ export interface UserChanges {
   fields: UserFields;
   addNewsletters: readonly string[];
   removeNewsletters: readonly string[];
+  /** Where the newsletter changes came from: `api` unless said. */
+  newsletterSource?: MembershipSource;
 }
 
 export type EmailFilter = { address: string } | { domain: string };
@@ -93,9 +99,12 @@ export interface ImportedUser {
 export interface MatchedUser {
   user: StoredUser;
   passwordHash: string | null;
+  /** Their consents by newsletter, of every state: an import adds none pending already, and reports the suppressed. */
+  consents: ReadonlyMap<string, ConsentState>;
 }
 
 export interface UserStore {
+  /** Creates the user with a consent for each newsletter added, and their history entries and events. */
   createUser(user: NewUser, audit: AuditContext): Promise<StoredUser>;
   /**
    * Inserts many users with their subscriptions in one transaction (all or none), for bulk
@@ -113,12 +122,13 @@ export interface UserStore {
   /**
    * Changes the user; a new password hash, or an email that differs other than in letter case,
    * also voids every password reset token of theirs in the same transaction (a token was mailed
-   * to the address left).
+   * to the address left). Newsletters added and removed change the consents as `membershipChanges`
+   * says (CONSENT_SUPPRESSED refuses the whole write), each with its history entry and event.
    */
   updateUser(id: string, changes: UserChanges, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean>;
   /**
-   * Erases the user with everything that names them: subscriptions, newsletter links, password
-   * reset tokens, and the sign-in attempts counted for their email.
+   * Erases the user with everything that names them: subscriptions, newsletter links and consents
+   * with their history, password reset tokens, and the sign-in attempts counted for their email.
    */
   deleteUser(id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean>;
 }

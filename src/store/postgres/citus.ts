@@ -38,6 +38,18 @@ export const CITUS_LAYOUT = {
     colocateWith: 'users',
     why: "a user's newsletter memberships, beside the user",
   },
+  newsletter_consents: {
+    kind: 'distributed',
+    by: 'user_id',
+    colocateWith: 'users',
+    why: "a user's consents beside their memberships: every change writes both in one node's transaction",
+  },
+  newsletter_consent_changes: {
+    kind: 'distributed',
+    by: 'user_id',
+    colocateWith: 'users',
+    why: "the history of a user's consents, written with each change and read by the user's key",
+  },
   password_reset_tokens: {
     kind: 'distributed',
     by: 'user_id',

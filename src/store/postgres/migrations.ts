@@ -653,4 +653,61 @@ export const postgresMigrations: readonly PostgresMigration[] = [
         WHERE redelivery_date IS NOT NULL;
     `,
   },
+  {
+    version: 30,
+    name: 'newsletter consents, their history, and double opt-in',
+    sql: `
+      -- For each newsletter a reader ever had, where their consent stands, and every change of it
+      -- (domain/consent.ts). user_newsletters stays the members (the consents in 'subscribed'),
+      -- kept in the same transaction as every consent change, so that a reader's newsletters, a
+      -- newsletter's members and their count read one table by its index, as before. No foreign
+      -- key to newsletters: a consent, and a suppression, outlive the newsletter's record. Keyed
+      -- by user first, the distribution column on Citus (co-located with users).
+      CREATE TABLE newsletter_consents (
+        user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        newsletter_id text NOT NULL,
+        state text NOT NULL CHECK (state IN ('pending', 'subscribed', 'unsubscribed', 'bounced', 'complained')),
+        source text NOT NULL CHECK (source IN ('api', 'console', 'import', 'confirmation', 'unsubscribe-link', 'email-provider')),
+        changed_at timestamptz NOT NULL,
+        PRIMARY KEY (user_id, newsletter_id)
+      );
+      -- Never an address or a user agent: the state, how it came, who made it (as the audit trail
+      -- names actors) and when.
+      CREATE TABLE newsletter_consent_changes (
+        user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        id bigint GENERATED ALWAYS AS IDENTITY,
+        newsletter_id text NOT NULL,
+        state text NOT NULL CHECK (state IN ('pending', 'subscribed', 'unsubscribed', 'bounced', 'complained')),
+        source text NOT NULL CHECK (source IN ('api', 'console', 'import', 'confirmation', 'unsubscribe-link', 'email-provider')),
+        actor text,
+        changed_at timestamptz NOT NULL,
+        PRIMARY KEY (user_id, id)
+      );
+      CREATE INDEX newsletter_consent_changes_consent ON newsletter_consent_changes (user_id, newsletter_id, id);
+
+      -- Every membership there is becomes a subscribed consent of source 'import' (brought from
+      -- before the ledger), changed when the audit trail last saw the reader's newsletters sent
+      -- (their creation or an update naming newsletters), else when the reader was created: the
+      -- data holds no time of its own for a membership. The trail's times are gathered first, not
+      -- read per membership: on a Citus coordinator the trail is a local table, which a distributed
+      -- query may join as a result read beforehand, not as a correlated subquery.
+      WITH last_sent AS (
+        SELECT user_id, max(occurred_at) AS at FROM audit_log
+        WHERE resource_type = 'users' AND action IN ('create', 'update') AND 'newsletters' = ANY (attributes)
+        GROUP BY user_id
+      )
+      INSERT INTO newsletter_consents (user_id, newsletter_id, state, source, changed_at)
+        SELECT m.user_id, m.newsletter_id, 'subscribed', 'import', coalesce(l.at, u.created_at)
+        FROM user_newsletters m JOIN users u ON u.id = m.user_id LEFT JOIN last_sent l ON l.user_id = m.user_id::text;
+      INSERT INTO newsletter_consent_changes (user_id, newsletter_id, state, source, actor, changed_at)
+        SELECT user_id, newsletter_id, state, source, 'migration', changed_at FROM newsletter_consents
+        ORDER BY user_id, newsletter_id;
+
+      -- A newsletter that asks an added reader to confirm first.
+      ALTER TABLE newsletters ADD COLUMN double_opt_in boolean NOT NULL DEFAULT false;
+      -- Of a consent change's entry (and event): its old and new state and source, words of
+      -- domain/consent.ts only, never a reader's value.
+      ALTER TABLE audit_log ADD COLUMN consent_change jsonb;
+    `,
+  },
 ];

@@ -19,6 +19,7 @@ import { postgresDeliveries } from './deliveries.js';
 import { postgresDeliveryComplaints } from './delivery-complaints.js';
 import { postgresHolds } from './holds.js';
 import { postgresTemporaryAddresses } from './temporary-addresses.js';
+import { postgresConsents } from './consents.js';
 import { postgresIdempotency } from './idempotency.js';
 import { knownUsers } from './known-users.js';
 import { postgresMigrations, type PostgresMigration } from './migrations.js';
@@ -92,6 +93,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
     ...postgresHolds(database),
     ...postgresTemporaryAddresses(database),
     ...postgresDeliveryComplaints(database),
+    ...postgresConsents(database),
     ...postgresDeliveries(database),
     ...postgresProducts(database, resources),
     ...postgresNewsletters(database),

@@ -2,6 +2,8 @@
  * Users on PostgreSQL.
  */
 import type { AuditContext } from '../../domain/audit.js';
+import { newsletterPointer } from '../../domain/catalogue.js';
+import { membershipChanges, type ConsentState } from '../../domain/consent.js';
 import { emailKeys } from '../../domain/email.js';
 import { eventTypeOf } from '../../domain/events.js';
 import { failures } from '../../domain/failures.js';
@@ -37,6 +39,7 @@ import type { Row } from '../sql/rows.js';
 import { SUBSCRIPTION_COLUMNS, toStoredSubscription } from '../sql/subscriptions.js';
 import { USER_JSON } from '../sql/user-json.js';
 import type pg from 'pg';
+import { applyConsentChanges, applyImportedConsents, consentStatesOn, doubleOptInOn } from './consents.js';
 import { auditInsert, versionCondition, type PostgresDatabase } from './database.js';
 import type { KnownUsers } from './known-users.js';
 import type { PostgresReferences } from './references.js';
@@ -69,8 +72,7 @@ export function postgresUsers(
       ...USER_FIELDS.map((f) => toColumnValue(f, user.fields[f])),
     ];
     const placeholders = values.map((_, i) => `$${i + 1}`).join(', ');
-    const newsletters = `$${values.length + 1}::text[]`;
-    const params = [...values, user.newsletters];
+    const params = [...values];
     const record = auditInsert(params, audit, 'create', 'users', 'id', 'id', 'u');
     const insert = `WITH u AS (
         INSERT INTO users (email, email_lower, email_domain, password_hash, family_key, given_key, family_compact,
@@ -78,18 +80,21 @@ export function postgresUsers(
         VALUES (${placeholders}) RETURNING id
       ), e AS (
         INSERT INTO user_emails (email_lower, user_id) SELECT $2, id FROM u
-      ), n AS (
-        INSERT INTO user_newsletters (user_id, newsletter_id)
-        SELECT u.id, x FROM u, unnest(${newsletters}) AS x ON CONFLICT DO NOTHING
       ), a AS (${record})
       SELECT id FROM u`;
-    // Without newsletters, one statement; with some, they are made sure of first, in the same transaction.
+    // Without newsletters, one statement; with some, they are made sure of first, and the consents
+    // to them written after, in the same transaction.
     const rows = await uniqueEmail(() =>
       user.newsletters.length === 0
         ? database.rows(insert, params)
         : database.transaction(async (client) => {
             await references.attach(client, 'newsletters', user.newsletters.map(joining), audit);
-            return (await client.query(insert, params)).rows as Row[];
+            const optIn = await doubleOptInOn(client, user.newsletters);
+            const created = (await client.query(insert, params)).rows as Row[];
+            const id = String(created[0]?.id);
+            const changes = membershipChanges(new Map(), user.newsletters, [], optIn, newsletterPointer);
+            await applyConsentChanges(client, id, changes, user.newsletterSource ?? 'api', audit);
+            return created;
           }),
     );
     return (await getUser(String(rows[0]?.id))) as StoredUser;
@@ -119,6 +124,10 @@ export function postgresUsers(
     return database.transaction(async (client) => {
       await references.attach(client, 'newsletters', batch.flatMap(importedNewsletters), audit);
       await references.attach(client, 'products', batch.flatMap(importedProducts), audit);
+      const optIn = await doubleOptInOn(
+        client,
+        batch.flatMap(({ user }) => user.newsletters),
+      );
       // One statement per table for the whole batch: arrays zipped by unnest.
       const { rows } = await uniqueEmail(() =>
         client.query<{ id: string; email_lower: string }>(
@@ -136,18 +145,18 @@ export function postgresUsers(
       );
       const idOf = new Map(rows.map((r) => [r.email_lower, r.id]));
       const ids = batch.map(({ user }) => idOf.get(emailKeys(user.email).lower) as string);
-      const newsletters = batch.flatMap(({ user }, i) => user.newsletters.map((n) => [ids[i], n]));
-      if (newsletters.length > 0) {
-        await client.query(
-          `INSERT INTO user_newsletters (user_id, newsletter_id)
-           SELECT * FROM unnest($1::bigint[], $2::text[]) ON CONFLICT DO NOTHING`,
-          [newsletters.map((n) => n[0]), newsletters.map((n) => n[1])],
-        );
-      }
       if (audit) {
         const attributes = batch.map((imported) => imported.attributes ?? audit.attributes);
         await recordCreated(client, audit, 'users', ids, ids, attributes);
       }
+      // After the users' events, so that a reader's consents follow their user.created.
+      const consents = batch.flatMap(({ user }, i) =>
+        membershipChanges(new Map(), user.newsletters, [], optIn, newsletterPointer).map((change) => ({
+          userId: ids[i] as string,
+          change,
+        })),
+      );
+      await applyImportedConsents(client, consents, audit);
       const subscriptions = batch.flatMap(({ subscriptions }, i) =>
         subscriptions.map((v) => subscriptionParams(ids[i] as string, v)),
       );
@@ -180,13 +189,20 @@ export function postgresUsers(
 
   async function usersByEmail(emails: readonly string[]): Promise<Map<string, MatchedUser>> {
     const rows = await database.rows(
-      `SELECT ${userColumns()}, email_lower, password_hash FROM users WHERE email_lower = ANY($1::text[])`,
+      `SELECT ${userColumns()}, email_lower, password_hash,
+         (SELECT coalesce(jsonb_object_agg(c.newsletter_id, c.state), '{}') FROM newsletter_consents c
+          WHERE c.user_id = users.id) AS consents
+       FROM users WHERE email_lower = ANY($1::text[])`,
       [emails.map((e) => emailKeys(e).lower)],
     );
     return new Map(
       rows.map((r) => [
         r.email_lower as string,
-        { user: toStoredUser(r), passwordHash: (r.password_hash as string | null) ?? null },
+        {
+          user: toStoredUser(r),
+          passwordHash: (r.password_hash as string | null) ?? null,
+          consents: new Map(Object.entries(r.consents as Record<string, ConsentState>)),
+        },
       ]),
     );
   }
@@ -279,7 +295,7 @@ export function postgresUsers(
   }
 
   async function updateUser(id: string, changes: UserChanges, audit: AuditContext, ifVersion?: IfVersion) {
-    const params: unknown[] = [id, changes.removeNewsletters, changes.addNewsletters];
+    const params: unknown[] = [id];
     const sets = ['updated_at = now()', 'version = version + 1'];
     const set = (column: string, value: unknown) => {
       params.push(value);
@@ -331,16 +347,13 @@ export function postgresUsers(
     // own, and routes to the user's shard only one that carries the id itself.
     const update = `WITH u AS (
         UPDATE users SET ${sets.join(', ')} WHERE id = $1 ${condition} RETURNING id
-      ), removed AS (
-        DELETE FROM user_newsletters WHERE user_id = $1 AND EXISTS (SELECT 1 FROM u) AND newsletter_id = ANY($2::text[])
-      ), added AS (
-        INSERT INTO user_newsletters (user_id, newsletter_id)
-        SELECT $1::bigint, x FROM u, unnest($3::text[]) AS x ON CONFLICT DO NOTHING
       ), ${moved} ${voided} a AS (${record})
       SELECT count(*)::int AS n FROM u`;
-    // Newsletters added are made sure of first, in the same transaction, once the user is locked.
+    const { addNewsletters: add, removeNewsletters: remove } = changes;
+    // Newsletter changes read the consents, and make sure of the newsletters added, first, in the
+    // same transaction, once the user is locked; their consents are written after the user's event.
     const rows = await uniqueEmail(() =>
-      changes.addNewsletters.length === 0
+      add.length + remove.length === 0
         ? database.rows(update, params)
         : database.transaction(async (client) => {
             const user = await client.query('SELECT version FROM users WHERE id = $1 FOR NO KEY UPDATE', [id]);
@@ -348,14 +361,20 @@ export function postgresUsers(
             // Refused before anything is registered: a refused write leaves nothing behind.
             if (ifVersion !== undefined && !ifVersion.includes(user.rows[0].version))
               throw failures.preconditionFailed();
-            const { rows: joined } = await client.query<{ newsletter_id: string }>(
-              'SELECT newsletter_id FROM user_newsletters WHERE user_id = $1 AND newsletter_id = ANY($2::text[])',
-              [id, changes.addNewsletters],
+            const current = await consentStatesOn(client, id, [...add, ...remove]);
+            const optIn = await doubleOptInOn(client, add);
+            const consentChanges = membershipChanges(current, add, remove, optIn, newsletterPointer);
+            // Only what an add changes attaches a newsletter: being on an inactive one already is no new attachment.
+            const adding = new Set(consentChanges.filter((c) => c.to !== 'unsubscribed').map((c) => c.newsletterId));
+            await references.attach(
+              client,
+              'newsletters',
+              add.map(joining).filter((r) => adding.has(r.id)),
+              audit,
             );
-            const member = new Set(joined.map((r) => r.newsletter_id));
-            const joins = changes.addNewsletters.map(joining).filter((r) => !member.has(r.id));
-            await references.attach(client, 'newsletters', joins, audit);
-            return (await client.query(update, params)).rows as Row[];
+            const updated = (await client.query(update, params)).rows as Row[];
+            await applyConsentChanges(client, id, consentChanges, changes.newsletterSource ?? 'api', audit);
+            return updated;
           }),
     );
     return rows[0]?.n === 1 || (await database.refusedOrMissing('users', 'id = $1', [id], ifVersion));

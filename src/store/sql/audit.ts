@@ -3,13 +3,14 @@
  * filtered, cursor-paged read of it, written once for both dialects.
  */
 import type { AuditAction, AuditEvent } from '../../domain/audit.js';
+import type { ConsentTransition } from '../../domain/consent.js';
 import { EVENT_TYPES } from '../../domain/events.js';
 import type { AuditQuery } from '../port.js';
 import { join, raw, sql, where, type Sql } from './builder.js';
 import { array, seconds, type Row } from './rows.js';
 
 export const AUDIT_COLUMNS =
-  'id, occurred_at, actor, action, resource_type, resource_id, user_id, attributes, event_type';
+  'id, occurred_at, actor, action, resource_type, resource_id, user_id, attributes, event_type, consent_change';
 
 export function toAuditEvent(row: Row): AuditEvent {
   return {
@@ -22,7 +23,14 @@ export function toAuditEvent(row: Row): AuditEvent {
     userId: row.user_id as string | null,
     attributes: array(row.attributes),
     eventType: (row.event_type as string | null) ?? null,
+    consent: consentChangeOf(row.consent_change),
   };
+}
+
+/** A consent change as the audit trail keeps it: JSON text on SQLite, a jsonb object on PostgreSQL. */
+function consentChangeOf(value: unknown): ConsentTransition | null {
+  if (value === null || value === undefined) return null;
+  return (typeof value === 'string' ? JSON.parse(value) : value) as ConsentTransition;
 }
 
 /** A page of the trail in id order (or its reverse), after `afterId`, with every filter the query names. */

@@ -13,6 +13,8 @@ export interface CatalogueTable {
   type: CatalogueType;
   /** Its own attributes beyond the core, each kept in the column `columnOf` names. */
   own: readonly string[];
+  /** Those of them that are booleans (which SQLite keeps as 0 and 1). */
+  flags?: readonly string[];
   /** Where it is referred to from, and what those rows are, for the refusal of a delete. */
   referrers: { table: string; column: string; noun: string };
 }
@@ -25,7 +27,8 @@ export const PRODUCTS_TABLE: CatalogueTable = {
 
 export const NEWSLETTERS_TABLE: CatalogueTable = {
   type: 'newsletters',
-  own: [],
+  own: ['doubleOptIn'],
+  flags: ['doubleOptIn'],
   referrers: { table: 'user_newsletters', column: 'newsletter_id', noun: 'members' },
 };
 
@@ -49,7 +52,10 @@ export function toCatalogueRecord<R extends CatalogueRecord>(table: CatalogueTab
     updatedAt: seconds(row.updated_at),
     version: Number(row.version),
   };
-  for (const attribute of table.own) record[attribute] = row[columnOf(attribute)] ?? null;
+  for (const attribute of table.own) {
+    const value = row[columnOf(attribute)] ?? null;
+    record[attribute] = table.flags?.includes(attribute) ? boolean(value) : value;
+  }
   return record as R;
 }
 

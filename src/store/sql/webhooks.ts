@@ -31,7 +31,7 @@ export const CLAIMED_DELIVERY_COLUMNS = `${DELIVERY_COLUMNS.split(',')
   .map((c) => `d.${c.trim()}`)
   .join(', ')}, w.url, w.secret_salt, a.occurred_at AS event_occurred_at, a.actor AS event_actor,
   a.action AS event_action, a.resource_type AS event_resource_type, a.resource_id AS event_resource_id,
-  a.attributes AS event_attributes`;
+  a.attributes AS event_attributes, a.consent_change AS event_consent_change`;
 
 export function toWebhookDelivery(row: Row): WebhookDelivery {
   return {
@@ -68,6 +68,7 @@ export function toClaimedDelivery(row: Row): ClaimedDelivery {
       user_id: row.user_id,
       attributes: row.event_attributes,
       event_type: row.event_type,
+      consent_change: row.event_consent_change,
     }),
   };
 }

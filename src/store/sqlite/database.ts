@@ -6,6 +6,7 @@
  */
 import type Database from 'better-sqlite3';
 import type { AuditAction, AuditContext } from '../../domain/audit.js';
+import type { ConsentTransition } from '../../domain/consent.js';
 import { eventTypeOf } from '../../domain/events.js';
 import { failures } from '../../domain/failures.js';
 import type { IfVersion } from '../port.js';
@@ -31,8 +32,8 @@ export class SqliteDatabase {
         (run) => db.transaction(run)(),
       );
     this.insertAudit = db.prepare(`
-      INSERT INTO audit_log (actor, action, resource_type, resource_id, user_id, attributes, event_type)
-      VALUES (?, ?, ?, ?, ?, ?, ?)`);
+      INSERT INTO audit_log (actor, action, resource_type, resource_id, user_id, attributes, event_type, consent_change)
+      VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
   }
 
   /** A statement built from fragments, prepared on first use and kept (there are few shapes of each). */
@@ -67,7 +68,7 @@ export class SqliteDatabase {
 
   /**
    * Records a change in the audit trail (with its event type), called inside the transaction that
-   * makes it; answers the entry's id.
+   * makes it; answers the entry's id. `consent`: of a newsletter consent's change, what it was.
    */
   record(
     audit: AuditContext,
@@ -75,6 +76,7 @@ export class SqliteDatabase {
     resourceType: string,
     resourceId: string,
     userId: string | null,
+    consent: ConsentTransition | null = null,
   ): string {
     const attributes = JSON.stringify(audit.attributes);
     const eventType = eventTypeOf(resourceType, action);
@@ -86,6 +88,7 @@ export class SqliteDatabase {
       userId,
       attributes,
       eventType,
+      consent === null ? null : JSON.stringify(consent),
     );
     return String(lastInsertRowid);
   }

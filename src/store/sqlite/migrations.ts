@@ -678,4 +678,56 @@ export const sqliteMigrations: readonly SqliteMigration[] = [
         WHERE redelivery_date IS NOT NULL;
     `,
   },
+  {
+    version: 30,
+    name: 'newsletter consents, their history, and double opt-in',
+    sql: `
+      -- For each newsletter a reader ever had, where their consent stands, and every change of it
+      -- (domain/consent.ts). user_newsletters stays the members (the consents in 'subscribed'),
+      -- kept in the same transaction as every consent change, so that a reader's newsletters, a
+      -- newsletter's members and their count read one table by its index, as before. No foreign
+      -- key to newsletters: a consent, and a suppression, outlive the newsletter's record.
+      CREATE TABLE newsletter_consents (
+        user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        newsletter_id TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('pending', 'subscribed', 'unsubscribed', 'bounced', 'complained')),
+        source TEXT NOT NULL CHECK (source IN ('api', 'console', 'import', 'confirmation', 'unsubscribe-link', 'email-provider')),
+        changed_at INTEGER NOT NULL,
+        PRIMARY KEY (user_id, newsletter_id)
+      ) WITHOUT ROWID;
+      -- Never an address or a user agent: the state, how it came, who made it (as the audit trail
+      -- names actors) and when.
+      CREATE TABLE newsletter_consent_changes (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        newsletter_id TEXT NOT NULL,
+        state TEXT NOT NULL CHECK (state IN ('pending', 'subscribed', 'unsubscribed', 'bounced', 'complained')),
+        source TEXT NOT NULL CHECK (source IN ('api', 'console', 'import', 'confirmation', 'unsubscribe-link', 'email-provider')),
+        actor TEXT,
+        changed_at INTEGER NOT NULL
+      );
+      CREATE INDEX newsletter_consent_changes_consent ON newsletter_consent_changes (user_id, newsletter_id, id);
+
+      -- Every membership there is becomes a subscribed consent of source 'import' (brought from
+      -- before the ledger), changed when the audit trail last saw the reader's newsletters sent
+      -- (their creation or an update naming newsletters), else when the reader was created: the
+      -- data holds no time of its own for a membership.
+      INSERT INTO newsletter_consents (user_id, newsletter_id, state, source, changed_at)
+        SELECT m.user_id, m.newsletter_id, 'subscribed', 'import', coalesce(
+            (SELECT max(a.occurred_at) FROM audit_log a
+             WHERE a.user_id = CAST(m.user_id AS TEXT) AND a.resource_type = 'users' AND a.action IN ('create', 'update')
+               AND EXISTS (SELECT 1 FROM json_each(a.attributes) WHERE value = 'newsletters')),
+            u.created_at)
+        FROM user_newsletters m JOIN users u ON u.id = m.user_id;
+      INSERT INTO newsletter_consent_changes (user_id, newsletter_id, state, source, actor, changed_at)
+        SELECT user_id, newsletter_id, state, source, 'migration', changed_at FROM newsletter_consents
+        ORDER BY user_id, newsletter_id;
+
+      -- A newsletter that asks an added reader to confirm first.
+      ALTER TABLE newsletters ADD COLUMN double_opt_in INTEGER NOT NULL DEFAULT 0 CHECK (double_opt_in IN (0, 1));
+      -- Of a consent change's entry (and event): its old and new state and source, words of
+      -- domain/consent.ts only, never a reader's value.
+      ALTER TABLE audit_log ADD COLUMN consent_change TEXT CHECK (consent_change IS NULL OR json_valid(consent_change));
+    `,
+  },
 ];

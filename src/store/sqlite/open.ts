@@ -20,6 +20,7 @@ import { sqliteDeliveries } from './deliveries.js';
 import { sqliteDeliveryComplaints } from './delivery-complaints.js';
 import { sqliteHolds } from './holds.js';
 import { sqliteTemporaryAddresses } from './temporary-addresses.js';
+import { sqliteConsents, sqliteConsentWriter } from './consents.js';
 import { sqliteIdempotency } from './idempotency.js';
 import { sqliteMigrations, type SqliteMigration } from './migrations.js';
 import { sqlitePasswordResets } from './password-resets.js';
@@ -77,13 +78,15 @@ export function openSqliteStore(options: SqliteOptions): Store {
         : offLoopReads(options.path, busyTimeoutMs),
     );
     const references = sqliteReferences(database, options.strictReferences ?? false);
+    const consentWriter = sqliteConsentWriter(database);
     const ping = db.prepare('SELECT count(*) FROM schema_migrations');
     return withOutagesAsUnavailable({
-      ...sqliteUsers(database, references, options.pageReadLimit ?? PAGE_READ_LIMIT),
+      ...sqliteUsers(database, references, consentWriter, options.pageReadLimit ?? PAGE_READ_LIMIT),
       ...sqliteSubscriptions(database, references),
       ...sqliteHolds(database),
       ...sqliteTemporaryAddresses(database),
       ...sqliteDeliveryComplaints(database),
+      ...sqliteConsents(database, consentWriter),
       ...sqliteDeliveries(database),
       ...sqliteProducts(database),
       ...sqliteNewsletters(database),

@@ -2,6 +2,8 @@
  * Users on SQLite.
  */
 import type { AuditContext } from '../../domain/audit.js';
+import { newsletterPointer } from '../../domain/catalogue.js';
+import { membershipChanges, type ConsentState, type MembershipSource } from '../../domain/consent.js';
 import { emailKeys } from '../../domain/email.js';
 import { failures } from '../../domain/failures.js';
 import { compactKey, searchKey, similarPieces } from '../../domain/search.js';
@@ -36,6 +38,7 @@ import {
 } from '../sql/users.js';
 import { forgetAttemptsOf } from '../sql/sign-ins.js';
 import { USER_JSON } from '../sql/user-json.js';
+import type { SqliteConsentWriter } from './consents.js';
 import { requireVersion, type SqliteDatabase } from './database.js';
 import type { SqliteReferences } from './references.js';
 import { INSERT_SUBSCRIPTION, subscriptionParams } from './subscriptions.js';
@@ -45,7 +48,12 @@ const USER_ROW_COLUMNS = `id, email, ${USER_COLUMNS.join(', ')},
       (SELECT newsletter_id FROM user_newsletters n WHERE n.user_id = users.id ORDER BY newsletter_id)
     ) AS newsletters, last_sign_in_at, version`;
 
-export function sqliteUsers(database: SqliteDatabase, references: SqliteReferences, readLimit: number): UserStore {
+export function sqliteUsers(
+  database: SqliteDatabase,
+  references: SqliteReferences,
+  consents: SqliteConsentWriter,
+  readLimit: number,
+): UserStore {
   const { db } = database;
   const profileColumns = USER_COLUMNS.join(', ');
 
@@ -55,16 +63,23 @@ export function sqliteUsers(database: SqliteDatabase, references: SqliteReferenc
     VALUES (@email, @email_lower, @email_domain, @password_hash, @family_key, @given_key, @family_compact,
       @given_compact,
       ${USER_COLUMNS.map((c) => `@${c}`).join(', ')})`);
-  const addNewsletter = db.prepare('INSERT OR IGNORE INTO user_newsletters (user_id, newsletter_id) VALUES (?, ?)');
   const voidResetTokens = db.prepare('DELETE FROM password_reset_tokens WHERE user_id = ?');
-  const removeNewsletter = db.prepare('DELETE FROM user_newsletters WHERE user_id = ? AND newsletter_id = ?');
   const importSubscription = db.prepare(INSERT_SUBSCRIPTION);
 
-  /** Inserts the user and their newsletter links; the id. */
   function insert(user: NewUser): string {
-    const id = String(uniqueEmail(() => insertUser.run(userRow(user)).lastInsertRowid));
-    for (const newsletter of user.newsletters) addNewsletter.run(id, newsletter);
-    return id;
+    return String(uniqueEmail(() => insertUser.run(userRow(user)).lastInsertRowid));
+  }
+
+  /** A new user's consents to the newsletters added, after their `user.created`. */
+  function consentTo(
+    id: string,
+    newsletters: readonly string[],
+    optIn: ReadonlySet<string>,
+    source: MembershipSource,
+    audit: AuditContext | null,
+  ) {
+    const changes = membershipChanges(new Map(), newsletters, [], optIn, newsletterPointer);
+    consents.apply(id, changes, source, audit);
   }
 
   async function createUser(user: NewUser, audit: AuditContext): Promise<StoredUser> {
@@ -73,6 +88,8 @@ export function sqliteUsers(database: SqliteDatabase, references: SqliteReferenc
         references.attach('newsletters', user.newsletters.map(joining), audit);
         const created = insert(user);
         database.record(audit, 'create', 'users', created, created);
+        const optIn = consents.doubleOptInOf(user.newsletters);
+        consentTo(created, user.newsletters, optIn, user.newsletterSource ?? 'api', audit);
         return created;
       })
       .immediate();
@@ -84,10 +101,12 @@ export function sqliteUsers(database: SqliteDatabase, references: SqliteReferenc
       .transaction(() => {
         references.attach('newsletters', batch.flatMap(importedNewsletters), audit);
         references.attach('products', batch.flatMap(importedProducts), audit);
+        const optIn = consents.doubleOptInOf([...new Set(batch.flatMap(({ user }) => user.newsletters))]);
         return batch.map(({ user, subscriptions, attributes }) => {
           const id = insert(user);
           if (audit)
             database.record({ ...audit, attributes: attributes ?? audit.attributes }, 'create', 'users', id, id);
+          consentTo(id, user.newsletters, optIn, 'import', audit);
           for (const values of subscriptions) {
             const created = String(importSubscription.run(subscriptionParams(id, values)).lastInsertRowid);
             if (!audit) continue;
@@ -102,7 +121,9 @@ export function sqliteUsers(database: SqliteDatabase, references: SqliteReferenc
 
   const selectByEmail = db
     .prepare(
-      `SELECT ${USER_ROW_COLUMNS}, password_hash FROM users WHERE email_lower IN (SELECT value FROM json_each(?))`,
+      `SELECT ${USER_ROW_COLUMNS}, password_hash,
+        (SELECT json_group_object(newsletter_id, state) FROM newsletter_consents c WHERE c.user_id = users.id)
+      FROM users WHERE email_lower IN (SELECT value FROM json_each(?))`,
     )
     .raw();
 
@@ -112,7 +133,8 @@ export function sqliteUsers(database: SqliteDatabase, references: SqliteReferenc
       rows.map((values) => {
         const user = userOfValues(values);
         const passwordHash = values[5 + USER_COLUMNS.length] as string | null;
-        return [emailKeys(user.email).lower, { user, passwordHash }];
+        const states = JSON.parse(values[6 + USER_COLUMNS.length] as string) as Record<string, ConsentState>;
+        return [emailKeys(user.email).lower, { user, passwordHash, consents: new Map(Object.entries(states)) }];
       }),
     );
   }
@@ -204,22 +226,31 @@ export function sqliteUsers(database: SqliteDatabase, references: SqliteReferenc
         }
         for (const [field, value] of Object.entries(changes.fields)) row[columnOf(field)] = toColumnValue(field, value);
         uniqueEmail(() => updateRow.run(withSearchKeys(row)));
-        const joined = new Set(memberOf.all(id, JSON.stringify(changes.addNewsletters)) as string[]);
-        const joins = changes.addNewsletters.map(joining).filter((r) => !joined.has(r.id));
-        references.attach('newsletters', joins, audit);
-        for (const newsletter of changes.removeNewsletters) removeNewsletter.run(id, newsletter);
-        for (const newsletter of changes.addNewsletters) addNewsletter.run(id, newsletter);
+        const { addNewsletters: add, removeNewsletters: remove } = changes;
+        const newsletterChanges =
+          add.length + remove.length === 0
+            ? []
+            : membershipChanges(
+                consents.statesOf(id, [...add, ...remove]),
+                add,
+                remove,
+                consents.doubleOptInOf(add),
+                newsletterPointer,
+              );
+        // Only what an add changes attaches a newsletter: being on an inactive one already is no new attachment.
+        const adding = new Set(newsletterChanges.filter((c) => c.to !== 'unsubscribed').map((c) => c.newsletterId));
+        references.attach(
+          'newsletters',
+          add.map(joining).filter((r) => adding.has(r.id)),
+          audit,
+        );
         database.record(audit, 'update', 'users', id, id);
+        consents.apply(id, newsletterChanges, changes.newsletterSource ?? 'api', audit);
         return true;
       })
       .immediate();
   }
 
-  const memberOf = db
-    .prepare(
-      'SELECT newsletter_id FROM user_newsletters WHERE user_id = ? AND newsletter_id IN (SELECT value FROM json_each(?))',
-    )
-    .pluck();
   const userVersion = db.prepare('SELECT version FROM users WHERE id = ?').pluck();
   const deleteRow = db.prepare('DELETE FROM users WHERE id = ?');
   // Before the user goes: the attempts counted for their email name them too (reset tokens cascade).

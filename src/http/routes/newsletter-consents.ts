@@ -1,0 +1,158 @@
+/**
+ * /users/{user_id}/newsletter-consents: a reader's consent for each newsletter they ever had
+ * (domain/consent.ts), each one's history, and what an email provider reports of one (PATCH
+ * `state`: bounced, complained or unsubscribed, through a `write` credential). The consents change
+ * with the reader's `newsletters: {add, remove}` too (routes/users.ts).
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type } from '@sinclair/typebox';
+import type { FastifyRequest } from 'fastify';
+import { actorOf } from '../../domain/audit.js';
+import { StoredCatalogueId } from '../../domain/catalogue.js';
+import { ConsentUpdateAttributes, NEWSLETTER_CONSENTS, type ConsentSource } from '../../domain/consent.js';
+import { failures } from '../../domain/failures.js';
+import { errors } from '../errors.js';
+import { collectionDocument, errorResponses, singleDocument, updateDocument } from '../jsonapi/documents.js';
+import {
+  ConsentChangeResource,
+  ConsentResource,
+  consentsPath,
+  historyPath,
+  renderConsent,
+  renderConsentChange,
+} from '../jsonapi/consent-resources.js';
+import { ConsentParams, UserParams } from '../jsonapi/params.js';
+import { CursorLinks, cursorPage, PageAfter, PageSize, pageSizeOf } from '../jsonapi/paging.js';
+import { auditOf } from '../plugins/auth.js';
+import { actorNames, mayKnowWho } from './events.js';
+import type { RouteOptions } from './options.js';
+import { noSuchUser } from './users.js';
+
+const ConsentDocument = singleDocument(ConsentResource);
+
+const ConsentListQuery = Type.Object(
+  {
+    'page[size]': PageSize,
+    'page[after]': Type.Optional({ ...StoredCatalogueId, description: 'Start after this newsletter id.' }),
+  },
+  { additionalProperties: false },
+);
+
+const HistoryQuery = Type.Object(
+  { 'page[size]': PageSize, 'page[after]': PageAfter('a change') },
+  { additionalProperties: false },
+);
+
+/** A state reported through the API is the email provider's, but for one a staff member sets in the console. */
+function reportSourceOf(request: FastifyRequest): ConsentSource {
+  return request.credential?.staff ? 'console' : 'email-provider';
+}
+
+export const newsletterConsentRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { store, baseUrl }) => {
+  const noSuchConsent = (userId: string, newsletterId: string) =>
+    errors.notFound(`User ${userId} has no consent for newsletter "${newsletterId}".`);
+
+  app.get(
+    '/users/:user_id/newsletter-consents',
+    {
+      schema: {
+        params: UserParams,
+        querystring: ConsentListQuery,
+        response: { 200: collectionDocument(ConsentResource, CursorLinks), ...errorResponses(400, 404, 406) },
+      },
+    },
+    async (request) => {
+      const { user_id } = request.params;
+      const size = pageSizeOf(request.query);
+      const consents = await store.listConsents(user_id, { afterId: request.query['page[after]'], limit: size + 1 });
+      if (!consents) throw noSuchUser(user_id);
+      const base = baseUrl(request);
+      const keyed = consents.map((consent) => ({ id: consent.newsletterId, consent }));
+      const { page, links } = cursorPage(keyed, size, base, consentsPath(user_id), request.query);
+      return { links, data: page.map(({ consent }) => renderConsent(base, consent)) };
+    },
+  );
+
+  app.get(
+    '/users/:user_id/newsletter-consents/:newsletter_id',
+    {
+      schema: {
+        params: ConsentParams,
+        response: { 200: ConsentDocument, ...errorResponses(404, 406) },
+      },
+    },
+    async (request) => {
+      const { user_id, newsletter_id } = request.params;
+      const consent = await store.getConsent(user_id, newsletter_id);
+      if (!consent) throw noSuchConsent(user_id, newsletter_id);
+      return { data: renderConsent(baseUrl(request), consent) };
+    },
+  );
+
+  // PATCH alone: the issue's interface names no PUT, and the document grows with every operation.
+  app.route({
+    method: 'PATCH',
+    url: '/users/:user_id/newsletter-consents/:newsletter_id',
+    schema: {
+      params: ConsentParams,
+      body: updateDocument(NEWSLETTER_CONSENTS, ConsentUpdateAttributes),
+      response: { 200: ConsentDocument, ...errorResponses(400, 404, 406, 409, 413, 415, 422) },
+    },
+    handler: async (request) => {
+      const { user_id, newsletter_id } = request.params;
+      const { data } = request.body;
+      if (data.id !== newsletter_id) throw errors.idConflict();
+      if (data.attributes === undefined) {
+        throw failures.invalid([{ pointer: '/data/attributes', detail: "must have required property 'state'" }]);
+      }
+      const consent = await store.reportConsent(
+        user_id,
+        newsletter_id,
+        data.attributes.state,
+        reportSourceOf(request),
+        auditOf(request),
+      );
+      if (!consent) throw noSuchConsent(user_id, newsletter_id);
+      return { data: renderConsent(baseUrl(request), consent) };
+    },
+  });
+
+  app.get(
+    '/users/:user_id/newsletter-consents/:newsletter_id/history',
+    {
+      schema: {
+        params: ConsentParams,
+        querystring: HistoryQuery,
+        response: { 200: collectionDocument(ConsentChangeResource, CursorLinks), ...errorResponses(400, 404, 406) },
+      },
+    },
+    async (request) => {
+      const { user_id, newsletter_id } = request.params;
+      const size = pageSizeOf(request.query);
+      const changes = await store.listConsentChanges(user_id, newsletter_id, {
+        afterId: request.query['page[after]'],
+        limit: size + 1,
+      });
+      if (!changes) throw noSuchConsent(user_id, newsletter_id);
+      const { page, links } = cursorPage(
+        changes,
+        size,
+        baseUrl(request),
+        historyPath(user_id, newsletter_id),
+        request.query,
+      );
+      const names = await actorNames(
+        store,
+        page.map((change) => change.actor),
+        mayKnowWho(request.credential),
+      );
+      return {
+        links,
+        data: page.map((change) => {
+          const actor = actorOf(change.actor);
+          return renderConsentChange(change, actor && { ...actor, name: names.get(change.actor as string) ?? null });
+        }),
+      };
+    },
+  );
+};

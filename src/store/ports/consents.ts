@@ -1,0 +1,39 @@
+/**
+ * The port for newsletter consents (domain/consent.ts). A reader's consents change with their
+ * `newsletters` (UserStore's createUser, importUsers and updateUser, which keep the members in
+ * step in the same transaction), and here by what an email provider reports. Every call names the
+ * reader, so on Citus each statement routes to the reader's shard.
+ */
+import type { AuditContext } from '../../domain/audit.js';
+import type { ConsentSource, ReportedState, StoredConsent, StoredConsentChange } from '../../domain/consent.js';
+
+/** A page by key: newsletter id for consents, change id for their history. */
+export interface ConsentPageQuery {
+  afterId?: string;
+  limit: number;
+}
+
+export interface ConsentStore {
+  /** A page of the reader's consents, by newsletter id; undefined when there is no such user. */
+  listConsents(userId: string, query: ConsentPageQuery): Promise<StoredConsent[] | undefined>;
+  getConsent(userId: string, newsletterId: string): Promise<StoredConsent | undefined>;
+  /** A page of the consent's changes, oldest first; undefined when the reader has no consent for the newsletter. */
+  listConsentChanges(
+    userId: string,
+    newsletterId: string,
+    query: ConsentPageQuery,
+  ): Promise<StoredConsentChange[] | undefined>;
+  /**
+   * Records a state an email provider reports (`reportedChange`: CONSENT_SUPPRESSED when it would
+   * lift a suppression), with its history entry and event, and the reader's membership (and row
+   * version) with it; nothing when the consent is in that state already. Undefined when the reader
+   * has no consent for the newsletter.
+   */
+  reportConsent(
+    userId: string,
+    newsletterId: string,
+    state: ReportedState,
+    source: ConsentSource,
+    audit: AuditContext,
+  ): Promise<StoredConsent | undefined>;
+}

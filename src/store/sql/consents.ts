@@ -1,0 +1,61 @@
+/**
+ * Newsletter consents as every adapter keeps them (migration 30): each reader's consent per
+ * newsletter, its history, and the reads of both, by the reader's key first (one shard on Citus).
+ * A reader's members are user_newsletters, which every consent change keeps in step.
+ */
+import type { ConsentSource, ConsentState, StoredConsent, StoredConsentChange } from '../../domain/consent.js';
+import { raw, sql, where, type Sql } from './builder.js';
+import { seconds, type Row } from './rows.js';
+
+export const CONSENT_COLUMNS = 'user_id, newsletter_id, state, source, changed_at';
+export const CONSENT_CHANGE_COLUMNS = 'id, user_id, newsletter_id, state, source, actor, changed_at';
+
+/** The attributes a consent change's audit entry names. */
+export const CONSENT_CHANGED = ['changedAt', 'source', 'state'] as const;
+
+export function toStoredConsent(row: Row): StoredConsent {
+  return {
+    userId: String(row.user_id),
+    newsletterId: row.newsletter_id as string,
+    state: row.state as ConsentState,
+    source: row.source as ConsentSource,
+    changedAt: seconds(row.changed_at),
+  };
+}
+
+export function toStoredConsentChange(row: Row): StoredConsentChange {
+  return {
+    id: String(row.id),
+    userId: String(row.user_id),
+    newsletterId: row.newsletter_id as string,
+    state: row.state as ConsentState,
+    source: row.source as ConsentSource,
+    actor: (row.actor as string | null) ?? null,
+    changedAt: seconds(row.changed_at),
+  };
+}
+
+/** A page of a reader's consents, by newsletter id (the primary key's order). */
+export function consentsQuery(userId: string, query: { afterId?: string; limit: number }): Sql {
+  const conditions = [sql`user_id = ${userId}`];
+  if (query.afterId !== undefined) conditions.push(sql`newsletter_id > ${query.afterId}`);
+  return sql`SELECT ${raw(CONSENT_COLUMNS)} FROM newsletter_consents ${where(conditions)}
+    ORDER BY newsletter_id LIMIT ${query.limit}`;
+}
+
+export function consentQuery(userId: string, newsletterId: string): Sql {
+  return sql`SELECT ${raw(CONSENT_COLUMNS)} FROM newsletter_consents
+    WHERE user_id = ${userId} AND newsletter_id = ${newsletterId}`;
+}
+
+/** A page of one consent's changes, oldest first (newsletter_consent_changes_consent). */
+export function consentChangesQuery(
+  userId: string,
+  newsletterId: string,
+  query: { afterId?: string; limit: number },
+): Sql {
+  const conditions = [sql`user_id = ${userId}`, sql`newsletter_id = ${newsletterId}`];
+  if (query.afterId !== undefined) conditions.push(sql`id > ${query.afterId}`);
+  return sql`SELECT ${raw(CONSENT_CHANGE_COLUMNS)} FROM newsletter_consent_changes ${where(conditions)}
+    ORDER BY id LIMIT ${query.limit}`;
+}
