@@ -140,8 +140,9 @@ describe('the OpenAPI document', () => {
     assert.deepEqual(create['422'], { $ref: '#/components/responses/UnprocessableEntity' });
     // 1.1 MB when every route wrote out every error document; 370 KB with the print run's routes,
     // whose success documents are written out in each operation; 421 KB with temporary addresses
-    // and delivery complaints. Issue 41 wants it under 300 KB.
-    assert.ok(JSON.stringify(document).length < 430_000, `${JSON.stringify(document).length} bytes`);
+    // and delivery complaints; 445 KB with newsletter consents. Issue 41 wants it under 300 KB: its
+    // repeated resource schemas, hoisted under components, would take it to about 301 KB.
+    assert.ok(JSON.stringify(document).length < 460_000, `${JSON.stringify(document).length} bytes`);
   });
 
   it('documents the sign-in routes: their bodies, 422 and 429, no Idempotency-Key, the sign-in scope', () => {
