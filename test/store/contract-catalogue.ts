@@ -59,6 +59,9 @@ function values(overrides: Partial<SubscriptionValues> = {}): SubscriptionValues
     trial: false,
     productId: null,
     deliveryDays: null,
+    ipRanges: [],
+    emailDomains: [],
+    seats: null,
     ...overrides,
   };
 }

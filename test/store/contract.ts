@@ -62,6 +62,9 @@ function subscriptionValues(overrides: Partial<SubscriptionValues> = {}): Subscr
     trial: false,
     productId: 'digital-annual',
     deliveryDays: null,
+    ipRanges: [],
+    emailDomains: [],
+    seats: null,
     ...overrides,
   };
 }
@@ -69,7 +72,20 @@ function subscriptionValues(overrides: Partial<SubscriptionValues> = {}): Subscr
 /** The values part of a stored subscription, as a change callback receives and returns them. */
 function valuesOf(s: StoredSubscription): SubscriptionValues {
   const { dateStarted, dateEnded, externalIdentifier, license, resource, trial, productId, deliveryDays } = s;
-  return { dateStarted, dateEnded, externalIdentifier, license, resource, trial, productId, deliveryDays };
+  const { ipRanges, emailDomains, seats } = s;
+  return {
+    dateStarted,
+    dateEnded,
+    externalIdentifier,
+    license,
+    resource,
+    trial,
+    productId,
+    deliveryDays,
+    ipRanges,
+    emailDomains,
+    seats,
+  };
 }
 
 function sorted(values: readonly string[]): string[] {

@@ -17,6 +17,7 @@ import { postgresCredentials } from './credentials.js';
 import { MIGRATION_LOCK, PostgresDatabase } from './database.js';
 import { postgresDeliveries } from './deliveries.js';
 import { postgresHolds } from './holds.js';
+import { postgresSiteLicences } from './site-licences.js';
 import { postgresIdempotency } from './idempotency.js';
 import { knownUsers } from './known-users.js';
 import { postgresMigrations, type PostgresMigration } from './migrations.js';
@@ -88,6 +89,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
     ...postgresUsers(database, references, users, options.pageReadLimit ?? PAGE_READ_LIMIT),
     ...postgresSubscriptions(database, references, resources, users),
     ...postgresHolds(database),
+    ...postgresSiteLicences(database),
     ...postgresDeliveries(database),
     ...postgresProducts(database, resources),
     ...postgresNewsletters(database),

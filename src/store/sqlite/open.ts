@@ -18,6 +18,7 @@ import { copyDatabase } from './files.js';
 import { offLoopReads } from './off-loop-reads.js';
 import { sqliteDeliveries } from './deliveries.js';
 import { sqliteHolds } from './holds.js';
+import { sqliteSiteLicences } from './site-licences.js';
 import { sqliteIdempotency } from './idempotency.js';
 import { sqliteMigrations, type SqliteMigration } from './migrations.js';
 import { sqlitePasswordResets } from './password-resets.js';
@@ -80,6 +81,7 @@ export function openSqliteStore(options: SqliteOptions): Store {
       ...sqliteUsers(database, references, options.pageReadLimit ?? PAGE_READ_LIMIT),
       ...sqliteSubscriptions(database, references),
       ...sqliteHolds(database),
+      ...sqliteSiteLicences(database),
       ...sqliteDeliveries(database),
       ...sqliteProducts(database),
       ...sqliteNewsletters(database),

@@ -39,6 +39,8 @@ import { USER_JSON } from '../sql/user-json.js';
 import { requireVersion, type SqliteDatabase } from './database.js';
 import type { SqliteReferences } from './references.js';
 import { INSERT_SUBSCRIPTION, subscriptionParams } from './subscriptions.js';
+import { siteKeysChange } from '../sql/site-licences.js';
+import { DELETE_USER_SITE_KEYS, sqliteSiteKeys } from './site-licences.js';
 
 const USER_ROW_COLUMNS = `id, email, ${USER_COLUMNS.join(', ')},
     (SELECT json_group_array(newsletter_id) FROM
@@ -59,6 +61,7 @@ export function sqliteUsers(database: SqliteDatabase, references: SqliteReferenc
   const voidResetTokens = db.prepare('DELETE FROM password_reset_tokens WHERE user_id = ?');
   const removeNewsletter = db.prepare('DELETE FROM user_newsletters WHERE user_id = ? AND newsletter_id = ?');
   const importSubscription = db.prepare(INSERT_SUBSCRIPTION);
+  const siteKeys = sqliteSiteKeys(database);
 
   /** Inserts the user and their newsletter links; the id. */
   function insert(user: NewUser): string {
@@ -90,6 +93,7 @@ export function sqliteUsers(database: SqliteDatabase, references: SqliteReferenc
             database.record({ ...audit, attributes: attributes ?? audit.attributes }, 'create', 'users', id, id);
           for (const values of subscriptions) {
             const created = String(importSubscription.run(subscriptionParams(id, values)).lastInsertRowid);
+            if (siteKeysChange(undefined, values)) siteKeys.write(id, created, values);
             if (!audit) continue;
             const names = { ...audit, attributes: subscriptionAttributeNames(values) };
             database.record(names, 'create', 'subscriptions', created, id);
@@ -227,6 +231,9 @@ export function sqliteUsers(database: SqliteDatabase, references: SqliteReferenc
     'DELETE FROM sign_in_attempts WHERE email_lower = (SELECT email_lower FROM users WHERE id = ?)',
   );
 
+  // A licence's keys name its owner without a foreign key (see migration 28): they go first.
+  const forgetSiteKeys = DELETE_USER_SITE_KEYS.map((text) => db.prepare(text));
+
   async function deleteUser(id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean> {
     const deleted = database.deleteRow(
       userVersion,
@@ -234,7 +241,7 @@ export function sqliteUsers(database: SqliteDatabase, references: SqliteReferenc
       [id],
       ifVersion,
       () => database.record(audit, 'delete', 'users', id, id),
-      [forgetAttempts],
+      [forgetAttempts, ...forgetSiteKeys],
     );
     // The rows are zeroed in the file (secure_delete), but the write-ahead log still holds the
     // pages as they were: copy it into the file and empty it, so nothing of the reader is left.
