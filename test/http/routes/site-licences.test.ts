@@ -1,7 +1,8 @@
 /**
- * Site licences through the API on every store: a `site` subscription's networks, email domains
- * and seats (refused on any other licence, each range and domain checked at its element, bounded
- * in number), the access they give a network (`GET /access?filter[ip]=`) and the readers at their
+ * Site licences through the API on every store, Citus too (where their keys are reference tables
+ * and the licences sharded by owner): a `site` subscription's networks, email domains and seats
+ * (refused on any other licence, each range and domain checked at its element, bounded in
+ * number), the access they give a network (`GET /access?filter[ip]=`) and the readers at their
  * domains (`GET /users/{id}/access`), and the `access` credential that may ask only those.
  */
 import assert from 'node:assert/strict';
@@ -9,7 +10,7 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { MAX_EMAIL_DOMAINS, MAX_IP_RANGES } from '../../../src/domain/site-licence.js';
 import { createSubscription, createUser, issueKey, onlyError, subscriptionDocument } from '../../support/fixtures.js';
-import { forEachStore } from '../../support/stores.js';
+import { forEachStoreAndCitus } from '../../support/citus.js';
 import { startService, type Service } from '../../support/service.js';
 
 const FAR = '2099-01-01T00:00:00+00:00';
@@ -23,7 +24,7 @@ const nextNetwork = () => {
 };
 const nextDomain = () => `org-${randomUUID().slice(0, 8)}.example`;
 
-forEachStore((kind) => {
+forEachStoreAndCitus((kind) => {
   let service: Service;
   before(async () => {
     service = await startService(kind);
