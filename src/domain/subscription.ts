@@ -93,7 +93,7 @@ export const SubscriptionCreateAttributes = withRules(
     },
     { additionalProperties: false },
   ),
-  subscriptionRuleProblems,
+  subscriptionCreateRuleProblems,
 );
 
 export const SubscriptionUpdateAttributes = withRules(
@@ -300,6 +300,12 @@ export function subscriptionRuleProblems(attributes: unknown): Problem[] {
   return [...dateOrderProblems(attributes), ...siteLicenceProblems(attributes)];
 }
 
+/** The same of a new subscription, whose licence is none when it names none. */
+export function subscriptionCreateRuleProblems(attributes: unknown): Problem[] {
+  if (!isRecord(attributes)) return [];
+  return subscriptionRuleProblems({ ...attributes, license: attributes.license ?? null });
+}
+
 function dateOrderProblems(attributes: Record<string, unknown>): Problem[] {
   if (typeof attributes.dateStarted !== 'string' || typeof attributes.dateEnded !== 'string') return [];
   // A date that is no timestamp is the schema's to report: as NaN it is never out of order.
@@ -318,6 +324,7 @@ function siteLicenceProblems(attributes: Record<string, unknown>): Problem[] {
     const values = attributes[name];
     if (Array.isArray(values)) problems.push(...siteTermProblems(name, values));
   }
+  // An update that sends no licence keeps the one stored, which changedSubscription holds them to.
   const license = attributes.license;
   if (license !== undefined && license !== 'site') {
     for (const term of SITE_TERMS) {

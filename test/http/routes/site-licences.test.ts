@@ -9,14 +9,21 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { MAX_EMAIL_DOMAINS, MAX_IP_RANGES } from '../../../src/domain/site-licence.js';
-import { createSubscription, createUser, issueKey, onlyError, subscriptionDocument } from '../../support/fixtures.js';
+import {
+  createSubscription,
+  createUser,
+  issueKey,
+  onlyError,
+  subscriptionDocument,
+  subscriptionValues,
+} from '../../support/fixtures.js';
 import { forEachStoreAndCitus } from '../../support/citus.js';
 import { startService, type Service } from '../../support/service.js';
 
 const FAR = '2099-01-01T00:00:00+00:00';
 const PAST = '2020-01-01T00:00:00+00:00';
 
-/** A fresh /16 each time, so that no test's licences hold another's addresses. */
+/** A fresh /16 of 10/8 each time, so that no test's licences hold another's addresses (no other test uses 10/8). */
 let networks = 0;
 const nextNetwork = () => {
   networks += 1;
@@ -59,12 +66,12 @@ forEachStoreAndCitus((kind) => {
   describe('a site licence’s terms', () => {
     it('takes networks, domains and seats, and returns them in their one written form', async () => {
       const { data, path } = await licence({
-        ipRanges: ['192.0.2.7', '10.20.0.0/16', '2001:DB8:0:0::/32', '2001:db8:1::7'],
+        ipRanges: ['192.0.2.7', '100.64.0.0/16', '2001:DB8:0:0::/32', '2001:db8:1::7'],
         emailDomains: ['Acme.COM', '*.Acme.com'],
         seats: 25,
       });
       const expected = {
-        ipRanges: ['192.0.2.7/32', '10.20.0.0/16', '2001:db8::/32', '2001:db8:1::7/128'],
+        ipRanges: ['192.0.2.7/32', '100.64.0.0/16', '2001:db8::/32', '2001:db8:1::7/128'],
         emailDomains: ['acme.com', '*.acme.com'],
         seats: 25,
       };
@@ -76,10 +83,10 @@ forEachStoreAndCitus((kind) => {
       assert.deepEqual(terms(data.attributes), expected);
       assert.deepEqual(terms((await service.client.get(path)).body.data.attributes), expected);
       const changed = await service.client.patch(path, {
-        data: { type: 'subscriptions', id: data.id, attributes: { ipRanges: ['10.21.0.0/16'], seats: null } },
+        data: { type: 'subscriptions', id: data.id, attributes: { ipRanges: ['100.65.0.0/16'], seats: null } },
       });
       assert.equal(changed.status, 200, changed.text);
-      assert.deepEqual(terms(changed.body.data.attributes), { ...expected, ipRanges: ['10.21.0.0/16'], seats: null });
+      assert.deepEqual(terms(changed.body.data.attributes), { ...expected, ipRanges: ['100.65.0.0/16'], seats: null });
     });
 
     it('shows no terms on another licence, and accepts them there empty or null', async () => {
@@ -283,6 +290,43 @@ forEachStoreAndCitus((kind) => {
         [owner, other.owner, owner, other.owner],
       );
       assert.equal(Number(keys[0]?.n), 0);
+    });
+
+    it('finds a licence imported in bulk, with or without the audit trail, as one made through the API', async () => {
+      const { prefix, range } = nextNetwork();
+      const domain = nextDomain();
+      const started = Math.floor(Date.now() / 1000) - 3600;
+      for (const audit of [{ actor: 'import', attributes: [] }, null]) {
+        const [owner] = await service.store.importUsers(
+          [
+            {
+              user: {
+                email: `${randomUUID()}@${domain}`,
+                passwordHash: null,
+                fields: { familyName: 'Owner' },
+                newsletters: [],
+              },
+              subscriptions: [
+                subscriptionValues({
+                  dateStarted: started,
+                  license: 'site',
+                  resource: 'online',
+                  ipRanges: [range],
+                  emailDomains: [domain],
+                  seats: 10,
+                }),
+              ],
+            },
+          ],
+          audit,
+        );
+        const ids = (await service.store.listSubscriptionsOfUsers([owner as string])).map((s) => s.id);
+        assert.equal(ids.length, 1);
+        assert.ok((await licencesOf(`${prefix}.3.4`)).includes(ids[0]));
+      }
+      assert.equal((await licencesOf(`${prefix}.3.4`)).length, 2);
+      const reader = await createUser(service.client, { email: `reader@${domain}` });
+      assert.equal((await readerAccess(reader)).sources.length, 2);
     });
 
     it('answers a malformed address with a 400 at filter[ip]', async () => {
