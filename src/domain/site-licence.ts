@@ -144,8 +144,12 @@ function parseWritten(text: string): Parsed<Address> {
  */
 export function parseAddress(text: string): Parsed<Address> {
   const parsed = parseWritten(text);
-  if (!parsed.ok || !isMapped(parsed.value.bytes)) return parsed;
-  return { ok: true, value: { family: 4, bytes: parsed.value.bytes.slice(12) } };
+  return parsed.ok ? { ok: true, value: unmapped(parsed.value) } : parsed;
+}
+
+/** The address an address is looked up as: an IPv4-mapped IPv6 address is the IPv4 address it maps. */
+export function unmapped(address: Address): Address {
+  return isMapped(address.bytes) ? { family: 4, bytes: address.bytes.slice(12) } : address;
 }
 
 /** The network of `bytes` at `prefixLength`: the host bits zeroed. */

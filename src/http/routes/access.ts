@@ -18,7 +18,7 @@ import {
   ReaderAccessAttributes,
   readerAccessOf,
 } from '../../domain/entitlement.js';
-import { addressKeys, formatAddress, parseAddress, parseWrittenAddress } from '../../domain/site-licence.js';
+import { addressKeys, formatAddress, parseWrittenAddress, unmapped } from '../../domain/site-licence.js';
 import { SUBSCRIPTIONS } from '../../domain/subscription.js';
 import { errors } from '../errors.js';
 import { errorResponses, SelfLinks, singleDocument } from '../jsonapi/documents.js';
@@ -106,15 +106,12 @@ export const accessRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
       },
     },
     async (request) => {
-      const text = request.query['filter[ip]'];
-      const parsed = parseAddress(text);
-      if (!parsed.ok) throw errors.invalidQueryParameter('filter[ip]', `filter[ip] ${parsed.problem}`);
-      // The id is the address as asked, in its one written form: a mapped address stays IPv6 there.
-      const written = parseWrittenAddress(text);
+      const written = parseWrittenAddress(request.query['filter[ip]']);
       if (!written.ok) throw errors.invalidQueryParameter('filter[ip]', `filter[ip] ${written.problem}`);
-      const licences = await store.licencesOfNetwork(addressKeys(parsed.value), nowInSeconds());
+      const licences = await store.licencesOfNetwork(addressKeys(unmapped(written.value)), nowInSeconds());
       const { access, licences: granting } = networkAccessOf(licences);
       const base = baseUrl(request);
+      // The id is the address as asked, in its one written form: a mapped address stays IPv6 there.
       const id = formatAddress(written.value);
       return {
         data: {

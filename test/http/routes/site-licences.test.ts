@@ -7,8 +7,12 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { MAX_EMAIL_DOMAINS, MAX_IP_RANGES } from '../../../src/domain/site-licence.js';
+import { importFile } from '../../../src/transfer/import.js';
 import {
   createSubscription,
   createUser,
@@ -327,6 +331,41 @@ forEachStoreAndCitus((kind) => {
       assert.equal((await licencesOf(`${prefix}.3.4`)).length, 2);
       const reader = await createUser(service.client, { email: `reader@${domain}` });
       assert.equal((await readerAccess(reader)).sources.length, 2);
+    });
+
+    it('imports a file of licences (CSV) as the API makes them, and a second run of it changes nothing', async () => {
+      const { prefix, range } = nextNetwork();
+      const domain = nextDomain();
+      const dir = mkdtempSync(join(tmpdir(), 'licences-'));
+      const file = join(dir, 'licences.csv');
+      // No externalIdentifier: a run matches a reader's subscription by every value, lists included.
+      writeFileSync(
+        file,
+        'email,familyName,subscription.dateStarted,subscription.license,subscription.resource,subscription.ipRanges,subscription.emailDomains,subscription.seats\n' +
+          `owner@${domain},Owner,2020-01-01T00:00:00Z,site,online,${range};2001:db8:77::/48,${domain},12\n`,
+      );
+      try {
+        const rejected: unknown[] = [];
+        const run = () =>
+          importFile(service.store, file, {
+            format: 'csv',
+            audit: { actor: 'import', attributes: [] },
+            onRejected: async (rejection) => {
+              rejected.push(rejection);
+            },
+          });
+        const first = await run();
+        assert.deepEqual([first.created, first.subscriptionsAdded, first.subscriptionsRejected], [1, 1, 0]);
+        const [licence] = await licencesOf(`${prefix}.9.9`);
+        assert.ok(licence);
+        assert.deepEqual(await licencesOf('2001:db8:77::1'), [licence]);
+        const second = await run();
+        assert.deepEqual([second.unchanged, second.subscriptionsAdded], [1, 0]);
+        assert.deepEqual(await licencesOf(`${prefix}.9.9`), [licence]);
+        assert.deepEqual(rejected, []);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
     });
 
     it('answers a malformed address with a 400 at filter[ip]', async () => {
