@@ -358,6 +358,17 @@ forEachStoreAndCitus((kind) => {
         assert.deepEqual([first.created, first.subscriptionsAdded, first.subscriptionsRejected], [1, 1, 0]);
         const [licence] = await licencesOf(`${prefix}.9.9`);
         assert.ok(licence);
+        const owner = (await service.client.get(`/users?filter[email]=owner@${domain}`)).body.data[0].id;
+        const created = await service.client.get(`/events?filter[user]=${owner}&filter[type]=subscription.created`);
+        assert.deepEqual(created.body.data[0].attributes.changed, [
+          'dateStarted',
+          'emailDomains',
+          'ipRanges',
+          'license',
+          'resource',
+          'seats',
+          'trial',
+        ]);
         assert.deepEqual(await licencesOf('2001:db8:77::1'), [licence]);
         const second = await run();
         assert.deepEqual([second.unchanged, second.subscriptionsAdded], [1, 0]);
