@@ -73,7 +73,12 @@ export function postgresSiteLicences(database: PostgresDatabase): SiteLicenceSto
   async function activeAmong(keys: Row[], at: Date) {
     if (keys.length === 0) return [];
     const pairs = keys.map((row) => ({ userId: String(row.user_id), subscriptionId: String(row.subscription_id) }));
-    return (await database.rows(activeLicencesAmong(pairs, at))).map(toActiveLicence);
+    // The read names the users and the ids apart (each a list the shards are pruned by), so it may
+    // find a user's other subscription of a named id: only the pairs named are the licences.
+    const named = new Set(pairs.map((p) => `${p.userId}/${p.subscriptionId}`));
+    return (await database.rows(activeLicencesAmong(pairs, at)))
+      .map(toActiveLicence)
+      .filter((licence) => named.has(`${licence.userId}/${licence.id}`));
   }
 
   return {
