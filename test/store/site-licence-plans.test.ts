@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, it } from 'node:test';
 import Database from 'better-sqlite3';
+import pg from 'pg';
 import { addressKeys, parseAddress, parseRange, type Address } from '../../src/domain/site-licence.js';
 import { instantValue } from '../../src/store/sql/rows.js';
 import { licencesOfNetwork, licencesOfReader } from '../../src/store/sql/site-licences.js';
@@ -156,6 +157,28 @@ forEachStore((kind) => {
       assert.deepEqual(found, expectedLicences(ip));
     });
   }
+
+  it('keeps the probes in the plan PostgreSQL makes once for every address of a family (a prepared statement)', async (t) => {
+    if (kind === 'SQLite') return t.skip('SQLite plans each statement once, with the values it is given');
+    for (const ip of ['10.5.1.3', '2001:db8:2a::1']) {
+      const keys = addressKeys(address(ip));
+      const { text, values } = licencesOfNetwork(keys, instantValue(dialect, now)).render('postgres');
+      const client = new pg.Client({ connectionString: store.databaseUrl });
+      await client.connect();
+      try {
+        await client.query('SET plan_cache_mode = force_generic_plan');
+        await client.query(`PREPARE network AS ${text}`);
+        const literal = (v: unknown) =>
+          v instanceof Date ? `'${v.toISOString()}'` : `'\\x${Buffer.from(v as Buffer).toString('hex')}'::bytea`;
+        const { rows } = await client.query(`EXPLAIN EXECUTE network(${values.map(literal).join(', ')})`);
+        const shown = rows.map((r) => r['QUERY PLAN']).join('\n');
+        assert.doesNotMatch(shown, /Seq Scan on (site_ranges|subscriptions)\b/, shown);
+        assert.equal(shown.match(/Index Cond: \(\(prefix_length = /g)?.length, keys.length, shown);
+      } finally {
+        await client.end();
+      }
+    }
+  });
 
   it("finds a reader's licences by exact probes of the domains' key, scanning nothing", async () => {
     const [reader] = await run("SELECT id FROM users WHERE email_domain = 'org43.example'");

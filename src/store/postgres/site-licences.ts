@@ -84,8 +84,18 @@ export function postgresSiteLicences(database: PostgresDatabase): SiteLicenceSto
   return {
     async licencesOfNetwork(keys, now) {
       const at = instantValue('postgres', now) as Date;
-      if (!database.citus) return (await database.rows(licencesOfNetwork(keys, at))).map(toActiveLicence);
-      return activeAmong(await database.rows(licenceKeysOfNetwork(keys)), at);
+      // Prepared once per family (its number of keys): parsing and planning a hundred probes on
+      // every call would cost more than running them. Each probe is an equality, so the plan
+      // kept for every address is the one made for the first.
+      const family = keys[0]?.family ?? 4;
+      if (!database.citus) {
+        const rows = await database.preparedRows(`licences-of-network-${family}`, licencesOfNetwork(keys, at));
+        return rows.map(toActiveLicence);
+      }
+      return activeAmong(
+        await database.preparedRows(`licence-keys-of-network-${family}`, licenceKeysOfNetwork(keys)),
+        at,
+      );
     },
     async licencesOfReader(userId, now) {
       const at = instantValue('postgres', now) as Date;
