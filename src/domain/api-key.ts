@@ -9,7 +9,7 @@ import { Nullable, StringEnum } from './schema.js';
 
 export const API_KEYS = 'api-keys' as const;
 
-export const SCOPES = ['read', 'write', 'admin', 'sign-in', 'metrics', 'catalogue'] as const;
+export const SCOPES = ['read', 'write', 'admin', 'sign-in', 'metrics', 'catalogue', 'access'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /**
@@ -22,14 +22,17 @@ export type Scope = (typeof SCOPES)[number];
  * changes products and newsletters and nothing else (admin may too), what a supervisor does
  * beyond an agent: it does not include `read`, which would open the readers' records to a
  * product tool; the catalogue's reads accept either of the two instead (routes/catalogue.ts).
+ * `access` is a paywall's own: it asks the access checks (of a reader, of a network) and nothing
+ * else, where `read` would also list every reader; those checks accept `read` too (routes/access.ts).
  */
 const GRANTS: Record<Scope, readonly Scope[]> = {
   read: ['read'],
   write: ['read', 'write'],
-  admin: ['read', 'write', 'admin', 'sign-in', 'metrics', 'catalogue'],
+  admin: ['read', 'write', 'admin', 'sign-in', 'metrics', 'catalogue', 'access'],
   'sign-in': ['sign-in'],
   metrics: ['metrics'],
   catalogue: ['catalogue'],
+  access: ['access'],
 };
 
 export function allows(scopes: readonly Scope[], needed: Scope): boolean {

@@ -6,7 +6,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { formatInstant } from './dates.js';
-import { Nullable } from './schema.js';
+import { Nullable, StringEnum } from './schema.js';
 import { RESOURCES, type Resource, type SubscriptionStatus } from './subscription.js';
 
 export const ACCESS = 'access';
@@ -23,10 +23,21 @@ export const GIVING: Readonly<Record<Resource, readonly Resource[]>> = {
 
 /** An active subscription, as much as access needs of it: the resource it gives (its own or its product's). */
 export interface ActiveSubscription {
+  /** Its id, which the access names among its sources. */
+  id: string;
   productId: string | null;
   resource: Resource | null;
   dateEnded: number | null;
 }
+
+/** An active site licence that holds an address or a reader's domain, and whose it is. */
+export interface ActiveLicence extends ActiveSubscription {
+  userId: string;
+}
+
+/** Through what a reader has a subscription's access: their own, their email's domain, a seat. */
+export const VIAS = ['own', 'email-domain', 'seat'] as const;
+export type Via = (typeof VIAS)[number];
 
 export const AccessAttributes = Type.Object({
   online: Type.Boolean({ description: 'An active subscription gives online (online or print-online).' }),
@@ -42,6 +53,66 @@ export const AccessAttributes = Type.Object({
 });
 
 export type Access = Static<typeof AccessAttributes>;
+
+export const Source = Type.Object({
+  subscription: Type.String({ description: "The subscription's id." }),
+  via: StringEnum(VIAS, {
+    description:
+      "own: the reader's own subscription; email-domain: a site licence whose emailDomains hold the reader's email's domain; seat: a seat of a site licence (to come).",
+  }),
+});
+
+export const ReaderAccessAttributes = Type.Object({
+  ...AccessAttributes.properties,
+  sources: Type.Array(Source, {
+    description:
+      'Each active subscription that gives the reader access, once, and through what (own before email-domain), by id.',
+  }),
+});
+
+export type ReaderAccess = Static<typeof ReaderAccessAttributes>;
+
+/**
+ * What a site licence gives those it reaches beyond its owner (a network, a domain): online, for a
+ * licence that gives it, and its product; never print, which is delivered to the owner alone. A
+ * licence that gives only print reaches no one else: undefined.
+ */
+export function sharedGrant<T extends ActiveSubscription>(licence: T): T | undefined {
+  if (licence.resource === 'print') return undefined;
+  return licence.resource === 'print-online' ? { ...licence, resource: 'online' } : licence;
+}
+
+/**
+ * A reader's access: what their own active subscriptions give, and what the active site licences
+ * that reach them through their email's domain give others (see `sharedGrant`); each subscription
+ * named once among the sources, as their own when it is.
+ */
+export function readerAccessOf(own: readonly ActiveSubscription[], byDomain: readonly ActiveLicence[]): ReaderAccess {
+  const owned = new Set(own.map((s) => s.id));
+  const shared = byDomain.flatMap((licence) => {
+    const grant = owned.has(licence.id) ? undefined : sharedGrant(licence);
+    return grant ? [grant] : [];
+  });
+  const byId = (a: ActiveSubscription, b: ActiveSubscription) => Number(a.id) - Number(b.id);
+  const unique = (list: ActiveSubscription[]) => list.filter((s, i) => i === 0 || list[i - 1]?.id !== s.id);
+  const ownSources = unique([...own].sort(byId)).map((s) => ({ subscription: s.id, via: 'own' as const }));
+  const sharedSources = unique([...shared].sort(byId)).map((s) => ({
+    subscription: s.id,
+    via: 'email-domain' as const,
+  }));
+  return { ...accessOf([...own, ...shared]), sources: [...ownSources, ...sharedSources] };
+}
+
+/** What a network is given by the active site licences whose ranges hold it, and which they are, by id. */
+export function networkAccessOf(licences: readonly ActiveLicence[]): { access: Access; licences: ActiveLicence[] } {
+  const granting = new Map<string, ActiveLicence>();
+  for (const licence of licences) {
+    const grant = sharedGrant(licence);
+    if (grant) granting.set(grant.id, grant);
+  }
+  const list = [...granting.values()].sort((a, b) => Number(a.id) - Number(b.id));
+  return { access: accessOf(list), licences: list };
+}
 
 /** What a user's active subscriptions entitle them to, in one pass: it answers every paywall check. */
 export function accessOf(active: readonly ActiveSubscription[]): Access {

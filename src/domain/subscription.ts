@@ -10,6 +10,15 @@ import { formatInstant, parseInstant } from './dates.js';
 import { failures, type Problem } from './failures.js';
 import { isRecord, Nullable, StringEnum } from './schema.js';
 import { withRules } from './validation.js';
+import {
+  MAX_EMAIL_DOMAINS,
+  MAX_IP_RANGES,
+  MAX_RANGE_LENGTH,
+  MAX_SEATS,
+  normalDomains,
+  normalRanges,
+  siteTermProblems,
+} from './site-licence.js';
 
 export const SUBSCRIPTIONS = 'subscriptions';
 
@@ -50,10 +59,41 @@ export const SubscriptionCreateAttributes = withRules(
           ),
         ),
       ),
+      ipRanges: Type.Optional(
+        Nullable(
+          Type.Array(Type.String({ maxLength: MAX_RANGE_LENGTH }), {
+            maxItems: MAX_IP_RANGES,
+            description:
+              'A site licence only: the networks it gives access to, in CIDR (10.0.0.0/8, 2001:db8::/32; a bare address is a /32 or /128), ' +
+              'no wider than a /8 (IPv4) or a /32 (IPv6), with no host bits set, no leading zeros and no zone id. ' +
+              'Returned in one written form (RFC 5952 for IPv6). Null or [] for none.',
+          }),
+        ),
+      ),
+      emailDomains: Type.Optional(
+        Nullable(
+          Type.Array(Type.String({ maxLength: 255 }), {
+            maxItems: MAX_EMAIL_DOMAINS,
+            description:
+              'A site licence only: readers whose email is at one of these domains have its access. acme.com is that domain ' +
+              'exactly (not evilacme.com, not x.acme.com); *.acme.com every domain below it. Compared case-insensitively, ' +
+              'returned in lower case; a public suffix (com, co.uk) is refused. Null or [] for none.',
+          }),
+        ),
+      ),
+      seats: Type.Optional(
+        Nullable(
+          Type.Integer({
+            minimum: 1,
+            maximum: MAX_SEATS,
+            description: 'A site licence only: how many readers it may name as seat holders; null for none.',
+          }),
+        ),
+      ),
     },
     { additionalProperties: false },
   ),
-  subscriptionRuleProblems,
+  subscriptionCreateRuleProblems,
 );
 
 export const SubscriptionUpdateAttributes = withRules(
@@ -72,6 +112,13 @@ export const SubscriptionAttributes = Type.Object({
   deliveryDays: Nullable(
     Type.Array(StringEnum(WEEKDAYS), { description: "Its own delivery days; null for every one of its product's." }),
   ),
+  ipRanges: Type.Optional(
+    Type.Array(Type.String(), { description: 'A site licence only (absent on others): its networks, in CIDR.' }),
+  ),
+  emailDomains: Type.Optional(
+    Type.Array(Type.String(), { description: 'A site licence only (absent on others): its email domains.' }),
+  ),
+  seats: Type.Optional(Nullable(Type.Integer({ description: 'A site licence only (absent on others): its seats.' }))),
   status: StringEnum(SUBSCRIPTION_STATUSES, {
     description:
       'Read-only, worked out when read: scheduled before dateStarted; active from dateStarted until dateEnded; ended after dateEnded; expired once expired.',
@@ -93,6 +140,10 @@ export interface SubscriptionValues {
   productId: string | null;
   /** Its own delivery days (a mask, see delivery-days.ts), or null for its product's. */
   deliveryDays: number | null;
+  /** A site licence's networks and email domains, in their written form (site-licence.ts); [] on others. */
+  ipRanges: string[];
+  emailDomains: string[];
+  seats: number | null;
 }
 
 export interface StoredSubscription extends SubscriptionValues {
@@ -105,7 +156,7 @@ export interface StoredSubscription extends SubscriptionValues {
 
 /** The values of a new subscription; throws the 422 when the dates are out of order. */
 export function newSubscription(attributes: SubscriptionCreate, productId: string | null): SubscriptionValues {
-  return checked({
+  const values = checked({
     dateStarted: instant(attributes.dateStarted),
     dateEnded: attributes.dateEnded == null ? null : instant(attributes.dateEnded),
     externalIdentifier: attributes.externalIdentifier ?? null,
@@ -114,7 +165,12 @@ export function newSubscription(attributes: SubscriptionCreate, productId: strin
     trial: attributes.trial ?? false,
     productId,
     deliveryDays: attributes.deliveryDays == null ? null : maskOf(attributes.deliveryDays),
+    ipRanges: normalRanges(attributes.ipRanges ?? []),
+    emailDomains: normalDomains(attributes.emailDomains ?? []),
+    seats: attributes.seats ?? null,
   });
+  requireSiteLicence(values, attributes);
+  return values;
 }
 
 /**
@@ -132,6 +188,9 @@ export function subscriptionAttributeNames(values: SubscriptionValues): string[]
     trial: values.trial,
     product: values.productId,
     deliveryDays: values.deliveryDays,
+    ipRanges: values.ipRanges.length > 0 ? values.ipRanges : null,
+    emailDomains: values.emailDomains.length > 0 ? values.emailDomains : null,
+    seats: values.seats,
   };
   return Object.keys(held)
     .filter((name) => held[name] !== null)
@@ -157,10 +216,50 @@ export function changedSubscription(
   if (attributes.deliveryDays !== undefined) {
     next.deliveryDays = attributes.deliveryDays === null ? null : maskOf(attributes.deliveryDays);
   }
+  if (attributes.ipRanges !== undefined) next.ipRanges = normalRanges(attributes.ipRanges ?? []);
+  if (attributes.emailDomains !== undefined) next.emailDomains = normalDomains(attributes.emailDomains ?? []);
+  if (attributes.seats !== undefined) next.seats = attributes.seats;
+  requireSiteLicence(next, attributes);
   // Only a write that sends a date is held to the order of dates: expiry may end a
   // subscription before the start it had planned.
   const sendsDate = attributes.dateStarted !== undefined || attributes.dateEnded !== undefined;
   return sendsDate ? checked(next) : next;
+}
+
+const SITE_TERMS = ['ipRanges', 'emailDomains', 'seats'] as const;
+
+/** Whether a subscription holds any of a site licence's terms. */
+function holdsSiteTerms(values: Pick<SubscriptionValues, 'ipRanges' | 'emailDomains' | 'seats'>): boolean {
+  return values.ipRanges.length > 0 || values.emailDomains.length > 0 || values.seats !== null;
+}
+
+/**
+ * Refuses a site licence's terms on a subscription of another licence, at each term the write
+ * sent, or at its license when it sent only that: a licence that stops being a site licence
+ * gives up its networks, domains and seats in the same write (sent as null or []).
+ */
+function requireSiteLicence(next: SubscriptionValues, sent: SubscriptionUpdate): void {
+  if (next.license === 'site' || !holdsSiteTerms(next)) return;
+  const held = {
+    ipRanges: next.ipRanges.length > 0,
+    emailDomains: next.emailDomains.length > 0,
+    seats: next.seats !== null,
+  };
+  const named = SITE_TERMS.filter((term) => held[term] && sent[term] !== undefined);
+  if (named.length > 0) {
+    throw failures.invalid(
+      named.map((term) => ({
+        pointer: `/data/attributes/${term}`,
+        detail: 'is for a site licence only (license site)',
+      })),
+    );
+  }
+  throw failures.invalid([
+    {
+      pointer: '/data/attributes/license',
+      detail: `must stay site while the subscription has ${SITE_TERMS.filter((t) => held[t]).join(', ')}: send them as null in the same write`,
+    },
+  ]);
 }
 
 /** Its status at `now` (epoch seconds): active when dateStarted <= now < dateEnded and not expired. */
@@ -185,6 +284,7 @@ export function toSubscriptionAttributes(s: StoredSubscription, now: number): Su
     trial: s.trial,
     expired: s.expired,
     deliveryDays: s.deliveryDays === null ? null : weekdaysOf(s.deliveryDays),
+    ...(s.license === 'site' ? { ipRanges: s.ipRanges, emailDomains: s.emailDomains, seats: s.seats } : {}),
     status: subscriptionStatus(s, now),
   };
 }
@@ -196,13 +296,45 @@ const DATES_OUT_OF_ORDER: Problem = { pointer: '/data/attributes/dateEnded', det
  * is reported at once (an update is checked against the stored dates too, by `changedSubscription`).
  */
 export function subscriptionRuleProblems(attributes: unknown): Problem[] {
-  if (!isRecord(attributes) || typeof attributes.dateStarted !== 'string' || typeof attributes.dateEnded !== 'string') {
-    return [];
-  }
+  if (!isRecord(attributes)) return [];
+  return [...dateOrderProblems(attributes), ...siteLicenceProblems(attributes)];
+}
+
+/** The same of a new subscription, whose licence is none when it names none. */
+export function subscriptionCreateRuleProblems(attributes: unknown): Problem[] {
+  if (!isRecord(attributes)) return [];
+  return subscriptionRuleProblems({ ...attributes, license: attributes.license ?? null });
+}
+
+function dateOrderProblems(attributes: Record<string, unknown>): Problem[] {
+  if (typeof attributes.dateStarted !== 'string' || typeof attributes.dateEnded !== 'string') return [];
   // A date that is no timestamp is the schema's to report: as NaN it is never out of order.
   const started = parseInstant(attributes.dateStarted) ?? NaN;
   const ended = parseInstant(attributes.dateEnded) ?? NaN;
   return ended < started ? [DATES_OUT_OF_ORDER] : [];
+}
+
+/**
+ * Each range and domain a write sends that a licence may not hold (site-licence.ts), at its
+ * element; and, when the write names a licence other than site, each term it sends a value for.
+ */
+function siteLicenceProblems(attributes: Record<string, unknown>): Problem[] {
+  const problems: Problem[] = [];
+  for (const name of ['ipRanges', 'emailDomains'] as const) {
+    const values = attributes[name];
+    if (Array.isArray(values)) problems.push(...siteTermProblems(name, values));
+  }
+  // An update that sends no licence keeps the one stored, which changedSubscription holds them to.
+  const license = attributes.license;
+  if (license !== undefined && license !== 'site') {
+    for (const term of SITE_TERMS) {
+      const value = attributes[term];
+      const empty = value === undefined || value === null || (Array.isArray(value) && value.length === 0);
+      if (!empty)
+        problems.push({ pointer: `/data/attributes/${term}`, detail: 'is for a site licence only (license site)' });
+    }
+  }
+  return problems;
 }
 
 /** Refuses delivery days of its own that its product is not delivered on. */

@@ -23,6 +23,7 @@ import type { CredentialStore } from './ports/credentials.js';
 import type { IdempotencyStore } from './ports/idempotency.js';
 import type { PasswordResetStore } from './ports/password-resets.js';
 import type { SignInStore } from './ports/sign-ins.js';
+import type { SiteLicenceStore } from './ports/site-licences.js';
 import type { StaffStore } from './ports/staff.js';
 import type { NewsletterStore } from './ports/newsletters.js';
 import type { ProductStore } from './ports/products.js';
@@ -42,6 +43,7 @@ export type * from './ports/holds.js';
 export type * from './ports/idempotency.js';
 export type * from './ports/password-resets.js';
 export type * from './ports/sign-ins.js';
+export type * from './ports/site-licences.js';
 export type * from './ports/staff.js';
 export type * from './ports/newsletters.js';
 export type * from './ports/products.js';
@@ -84,6 +86,7 @@ export interface PoolStats {
 
 export type Store = UserStore &
   SubscriptionStore &
+  SiteLicenceStore &
   HoldStore &
   TemporaryAddressStore &
   DeliveryComplaintStore &

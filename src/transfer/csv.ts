@@ -14,7 +14,12 @@ import { USER_FIELDS } from '../domain/user.js';
 
 /** Lists in a CSV cell are joined with this. */
 const LIST_SEPARATOR = ';';
-const LIST_COLUMNS = new Set(['newsletters', 'demographics.recommendations']);
+const LIST_COLUMNS = new Set([
+  'newsletters',
+  'demographics.recommendations',
+  'subscription.ipRanges',
+  'subscription.emailDomains',
+]);
 
 /** The CSV columns of a user: flat attribute paths; the JSON `demographics` as its one list. */
 export const USER_CSV_COLUMNS = [

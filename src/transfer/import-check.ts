@@ -12,7 +12,7 @@ import { isRecord } from '../domain/schema.js';
 import {
   newSubscription,
   SubscriptionCreateAttributes,
-  subscriptionRuleProblems,
+  subscriptionCreateRuleProblems,
   type SubscriptionCreate,
   type SubscriptionValues,
 } from '../domain/subscription.js';
@@ -135,7 +135,7 @@ function subscriptionProblems(
   if (product != null && !validate.product(product))
     found.push(...inRecord(problemsOf(validate.product, ''), `${at}/product`));
   if (!validate.subscription(subscription)) found.push(...inRecord(problemsOf(validate.subscription, ''), at, ''));
-  found.push(...inRecord(subscriptionRuleProblems(subscription), at));
+  found.push(...inRecord(subscriptionCreateRuleProblems(subscription), at));
   const given = (original.subscriptions as unknown[] | undefined)?.[index];
   return found.map((p) => {
     const field = p.pointer.slice(at.length + 1);

@@ -6,6 +6,7 @@
  * Records are checked by the same schemas and rules as the API and refused with the same texts.
  */
 import { statSync } from 'node:fs';
+import { isDeepStrictEqual } from 'node:util';
 import type { AuditContext } from '../domain/audit.js';
 import { newsletterPointer } from '../domain/catalogue.js';
 import { isSuppressed, suppression, type ConsentState } from '../domain/consent.js';
@@ -387,5 +388,6 @@ function sameValue(a: unknown, b: unknown): boolean {
 /** Matched by external identifier when it has one, else by every value. */
 function sameSubscription(stored: StoredSubscription, imported: CheckedSubscription['values']): boolean {
   if (imported.externalIdentifier !== null) return stored.externalIdentifier === imported.externalIdentifier;
-  return (Object.keys(imported) as (keyof typeof imported)[]).every((k) => stored[k] === imported[k]);
+  // By value: a site licence's ranges and domains are lists.
+  return (Object.keys(imported) as (keyof typeof imported)[]).every((k) => isDeepStrictEqual(stored[k], imported[k]));
 }

@@ -103,6 +103,8 @@ export function lenientRecord(record: Record<string, unknown>, leniency: Lenienc
 function lenientSubscription(subscription: Record<string, unknown>, { dateFormat }: Leniency) {
   const read = { ...subscription };
   if (read.trial !== undefined) read.trial = readBoolean(read.trial);
+  // A CSV cell is text: a site licence's seats as written there (an integer, as export writes it).
+  if (typeof read.seats === 'string' && /^[1-9][0-9]{0,8}$/.test(read.seats)) read.seats = Number(read.seats);
   for (const date of ['dateStarted', 'dateEnded'] as const) {
     if (typeof read[date] === 'string') read[date] = readDate(read[date], dateFormat);
   }

@@ -83,6 +83,9 @@ export function seedUser(n: number, users: number, today: number): ImportedUser 
       trial: n % 10 === 0,
       productId: 'digital-annual',
       deliveryDays: null,
+      ipRanges: [],
+      emailDomains: [],
+      seats: null,
     },
     {
       dateStarted: days(-((n * 3) % 200) - 1),
@@ -93,6 +96,9 @@ export function seedUser(n: number, users: number, today: number): ImportedUser 
       trial: false,
       productId: n % 4 === 0 ? 'print-weekend' : null,
       deliveryDays: null,
+      ipRanges: [],
+      emailDomains: [],
+      seats: null,
     },
     {
       dateStarted: days((n % 30) + 1),
@@ -104,6 +110,9 @@ export function seedUser(n: number, users: number, today: number): ImportedUser 
       productId: 'print-digital',
       // Every seventh reader of print and digital takes the paper Monday to Saturday only.
       deliveryDays: n % 7 === 3 ? maskOf(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday']) : null,
+      ipRanges: [],
+      emailDomains: [],
+      seats: null,
     },
   ];
   return {

@@ -1,6 +1,12 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { accessOf, GIVING, userSubscriptionFilter } from '../../src/domain/entitlement.js';
+import {
+  accessOf,
+  GIVING,
+  networkAccessOf,
+  readerAccessOf,
+  userSubscriptionFilter,
+} from '../../src/domain/entitlement.js';
 import { subscriptionStatus } from '../../src/domain/subscription.js';
 
 const T = Date.UTC(2026, 5, 1) / 1000;
@@ -43,7 +49,7 @@ describe('accessOf', () => {
 
   it('gives online for online and print-online, print for print and print-online', () => {
     const of = (resource: 'online' | 'print' | 'print-online' | null) =>
-      accessOf([{ productId: null, resource, dateEnded: T }]);
+      accessOf([{ id: '1', productId: null, resource, dateEnded: T }]);
     assert.deepEqual([of('online').online, of('online').print], [true, false]);
     assert.deepEqual([of('print').online, of('print').print], [false, true]);
     assert.deepEqual([of('print-online').online, of('print-online').print], [true, true]);
@@ -52,16 +58,116 @@ describe('accessOf', () => {
 
   it('runs until the latest end, or has no end when one of them has none', () => {
     const ends = (...dates: (number | null)[]) =>
-      accessOf(dates.map((dateEnded) => ({ productId: null, resource: 'online', dateEnded }))).until;
+      accessOf(dates.map((dateEnded, i) => ({ id: String(i), productId: null, resource: 'online', dateEnded }))).until;
     assert.equal(ends(T + 10, T + 20), '2026-06-01T00:00:20+00:00');
     assert.equal(ends(T + 10, null), null);
   });
 
   it('names each product once, sorted', () => {
     const access = accessOf(
-      ['b', 'a', 'b', null].map((productId) => ({ productId, resource: 'online' as const, dateEnded: null })),
+      ['b', 'a', 'b', null].map((productId, i) => ({
+        id: String(i),
+        productId,
+        resource: 'online' as const,
+        dateEnded: null,
+      })),
     );
     assert.deepEqual(access.products, ['a', 'b']);
+  });
+});
+
+describe('readerAccessOf', () => {
+  const own = (id: string, resource: 'online' | 'print' | 'print-online' | null, dateEnded: number | null = T) => ({
+    id,
+    productId: `p${id}`,
+    resource,
+    dateEnded,
+  });
+  const licence = (id: string, resource: 'online' | 'print' | 'print-online' | null, dateEnded: number | null = T) => ({
+    ...own(id, resource, dateEnded),
+    userId: '99',
+  });
+
+  it('is accessOf with its sources, own ones first, each once, by id', () => {
+    const access = readerAccessOf(
+      [own('5', 'print'), own('3', 'online')],
+      [licence('9', 'online'), licence('7', null)],
+    );
+    assert.deepEqual(access.sources, [
+      { subscription: '3', via: 'own' },
+      { subscription: '5', via: 'own' },
+      { subscription: '7', via: 'email-domain' },
+      { subscription: '9', via: 'email-domain' },
+    ]);
+    assert.deepEqual(access.products, ['p3', 'p5', 'p7', 'p9']);
+    assert.equal(access.online, true);
+    assert.equal(access.print, true);
+  });
+
+  it('gives online but never print through a domain; a print-only licence reaches no one else', () => {
+    const printOnline = readerAccessOf([], [licence('1', 'print-online', T + 5)]);
+    assert.deepEqual(printOnline, {
+      online: true,
+      print: false,
+      until: '2026-06-01T00:00:05+00:00',
+      products: ['p1'],
+      sources: [{ subscription: '1', via: 'email-domain' }],
+    });
+    assert.deepEqual(readerAccessOf([], [licence('1', 'print')]), {
+      online: false,
+      print: false,
+      until: null,
+      products: [],
+      sources: [],
+    });
+  });
+
+  it("names the reader's own licence as own, not again through its domain, with its print", () => {
+    const access = readerAccessOf(
+      [own('4', 'print-online')],
+      [licence('4', 'print-online'), licence('4', 'print-online')],
+    );
+    assert.deepEqual(access.sources, [{ subscription: '4', via: 'own' }]);
+    assert.equal(access.print, true);
+  });
+
+  it('runs until the latest end of both, open-ended when a licence is', () => {
+    assert.equal(readerAccessOf([own('1', 'online', T)], [licence('2', 'online', null)]).until, null);
+    assert.equal(
+      readerAccessOf([own('1', 'online', T)], [licence('2', 'online', T + 1)]).until,
+      '2026-06-01T00:00:01+00:00',
+    );
+  });
+});
+
+describe('networkAccessOf', () => {
+  const licence = (id: string, resource: 'online' | 'print' | 'print-online' | null) => ({
+    id,
+    userId: '1',
+    productId: null,
+    resource,
+    dateEnded: null,
+  });
+
+  it('grants online from each licence once, by id, never print, and leaves out print-only ones', () => {
+    const { access, licences } = networkAccessOf([
+      licence('8', 'print-online'),
+      licence('2', 'online'),
+      licence('8', 'print-online'),
+      licence('5', 'print'),
+    ]);
+    assert.deepEqual(access, { online: true, print: false, until: null, products: [] });
+    assert.deepEqual(
+      licences.map((l) => l.id),
+      ['2', '8'],
+    );
+  });
+
+  it('grants nothing without licences', () => {
+    assert.deepEqual(networkAccessOf([]), {
+      access: { online: false, print: false, until: null, products: [] },
+      licences: [],
+    });
   });
 });
 

@@ -38,6 +38,9 @@ function current(overrides: Partial<SubscriptionValues> = {}): SubscriptionValue
     trial: false,
     productId: 'digital-annual',
     deliveryDays: null,
+    ipRanges: [],
+    emailDomains: [],
+    seats: null,
     ...overrides,
   };
 }
@@ -53,6 +56,9 @@ describe('newSubscription', () => {
       trial: false,
       productId: null,
       deliveryDays: null,
+      ipRanges: [],
+      emailDomains: [],
+      seats: null,
     });
   });
 
@@ -77,6 +83,9 @@ describe('newSubscription', () => {
       trial: true,
       productId: 'print-weekly',
       deliveryDays: null,
+      ipRanges: [],
+      emailDomains: [],
+      seats: null,
     });
   });
 
@@ -125,6 +134,41 @@ describe('changedSubscription', () => {
         undefined,
       ),
       current({ dateEnded: null, externalIdentifier: null, license: null, resource: null }),
+    );
+  });
+
+  it("writes a site licence's ranges and domains in their one form, and clears them with null", () => {
+    const site = current({ license: 'site' });
+    const changed = changedSubscription(
+      site,
+      { ipRanges: ['10.0.0.1'], emailDomains: ['ACME.com'], seats: 2 },
+      undefined,
+    );
+    assert.deepEqual([changed.ipRanges, changed.emailDomains, changed.seats], [['10.0.0.1/32'], ['acme.com'], 2]);
+    const cleared = changedSubscription(changed, { ipRanges: null, emailDomains: [], seats: null }, undefined);
+    assert.deepEqual([cleared.ipRanges, cleared.emailDomains, cleared.seats], [[], [], null]);
+  });
+
+  it('refuses site terms on another licence: at each term sent, or at license when only it is', () => {
+    const refusal = (at: string[]) => (error: unknown) => {
+      assert.ok(error instanceof DomainFailure);
+      assert.deepEqual(
+        error.problems.map((p) => p.pointer),
+        at.map((name) => `/data/attributes/${name}`),
+      );
+      return true;
+    };
+    assert.throws(
+      () => changedSubscription(current(), { ipRanges: ['10.0.0.0/8'], seats: 1 }, undefined),
+      refusal(['ipRanges', 'seats']),
+    );
+    const site = current({ license: 'site', emailDomains: ['acme.com'] });
+    assert.throws(() => changedSubscription(site, { license: 'free' }, undefined), refusal(['license']));
+    assert.deepEqual(changedSubscription(site, { license: 'free', emailDomains: null }, undefined).emailDomains, []);
+    assert.throws(() => newSubscription({ dateStarted: JAN_2025, seats: 4 }, null), refusal(['seats']));
+    assert.equal(
+      newSubscription({ dateStarted: JAN_2025, license: 'individual', ipRanges: [] }, null).ipRanges.length,
+      0,
     );
   });
 
@@ -186,11 +230,42 @@ describe('toSubscriptionAttributes', () => {
     });
   });
 
+  it("shows a site licence's ranges, domains and seats, and no other licence's", () => {
+    const site = {
+      ...current({ license: 'site', ipRanges: ['10.0.0.0/8'], seats: 3 }),
+      id: '7',
+      userId: '3',
+      expired: false,
+      version: 1,
+    };
+    const attributes = toSubscriptionAttributes(site, seconds(JAN_2025));
+    assert.deepEqual([attributes.ipRanges, attributes.emailDomains, attributes.seats], [['10.0.0.0/8'], [], 3]);
+    const individual = toSubscriptionAttributes({ ...site, license: 'individual' }, seconds(JAN_2025));
+    assert.ok(!('ipRanges' in individual) && !('emailDomains' in individual) && !('seats' in individual));
+  });
+
   it('reads an open-ended subscription back with dateEnded null, never the epoch', () => {
     const stored = { ...current({ dateEnded: null }), id: '7', userId: '3', expired: false, version: 1 };
     const attributes = toSubscriptionAttributes(stored, seconds(JAN_2026));
     assert.equal(attributes.dateEnded, null);
     assert.equal(attributes.status, 'active');
+  });
+});
+
+describe('subscriptionRuleProblems: site licences', () => {
+  it('points at each range and domain refused, and at each term sent with another licence', () => {
+    assert.deepEqual(
+      subscriptionRuleProblems({ license: 'individual', ipRanges: ['10.0.0.0/8', 'x'], emailDomains: [], seats: null }),
+      [
+        { pointer: '/data/attributes/ipRanges/1', detail: 'is not a CIDR range' },
+        { pointer: '/data/attributes/ipRanges', detail: 'is for a site licence only (license site)' },
+      ],
+    );
+    assert.deepEqual(
+      subscriptionRuleProblems({ license: 'site', emailDomains: ['co.uk'], seats: 2 }).map((p) => p.pointer),
+      ['/data/attributes/emailDomains/0'],
+    );
+    assert.deepEqual(subscriptionRuleProblems({ ipRanges: ['10.0.0.0/8'], seats: 2 }), []);
   });
 });
 

@@ -101,10 +101,37 @@ const FORMATS: Record<string, Examples> = {
  * with values the rule takes at any length the schema allows (an imported hash must be verifiable).
  */
 const FIELDS: Record<string, (length: number) => string> = {
+  '/data/attributes/ipRanges/0': (length) => cidrOfLength(length),
+  '/data/attributes/emailDomains/0': (length) => domainOfLength(length),
   '/data/attributes/password': (length) => padded(`Pw${unique()}!`, length, 'q'),
   '/data/attributes/passwordHash': (length) =>
     padded(`$argon2id$v=19$m=4096,t=1,p=1$c2FsdHNhbHRzYWx0c2FsdA$`, length, 'A'),
 };
+
+/**
+ * A range a licence takes, of `length` characters (25 to 49: an IPv6 network of zero-padded groups,
+ * its last two an IPv4 address from 44 on), each of another network; text of that length beyond.
+ */
+function cidrOfLength(length: number): string {
+  const second = (counter += 1).toString(16).padStart(4, '0').slice(-4);
+  const zeros = (groups: number, width: number) =>
+    Array.from({ length: groups }, (_, i) => '0'.repeat(Math.floor(width / groups) + (i < width % groups ? 1 : 0)));
+  if (length >= 25 && length <= 43) return [`2001`, second, ...zeros(6, length - 19)].join(':') + '/128';
+  if (length >= 44 && length <= 49) return [`2001`, second, ...zeros(4, length - 33), '255.255.255.255/128'].join(':');
+  return padded('x', length);
+}
+
+/**
+ * A domain a licence takes, of `length` characters (up to 253, and 255 as a wildcard): a unique
+ * first label, then labels of 63 letters, under example; text of that length beyond.
+ */
+function domainOfLength(length: number): string {
+  if (length > 255 || length < 16) return padded('x', length);
+  const wildcard = length > 253 ? '*.' : '';
+  const core = padded(`u${unique()}`, length - wildcard.length - '.example'.length, 'a').split('');
+  for (let i = 63; i < core.length - 1; i += 64) core[i] = '.';
+  return `${wildcard}${core.join('')}.example`;
+}
 
 const typesOf = (schema: Schema) => ([] as string[]).concat(schema.type ?? []);
 const nullable = (schema: Schema) => typesOf(schema).includes('null') || schema.enum?.includes(null) === true;
@@ -336,6 +363,8 @@ function casesOf(schema: Schema, pointer: string, place: Place, inAttributes: bo
 interface Resource {
   type: string;
   path: (service: Service) => Promise<string>;
+  /** Attributes every document of the table carries unless its case sets them: what the others are checked under. */
+  given?: Record<string, unknown>;
   /** TypeBox schemas, read by the walk as plain JSON Schema. */
   attributes: object;
   relationships?: object;
@@ -348,6 +377,8 @@ const RESOURCES: Resource[] = [
     path: async (service) => `/users/${await createUser(service.client)}/subscriptions`,
     attributes: SubscriptionCreateAttributes,
     relationships: SubscriptionRelationships,
+    // A site licence, which alone takes ipRanges, emailDomains and seats.
+    given: { license: 'site' },
   },
   { type: 'products', path: async () => '/products', attributes: ProductCreateAttributes },
   { type: 'newsletters', path: async () => '/newsletters', attributes: NewsletterCreateAttributes },
@@ -364,13 +395,23 @@ function resourceCases(resource: Resource): { name: string; document: () => unkn
   return roots.flatMap(({ key, schema }) =>
     casesOf(schema, `/data/${key}`, (root) => root, key === 'attributes').map((expected) => ({
       name: `${expected.pointer}: ${expected.name}`,
-      document: () => ({
-        data: {
-          type: resource.type,
-          attributes: sample(resource.attributes as Schema, '/data/attributes'),
-          [key]: expected.root(),
-        },
-      }),
+      document: () => {
+        const attributes = {
+          ...resource.given,
+          ...(sample(resource.attributes as Schema, '/data/attributes') as object),
+        };
+        const root = expected.root();
+        return {
+          data: {
+            type: resource.type,
+            attributes,
+            [key]:
+              key === 'attributes' && typeof root === 'object' && root !== null && !Array.isArray(root)
+                ? { ...resource.given, ...root }
+                : root,
+          },
+        };
+      },
       expected,
     })),
   );

@@ -37,6 +37,9 @@ forEachStoreAndCitus((kind) => {
         trial: false,
         productId: null,
         deliveryDays: null,
+        ipRanges: [],
+        emailDomains: [],
+        seats: null,
       });
       const ended = await store.store.createSubscription(user.id, values(now() - day), AUDIT);
       const running = await store.store.createSubscription(user.id, values(now() + day), AUDIT);
@@ -113,6 +116,9 @@ forEachStoreAndCitus((kind) => {
           trial: false,
           productId: null,
           deliveryDays: null,
+          ipRanges: [],
+          emailDomains: [],
+          seats: null,
         };
         ended.push((await store.store.createSubscription(user.id, values, AUDIT))!.id);
       }

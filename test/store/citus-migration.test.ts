@@ -29,6 +29,9 @@ const NEW_SUBSCRIPTION = {
   trial: false,
   productId: null,
   deliveryDays: null,
+  ipRanges: [],
+  emailDomains: [],
+  seats: null,
 };
 
 /** Every table's row count and a checksum of its rows (as text, in one order). */

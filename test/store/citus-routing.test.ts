@@ -113,18 +113,22 @@ describe('routing on Citus', { skip: citusSkipReason }, () => {
     await assertRoutedToOneShard(() => service.client.get(`/users/${userId}/access`));
   });
 
-  it("sends a subscriber's access check as one statement, which Citus's fast path routes without planning a join", async () => {
+  it("sends a subscriber's access check as two statements: their own, which Citus's fast path routes without planning a join, and their domain's licences", async () => {
     const subscriber = await createUser(service.client);
     await createSubscription(service.client, subscriber, { dateStarted: '2020-01-01T00:00:00Z', dateEnded: null });
     const { result, statements } = await recordStatements(() => service.client.get(`/users/${subscriber}/access`));
     assert.equal(result.status, 200, result.text);
     assert.equal(result.body.data.attributes.online, true);
-    assert.equal(statements.length, 1, statements.map((s) => s.text).join('\n'));
-    const { planner } = await planOf(statements[0]!);
+    assert.equal(statements.length, 2, statements.map((s) => s.text).join('\n'));
+    const own = statements.find((s) => !/site_domains/.test(s.text));
+    const { planner } = await planOf(own!);
     assert.ok(
       planner.some((m) => /fast-path router query/.test(m)),
       planner.join('\n'),
     );
+    // The licences' keys, a reference table, read beside the reader's row on their shard: no
+    // licence holds their domain, so no third statement reads the licences themselves.
+    assert.ok(statements.some((s) => /FROM site_domains\b/.test(s.text)));
   });
 
   it("sends the check of a subscriber whose subscription takes its product's resource as one statement, once the process keeps that resource", async () => {
@@ -132,7 +136,10 @@ describe('routing on Citus', { skip: citusSkipReason }, () => {
     const [statement] = await eventually(async () => {
       const { result, statements } = await recordStatements(() => service.client.get(`/users/${subscriber}/access`));
       assert.equal(result.body.data.attributes.print, true, result.text);
-      const reads = statements.filter(({ text }) => /\bFROM (subscriptions|products|users)\b/.test(text));
+      // The licences of the reader's domain are asked apart (site_domains), whatever they hold.
+      const reads = statements.filter(
+        ({ text }) => /\bFROM (subscriptions|products|users)\b/.test(text) && !/\bsite_domains\b/.test(text),
+      );
       return reads.length === 1 && reads;
     }, 'the check to read nothing but the subscriptions');
     assert.match(statement!.text, /\bFROM subscriptions\b/);
@@ -141,6 +148,36 @@ describe('routing on Citus', { skip: citusSkipReason }, () => {
       planner.some((m) => /fast-path router query/.test(m)),
       planner.join('\n'),
     );
+  });
+
+  it("reads an address's licences from the reference table, then only the shards of the licences it holds", async () => {
+    const owners = [await createUser(service.client), await createUser(service.client)];
+    const ids: string[] = [];
+    for (const owner of owners) {
+      const created = await service.client.post(
+        `/users/${owner}/subscriptions`,
+        subscriptionDocument({ license: 'site', dateEnded: null, ipRanges: ['198.51.100.0/24'] }),
+      );
+      assert.equal(created.status, 201, created.text);
+      ids.push(created.body.data.id);
+    }
+    const { result, statements } = await recordStatements(() => service.client.get('/access?filter[ip]=198.51.100.7'));
+    assert.equal(result.status, 200, result.text);
+    assert.deepEqual(
+      result.body.data.relationships.subscriptions.data.map((s: { id: string }) => s.id),
+      ids,
+    );
+    assert.equal(statements.length, 2, statements.map((s) => s.text).join('\n'));
+    const [keys, licences] = statements as [Statement, Statement];
+    assert.match(keys.text, /FROM site_ranges/);
+    assert.doesNotMatch(keys.text, DISTRIBUTED);
+    const placements = await service.sql(
+      `SELECT count(DISTINCT get_shard_id_for_distribution_column('subscriptions', u.id))::int AS n
+       FROM unnest(?::bigint[]) AS u(id)`,
+      [owners],
+    );
+    const { plan } = await planOf(licences);
+    assert.deepEqual(taskCounts(plan), [Number(placements[0]?.n)], plan);
   });
 
   it('fans a list page out to every shard of users (no reader to route by)', async () => {

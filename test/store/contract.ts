@@ -13,6 +13,7 @@ import type { NewUser, Store, StoreOptions, StoredUser, UserChanges } from '../.
 import { AUDIT, fullUserAttributes } from '../support/fixtures.js';
 import type { EventType } from '../../src/domain/events.js';
 import { catalogueContract } from './contract-catalogue.js';
+import { siteLicenceContract } from './contract-site-licences.js';
 
 const UNKNOWN_ID = '999999999';
 
@@ -62,6 +63,9 @@ function subscriptionValues(overrides: Partial<SubscriptionValues> = {}): Subscr
     trial: false,
     productId: 'digital-annual',
     deliveryDays: null,
+    ipRanges: [],
+    emailDomains: [],
+    seats: null,
     ...overrides,
   };
 }
@@ -69,7 +73,20 @@ function subscriptionValues(overrides: Partial<SubscriptionValues> = {}): Subscr
 /** The values part of a stored subscription, as a change callback receives and returns them. */
 function valuesOf(s: StoredSubscription): SubscriptionValues {
   const { dateStarted, dateEnded, externalIdentifier, license, resource, trial, productId, deliveryDays } = s;
-  return { dateStarted, dateEnded, externalIdentifier, license, resource, trial, productId, deliveryDays };
+  const { ipRanges, emailDomains, seats } = s;
+  return {
+    dateStarted,
+    dateEnded,
+    externalIdentifier,
+    license,
+    resource,
+    trial,
+    productId,
+    deliveryDays,
+    ipRanges,
+    emailDomains,
+    seats,
+  };
 }
 
 function sorted(values: readonly string[]): string[] {
@@ -98,6 +115,7 @@ export function storeContract(
 ): void {
   describe(`${name} store contract`, () => {
     catalogueContract(open, gaps);
+    siteLicenceContract(open);
 
     let store: Store;
     before(async () => {

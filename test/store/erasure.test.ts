@@ -106,6 +106,9 @@ forEachStore((kind) => {
           trial: false,
           productId: null,
           deliveryDays: null,
+          ipRanges: [],
+          emailDomains: [],
+          seats: null,
         },
         AUDIT,
       );
@@ -115,6 +118,19 @@ forEachStore((kind) => {
         AUDIT,
       );
       assert.ok(subscription);
+      // A site licence's networks and domains are keys of their own, which name their owner.
+      await store.store.createSubscription(
+        user.id,
+        {
+          ...subscription,
+          license: 'site',
+          externalIdentifier: null,
+          ipRanges: ['10.9.0.0/16', '2001:db8::/32'],
+          emailDomains: [`erased-${marker}.example`, `*.erased-${marker}.example`],
+          seats: 3,
+        },
+        AUDIT,
+      );
       await store.store.createHold(
         user.id,
         subscription.id,

@@ -420,6 +420,9 @@ describe('SQLite schema', () => {
         trial: false,
         productId: null,
         deliveryDays: null,
+        ipRanges: [],
+        emailDomains: [],
+        seats: null,
       },
       AUDIT,
     );

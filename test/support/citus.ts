@@ -90,6 +90,18 @@ export async function readerInEveryTable(service: Service, marker: string): Prom
   );
   assert.equal(kept.status, 201, kept.text);
   subscriptionIds.push(kept.body.data.id);
+  // A site licence: its networks and domains are keys in reference tables, which name the reader.
+  const licence = await client.post(
+    `/users/${userId}/subscriptions`,
+    subscriptionDocument({
+      license: 'site',
+      dateEnded: null,
+      ipRanges: ['10.77.0.0/16'],
+      emailDomains: [`licence-${marker}.example`],
+    }),
+  );
+  assert.equal(licence.status, 201, licence.text);
+  subscriptionIds.push(licence.body.data.id);
   const token = await client.post(`/users/${userId}/password-reset-tokens`, undefined);
   assert.equal(token.status, 201, token.text);
   const site = await issueKey(client, ['sign-in']);

@@ -64,6 +64,9 @@ export function subscriptionValues(values: Partial<SubscriptionValues> = {}): Su
     trial: false,
     productId: null,
     deliveryDays: null,
+    ipRanges: [],
+    emailDomains: [],
+    seats: null,
     ...values,
   };
 }

@@ -6,9 +6,10 @@
 
 /**
  * How an erasure reaches a table: it is the reader's row, a foreign key cascades, the erasure
- * deletes the rows of the reader's email, or it is kept (and why).
+ * deletes the rows of the reader's email or those that name their id (where no foreign key can
+ * reach: a reference table on Citus cannot refer to a sharded one), or it is kept (and why).
  */
-export type Reach = 'the reader' | 'cascade' | 'by email' | `kept: ${string}`;
+export type Reach = 'the reader' | 'cascade' | 'by email' | 'by user id' | `kept: ${string}`;
 
 export const READER_TABLES: Record<string, Reach> = {
   users: 'the reader',
@@ -19,6 +20,9 @@ export const READER_TABLES: Record<string, Reach> = {
   holds: 'cascade',
   temporary_addresses: 'cascade',
   delivery_complaints: 'cascade',
+  // The keys of a reader's site licences (migration 31): reference tables on Citus.
+  site_ranges: 'by user id',
+  site_domains: 'by user id',
   idempotency_keys: 'cascade',
   password_reset_tokens: 'cascade',
   // Attempts are counted by email, whether or not a reader has it; the erasure forgets the reader's.

@@ -73,6 +73,18 @@ describe('CSV cells', () => {
     assert.deepEqual(unflatten(row as Record<string, string>), attributes);
   });
 
+  it("read a site licence's ranges and domains back as lists, as export joined them", () => {
+    const cells = flatten({
+      email: 'a@example.com',
+      subscription: { license: 'site', ipRanges: ['10.0.0.0/8', '2001:db8::/32'], emailDomains: ['example.edu'] },
+    });
+    assert.equal(cells['subscription.ipRanges'], '10.0.0.0/8;2001:db8::/32');
+    assert.deepEqual(unflatten(cells as Record<string, string>), {
+      email: 'a@example.com',
+      subscription: { license: 'site', ipRanges: ['10.0.0.0/8', '2001:db8::/32'], emailDomains: ['example.edu'] },
+    });
+  });
+
   it('leave every cell as it is for machines, where an apostrophe would become part of the value', () => {
     const attributes = { telephone: '+1 518 555 0100', address: { streetAddress: '=1+1' }, newsletters: ['-daily'] };
     assert.deepEqual(flatten(attributes), {

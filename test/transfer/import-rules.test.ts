@@ -61,6 +61,29 @@ describe('checking an import record', () => {
     );
   });
 
+  it("refuses a site licence's terms on a subscription of no site licence, and a range it may not hold, that subscription alone", () => {
+    const checked = checkRecord(
+      {
+        email: 'ann@example.com',
+        familyName: 'Ames',
+        subscriptions: [
+          { dateStarted: '2025-01-01', ipRanges: ['10.0.0.0/8'] },
+          { dateStarted: '2025-01-01', license: 'site', ipRanges: ['10.0.0.0/7'], emailDomains: ['Example.EDU'] },
+          { dateStarted: '2025-01-01', license: 'site', ipRanges: ['10.0.0.1'], emailDomains: ['Example.EDU'] },
+        ],
+      },
+      {},
+    );
+    assert.deepEqual(
+      checked.problems.map((p) => p.pointer),
+      ['/subscriptions/0/ipRanges', '/subscriptions/1/ipRanges/0'],
+    );
+    assert.deepEqual(
+      checked.reader?.subscriptions.map((s) => [s.index, s.values.ipRanges, s.values.emailDomains]),
+      [[2, ['10.0.0.1/32'], ['example.edu']]],
+    );
+  });
+
   it("refuses the row for a problem of the reader's, reporting its subscriptions' problems too", () => {
     const checked = checkRecord(
       { email: 'ann@example.com', familyName: '', subscriptions: [{ dateStarted: 'soon' }] },

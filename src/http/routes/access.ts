@@ -1,43 +1,129 @@
 /**
- * /users/{user_id}/access: the paywall's question, asked on every page view — may this reader
- * see online content now, do they get the print edition, until when, by which products —
- * answered from their subscriptions active now in one indexed read.
+ * The paywall's question, asked on every page view — may this reader see online content now, do
+ * they get the print edition, until when, by which products:
+ * - /users/{user_id}/access: a reader's, from their subscriptions active now and the site licences
+ *   active now whose email domains hold theirs, naming each source; two indexed reads.
+ * - /access?filter[ip]=: an address's, from the site licences active now whose ranges hold it,
+ *   named in relationships.subscriptions; one indexed read of exact keys however many licences
+ *   there are (domain/site-licence.ts).
+ * A credential with the `access` scope may ask both and nothing else.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { nowInSeconds } from '../../domain/dates.js';
-import { ACCESS, AccessAttributes, accessOf } from '../../domain/entitlement.js';
+import {
+  ACCESS,
+  AccessAttributes,
+  networkAccessOf,
+  ReaderAccessAttributes,
+  readerAccessOf,
+} from '../../domain/entitlement.js';
+import { addressKeys, formatAddress, parseWrittenAddress, unmapped } from '../../domain/site-licence.js';
+import { SUBSCRIPTIONS } from '../../domain/subscription.js';
+import { errors } from '../errors.js';
 import { errorResponses, SelfLinks, singleDocument } from '../jsonapi/documents.js';
 import { UserParams } from '../jsonapi/params.js';
+import { queryString } from '../jsonapi/links.js';
 import type { RouteOptions } from './options.js';
 import { noSuchUser } from './users.js';
 
-const AccessResource = Type.Object({
+/** Who may ask: a reader's credential (`read` and above), or a paywall's own (`access`). */
+const ACCESS_CHECK = { scope: ['read', 'access'] } as const;
+
+const ReaderAccessResource = Type.Object({
   type: Type.Literal(ACCESS),
   id: Type.String({ description: "The user's id." }),
-  attributes: AccessAttributes,
+  attributes: ReaderAccessAttributes,
   links: SelfLinks,
 });
+
+const NetworkAccessResource = Type.Object({
+  type: Type.Literal(ACCESS),
+  id: Type.String({
+    description:
+      'The address asked about, in its one written form (RFC 5952 for IPv6; an IPv4-mapped address as the IPv4 address it maps).',
+  }),
+  attributes: AccessAttributes,
+  relationships: Type.Object({
+    subscriptions: Type.Object(
+      {
+        data: Type.Array(Type.Object({ type: Type.Literal(SUBSCRIPTIONS), id: Type.String() })),
+      },
+      { description: 'The active site licences whose ranges hold the address, by id.' },
+    ),
+  }),
+  links: SelfLinks,
+});
+
+const NetworkQuery = Type.Object(
+  {
+    'filter[ip]': Type.String({
+      maxLength: 100,
+      description:
+        'The address to answer for: IPv4 (no leading zeros) or IPv6 (no zone id); an IPv4-mapped IPv6 address is the IPv4 address it maps.',
+    }),
+  },
+  { additionalProperties: false },
+);
 
 export const accessRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { store, baseUrl }) => {
   app.get(
     '/users/:user_id/access',
     {
+      config: ACCESS_CHECK,
       schema: {
         params: UserParams,
-        response: { 200: singleDocument(AccessResource), ...errorResponses(404, 406) },
+        response: { 200: singleDocument(ReaderAccessResource), ...errorResponses(404, 406) },
       },
     },
     async (request) => {
       const { user_id } = request.params;
-      const active = await store.activeSubscriptionsOf(user_id, nowInSeconds());
-      if (!active) throw noSuchUser(user_id);
+      const now = nowInSeconds();
+      // Both at once: on PostgreSQL two statements on two connections, one round trip's wait.
+      const [own, byDomain] = await Promise.all([
+        store.activeSubscriptionsOf(user_id, now),
+        store.licencesOfReader(user_id, now),
+      ]);
+      if (!own) throw noSuchUser(user_id);
       return {
         data: {
           type: ACCESS,
           id: user_id,
-          attributes: accessOf(active),
+          attributes: readerAccessOf(own, byDomain),
           links: { self: `${baseUrl(request)}/users/${user_id}/access` },
+        },
+      };
+    },
+  );
+
+  app.get(
+    '/access',
+    {
+      config: ACCESS_CHECK,
+      schema: {
+        querystring: NetworkQuery,
+        response: { 200: singleDocument(NetworkAccessResource), ...errorResponses(400, 406) },
+      },
+    },
+    async (request) => {
+      const written = parseWrittenAddress(request.query['filter[ip]']);
+      if (!written.ok) throw errors.invalidQueryParameter('filter[ip]', `filter[ip] ${written.problem}`);
+      const licences = await store.licencesOfNetwork(addressKeys(unmapped(written.value)), nowInSeconds());
+      const { access, licences: granting } = networkAccessOf(licences);
+      const base = baseUrl(request);
+      // The id is the address as asked, in its one written form: a mapped address stays IPv6 there.
+      const id = formatAddress(written.value);
+      return {
+        data: {
+          type: ACCESS,
+          id,
+          attributes: access,
+          relationships: {
+            subscriptions: {
+              data: granting.map((licence) => ({ type: SUBSCRIPTIONS, id: licence.id })),
+            },
+          },
+          links: { self: `${base}/access?${queryString([['filter[ip]', id]])}` },
         },
       };
     },

@@ -25,6 +25,14 @@ export const CITUS_LAYOUT = {
   products: { kind: 'reference', why: 'the catalogue: small, read with every subscription' },
   newsletters: { kind: 'reference', why: 'the catalogue: small, read with every membership' },
   api_keys: { kind: 'reference', why: 'credentials: a handful of rows, read by every request' },
+  site_ranges: {
+    kind: 'reference',
+    why: "the keys of site licences' networks: an address's lookup reads them on one node, then only the shards of the licences found, never every shard; written rarely (a licence's change)",
+  },
+  site_domains: {
+    kind: 'reference',
+    why: "the keys of site licences' email domains: read beside the reader on their own shard, then only the licences' owners' shards",
+  },
   users: { kind: 'distributed', by: 'id', why: 'the readers: every request about one reads or writes its row' },
   subscriptions: {
     kind: 'distributed',

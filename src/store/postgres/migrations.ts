@@ -710,4 +710,41 @@ export const postgresMigrations: readonly PostgresMigration[] = [
       ALTER TABLE audit_log ADD COLUMN consent_change jsonb;
     `,
   },
+  {
+    version: 31,
+    name: 'site licences: their networks, email domains and seats',
+    sql: `
+      -- A site licence's terms as written (site-licence.ts), for reading the subscription back: the
+      -- ranges and domains as JSON arrays, null for none.
+      ALTER TABLE subscriptions ADD COLUMN ip_ranges text, ADD COLUMN email_domains text,
+        ADD COLUMN seats integer CHECK (seats IS NULL OR seats >= 1);
+      -- The same terms as keys to find the licences by, written with the subscription. A range is
+      -- (prefix length, network): an address asks for its network at each prefix length a range may
+      -- have, each an exact probe of the primary key, whatever the number of licences and however
+      -- their ranges overlap. The network is 4 bytes (IPv4) or 16 (IPv6), so a prefix length names
+      -- one family's keys. No foreign key: on Citus these are reference tables (citus.ts), which
+      -- cannot refer to the sharded subscriptions; every write and erasure of a subscription
+      -- writes them itself.
+      CREATE TABLE site_ranges (
+        prefix_length smallint NOT NULL,
+        network bytea NOT NULL,
+        family smallint NOT NULL CHECK (family IN (4, 6)),
+        user_id bigint NOT NULL,
+        subscription_id bigint NOT NULL,
+        PRIMARY KEY (prefix_length, network, user_id, subscription_id),
+        CHECK (length(network) = CASE family WHEN 4 THEN 4 ELSE 16 END),
+        CHECK (prefix_length BETWEEN CASE family WHEN 4 THEN 8 ELSE 32 END AND CASE family WHEN 4 THEN 32 ELSE 128 END)
+      );
+      CREATE INDEX site_ranges_subscription ON site_ranges (user_id, subscription_id);
+      -- A domain as written: acme.com exactly, *.acme.com for every domain below it; a reader's
+      -- domain asks for itself and for the wildcard of each of its parents.
+      CREATE TABLE site_domains (
+        domain text COLLATE "C" NOT NULL,
+        user_id bigint NOT NULL,
+        subscription_id bigint NOT NULL,
+        PRIMARY KEY (domain, user_id, subscription_id)
+      );
+      CREATE INDEX site_domains_subscription ON site_domains (user_id, subscription_id);
+    `,
+  },
 ];

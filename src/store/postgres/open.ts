@@ -20,6 +20,7 @@ import { postgresDeliveryComplaints } from './delivery-complaints.js';
 import { postgresHolds } from './holds.js';
 import { postgresTemporaryAddresses } from './temporary-addresses.js';
 import { postgresConsents } from './consents.js';
+import { postgresSiteLicences } from './site-licences.js';
 import { postgresIdempotency } from './idempotency.js';
 import { knownUsers } from './known-users.js';
 import { postgresMigrations, type PostgresMigration } from './migrations.js';
@@ -94,6 +95,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
     ...postgresTemporaryAddresses(database),
     ...postgresDeliveryComplaints(database),
     ...postgresConsents(database),
+    ...postgresSiteLicences(database),
     ...postgresDeliveries(database),
     ...postgresProducts(database, resources),
     ...postgresNewsletters(database),

@@ -14,6 +14,7 @@ import { instantValue, type Row } from '../sql/rows.js';
 import {
   activeSubscriptionsOfUser,
   activeUsersQuery,
+  listText,
   pendingStart,
   SUBSCRIPTION_COLUMNS,
   subscriptionCountsQuery,
@@ -26,6 +27,8 @@ import { auditInsert, versionCondition, violates, type PostgresDatabase } from '
 import type { KnownUsers } from './known-users.js';
 import type { ProductResources } from './product-resources.js';
 import type { PostgresReferences } from './references.js';
+import { siteKeysChange } from '../sql/site-licences.js';
+import { DELETE_SUBSCRIPTION_SITE_KEYS, writeSiteKeys } from './site-licences.js';
 
 const SUBSCRIPTION_SELECT = `SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions`;
 
@@ -50,7 +53,7 @@ export const FIRST_SUBSCRIPTIONS_OF_USERS_CITUS = `SELECT ${SUBSCRIPTION_COLUMNS
  * ended (28,000 index entries at 10,000 users). Each column more would be copied for every
  * subscription of the user.
  */
-const USERS_SUBSCRIPTIONS = raw(`(SELECT user_id, expired, date_started, date_ended, resource, product_id
+const USERS_SUBSCRIPTIONS = raw(`(SELECT id, user_id, expired, date_started, date_ended, resource, product_id
     FROM subscriptions WHERE user_id = $1 OFFSET 0)`);
 
 /**
@@ -98,23 +101,28 @@ export function postgresSubscriptions(
     const record = auditInsert(params, audit, 'create', 'subscriptions', 'id', 'user_id', 's');
     const insert = `WITH s AS (
         INSERT INTO subscriptions (user_id, date_started, pending_start, date_ended, external_identifier, license,
-          resource, trial, product_id, delivery_days)
+          resource, trial, product_id, delivery_days, ip_ranges, email_domains, seats)
         SELECT $1::bigint, $2::timestamptz, $9::timestamptz, $3::timestamptz, $4::text, $5::text, $6::text,
-          $7::boolean, $8::text, $10::integer
+          $7::boolean, $8::text, $10::integer, $11::text, $12::text, $13::integer
         WHERE EXISTS (SELECT 1 FROM users WHERE id = $1::bigint)
         RETURNING ${SUBSCRIPTION_COLUMNS}
       ), a AS (${record})
       SELECT * FROM s`;
     try {
-      // Without a product, one statement; with one, the product is made sure of first, in the same transaction.
+      // Without a product or a licence's keys, one statement; with them, the product is made sure
+      // of first and the keys written after, in the same transaction.
+      const siteKeys = siteKeysChange(undefined, values);
       const [row] =
-        values.productId === null
+        values.productId === null && !siteKeys
           ? await database.rows(insert, params)
           : await database.transaction(async (client) => {
               const user = await client.query('SELECT 1 FROM users WHERE id = $1 FOR KEY SHARE', [userId]);
               if (user.rowCount === 0) return [];
               await attachProduct(client, values.productId, audit);
-              return (await client.query(insert, params)).rows as Row[];
+              const rows = (await client.query(insert, params)).rows as Row[];
+              const created = rows[0];
+              if (siteKeys && created) await writeSiteKeys(client, userId, String(created.id), values);
+              return rows;
             });
       return row && toStoredSubscription(row);
     } catch (error) {
@@ -201,13 +209,15 @@ export function postgresSubscriptions(
       const updated = await client.query(
         `WITH s AS (
            UPDATE subscriptions SET date_started = $2, pending_start = $9, date_ended = $3, external_identifier = $4, license = $5,
-             resource = $6, trial = $7, product_id = $8, delivery_days = $10, version = version + 1, updated_at = now()
-           WHERE user_id = $1 AND id = $11
+             resource = $6, trial = $7, product_id = $8, delivery_days = $10, ip_ranges = $11, email_domains = $12,
+             seats = $13, version = version + 1, updated_at = now()
+           WHERE user_id = $1 AND id = $14
            RETURNING ${SUBSCRIPTION_COLUMNS}
          ), a AS (${record})
          SELECT * FROM s`,
         params,
       );
+      if (siteKeysChange(current, next)) await writeSiteKeys(client, userId, id, next);
       return toStoredSubscription(updated.rows[0] as Row);
     });
   }
@@ -244,7 +254,15 @@ export function postgresSubscriptions(
   }
 
   async function deleteSubscription(userId: string, id: string, audit: AuditContext, ifVersion?: IfVersion) {
-    return database.deleteRow('subscriptions', 'user_id = $1 AND id = $2', [userId, id], 'user_id', audit, ifVersion);
+    return database.deleteRow(
+      'subscriptions',
+      'user_id = $1 AND id = $2',
+      [userId, id],
+      'user_id',
+      audit,
+      ifVersion,
+      DELETE_SUBSCRIPTION_SITE_KEYS,
+    );
   }
 
   async function lapseSubscriptions(now: number, audit: AuditContext, limit: number): Promise<number> {
@@ -303,7 +321,10 @@ export function postgresSubscriptions(
   };
 }
 
-/** A subscription's values as $1…$10: user id, dates as Dates, the rest as they are, then pending_start and delivery_days. */
+/**
+ * A subscription's values as $1…$13: user id, dates as Dates, the rest as they are, then
+ * pending_start, delivery_days, and a site licence's ip_ranges, email_domains and seats.
+ */
 export function subscriptionParams(userId: string, v: SubscriptionValues): unknown[] {
   return [
     userId,
@@ -316,6 +337,9 @@ export function subscriptionParams(userId: string, v: SubscriptionValues): unkno
     v.productId,
     instant(pendingStart(v.dateStarted)),
     v.deliveryDays,
+    listText(v.ipRanges),
+    listText(v.emailDomains),
+    v.seats,
   ];
 }
 

@@ -44,6 +44,8 @@ import { auditInsert, versionCondition, type PostgresDatabase } from './database
 import type { KnownUsers } from './known-users.js';
 import type { PostgresReferences } from './references.js';
 import { subscriptionParams } from './subscriptions.js';
+import { siteKeysChange } from '../sql/site-licences.js';
+import { DELETE_USER_SITE_KEYS, writeSiteKeys } from './site-licences.js';
 
 /**
  * Users with their newsletters, those of the user `owner` names. A read of one user names it by
@@ -160,15 +162,21 @@ export function postgresUsers(
       const subscriptions = batch.flatMap(({ subscriptions }, i) =>
         subscriptions.map((v) => subscriptionParams(ids[i] as string, v)),
       );
+      const licences = batch.some(({ subscriptions }) => subscriptions.some((v) => siteKeysChange(undefined, v)));
       if (subscriptions.length > 0) {
         const { rows: created } = await client.query(
           `INSERT INTO subscriptions (user_id, date_started, date_ended, external_identifier, license, resource,
-             trial, product_id, pending_start, delivery_days)
+             trial, product_id, pending_start, delivery_days, ip_ranges, email_domains, seats)
            SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::timestamptz[], $4::text[], $5::text[],
-             $6::text[], $7::boolean[], $8::text[], $9::timestamptz[], $10::integer[])
-           ${audit ? `RETURNING ${SUBSCRIPTION_COLUMNS}` : ''}`,
-          Array.from({ length: 10 }, (_, column) => subscriptions.map((params) => params[column])),
+             $6::text[], $7::boolean[], $8::text[], $9::timestamptz[], $10::integer[], $11::text[], $12::text[],
+             $13::integer[])
+           ${audit || licences ? `RETURNING ${SUBSCRIPTION_COLUMNS}` : ''}`,
+          Array.from({ length: 13 }, (_, column) => subscriptions.map((params) => params[column])),
         );
+        // A site licence's keys, from the terms each row returned holds.
+        for (const s of created.map(toStoredSubscription)) {
+          if (siteKeysChange(undefined, s)) await writeSiteKeys(client, s.userId, s.id, s);
+        }
         if (audit) {
           // Named by the values each holds, which the rows returned carry, in whatever order they come.
           const stored = created.map(toStoredSubscription);
@@ -404,6 +412,8 @@ export function postgresUsers(
           'DELETE FROM user_emails WHERE email_lower = $2 AND EXISTS (SELECT 1 FROM d)',
           // On Citus no foreign key can reach these from the sharded users (see citus.ts): erased here.
           'DELETE FROM idempotency_keys WHERE user_id IN (SELECT id FROM d)',
+          // Nor the keys of the reader's site licences, reference tables there (migration 31).
+          ...DELETE_USER_SITE_KEYS,
         ],
         client,
       );

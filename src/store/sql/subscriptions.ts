@@ -12,7 +12,7 @@ import { join, raw, sql, type Dialect, type Sql } from './builder.js';
 import { boolean, instantValue, seconds, type Row } from './rows.js';
 
 export const SUBSCRIPTION_COLUMNS = `id, user_id, date_started, date_ended, external_identifier, license, resource,
-  trial, expired, product_id, delivery_days, version`;
+  trial, expired, product_id, delivery_days, ip_ranges, email_domains, seats, version`;
 
 /** The same columns of the table named `alias` in a join. */
 export function subscriptionColumnsOf(alias: string): string {
@@ -34,8 +34,20 @@ export function toStoredSubscription(row: Row): StoredSubscription {
     expired: boolean(row.expired),
     productId: row.product_id as string | null,
     deliveryDays: row.delivery_days === null || row.delivery_days === undefined ? null : Number(row.delivery_days),
+    ipRanges: listOf(row.ip_ranges),
+    emailDomains: listOf(row.email_domains),
+    seats: row.seats === null || row.seats === undefined ? null : Number(row.seats),
     version: Number(row.version),
   };
+}
+
+/** A site licence's ranges or domains as kept: JSON text, null for none. */
+export function listText(values: readonly string[]): string | null {
+  return values.length === 0 ? null : JSON.stringify(values);
+}
+
+function listOf(text: unknown): string[] {
+  return typeof text === 'string' ? (JSON.parse(text) as string[]) : [];
 }
 
 /** The subscriptions (`alias`) in a status at `at`, an instant as the dialect takes it. */
@@ -175,13 +187,14 @@ export function activeSubscriptionsOfUser(
   const resource = ownResource
     ? raw('s.resource')
     : raw('coalesce(s.resource, (SELECT p.resource FROM products p WHERE p.id = s.product_id))');
-  return sql`SELECT s.product_id, s.date_ended, ${resource} AS resource
+  return sql`SELECT s.id, s.product_id, s.date_ended, ${resource} AS resource
     FROM ${from} s WHERE s.user_id = ${user} AND ${statusCondition('s', 'active', at)}`;
 }
 
 /** A row of a query of active subscriptions: what access needs of one. */
 export function toActiveSubscription(row: Row): ActiveSubscription {
   return {
+    id: String(row.id),
     productId: row.product_id as string | null,
     resource: row.resource as Resource | null,
     dateEnded: row.date_ended === null ? null : seconds(row.date_ended),

@@ -21,6 +21,7 @@ import { sqliteDeliveryComplaints } from './delivery-complaints.js';
 import { sqliteHolds } from './holds.js';
 import { sqliteTemporaryAddresses } from './temporary-addresses.js';
 import { sqliteConsents, sqliteConsentWriter } from './consents.js';
+import { sqliteSiteLicences } from './site-licences.js';
 import { sqliteIdempotency } from './idempotency.js';
 import { sqliteMigrations, type SqliteMigration } from './migrations.js';
 import { sqlitePasswordResets } from './password-resets.js';
@@ -87,6 +88,7 @@ export function openSqliteStore(options: SqliteOptions): Store {
       ...sqliteTemporaryAddresses(database),
       ...sqliteDeliveryComplaints(database),
       ...sqliteConsents(database, consentWriter),
+      ...sqliteSiteLicences(database),
       ...sqliteDeliveries(database),
       ...sqliteProducts(database),
       ...sqliteNewsletters(database),

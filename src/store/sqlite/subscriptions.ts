@@ -11,6 +11,7 @@ import { raw } from '../sql/builder.js';
 import {
   activeSubscriptionsOfUser,
   activeUsersQuery,
+  listText,
   pendingStart,
   SUBSCRIPTION_COLUMNS,
   subscriptionColumnsOf,
@@ -20,11 +21,14 @@ import {
   toStoredSubscription,
   toSubscriptionCount,
 } from '../sql/subscriptions.js';
+import { siteKeysChange } from '../sql/site-licences.js';
 import { requireVersion, type SqliteDatabase } from './database.js';
 import type { SqliteReferences } from './references.js';
+import { DELETE_SUBSCRIPTION_SITE_KEYS, sqliteSiteKeys } from './site-licences.js';
 
 export function sqliteSubscriptions(database: SqliteDatabase, references: SqliteReferences): SubscriptionStore {
   const { db } = database;
+  const siteKeys = sqliteSiteKeys(database);
 
   const insert = db.prepare(`${INSERT_SUBSCRIPTION} RETURNING ${SUBSCRIPTION_COLUMNS}`);
 
@@ -46,6 +50,7 @@ export function sqliteSubscriptions(database: SqliteDatabase, references: Sqlite
         if (!userExists.get(userId)) return undefined;
         attachProduct(values.productId, audit);
         const created = toStoredSubscription(insert.get(subscriptionParams(userId, values)) as Row);
+        if (siteKeysChange(undefined, created)) siteKeys.write(userId, created.id, created);
         database.record(audit, 'create', 'subscriptions', created.id, userId);
         return created;
       })
@@ -108,8 +113,8 @@ export function sqliteSubscriptions(database: SqliteDatabase, references: Sqlite
   const update = db.prepare(`
     UPDATE subscriptions SET date_started = @date_started, pending_start = @pending_start, date_ended = @date_ended,
       external_identifier = @external_identifier, license = @license, resource = @resource,
-      trial = @trial, product_id = @product_id, delivery_days = @delivery_days, version = version + 1,
-      updated_at = unixepoch()
+      trial = @trial, product_id = @product_id, delivery_days = @delivery_days, ip_ranges = @ip_ranges,
+      email_domains = @email_domains, seats = @seats, version = version + 1, updated_at = unixepoch()
     WHERE user_id = @user_id AND id = @id
     RETURNING ${SUBSCRIPTION_COLUMNS}`);
 
@@ -129,6 +134,7 @@ export function sqliteSubscriptions(database: SqliteDatabase, references: Sqlite
         const next = change(current);
         if (next.productId !== current.productId) attachProduct(next.productId, audit);
         const updated = update.get({ ...subscriptionParams(userId, next), id }) as Row;
+        if (siteKeysChange(current, next)) siteKeys.write(userId, id, next);
         database.record(audit, 'update', 'subscriptions', id, userId);
         return toStoredSubscription(updated);
       })
@@ -156,10 +162,16 @@ export function sqliteSubscriptions(database: SqliteDatabase, references: Sqlite
   }
 
   const remove = db.prepare('DELETE FROM subscriptions WHERE user_id = ? AND id = ?');
+  const removeSiteKeys = DELETE_SUBSCRIPTION_SITE_KEYS.map((text) => db.prepare(text));
 
   async function deleteSubscription(userId: string, id: string, audit: AuditContext, ifVersion?: IfVersion) {
-    return database.deleteRow(version, remove, [userId, id], ifVersion, () =>
-      database.record(audit, 'delete', 'subscriptions', id, userId),
+    return database.deleteRow(
+      version,
+      remove,
+      [userId, id],
+      ifVersion,
+      () => database.record(audit, 'delete', 'subscriptions', id, userId),
+      removeSiteKeys,
     );
   }
 
@@ -209,9 +221,9 @@ export function sqliteSubscriptions(database: SqliteDatabase, references: Sqlite
 /** A new subscription, from `subscriptionParams`. */
 export const INSERT_SUBSCRIPTION = `
   INSERT INTO subscriptions (user_id, date_started, pending_start, date_ended, external_identifier, license,
-    resource, trial, product_id, delivery_days)
+    resource, trial, product_id, delivery_days, ip_ranges, email_domains, seats)
   VALUES (@user_id, @date_started, @pending_start, @date_ended, @external_identifier, @license, @resource, @trial,
-    @product_id, @delivery_days)`;
+    @product_id, @delivery_days, @ip_ranges, @email_domains, @seats)`;
 
 /** A subscription's values as named parameters (booleans as 0 and 1). */
 export function subscriptionParams(userId: string, v: SubscriptionValues): Row {
@@ -226,5 +238,8 @@ export function subscriptionParams(userId: string, v: SubscriptionValues): Row {
     trial: v.trial ? 1 : 0,
     product_id: v.productId,
     delivery_days: v.deliveryDays,
+    ip_ranges: listText(v.ipRanges),
+    email_domains: listText(v.emailDomains),
+    seats: v.seats,
   };
 }

@@ -42,6 +42,8 @@ import type { SqliteConsentWriter } from './consents.js';
 import { requireVersion, type SqliteDatabase } from './database.js';
 import type { SqliteReferences } from './references.js';
 import { INSERT_SUBSCRIPTION, subscriptionParams } from './subscriptions.js';
+import { siteKeysChange } from '../sql/site-licences.js';
+import { DELETE_USER_SITE_KEYS, sqliteSiteKeys } from './site-licences.js';
 
 const USER_ROW_COLUMNS = `id, email, ${USER_COLUMNS.join(', ')},
     (SELECT json_group_array(newsletter_id) FROM
@@ -65,6 +67,7 @@ export function sqliteUsers(
       ${USER_COLUMNS.map((c) => `@${c}`).join(', ')})`);
   const voidResetTokens = db.prepare('DELETE FROM password_reset_tokens WHERE user_id = ?');
   const importSubscription = db.prepare(INSERT_SUBSCRIPTION);
+  const siteKeys = sqliteSiteKeys(database);
 
   function insert(user: NewUser): string {
     return String(uniqueEmail(() => insertUser.run(userRow(user)).lastInsertRowid));
@@ -109,6 +112,7 @@ export function sqliteUsers(
           consentTo(id, user.newsletters, optIn, 'import', audit);
           for (const values of subscriptions) {
             const created = String(importSubscription.run(subscriptionParams(id, values)).lastInsertRowid);
+            if (siteKeysChange(undefined, values)) siteKeys.write(id, created, values);
             if (!audit) continue;
             const names = { ...audit, attributes: subscriptionAttributeNames(values) };
             database.record(names, 'create', 'subscriptions', created, id);
@@ -258,6 +262,9 @@ export function sqliteUsers(
     'DELETE FROM sign_in_attempts WHERE email_lower = (SELECT email_lower FROM users WHERE id = ?)',
   );
 
+  // A licence's keys name its owner without a foreign key (see migration 31): they go first.
+  const forgetSiteKeys = DELETE_USER_SITE_KEYS.map((text) => db.prepare(text));
+
   async function deleteUser(id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean> {
     const deleted = database.deleteRow(
       userVersion,
@@ -265,7 +272,7 @@ export function sqliteUsers(
       [id],
       ifVersion,
       () => database.record(audit, 'delete', 'users', id, id),
-      [forgetAttempts],
+      [forgetAttempts, ...forgetSiteKeys],
     );
     // The rows are zeroed in the file (secure_delete), but the write-ahead log still holds the
     // pages as they were: copy it into the file and empty it, so nothing of the reader is left.

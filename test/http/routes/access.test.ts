@@ -1,6 +1,7 @@
 /**
  * GET /users/{id}/access over real HTTP on both stores: what a reader's subscriptions active now
- * give them, the paywall's question.
+ * give them, the paywall's question, and which give it. (What site licences give through the
+ * reader's email domain: site-licences.test.ts.)
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
@@ -43,17 +44,36 @@ forEachStoreAndCitus((kind) => {
   describe('GET /users/{id}/access', () => {
     it('gives online, not print, until the end of an active online subscription', async () => {
       const user = await createUser(service.client);
-      await subscribe(user, { resource: 'online', dateStarted: inDays(-30), dateEnded: inDays(30) });
-      assert.deepEqual(await accessOf(user), { online: true, print: false, until: inDays(30), products: [] });
+      const id = await subscribe(user, { resource: 'online', dateStarted: inDays(-30), dateEnded: inDays(30) });
+      assert.deepEqual(await accessOf(user), {
+        online: true,
+        print: false,
+        until: inDays(30),
+        products: [],
+        sources: [{ subscription: id, via: 'own' }],
+      });
     });
 
     it('gives both for print-online, until the latest end, with the products of the active subscriptions', async () => {
       const [a, b] = [uniqueId('a'), uniqueId('b')];
       const user = await createUser(service.client);
-      await subscribe(user, { resource: 'print-online', dateStarted: inDays(-30), dateEnded: inDays(10) }, b);
-      await subscribe(user, { resource: 'online', dateStarted: inDays(-30), dateEnded: inDays(40) }, a);
+      const first = await subscribe(
+        user,
+        { resource: 'print-online', dateStarted: inDays(-30), dateEnded: inDays(10) },
+        b,
+      );
+      const second = await subscribe(user, { resource: 'online', dateStarted: inDays(-30), dateEnded: inDays(40) }, a);
       await subscribe(user, { resource: 'online', dateStarted: inDays(-30), dateEnded: inDays(-1) }, uniqueId('old'));
-      assert.deepEqual(await accessOf(user), { online: true, print: true, until: inDays(40), products: [a, b] });
+      assert.deepEqual(await accessOf(user), {
+        online: true,
+        print: true,
+        until: inDays(40),
+        products: [a, b],
+        sources: [
+          { subscription: first, via: 'own' },
+          { subscription: second, via: 'own' },
+        ],
+      });
     });
 
     it("takes the product's resource for a subscription that names none", async () => {
@@ -62,8 +82,14 @@ forEachStoreAndCitus((kind) => {
         data: { type: 'products', id: paper, attributes: { name: 'Paper', resource: 'print' } },
       });
       const user = await createUser(service.client);
-      await subscribe(user, { resource: null, dateStarted: inDays(-1), dateEnded: null }, paper);
-      assert.deepEqual(await accessOf(user), { online: false, print: true, until: null, products: [paper] });
+      const id = await subscribe(user, { resource: null, dateStarted: inDays(-1), dateEnded: null }, paper);
+      assert.deepEqual(await accessOf(user), {
+        online: false,
+        print: true,
+        until: null,
+        products: [paper],
+        sources: [{ subscription: id, via: 'own' }],
+      });
     });
 
     it('gives nothing for subscriptions not begun, ended or expired', async () => {
@@ -72,7 +98,7 @@ forEachStoreAndCitus((kind) => {
       await subscribe(user, { resource: 'print-online', dateStarted: inDays(-20), dateEnded: inDays(-2) });
       const expiring = await subscribe(user, { resource: 'print-online', dateStarted: inDays(-20), dateEnded: null });
       await service.client.put(`/users/${user}/subscriptions/${expiring}/expire`);
-      assert.deepEqual(await accessOf(user), { online: false, print: false, until: null, products: [] });
+      assert.deepEqual(await accessOf(user), { online: false, print: false, until: null, products: [], sources: [] });
     });
 
     it('answers 404 for a user that does not exist, or an id that cannot be one', async () => {

@@ -29,6 +29,10 @@ forEachStoreAndCitus((kind) => {
         ...document.data.attributes,
         expired: false,
         deliveryDays: null,
+        // A site licence's terms, none sent (site-licences.test.ts).
+        ipRanges: [],
+        emailDomains: [],
+        seats: null,
         status: 'ended',
       });
       assert.deepEqual(data.relationships, { product: { data: null } });

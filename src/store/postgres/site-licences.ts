@@ -1,0 +1,108 @@
+/**
+ * Site licences on PostgreSQL: their keys written with the subscription (in its transaction), and
+ * the reads that find the active ones of an address and of a reader. On a single server each read
+ * is one statement, the keys joined to the licences. On Citus the keys are reference tables and
+ * the subscriptions sharded by user, which one statement could only join on every shard: the keys
+ * are read first (on the user's shard for a reader, where a reference table has a copy), then the
+ * licences they name, by their owners' ids, on those owners' shards alone.
+ */
+import type pg from 'pg';
+import type { SubscriptionValues } from '../../domain/subscription.js';
+import type { SiteLicenceStore } from '../port.js';
+import { raw } from '../sql/builder.js';
+import { instantValue } from '../sql/rows.js';
+import {
+  activeLicencesAmong,
+  licenceKeysOfNetwork,
+  licenceKeysOfReader,
+  licencesOfNetwork,
+  licencesOfReader,
+  rangeRowsOf,
+  toActiveLicence,
+} from '../sql/site-licences.js';
+import type { PostgresDatabase } from './database.js';
+import type { Row } from '../sql/rows.js';
+
+/** The statements that remove the keys of a deleted subscription (`d`, see database.deleteRow; $1 its user). */
+export const DELETE_SUBSCRIPTION_SITE_KEYS = [
+  'DELETE FROM site_ranges WHERE user_id = $1 AND subscription_id IN (SELECT id FROM d)',
+  'DELETE FROM site_domains WHERE user_id = $1 AND subscription_id IN (SELECT id FROM d)',
+];
+
+/** The statements that remove the keys of every licence of an erased user (`d`). */
+export const DELETE_USER_SITE_KEYS = [
+  'DELETE FROM site_ranges WHERE user_id IN (SELECT id FROM d)',
+  'DELETE FROM site_domains WHERE user_id IN (SELECT id FROM d)',
+];
+
+/**
+ * Writes a licence's keys anew on the write's connection, inside its transaction: each statement
+ * apart, as a deletion and an insertion of the same key in one statement would collide.
+ */
+export async function writeSiteKeys(
+  client: pg.ClientBase,
+  userId: string,
+  subscriptionId: string,
+  terms: Pick<SubscriptionValues, 'ipRanges' | 'emailDomains'>,
+): Promise<void> {
+  const keys = [userId, subscriptionId];
+  await client.query('DELETE FROM site_ranges WHERE user_id = $1 AND subscription_id = $2', keys);
+  await client.query('DELETE FROM site_domains WHERE user_id = $1 AND subscription_id = $2', keys);
+  const ranges = rangeRowsOf(terms);
+  if (ranges.length > 0) {
+    await client.query(
+      `INSERT INTO site_ranges (prefix_length, network, family, user_id, subscription_id)
+       SELECT x.prefix_length, x.network, x.family, $1, $2
+       FROM unnest($3::smallint[], $4::bytea[], $5::smallint[]) AS x(prefix_length, network, family)`,
+      [...keys, ranges.map((r) => r.prefixLength), ranges.map((r) => r.network), ranges.map((r) => r.family)],
+    );
+  }
+  if (terms.emailDomains.length > 0) {
+    await client.query(
+      'INSERT INTO site_domains (domain, user_id, subscription_id) SELECT x, $1, $2 FROM unnest($3::text[]) AS x',
+      [...keys, terms.emailDomains],
+    );
+  }
+}
+
+const OF_READER = licencesOfReader('postgres', raw('$1'), raw('$2')).render('postgres').text;
+const KEYS_OF_READER = licenceKeysOfReader(raw('$1')).render('postgres').text;
+
+export function postgresSiteLicences(database: PostgresDatabase): SiteLicenceStore {
+  /** Citus's second read: the active licences among those the keys named, on their owners' shards. */
+  async function activeAmong(keys: Row[], at: Date) {
+    if (keys.length === 0) return [];
+    const pairs = keys.map((row) => ({ userId: String(row.user_id), subscriptionId: String(row.subscription_id) }));
+    // The read names the users and the ids apart (each a list the shards are pruned by), so it may
+    // find a user's other subscription of a named id: only the pairs named are the licences.
+    const named = new Set(pairs.map((p) => `${p.userId}/${p.subscriptionId}`));
+    return (await database.rows(activeLicencesAmong(pairs, at)))
+      .map(toActiveLicence)
+      .filter((licence) => named.has(`${licence.userId}/${licence.id}`));
+  }
+
+  return {
+    async licencesOfNetwork(keys, now) {
+      const at = instantValue('postgres', now) as Date;
+      // Prepared once per family (its number of keys): parsing and planning a hundred probes on
+      // every call would cost more than running them. Each probe is an equality, so the plan
+      // kept for every address is the one made for the first.
+      const family = keys[0]?.family ?? 4;
+      if (!database.citus) {
+        const rows = await database.preparedRows(`licences-of-network-${family}`, licencesOfNetwork(keys, at));
+        return rows.map(toActiveLicence);
+      }
+      return activeAmong(
+        await database.preparedRows(`licence-keys-of-network-${family}`, licenceKeysOfNetwork(keys)),
+        at,
+      );
+    },
+    async licencesOfReader(userId, now) {
+      const at = instantValue('postgres', now) as Date;
+      if (!database.citus) {
+        return (await database.preparedRows('licences-of-reader', OF_READER, [userId, at])).map(toActiveLicence);
+      }
+      return activeAmong(await database.preparedRows('licence-keys-of-reader', KEYS_OF_READER, [userId]), at);
+    },
+  };
+}

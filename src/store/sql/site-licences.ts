@@ -1,0 +1,135 @@
+/**
+ * Site licences as every adapter keeps them: the keys their ranges and domains are found by
+ * (site_ranges, site_domains, migration 31), derived from the terms a subscription holds, and the
+ * reads that find the active licences of an address or of a reader's domain. See
+ * domain/site-licence.ts for why a range is a key and an address many.
+ */
+import type { ActiveLicence } from '../../domain/entitlement.js';
+import { rangeKeyOf, type RangeKey } from '../../domain/site-licence.js';
+import type { Resource, SubscriptionValues } from '../../domain/subscription.js';
+import { join, raw, sql, type Sql } from './builder.js';
+import { seconds, type Row } from './rows.js';
+import { statusCondition } from './subscriptions.js';
+
+/** A row of site_ranges, less the subscription it belongs to. */
+export interface RangeRow {
+  prefixLength: number;
+  network: Buffer;
+  family: number;
+}
+
+type SiteTerms = Pick<SubscriptionValues, 'ipRanges' | 'emailDomains'>;
+
+/** The keys a licence's ranges are kept under. */
+export function rangeRowsOf(terms: SiteTerms): RangeRow[] {
+  return terms.ipRanges.map((written) => {
+    const { family, prefixLength, network } = rangeKeyOf(written);
+    return { family, prefixLength, network: Buffer.from(network) };
+  });
+}
+
+/** Whether a write changes the keys a licence is found by: only then are they written again. */
+export function siteKeysChange(before: SiteTerms | undefined, after: SiteTerms): boolean {
+  const same = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((v, i) => v === b[i]);
+  if (!before) return after.ipRanges.length > 0 || after.emailDomains.length > 0;
+  return !same(before.ipRanges, after.ipRanges) || !same(before.emailDomains, after.emailDomains);
+}
+
+/**
+ * What an active licence gives, read with it: its own resource, or else its product's (products
+ * are a reference table on Citus, so this routes wherever the subscription does).
+ */
+const LICENCE_COLUMNS = raw(`s.id, s.user_id, s.product_id, s.date_ended,
+  coalesce(s.resource, (SELECT p.resource FROM products p WHERE p.id = s.product_id)) AS resource`);
+
+/** `(prefix_length, network) IN (…)`: an exact probe of the ranges' key for each of an address's keys. */
+export function rangeKeysCondition(alias: string, keys: readonly RangeKey[]): Sql {
+  // The prefix lengths are numbers of ours, spliced as text so that a prepared statement has one
+  // shape per family; the networks are parameters.
+  const pairs = keys.map((key) => sql`(${raw(String(key.prefixLength))}, ${Buffer.from(key.network)})`);
+  return sql`(${raw(alias)}.prefix_length, ${raw(alias)}.network) IN (${join(pairs, ', ')})`;
+}
+
+/**
+ * The licences active at `at` (a value as the dialect takes it) whose ranges hold an address with
+ * these keys: the ranges' primary key probed once per key, each licence then read by its key.
+ */
+export function licencesOfNetwork(keys: readonly RangeKey[], at: unknown): Sql {
+  return sql`SELECT DISTINCT ${LICENCE_COLUMNS} FROM site_ranges r
+    JOIN subscriptions s ON s.user_id = r.user_id AND s.id = r.subscription_id
+    WHERE ${rangeKeysCondition('r', keys)} AND ${statusCondition('s', 'active', at)}`;
+}
+
+/** The licences whose ranges hold an address with these keys, as (user, subscription): Citus's first read. */
+export function licenceKeysOfNetwork(keys: readonly RangeKey[]): Sql {
+  return sql`SELECT DISTINCT r.user_id, r.subscription_id FROM site_ranges r WHERE ${rangeKeysCondition('r', keys)}`;
+}
+
+/**
+ * The licences active at `at` among these (user, subscription) pairs: Citus's second read, which
+ * names the users, so that it goes to their shards alone.
+ */
+export function activeLicencesAmong(pairs: readonly { userId: string; subscriptionId: string }[], at: unknown): Sql {
+  const users = [...new Set(pairs.map((p) => p.userId))];
+  const ids = pairs.map((p) => p.subscriptionId);
+  return sql`SELECT ${LICENCE_COLUMNS} FROM subscriptions s
+    WHERE s.user_id = ANY(${users}::bigint[]) AND s.id = ANY(${ids}::bigint[])
+      AND ${statusCondition('s', 'active', at)}`;
+}
+
+/**
+ * The keys a user's email domain finds licences by, in SQL, from the users' row: the domain, and
+ * the wildcard of each of its parents (`domainKeys` in the domain says the same in TypeScript). A
+ * recursive walk from dot to dot on SQLite; a series of positions on PostgreSQL, where Citus runs
+ * it on the user's shard.
+ */
+export function readerDomainKeys(dialect: 'sqlite' | 'postgres', user: unknown): Sql {
+  if (dialect === 'sqlite') {
+    return sql`WITH RECURSIVE parent(domain) AS (
+        SELECT substr(email_domain, instr(email_domain, '.') + 1) FROM users
+        WHERE id = ${user} AND instr(email_domain, '.') > 0
+        UNION ALL SELECT substr(domain, instr(domain, '.') + 1) FROM parent WHERE instr(domain, '.') > 0
+      )
+      SELECT email_domain AS domain FROM users WHERE id = ${user}
+      UNION ALL SELECT '*.' || domain FROM parent`;
+  }
+  return sql`SELECT u.email_domain AS domain FROM users u WHERE u.id = ${user}
+    UNION ALL SELECT '*.' || substr(u.email_domain, p + 1) FROM users u,
+      generate_series(1, length(u.email_domain)) AS p
+    WHERE u.id = ${user} AND substr(u.email_domain, p, 1) = '.'`;
+}
+
+/** The licences active at `at` whose domains hold the email domain of the user `user`. */
+export function licencesOfReader(dialect: 'sqlite' | 'postgres', user: unknown, at: unknown): Sql {
+  return sql`SELECT DISTINCT ${LICENCE_COLUMNS} FROM site_domains d
+    JOIN subscriptions s ON s.user_id = d.user_id AND s.id = d.subscription_id
+    WHERE ${domainKeysCondition(dialect, user)} AND ${statusCondition('s', 'active', at)}`;
+}
+
+/**
+ * The domains (`d`) among the keys of the user's email domain: each key a probe of the domains'
+ * primary key. On PostgreSQL the keys are made an array first, as a planner knows nothing of how
+ * many a series gives (it guesses a thousand) and would rather read the whole table in a hash.
+ */
+function domainKeysCondition(dialect: 'sqlite' | 'postgres', user: unknown): Sql {
+  const keys = readerDomainKeys(dialect, user);
+  return dialect === 'sqlite'
+    ? sql`d.domain IN (SELECT domain FROM (${keys}))`
+    : sql`d.domain = ANY (ARRAY(SELECT k.domain FROM (${keys}) k))`;
+}
+
+/** The licences whose domains hold the email domain of the user `user`, as (user, subscription): Citus's first read. */
+export function licenceKeysOfReader(user: unknown): Sql {
+  return sql`SELECT DISTINCT d.user_id, d.subscription_id FROM site_domains d
+    WHERE ${domainKeysCondition('postgres', user)}`;
+}
+
+export function toActiveLicence(row: Row): ActiveLicence {
+  return {
+    id: String(row.id),
+    userId: String(row.user_id),
+    productId: row.product_id as string | null,
+    resource: row.resource as Resource | null,
+    dateEnded: row.date_ended === null ? null : seconds(row.date_ended),
+  };
+}

@@ -1,0 +1,58 @@
+/**
+ * Site licences on SQLite: their keys written with the subscription (in its transaction), and
+ * the reads that find the active ones of an address and of a reader.
+ */
+import type { SubscriptionValues } from '../../domain/subscription.js';
+import type { SiteLicenceStore } from '../port.js';
+import { raw } from '../sql/builder.js';
+import { licencesOfNetwork, licencesOfReader, rangeRowsOf, toActiveLicence } from '../sql/site-licences.js';
+import type { SqliteDatabase } from './database.js';
+
+/** Writes a licence's keys anew, inside the caller's transaction. */
+export interface SqliteSiteKeys {
+  write(userId: string, subscriptionId: string, terms: Pick<SubscriptionValues, 'ipRanges' | 'emailDomains'>): void;
+}
+
+/** The statements that remove the keys of a subscription (user id, id), run before it goes. */
+export const DELETE_SUBSCRIPTION_SITE_KEYS = [
+  'DELETE FROM site_ranges WHERE user_id = ? AND subscription_id = ?',
+  'DELETE FROM site_domains WHERE user_id = ? AND subscription_id = ?',
+];
+
+/** The statements that remove the keys of every licence of a user (id), run before an erasure. */
+export const DELETE_USER_SITE_KEYS = [
+  'DELETE FROM site_ranges WHERE user_id = ?',
+  'DELETE FROM site_domains WHERE user_id = ?',
+];
+
+export function sqliteSiteKeys(database: SqliteDatabase): SqliteSiteKeys {
+  const { db } = database;
+  const [removeRanges, removeDomains] = DELETE_SUBSCRIPTION_SITE_KEYS.map((text) => db.prepare(text));
+  const insertRange = db.prepare(
+    'INSERT INTO site_ranges (prefix_length, network, family, user_id, subscription_id) VALUES (?, ?, ?, ?, ?)',
+  );
+  const insertDomain = db.prepare('INSERT INTO site_domains (domain, user_id, subscription_id) VALUES (?, ?, ?)');
+  return {
+    write(userId, subscriptionId, terms) {
+      removeRanges?.run(userId, subscriptionId);
+      removeDomains?.run(userId, subscriptionId);
+      for (const range of rangeRowsOf(terms)) {
+        insertRange.run(range.prefixLength, range.network, range.family, userId, subscriptionId);
+      }
+      for (const domain of terms.emailDomains) insertDomain.run(domain, userId, subscriptionId);
+    },
+  };
+}
+
+export function sqliteSiteLicences(database: SqliteDatabase): SiteLicenceStore {
+  // Prepared once: a statement per family (its number of keys) for networks, one for readers.
+  const ofReader = database.statement(licencesOfReader('sqlite', raw('@user'), raw('@at'))).statement;
+  return {
+    async licencesOfNetwork(keys, now) {
+      return database.all(licencesOfNetwork(keys, now)).map(toActiveLicence);
+    },
+    async licencesOfReader(userId, now) {
+      return (ofReader.all({ user: userId, at: now }) as Record<string, unknown>[]).map(toActiveLicence);
+    },
+  };
+}

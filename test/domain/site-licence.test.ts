@@ -1,0 +1,189 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import {
+  addressKeys,
+  domainKeys,
+  formatAddress,
+  formatRange,
+  parseAddress,
+  parseLicenceDomain,
+  parseRange,
+  parseWrittenAddress,
+  siteTermProblems,
+  type Parsed,
+} from '../../src/domain/site-licence.js';
+
+function value<T>(parsed: Parsed<T>): T {
+  assert.ok(parsed.ok, parsed.ok ? '' : parsed.problem);
+  return parsed.value;
+}
+
+function problem<T>(parsed: Parsed<T>): string {
+  assert.ok(!parsed.ok, `parsed: ${JSON.stringify(parsed)}`);
+  return parsed.problem;
+}
+
+const written = (text: string) => formatRange(value(parseRange(text)));
+const address = (text: string) => formatAddress(value(parseAddress(text)));
+
+describe('parseAddress', () => {
+  it('reads IPv4 and IPv6, written in their one form', () => {
+    assert.equal(address('10.0.0.1'), '10.0.0.1');
+    assert.equal(address('255.255.255.255'), '255.255.255.255');
+    assert.equal(address('2001:DB8:0:0:0:0:0:1'), '2001:db8::1');
+    assert.equal(address('2001:db8::'), '2001:db8::');
+    assert.equal(address('::'), '::');
+    assert.equal(address('::1'), '::1');
+    assert.equal(address('2001:db8:0:1:0:0:0:1'), '2001:db8:0:1::1');
+    // RFC 5952: the longest run of zeros, the first of equal ones; a single zero group is not shortened.
+    assert.equal(address('2001:0:0:1:0:0:0:1'), '2001:0:0:1::1');
+    assert.equal(address('2001:db8:0:0:1:0:0:1'), '2001:db8::1:0:0:1');
+    assert.equal(address('2001:db8:1:1:1:1:0:1'), '2001:db8:1:1:1:1:0:1');
+    assert.equal(address('64:ff9b::10.0.0.1'), '64:ff9b::a00:1');
+    assert.equal(formatAddress(value(parseWrittenAddress('::FFFF:a00:1'))), '::ffff:10.0.0.1');
+  });
+
+  it('reads an IPv4-mapped IPv6 address as the IPv4 address it maps', () => {
+    assert.deepEqual(value(parseAddress('::ffff:10.0.0.1')), { family: 4, bytes: new Uint8Array([10, 0, 0, 1]) });
+    assert.deepEqual(value(parseAddress('::FFFF:a00:1')), { family: 4, bytes: new Uint8Array([10, 0, 0, 1]) });
+  });
+
+  it('refuses a leading zero and a zone id, saying why', () => {
+    assert.match(problem(parseAddress('010.0.0.1')), /leading zero/);
+    assert.match(problem(parseAddress('10.0.0.01')), /leading zero/);
+    assert.match(problem(parseAddress('fe80::1%eth0')), /zone id/);
+  });
+
+  it('refuses what is not an address', () => {
+    for (const text of [
+      '',
+      '10.0.0',
+      '10.0.0.1.1',
+      '256.0.0.1',
+      '10.0.0.-1',
+      '1e1.0.0.1',
+      ' 10.0.0.1',
+      '1:2:3:4:5:6:7',
+      '1:2:3:4:5:6:7:8:9',
+      '1::2::3',
+      ':::',
+      '12345::',
+      'g::1',
+      '1.2.3.4::',
+      '1.2.3.4:1::',
+      '::1.2.3',
+      '1:2:3:4:5:6:7::1.2.3.4',
+      'example.com',
+    ]) {
+      assert.match(problem(parseAddress(text)), /is not an IP address/, text);
+    }
+  });
+});
+
+describe('parseRange', () => {
+  it('takes a bare address as a /32 or /128', () => {
+    assert.equal(written('192.0.2.7'), '192.0.2.7/32');
+    assert.equal(written('2001:db8::7'), '2001:db8::7/128');
+  });
+
+  it('takes ranges from /8 to /32 (IPv4) and /32 to /128 (IPv6), and refuses wider ones', () => {
+    assert.equal(written('10.0.0.0/8'), '10.0.0.0/8');
+    assert.equal(written('10.1.0.0/16'), '10.1.0.0/16');
+    assert.match(problem(parseRange('10.0.0.0/7')), /wider than a licence may be.*\/8/);
+    assert.match(problem(parseRange('0.0.0.0/0')), /wider than a licence may be/);
+    assert.equal(written('2001:db8::/32'), '2001:db8::/32');
+    assert.match(problem(parseRange('2001:db8::/31')), /wider than a licence may be.*\/32/);
+    assert.match(problem(parseRange('::/0')), /wider/);
+    assert.match(problem(parseRange('10.0.0.1/33')), /at most 32/);
+    assert.match(problem(parseRange('::1/129')), /at most 128/);
+  });
+
+  it('refuses host bits set, naming the network of that prefix', () => {
+    assert.match(problem(parseRange('10.1.2.3/8')), /host bits set: the network of this prefix is 10\.0\.0\.0\/8/);
+    assert.match(problem(parseRange('2001:db8::1/64')), /2001:db8::\/64/);
+    assert.equal(written('10.1.2.3/32'), '10.1.2.3/32');
+  });
+
+  it('refuses a mapped range, a zone id, a leading zero and a malformed prefix', () => {
+    assert.match(problem(parseRange('::ffff:10.0.0.0/104')), /IPv4-mapped/);
+    assert.match(problem(parseRange('fe80::%eth0/64')), /zone id/);
+    assert.match(problem(parseRange('010.0.0.0/8')), /leading zero/);
+    for (const text of ['10.0.0.0/', '10.0.0.0/08', '10.0.0.0/-8', '10.0.0.0/8/8', '10.0.0.0/ 8', 'acme.com/8']) {
+      assert.match(problem(parseRange(text)), /is not a CIDR range/, text);
+    }
+  });
+});
+
+describe('addressKeys', () => {
+  it('are the networks of an IPv4 address at /8 to /32: 25 keys', () => {
+    const keys = addressKeys(value(parseAddress('10.1.2.3')));
+    assert.equal(keys.length, 25);
+    assert.deepEqual(
+      [keys[0], keys[16], keys[24]].map((k) => k && formatRange(k)),
+      ['10.0.0.0/8', '10.1.2.0/24', '10.1.2.3/32'],
+    );
+  });
+
+  it('are the networks of an IPv6 address at /32 to /128: 97 keys', () => {
+    const keys = addressKeys(value(parseAddress('2001:db8:1:2:3:4:5:6')));
+    assert.equal(keys.length, 97);
+    assert.equal(formatRange(keys[0] as never), '2001:db8::/32');
+    assert.equal(formatRange(keys[32] as never), '2001:db8:1:2::/64');
+    assert.equal(formatRange(keys[96] as never), '2001:db8:1:2:3:4:5:6/128');
+  });
+
+  it('hold every range that holds the address, in the same bytes as the range is kept', () => {
+    const keys = addressKeys(value(parseAddress('::ffff:10.200.3.4'))).map(formatRange);
+    for (const range of ['10.0.0.0/8', '10.128.0.0/9', '10.200.0.0/16', '10.200.3.4/32']) {
+      assert.ok(keys.includes(written(range)), range);
+    }
+    assert.ok(!keys.includes(written('10.201.0.0/16')));
+  });
+});
+
+describe('parseLicenceDomain', () => {
+  it('lower-cases a domain and keeps a wildcard of its subdomains', () => {
+    assert.equal(value(parseLicenceDomain('Acme.COM')), 'acme.com');
+    assert.equal(value(parseLicenceDomain('*.Acme.com')), '*.acme.com');
+    assert.equal(value(parseLicenceDomain('xn--bcher-kva.example')), 'xn--bcher-kva.example');
+    assert.equal(value(parseLicenceDomain('ox.ac.uk')), 'ox.ac.uk');
+  });
+
+  it('refuses a public suffix and the wildcard of one', () => {
+    for (const text of ['com', 'co.uk', 'CO.UK', '*.co.uk', '*.com', 'ac.uk', 'com.au', 'github.io']) {
+      assert.match(problem(parseLicenceDomain(text)), /public suffix/, text);
+    }
+  });
+
+  it('refuses what is not a domain name', () => {
+    for (const text of ['', 'acme..com', '-acme.com', 'acme-.com', 'ac me.com', 'bücher.example', '*acme.com']) {
+      assert.match(problem(parseLicenceDomain(text)), /is not a domain name/, text);
+    }
+    assert.match(problem(parseLicenceDomain(`${'a'.repeat(64)}.com`)), /is not a domain name/);
+    assert.match(problem(parseLicenceDomain(`${'a.'.repeat(126)}com`)), /is not a domain name/);
+    assert.equal(value(parseLicenceDomain(`${'a'.repeat(63)}.com`)), `${'a'.repeat(63)}.com`);
+  });
+});
+
+describe('domainKeys', () => {
+  it('are the domain and the wildcard of each parent: acme.com matches neither evilacme.com nor x.acme.com', () => {
+    assert.deepEqual(domainKeys('X.Acme.com'), ['x.acme.com', '*.acme.com', '*.com']);
+    assert.deepEqual(domainKeys('acme.com'), ['acme.com', '*.com']);
+    assert.ok(!domainKeys('evilacme.com').includes('acme.com'));
+    assert.ok(!domainKeys('evilacme.com').includes('*.acme.com'));
+  });
+});
+
+describe('siteTermProblems', () => {
+  it('points at each element refused, and at a repeat of one written the same way', () => {
+    assert.deepEqual(siteTermProblems('ipRanges', ['10.0.0.1', '10.0.0.0/7', '10.0.0.1/32', 7]), [
+      { pointer: '/data/attributes/ipRanges/1', detail: problem(parseRange('10.0.0.0/7')) },
+      { pointer: '/data/attributes/ipRanges/2', detail: 'repeats element 0 (10.0.0.1/32)' },
+    ]);
+    assert.deepEqual(siteTermProblems('emailDomains', ['acme.com', 'ACME.com', 'com']), [
+      { pointer: '/data/attributes/emailDomains/1', detail: 'repeats element 0 (acme.com)' },
+      { pointer: '/data/attributes/emailDomains/2', detail: problem(parseLicenceDomain('com')) },
+    ]);
+    assert.deepEqual(siteTermProblems('emailDomains', ['acme.com', '*.acme.com']), []);
+  });
+});

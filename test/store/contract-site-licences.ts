@@ -1,0 +1,97 @@
+/**
+ * The store contract of site licences (part of `storeContract`): a licence's ranges and domains
+ * are found by the keys of an address and of a reader's email domain, from its creation on, as
+ * its terms change, and no more once it is expired, deleted or its owner erased.
+ */
+import assert from 'node:assert/strict';
+import { after, before, describe, it } from 'node:test';
+import { addressKeys, parseAddress } from '../../src/domain/site-licence.js';
+import type { SubscriptionValues } from '../../src/domain/subscription.js';
+import type { Store, StoreOptions } from '../../src/store/port.js';
+import { AUDIT, subscriptionValues } from '../support/fixtures.js';
+
+let counter = 0;
+/** A /16 of 10/8 and a domain no other test of this process uses. */
+function fresh() {
+  counter += 1;
+  return {
+    prefix: `10.${counter % 250}.${Math.floor(counter / 250)}`,
+    domain: `site-${process.pid}-${counter}.example`,
+  };
+}
+
+function keysOf(ip: string) {
+  const parsed = parseAddress(ip);
+  assert.ok(parsed.ok);
+  return addressKeys(parsed.value);
+}
+
+export function siteLicenceContract(open: (options?: StoreOptions) => Promise<Store> | Store): void {
+  describe('site licences', () => {
+    let store: Store;
+    before(async () => {
+      store = await open();
+    });
+    after(() => store.close());
+
+    const now = Math.floor(Date.now() / 1000);
+
+    async function licence(
+      values: Partial<SubscriptionValues>,
+      email = `owner-${process.pid}-${++counter}@owner.example`,
+    ) {
+      const owner = await store.createUser(
+        { email, passwordHash: null, fields: { familyName: 'Owner' }, newsletters: [] },
+        AUDIT,
+      );
+      const created = await store.createSubscription(
+        owner.id,
+        subscriptionValues({ license: 'site', resource: 'online', dateStarted: now - 60, ...values }),
+        AUDIT,
+      );
+      assert.ok(created);
+      return { owner: owner.id, id: created.id };
+    }
+
+    const ofNetwork = async (ip: string) => (await store.licencesOfNetwork(keysOf(ip), now)).map((l) => l.id).sort();
+    const ofReader = async (userId: string) => (await store.licencesOfReader(userId, now)).map((l) => l.id).sort();
+
+    it('finds the active licences whose ranges hold an address, overlapping ones each once, with their owner', async () => {
+      const { prefix } = fresh();
+      const wide = await licence({ ipRanges: [`${prefix.split('.').slice(0, 2).join('.')}.0.0/16`, `${prefix}.0/24`] });
+      const host = await licence({ ipRanges: [`${prefix}.5/32`], dateEnded: now + 3600 });
+      assert.deepEqual(await ofNetwork(`${prefix}.5`), [wide.id, host.id].sort());
+      assert.deepEqual(await ofNetwork(`${prefix}.6`), [wide.id]);
+      const [found] = await store.licencesOfNetwork(keysOf(`${prefix}.5`), now);
+      assert.ok(found && [wide.owner, host.owner].includes(found.userId));
+      await store.expireSubscription(host.owner, host.id, now - 1, AUDIT);
+      assert.deepEqual(await ofNetwork(`${prefix}.5`), [wide.id]);
+    });
+
+    it('finds them anew as their ranges change, and no more once deleted or their owner erased', async () => {
+      const a = fresh();
+      const b = fresh();
+      const { owner, id } = await licence({ ipRanges: [`${a.prefix}.0/24`], emailDomains: [a.domain] });
+      await store.updateSubscription(owner, id, (current) => ({ ...current, ipRanges: [`${b.prefix}.0/24`] }), AUDIT);
+      assert.deepEqual(await ofNetwork(`${a.prefix}.1`), []);
+      assert.deepEqual(await ofNetwork(`${b.prefix}.1`), [id]);
+      assert.equal(await store.deleteSubscription(owner, id, AUDIT), true);
+      assert.deepEqual(await ofNetwork(`${b.prefix}.1`), []);
+      const again = await licence({ ipRanges: [`${b.prefix}.0/24`] });
+      assert.equal(await store.deleteUser(again.owner, AUDIT), true);
+      assert.deepEqual(await ofNetwork(`${b.prefix}.1`), []);
+    });
+
+    it("finds the licences of a reader's email domain, exactly or below a wildcard, and none of no reader", async () => {
+      const { domain } = fresh();
+      const exact = await licence({ emailDomains: [domain] });
+      const below = await licence({ emailDomains: [`*.${domain}`] });
+      const reader = async (email: string) =>
+        (await store.createUser({ email, passwordHash: null, fields: { familyName: 'R' }, newsletters: [] }, AUDIT)).id;
+      assert.deepEqual(await ofReader(await reader(`r@${domain.toUpperCase()}`)), [exact.id]);
+      assert.deepEqual(await ofReader(await reader(`r@x.y.${domain}`)), [below.id]);
+      assert.deepEqual(await ofReader(await reader(`r@evil${domain}`)), []);
+      assert.deepEqual(await ofReader('999999999'), []);
+    });
+  });
+}

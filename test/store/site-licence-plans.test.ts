@@ -1,0 +1,207 @@
+/**
+ * The plans of the site licence lookups at 10,000 licences with 50,000 ranges, overlapping ones
+ * included, on every store: the licences of an address are exact probes of the ranges' primary key
+ * (one per prefix length) and then of the subscriptions' key, and a reader's domain the same of
+ * the domains' key; no table is scanned. The answers are checked against the same licences
+ * worked out here, so the probes find every range that holds the address, however they overlap.
+ */
+import assert from 'node:assert/strict';
+import { after, before, it } from 'node:test';
+import Database from 'better-sqlite3';
+import pg from 'pg';
+import { addressKeys, parseAddress, parseRange, type Address } from '../../src/domain/site-licence.js';
+import { instantValue } from '../../src/store/sql/rows.js';
+import { licencesOfNetwork, licencesOfReader } from '../../src/store/sql/site-licences.js';
+import { forEachStore, openTestStore, type Row, type TestStore } from '../support/stores.js';
+
+const LICENCES = 10_000;
+
+/** Five ranges of licence `n`, from a /8 that a hundred licences share to a host of its own. */
+function rangesOf(n: number): string[] {
+  const [a, b, c] = [n % 256, Math.floor(n / 256) % 256, n % 7];
+  return [
+    n % 100 === 0 ? '10.0.0.0/8' : `11.${a}.0.0/16`,
+    `10.${a}.0.0/16`,
+    `10.${a}.${b}.0/24`,
+    `10.${a}.${b}.${c}/32`,
+    `2001:db8:${n.toString(16)}::/48`,
+  ];
+}
+
+const address = (text: string): Address => {
+  const parsed = parseAddress(text);
+  assert.ok(parsed.ok);
+  return parsed.value;
+};
+
+/** The licences (1 to LICENCES, each its owner's first) whose ranges hold the address, worked out one by one. */
+function expectedLicences(text: string): string[] {
+  const keys = new Set(
+    addressKeys(address(text)).map((k) => `${k.prefixLength}/${Buffer.from(k.network).toString('hex')}`),
+  );
+  const found: string[] = [];
+  for (let n = 1; n <= LICENCES; n++) {
+    const holds = rangesOf(n).some((range) => {
+      const parsed = parseRange(range);
+      assert.ok(parsed.ok, range);
+      return keys.has(`${parsed.value.prefixLength}/${Buffer.from(parsed.value.network).toString('hex')}`);
+    });
+    if (holds) found.push(String(n));
+  }
+  return found;
+}
+
+forEachStore((kind) => {
+  let store: TestStore;
+  /** SQLite: a writable connection beside the store's (the test store's own reads only). */
+  let file: Database.Database | undefined;
+  const run = async (text: string, params: unknown[] = []): Promise<Row[]> =>
+    file ? (file.prepare(text).all(...params) as Row[]) : store.sql(text, params);
+  const write = async (text: string, params: unknown[] = []): Promise<void> => {
+    if (file) file.prepare(text).run(...params);
+    else await store.sql(text, params);
+  };
+  const dialect = kind === 'SQLite' ? 'sqlite' : 'postgres';
+  const now = Math.floor(Date.now() / 1000);
+
+  before(async () => {
+    store = await openTestStore(kind);
+    if (kind === 'SQLite') file = new Database(store.databaseUrl.slice('sqlite:'.length));
+    const series =
+      kind === 'SQLite' ? `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ${LICENCES})` : '';
+    const numbers = kind === 'SQLite' ? 'n' : `generate_series(1, ${LICENCES}) AS n(i)`;
+    await write(
+      `${series} INSERT INTO users (email, email_lower, email_domain, family_name)
+       SELECT 'o' || i || '@org' || i || '.example', 'o' || i || '@org' || i || '.example', 'org' || i || '.example',
+         'Owner' FROM ${numbers}`,
+    );
+    await write(
+      `INSERT INTO subscriptions (user_id, date_started, date_ended, license, resource, trial)
+       SELECT id, ?, NULL, 'site', 'online', ${kind === 'SQLite' ? 0 : 'false'} FROM users ORDER BY id`,
+      [instantValue(dialect, now - 3600)],
+    );
+    const rows = Array.from({ length: LICENCES }, (_, i) => i + 1).flatMap((n) =>
+      rangesOf(n).map((range) => {
+        const parsed = parseRange(range);
+        assert.ok(parsed.ok, range);
+        const { prefixLength, network, family } = parsed.value;
+        return { prefixLength, network: Buffer.from(network), family, n };
+      }),
+    );
+    if (file) {
+      const insert = file.prepare(
+        'INSERT INTO site_ranges (prefix_length, network, family, user_id, subscription_id) VALUES (?, ?, ?, ?, ?)',
+      );
+      const domain = file.prepare('INSERT INTO site_domains (domain, user_id, subscription_id) VALUES (?, ?, ?)');
+      file.transaction(() => {
+        for (const r of rows) insert.run(r.prefixLength, r.network, r.family, r.n, r.n);
+        for (let n = 1; n <= LICENCES; n++) domain.run(n % 2 ? `org${n}.example` : `*.org${n}.example`, n, n);
+      })();
+      file.exec('ANALYZE');
+    } else {
+      await write(
+        `INSERT INTO site_ranges (prefix_length, network, family, user_id, subscription_id)
+         SELECT * FROM unnest(?::smallint[], ?::bytea[], ?::smallint[], ?::bigint[], ?::bigint[])`,
+        [
+          rows.map((r) => r.prefixLength),
+          rows.map((r) => r.network),
+          rows.map((r) => r.family),
+          rows.map((r) => r.n),
+          rows.map((r) => r.n),
+        ],
+      );
+      await write(
+        `INSERT INTO site_domains (domain, user_id, subscription_id)
+         SELECT CASE WHEN i % 2 = 1 THEN '' ELSE '*.' END || 'org' || i || '.example', i, i FROM ${numbers}`,
+      );
+      await write('ANALYZE');
+    }
+    const [counted] = await run('SELECT count(*) AS n FROM site_ranges');
+    assert.equal(Number(counted?.n), LICENCES * 5);
+  });
+  after(async () => {
+    file?.close();
+    await store?.close();
+  });
+
+  async function plan(text: string, values: unknown[]): Promise<string> {
+    const rows = await run(`${kind === 'SQLite' ? 'EXPLAIN QUERY PLAN' : 'EXPLAIN'} ${text}`, values);
+    return rows.map((r) => String(r.detail ?? r['QUERY PLAN'])).join('\n');
+  }
+
+  /** A statement as the adapter sends it, with `?` placeholders (the test store numbers them on PostgreSQL). */
+  const asSent = (query: { render(d: 'sqlite'): { text: string; values: unknown[] } }) => query.render('sqlite');
+
+  for (const ip of ['10.5.1.3', '10.100.0.4', '::ffff:10.7.39.5', '2001:db8:2a::1']) {
+    it(`finds the licences of ${ip} by exact probes of the ranges' key, scanning nothing`, async () => {
+      const keys = addressKeys(address(ip));
+      const { text, values } = asSent(licencesOfNetwork(keys, instantValue(dialect, now)));
+      const shown = await plan(text, values);
+      if (kind === 'SQLite') {
+        assert.match(shown, /SEARCH r USING PRIMARY KEY \(prefix_length=\? AND network=\?\)/, shown);
+        assert.match(shown, /SEARCH s USING (COVERING )?INDEX subscriptions_user \(user_id=\? AND id=\?/, shown);
+        assert.doesNotMatch(shown, /SCAN (r|s)\b/, shown);
+      } else {
+        assert.doesNotMatch(shown, /Seq Scan on (site_ranges|site_domains|subscriptions|users)\b/, shown);
+        assert.match(
+          shown,
+          /Index (Only )?Scan (on|using) site_ranges_pkey[^\n]*\n\s+Index Cond: \(\(prefix_length = /,
+          shown,
+        );
+        assert.match(shown, /Index Scan using subscriptions_pkey on subscriptions s/, shown);
+        // One probe per prefix length an IPv4 or IPv6 range may have.
+        const probes = shown.match(/Index Cond: \(\(prefix_length = /g)?.length;
+        assert.equal(probes, keys.length, shown);
+      }
+      const found = (await run(text, values)).map((r) => String(r.id)).sort((a, b) => Number(a) - Number(b));
+      assert.deepEqual(found, expectedLicences(ip));
+    });
+  }
+
+  it('keeps the probes in the plan PostgreSQL makes once for every address of a family (a prepared statement)', async (t) => {
+    if (kind === 'SQLite') return t.skip('SQLite plans each statement once, with the values it is given');
+    for (const ip of ['10.5.1.3', '2001:db8:2a::1']) {
+      const keys = addressKeys(address(ip));
+      const { text, values } = licencesOfNetwork(keys, instantValue(dialect, now)).render('postgres');
+      const client = new pg.Client({ connectionString: store.databaseUrl });
+      await client.connect();
+      try {
+        await client.query('SET plan_cache_mode = force_generic_plan');
+        await client.query(`PREPARE network AS ${text}`);
+        const literal = (v: unknown) =>
+          v instanceof Date ? `'${v.toISOString()}'` : `'\\x${Buffer.from(v as Buffer).toString('hex')}'::bytea`;
+        const { rows } = await client.query(`EXPLAIN EXECUTE network(${values.map(literal).join(', ')})`);
+        const shown = rows.map((r) => r['QUERY PLAN']).join('\n');
+        assert.doesNotMatch(shown, /Seq Scan on (site_ranges|subscriptions)\b/, shown);
+        assert.equal(shown.match(/Index Cond: \(\(prefix_length = /g)?.length, keys.length, shown);
+      } finally {
+        await client.end();
+      }
+    }
+  });
+
+  it("finds a reader's licences by exact probes of the domains' key, scanning nothing", async () => {
+    const [reader] = await run("SELECT id FROM users WHERE email_domain = 'org43.example'");
+    const readerId = String(reader?.id);
+    // A reader below org42.example's wildcard and at org43.example exactly.
+    await write("UPDATE users SET email_domain = 'x.org42.example' WHERE id = ?", [readerId]);
+    const { text, values } = asSent(licencesOfReader(dialect, readerId, instantValue(dialect, now)));
+    const shown = await plan(text, values);
+    if (kind === 'SQLite') {
+      assert.match(shown, /SEARCH d USING PRIMARY KEY \(domain=\?\)/, shown);
+      assert.match(shown, /SEARCH users USING INTEGER PRIMARY KEY/, shown);
+      assert.doesNotMatch(shown, /SCAN (d|s|users)\b/, shown);
+    } else {
+      assert.doesNotMatch(shown, /Seq Scan on (site_ranges|site_domains|subscriptions|users)\b/, shown);
+      assert.match(
+        shown,
+        /Index (Only )?Scan (on|using) site_domains_pkey[^\n]*\n\s+Index Cond: \(domain = ANY/,
+        shown,
+      );
+    }
+    assert.deepEqual(
+      (await run(text, values)).map((r) => String(r.id)),
+      ['42'],
+    );
+  });
+});
