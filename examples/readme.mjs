@@ -34,6 +34,8 @@ const EXAMPLE_PAGES = [
   'docs/integrating/access-check.md',
   'docs/integrating/fulfilment.md',
   'docs/integrating/webhooks-and-events.md',
+  'docs/integrating/idempotency-and-etags.md',
+  'docs/integrating/errors.md',
 ];
 
 const ROOT = new URL('../', import.meta.url);
