@@ -38,6 +38,22 @@ function markdownUnder(folder: string): string[] {
   });
 }
 
+describe('README.md', () => {
+  const readme = readFileSync('README.md', 'utf8');
+
+  it('stays what a newcomer reads in five minutes: under 15 KB', () => {
+    assert.ok(Buffer.byteLength(readme) < 15 * 1024, `${Buffer.byteLength(readme)} bytes`);
+  });
+
+  it('links every page under docs/ from its map', () => {
+    const linked = new Set([...readme.matchAll(/\]\((docs\/[^)#\s]+\.md)(?:#[^)]*)?\)/g)].map((link) => link[1]));
+    assert.deepEqual(
+      markdownUnder('docs').filter((page) => !linked.has(page)),
+      [],
+    );
+  });
+});
+
 forEachStore((kind) => {
   let service: Service;
   let firstSecret: string;
