@@ -36,6 +36,7 @@ const EXAMPLE_PAGES = [
   'docs/integrating/webhooks-and-events.md',
   'docs/integrating/idempotency-and-etags.md',
   'docs/integrating/errors.md',
+  'docs/operating/monitoring.md',
 ];
 
 const ROOT = new URL('../', import.meta.url);
