@@ -1,27 +1,61 @@
 #!/usr/bin/env node
 /**
- * Runs the README's curl examples in order, exactly as written, against a service on a fresh
- * database, and shows each answer beside what the README promises for it: the status, that a
- * list shows something (unless its title says it is empty here), and the links it names.
+ * Runs the curl examples of the README and of the docs pages, in the order of EXAMPLE_PAGES and
+ * each page's in order, exactly as written, against a service on a fresh database, and shows each
+ * answer beside what its page promises for it: the status, that a list shows something (unless its
+ * title says it is empty here), and the links it names.
  *
  *   npm start                                   # in one terminal, on a fresh ./data
  *   CIRCULATION_KEY=circ_1_… node examples/readme.mjs [--url http://127.0.0.1:3000] [--json]
  *
- * It exits 1 when an example does not answer what it promises. With --json it prints one JSON
- * line per example instead (the README test runs it so).
+ * It exits 1 when an example does not answer what it promises, or when a page under docs/ has
+ * examples and is not in EXAMPLE_PAGES (they would go unrun). With --json it prints one JSON line
+ * per example instead (the README test runs it so).
  */
 import { execFileSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
 
 const README_URL = 'http://127.0.0.1:3000';
 
 /**
- * The steps of the README, in order: each curl example, with the title and the promise of the
- * comment above it; and each `export NAME=…  # meta.<field> of the answer above`, which sets NAME
- * from the answer before it, as the README tells its reader to.
+ * The pages whose examples run, in the order they run: later examples use what earlier ones made
+ * (user 5 is the catalogue page's reader, SITE_KEY the sign-in page's credential). The README's
+ * map of the docs lists them in this order.
  */
-function readmeSteps(readme) {
+const EXAMPLE_PAGES = [
+  'README.md',
+  'docs/integrating/requests.md',
+  'docs/integrating/credentials.md',
+  'docs/integrating/users-and-subscriptions.md',
+  'docs/integrating/finding-readers.md',
+  'docs/integrating/signing-in.md',
+  'docs/integrating/catalogue.md',
+  'docs/integrating/access-check.md',
+  'docs/integrating/fulfilment.md',
+  'docs/integrating/webhooks-and-events.md',
+  'docs/integrating/idempotency-and-etags.md',
+  'docs/integrating/errors.md',
+  'docs/operating/monitoring.md',
+];
+
+const ROOT = new URL('../', import.meta.url);
+
+/** Every Markdown page under docs/, as a path from the root of the repository. */
+function docsPages(folder = 'docs') {
+  return readdirSync(new URL(folder, ROOT), { withFileTypes: true }).flatMap((entry) => {
+    const path = `${folder}/${entry.name}`;
+    if (entry.isDirectory()) return docsPages(path);
+    return entry.name.endsWith('.md') ? [path] : [];
+  });
+}
+
+/**
+ * The steps of one page, in order: each curl example, with the title and the promise of the
+ * comment above it; and each `export NAME=…  # meta.<field> of the answer above`, which sets NAME
+ * from the answer before it, as the page tells its reader to.
+ */
+function readmeSteps(readme, page) {
   const steps = [];
   for (const block of readme.matchAll(/```(\w*)\n([\s\S]*?)```/g)) {
     if (block[1] !== '' && block[1] !== 'sh') continue;
@@ -30,7 +64,7 @@ function readmeSteps(readme) {
     for (const line of block[2].replace(/\\\n\s*/g, ' ').split('\n')) {
       const comment = /^# (.*?)→ (.*)$/.exec(line);
       if (comment) [title, promise] = [comment[1].trim(), comment[2].trim()];
-      if (block[1] === 'sh' && line.startsWith('curl ')) steps.push({ title, promise, command: line });
+      if (block[1] === 'sh' && line.startsWith('curl ')) steps.push({ page, title, promise, command: line });
       const exported = /^export (\w+)=\S*\s+# meta\.(\w+) of the answer above/.exec(line);
       if (exported) steps.push({ name: exported[1], field: exported[2] });
     }
@@ -65,12 +99,19 @@ function run(example, url, env) {
     body = text;
   }
   const status = Number(output.slice(split + 1));
-  return { title: example.title, promise: example.promise, status, body, problems: shortfalls(example, status, body) };
+  return {
+    page: example.page,
+    title: example.title,
+    promise: example.promise,
+    status,
+    body,
+    problems: shortfalls(example, status, body),
+  };
 }
 
 function show(index, result) {
   const mark = result.problems.length === 0 ? '✔' : '✘';
-  process.stdout.write(`\n${mark} ${index + 1}. ${result.title} → ${result.promise}\n`);
+  process.stdout.write(`\n${mark} ${index + 1}. ${result.page}: ${result.title} → ${result.promise}\n`);
   for (const problem of result.problems) process.stdout.write(`    ${problem}\n`);
   if (result.body !== undefined) {
     const lines = JSON.stringify(result.body, null, 2).split('\n');
@@ -85,12 +126,19 @@ function show(index, result) {
     process.stderr.write('Set CIRCULATION_KEY to the admin secret the service printed at its first start.\n');
     process.exit(2);
   }
-  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const unrun = docsPages().filter(
+    (page) => !EXAMPLE_PAGES.includes(page) && readmeSteps(readFileSync(new URL(page, ROOT), 'utf8'), page).length > 0,
+  );
+  if (unrun.length > 0) {
+    process.stderr.write(`${unrun.join(', ')} ha${unrun.length === 1 ? 's' : 've'} examples; add to EXAMPLE_PAGES\n`);
+    process.exit(1);
+  }
+  const steps = EXAMPLE_PAGES.flatMap((page) => readmeSteps(readFileSync(new URL(page, ROOT), 'utf8'), page));
   const env = { ...process.env };
   let failed = 0;
   let index = 0;
   let last;
-  for (const step of readmeSteps(readme)) {
+  for (const step of steps) {
     if (step.name) {
       env[step.name] = last?.body?.meta?.[step.field] ?? '';
       continue;

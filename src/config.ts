@@ -114,7 +114,7 @@ export class ConfigError extends Error {
 export const DEFAULT_DATABASE_PATH = './data/circulation.db';
 const FIRST_ADMIN_KEY = 'first-admin.key';
 
-/** Every setting, by what it is about: the help and the README list them so. */
+/** Every setting, by what it is about: the help and docs/operating/settings.md list them so. */
 export const SETTINGS = {
   server: [
     'PORT',

@@ -21,7 +21,7 @@ import { basename, dirname, join, resolve } from 'node:path';
 import { checkSqliteCopy, UnsoundCopy } from '../store/open.js';
 import { StoreUnavailable } from '../store/availability.js';
 
-/** What the commands and the README tell a PostgreSQL operator to use instead. */
+/** What the commands and docs/operating/backups.md tell a PostgreSQL operator to use instead. */
 export const POSTGRES_BACKUPS =
   'backs up the embedded SQLite database only; on PostgreSQL use its own tools: ' +
   '`pg_dump -Fc` (restored with `pg_restore`), or base backups with WAL archiving ' +

@@ -16,7 +16,8 @@ export const backupCommand: Command = {
   every write answered before the backup began is in it. The copy is written beside DEST under a
   temporary name, checked (PRAGMA integrity_check), and only then renamed to DEST, replacing a file
   there: a failed or killed backup leaves DEST as it was. DEST is readable by its owner only.
-  On PostgreSQL use pg_dump -Fc or base backups with WAL archiving instead (see the README).
+  On PostgreSQL use pg_dump -Fc or base backups with WAL archiving instead
+  (see docs/operating/backups.md).
 `,
   async run(config, args) {
     const [destination, ...rest] = args;

@@ -41,7 +41,7 @@ ${Object.entries(COMMANDS)
 Each command says first, on stderr, which database it uses (DATABASE_URL). Only serve, migrate and
 seed create one where there is none; any other command refuses, unless given --create.
 
-Settings are read from the environment (the README's settings table says what each does):
+Settings are read from the environment (docs/operating/settings.md says what each does):
 ${Object.entries(SETTINGS)
   .map(([group, names]) => wrapped(`  ${`${group}:`.padEnd(13)} `, names))
   .join('\n')}

@@ -14,7 +14,7 @@ export const restoreCommand: Command = {
   database open: stop the service first. SRC is copied beside the database and checked first (a
   circulation database of a schema this release knows, passing PRAGMA integrity_check); a refused
   restore changes nothing. What the database held before is gone: back it up first if you may want it.
-  On PostgreSQL use pg_restore (see the README).
+  On PostgreSQL use pg_restore (see docs/operating/backups.md).
 `,
   async run(config, args) {
     const [source, ...rest] = args;
@@ -22,7 +22,7 @@ export const restoreCommand: Command = {
     const { database } = config;
     if (database.kind === 'postgres') {
       throw new CommandError(
-        'circulation restore puts back a SQLite backup; on PostgreSQL use pg_restore (see the README)',
+        'circulation restore puts back a SQLite backup; on PostgreSQL use pg_restore (see docs/operating/backups.md)',
       );
     }
     if (database.path === ':memory:')

@@ -319,18 +319,18 @@ export const errors = {
   webhooksNotSetUp: () =>
     single(
       'WEBHOOKS_NOT_CONFIGURED',
-      'Webhooks need SERVICE_SECRET_KEY (or WEBHOOK_SECRET_KEY), the same on every process of the service; see the README.',
+      'Webhooks need SERVICE_SECRET_KEY (or WEBHOOK_SECRET_KEY), the same on every process of the service; see docs/operating/settings.md.',
     ),
   idempotencyNotSetUp: () =>
     single(
       'IDEMPOTENCY_NOT_CONFIGURED',
-      'Idempotency-Key needs SERVICE_SECRET_KEY (or WEBHOOK_SECRET_KEY), the same on every process of the service; see the README.',
+      'Idempotency-Key needs SERVICE_SECRET_KEY (or WEBHOOK_SECRET_KEY), the same on every process of the service; see docs/operating/settings.md.',
       { header: 'Idempotency-Key' },
     ),
   mailNotSetUp: (missing: readonly string[]) =>
     single(
       'MAIL_NOT_CONFIGURED',
-      `Mailing a password reset needs ${missing.join(' and ')} set on the service; see the README. ` +
+      `Mailing a password reset needs ${missing.join(' and ')} set on the service; see docs/integrating/signing-in.md. ` +
         'Leave out delivery to get the token in the answer instead.',
       { pointer: '/data/attributes/delivery' },
     ),

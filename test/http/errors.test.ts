@@ -1,7 +1,7 @@
 /**
  * Every error carries a stable `code` from the catalogue, so clients switch on codes rather than
  * English: each condition below answers its own code, through real HTTP on both stores, and the
- * README's error table names every code there is.
+ * error table of docs/integrating/errors.md names every code there is.
  */
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
@@ -65,10 +65,10 @@ forEachStore((kind) => {
   });
 });
 
-describe('the README error table', () => {
-  const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+describe('the error table of docs/integrating/errors.md', () => {
+  const page = readFileSync(new URL('../../docs/integrating/errors.md', import.meta.url), 'utf8');
   it('names every error code there is', () => {
-    const missing = ERROR_CODES.filter((code) => !readme.includes(`\`${code}\``));
+    const missing = ERROR_CODES.filter((code) => !page.includes(`\`${code}\``));
     assert.deepEqual(missing, []);
   });
 });

@@ -2,7 +2,7 @@
  * Chaos on PostgreSQL, and on Citus: two service processes under a stream of mixed writes, delivering webhooks
  * for every event; one is killed with SIGKILL and started again, the other stopped with SIGTERM.
  * No write that was acknowledged is lost, and every event reaches the endpoint, in order per
- * user; a message comes twice only as the README allows (an attempt the stopping or dying
+ * user; a message comes twice only as the webhooks page of docs/ allows (an attempt the stopping or dying
  * process was in the middle of), so at most as many as were in flight at those two moments.
  */
 import assert from 'node:assert/strict';

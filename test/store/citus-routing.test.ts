@@ -4,7 +4,7 @@
  * subscription and the access check actually run (recorded as they run, through the real HTTP
  * app) is planned with `EXPLAIN`: the Citus planner makes a router plan (its DEBUG messages say
  * so) and every distributed scan in the plan is a single task. A list page has no reader to
- * route by: it fans out to every shard (README, Citus). The other requests about one reader's
+ * route by: it fans out to every shard (docs/operating/citus.md). The other requests about one reader's
  * rows (a new reader, their subscriptions, a new one, a change of the user, an expiry, the
  * erasure) are held to the same.
  */

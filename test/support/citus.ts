@@ -113,8 +113,8 @@ export async function readerInEveryTable(service: Service, marker: string): Prom
 }
 
 /**
- * `forEachStore`, and once more on Citus: for the files that also run there (the README's Citus
- * section names them), kept few because each adds a cluster's round trips to CI.
+ * `forEachStore`, and once more on Citus: for the files that also run there (docs/operating/citus.md
+ * names them), kept few because each adds a cluster's round trips to CI.
  */
 export function forEachStoreAndCitus(body: (kind: StoreKind) => void): void {
   forEachStore(body);

@@ -76,11 +76,11 @@ export async function signInThroughConsole(page: Page, baseUrl: string, staff: T
   await page.getByRole('heading', { name: 'Find a reader' }).waitFor();
 }
 
-/** Where the README's screenshots of the console are; the tests write them anew when UPDATE_SCREENSHOTS=1. */
+/** Where the docs' screenshots of the console are; the tests write them anew when UPDATE_SCREENSHOTS=1. */
 export const DOCS_SCREENSHOTS = 'docs/console';
 
 /**
- * The whole page saved under test-artifacts/; and, when a README picture is named and
+ * The whole page saved under test-artifacts/; and, when a docs picture is named and
  * UPDATE_SCREENSHOTS=1, what the window shows saved as docs/console/<readme>.png.
  */
 export async function screenshot(page: Page, name: string, readme?: string): Promise<void> {

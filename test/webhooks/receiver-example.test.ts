@@ -1,7 +1,8 @@
 /**
- * The README's webhook receiver (examples/webhook-receiver.mjs) works as it says: run as its own
- * process, it accepts circulation's signed deliveries, refuses a forged one, and prints each event
- * once even when it is delivered again. The README shows the file as it is.
+ * The webhook receiver of docs/integrating/webhooks-and-events.md (examples/webhook-receiver.mjs)
+ * works as it says: run as its own process, it accepts circulation's signed deliveries, refuses a
+ * forged one, and prints each event once even when it is delivered again. The page shows the file
+ * as it is.
  */
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
@@ -14,11 +15,12 @@ import { eventually } from '../support/eventually.js';
 import { forEachStore } from '../support/stores.js';
 
 const EXAMPLE = 'examples/webhook-receiver.mjs';
+const PAGE = 'docs/integrating/webhooks-and-events.md';
 
-describe('the README', () => {
+describe('the webhooks page', () => {
   it('shows the webhook receiver example as the file has it', () => {
-    const readme = readFileSync('README.md', 'utf8');
-    assert.ok(readme.includes(readFileSync(EXAMPLE, 'utf8')), `README.md does not show ${EXAMPLE} as it is`);
+    const page = readFileSync(PAGE, 'utf8');
+    assert.ok(page.includes(readFileSync(EXAMPLE, 'utf8')), `${PAGE} does not show ${EXAMPLE} as it is`);
   });
 });
 
