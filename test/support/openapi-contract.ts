@@ -98,11 +98,15 @@ export class OpenApiContract implements ResponseCheck {
 
   constructor(private readonly document: OpenApiDocument) {
     const validators = new Map<object, ValidateFunction>();
-    const validatorOf = (schema: object): Validator => () => {
-      let validate = validators.get(schema);
-      if (!validate) validators.set(schema, (validate = ajv.compile(schema)));
-      return validate;
-    };
+    const validatorOf =
+      (schema: object): Validator =>
+      () => {
+        let validate = validators.get(schema);
+        // The document's shared schemas beside it, where its references (#/components/schemas/…) point.
+        if (!validate)
+          validators.set(schema, (validate = ajv.compile({ ...schema, components: this.document.components })));
+        return validate;
+      };
     for (const [template, methods] of Object.entries(document.paths)) {
       const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`);
       const operations = new Map<string, Operation>();

@@ -4,8 +4,8 @@
  * /docs whose every asset the service serves itself. The document says what the wire does: every
  * status, media type and response header a route answers with, HEAD beside every GET, and the
  * credentials each route takes (test/support/openapi-contract.ts holds every response the tests
- * receive to it). What all routes share (the error answers, the headers) is written once under
- * components and referred to.
+ * receive to it). What routes share (the error answers, the headers, the schemas of resources
+ * and documents: openapi-schemas.ts) is written once under components and referred to.
  */
 import { STATUS_CODES } from 'node:http';
 import swagger from '@fastify/swagger';
@@ -19,6 +19,7 @@ import { takesIdempotencyKey } from './idempotency.js';
 
 import { ErrorDocument, isOptionalBody } from '../jsonapi/documents.js';
 import { JSONAPI } from './media-types.js';
+import { hoistRepeatedSchemas } from './openapi-schemas.js';
 
 const IdempotencyKeyHeader = Type.Object({
   'idempotency-key': Type.Optional(
@@ -283,9 +284,11 @@ async function serveDocument(
       const paths = (document.paths ?? {}) as Record<string, Record<string, Operation>>;
       const errorStatuses = completeOperations(paths, facts);
       const components = (document as { components?: Record<string, object> }).components ?? {};
+      const schemas = { ...components.schemas, ErrorDocument };
+      hoistRepeatedSchemas(paths as never, schemas as never);
       (document as { components?: object }).components = {
         ...components,
-        schemas: { ...components.schemas, ErrorDocument },
+        schemas,
         // 405 is no operation's: it answers the methods a path does not list (see the description).
         responses: errorResponses([...errorStatuses, '405']),
         headers: RESPONSE_HEADERS,
