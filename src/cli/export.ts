@@ -3,10 +3,12 @@
  * fulfilment lists included: `--newsletter daily` (its members), `--status active --resource print`
  * (who receives the print edition now, or `--on` a date: the print list, with name, address,
  * product and copies in the CSV). A newsletter or product the catalogue lacks is refused, where
- * it would export an empty list.
+ * it would export an empty list. `circulation export deliveries`, the print run of a date, is
+ * export-deliveries.ts.
  */
 import { parseArgs } from 'node:util';
 import { Type } from '@sinclair/typebox';
+import type { Config } from '../config.js';
 import { nowInSeconds, parseDateOrInstant } from '../domain/dates.js';
 import { userSubscriptionFilter } from '../domain/entitlement.js';
 import { UserFilterValues } from '../domain/user-filters.js';
@@ -16,6 +18,7 @@ import { selectColumns } from '../transfer/columns.js';
 import { CSV_READERS, type CsvReader } from '../transfer/csv.js';
 import { exportUsers } from '../transfer/export.js';
 import { CommandError, UsageError, withStore, type Command } from './command.js';
+import { DELIVERIES_USAGE, exportDeliveriesToStdout } from './export-deliveries.js';
 import { formatOf } from './formats.js';
 
 export const exportCommand: Command = {
@@ -34,7 +37,7 @@ export const exportCommand: Command = {
   (address.postalCode, or address for all of its fields), name, product, copies.
   CSV is written for spreadsheets: a cell that would run as a formula (+44 …) gets a leading
   apostrophe. --for machines writes every cell as it is, for a program to read.
-`,
+${DELIVERIES_USAGE}`,
   run: withStore(exportToStdout),
 };
 
@@ -52,7 +55,8 @@ const OPTIONS = {
   for: { type: 'string' },
 } as const;
 
-async function exportToStdout(store: Store, args: readonly string[]): Promise<void> {
+async function exportToStdout(store: Store, args: readonly string[], config: Config): Promise<void> {
+  if (args[0] === 'deliveries') return exportDeliveriesToStdout(store, args.slice(1), config);
   const { values, tokens } = parseArgs({ args: [...args], options: OPTIONS, strict: true, tokens: true });
   refuseFilterProblems(values, tokens);
   const format = formatOf(values.format);

@@ -6,6 +6,7 @@
  * temporary addresses and the redeliveries complaints asked for, read in subscription order.
  */
 import { Type, type Static } from '@sinclair/typebox';
+import { startOfDate } from './publication.js';
 import { Nullable } from './schema.js';
 
 export const DELIVERIES = 'deliveries';
@@ -46,11 +47,23 @@ export const DeliveryAttributes = Type.Object({
   }),
 });
 
+/** The parts of a reader's name an envelope has, as a user's attributes name them. */
+export const RECIPIENT_NAME_FIELDS = [
+  'honorificPrefix',
+  'givenName',
+  'additionalName',
+  'familyName',
+  'honorificSuffix',
+] as const;
+export type RecipientName = Record<(typeof RECIPIENT_NAME_FIELDS)[number], string | null>;
+
 /** One delivery of a run, as a store reads it. */
 export interface Delivery {
   subscriptionId: string;
   userId: string;
   productId: string | null;
+  /** Whom it goes to, for a mail house's label (the API names the user instead). */
+  recipient: RecipientName;
   address: DeliveryAddress;
   redelivery: boolean;
   copies: number;
@@ -61,6 +74,11 @@ export interface RunDate {
   date: number;
   startsAt: number;
   endsAt: number;
+}
+
+/** The run of a publication date (a day number): the instants it begins and ends in the publisher's zone. */
+export function runOf(date: number, zone: string): RunDate {
+  return { date, startsAt: startOfDate(date, zone), endsAt: startOfDate(date + 1, zone) };
 }
 
 export interface RunFilter {

@@ -27,6 +27,10 @@ import { CLI, startProcess, type ServiceProcess } from '../support/process.js';
 import { signIn } from '../support/readers.js';
 import { AUDIT } from '../support/fixtures.js';
 import { forEachStore, openTestStore, type TestStore } from '../support/stores.js';
+import { PassThrough } from 'node:stream';
+import { runOf } from '../../src/domain/delivery.js';
+import { parseDate } from '../../src/domain/publication.js';
+import { exportRun } from '../../src/transfer/export-deliveries.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'circulation-transfer-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -381,6 +385,34 @@ forEachStore((kind) => {
         );
         assert.ok(rows.every((r) => r.name !== '' && r['address.addressLocality'] === 'Springfield'));
         assert.doesNotMatch(result.stdout, /@|\+1 217|C-\d/);
+      });
+
+      it('exports the print run of a date as the run reads it, a row a delivery, and refuses a date that is none', async () => {
+        const saturday = new Date(Date.now() + ((6 - new Date().getUTCDay() + 7) % 7) * 86_400_000)
+          .toISOString()
+          .slice(0, 10);
+        const result = circulation(seeded.databaseUrl, 'export', 'deliveries', '--date', saturday);
+        assert.equal(result.status, 0, result.stderr);
+        const out = new PassThrough();
+        const written: Buffer[] = [];
+        out.on('data', (chunk: Buffer) => written.push(chunk));
+        const date = parseDate(saturday) as number;
+        await exportRun(seeded.store, out, { date: saturday, run: runOf(date, 'UTC') });
+        assert.equal(result.stdout, Buffer.concat(written).toString('utf8'));
+        const rows = parseCsv(result.stdout, { columns: true }) as Record<string, string>[];
+        // Every print reader on a Saturday, print-weekend's included (see transfer/seed.ts).
+        assert.ok(rows.length > 50 && rows.some((r) => r.product === 'print-weekend'), result.stdout.slice(0, 300));
+        assert.doesNotMatch(result.stdout, /@|\+1 217|C-\d/);
+        for (const [args, message] of [
+          [[], /needs --date/],
+          [['--date', '2026-02-30'], /--date is a calendar date/],
+          [['--date', saturday, '--product', 'no-such-product'], /no product "no-such-product"/],
+        ] as const) {
+          const refused = circulation(seeded.databaseUrl, 'export', 'deliveries', ...args);
+          assert.notEqual(refused.status, 0);
+          assert.match(refused.stderr, message);
+          assert.equal(refused.stdout, '');
+        }
       });
 
       it("exports a newsletter's members, and those of them with an active subscription of a product", () => {

@@ -12,11 +12,12 @@ import {
   DRAW_REPORTS,
   drawReport,
   DrawReportAttributes,
+  runOf,
   type Delivery,
   type RunDate,
 } from '../../domain/delivery.js';
 import { PRODUCTS } from '../../domain/catalogue.js';
-import { parseDate, PublicationDate, startOfDate, type PublicationCalendar } from '../../domain/publication.js';
+import { parseDate, PublicationDate, type PublicationCalendar } from '../../domain/publication.js';
 import { FilterValue } from '../../domain/schema.js';
 import { SUBSCRIPTIONS } from '../../domain/subscription.js';
 import { USERS } from '../../domain/user.js';
@@ -60,11 +61,9 @@ const DrawReportResource = Type.Object({
   links: Type.Object({ self: Type.String({ format: 'uri' }) }),
 });
 
-/** A run's date: its day number and the instants it begins and ends in the publisher's zone. */
+/** The run of a date the schema has already checked is one. */
 function runDate(text: string, calendar: PublicationCalendar): RunDate {
-  // The schema has already checked it is a date.
-  const date = parseDate(text) as number;
-  return { date, startsAt: startOfDate(date, calendar.zone), endsAt: startOfDate(date + 1, calendar.zone) };
+  return runOf(parseDate(text) as number, calendar.zone);
 }
 
 function renderDelivery(date: string, delivery: Delivery) {

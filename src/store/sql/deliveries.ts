@@ -11,13 +11,17 @@
  * delivered that date is in the run for its redeliveries alone. So a run stays one row per
  * subscription, paged by subscription id, and its copies add up in the draw report.
  */
-import type { Delivery, DrawCount, RunDate } from '../../domain/delivery.js';
+import { RECIPIENT_NAME_FIELDS, type Delivery, type DrawCount, type RunDate } from '../../domain/delivery.js';
 import { EVERY_DAY, weekdayBit } from '../../domain/delivery-days.js';
 import type { RunPageQuery } from '../ports/deliveries.js';
 import { join, raw, sql, type Dialect, type Sql } from './builder.js';
 import { boolean, instantValue, type Row } from './rows.js';
 import { givesCondition } from './subscriptions.js';
 import { ADDRESS_COLUMNS, addressOf } from './temporary-addresses.js';
+import { columnOf } from './users.js';
+
+/** The reader's name, as the users table keeps its parts. */
+const RECIPIENT_COLUMNS = RECIPIENT_NAME_FIELDS.map(columnOf);
 
 /** An address column of the address in force: the temporary address's when one covers the date. */
 const inForce = (column: string) => `CASE WHEN t.id IS NULL THEN u.${column} ELSE t.${column} END`;
@@ -66,7 +70,8 @@ export function runPageQuery(run: RunDate, query: RunPageQuery, dialect: Dialect
     conditions.push(sql`${raw(inForce('address_postal_code'))} = ${query.postalCode}`);
   }
   const address = ADDRESS_COLUMNS.map((column) => `${inForce(column)} AS ${column}`).join(', ');
-  return sql`SELECT s.id, s.user_id, s.product_id, ${raw(address)}, ${copies(delivered)} AS copies,
+  const recipient = RECIPIENT_COLUMNS.map((column) => `u.${column}`).join(', ');
+  return sql`SELECT s.id, s.user_id, s.product_id, ${raw(recipient)}, ${raw(address)}, ${copies(delivered)} AS copies,
       r.copies IS NOT NULL AS redelivery
     FROM ${from(run)}
     WHERE ${join(conditions, ' AND ')} ORDER BY s.id LIMIT ${query.limit}`;
@@ -77,6 +82,9 @@ export function toDelivery(row: Row): Delivery {
     subscriptionId: String(row.id),
     userId: String(row.user_id),
     productId: (row.product_id ?? null) as string | null,
+    recipient: Object.fromEntries(
+      RECIPIENT_NAME_FIELDS.map((field, i) => [field, (row[RECIPIENT_COLUMNS[i] as string] ?? null) as string | null]),
+    ) as Delivery['recipient'],
     address: addressOf(row),
     redelivery: boolean(row.redelivery),
     copies: Number(row.copies),
