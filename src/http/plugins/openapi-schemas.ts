@@ -191,3 +191,19 @@ function baseName(node: JsonObject, context: Context): string {
   const member = context.key === 'items' || context.key === 'schema' ? 'Item' : pascal(context.key);
   return `${pascal(context.type ?? '')}${write}${member || 'Schema'}`;
 }
+
+/** Each document's shortened paths and schemas, by the document as generated. */
+const shortened = new Map<string, string>();
+
+/**
+ * hoistRepeatedSchemas, worked out once a process for each document (some 60 ms): the tests build
+ * an app for every service they start, of the same routes. The answer is a copy of its own.
+ */
+export function withSharedSchemas(paths: JsonObject, schemas: JsonObject): { paths: JsonObject; schemas: JsonObject } {
+  const key = JSON.stringify([paths, schemas]);
+  const known = shortened.get(key);
+  if (known !== undefined) return JSON.parse(known) as { paths: JsonObject; schemas: JsonObject };
+  hoistRepeatedSchemas(paths, schemas);
+  shortened.set(key, JSON.stringify({ paths, schemas }));
+  return { paths, schemas };
+}

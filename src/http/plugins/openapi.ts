@@ -19,7 +19,7 @@ import { takesIdempotencyKey } from './idempotency.js';
 
 import { ErrorDocument, isOptionalBody } from '../jsonapi/documents.js';
 import { JSONAPI } from './media-types.js';
-import { hoistRepeatedSchemas } from './openapi-schemas.js';
+import { withSharedSchemas } from './openapi-schemas.js';
 
 const IdempotencyKeyHeader = Type.Object({
   'idempotency-key': Type.Optional(
@@ -284,11 +284,11 @@ async function serveDocument(
       const paths = (document.paths ?? {}) as Record<string, Record<string, Operation>>;
       const errorStatuses = completeOperations(paths, facts);
       const components = (document as { components?: Record<string, object> }).components ?? {};
-      const schemas = { ...components.schemas, ErrorDocument };
-      hoistRepeatedSchemas(paths as never, schemas as never);
+      const shared = withSharedSchemas(paths as never, { ...components.schemas, ErrorDocument } as never);
+      document.paths = shared.paths as typeof document.paths;
       (document as { components?: object }).components = {
         ...components,
-        schemas,
+        schemas: shared.schemas,
         // 405 is no operation's: it answers the methods a path does not list (see the description).
         responses: errorResponses([...errorStatuses, '405']),
         headers: RESPONSE_HEADERS,
