@@ -48,6 +48,11 @@ export function isIsoDateTime(text: string): boolean {
   return parseInstant(text) !== undefined;
 }
 
+/** Whether an instant is one the interface can write back: in the years 0000 to 9999 in UTC. */
+export function isWritableInstant(epochSeconds: number): boolean {
+  return epochSeconds >= FIRST_WRITABLE && epochSeconds <= LAST_WRITABLE;
+}
+
 export function formatInstant(epochSeconds: number): string {
   return new Date(epochSeconds * 1000).toISOString().slice(0, 19) + '+00:00';
 }

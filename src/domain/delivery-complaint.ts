@@ -149,7 +149,7 @@ export function plannedComplaint(
   const { dateEnded } = context.terms;
   const moved =
     remedy === 'extend' && dateEnded !== null
-      ? extendedEnd(dateEnded, 1, deliveryMaskOf(context.terms), zone).dateEnded
+      ? extendedEnd(dateEnded, 1, deliveryMaskOf(context.terms), zone, '/data/attributes/remedy').dateEnded
       : dateEnded;
   return {
     values: {

@@ -9,6 +9,8 @@
  */
 import { Type } from '@sinclair/typebox';
 import { instantOf, wallClock, yearOf, firstDayOfYear } from './publication.js';
+import { isWritableInstant } from './dates.js';
+import { failures } from './failures.js';
 import { StringEnum } from './schema.js';
 
 export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
@@ -115,7 +117,13 @@ export function extendedEnd(
   deliveries: number,
   mask: number,
   zone: string,
+  pointer: string,
 ): { dateEnded: number; days: number } {
   const days = daysToTakeIn(lastDateOf(dateEnded, zone), deliveries, mask);
-  return { dateEnded: shiftByDays(dateEnded, days, zone), days };
+  const moved = shiftByDays(dateEnded, days, zone);
+  // A term ending at the end of 9999 cannot move later: its end could not be written back.
+  if (!isWritableInstant(moved)) {
+    throw failures.invalid([{ pointer, detail: "would move the subscription's dateEnded past the year 9999" }]);
+  }
+  return { dateEnded: moved, days };
 }

@@ -171,7 +171,7 @@ export function plannedHold(
   const base = endWithout(current, context.terms.dateEnded, zone);
   const moved =
     compensation === 'extend' && base !== null
-      ? extendedEnd(base, deliveriesMissed, mask, zone)
+      ? extendedEnd(base, deliveriesMissed, mask, zone, '/data/attributes/compensation')
       : { dateEnded: base, days: 0 };
   return { values: { ...span, compensation, deliveriesMissed, extendedDays: moved.days }, dateEnded: moved.dateEnded };
 }

@@ -1,4 +1,5 @@
 import assert from 'node:assert/strict';
+import type { DomainFailure } from '../../src/domain/failures.js';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import {
@@ -106,9 +107,20 @@ describe('a term moved by delivery days', () => {
     // Ends at midnight starting 29 March 2026 in Berlin (last date 28 March); one more day ends at midnight starting 30 March.
     const end = at('2026-03-29T00:00:00+01:00');
     assert.equal(formatDate(lastDateOf(end, 'Europe/Berlin')), '2026-03-28');
-    const moved = extendedEnd(end, 1, EVERY_DAY, 'Europe/Berlin');
+    const moved = extendedEnd(end, 1, EVERY_DAY, 'Europe/Berlin', '/p');
     assert.deepEqual(moved, { dateEnded: at('2026-03-30T00:00:00+02:00'), days: 1 });
-    const back = extendedEnd(at('2026-10-24T12:00:00+02:00'), 2, EVERY_DAY, 'Europe/Berlin');
+    const back = extendedEnd(at('2026-10-24T12:00:00+02:00'), 2, EVERY_DAY, 'Europe/Berlin', '/p');
     assert.deepEqual(back, { dateEnded: at('2026-10-26T12:00:00+01:00'), days: 2 });
+  });
+
+  it('refuses, at the pointer given, to move an end past the last instant the interface writes', () => {
+    // Ends at the last instant of 30 and of 31 December 9999: a day more fits the first, not the second.
+    const inside = extendedEnd(at('9999-12-30T23:59:59+00:00'), 1, EVERY_DAY, 'UTC', '/p');
+    assert.equal(inside.dateEnded, at('9999-12-31T23:59:59+00:00'));
+    assert.throws(
+      () => extendedEnd(at('9999-12-31T23:59:59+00:00'), 1, EVERY_DAY, 'UTC', '/data/attributes/remedy'),
+      (error: DomainFailure) =>
+        error.code === 'INVALID_ATTRIBUTE' && error.problems[0]?.pointer === '/data/attributes/remedy',
+    );
   });
 });

@@ -173,6 +173,15 @@ forEachStore((kind) => {
       ]);
     });
 
+    it('refuses extend at the remedy when the term ends at the last instant written, and changes nothing', async () => {
+      const { path, complaints } = await printReader({ dateEnded: '9999-12-31T23:59:59+00:00' });
+      const response = await service.client.post(complaints, complaint(dateIn(-1), { remedy: 'extend' }));
+      assert.equal(response.status, 422, response.text);
+      assert.equal(response.body.errors[0].source.pointer, '/data/attributes/remedy');
+      assert.equal(await dateEndedOf(path), '9999-12-31T23:59:59+00:00');
+      assert.deepEqual((await service.client.get(complaints)).body.data, []);
+    });
+
     it('answers 404 for a subscription of another user', async () => {
       const { subscriptionId } = await printReader();
       const other = await createUser(service.client);
