@@ -217,9 +217,13 @@ interface Operation {
 
 /** Who may call an operation: a secret (Bearer or Basic) or the console's cookie, with its CSRF token to change anything. */
 function securityOf(method: string, scopes: readonly string[]): Record<string, string[]>[] {
-  const roles = [...scopes];
-  const session: Record<string, string[]> = UNSAFE.has(method) ? { console: roles, csrf: [] } : { console: roles };
-  return [{ bearer: roles }, { basic: roles }, session];
+  // The scopes of one requirement are all needed, so a route that takes any of several scopes
+  // (the access checks: read or access) lists a requirement for each.
+  return ['bearer', 'basic', 'console'].flatMap((scheme) =>
+    scopes.map((scope) =>
+      scheme === 'console' && UNSAFE.has(method) ? { console: [scope], csrf: [] } : { [scheme]: [scope] },
+    ),
+  );
 }
 
 /**

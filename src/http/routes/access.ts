@@ -41,7 +41,7 @@ const NetworkAccessResource = Type.Object({
   type: Type.Literal(ACCESS),
   id: Type.String({
     description:
-      'The address asked about, in its one written form (RFC 5952 for IPv6; an IPv4-mapped address as the IPv4 address it maps).',
+      'The address asked about, in its one written form (RFC 5952 for IPv6; an IPv4-mapped address stays IPv6, written ::ffff:10.1.2.3, though licences match it as the IPv4 address it maps).',
   }),
   attributes: AccessAttributes,
   relationships: Type.Object({

@@ -117,6 +117,11 @@ describe('the OpenAPI document', () => {
     // Metrics are not public: a credential with the metrics scope (or admin, above it) reads them.
     const metrics = document.paths['/metrics'].get;
     assert.deepEqual(metrics.security[0], { bearer: ['metrics'] });
+    // Either scope opens the access check: a requirement each, as one requirement would need both.
+    assert.deepEqual(
+      document.paths['/access'].get.security.filter((requirement: object) => 'bearer' in requirement),
+      [{ bearer: ['read'] }, { bearer: ['access'] }],
+    );
     assert.ok(!/public[^.]*metrics/.test(document.info.description), document.info.description);
   });
 
