@@ -17,6 +17,7 @@ import {
   temporaryAddressQuery,
   temporaryAddressValues,
   toStoredTemporaryAddress,
+  unchanged,
 } from '../sql/temporary-addresses.js';
 import { auditInsert, type PostgresDatabase } from './database.js';
 
@@ -82,6 +83,8 @@ export function postgresTemporaryAddresses(database: PostgresDatabase): Temporar
     async updateTemporaryAddress(userId, id, plan, audit, ifVersion) {
       return changing(userId, id, ifVersion, async (client, current, others) => {
         const values = plan(current, others);
+        // No version moved, no event: a client's ETag stays good, and webhooks hear of changes only.
+        if (unchanged(current, values)) return current;
         const params = [userId, id, ...temporaryAddressValues(values)];
         const record = auditInsert(params, audit, 'update', 'temporary-addresses', 'id', 'user_id', 't');
         const { rows } = await client.query(

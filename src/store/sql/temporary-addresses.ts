@@ -37,6 +37,12 @@ export function temporaryAddressValues(values: TemporaryAddressValues): unknown[
   return [values.startDate, values.endDate, ...ADDRESS_FIELDS.map((field) => values.address[field])];
 }
 
+/** Whether planned values are those a temporary address has: a change that changes nothing writes nothing. */
+export function unchanged(current: TemporaryAddressValues, planned: TemporaryAddressValues): boolean {
+  const before = temporaryAddressValues(current);
+  return temporaryAddressValues(planned).every((value, i) => value === before[i]);
+}
+
 /** A user's temporary addresses in id order: every one (for the rules), or a page. */
 export function temporaryAddressesQuery(userId: string, query: { afterId?: string; limit?: number } = {}): Sql {
   const conditions = [sql`user_id = ${userId}`];

@@ -11,6 +11,7 @@ import {
   temporaryAddressQuery,
   temporaryAddressValues,
   toStoredTemporaryAddress,
+  unchanged,
 } from '../sql/temporary-addresses.js';
 import { requireVersion, type SqliteDatabase } from './database.js';
 
@@ -77,6 +78,8 @@ export function sqliteTemporaryAddresses(database: SqliteDatabase): TemporaryAdd
     async updateTemporaryAddress(userId, id, plan, audit, ifVersion) {
       return changing(userId, id, ifVersion, (current) => {
         const values = plan(current, all(userId));
+        // No version moved, no event: a client's ETag stays good, and webhooks hear of changes only.
+        if (unchanged(current, values)) return current;
         update.run(...temporaryAddressValues(values), userId, id);
         database.record(audit, 'update', 'temporary-addresses', id, userId);
         return one(userId, id);

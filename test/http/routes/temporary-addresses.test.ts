@@ -176,6 +176,22 @@ forEachStore((kind) => {
       assert.equal(onlyError(crossed, 422).source.pointer, '/data/attributes/endDate');
     });
 
+    it('writes nothing for a change that changes nothing: the same version (ETag), no event', async () => {
+      const { userId, path } = await reader();
+      const created = await service.client.post(path, document(dateIn(10), dateIn(12)));
+      const self = `${path}/${created.body.data.id}`;
+      for (const attributes of [{}, { startDate: dateIn(10), endDate: dateIn(12) }]) {
+        const same = await change(self, created.body.data.id, attributes);
+        assert.equal(same.status, 200, same.text);
+        assert.equal(same.headers.get('etag'), created.headers.get('etag'));
+      }
+      const feed = await service.client.get(`/events?filter[user]=${userId}`);
+      assert.ok(!feed.body.data.some((e: any) => e.attributes.eventType === 'temporary_address.updated'));
+      const moved = await change(self, created.body.data.id, { endDate: dateIn(13) });
+      assert.notEqual(moved.headers.get('etag'), created.headers.get('etag'));
+      assert.ok(created.headers.get('etag'));
+    });
+
     it('refuses a change that would overlap another', async () => {
       const { path } = await reader();
       await service.client.post(path, document(dateIn(10), dateIn(12)));
