@@ -199,7 +199,42 @@ export function parseRange(text: string): Parsed<RangeKey> {
     const meant = formatRange({ family, prefixLength, network });
     return { ok: false, problem: `has host bits set: the network of this prefix is ${meant}` };
   }
+  const reserved = RESERVED_NETWORKS.find((r) => r.family === family && within({ family, prefixLength, network }, r));
+  if (reserved) {
+    return {
+      ok: false,
+      problem: `is in ${formatRange(reserved)}, ${reserved.what}: no reader's request comes from it`,
+    };
+  }
   return { ok: true, value: { family, prefixLength, network } };
+}
+
+/**
+ * Networks no reader's request comes from: this host, loopback and link-local addresses. A paywall
+ * that asked about one would be asking about itself or a proxy beside it (one that forgot to pass
+ * the reader's address on), and a licence holding it would open to everyone. Private networks stay
+ * open to licences: an intranet's paywall sees its readers by them.
+ */
+const RESERVED_NETWORKS: readonly (RangeKey & { what: string })[] = [
+  ['0.0.0.0/8', 'this network'],
+  ['127.0.0.0/8', 'loopback'],
+  ['169.254.0.0/16', 'link-local'],
+  ['::/128', 'the unspecified address'],
+  ['::1/128', 'loopback'],
+  ['fe80::/10', 'link-local'],
+].map(([text, what]) => ({ ...reservedKey(text as string), what: what as string }));
+
+function reservedKey(text: string): RangeKey {
+  const [address, prefix] = text.split('/') as [string, string];
+  const parsed = parseWritten(address);
+  if (!parsed.ok) throw new Error(`${text} is no range`);
+  return { family: parsed.value.family, prefixLength: Number(prefix), network: parsed.value.bytes };
+}
+
+/** Whether `range` lies inside `outer` (the same family), or holds it: they overlap at all. */
+function within(range: RangeKey, outer: RangeKey): boolean {
+  const shorter = Math.min(range.prefixLength, outer.prefixLength);
+  return sameBytes(networkOf(range.network, shorter), networkOf(outer.network, shorter));
 }
 
 /** An address's text: dotted decimal, or RFC 5952 (lower case, the longest run of zero groups as ::, a mapped IPv4 address dotted). */
@@ -287,6 +322,18 @@ export const PUBLIC_SUFFIXES: ReadonlySet<string> = new Set([
   ...['amazonaws.com', 'wordpress.com', 'wixsite.com', 'squarespace.com', 'myshopify.com', 'glitch.me'],
 ]);
 
+/**
+ * Mail providers anyone may take an address at: a licence by such a domain would admit the public.
+ * (Access by a domain rests on the website having checked that the reader owns the address.)
+ */
+export const FREE_MAIL_DOMAINS: ReadonlySet<string> = new Set([
+  ...['gmail.com', 'googlemail.com', 'outlook.com', 'hotmail.com', 'hotmail.co.uk', 'live.com', 'msn.com'],
+  ...['yahoo.com', 'yahoo.co.uk', 'ymail.com', 'aol.com', 'icloud.com', 'me.com', 'mac.com', 'proton.me'],
+  ...['protonmail.com', 'pm.me', 'tutanota.com', 'zoho.com', 'mail.com', 'gmx.com', 'gmx.net', 'gmx.de'],
+  ...['web.de', 't-online.de', 'orange.fr', 'free.fr', 'laposte.net', 'libero.it', 'mail.ru', 'yandex.ru'],
+  ...['yandex.com', 'qq.com', '163.com', '126.com', 'naver.com', 'fastmail.com', 'hey.com', 'seznam.cz'],
+]);
+
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 
 /**
@@ -309,6 +356,12 @@ export function parseLicenceDomain(text: string): Parsed<string> {
     return {
       ok: false,
       problem: `${wildcard ? 'is the wildcard of' : 'is'} a public suffix, under which anyone may register a name: name the organisation's own domain`,
+    };
+  }
+  if (FREE_MAIL_DOMAINS.has(name)) {
+    return {
+      ok: false,
+      problem: "is a mail provider anyone may take an address at: name the organisation's own domain",
     };
   }
   return { ok: true, value: wildcard ? `*.${name}` : name };

@@ -104,6 +104,18 @@ describe('parseRange', () => {
     assert.equal(written('10.1.2.3/32'), '10.1.2.3/32');
   });
 
+  it('refuses a range in, or holding, this host, loopback or link-local addresses, and takes one beside them', () => {
+    for (const text of ['127.0.0.0/8', '127.0.0.1', '0.0.0.0/8', '169.254.10.0/24', '::1', '::', 'fe80::/64']) {
+      assert.match(problem(parseRange(text)), /no reader's request comes from it/, text);
+    }
+    assert.match(problem(parseRange('126.0.0.0/7')), /wider/);
+    for (const text of ['126.255.255.0/24', '128.0.0.0/8', '169.253.0.0/16', '169.255.0.0/16', '::2', 'fec0::/64']) {
+      assert.equal(written(text), text.includes('/') ? text : `${text}/${text.includes(':') ? 128 : 32}`);
+    }
+    // An intranet's paywall sees its readers by private addresses: those stay open to licences.
+    assert.equal(written('10.0.0.0/8'), '10.0.0.0/8');
+  });
+
   it('refuses a mapped range, a zone id, a leading zero and a malformed prefix', () => {
     assert.match(problem(parseRange('::ffff:10.0.0.0/104')), /IPv4-mapped/);
     assert.match(problem(parseRange('fe80::%eth0/64')), /zone id/);
@@ -152,6 +164,15 @@ describe('parseLicenceDomain', () => {
   it('refuses a public suffix and the wildcard of one', () => {
     for (const text of ['com', 'co.uk', 'CO.UK', '*.co.uk', '*.com', 'ac.uk', 'com.au', 'github.io']) {
       assert.match(problem(parseLicenceDomain(text)), /public suffix/, text);
+    }
+  });
+
+  it('refuses a mail provider anyone may take an address at, and its wildcard; not its own subdomains', () => {
+    for (const text of ['gmail.com', 'GMAIL.COM', '*.gmail.com', 'outlook.com', 'yahoo.co.uk', 'web.de']) {
+      assert.match(problem(parseLicenceDomain(text)), /mail provider anyone may take an address at/, text);
+    }
+    for (const text of ['gmail.acme.com', 'corp.outlook.com', 'acmegmail.com']) {
+      assert.equal(value(parseLicenceDomain(text)), text);
     }
   });
 
