@@ -21,6 +21,12 @@ export const TEMPORARY_ADDRESSES = 'temporary-addresses';
 /** The most publication dates one temporary address may cover (both ends included): a year, a leap year's too. */
 export const MAX_TEMPORARY_ADDRESS_DAYS = 366;
 
+/**
+ * The most temporary addresses a reader may have that have not ended: more than a year's holidays,
+ * few enough that the rules, which read them all at each change, stay cheap.
+ */
+export const MAX_COMING_TEMPORARY_ADDRESSES = 20;
+
 export const TEMPORARY_ADDRESS_STATUSES = ['scheduled', 'active', 'ended'] as const;
 export type TemporaryAddressStatus = (typeof TEMPORARY_ADDRESS_STATUSES)[number];
 
@@ -155,6 +161,17 @@ export function plannedTemporaryAddress(
   }
   const clash = others.find((other) => other.id !== current?.id && overlaps(other, span));
   if (clash) throw failures.temporaryAddressOverlap(clash.id);
+  if (
+    current === undefined &&
+    others.filter((other) => other.endDate >= firstOpen).length >= MAX_COMING_TEMPORARY_ADDRESSES
+  ) {
+    throw failures.invalid([
+      {
+        pointer: '/data',
+        detail: `the reader has ${MAX_COMING_TEMPORARY_ADDRESSES} temporary addresses that have not ended, the most there may be`,
+      },
+    ]);
+  }
   return { ...span, address };
 }
 

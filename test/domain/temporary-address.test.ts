@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import { DomainFailure } from '../../src/domain/failures.js';
 import { parseDate } from '../../src/domain/publication.js';
 import {
+  MAX_COMING_TEMPORARY_ADDRESSES,
   MAX_TEMPORARY_ADDRESS_DAYS,
   plannedTemporaryAddress,
   requireDeletable,
@@ -113,6 +114,27 @@ describe('a temporary address planned', () => {
       [other],
       FIRST_OPEN,
     );
+  });
+
+  it(`refuses a reader's ${MAX_COMING_TEMPORARY_ADDRESSES + 1}th that has not ended, whatever ended before, and takes the ${MAX_COMING_TEMPORARY_ADDRESSES}th`, () => {
+    // One-day addresses from 1 April on, and as many that ended before the first open date.
+    const coming = (n: number) =>
+      Array.from({ length: n }, (_, i) =>
+        stored({ id: `c${i}`, startDate: date('2026-04-01') + i, endDate: date('2026-04-01') + i }),
+      );
+    const ended = Array.from({ length: 30 }, (_, i) =>
+      stored({ id: `e${i}`, startDate: date('2026-01-01') + i, endDate: date('2026-01-01') + i }),
+    );
+    const next = { startDate: '2026-06-01', endDate: '2026-06-02', address: ADDRESS };
+    plannedTemporaryAddress(undefined, next, [...ended, ...coming(MAX_COMING_TEMPORARY_ADDRESSES - 1)], FIRST_OPEN);
+    assert.throws(
+      () => plannedTemporaryAddress(undefined, next, [...ended, ...coming(MAX_COMING_TEMPORARY_ADDRESSES)], FIRST_OPEN),
+      (error: unknown) =>
+        error instanceof DomainFailure && error.code === 'INVALID_ATTRIBUTE' && error.problems[0]?.pointer === '/data',
+    );
+    // A change of one of them is no new one.
+    const all = coming(MAX_COMING_TEMPORARY_ADDRESSES);
+    plannedTemporaryAddress(all[0], { endDate: '2026-04-01' }, all, FIRST_OPEN);
   });
 
   it('changed, does not clash with itself', () => {
