@@ -7,7 +7,12 @@ import { POSTGRES_BACKUPS } from './backups/copy.js';
 import type { BackupSettings } from './backups/schedule.js';
 import { resetUrlProblem } from './domain/password-reset.js';
 import { parseNetworks, type AllowedNetworks, type RetryPolicy } from './domain/webhooks.js';
-import { DEFAULT_HOLD_ALLOWANCE_DAYS, DEFAULT_REPEAT_COMPLAINT_DAYS, type PrintSettings } from './domain/print.js';
+import {
+  DEFAULT_COMPLAINT_MAX_AGE_DAYS,
+  DEFAULT_HOLD_ALLOWANCE_DAYS,
+  DEFAULT_REPEAT_COMPLAINT_DAYS,
+  type PrintSettings,
+} from './domain/print.js';
 import { isTimeZone, MAX_CUTOFF_DAYS, parseCutoff, type ChangeCutoff } from './domain/publication.js';
 import type { RetentionSettings } from './jobs/retention.js';
 import {
@@ -154,7 +159,13 @@ export const SETTINGS = {
   mail: ['SMTP_URL', 'MAIL_FROM', 'MAIL_TEMPLATES_DIR'],
   console: ['CONSOLE_SESSION_IDLE_MINUTES', 'CONSOLE_SESSION_MAX_HOURS', 'REPORT_MAX_AGE_SECONDS'],
   catalogue: ['STRICT_REFERENCES'],
-  print: ['PUBLICATION_TIME_ZONE', 'CHANGE_CUTOFF', 'HOLD_ALLOWANCE_DAYS', 'REPEAT_COMPLAINT_DAYS'],
+  print: [
+    'PUBLICATION_TIME_ZONE',
+    'CHANGE_CUTOFF',
+    'HOLD_ALLOWANCE_DAYS',
+    'REPEAT_COMPLAINT_DAYS',
+    'COMPLAINT_MAX_AGE_DAYS',
+  ],
   backups: ['BACKUP_DIR', 'BACKUP_INTERVAL_MINUTES', 'BACKUP_KEEP'],
   jobs: [
     'LAPSE_INTERVAL_SECONDS',
@@ -243,6 +254,13 @@ export function loadConfig(env: Env = process.env): Config {
         DEFAULT_REPEAT_COMPLAINT_DAYS,
         0,
         366,
+      ),
+      complaintMaxAgeDays: integer(
+        'COMPLAINT_MAX_AGE_DAYS',
+        env.COMPLAINT_MAX_AGE_DAYS,
+        DEFAULT_COMPLAINT_MAX_AGE_DAYS,
+        0,
+        3660,
       ),
     },
     retention: {

@@ -30,6 +30,7 @@ describe('loadConfig defaults', () => {
         calendar: { zone: 'UTC', cutoff: { days: -1, second: 19 * 3600 } },
         holdAllowanceDays: 35,
         repeatComplaintDays: 14,
+        complaintMaxAgeDays: 0,
       },
       publicUrl: undefined,
       trustProxy: false,
@@ -437,5 +438,12 @@ describe('the print settings', () => {
     assert.throws(() => loadConfig({ PUBLICATION_TIME_ZONE: 'Berlin' }), /PUBLICATION_TIME_ZONE/);
     assert.throws(() => loadConfig({ CHANGE_CUTOFF: '1T19:00' }), /CHANGE_CUTOFF/);
     assert.throws(() => loadConfig({ HOLD_ALLOWANCE_DAYS: '400' }), /HOLD_ALLOWANCE_DAYS/);
+  });
+
+  it('take the age of a complaint from 0 (none) to 3660 days', () => {
+    assert.equal(loadConfig({ COMPLAINT_MAX_AGE_DAYS: '3660' }).print.complaintMaxAgeDays, 3660);
+    assert.equal(loadConfig({ COMPLAINT_MAX_AGE_DAYS: '0' }).print.complaintMaxAgeDays, 0);
+    assert.throws(() => loadConfig({ COMPLAINT_MAX_AGE_DAYS: '3661' }), /COMPLAINT_MAX_AGE_DAYS/);
+    assert.throws(() => loadConfig({ COMPLAINT_MAX_AGE_DAYS: '-1' }), /COMPLAINT_MAX_AGE_DAYS/);
   });
 });

@@ -143,6 +143,14 @@ export function plannedComplaint(
   const day = parseDate(sent.deliveryDate) as number;
   const { zone } = settings.calendar;
   requireDelivery(context.terms, context.holds, day, today, zone);
+  if (settings.complaintMaxAgeDays > 0 && day < today - settings.complaintMaxAgeDays) {
+    throw failures.invalid([
+      {
+        pointer: '/data/attributes/deliveryDate',
+        detail: `is more than ${settings.complaintMaxAgeDays} days ago: a delivery is complained of within COMPLAINT_MAX_AGE_DAYS`,
+      },
+    ]);
+  }
   const same = context.others.find((other) => other.deliveryDate === day);
   if (same) throw failures.complaintExists(same.id);
   const remedy = sent.remedy ?? 'none';

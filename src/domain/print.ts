@@ -10,22 +10,30 @@ import { failures } from './failures.js';
 import { formatDate, startOfDate, DEFAULT_CALENDAR, type PublicationCalendar } from './publication.js';
 import type { Resource } from './subscription.js';
 
-/** The settings of print circulation (PUBLICATION_TIME_ZONE, CHANGE_CUTOFF, HOLD_ALLOWANCE_DAYS, REPEAT_COMPLAINT_DAYS). */
+/**
+ * The settings of print circulation (PUBLICATION_TIME_ZONE, CHANGE_CUTOFF, HOLD_ALLOWANCE_DAYS,
+ * REPEAT_COMPLAINT_DAYS, COMPLAINT_MAX_AGE_DAYS).
+ */
 export interface PrintSettings {
   calendar: PublicationCalendar;
   /** The most delivery days a subscription may hold in a calendar year. */
   holdAllowanceDays: number;
   /** A complaint is a repeat when its subscription had another for a date this many days before. */
   repeatComplaintDays: number;
+  /** How many days after a delivery a complaint of it is taken; 0 for as long as the term lasts. */
+  complaintMaxAgeDays: number;
 }
 
 export const DEFAULT_HOLD_ALLOWANCE_DAYS = 35;
 export const DEFAULT_REPEAT_COMPLAINT_DAYS = 14;
+/** A publisher's policy, so none unless set: every delivery of the term may be complained of. */
+export const DEFAULT_COMPLAINT_MAX_AGE_DAYS = 0;
 
 export const DEFAULT_PRINT_SETTINGS: PrintSettings = {
   calendar: DEFAULT_CALENDAR,
   holdAllowanceDays: DEFAULT_HOLD_ALLOWANCE_DAYS,
   repeatComplaintDays: DEFAULT_REPEAT_COMPLAINT_DAYS,
+  complaintMaxAgeDays: DEFAULT_COMPLAINT_MAX_AGE_DAYS,
 };
 
 /** What delivering a subscription depends on: its term, what it and its product give, and their days. */

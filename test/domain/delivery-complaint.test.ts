@@ -73,6 +73,29 @@ describe('a complaint planned', () => {
     plan('2026-03-06', { holds });
   });
 
+  it('takes a delivery COMPLAINT_MAX_AGE_DAYS ago and refuses the day before it; with 0, any of the term', () => {
+    const aged = (deliveryDate: string, complaintMaxAgeDays: number) =>
+      plannedComplaint(
+        { deliveryDate, reason: 'missed' },
+        context(),
+        { ...DEFAULT_PRINT_SETTINGS, complaintMaxAgeDays },
+        TODAY,
+        FIRST_OPEN,
+      );
+    // TODAY is 10 March: 30 days before is 8 February.
+    aged('2026-02-08', 30);
+    aged('2026-03-10', 30);
+    assert.throws(
+      () => aged('2026-02-07', 30),
+      (error: unknown) =>
+        error instanceof DomainFailure &&
+        error.code === 'INVALID_ATTRIBUTE' &&
+        error.problems[0]?.pointer === '/data/attributes/deliveryDate' &&
+        /more than 30 days ago/.test(error.problems[0]?.detail ?? ''),
+    );
+    aged('2026-01-01', 0);
+  });
+
   it('refuses a subscription that gives no print with NOT_PRINT', () => {
     assert.throws(
       () => plan('2026-03-10', { terms: terms({ resource: 'online' }) }),

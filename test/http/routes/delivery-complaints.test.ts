@@ -7,6 +7,7 @@ import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { WEEKDAYS } from '../../../src/domain/delivery-days.js';
+import { DEFAULT_PRINT_SETTINGS } from '../../../src/domain/print.js';
 import { DEFAULT_CALENDAR, firstOpenDate, formatDate } from '../../../src/domain/publication.js';
 import { AUDIT, createSubscription, createUser, onlyError } from '../../support/fixtures.js';
 import { createPrintSubscription, dateIn, midnightOf, nextWeekday, today } from '../../support/print.js';
@@ -253,6 +254,26 @@ forEachStore((kind) => {
         [dateIn(-1)],
       );
       assert.equal(next.body.links.next, undefined);
+    });
+  });
+});
+
+forEachStore((kind) => {
+  describe('COMPLAINT_MAX_AGE_DAYS', () => {
+    let service: Service;
+    before(async () => {
+      service = await startService(kind, { print: { ...DEFAULT_PRINT_SETTINGS, complaintMaxAgeDays: 5 } });
+    });
+    after(() => service.close());
+
+    it('takes a delivery of as many days ago, and refuses one a day older at deliveryDate, changing nothing', async () => {
+      const userId = await createUser(service.client);
+      const subscriptionId = await createPrintSubscription(service.client, userId);
+      const complaints = `/users/${userId}/subscriptions/${subscriptionId}/delivery-complaints`;
+      const old = await service.client.post(complaints, complaint(dateIn(-6)));
+      assert.equal(onlyError(old, 422).source.pointer, '/data/attributes/deliveryDate');
+      assert.deepEqual((await service.client.get(complaints)).body.data, []);
+      assert.equal((await service.client.post(complaints, complaint(dateIn(-5)))).status, 201);
     });
   });
 });
