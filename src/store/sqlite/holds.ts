@@ -70,6 +70,28 @@ export function sqliteHolds(database: SqliteDatabase): HoldStore {
     return holdOf(userId, subscriptionId, id);
   }
 
+  /**
+   * A change of a hold in one immediate transaction: the hold read with its subscription's print
+   * context, held to If-Match, then `change`d; undefined when either is not there.
+   */
+  function changing<T>(
+    userId: string,
+    subscriptionId: string,
+    id: string,
+    ifVersion: readonly number[] | undefined,
+    change: (current: StoredHold, context: HoldContext) => T,
+  ): T | undefined {
+    return db
+      .transaction(() => {
+        const current = holdOf(userId, subscriptionId, id);
+        const context = current && contextOf(userId, subscriptionId);
+        if (!current || !context) return undefined;
+        requireVersion(current.version, ifVersion);
+        return change(current, context);
+      })
+      .immediate();
+  }
+
   async function updateHold(
     userId: string,
     subscriptionId: string,
@@ -78,19 +100,13 @@ export function sqliteHolds(database: SqliteDatabase): HoldStore {
     audit: AuditContext,
     ifVersion?: readonly number[],
   ): Promise<StoredHold | undefined> {
-    return db
-      .transaction(() => {
-        const current = holdOf(userId, subscriptionId, id);
-        const context = current && contextOf(userId, subscriptionId);
-        if (!current || !context) return undefined;
-        requireVersion(current.version, ifVersion);
-        const { values, dateEnded } = plan(current, context);
-        update.run({ ...holdParams(userId, subscriptionId, values), id });
-        database.record(audit, 'update', 'holds', id, userId);
-        moveTerm(userId, context.terms, dateEnded, audit);
-        return holdOf(userId, subscriptionId, id);
-      })
-      .immediate();
+    return changing(userId, subscriptionId, id, ifVersion, (current, context) => {
+      const { values, dateEnded } = plan(current, context);
+      update.run({ ...holdParams(userId, subscriptionId, values), id });
+      database.record(audit, 'update', 'holds', id, userId);
+      moveTerm(userId, context.terms, dateEnded, audit);
+      return holdOf(userId, subscriptionId, id);
+    });
   }
 
   async function withdrawHold(
@@ -101,20 +117,14 @@ export function sqliteHolds(database: SqliteDatabase): HoldStore {
     audit: AuditContext,
     ifVersion?: readonly number[],
   ): Promise<StoredHold | undefined> {
-    return db
-      .transaction(() => {
-        const current = holdOf(userId, subscriptionId, id);
-        const context = current && contextOf(userId, subscriptionId);
-        if (!current || !context) return undefined;
-        requireVersion(current.version, ifVersion);
-        if (current.withdrawn) return current;
-        const dateEnded = plan(current, context);
-        withdraw.run(userId, subscriptionId, id);
-        database.record(audit, 'withdraw', 'holds', id, userId);
-        moveTerm(userId, context.terms, dateEnded, audit);
-        return holdOf(userId, subscriptionId, id);
-      })
-      .immediate();
+    return changing(userId, subscriptionId, id, ifVersion, (current, context) => {
+      if (current.withdrawn) return current;
+      const dateEnded = plan(current, context);
+      withdraw.run(userId, subscriptionId, id);
+      database.record(audit, 'withdraw', 'holds', id, userId);
+      moveTerm(userId, context.terms, dateEnded, audit);
+      return holdOf(userId, subscriptionId, id);
+    });
   }
 
   return { createHold, listHolds, getHold, updateHold, withdrawHold };
