@@ -52,6 +52,8 @@ export interface StoredConsent {
   source: ConsentSource;
   /** When the state last changed, in epoch seconds. */
   changedAt: number;
+  /** Its version (the ETag): the id of its latest change, which every change makes anew. */
+  version: number;
 }
 
 /** One change of a consent, as its history keeps it. */

@@ -23,6 +23,8 @@ import {
 } from '../jsonapi/consent-resources.js';
 import { ConsentParams, UserParams } from '../jsonapi/params.js';
 import { CursorLinks, cursorPage, PageAfter, PageSize, pageSizeOf } from '../jsonapi/paging.js';
+import { etagOf, ifMatchVersions } from '../jsonapi/etag.js';
+import { withHeaders } from '../jsonapi/response-headers.js';
 import { auditOf } from '../plugins/auth.js';
 import { actorNames, mayKnowWho } from './events.js';
 import type { RouteOptions } from './options.js';
@@ -78,14 +80,14 @@ export const newsletterConsentRoutes: FastifyPluginAsyncTypebox<RouteOptions> = 
     {
       schema: {
         params: ConsentParams,
-        response: { 200: ConsentDocument, ...errorResponses(404, 406) },
+        response: { 200: withHeaders(ConsentDocument, 'ETag'), ...errorResponses(404, 406) },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { user_id, newsletter_id } = request.params;
       const consent = await store.getConsent(user_id, newsletter_id);
       if (!consent) throw noSuchConsent(user_id, newsletter_id);
-      return { data: renderConsent(baseUrl(request), consent) };
+      return reply.header('etag', etagOf(consent.version)).send({ data: renderConsent(baseUrl(request), consent) });
     },
   );
 
@@ -96,9 +98,9 @@ export const newsletterConsentRoutes: FastifyPluginAsyncTypebox<RouteOptions> = 
     schema: {
       params: ConsentParams,
       body: updateDocument(NEWSLETTER_CONSENTS, ConsentUpdateAttributes),
-      response: { 200: ConsentDocument, ...errorResponses(400, 404, 406, 409, 413, 415, 422) },
+      response: { 200: withHeaders(ConsentDocument, 'ETag'), ...errorResponses(400, 404, 406, 409, 413, 415, 422) },
     },
-    handler: async (request) => {
+    handler: async (request, reply) => {
       const { user_id, newsletter_id } = request.params;
       const { data } = request.body;
       if (data.id !== newsletter_id) throw errors.idConflict();
@@ -111,9 +113,10 @@ export const newsletterConsentRoutes: FastifyPluginAsyncTypebox<RouteOptions> = 
         data.attributes.state,
         reportSourceOf(request),
         auditOf(request),
+        ifMatchVersions(request.headers['if-match']),
       );
       if (!consent) throw noSuchConsent(user_id, newsletter_id);
-      return { data: renderConsent(baseUrl(request), consent) };
+      return reply.header('etag', etagOf(consent.version)).send({ data: renderConsent(baseUrl(request), consent) });
     },
   });
 

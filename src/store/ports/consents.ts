@@ -6,6 +6,7 @@
  */
 import type { AuditContext } from '../../domain/audit.js';
 import type { ConsentSource, ReportedState, StoredConsent, StoredConsentChange } from '../../domain/consent.js';
+import type { IfVersion } from './versions.js';
 
 /** A page by key: newsletter id for consents, change id for their history. */
 export interface ConsentPageQuery {
@@ -35,5 +36,6 @@ export interface ConsentStore {
     state: ReportedState,
     source: ConsentSource,
     audit: AuditContext,
+    ifVersion?: IfVersion,
   ): Promise<StoredConsent | undefined>;
 }

@@ -17,7 +17,8 @@ import {
   type StoredConsent,
 } from '../../domain/consent.js';
 import { eventTypeOf } from '../../domain/events.js';
-import type { ConsentPageQuery, ConsentStore } from '../port.js';
+import { failures } from '../../domain/failures.js';
+import type { ConsentPageQuery, ConsentStore, IfVersion } from '../port.js';
 import {
   CONSENT_CHANGED,
   consentChangesQuery,
@@ -197,6 +198,7 @@ export function postgresConsents(database: PostgresDatabase): ConsentStore {
     state: ReportedState,
     source: ConsentSource,
     audit: AuditContext,
+    ifVersion?: IfVersion,
   ): Promise<StoredConsent | undefined> {
     return database.transaction(async (client) => {
       // The reader's row first, as every change of their newsletters locks it: one order, no deadlock.
@@ -204,6 +206,7 @@ export function postgresConsents(database: PostgresDatabase): ConsentStore {
       const [row] = await rowsOn(client, consentQuery(userId, newsletterId));
       const current = row && toStoredConsent(row);
       if (!current) return undefined;
+      if (ifVersion !== undefined && !ifVersion.includes(current.version)) throw failures.preconditionFailed();
       const change = reportedChange(newsletterId, current.state, state);
       if (!change) return current;
       await applyConsentChanges(client, userId, [change], source, audit);

@@ -7,7 +7,10 @@ import type { ConsentSource, ConsentState, StoredConsent, StoredConsentChange } 
 import { raw, sql, where, type Sql } from './builder.js';
 import { seconds, type Row } from './rows.js';
 
-export const CONSENT_COLUMNS = 'user_id, newsletter_id, state, source, changed_at';
+// The version is the latest change's id, read from the history's index (user, newsletter, id).
+export const CONSENT_COLUMNS = `user_id, newsletter_id, state, source, changed_at,
+  (SELECT max(h.id) FROM newsletter_consent_changes h
+   WHERE h.user_id = newsletter_consents.user_id AND h.newsletter_id = newsletter_consents.newsletter_id) AS version`;
 export const CONSENT_CHANGE_COLUMNS = 'id, user_id, newsletter_id, state, source, actor, changed_at';
 
 /** The attributes a consent change's audit entry names. */
@@ -20,6 +23,7 @@ export function toStoredConsent(row: Row): StoredConsent {
     state: row.state as ConsentState,
     source: row.source as ConsentSource,
     changedAt: seconds(row.changed_at),
+    version: Number(row.version),
   };
 }
 

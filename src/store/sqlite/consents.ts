@@ -15,7 +15,7 @@ import {
   type ReportedState,
   type StoredConsent,
 } from '../../domain/consent.js';
-import type { ConsentPageQuery, ConsentStore } from '../port.js';
+import type { ConsentPageQuery, ConsentStore, IfVersion } from '../port.js';
 import {
   CONSENT_CHANGED,
   consentChangesQuery,
@@ -24,7 +24,7 @@ import {
   toStoredConsent,
   toStoredConsentChange,
 } from '../sql/consents.js';
-import type { SqliteDatabase } from './database.js';
+import { requireVersion, type SqliteDatabase } from './database.js';
 
 export interface SqliteConsentWriter {
   /** The reader's consents for these newsletters, by newsletter. */
@@ -131,11 +131,13 @@ export function sqliteConsents(database: SqliteDatabase, writer: SqliteConsentWr
     state: ReportedState,
     source: ConsentSource,
     audit: AuditContext,
+    ifVersion?: IfVersion,
   ): Promise<StoredConsent | undefined> {
     return db
       .transaction(() => {
         const current = consentOf(userId, newsletterId);
         if (!current) return undefined;
+        requireVersion(current.version, ifVersion);
         const change = reportedChange(newsletterId, current.state, state);
         if (!change) return current;
         writer.apply(userId, [change], source, audit);

@@ -238,6 +238,25 @@ forEachStore((kind) => {
       assert.deepEqual(await stateOf(userId), { [a]: 'subscribed api' });
     });
 
+    it('holds a report to If-Match: 412 for another version, and a new ETag once it changes the consent', async () => {
+      const a = await newsletter();
+      const userId = await createUser(service.client, { newsletters: { add: [a] } });
+      const self = `/users/${userId}/newsletter-consents/${a}`;
+      const read = await service.client.get(self);
+      const etag = read.headers.get('etag') as string;
+      assert.match(etag, /^"\d+"$/);
+      const stale = await provider.patch(self, consentDocument(a, 'bounced'), { headers: { 'if-match': '"999999"' } });
+      assert.equal(stale.status, 412, stale.text);
+      assert.deepEqual(await stateOf(userId), { [a]: 'subscribed api' });
+      const fresh = await provider.patch(self, consentDocument(a, 'bounced'), { headers: { 'if-match': etag } });
+      assert.equal(fresh.status, 200, fresh.text);
+      assert.notEqual(fresh.headers.get('etag'), etag);
+      assert.equal((await service.client.get(self)).headers.get('etag'), fresh.headers.get('etag'));
+      // The version it had is gone: a second report with it changes nothing.
+      const again = await provider.patch(self, consentDocument(a, 'complained'), { headers: { 'if-match': etag } });
+      assert.equal(again.status, 412, again.text);
+    });
+
     it('refuses states a provider does not report, other ids and types, and a credential that only reads', async () => {
       const a = await newsletter();
       const userId = await createUser(service.client, { newsletters: { add: [a] } });
