@@ -38,7 +38,7 @@ import {
   SITE_DOMAINS_CHANNEL,
 } from '../../src/store/postgres/licensed-domains.js';
 import { PRODUCTS_CHANNEL, productResources } from '../../src/store/postgres/product-resources.js';
-import { postgresReaderSources } from '../../src/store/postgres/reader-sources.js';
+import { postgresReaderSources, READER_WITH_ACTIVE } from '../../src/store/postgres/reader-sources.js';
 import { postgresProducts } from '../../src/store/postgres/products.js';
 import { postgresReferences } from '../../src/store/postgres/references.js';
 import {
@@ -942,7 +942,7 @@ describe('PostgreSQL query plans at 100,000 users', { skip }, () => {
 });
 
 describe('PostgreSQL plan of the access check before any statistics', { skip }, () => {
-  it("reads the user's subscriptions by the user's key in a plan kept for every user, not a bitmap of all not ended", async () => {
+  it("reads the user's subscriptions by the user's key in a plan kept for every user, not a bitmap of all not ended, with or without their domain", async () => {
     const schema = await freshSchema();
     const store = await openPostgresStore({ url: schema.url });
     for (const statement of [
@@ -962,12 +962,18 @@ describe('PostgreSQL plan of the access check before any statistics', { skip }, 
     await client.connect();
     try {
       await client.query('SET plan_cache_mode = force_generic_plan');
-      await client.query(`PREPARE access AS ${text}`);
-      const literal = (v: unknown) => (v instanceof Date ? `'${v.toISOString()}'` : `'${String(v)}'`);
-      const { rows } = await client.query(`EXPLAIN EXECUTE access(${values.map(literal).join(', ')})`);
-      const shown = rows.map((r) => r['QUERY PLAN']).join('\n');
-      assert.match(shown, /Scan (using|on) subscriptions_pkey[^\n]*\n\s+Index Cond: \(user_id = \$1\)/, shown);
-      assert.doesNotMatch(shown, /BitmapAnd|BitmapOr|subscriptions_lapsing|Seq Scan on subscriptions/, shown);
+      // The check's statement while no licence names a domain, and once one does.
+      for (const [name, statement] of [
+        ['access', text],
+        ['reader_access', READER_WITH_ACTIVE],
+      ] as const) {
+        await client.query(`PREPARE ${name} AS ${statement}`);
+        const literal = (v: unknown) => (v instanceof Date ? `'${v.toISOString()}'` : `'${String(v)}'`);
+        const { rows } = await client.query(`EXPLAIN EXECUTE ${name}(${values.map(literal).join(', ')})`);
+        const shown = rows.map((r) => r['QUERY PLAN']).join('\n');
+        assert.match(shown, /Scan (using|on) subscriptions_pkey[^\n]*\n\s+Index Cond: \(user_id = \$1\)/, shown);
+        assert.doesNotMatch(shown, /BitmapAnd|BitmapOr|subscriptions_lapsing|Seq Scan on (subscriptions|users)/, shown);
+      }
     } finally {
       await client.end();
     }

@@ -16,9 +16,12 @@ import type { ProductResources } from './product-resources.js';
 import { licencesOfDomains } from './site-licences.js';
 import { USERS_SUBSCRIPTIONS, withProductResources } from './subscriptions.js';
 
-const READER_WITH_ACTIVE = readerWithActiveSubscriptions('postgres', raw('$1'), raw('$2'), USERS_SUBSCRIPTIONS).render(
+export const READER_WITH_ACTIVE = readerWithActiveSubscriptions(
   'postgres',
-).text;
+  raw('$1'),
+  raw('$2'),
+  USERS_SUBSCRIPTIONS,
+).render('postgres').text;
 
 /** On Citus, as subscriptions.ts reads them there: no fence, the user's worker plans with the values. */
 const READER_WITH_ACTIVE_CITUS = readerWithActiveSubscriptions('postgres', raw('$1'), raw('$2')).render(
