@@ -253,6 +253,32 @@ function scenarios(deepPage: number, deepNextLink: string): Scenario[] {
         many(() => ({ method: 'GET', path: `/users/${nonSubscribers[random(nonSubscribers.length) - 1]}/access` })),
     },
     {
+      // A site licence names one seeded domain, d1.example (one reader in domainCount has it):
+      // every check then reads the reader's domain with their subscriptions, and those readers'
+      // checks read the licences too. Run it alone: a check of another scenario after it is one
+      // of a store with a licensed domain.
+      name: "GET a user's access with a domain licensed",
+      setup: async (serviceUrl) => {
+        const created = await request(serviceUrl, ADMIN_KEY, {
+          method: 'POST',
+          path: '/users/1/subscriptions',
+          body: JSON.stringify({
+            data: {
+              type: 'subscriptions',
+              attributes: {
+                dateStarted: '2025-01-01T00:00:00+00:00',
+                license: 'site',
+                resource: 'online',
+                emailDomains: ['d1.example'],
+              },
+            },
+          }),
+        });
+        if (created.status !== 201) throw new Error(`the licence was refused: ${created.body.toString()}`);
+      },
+      requests: () => many(() => ({ method: 'GET', path: `/users/${random(USERS)}/access` })),
+    },
+    {
       // The seed puts users 3k+1 on the weekly newsletter: a full page anywhere in the list, by a seek.
       name: 'filter[newsletter] page',
       requests: () => many(() => ({ method: 'GET', path: `/users?filter[newsletter]=weekly&page[after]=${cursor()}` })),

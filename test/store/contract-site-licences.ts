@@ -93,5 +93,55 @@ export function siteLicenceContract(open: (options?: StoreOptions) => Promise<St
       assert.deepEqual(await ofReader(await reader(`r@evil${domain}`)), []);
       assert.deepEqual(await ofReader('999999999'), []);
     });
+
+    const reader = async (email: string) =>
+      (await store.createUser({ email, passwordHash: null, fields: { familyName: 'R' }, newsletters: [] }, AUDIT)).id;
+    const ids = (list: readonly { id: string }[]) => list.map((s) => s.id).sort();
+    async function sourcesOf(from: Store, userId: string) {
+      const sources = await from.readerSourcesOf(userId, now);
+      return sources && { own: ids(sources.own), byDomain: ids(sources.byDomain) };
+    }
+
+    it("reads a reader's own subscriptions and the licences of their domain together, undefined for no reader", async () => {
+      const { domain } = fresh();
+      const exact = await licence({ emailDomains: [domain] });
+      const below = await licence({ emailDomains: [`*.${domain}`], dateEnded: now + 3600 });
+      const inside = await reader(`r@x.${domain}`);
+      const own = await store.createSubscription(inside, subscriptionValues({ dateStarted: now - 60 }), AUDIT);
+      assert.ok(own);
+      assert.deepEqual(await sourcesOf(store, inside), { own: [own.id], byDomain: [below.id] });
+      assert.deepEqual(await sourcesOf(store, await reader(`r@${domain}`)), { own: [], byDomain: [exact.id] });
+      assert.deepEqual(await sourcesOf(store, await reader(`r@other${domain}`)), { own: [], byDomain: [] });
+      // A licence's owner has it as their own, and by domain only where theirs is among its domains.
+      assert.deepEqual(await sourcesOf(store, exact.owner), { own: [exact.id], byDomain: [] });
+      await store.expireSubscription(below.owner, below.id, now - 1, AUDIT);
+      assert.deepEqual(await sourcesOf(store, inside), { own: [own.id], byDomain: [] });
+      assert.equal(await store.readerSourcesOf('999999999', now), undefined);
+    });
+
+    it('reads the licences of a domain named by the first licence of a store that had none, from its next check', async () => {
+      const alone = await open();
+      try {
+        const { domain } = fresh();
+        const inside = await alone.createUser(
+          { email: `r@${domain}`, passwordHash: null, fields: { familyName: 'R' }, newsletters: [] },
+          AUDIT,
+        );
+        assert.deepEqual(await sourcesOf(alone, inside.id), { own: [], byDomain: [] });
+        assert.equal(await alone.readerSourcesOf('999999999', now), undefined);
+        const owner = await alone.createUser(
+          { email: `owner@${fresh().domain}`, passwordHash: null, fields: { familyName: 'O' }, newsletters: [] },
+          AUDIT,
+        );
+        const values = subscriptionValues({ license: 'site', resource: 'online', dateStarted: now - 60 });
+        const site = await alone.createSubscription(owner.id, values, AUDIT);
+        assert.ok(site);
+        assert.deepEqual(await sourcesOf(alone, inside.id), { own: [], byDomain: [] });
+        await alone.updateSubscription(owner.id, site.id, (current) => ({ ...current, emailDomains: [domain] }), AUDIT);
+        assert.deepEqual(await sourcesOf(alone, inside.id), { own: [], byDomain: [site.id] });
+      } finally {
+        await alone.close();
+      }
+    });
   });
 }

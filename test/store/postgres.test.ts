@@ -19,7 +19,7 @@ import { newsletterWithCountQuery } from '../../src/store/sql/newsletters.js';
 import { productWithCountQuery } from '../../src/store/sql/products.js';
 import { PAGE_READ_LIMIT, USER_COLUMNS, userPageIds, usersOfPage } from '../../src/store/sql/users.js';
 import { admin, createTestSchema, postgresSkipReason, vacuumAnalyze, type TestSchema } from '../support/postgres.js';
-import { AUDIT } from '../support/fixtures.js';
+import { AUDIT, subscriptionValues } from '../support/fixtures.js';
 import { storeContract } from './contract.js';
 import { eventually } from '../support/eventually.js';
 import { recordStatements, type Statement } from '../support/statements.js';
@@ -32,7 +32,13 @@ import type { Changes } from '../../src/store/postgres/changes.js';
 import { PostgresDatabase } from '../../src/store/postgres/database.js';
 import { listenForChanges } from '../../src/store/postgres/changes.js';
 import { knownUsers, USERS_CHANNEL } from '../../src/store/postgres/known-users.js';
+import {
+  LICENSED_DOMAINS_MAX_AGE_MS,
+  licensedDomains,
+  SITE_DOMAINS_CHANNEL,
+} from '../../src/store/postgres/licensed-domains.js';
 import { PRODUCTS_CHANNEL, productResources } from '../../src/store/postgres/product-resources.js';
+import { postgresReaderSources, READER_WITH_ACTIVE } from '../../src/store/postgres/reader-sources.js';
 import { postgresProducts } from '../../src/store/postgres/products.js';
 import { postgresReferences } from '../../src/store/postgres/references.js';
 import {
@@ -608,6 +614,149 @@ describe('PostgreSQL users known to exist, for the access check', { skip }, () =
   });
 });
 
+describe("PostgreSQL licensed domains kept for the reader's access check", { skip }, () => {
+  const fresh = storeOnFreshSchema();
+  const now = Math.floor(Date.now() / 1000);
+  let counter = 0;
+  /** A domain no other test of this file names. */
+  const newDomain = () => `kept-${++counter}.example`;
+
+  /** A reader of `domain`, made behind the store's back; answers the id. */
+  async function readerOf(domain: string): Promise<string> {
+    const email = `r${Math.random().toString(36).slice(2)}@${domain}`;
+    const [user] = await admin(
+      `INSERT INTO users (email, email_lower, email_domain, family_name) VALUES ($1, $1, $2, 'Reader') RETURNING id`,
+      [email, domain],
+      fresh.schema.name,
+    );
+    return String(user?.id);
+  }
+
+  /** A licence of `domain` active now, made behind the store's back: no notification tells of it. */
+  async function unnotifiedLicence(domain: string): Promise<string> {
+    const owner = await readerOf('owner.example');
+    const [licence] = await admin(
+      `INSERT INTO subscriptions (user_id, date_started, license, resource, email_domains)
+       VALUES ($1, now() - interval '1 day', 'site', 'online', $2) RETURNING id`,
+      [owner, domain],
+      fresh.schema.name,
+    );
+    await admin(
+      'INSERT INTO site_domains (domain, user_id, subscription_id) VALUES ($1, $2, $3)',
+      [domain, owner, licence?.id],
+      fresh.schema.name,
+    );
+    return String(licence?.id);
+  }
+
+  const licenceValues = (domain: string) =>
+    subscriptionValues({ license: 'site', resource: 'online', dateStarted: now - 60, emailDomains: [domain] });
+
+  /** The licences of `user`'s domain as `from` finds them. */
+  async function byDomain(user: string, from: Pick<Store, 'readerSourcesOf'> = fresh.store) {
+    return (await from.readerSourcesOf(user, now))?.byDomain.map((l) => l.id);
+  }
+
+  /** Waits until `user`'s check reads the licensed domains from memory: it then reads no site_domains. */
+  const kept = (user: string, from: Pick<Store, 'readerSourcesOf'> = fresh.store) =>
+    eventually(async () => {
+      const { statements } = await recordStatements(() => from.readerSourcesOf(user, now));
+      return !statements.some(({ text }) => /\bFROM site_domains\b/.test(text));
+    }, 'the licensed domains to be kept');
+
+  it('checks a reader whose domain no licence names in one statement, once the domains are kept', async () => {
+    await unnotifiedLicence(newDomain());
+    const user = await readerOf(newDomain());
+    await kept(user);
+    const { result, statements } = await recordStatements(() => fresh.store.readerSourcesOf(user, now));
+    assert.deepEqual(result, { own: [], byDomain: [] });
+    assert.deepEqual(
+      statements.map(({ text }) => /\bFROM (\w+)/.exec(text)?.[1]),
+      ['users'],
+    );
+  });
+
+  it('forgets the licensed domains on a notification from any connection', async () => {
+    // Every test schema shares the database's channel, so another file's licence can empty the
+    // memory meanwhile: the attempt is then made again, and only a store that keeps nothing fails all three.
+    let unseen: { user: string; licence: string } | undefined;
+    for (let attempt = 1; attempt <= 3 && unseen === undefined; attempt += 1) {
+      const domain = newDomain();
+      const user = await readerOf(domain);
+      await kept(user);
+      const licence = await unnotifiedLicence(domain);
+      if ((await byDomain(user))?.length === 0) unseen = { user, licence };
+    }
+    assert.ok(unseen, 'a licence no notification told of was seen at once, three times over: nothing was kept');
+    await admin(`NOTIFY ${SITE_DOMAINS_CHANNEL}`);
+    const { user, licence } = unseen;
+    await eventually(async () => (await byDomain(user))?.[0] === licence, 'the licence to be seen', 1000);
+  });
+
+  it('sees a licence another store adds within the maximum age', async () => {
+    const domain = newDomain();
+    const user = await readerOf(domain);
+    await kept(user);
+    const other = await openPostgresStore({ url: fresh.schema.url });
+    try {
+      const owner = await readerOf('owner.example');
+      const licence = await other.createSubscription(owner, licenceValues(domain), AUDIT);
+      assert.ok(licence);
+      const addedAt = performance.now();
+      await eventually(
+        async () => (await byDomain(user))?.[0] === licence.id,
+        'the licence to be seen',
+        LICENSED_DOMAINS_MAX_AGE_MS + 2000,
+      );
+      assert.ok(performance.now() - addedAt <= LICENSED_DOMAINS_MAX_AGE_MS + 250, 'seen past the maximum age');
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('keeps the licensed domains at most their age when no notification tells of a licence', async () => {
+    const maxAgeMs = 1000;
+    const domains = licensedDomains(fresh.database, deaf, maxAgeMs);
+    const domain = newDomain();
+    assert.equal((await domains.current()).has(domain), false);
+    await unnotifiedLicence(domain);
+    const addedAt = performance.now();
+    assert.equal((await domains.current()).has(domain), false, 'kept until their age');
+    await eventually(async () => (await domains.current()).has(domain), 'the domain', maxAgeMs + 2000);
+    assert.ok(performance.now() - addedAt <= maxAgeMs + 250, 'kept past their age');
+  });
+
+  it('sees a domain written through this store from the very next check, though nothing was heard', async () => {
+    // Nothing but the store's own forgetting can tell this process: its listener hears nothing.
+    const { database } = fresh;
+    const domains = licensedDomains(database, deaf);
+    const resources = productResources(database, deaf);
+    const subscriptions = postgresSubscriptions(
+      database,
+      postgresReferences(false, false),
+      resources,
+      knownUsers(database, deaf),
+      domains,
+    );
+    const sources = postgresReaderSources(database, domains, resources, subscriptions);
+    const [first, second] = [newDomain(), newDomain()];
+    const [firstReader, secondReader] = [await readerOf(first), await readerOf(second)];
+    assert.deepEqual(await byDomain(firstReader, sources), []);
+    const owner = await readerOf('owner.example');
+    const licence = await subscriptions.createSubscription(owner, licenceValues(first), AUDIT);
+    assert.ok(licence);
+    assert.deepEqual(await byDomain(firstReader, sources), [licence.id]);
+    assert.deepEqual(await byDomain(secondReader, sources), []);
+    await subscriptions.updateSubscription(
+      owner,
+      licence.id,
+      (current) => ({ ...current, emailDomains: [first, second] }),
+      AUDIT,
+    );
+    assert.deepEqual(await byDomain(secondReader, sources), [licence.id]);
+  });
+});
+
 describe('PostgreSQL schema', { skip }, () => {
   let schema: TestSchema;
   let store: Store;
@@ -793,7 +942,7 @@ describe('PostgreSQL query plans at 100,000 users', { skip }, () => {
 });
 
 describe('PostgreSQL plan of the access check before any statistics', { skip }, () => {
-  it("reads the user's subscriptions by the user's key in a plan kept for every user, not a bitmap of all not ended", async () => {
+  it("reads the user's subscriptions by the user's key in a plan kept for every user, not a bitmap of all not ended, with or without their domain", async () => {
     const schema = await freshSchema();
     const store = await openPostgresStore({ url: schema.url });
     for (const statement of [
@@ -813,12 +962,18 @@ describe('PostgreSQL plan of the access check before any statistics', { skip }, 
     await client.connect();
     try {
       await client.query('SET plan_cache_mode = force_generic_plan');
-      await client.query(`PREPARE access AS ${text}`);
-      const literal = (v: unknown) => (v instanceof Date ? `'${v.toISOString()}'` : `'${String(v)}'`);
-      const { rows } = await client.query(`EXPLAIN EXECUTE access(${values.map(literal).join(', ')})`);
-      const shown = rows.map((r) => r['QUERY PLAN']).join('\n');
-      assert.match(shown, /Scan (using|on) subscriptions_pkey[^\n]*\n\s+Index Cond: \(user_id = \$1\)/, shown);
-      assert.doesNotMatch(shown, /BitmapAnd|BitmapOr|subscriptions_lapsing|Seq Scan on subscriptions/, shown);
+      // The check's statement while no licence names a domain, and once one does.
+      for (const [name, statement] of [
+        ['access', text],
+        ['reader_access', READER_WITH_ACTIVE],
+      ] as const) {
+        await client.query(`PREPARE ${name} AS ${statement}`);
+        const literal = (v: unknown) => (v instanceof Date ? `'${v.toISOString()}'` : `'${String(v)}'`);
+        const { rows } = await client.query(`EXPLAIN EXECUTE ${name}(${values.map(literal).join(', ')})`);
+        const shown = rows.map((r) => r['QUERY PLAN']).join('\n');
+        assert.match(shown, /Scan (using|on) subscriptions_pkey[^\n]*\n\s+Index Cond: \(user_id = \$1\)/, shown);
+        assert.doesNotMatch(shown, /BitmapAnd|BitmapOr|subscriptions_lapsing|Seq Scan on (subscriptions|users)/, shown);
+      }
     } finally {
       await client.end();
     }

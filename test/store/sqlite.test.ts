@@ -17,7 +17,7 @@ import type { Store } from '../../src/store/port.js';
 import { sqliteMigrations } from '../../src/store/sqlite/migrations.js';
 import { migrate, openSqliteStore } from '../../src/store/sqlite/open.js';
 import { SIMILAR_NAMES_SQL, similarMatch } from '../../src/store/sqlite/users.js';
-import { AUDIT } from '../support/fixtures.js';
+import { AUDIT, subscriptionValues } from '../support/fixtures.js';
 import { storeContract } from './contract.js';
 
 const tempDirs: string[] = [];
@@ -311,6 +311,44 @@ describe('SQLite migrations', () => {
     assert.throws(() => openSqliteStore({ path }));
     assert.deepEqual(snapshot(), before);
     assert.deepEqual(before.users, [{ id: Number(created.id), email: 'future@example.com', family_name: 'Future' }]);
+  });
+});
+
+describe("SQLite licensed domains kept for the reader's access check", () => {
+  const now = Math.floor(Date.now() / 1000);
+  const newUser = (store: Store, email: string) =>
+    store.createUser({ email, passwordHash: null, fields: { familyName: 'R' }, newsletters: [] }, AUDIT);
+
+  it('reads a licence another connection adds to the file from the very next check', async () => {
+    const path = freshDatabasePath();
+    const checking = openSqliteStore({ path });
+    const writing = openSqliteStore({ path });
+    try {
+      const owner = await newUser(writing, 'owner@owner.example');
+      const first = await writing.createSubscription(
+        owner.id,
+        subscriptionValues({ license: 'site', resource: 'online', dateStarted: now - 60, emailDomains: ['a.example'] }),
+        AUDIT,
+      );
+      assert.ok(first);
+      const reader = await newUser(checking, 'r@b.example');
+      // Kept now: a domain is licensed, but not the reader's.
+      assert.deepEqual((await checking.readerSourcesOf(reader.id, now))?.byDomain, []);
+      const second = await writing.createSubscription(
+        owner.id,
+        subscriptionValues({ license: 'site', resource: 'online', dateStarted: now - 60, emailDomains: ['b.example'] }),
+        AUDIT,
+      );
+      assert.ok(second);
+      const sources = await checking.readerSourcesOf(reader.id, now);
+      assert.deepEqual(
+        sources?.byDomain.map((l) => l.id),
+        [second.id],
+      );
+    } finally {
+      await checking.close();
+      await writing.close();
+    }
   });
 });
 

@@ -2,7 +2,8 @@
  * The paywall's question, asked on every page view — may this reader see online content now, do
  * they get the print edition, until when, by which products:
  * - /users/{user_id}/access: a reader's, from their subscriptions active now and the site licences
- *   active now whose email domains hold theirs, naming each source; two indexed reads.
+ *   active now whose email domains hold theirs, naming each source; one indexed read, and a second
+ *   only for a reader whose domain some licence names (store/ports/site-licences.ts).
  * - /access?filter[ip]=: an address's, from the site licences active now whose ranges hold it,
  *   named in relationships.subscriptions; one indexed read of exact keys however many licences
  *   there are (domain/site-licence.ts).
@@ -79,17 +80,13 @@ export const accessRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
     async (request) => {
       const { user_id } = request.params;
       const now = nowInSeconds();
-      // Both at once: on PostgreSQL two statements on two connections, one round trip's wait.
-      const [own, byDomain] = await Promise.all([
-        store.activeSubscriptionsOf(user_id, now),
-        store.licencesOfReader(user_id, now),
-      ]);
-      if (!own) throw noSuchUser(user_id);
+      const sources = await store.readerSourcesOf(user_id, now);
+      if (!sources) throw noSuchUser(user_id);
       return {
         data: {
           type: ACCESS,
           id: user_id,
-          attributes: readerAccessOf(own, byDomain),
+          attributes: readerAccessOf(sources.own, sources.byDomain),
           links: { self: `${baseUrl(request)}/users/${user_id}/access` },
         },
       };

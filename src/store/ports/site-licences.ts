@@ -6,12 +6,25 @@
  * tables: the licences of an address are read from them, then from the shards of the licences'
  * owners alone, never from every shard.
  */
-import type { ActiveLicence } from '../../domain/entitlement.js';
+import type { ActiveLicence, ActiveSubscription } from '../../domain/entitlement.js';
 import type { RangeKey } from '../../domain/site-licence.js';
+
+/** What a reader's access comes from: their own active subscriptions, and the licences of their email domain. */
+export interface ReaderSources {
+  own: ActiveSubscription[];
+  byDomain: ActiveLicence[];
+}
 
 export interface SiteLicenceStore {
   /** The site licences active at `now` whose ranges hold the address these are the keys of (`addressKeys`). */
   licencesOfNetwork(keys: readonly RangeKey[], now: number): Promise<ActiveLicence[]>;
   /** The site licences active at `now` whose email domains hold the user's; none for no such user. */
   licencesOfReader(userId: string, now: number): Promise<ActiveLicence[]>;
+  /**
+   * The access check's read: the user's subscriptions active at `now` (as `activeSubscriptionsOf`)
+   * and the licences active at `now` whose email domains hold theirs (as `licencesOfReader`);
+   * undefined for no such user. Each process keeps the domains some licence names, and reads the
+   * licences only when the reader's domain or a parent's wildcard is among them.
+   */
+  readerSourcesOf(userId: string, now: number): Promise<ReaderSources | undefined>;
 }

@@ -23,12 +23,14 @@ import { postgresConsents } from './consents.js';
 import { postgresSiteLicences } from './site-licences.js';
 import { postgresIdempotency } from './idempotency.js';
 import { knownUsers } from './known-users.js';
+import { licensedDomains } from './licensed-domains.js';
 import { postgresMigrations, type PostgresMigration } from './migrations.js';
 import { postgresPasswordResets } from './password-resets.js';
 import { postgresSignIns } from './sign-ins.js';
 import { postgresStaff } from './staff.js';
 import { postgresNewsletters } from './newsletters.js';
 import { productResources } from './product-resources.js';
+import { postgresReaderSources } from './reader-sources.js';
 import { postgresProducts } from './products.js';
 import { postgresReferences } from './references.js';
 import { postgresReports } from './reports.js';
@@ -88,14 +90,17 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
   const changes = listenForChanges(options.url, connectTimeout);
   const resources = productResources(database, changes);
   const users = knownUsers(database, changes);
+  const domains = licensedDomains(database, changes);
+  const subscriptions = postgresSubscriptions(database, references, resources, users, domains);
   return withOutagesAsUnavailable({
-    ...postgresUsers(database, references, users, options.pageReadLimit ?? PAGE_READ_LIMIT),
-    ...postgresSubscriptions(database, references, resources, users),
+    ...postgresUsers(database, references, users, options.pageReadLimit ?? PAGE_READ_LIMIT, domains),
+    ...subscriptions,
     ...postgresHolds(database),
     ...postgresTemporaryAddresses(database),
     ...postgresDeliveryComplaints(database),
     ...postgresConsents(database),
     ...postgresSiteLicences(database),
+    ...postgresReaderSources(database, domains, resources, subscriptions),
     ...postgresDeliveries(database),
     ...postgresProducts(database, resources),
     ...postgresNewsletters(database),

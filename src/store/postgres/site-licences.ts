@@ -7,6 +7,7 @@
  * licences they name, by their owners' ids, on those owners' shards alone.
  */
 import type pg from 'pg';
+import type { ActiveLicence } from '../../domain/entitlement.js';
 import type { SubscriptionValues } from '../../domain/subscription.js';
 import type { SiteLicenceStore } from '../port.js';
 import { raw } from '../sql/builder.js';
@@ -14,13 +15,16 @@ import { instantValue } from '../sql/rows.js';
 import {
   activeLicencesAmong,
   licenceKeysOfNetwork,
+  licenceKeysOfDomains,
   licenceKeysOfReader,
+  licencesOfDomains as licencesOfDomainsQuery,
   licencesOfNetwork,
   licencesOfReader,
   rangeRowsOf,
   toActiveLicence,
 } from '../sql/site-licences.js';
 import type { PostgresDatabase } from './database.js';
+import { SITE_DOMAINS_CHANNEL } from './licensed-domains.js';
 import type { Row } from '../sql/rows.js';
 
 /** The statements that remove the keys of a deleted subscription (`d`, see database.deleteRow; $1 its user). */
@@ -37,7 +41,9 @@ export const DELETE_USER_SITE_KEYS = [
 
 /**
  * Writes a licence's keys anew on the write's connection, inside its transaction: each statement
- * apart, as a deletion and an insertion of the same key in one statement would collide.
+ * apart, as a deletion and an insertion of the same key in one statement would collide. Domains
+ * written notify every process keeping the licensed domains (licensed-domains.ts) at the commit;
+ * the writer forgets its own after it.
  */
 export async function writeSiteKeys(
   client: pg.ClientBase,
@@ -62,25 +68,42 @@ export async function writeSiteKeys(
       'INSERT INTO site_domains (domain, user_id, subscription_id) SELECT x, $1, $2 FROM unnest($3::text[]) AS x',
       [...keys, terms.emailDomains],
     );
+    await client.query(`NOTIFY ${SITE_DOMAINS_CHANNEL}`);
   }
 }
 
 const OF_READER = licencesOfReader('postgres', raw('$1'), raw('$2')).render('postgres').text;
 const KEYS_OF_READER = licenceKeysOfReader(raw('$1')).render('postgres').text;
 
-export function postgresSiteLicences(database: PostgresDatabase): SiteLicenceStore {
-  /** Citus's second read: the active licences among those the keys named, on their owners' shards. */
-  async function activeAmong(keys: Row[], at: Date) {
-    if (keys.length === 0) return [];
-    const pairs = keys.map((row) => ({ userId: String(row.user_id), subscriptionId: String(row.subscription_id) }));
-    // The read names the users and the ids apart (each a list the shards are pruned by), so it may
-    // find a user's other subscription of a named id: only the pairs named are the licences.
-    const named = new Set(pairs.map((p) => `${p.userId}/${p.subscriptionId}`));
-    return (await database.rows(activeLicencesAmong(pairs, at)))
-      .map(toActiveLicence)
-      .filter((licence) => named.has(`${licence.userId}/${licence.id}`));
-  }
+/** Citus's second read: the active licences among those the keys named, on their owners' shards. */
+async function activeAmong(database: PostgresDatabase, keys: Row[], at: Date): Promise<ActiveLicence[]> {
+  if (keys.length === 0) return [];
+  const pairs = keys.map((row) => ({ userId: String(row.user_id), subscriptionId: String(row.subscription_id) }));
+  // The read names the users and the ids apart (each a list the shards are pruned by), so it may
+  // find a user's other subscription of a named id: only the pairs named are the licences.
+  const named = new Set(pairs.map((p) => `${p.userId}/${p.subscriptionId}`));
+  return (await database.rows(activeLicencesAmong(pairs, at)))
+    .map(toActiveLicence)
+    .filter((licence) => named.has(`${licence.userId}/${licence.id}`));
+}
 
+const OF_DOMAINS = licencesOfDomainsQuery('postgres', raw('$1'), raw('$2')).render('postgres').text;
+const KEYS_OF_DOMAINS = licenceKeysOfDomains(raw('$1')).render('postgres').text;
+
+/** The licences active at `now` whose domains are among `domains`: on Citus, from the reference table, then the owners' shards. */
+export async function licencesOfDomains(
+  database: PostgresDatabase,
+  domains: readonly string[],
+  now: number,
+): Promise<ActiveLicence[]> {
+  const at = instantValue('postgres', now) as Date;
+  if (!database.citus) {
+    return (await database.preparedRows('licences-of-domains', OF_DOMAINS, [domains, at])).map(toActiveLicence);
+  }
+  return activeAmong(database, await database.preparedRows('licence-keys-of-domains', KEYS_OF_DOMAINS, [domains]), at);
+}
+
+export function postgresSiteLicences(database: PostgresDatabase): Omit<SiteLicenceStore, 'readerSourcesOf'> {
   return {
     async licencesOfNetwork(keys, now) {
       const at = instantValue('postgres', now) as Date;
@@ -93,6 +116,7 @@ export function postgresSiteLicences(database: PostgresDatabase): SiteLicenceSto
         return rows.map(toActiveLicence);
       }
       return activeAmong(
+        database,
         await database.preparedRows(`licence-keys-of-network-${family}`, licenceKeysOfNetwork(keys)),
         at,
       );
@@ -102,7 +126,7 @@ export function postgresSiteLicences(database: PostgresDatabase): SiteLicenceSto
       if (!database.citus) {
         return (await database.preparedRows('licences-of-reader', OF_READER, [userId, at])).map(toActiveLicence);
       }
-      return activeAmong(await database.preparedRows('licence-keys-of-reader', KEYS_OF_READER, [userId]), at);
+      return activeAmong(database, await database.preparedRows('licence-keys-of-reader', KEYS_OF_READER, [userId]), at);
     },
   };
 }

@@ -28,6 +28,7 @@ import type { KnownUsers } from './known-users.js';
 import type { ProductResources } from './product-resources.js';
 import type { PostgresReferences } from './references.js';
 import { siteKeysChange } from '../sql/site-licences.js';
+import type { LicensedDomains } from './licensed-domains.js';
 import { DELETE_SUBSCRIPTION_SITE_KEYS, writeSiteKeys } from './site-licences.js';
 
 const SUBSCRIPTION_SELECT = `SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions`;
@@ -53,7 +54,7 @@ export const FIRST_SUBSCRIPTIONS_OF_USERS_CITUS = `SELECT ${SUBSCRIPTION_COLUMNS
  * ended (28,000 index entries at 10,000 users). Each column more would be copied for every
  * subscription of the user.
  */
-const USERS_SUBSCRIPTIONS = raw(`(SELECT id, user_id, expired, date_started, date_ended, resource, product_id
+export const USERS_SUBSCRIPTIONS = raw(`(SELECT id, user_id, expired, date_started, date_ended, resource, product_id
     FROM subscriptions WHERE user_id = $1 OFFSET 0)`);
 
 /**
@@ -80,11 +81,23 @@ const ACTIVE_SUBSCRIPTIONS_CITUS = activeSubscriptionsOfUser(raw('$1'), raw('$2'
   'postgres',
 ).text;
 
+/** Active subscriptions read with their own resources, each given its product's where it names none. */
+export async function withProductResources(rows: Row[], products: ProductResources) {
+  const byProduct = rows.filter((row) => row.resource === null && row.product_id !== null);
+  if (byProduct.length > 0) {
+    const given = await products.of(byProduct.map((row) => row.product_id as string));
+    for (const row of byProduct) row.resource = given.get(row.product_id as string) ?? null;
+  }
+  return rows.map(toActiveSubscription);
+}
+
 export function postgresSubscriptions(
   database: PostgresDatabase,
   references: PostgresReferences,
   products: ProductResources,
   users: KnownUsers,
+  /** Told when a write adds a licence's domain; none where nothing keeps them. */
+  domains?: LicensedDomains,
 ): SubscriptionStore {
   /** Registers or refuses the product a write newly names (see references.ts), on the write's connection. */
   async function attachProduct(client: pg.PoolClient, productId: string | null, audit: AuditContext) {
@@ -108,6 +121,7 @@ export function postgresSubscriptions(
         RETURNING ${SUBSCRIPTION_COLUMNS}
       ), a AS (${record})
       SELECT * FROM s`;
+    const addsDomains = values.emailDomains.length > 0;
     try {
       // Without a product or a licence's keys, one statement; with them, the product is made sure
       // of first and the keys written after, in the same transaction.
@@ -129,6 +143,9 @@ export function postgresSubscriptions(
       // The user was erased between the check and the insert.
       if (violates(error, '23503', 'subscriptions_user_id_fkey')) return undefined;
       throw error;
+    } finally {
+      // Even when the commit's answer was lost: the domains may have been written.
+      if (addsDomains) domains?.added();
     }
   }
 
@@ -150,12 +167,7 @@ export function postgresSubscriptions(
       : database.preparedRows('active-subscriptions', ACTIVE_SUBSCRIPTIONS, [userId, at]));
     // A subscription's user exists (its foreign key): only a user with none active is asked after.
     if (rows.length === 0) return (await users.exists(userId)) ? [] : undefined;
-    const byProduct = rows.filter((row) => row.resource === null && row.product_id !== null);
-    if (byProduct.length > 0) {
-      const given = await products.of(byProduct.map((row) => row.product_id as string));
-      for (const row of byProduct) row.resource = given.get(row.product_id as string) ?? null;
-    }
-    return rows.map(toActiveSubscription);
+    return withProductResources(rows, products);
   }
 
   async function listSubscriptionsOfUsers(userIds: readonly string[], perUser?: number) {
@@ -194,20 +206,22 @@ export function postgresSubscriptions(
     audit: AuditContext,
     ifVersion?: IfVersion,
   ): Promise<StoredSubscription | undefined> {
-    return database.transaction(async (client) => {
-      const { rows } = await client.query(`${SUBSCRIPTION_SELECT} WHERE user_id = $1 AND id = $2 FOR UPDATE`, [
-        userId,
-        id,
-      ]);
-      if (rows.length === 0) return undefined;
-      const current = toStoredSubscription(rows[0] as Row);
-      if (ifVersion !== undefined && !ifVersion.includes(current.version)) throw failures.preconditionFailed();
-      const next = change(current);
-      if (next.productId !== current.productId) await attachProduct(client, next.productId, audit);
-      const params = [...subscriptionParams(userId, next), id];
-      const record = auditInsert(params, audit, 'update', 'subscriptions', 'id', 'user_id', 's');
-      const updated = await client.query(
-        `WITH s AS (
+    let addsDomains = false;
+    try {
+      return await database.transaction(async (client) => {
+        const { rows } = await client.query(`${SUBSCRIPTION_SELECT} WHERE user_id = $1 AND id = $2 FOR UPDATE`, [
+          userId,
+          id,
+        ]);
+        if (rows.length === 0) return undefined;
+        const current = toStoredSubscription(rows[0] as Row);
+        if (ifVersion !== undefined && !ifVersion.includes(current.version)) throw failures.preconditionFailed();
+        const next = change(current);
+        if (next.productId !== current.productId) await attachProduct(client, next.productId, audit);
+        const params = [...subscriptionParams(userId, next), id];
+        const record = auditInsert(params, audit, 'update', 'subscriptions', 'id', 'user_id', 's');
+        const updated = await client.query(
+          `WITH s AS (
            UPDATE subscriptions SET date_started = $2, pending_start = $9, date_ended = $3, external_identifier = $4, license = $5,
              resource = $6, trial = $7, product_id = $8, delivery_days = $10, ip_ranges = $11, email_domains = $12,
              seats = $13, version = version + 1, updated_at = now()
@@ -215,11 +229,18 @@ export function postgresSubscriptions(
            RETURNING ${SUBSCRIPTION_COLUMNS}
          ), a AS (${record})
          SELECT * FROM s`,
-        params,
-      );
-      if (siteKeysChange(current, next)) await writeSiteKeys(client, userId, id, next);
-      return toStoredSubscription(updated.rows[0] as Row);
-    });
+          params,
+        );
+        if (siteKeysChange(current, next)) {
+          addsDomains = next.emailDomains.length > 0;
+          await writeSiteKeys(client, userId, id, next);
+        }
+        return toStoredSubscription(updated.rows[0] as Row);
+      });
+    } finally {
+      // Even when the commit's answer was lost: the domains may have been written.
+      if (addsDomains) domains?.added();
+    }
   }
 
   async function expireSubscription(

@@ -45,6 +45,7 @@ import type { KnownUsers } from './known-users.js';
 import type { PostgresReferences } from './references.js';
 import { subscriptionParams } from './subscriptions.js';
 import { siteKeysChange } from '../sql/site-licences.js';
+import type { LicensedDomains } from './licensed-domains.js';
 import { DELETE_USER_SITE_KEYS, writeSiteKeys } from './site-licences.js';
 
 /**
@@ -62,6 +63,8 @@ export function postgresUsers(
   references: PostgresReferences,
   known: KnownUsers,
   readLimit: number,
+  /** Told when an import adds a licence's domain; none where nothing keeps them. */
+  domains?: LicensedDomains,
 ): UserStore {
   async function createUser(user: NewUser, audit: AuditContext): Promise<StoredUser> {
     const keys = emailKeys(user.email);
@@ -123,76 +126,82 @@ export function postgresUsers(
       row.forEach((value, i) => values[i]!.push(value));
     }
     const types = columns.map((c) => (c === 'demographics' ? 'jsonb[]' : 'text[]'));
-    return database.transaction(async (client) => {
-      await references.attach(client, 'newsletters', batch.flatMap(importedNewsletters), audit);
-      await references.attach(client, 'products', batch.flatMap(importedProducts), audit);
-      const optIn = await doubleOptInOn(
-        client,
-        batch.flatMap(({ user }) => user.newsletters),
-      );
-      // One statement per table for the whole batch: arrays zipped by unnest.
-      const { rows } = await uniqueEmail(() =>
-        client.query<{ id: string; email_lower: string }>(
-          `INSERT INTO users (${columns.join(', ')})
+    const addsDomains = batch.some(({ subscriptions }) => subscriptions.some((v) => v.emailDomains.length > 0));
+    try {
+      return await database.transaction(async (client) => {
+        await references.attach(client, 'newsletters', batch.flatMap(importedNewsletters), audit);
+        await references.attach(client, 'products', batch.flatMap(importedProducts), audit);
+        const optIn = await doubleOptInOn(
+          client,
+          batch.flatMap(({ user }) => user.newsletters),
+        );
+        // One statement per table for the whole batch: arrays zipped by unnest.
+        const { rows } = await uniqueEmail(() =>
+          client.query<{ id: string; email_lower: string }>(
+            `INSERT INTO users (${columns.join(', ')})
            SELECT * FROM unnest(${types.map((t, i) => `$${i + 1}::${t}`).join(', ')})
            RETURNING id, email_lower`,
-          values,
-        ),
-      );
-      await uniqueEmail(() =>
-        client.query('INSERT INTO user_emails (email_lower, user_id) SELECT * FROM unnest($1::text[], $2::bigint[])', [
-          rows.map((r) => r.email_lower),
-          rows.map((r) => r.id),
-        ]),
-      );
-      const idOf = new Map(rows.map((r) => [r.email_lower, r.id]));
-      const ids = batch.map(({ user }) => idOf.get(emailKeys(user.email).lower) as string);
-      if (audit) {
-        const attributes = batch.map((imported) => imported.attributes ?? audit.attributes);
-        await recordCreated(client, audit, 'users', ids, ids, attributes);
-      }
-      // After the users' events, so that a reader's consents follow their user.created.
-      const consents = batch.flatMap(({ user }, i) =>
-        membershipChanges(new Map(), user.newsletters, [], optIn, newsletterPointer).map((change) => ({
-          userId: ids[i] as string,
-          change,
-        })),
-      );
-      await applyImportedConsents(client, consents, audit);
-      const subscriptions = batch.flatMap(({ subscriptions }, i) =>
-        subscriptions.map((v) => subscriptionParams(ids[i] as string, v)),
-      );
-      const licences = batch.some(({ subscriptions }) => subscriptions.some((v) => siteKeysChange(undefined, v)));
-      if (subscriptions.length > 0) {
-        const { rows: created } = await client.query(
-          `INSERT INTO subscriptions (user_id, date_started, date_ended, external_identifier, license, resource,
+            values,
+          ),
+        );
+        await uniqueEmail(() =>
+          client.query(
+            'INSERT INTO user_emails (email_lower, user_id) SELECT * FROM unnest($1::text[], $2::bigint[])',
+            [rows.map((r) => r.email_lower), rows.map((r) => r.id)],
+          ),
+        );
+        const idOf = new Map(rows.map((r) => [r.email_lower, r.id]));
+        const ids = batch.map(({ user }) => idOf.get(emailKeys(user.email).lower) as string);
+        if (audit) {
+          const attributes = batch.map((imported) => imported.attributes ?? audit.attributes);
+          await recordCreated(client, audit, 'users', ids, ids, attributes);
+        }
+        // After the users' events, so that a reader's consents follow their user.created.
+        const consents = batch.flatMap(({ user }, i) =>
+          membershipChanges(new Map(), user.newsletters, [], optIn, newsletterPointer).map((change) => ({
+            userId: ids[i] as string,
+            change,
+          })),
+        );
+        await applyImportedConsents(client, consents, audit);
+        const subscriptions = batch.flatMap(({ subscriptions }, i) =>
+          subscriptions.map((v) => subscriptionParams(ids[i] as string, v)),
+        );
+        const licences = batch.some(({ subscriptions }) => subscriptions.some((v) => siteKeysChange(undefined, v)));
+        if (subscriptions.length > 0) {
+          const { rows: created } = await client.query(
+            `INSERT INTO subscriptions (user_id, date_started, date_ended, external_identifier, license, resource,
              trial, product_id, pending_start, delivery_days, ip_ranges, email_domains, seats)
            SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::timestamptz[], $4::text[], $5::text[],
              $6::text[], $7::boolean[], $8::text[], $9::timestamptz[], $10::integer[], $11::text[], $12::text[],
              $13::integer[])
            ${audit || licences ? `RETURNING ${SUBSCRIPTION_COLUMNS}` : ''}`,
-          Array.from({ length: 13 }, (_, column) => subscriptions.map((params) => params[column])),
-        );
-        // A site licence's keys, from the terms each row returned holds.
-        for (const s of created.map(toStoredSubscription)) {
-          if (siteKeysChange(undefined, s)) await writeSiteKeys(client, s.userId, s.id, s);
-        }
-        if (audit) {
-          // Named by the values each holds, which the rows returned carry, in whatever order they come.
-          const stored = created.map(toStoredSubscription);
-          const names = stored.map(subscriptionAttributeNames);
-          await recordCreated(
-            client,
-            audit,
-            'subscriptions',
-            stored.map((s) => s.id),
-            stored.map((s) => s.userId),
-            names,
+            Array.from({ length: 13 }, (_, column) => subscriptions.map((params) => params[column])),
           );
+          // A site licence's keys, from the terms each row returned holds.
+          for (const s of created.map(toStoredSubscription)) {
+            if (siteKeysChange(undefined, s)) await writeSiteKeys(client, s.userId, s.id, s);
+          }
+          if (audit) {
+            // Named by the values each holds, which the rows returned carry, in whatever order they come.
+            const stored = created.map(toStoredSubscription);
+            const names = stored.map(subscriptionAttributeNames);
+            await recordCreated(
+              client,
+              audit,
+              'subscriptions',
+              stored.map((s) => s.id),
+              stored.map((s) => s.userId),
+              names,
+            );
+          }
         }
-      }
-      return ids;
-    });
+        return ids;
+      });
+    } finally {
+      // Even when the commit's answer was lost: the domains may have been written.
+      if (addsDomains) domains?.added();
+    }
   }
 
   async function usersByEmail(emails: readonly string[]): Promise<Map<string, MatchedUser>> {

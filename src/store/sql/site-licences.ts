@@ -9,7 +9,7 @@ import { rangeKeyOf, type RangeKey } from '../../domain/site-licence.js';
 import type { Resource, SubscriptionValues } from '../../domain/subscription.js';
 import { join, raw, sql, type Sql } from './builder.js';
 import { seconds, type Row } from './rows.js';
-import { statusCondition } from './subscriptions.js';
+import { activeSubscriptionsOfUser, statusCondition } from './subscriptions.js';
 
 /** A row of site_ranges, less the subscription it belongs to. */
 export interface RangeRow {
@@ -123,6 +123,54 @@ export function licenceKeysOfReader(user: unknown): Sql {
   return sql`SELECT DISTINCT d.user_id, d.subscription_id FROM site_domains d
     WHERE ${domainKeysCondition('postgres', user)}`;
 }
+
+/**
+ * The licences active at `at` whose domains are among `domains` (the keys of a reader's email
+ * domain that the process knows to be licensed): each a probe of the domains' primary key.
+ */
+export function licencesOfDomains(dialect: 'sqlite' | 'postgres', domains: unknown, at: unknown): Sql {
+  return sql`SELECT DISTINCT ${LICENCE_COLUMNS} FROM site_domains d
+    JOIN subscriptions s ON s.user_id = d.user_id AND s.id = d.subscription_id
+    WHERE ${domainsCondition(dialect, domains)} AND ${statusCondition('s', 'active', at)}`;
+}
+
+/** The licences whose domains are among `domains`, as (user, subscription): Citus's first read. */
+export function licenceKeysOfDomains(domains: unknown): Sql {
+  return sql`SELECT DISTINCT d.user_id, d.subscription_id FROM site_domains d
+    WHERE ${domainsCondition('postgres', domains)}`;
+}
+
+function domainsCondition(dialect: 'sqlite' | 'postgres', domains: unknown): Sql {
+  return dialect === 'sqlite'
+    ? sql`d.domain IN (SELECT value FROM json_each(${domains}))`
+    : sql`d.domain = ANY (${domains}::text[])`;
+}
+
+/**
+ * The access check's read once some licence names a domain: the reader's email domain beside
+ * their subscriptions active at `at`, so that the domain costs no statement of its own; one row
+ * with no subscription for a reader with none, no row for no such user. On PostgreSQL each
+ * subscription has its own resource (the caller applies its product's), read from `subscriptions`.
+ */
+export function readerWithActiveSubscriptions(
+  dialect: 'sqlite' | 'postgres',
+  user: unknown,
+  at: unknown,
+  subscriptions: Sql = raw('subscriptions'),
+): Sql {
+  if (dialect === 'sqlite') {
+    return sql`SELECT u.email_domain, s.id, s.product_id, s.date_ended,
+        coalesce(s.resource, (SELECT p.resource FROM products p WHERE p.id = s.product_id)) AS resource
+      FROM users u LEFT JOIN subscriptions s ON s.user_id = u.id AND ${statusCondition('s', 'active', at)}
+      WHERE u.id = ${user}`;
+  }
+  return sql`SELECT u.email_domain, s.* FROM users u
+    LEFT JOIN LATERAL (${activeSubscriptionsOfUser(user, at, { from: subscriptions, ownResource: true })}) s ON true
+    WHERE u.id = ${user}`;
+}
+
+/** Every domain some licence names, active or not: what a process keeps to tell when none can match. */
+export const LICENSED_DOMAINS = 'SELECT DISTINCT domain FROM site_domains';
 
 export function toActiveLicence(row: Row): ActiveLicence {
   return {

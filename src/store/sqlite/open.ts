@@ -21,6 +21,7 @@ import { sqliteDeliveryComplaints } from './delivery-complaints.js';
 import { sqliteHolds } from './holds.js';
 import { sqliteTemporaryAddresses } from './temporary-addresses.js';
 import { sqliteConsents, sqliteConsentWriter } from './consents.js';
+import { sqliteReaderSources } from './reader-sources.js';
 import { sqliteSiteLicences } from './site-licences.js';
 import { sqliteIdempotency } from './idempotency.js';
 import { sqliteMigrations, type SqliteMigration } from './migrations.js';
@@ -81,14 +82,16 @@ export function openSqliteStore(options: SqliteOptions): Store {
     const references = sqliteReferences(database, options.strictReferences ?? false);
     const consentWriter = sqliteConsentWriter(database);
     const ping = db.prepare('SELECT count(*) FROM schema_migrations');
+    const subscriptions = sqliteSubscriptions(database, references);
     return withOutagesAsUnavailable({
       ...sqliteUsers(database, references, consentWriter, options.pageReadLimit ?? PAGE_READ_LIMIT),
-      ...sqliteSubscriptions(database, references),
+      ...subscriptions,
       ...sqliteHolds(database),
       ...sqliteTemporaryAddresses(database),
       ...sqliteDeliveryComplaints(database),
       ...sqliteConsents(database, consentWriter),
       ...sqliteSiteLicences(database),
+      ...sqliteReaderSources(database, subscriptions),
       ...sqliteDeliveries(database),
       ...sqliteProducts(database),
       ...sqliteNewsletters(database),

@@ -7,6 +7,7 @@ import type { SiteLicenceStore } from '../port.js';
 import { raw } from '../sql/builder.js';
 import { licencesOfNetwork, licencesOfReader, rangeRowsOf, toActiveLicence } from '../sql/site-licences.js';
 import type { SqliteDatabase } from './database.js';
+import { sqliteLicensedDomains } from './licensed-domains.js';
 
 /** Writes a licence's keys anew, inside the caller's transaction. */
 export interface SqliteSiteKeys {
@@ -32,6 +33,7 @@ export function sqliteSiteKeys(database: SqliteDatabase): SqliteSiteKeys {
     'INSERT INTO site_ranges (prefix_length, network, family, user_id, subscription_id) VALUES (?, ?, ?, ?, ?)',
   );
   const insertDomain = db.prepare('INSERT INTO site_domains (domain, user_id, subscription_id) VALUES (?, ?, ?)');
+  const licensed = sqliteLicensedDomains(database);
   return {
     write(userId, subscriptionId, terms) {
       removeRanges?.run(userId, subscriptionId);
@@ -40,11 +42,13 @@ export function sqliteSiteKeys(database: SqliteDatabase): SqliteSiteKeys {
         insertRange.run(range.prefixLength, range.network, range.family, userId, subscriptionId);
       }
       for (const domain of terms.emailDomains) insertDomain.run(domain, userId, subscriptionId);
+      // Within the transaction, which nothing else on this connection can read between.
+      if (terms.emailDomains.length > 0) licensed.added();
     },
   };
 }
 
-export function sqliteSiteLicences(database: SqliteDatabase): SiteLicenceStore {
+export function sqliteSiteLicences(database: SqliteDatabase): Omit<SiteLicenceStore, 'readerSourcesOf'> {
   // Prepared once: a statement per family (its number of keys) for networks, one for readers.
   const ofReader = database.statement(licencesOfReader('sqlite', raw('@user'), raw('@at'))).statement;
   return {
