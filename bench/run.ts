@@ -74,6 +74,8 @@ const { values: args } = parseArgs({
   },
 });
 const USERS = Number(args.users);
+/** The publication date of the print run the print scenarios ask for: tomorrow, in UTC (the seeded service's zone). */
+const RUN_DATE = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
 const DURATION = Number(args.duration);
 const WARMUP = Number(args.warmup);
 const CONNECTIONS = Number(args.connections);
@@ -291,6 +293,21 @@ function scenarios(deepPage: number, deepNextLink: string): Scenario[] {
           method: 'GET',
           path: `/users?filter[status]=active&filter[resource]=print&page[after]=${cursor()}`,
         })),
+    },
+    {
+      // Tomorrow's print run (what fulfilment asks for the night before), a page of 100 from
+      // anywhere in it: a seek on subscription id past a random one of the 3 a user the seed makes.
+      name: 'GET a page of the print run for a date',
+      requests: () =>
+        many(() => ({
+          method: 'GET',
+          path: `/deliveries?filter[date]=${RUN_DATE}&page[size]=100&page[after]=${random(USERS * 3)}`,
+        })),
+    },
+    {
+      // The same run counted by product and postal code: every delivery of the date is read.
+      name: 'GET the draw report for a date',
+      requests: () => [{ method: 'GET', path: `/reports/draw?filter[date]=${RUN_DATE}` }],
     },
     {
       name: 'create a subscription',
