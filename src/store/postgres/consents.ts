@@ -5,6 +5,7 @@
  * memberships in user_newsletters, in one statement. Every statement names the reader by its id,
  * so on Citus it routes to the reader's shard.
  */
+import { requireVersion } from '../ports/versions.js';
 import type pg from 'pg';
 import type { AuditContext } from '../../domain/audit.js';
 import {
@@ -17,7 +18,6 @@ import {
   type StoredConsent,
 } from '../../domain/consent.js';
 import { eventTypeOf } from '../../domain/events.js';
-import { failures } from '../../domain/failures.js';
 import type { ConsentPageQuery, ConsentStore, IfVersion } from '../port.js';
 import {
   CONSENT_CHANGED,
@@ -206,7 +206,7 @@ export function postgresConsents(database: PostgresDatabase): ConsentStore {
       const [row] = await rowsOn(client, consentQuery(userId, newsletterId));
       const current = row && toStoredConsent(row);
       if (!current) return undefined;
-      if (ifVersion !== undefined && !ifVersion.includes(current.version)) throw failures.preconditionFailed();
+      requireVersion(current.version, ifVersion);
       const change = reportedChange(newsletterId, current.state, state);
       if (!change) return current;
       await applyConsentChanges(client, userId, [change], source, audit);

@@ -3,10 +3,10 @@
  * to one subscription's holds queue behind each other, and each sees those before it. Every
  * statement names the user, so on Citus the transaction stays on the user's shard.
  */
+import { requireVersion } from '../ports/versions.js';
 import type pg from 'pg';
 import type { AuditContext } from '../../domain/audit.js';
 import type { HoldContext, HoldPlan, HoldValues, StoredHold } from '../../domain/hold.js';
-import { failures } from '../../domain/failures.js';
 import type { PrintTerms } from '../../domain/print.js';
 import type { HoldStore, IfVersion } from '../port.js';
 import { HOLD_COLUMNS, holdQuery, holdsQuery, toStoredHold } from '../sql/holds.js';
@@ -80,7 +80,7 @@ export function postgresHolds(database: PostgresDatabase): HoldStore {
       const context = await contextOn(client, userId, subscriptionId);
       const current = context && (await holdOn(client, userId, subscriptionId, id));
       if (!context || !current) return undefined;
-      if (ifVersion !== undefined && !ifVersion.includes(current.version)) throw failures.preconditionFailed();
+      requireVersion(current.version, ifVersion);
       return change(client, current, context);
     });
   }

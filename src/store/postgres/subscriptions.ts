@@ -2,10 +2,10 @@
  * Subscriptions on PostgreSQL. Every statement is keyed by user id, so it stays on one shard
  * under Citus.
  */
+import { requireVersion } from '../ports/versions.js';
 import type pg from 'pg';
 import type { AuditContext } from '../../domain/audit.js';
 import { PRODUCT_POINTER } from '../../domain/catalogue.js';
-import { failures } from '../../domain/failures.js';
 import type { SubscriptionFilter } from '../../domain/entitlement.js';
 import type { StoredSubscription, SubscriptionValues } from '../../domain/subscription.js';
 import type { IfVersion, SubscriptionPageQuery, SubscriptionStore } from '../port.js';
@@ -215,7 +215,7 @@ export function postgresSubscriptions(
         ]);
         if (rows.length === 0) return undefined;
         const current = toStoredSubscription(rows[0] as Row);
-        if (ifVersion !== undefined && !ifVersion.includes(current.version)) throw failures.preconditionFailed();
+        requireVersion(current.version, ifVersion);
         const next = change(current);
         if (next.productId !== current.productId) await attachProduct(client, next.productId, audit);
         const params = [...subscriptionParams(userId, next), id];

@@ -3,9 +3,9 @@
  * writes to one reader's temporary addresses queue behind each other, and each sees those before
  * it. Every statement names the user, so on Citus the transaction stays on the user's shard.
  */
+import { requireVersion } from '../ports/versions.js';
 import type pg from 'pg';
 import type { AuditContext } from '../../domain/audit.js';
-import { failures } from '../../domain/failures.js';
 import type { StoredTemporaryAddress } from '../../domain/temporary-address.js';
 import type { IfVersion, TemporaryAddressStore } from '../port.js';
 import type { Sql } from '../sql/builder.js';
@@ -45,7 +45,7 @@ export function postgresTemporaryAddresses(database: PostgresDatabase): Temporar
       const others = await allOn(client, userId);
       const current = others.find((other) => other.id === id);
       if (!current) return undefined;
-      if (ifVersion !== undefined && !ifVersion.includes(current.version)) throw failures.preconditionFailed();
+      requireVersion(current.version, ifVersion);
       return change(client, current, others);
     });
   }

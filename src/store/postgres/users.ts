@@ -1,6 +1,7 @@
 /**
  * Users on PostgreSQL.
  */
+import { requireVersion } from '../ports/versions.js';
 import type { AuditContext } from '../../domain/audit.js';
 import { newsletterPointer } from '../../domain/catalogue.js';
 import { membershipChanges, type ConsentState } from '../../domain/consent.js';
@@ -376,8 +377,7 @@ export function postgresUsers(
             const user = await client.query('SELECT version FROM users WHERE id = $1 FOR NO KEY UPDATE', [id]);
             if (user.rowCount === 0) return [];
             // Refused before anything is registered: a refused write leaves nothing behind.
-            if (ifVersion !== undefined && !ifVersion.includes(user.rows[0].version))
-              throw failures.preconditionFailed();
+            requireVersion(user.rows[0].version, ifVersion);
             const current = await consentStatesOn(client, id, [...add, ...remove]);
             const optIn = await doubleOptInOn(client, add);
             const consentChanges = membershipChanges(current, add, remove, optIn, newsletterPointer);
@@ -408,7 +408,7 @@ export function postgresUsers(
       );
       const user = rows[0];
       if (!user) return false;
-      if (ifVersion !== undefined && !ifVersion.includes(user.version)) throw failures.preconditionFailed();
+      requireVersion(user.version, ifVersion);
       return database.deleteRow(
         'users',
         'id = $1',

@@ -18,7 +18,8 @@ import {
   type CatalogueTable,
 } from '../sql/catalogue.js';
 import type { Row } from '../sql/rows.js';
-import { requireVersion, type SqliteDatabase } from './database.js';
+import { requireVersion } from '../ports/versions.js';
+import type { SqliteDatabase } from './database.js';
 
 /** Tries a random id again this often when it clashes (it never should). */
 const DRAWS = 3;

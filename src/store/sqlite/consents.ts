@@ -24,7 +24,8 @@ import {
   toStoredConsent,
   toStoredConsentChange,
 } from '../sql/consents.js';
-import { requireVersion, type SqliteDatabase } from './database.js';
+import { requireVersion } from '../ports/versions.js';
+import type { SqliteDatabase } from './database.js';
 
 export interface SqliteConsentWriter {
   /** The reader's consents for these newsletters, by newsletter. */

@@ -8,8 +8,7 @@ import type Database from 'better-sqlite3';
 import type { AuditAction, AuditContext } from '../../domain/audit.js';
 import type { ConsentTransition } from '../../domain/consent.js';
 import { eventTypeOf } from '../../domain/events.js';
-import { failures } from '../../domain/failures.js';
-import type { IfVersion } from '../port.js';
+import { requireVersion, type IfVersion } from '../ports/versions.js';
 import type { Sql } from '../sql/builder.js';
 import type { Row } from '../sql/rows.js';
 import { onLoopReads, type OffLoopReads } from './off-loop-reads.js';
@@ -127,9 +126,4 @@ export class SqliteDatabase {
       return true;
     })();
   }
-}
-
-/** Refuses a write whose precondition names other versions than the one stored. */
-export function requireVersion(current: number, ifVersion: IfVersion): void {
-  if (ifVersion !== undefined && !ifVersion.includes(current)) throw failures.preconditionFailed();
 }

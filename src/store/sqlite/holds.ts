@@ -9,7 +9,8 @@ import type { HoldStore } from '../port.js';
 import { holdQuery, holdsQuery, toStoredHold } from '../sql/holds.js';
 import { printTermsQuery, TERM_MOVED, toPrintTerms } from '../sql/print.js';
 import type { Row } from '../sql/rows.js';
-import { requireVersion, type SqliteDatabase } from './database.js';
+import { requireVersion } from '../ports/versions.js';
+import type { SqliteDatabase } from './database.js';
 
 export function sqliteHolds(database: SqliteDatabase): HoldStore {
   const { db } = database;

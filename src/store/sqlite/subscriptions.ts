@@ -22,7 +22,8 @@ import {
   toSubscriptionCount,
 } from '../sql/subscriptions.js';
 import { siteKeysChange } from '../sql/site-licences.js';
-import { requireVersion, type SqliteDatabase } from './database.js';
+import { requireVersion } from '../ports/versions.js';
+import type { SqliteDatabase } from './database.js';
 import type { SqliteReferences } from './references.js';
 import { DELETE_SUBSCRIPTION_SITE_KEYS, sqliteSiteKeys } from './site-licences.js';
 

@@ -13,7 +13,8 @@ import {
   toStoredTemporaryAddress,
   unchanged,
 } from '../sql/temporary-addresses.js';
-import { requireVersion, type SqliteDatabase } from './database.js';
+import { requireVersion } from '../ports/versions.js';
+import type { SqliteDatabase } from './database.js';
 
 export function sqliteTemporaryAddresses(database: SqliteDatabase): TemporaryAddressStore {
   const { db } = database;

@@ -39,7 +39,8 @@ import {
 import { forgetAttemptsOf } from '../sql/sign-ins.js';
 import { USER_JSON } from '../sql/user-json.js';
 import type { SqliteConsentWriter } from './consents.js';
-import { requireVersion, type SqliteDatabase } from './database.js';
+import { requireVersion } from '../ports/versions.js';
+import type { SqliteDatabase } from './database.js';
 import type { SqliteReferences } from './references.js';
 import { INSERT_SUBSCRIPTION, subscriptionParams } from './subscriptions.js';
 import { siteKeysChange } from '../sql/site-licences.js';

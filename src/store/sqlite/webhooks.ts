@@ -23,7 +23,8 @@ import {
   toWebhookDelivery,
   WEBHOOK_COLUMNS,
 } from '../sql/webhooks.js';
-import { requireVersion, type SqliteDatabase } from './database.js';
+import { requireVersion } from '../ports/versions.js';
+import type { SqliteDatabase } from './database.js';
 
 export function sqliteWebhooks(database: SqliteDatabase): WebhookStore {
   const { db } = database;
