@@ -39,13 +39,16 @@ function deliveredConditions(run: RunDate, dialect: Dialect): Sql[] {
 }
 
 /**
- * A run's subscriptions with their reader, product, the temporary address covering the date (if
- * any) and the copies redelivered on it (`r`, if any: few rows, read by the redelivery date's index).
+ * A run's subscriptions with their reader, product and the temporary address covering the date (if
+ * any), and, unless left out, the copies redelivered on it (`r`, if any: few rows, read by the
+ * redelivery date's index).
  */
-function from(run: RunDate): Sql {
-  return sql`subscriptions s JOIN users u ON u.id = s.user_id LEFT JOIN products p ON p.id = s.product_id
+function from(run: RunDate, redeliveries = true): Sql {
+  const subscriptions = sql`subscriptions s JOIN users u ON u.id = s.user_id LEFT JOIN products p ON p.id = s.product_id
     LEFT JOIN temporary_addresses t ON t.user_id = s.user_id AND t.start_date <= ${run.date}
-      AND t.end_date >= ${run.date}
+      AND t.end_date >= ${run.date}`;
+  if (!redeliveries) return subscriptions;
+  return sql`${subscriptions}
     LEFT JOIN (SELECT user_id, subscription_id, count(*) AS copies FROM delivery_complaints
       WHERE redelivery_date = ${run.date} GROUP BY user_id, subscription_id) r
       ON r.user_id = s.user_id AND r.subscription_id = s.id`;
@@ -56,9 +59,13 @@ function inRun(delivered: Sql): Sql {
   return sql`((${delivered}) OR r.copies IS NOT NULL)`;
 }
 
-/** The copies of a subscription in the run: its delivery, if it is delivered that date, and its redeliveries. */
+/**
+ * The copies of a subscription in the run: its delivery, if it is delivered that date, and its
+ * redeliveries. A row of the run without redeliveries is in it for its delivery, so only the few
+ * with redeliveries test the conditions (the hold's anti-join among them) a second time.
+ */
 function copies(delivered: Sql): Sql {
-  return sql`(CASE WHEN ${delivered} THEN 1 ELSE 0 END + coalesce(r.copies, 0))`;
+  return sql`(CASE WHEN r.copies IS NULL THEN 1 ELSE r.copies + CASE WHEN ${delivered} THEN 1 ELSE 0 END END)`;
 }
 
 export function runPageQuery(run: RunDate, query: RunPageQuery, dialect: Dialect): Sql {
@@ -100,7 +107,7 @@ export function drawCountQueries(run: RunDate, dialect: Dialect): Sql[] {
   const postalCode = raw(inForce('address_postal_code'));
   const delivered = join(deliveredConditions(run, dialect), ' AND ');
   return [
-    sql`SELECT s.product_id, ${postalCode} AS postal_code, count(*) AS copies FROM ${from(run)}
+    sql`SELECT s.product_id, ${postalCode} AS postal_code, count(*) AS copies FROM ${from(run, false)}
       WHERE ${delivered} GROUP BY s.product_id, ${postalCode}`,
     sql`SELECT s.product_id, ${postalCode} AS postal_code, sum(r.copies) AS copies FROM ${from(run)}
       WHERE r.copies IS NOT NULL GROUP BY s.product_id, ${postalCode}`,
