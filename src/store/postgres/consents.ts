@@ -27,9 +27,8 @@ import {
   toStoredConsent,
   toStoredConsentChange,
 } from '../sql/consents.js';
-import type { Sql } from '../sql/builder.js';
 import type { Row } from '../sql/rows.js';
-import type { PostgresDatabase } from './database.js';
+import { rowsOn, type PostgresDatabase } from './database.js';
 
 const CHANGED = eventTypeOf('newsletter-consents', 'update');
 
@@ -171,11 +170,6 @@ export async function applyImportedConsents(
 }
 
 export function postgresConsents(database: PostgresDatabase): ConsentStore {
-  const rowsOn = async (client: pg.ClientBase, query: Sql): Promise<Row[]> => {
-    const { text, values } = query.render('postgres');
-    return (await client.query(text, values)).rows as Row[];
-  };
-
   async function listConsents(userId: string, query: ConsentPageQuery) {
     const [user] = await database.rows('SELECT 1 FROM users WHERE id = $1', [userId]);
     if (!user) return undefined;

@@ -156,6 +156,12 @@ export async function lockCatalogueRecords(
  * reaches a shard of the table (a local table's too), whose constraints carry the shard's id as
  * a suffix.
  */
+/** The rows of a built statement, run on a write's connection (inside its transaction). */
+export async function rowsOn(client: pg.ClientBase, query: Sql): Promise<Row[]> {
+  const { text, values } = query.render('postgres');
+  return (await client.query(text, values)).rows as Row[];
+}
+
 export function violates(error: unknown, code: string, name: string): boolean {
   const e = error as { code?: string; constraint?: string };
   return e.code === code && e.constraint !== undefined && new RegExp(`^${name}(_\\d+)?$`).test(e.constraint);

@@ -8,11 +8,11 @@ import { COMPLAINT_COLUMNS, complaintQuery, complaintsQuery, toStoredComplaint }
 import { holdsQuery, toStoredHold } from '../sql/holds.js';
 import { printTermsQuery } from '../sql/print.js';
 import type { Row } from '../sql/rows.js';
-import { auditInsert, type PostgresDatabase } from './database.js';
+import { auditInsert, rowsOn, type PostgresDatabase } from './database.js';
 import { postgresPrintTerms } from './holds.js';
 
 export function postgresDeliveryComplaints(database: PostgresDatabase): DeliveryComplaintStore {
-  const { moveTerm, lockedTerms, rowsOn } = postgresPrintTerms();
+  const { moveTerm, lockedTerms } = postgresPrintTerms();
 
   return {
     async createDeliveryComplaint(userId, subscriptionId, plan, audit) {

@@ -11,12 +11,11 @@ import type { PrintTerms } from '../../domain/print.js';
 import type { HoldStore, IfVersion } from '../port.js';
 import { HOLD_COLUMNS, holdQuery, holdsQuery, toStoredHold } from '../sql/holds.js';
 import { printTermsQuery, TERM_MOVED, toPrintTerms } from '../sql/print.js';
-import type { Sql } from '../sql/builder.js';
 import type { Row } from '../sql/rows.js';
-import { auditInsert, type PostgresDatabase } from './database.js';
+import { auditInsert, rowsOn, type PostgresDatabase } from './database.js';
 
 export function postgresHolds(database: PostgresDatabase): HoldStore {
-  const { moveTerm, lockedTerms, rowsOn } = postgresPrintTerms();
+  const { moveTerm, lockedTerms } = postgresPrintTerms();
 
   const holdOn = async (client: pg.ClientBase, userId: string, subscriptionId: string, id: string) => {
     const [row] = await rowsOn(client, holdQuery(userId, subscriptionId, id));
@@ -147,12 +146,7 @@ function holdValues(v: HoldValues): unknown[] {
 
 /** A subscription's print terms, locked, and its term's end moved, on a write's connection. */
 export function postgresPrintTerms() {
-  const rowsOn = async (client: pg.ClientBase, query: Sql): Promise<Row[]> => {
-    const { text, values } = query.render('postgres');
-    return (await client.query(text, values)).rows as Row[];
-  };
   return {
-    rowsOn,
     /**
      * The subscription's row locked, then read with its product's: on Citus a row lock is taken
      * in a statement of the distributed table alone, never with a reference table beside it.

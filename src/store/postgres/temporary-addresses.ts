@@ -8,7 +8,6 @@ import type pg from 'pg';
 import type { AuditContext } from '../../domain/audit.js';
 import type { StoredTemporaryAddress } from '../../domain/temporary-address.js';
 import type { IfVersion, TemporaryAddressStore } from '../port.js';
-import type { Sql } from '../sql/builder.js';
 import type { Row } from '../sql/rows.js';
 import {
   ADDRESS_COLUMNS,
@@ -19,15 +18,11 @@ import {
   toStoredTemporaryAddress,
   unchanged,
 } from '../sql/temporary-addresses.js';
-import { auditInsert, type PostgresDatabase } from './database.js';
+import { auditInsert, rowsOn, type PostgresDatabase } from './database.js';
 
 const COLUMNS = ['start_date', 'end_date', ...ADDRESS_COLUMNS];
 
 export function postgresTemporaryAddresses(database: PostgresDatabase): TemporaryAddressStore {
-  const rowsOn = async (client: pg.ClientBase, query: Sql): Promise<Row[]> => {
-    const { text, values } = query.render('postgres');
-    return (await client.query(text, values)).rows as Row[];
-  };
   const lockUser = async (client: pg.ClientBase, userId: string) =>
     ((await client.query('SELECT 1 FROM users WHERE id = $1 FOR UPDATE', [userId])).rowCount ?? 0) > 0;
   const allOn = async (client: pg.ClientBase, userId: string) =>

@@ -6,11 +6,10 @@ import { ADDRESS_FIELDS, type DeliveryAddress } from '../../domain/delivery.js';
 import type { StoredTemporaryAddress, TemporaryAddressValues } from '../../domain/temporary-address.js';
 import { raw, sql, where, type Sql } from './builder.js';
 import type { Row } from './rows.js';
+import { columnOf } from './users.js';
 
 /** The column of each address field, as users have them (`address_postal_code`). */
-export const ADDRESS_COLUMNS: readonly string[] = ADDRESS_FIELDS.map(
-  (field) => `address_${field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)}`,
-);
+export const ADDRESS_COLUMNS: readonly string[] = ADDRESS_FIELDS.map((field) => columnOf(`address.${field}`));
 
 export const TEMPORARY_ADDRESS_COLUMNS = `id, user_id, start_date, end_date, ${ADDRESS_COLUMNS.join(', ')}, version`;
 
