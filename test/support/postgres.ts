@@ -114,20 +114,26 @@ export async function statementOn<T extends pg.QueryResultRow = pg.QueryResultRo
 }
 
 /**
- * VACUUM ANALYZE of a schema's tables, done again until every page of them is marked all-visible
- * (for up to 30 s). A transaction open elsewhere on the server, another test file's, keeps
- * VACUUM from marking rows newer than it, and the planner then prices an index-only scan with heap
- * reads and may pick a sequential scan that a vacuumed table would never get.
+ * VACUUM ANALYZE of a schema's tables, done again for those still behind until every page of them
+ * is marked all-visible (for up to 30 s). A transaction open elsewhere on the server, another test
+ * file's, keeps VACUUM from marking rows newer than it, and the planner then prices an index-only
+ * scan with heap reads and may pick a sequential scan that a vacuumed table would never get. Only
+ * this schema's tables: a VACUUM naming none would go through every other file's schema too.
  */
 export async function vacuumAnalyze(schemaName: string): Promise<void> {
-  for (let attempt = 0; attempt < 150; attempt += 1) {
-    await admin('VACUUM ANALYZE', [], schemaName);
-    const [row] = await admin<{ behind: number }>(
-      `SELECT count(*)::int AS behind FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-       WHERE n.nspname = $1 AND c.relkind = 'r' AND c.relallvisible < c.relpages`,
-      [schemaName],
-    );
-    if (row?.behind === 0) return;
-    await new Promise((resolve) => setTimeout(resolve, 200));
+  const tables = async (behind: boolean) =>
+    (
+      await admin<{ name: string }>(
+        `SELECT quote_ident(n.nspname) || '.' || quote_ident(c.relname) AS name
+         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+         WHERE n.nspname = $1 AND c.relkind = 'r' AND (NOT $2 OR c.relallvisible < c.relpages)`,
+        [schemaName, behind],
+      )
+    ).map((row) => row.name);
+  let pending = await tables(false);
+  for (let attempt = 0; attempt < 150 && pending.length > 0; attempt += 1) {
+    if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 200));
+    await admin(`VACUUM (ANALYZE) ${pending.join(', ')}`);
+    pending = await tables(true);
   }
 }
