@@ -8,6 +8,7 @@
  */
 import type pg from 'pg';
 import type { ActiveLicence } from '../../domain/entitlement.js';
+import type { RangeKey } from '../../domain/site-licence.js';
 import type { SubscriptionValues } from '../../domain/subscription.js';
 import type { SiteLicenceStore } from '../port.js';
 import { raw } from '../sql/builder.js';
@@ -19,6 +20,7 @@ import {
   licenceKeysOfReader,
   licencesOfDomains as licencesOfDomainsQuery,
   licencesOfNetwork,
+  networkStatement,
   licencesOfReader,
   rangeRowsOf,
   toActiveLicence,
@@ -104,20 +106,23 @@ export async function licencesOfDomains(
 }
 
 export function postgresSiteLicences(database: PostgresDatabase): Omit<SiteLicenceStore, 'readerSourcesOf'> {
+  // Prepared once per family (its number of keys): parsing and planning a hundred probes on every
+  // call would cost more than running them. Each probe is an equality, so the plan kept for every
+  // address is the one made for the first.
+  const build = database.citus ? (keys: readonly RangeKey[]) => licenceKeysOfNetwork(keys) : licencesOfNetwork;
+  const statements = { 4: networkStatement('postgres', 4, build), 6: networkStatement('postgres', 6, build) };
   return {
     async licencesOfNetwork(keys, now) {
       const at = instantValue('postgres', now) as Date;
-      // Prepared once per family (its number of keys): parsing and planning a hundred probes on
-      // every call would cost more than running them. Each probe is an equality, so the plan
-      // kept for every address is the one made for the first.
       const family = keys[0]?.family ?? 4;
+      const { text, values } = statements[family];
       if (!database.citus) {
-        const rows = await database.preparedRows(`licences-of-network-${family}`, licencesOfNetwork(keys, at));
+        const rows = await database.preparedRows(`licences-of-network-${family}`, text, values(keys, at));
         return rows.map(toActiveLicence);
       }
       return activeAmong(
         database,
-        await database.preparedRows(`licence-keys-of-network-${family}`, licenceKeysOfNetwork(keys)),
+        await database.preparedRows(`licence-keys-of-network-${family}`, text, values(keys, at)),
         at,
       );
     },
