@@ -54,7 +54,8 @@ export function siteLicenceContract(open: (options?: StoreOptions) => Promise<St
     }
 
     const ofNetwork = async (ip: string) => (await store.licencesOfNetwork(keysOf(ip), now)).map((l) => l.id).sort();
-    const ofReader = async (userId: string) => (await store.licencesOfReader(userId, now)).map((l) => l.id).sort();
+    const ofReader = async (userId: string) =>
+      ((await store.readerSourcesOf(userId, now))?.byDomain ?? []).map((l) => l.id).sort();
 
     it('finds the active licences whose ranges hold an address, overlapping ones each once, with their owner', async () => {
       const { prefix } = fresh();

@@ -18,11 +18,9 @@ export interface ReaderSources {
 export interface SiteLicenceStore {
   /** The site licences active at `now` whose ranges hold the address these are the keys of (`addressKeys`). */
   licencesOfNetwork(keys: readonly RangeKey[], now: number): Promise<ActiveLicence[]>;
-  /** The site licences active at `now` whose email domains hold the user's; none for no such user. */
-  licencesOfReader(userId: string, now: number): Promise<ActiveLicence[]>;
   /**
    * The access check's read: the user's subscriptions active at `now` (as `activeSubscriptionsOf`)
-   * and the licences active at `now` whose email domains hold theirs (as `licencesOfReader`);
+   * and the site licences active at `now` whose email domains hold theirs;
    * undefined for no such user. Each process keeps the domains some licence names, and reads the
    * licences only when the reader's domain or a parent's wildcard is among them.
    */

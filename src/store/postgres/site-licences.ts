@@ -17,11 +17,9 @@ import {
   activeLicencesAmong,
   licenceKeysOfNetwork,
   licenceKeysOfDomains,
-  licenceKeysOfReader,
   licencesOfDomains as licencesOfDomainsQuery,
   licencesOfNetwork,
   networkStatement,
-  licencesOfReader,
   rangeRowsOf,
   toActiveLicence,
 } from '../sql/site-licences.js';
@@ -74,9 +72,6 @@ export async function writeSiteKeys(
   }
 }
 
-const OF_READER = licencesOfReader('postgres', raw('$1'), raw('$2')).render('postgres').text;
-const KEYS_OF_READER = licenceKeysOfReader(raw('$1')).render('postgres').text;
-
 /** Citus's second read: the active licences among those the keys named, on their owners' shards. */
 async function activeAmong(database: PostgresDatabase, keys: Row[], at: Date): Promise<ActiveLicence[]> {
   if (keys.length === 0) return [];
@@ -125,13 +120,6 @@ export function postgresSiteLicences(database: PostgresDatabase): Omit<SiteLicen
         await database.preparedRows(`licence-keys-of-network-${family}`, text, values(keys, at)),
         at,
       );
-    },
-    async licencesOfReader(userId, now) {
-      const at = instantValue('postgres', now) as Date;
-      if (!database.citus) {
-        return (await database.preparedRows('licences-of-reader', OF_READER, [userId, at])).map(toActiveLicence);
-      }
-      return activeAmong(database, await database.preparedRows('licence-keys-of-reader', KEYS_OF_READER, [userId]), at);
     },
   };
 }

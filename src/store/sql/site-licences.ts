@@ -107,53 +107,6 @@ export function activeLicencesAmong(pairs: readonly { userId: string; subscripti
 }
 
 /**
- * The keys a user's email domain finds licences by, in SQL, from the users' row: the domain, and
- * the wildcard of each of its parents (`domainKeys` in the domain says the same in TypeScript). A
- * recursive walk from dot to dot on SQLite; a series of positions on PostgreSQL, where Citus runs
- * it on the user's shard.
- */
-export function readerDomainKeys(dialect: 'sqlite' | 'postgres', user: unknown): Sql {
-  if (dialect === 'sqlite') {
-    return sql`WITH RECURSIVE parent(domain) AS (
-        SELECT substr(email_domain, instr(email_domain, '.') + 1) FROM users
-        WHERE id = ${user} AND instr(email_domain, '.') > 0
-        UNION ALL SELECT substr(domain, instr(domain, '.') + 1) FROM parent WHERE instr(domain, '.') > 0
-      )
-      SELECT email_domain AS domain FROM users WHERE id = ${user}
-      UNION ALL SELECT '*.' || domain FROM parent`;
-  }
-  return sql`SELECT u.email_domain AS domain FROM users u WHERE u.id = ${user}
-    UNION ALL SELECT '*.' || substr(u.email_domain, p + 1) FROM users u,
-      generate_series(1, length(u.email_domain)) AS p
-    WHERE u.id = ${user} AND substr(u.email_domain, p, 1) = '.'`;
-}
-
-/** The licences active at `at` whose domains hold the email domain of the user `user`. */
-export function licencesOfReader(dialect: 'sqlite' | 'postgres', user: unknown, at: unknown): Sql {
-  return sql`SELECT DISTINCT ${LICENCE_COLUMNS} FROM site_domains d
-    JOIN subscriptions s ON s.user_id = d.user_id AND s.id = d.subscription_id
-    WHERE ${domainKeysCondition(dialect, user)} AND ${statusCondition('s', 'active', at)}`;
-}
-
-/**
- * The domains (`d`) among the keys of the user's email domain: each key a probe of the domains'
- * primary key. On PostgreSQL the keys are made an array first, as a planner knows nothing of how
- * many a series gives (it guesses a thousand) and would rather read the whole table in a hash.
- */
-function domainKeysCondition(dialect: 'sqlite' | 'postgres', user: unknown): Sql {
-  const keys = readerDomainKeys(dialect, user);
-  return dialect === 'sqlite'
-    ? sql`d.domain IN (SELECT domain FROM (${keys}))`
-    : sql`d.domain = ANY (ARRAY(SELECT k.domain FROM (${keys}) k))`;
-}
-
-/** The licences whose domains hold the email domain of the user `user`, as (user, subscription): Citus's first read. */
-export function licenceKeysOfReader(user: unknown): Sql {
-  return sql`SELECT DISTINCT d.user_id, d.subscription_id FROM site_domains d
-    WHERE ${domainKeysCondition('postgres', user)}`;
-}
-
-/**
  * The licences active at `at` whose domains are among `domains` (the keys of a reader's email
  * domain that the process knows to be licensed): each a probe of the domains' primary key.
  */

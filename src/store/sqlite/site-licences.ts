@@ -4,14 +4,7 @@
  */
 import type { SubscriptionValues } from '../../domain/subscription.js';
 import type { SiteLicenceStore } from '../port.js';
-import { raw } from '../sql/builder.js';
-import {
-  licencesOfNetwork,
-  licencesOfReader,
-  networkStatement,
-  rangeRowsOf,
-  toActiveLicence,
-} from '../sql/site-licences.js';
+import { licencesOfNetwork, networkStatement, rangeRowsOf, toActiveLicence } from '../sql/site-licences.js';
 import type { SqliteDatabase } from './database.js';
 import { sqliteLicensedDomains } from './licensed-domains.js';
 
@@ -55,8 +48,7 @@ export function sqliteSiteKeys(database: SqliteDatabase): SqliteSiteKeys {
 }
 
 export function sqliteSiteLicences(database: SqliteDatabase): Omit<SiteLicenceStore, 'readerSourcesOf'> {
-  // Prepared once: a statement per family (its number of keys) for networks, one for readers.
-  const ofReader = database.statement(licencesOfReader('sqlite', raw('@user'), raw('@at'))).statement;
+  // Prepared once: a statement per family (its number of keys).
   const ofNetwork = ([4, 6] as const).map((family) => {
     const { text, values } = networkStatement('sqlite', family, licencesOfNetwork);
     return { statement: database.db.prepare(text), values };
@@ -65,9 +57,6 @@ export function sqliteSiteLicences(database: SqliteDatabase): Omit<SiteLicenceSt
     async licencesOfNetwork(keys, now) {
       const { statement, values } = ofNetwork[keys[0]?.family === 6 ? 1 : 0] as (typeof ofNetwork)[number];
       return (statement.all(...values(keys, now)) as Record<string, unknown>[]).map(toActiveLicence);
-    },
-    async licencesOfReader(userId, now) {
-      return (ofReader.all({ user: userId, at: now }) as Record<string, unknown>[]).map(toActiveLicence);
     },
   };
 }
