@@ -8,7 +8,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
+import { runOf } from '../../src/domain/delivery.js';
 import { EVENT_TYPES } from '../../src/domain/events.js';
+import { parseDate } from '../../src/domain/publication.js';
 import { reportWeeks } from '../../src/domain/report.js';
 import { SIMILAR_CANDIDATES, searchRange } from '../../src/domain/search.js';
 import { toUserFields } from '../../src/domain/user.js';
@@ -349,6 +351,34 @@ describe("SQLite licensed domains kept for the reader's access check", () => {
       await checking.close();
       await writing.close();
     }
+  });
+});
+
+describe('SQLite counts as long as a table', () => {
+  /** The statements prepared on this thread's connections while `call` runs on a store of `path`. */
+  async function preparedHereBy(longReadsOffLoop: boolean, call: (store: Store) => Promise<unknown>): Promise<string[]> {
+    const store = openSqliteStore({ path: await migratedDatabasePath(), longReadsOffLoop });
+    const prototype = Database.prototype as unknown as { prepare: (sql: string) => Database.Statement };
+    const prepare = prototype.prepare;
+    const seen: string[] = [];
+    prototype.prepare = function (this: Database.Database, sql: string) {
+      seen.push(sql);
+      return prepare.call(this, sql);
+    };
+    try {
+      await call(store);
+    } finally {
+      prototype.prepare = prepare;
+      await store.close();
+    }
+    return seen;
+  }
+  const countDraw = (store: Store) => store.countDraw(runOf(parseDate('2026-12-01')!, 'UTC'));
+
+  it("count the draw report on the worker's connection, not on the one requests are served from", async () => {
+    assert.deepEqual(await preparedHereBy(true, countDraw), []);
+    // The same count on this thread is seen, so the empty list above is not the watch's failure.
+    assert.equal((await preparedHereBy(false, countDraw)).length, 2);
   });
 });
 

@@ -1,5 +1,7 @@
 /**
- * The print run on SQLite.
+ * The print run on SQLite. The draw report counts every subscription touching the date, as long
+ * as the table: it is read off the event loop (off-loop-reads.ts), its two counts in one read
+ * transaction, so that they are of one moment.
  */
 import type { DeliveryStore } from '../port.js';
 import { drawCountQueries, runPageQuery, toDelivery, toDrawCount } from '../sql/deliveries.js';
@@ -11,7 +13,8 @@ export function sqliteDeliveries(database: SqliteDatabase): DeliveryStore {
       return database.all(runPageQuery(run, query, 'sqlite')).map(toDelivery);
     },
     async countDraw(run) {
-      return drawCountQueries(run, 'sqlite').flatMap((query) => database.all(query).map(toDrawCount));
+      const counts = await database.longReads.read(drawCountQueries(run, 'sqlite'));
+      return counts.flatMap((rows) => rows.map(toDrawCount));
     },
   };
 }
