@@ -1,0 +1,113 @@
+-- SQLite
+SELECT g.resource, g.product_id, p.resource AS product_resource, g.n
+FROM (SELECT s.resource, s.product_id, count(*) AS n FROM subscriptions s WHERE s.expired = false AND s.date_started <= ? AND (s.date_ended IS NULL OR s.date_ended > ?) GROUP BY s.resource, s.product_id) AS g
+LEFT JOIN products p ON p.id = g.product_id
+-- ? = 1796083200
+-- ? = 1796083200;
+
+SELECT (SELECT count(*) FROM subscriptions WHERE date_started >= ? AND date_started < ?) AS started_0, (SELECT count(*) FROM subscriptions WHERE date_ended >= ? AND date_ended < ?) AS ended_0, (SELECT count(*) FROM subscriptions WHERE date_started >= ? AND date_started < ?) AS started_1, (SELECT count(*) FROM subscriptions WHERE date_ended >= ? AND date_ended < ?) AS ended_1, (SELECT count(*) FROM subscriptions WHERE date_started >= ? AND date_started < ?) AS started_2, (SELECT count(*) FROM subscriptions WHERE date_ended >= ? AND date_ended < ?) AS ended_2, (SELECT count(*) FROM subscriptions WHERE date_started >= ? AND date_started < ?) AS started_3, (SELECT count(*) FROM subscriptions WHERE date_ended >= ? AND date_ended < ?) AS ended_3, (SELECT count(*) FROM subscriptions WHERE date_started >= ? AND date_started < ?) AS started_4, (SELECT count(*) FROM subscriptions WHERE date_ended >= ? AND date_ended < ?) AS ended_4, (SELECT count(*) FROM subscriptions WHERE date_started >= ? AND date_started < ?) AS started_5, (SELECT count(*) FROM subscriptions WHERE date_ended >= ? AND date_ended < ?) AS ended_5, (SELECT count(*) FROM subscriptions WHERE date_started >= ? AND date_started < ?) AS started_6, (SELECT count(*) FROM subscriptions WHERE date_ended >= ? AND date_ended < ?) AS ended_6, (SELECT count(*) FROM subscriptions WHERE date_started >= ? AND date_started < ?) AS started_7, (SELECT count(*) FROM subscriptions WHERE date_ended >= ? AND date_ended < ?) AS ended_7, (SELECT count(*) FROM subscriptions WHERE date_started >= ? AND date_started < ?) AS started_8, (SELECT count(*) FROM subscriptions WHERE date_ended >= ? AND date_ended < ?) AS ended_8, (SELECT count(*) FROM subscriptions WHERE date_started >= ? AND date_started < ?) AS started_9, (SELECT count(*) FROM subscriptions WHERE date_ended >= ? AND date_ended < ?) AS ended_9, (SELECT count(*) FROM subscriptions WHERE date_started >= ? AND date_started < ?) AS started_10, (SELECT count(*) FROM subscriptions WHERE date_ended >= ? AND date_ended < ?) AS ended_10, (SELECT count(*) FROM subscriptions WHERE date_started >= ? AND date_started < ?) AS started_11, (SELECT count(*) FROM subscriptions WHERE date_ended >= ? AND date_ended < ?) AS ended_11
+-- ? = 1789344000
+-- ? = 1789948800
+-- ? = 1789344000
+-- ? = 1789948800
+-- ? = 1789948800
+-- ? = 1790553600
+-- ? = 1789948800
+-- ? = 1790553600
+-- ? = 1790553600
+-- ? = 1791158400
+-- ? = 1790553600
+-- ? = 1791158400
+-- ? = 1791158400
+-- ? = 1791763200
+-- ? = 1791158400
+-- ? = 1791763200
+-- ? = 1791763200
+-- ? = 1792368000
+-- ? = 1791763200
+-- ? = 1792368000
+-- ? = 1792368000
+-- ? = 1792972800
+-- ? = 1792368000
+-- ? = 1792972800
+-- ? = 1792972800
+-- ? = 1793577600
+-- ? = 1792972800
+-- ? = 1793577600
+-- ? = 1793577600
+-- ? = 1794182400
+-- ? = 1793577600
+-- ? = 1794182400
+-- ? = 1794182400
+-- ? = 1794787200
+-- ? = 1794182400
+-- ? = 1794787200
+-- ? = 1794787200
+-- ? = 1795392000
+-- ? = 1794787200
+-- ? = 1795392000
+-- ? = 1795392000
+-- ? = 1795996800
+-- ? = 1795392000
+-- ? = 1795996800
+-- ? = 1795996800
+-- ? = 1796083200
+-- ? = 1795996800
+-- ? = 1796083200;
+
+-- PostgreSQL
+SELECT g.resource, g.product_id, p.resource AS product_resource, g.n
+FROM (SELECT s.resource, s.product_id, count(*) AS n FROM subscriptions s WHERE s.expired = false AND s.date_started <= $1 AND (s.date_ended IS NULL OR s.date_ended > $2) GROUP BY s.resource, s.product_id) AS g
+LEFT JOIN products p ON p.id = g.product_id
+-- $1 = "2026-12-01T00:00:00.000Z"
+-- $2 = "2026-12-01T00:00:00.000Z";
+
+SELECT (SELECT count(*) FROM subscriptions WHERE date_started >= $1 AND date_started < $2) AS started_0, (SELECT count(*) FROM subscriptions WHERE date_ended >= $3 AND date_ended < $4) AS ended_0, (SELECT count(*) FROM subscriptions WHERE date_started >= $5 AND date_started < $6) AS started_1, (SELECT count(*) FROM subscriptions WHERE date_ended >= $7 AND date_ended < $8) AS ended_1, (SELECT count(*) FROM subscriptions WHERE date_started >= $9 AND date_started < $10) AS started_2, (SELECT count(*) FROM subscriptions WHERE date_ended >= $11 AND date_ended < $12) AS ended_2, (SELECT count(*) FROM subscriptions WHERE date_started >= $13 AND date_started < $14) AS started_3, (SELECT count(*) FROM subscriptions WHERE date_ended >= $15 AND date_ended < $16) AS ended_3, (SELECT count(*) FROM subscriptions WHERE date_started >= $17 AND date_started < $18) AS started_4, (SELECT count(*) FROM subscriptions WHERE date_ended >= $19 AND date_ended < $20) AS ended_4, (SELECT count(*) FROM subscriptions WHERE date_started >= $21 AND date_started < $22) AS started_5, (SELECT count(*) FROM subscriptions WHERE date_ended >= $23 AND date_ended < $24) AS ended_5, (SELECT count(*) FROM subscriptions WHERE date_started >= $25 AND date_started < $26) AS started_6, (SELECT count(*) FROM subscriptions WHERE date_ended >= $27 AND date_ended < $28) AS ended_6, (SELECT count(*) FROM subscriptions WHERE date_started >= $29 AND date_started < $30) AS started_7, (SELECT count(*) FROM subscriptions WHERE date_ended >= $31 AND date_ended < $32) AS ended_7, (SELECT count(*) FROM subscriptions WHERE date_started >= $33 AND date_started < $34) AS started_8, (SELECT count(*) FROM subscriptions WHERE date_ended >= $35 AND date_ended < $36) AS ended_8, (SELECT count(*) FROM subscriptions WHERE date_started >= $37 AND date_started < $38) AS started_9, (SELECT count(*) FROM subscriptions WHERE date_ended >= $39 AND date_ended < $40) AS ended_9, (SELECT count(*) FROM subscriptions WHERE date_started >= $41 AND date_started < $42) AS started_10, (SELECT count(*) FROM subscriptions WHERE date_ended >= $43 AND date_ended < $44) AS ended_10, (SELECT count(*) FROM subscriptions WHERE date_started >= $45 AND date_started < $46) AS started_11, (SELECT count(*) FROM subscriptions WHERE date_ended >= $47 AND date_ended < $48) AS ended_11
+-- $1 = "2026-09-14T00:00:00.000Z"
+-- $2 = "2026-09-21T00:00:00.000Z"
+-- $3 = "2026-09-14T00:00:00.000Z"
+-- $4 = "2026-09-21T00:00:00.000Z"
+-- $5 = "2026-09-21T00:00:00.000Z"
+-- $6 = "2026-09-28T00:00:00.000Z"
+-- $7 = "2026-09-21T00:00:00.000Z"
+-- $8 = "2026-09-28T00:00:00.000Z"
+-- $9 = "2026-09-28T00:00:00.000Z"
+-- $10 = "2026-10-05T00:00:00.000Z"
+-- $11 = "2026-09-28T00:00:00.000Z"
+-- $12 = "2026-10-05T00:00:00.000Z"
+-- $13 = "2026-10-05T00:00:00.000Z"
+-- $14 = "2026-10-12T00:00:00.000Z"
+-- $15 = "2026-10-05T00:00:00.000Z"
+-- $16 = "2026-10-12T00:00:00.000Z"
+-- $17 = "2026-10-12T00:00:00.000Z"
+-- $18 = "2026-10-19T00:00:00.000Z"
+-- $19 = "2026-10-12T00:00:00.000Z"
+-- $20 = "2026-10-19T00:00:00.000Z"
+-- $21 = "2026-10-19T00:00:00.000Z"
+-- $22 = "2026-10-26T00:00:00.000Z"
+-- $23 = "2026-10-19T00:00:00.000Z"
+-- $24 = "2026-10-26T00:00:00.000Z"
+-- $25 = "2026-10-26T00:00:00.000Z"
+-- $26 = "2026-11-02T00:00:00.000Z"
+-- $27 = "2026-10-26T00:00:00.000Z"
+-- $28 = "2026-11-02T00:00:00.000Z"
+-- $29 = "2026-11-02T00:00:00.000Z"
+-- $30 = "2026-11-09T00:00:00.000Z"
+-- $31 = "2026-11-02T00:00:00.000Z"
+-- $32 = "2026-11-09T00:00:00.000Z"
+-- $33 = "2026-11-09T00:00:00.000Z"
+-- $34 = "2026-11-16T00:00:00.000Z"
+-- $35 = "2026-11-09T00:00:00.000Z"
+-- $36 = "2026-11-16T00:00:00.000Z"
+-- $37 = "2026-11-16T00:00:00.000Z"
+-- $38 = "2026-11-23T00:00:00.000Z"
+-- $39 = "2026-11-16T00:00:00.000Z"
+-- $40 = "2026-11-23T00:00:00.000Z"
+-- $41 = "2026-11-23T00:00:00.000Z"
+-- $42 = "2026-11-30T00:00:00.000Z"
+-- $43 = "2026-11-23T00:00:00.000Z"
+-- $44 = "2026-11-30T00:00:00.000Z"
+-- $45 = "2026-11-30T00:00:00.000Z"
+-- $46 = "2026-12-01T00:00:00.000Z"
+-- $47 = "2026-11-30T00:00:00.000Z"
+-- $48 = "2026-12-01T00:00:00.000Z";
