@@ -40,10 +40,9 @@ export const DELETE_USER_SITE_KEYS = [
 ];
 
 /**
- * Writes a licence's keys anew on the write's connection, inside its transaction: each statement
- * apart, as a deletion and an insertion of the same key in one statement would collide. Domains
- * written notify every process keeping the licensed domains (licensed-domains.ts) at the commit;
- * the writer forgets its own after it.
+ * Writes a licence's keys anew on the write's connection, inside its transaction: the old ones
+ * deleted first, each statement apart, as a deletion and an insertion of the same key in one
+ * statement would collide.
  */
 export async function writeSiteKeys(
   client: pg.ClientBase,
@@ -54,19 +53,37 @@ export async function writeSiteKeys(
   const keys = [userId, subscriptionId];
   await client.query('DELETE FROM site_ranges WHERE user_id = $1 AND subscription_id = $2', keys);
   await client.query('DELETE FROM site_domains WHERE user_id = $1 AND subscription_id = $2', keys);
-  const ranges = rangeRowsOf(terms);
+  await insertSiteKeys(client, [{ userId, id: subscriptionId, ...terms }]);
+}
+
+/** A licence whose keys are written: its owner, its id and its terms. */
+type Licence = Pick<SubscriptionValues, 'ipRanges' | 'emailDomains'> & { userId: string; id: string };
+
+/**
+ * Inserts the keys of licences that have none yet (new ones, an import's batch): one statement a
+ * table whatever their number. Domains written notify every process keeping the licensed domains
+ * (licensed-domains.ts) at the commit; the writer forgets its own after it.
+ */
+export async function insertSiteKeys(client: pg.ClientBase, licences: readonly Licence[]): Promise<void> {
+  const ranges = licences.flatMap((licence) => rangeRowsOf(licence).map((range) => ({ ...range, licence })));
   if (ranges.length > 0) {
     await client.query(
       `INSERT INTO site_ranges (prefix_length, network, family, user_id, subscription_id)
-       SELECT x.prefix_length, x.network, x.family, $1, $2
-       FROM unnest($3::smallint[], $4::bytea[], $5::smallint[]) AS x(prefix_length, network, family)`,
-      [...keys, ranges.map((r) => r.prefixLength), ranges.map((r) => r.network), ranges.map((r) => r.family)],
+       SELECT * FROM unnest($1::smallint[], $2::bytea[], $3::smallint[], $4::bigint[], $5::bigint[])`,
+      [
+        ranges.map((r) => r.prefixLength),
+        ranges.map((r) => r.network),
+        ranges.map((r) => r.family),
+        ranges.map((r) => r.licence.userId),
+        ranges.map((r) => r.licence.id),
+      ],
     );
   }
-  if (terms.emailDomains.length > 0) {
+  const domains = licences.flatMap((licence) => licence.emailDomains.map((domain) => ({ domain, licence })));
+  if (domains.length > 0) {
     await client.query(
-      'INSERT INTO site_domains (domain, user_id, subscription_id) SELECT x, $1, $2 FROM unnest($3::text[]) AS x',
-      [...keys, terms.emailDomains],
+      'INSERT INTO site_domains (domain, user_id, subscription_id) SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[])',
+      [domains.map((d) => d.domain), domains.map((d) => d.licence.userId), domains.map((d) => d.licence.id)],
     );
     await client.query(`NOTIFY ${SITE_DOMAINS_CHANNEL}`);
   }

@@ -29,7 +29,7 @@ import type { ProductResources } from './product-resources.js';
 import type { PostgresReferences } from './references.js';
 import { siteKeysChange } from '../sql/site-licences.js';
 import type { LicensedDomains } from './licensed-domains.js';
-import { DELETE_SUBSCRIPTION_SITE_KEYS, writeSiteKeys } from './site-licences.js';
+import { DELETE_SUBSCRIPTION_SITE_KEYS, insertSiteKeys, writeSiteKeys } from './site-licences.js';
 
 const SUBSCRIPTION_SELECT = `SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions`;
 
@@ -135,7 +135,7 @@ export function postgresSubscriptions(
               await attachProduct(client, values.productId, audit);
               const rows = (await client.query(insert, params)).rows as Row[];
               const created = rows[0];
-              if (siteKeys && created) await writeSiteKeys(client, userId, String(created.id), values);
+              if (siteKeys && created) await insertSiteKeys(client, [{ userId, id: String(created.id), ...values }]);
               return rows;
             });
       return row && toStoredSubscription(row);

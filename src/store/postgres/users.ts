@@ -47,7 +47,7 @@ import type { PostgresReferences } from './references.js';
 import { subscriptionParams } from './subscriptions.js';
 import { siteKeysChange } from '../sql/site-licences.js';
 import type { LicensedDomains } from './licensed-domains.js';
-import { DELETE_USER_SITE_KEYS, writeSiteKeys } from './site-licences.js';
+import { DELETE_USER_SITE_KEYS, insertSiteKeys } from './site-licences.js';
 
 /**
  * Users with their newsletters, those of the user `owner` names. A read of one user names it by
@@ -179,10 +179,11 @@ export function postgresUsers(
            ${audit || licences ? `RETURNING ${SUBSCRIPTION_COLUMNS}` : ''}`,
             Array.from({ length: 13 }, (_, column) => subscriptions.map((params) => params[column])),
           );
-          // A site licence's keys, from the terms each row returned holds.
-          for (const s of created.map(toStoredSubscription)) {
-            if (siteKeysChange(undefined, s)) await writeSiteKeys(client, s.userId, s.id, s);
-          }
+          // The site licences' keys, from the terms each row returned holds.
+          await insertSiteKeys(
+            client,
+            created.map(toStoredSubscription).filter((s) => siteKeysChange(undefined, s)),
+          );
           if (audit) {
             // Named by the values each holds, which the rows returned carry, in whatever order they come.
             const stored = created.map(toStoredSubscription);

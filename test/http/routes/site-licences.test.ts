@@ -299,41 +299,45 @@ forEachStoreAndCitus((kind) => {
       assert.equal(Number(keys[0]?.n), 0);
     });
 
-    it('finds a licence imported in bulk, with or without the audit trail, as one made through the API', async () => {
-      const { prefix, range } = nextNetwork();
-      const domain = nextDomain();
+    it('finds the licences imported in one batch, with or without the audit trail, as ones made through the API', async () => {
+      const networks = [nextNetwork(), nextNetwork()];
+      const domains = [nextDomain(), nextDomain()];
       const started = Math.floor(Date.now() / 1000) - 3600;
       for (const audit of [{ actor: 'import', attributes: [] }, null]) {
-        const [owner] = await service.store.importUsers(
-          [
-            {
-              user: {
-                email: `${randomUUID()}@${domain}`,
-                passwordHash: null,
-                fields: { familyName: 'Owner' },
-                newsletters: [],
-              },
-              subscriptions: [
-                subscriptionValues({
-                  dateStarted: started,
-                  license: 'site',
-                  resource: 'online',
-                  ipRanges: [range],
-                  emailDomains: [domain],
-                  seats: 10,
-                }),
-              ],
+        const owners = await service.store.importUsers(
+          networks.map(({ range }, i) => ({
+            user: {
+              email: `${randomUUID()}@${domains[i]}`,
+              passwordHash: null,
+              fields: { familyName: 'Owner' },
+              newsletters: [],
             },
-          ],
+            subscriptions: [
+              subscriptionValues({
+                dateStarted: started,
+                license: 'site',
+                resource: 'online',
+                ipRanges: [range],
+                emailDomains: [domains[i] as string],
+                seats: 10,
+              }),
+            ],
+          })),
           audit,
         );
-        const ids = (await service.store.listSubscriptionsOfUsers([owner as string])).map((s) => s.id);
-        assert.equal(ids.length, 1);
-        assert.ok((await licencesOf(`${prefix}.3.4`)).includes(ids[0]));
+        const ids = (await service.store.listSubscriptionsOfUsers(owners as string[])).map((s) => s.id);
+        assert.equal(ids.length, 2);
+        for (const [i, { prefix }] of networks.entries()) {
+          const found = await licencesOf(`${prefix}.3.4`);
+          assert.ok(ids.some((id) => found.includes(id)), `the licence of ${prefix}/16 is found`);
+          assert.ok(!ids.every((id) => found.includes(id)), `only the licence of ${prefix}/16 is found (${i})`);
+        }
       }
-      assert.equal((await licencesOf(`${prefix}.3.4`)).length, 2);
-      const reader = await createUser(service.client, { email: `reader@${domain}` });
-      assert.equal((await readerAccess(reader)).sources.length, 2);
+      for (const [i, { prefix }] of networks.entries()) {
+        assert.equal((await licencesOf(`${prefix}.3.4`)).length, 2);
+        const reader = await createUser(service.client, { email: `reader@${domains[i]}` });
+        assert.equal((await readerAccess(reader)).sources.length, 2);
+      }
     });
 
     it('imports a file of licences (CSV) as the API makes them, and a second run of it changes nothing', async () => {
