@@ -28,20 +28,20 @@ export function postgresTemporaryAddresses(database: PostgresDatabase): Temporar
   const allOn = async (client: pg.ClientBase, userId: string) =>
     (await rowsOn(client, temporaryAddressesQuery(userId))).map(toStoredTemporaryAddress);
 
-  /** Runs `change` on the temporary address and the reader's others, with the user's row locked. */
+  /** Runs `change` on the temporary address, with the user's row locked. */
   async function changing<T>(
     userId: string,
     id: string,
     ifVersion: IfVersion,
-    change: (client: pg.PoolClient, current: StoredTemporaryAddress, others: StoredTemporaryAddress[]) => Promise<T>,
+    change: (client: pg.PoolClient, current: StoredTemporaryAddress) => Promise<T>,
   ): Promise<T | undefined> {
     return database.transaction(async (client) => {
       if (!(await lockUser(client, userId))) return undefined;
-      const others = await allOn(client, userId);
-      const current = others.find((other) => other.id === id);
-      if (!current) return undefined;
+      const [row] = await rowsOn(client, temporaryAddressQuery(userId, id));
+      if (!row) return undefined;
+      const current = toStoredTemporaryAddress(row);
       requireVersion(current.version, ifVersion);
-      return change(client, current, others);
+      return change(client, current);
     });
   }
 
@@ -76,8 +76,8 @@ export function postgresTemporaryAddresses(database: PostgresDatabase): Temporar
     },
 
     async updateTemporaryAddress(userId, id, plan, audit, ifVersion) {
-      return changing(userId, id, ifVersion, async (client, current, others) => {
-        const values = plan(current, others);
+      return changing(userId, id, ifVersion, async (client, current) => {
+        const values = plan(current, await allOn(client, userId));
         // No version moved, no event: a client's ETag stays good, and webhooks hear of changes only.
         if (unchanged(current, values)) return current;
         const params = [userId, id, ...temporaryAddressValues(values)];
