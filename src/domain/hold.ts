@@ -15,6 +15,7 @@ import {
   overlaps,
   requireOpen,
   requirePrint,
+  spanStatus,
   type DateSpan,
   type PrintSettings,
   type PrintTerms,
@@ -79,9 +80,7 @@ export interface StoredHold extends HoldValues {
 
 /** A hold's place in time on the publication date `today`. */
 export function holdStatus(hold: Pick<StoredHold, 'startDate' | 'endDate' | 'withdrawn'>, today: number): HoldStatus {
-  if (hold.withdrawn) return 'withdrawn';
-  if (today < hold.startDate) return 'scheduled';
-  return today <= hold.endDate ? 'active' : 'ended';
+  return hold.withdrawn ? 'withdrawn' : spanStatus(hold, today);
 }
 
 export function toHoldAttributes(hold: StoredHold, today: number): Static<typeof HoldAttributes> {

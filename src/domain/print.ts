@@ -84,6 +84,12 @@ export interface DateSpan {
   endDate: number;
 }
 
+/** Where a span stands on `today`: not yet begun, in force (both ends included), or past. */
+export function spanStatus(span: DateSpan, today: number): 'scheduled' | 'active' | 'ended' {
+  if (today < span.startDate) return 'scheduled';
+  return today <= span.endDate ? 'active' : 'ended';
+}
+
 export function overlaps(a: DateSpan, b: DateSpan): boolean {
   return a.startDate <= b.endDate && b.startDate <= a.endDate;
 }

@@ -9,7 +9,7 @@
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { failures, type Problem } from './failures.js';
-import { overlaps, requireOpen, type DateSpan } from './print.js';
+import { overlaps, requireOpen, spanStatus, type DateSpan } from './print.js';
 import { formatDate, parseDate, PublicationDate } from './publication.js';
 import { isRecord, StringEnum } from './schema.js';
 import { Address, addressProblems } from './user.js';
@@ -72,11 +72,6 @@ export interface StoredTemporaryAddress extends TemporaryAddressValues {
   version: number;
 }
 
-export function temporaryAddressStatus(span: DateSpan, today: number): TemporaryAddressStatus {
-  if (today < span.startDate) return 'scheduled';
-  return today <= span.endDate ? 'active' : 'ended';
-}
-
 export function toTemporaryAddressAttributes(
   stored: StoredTemporaryAddress,
   today: number,
@@ -85,7 +80,7 @@ export function toTemporaryAddressAttributes(
     startDate: formatDate(stored.startDate),
     endDate: formatDate(stored.endDate),
     address: { ...stored.address },
-    status: temporaryAddressStatus(stored, today),
+    status: spanStatus(stored, today),
   };
 }
 

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DomainFailure } from '../../src/domain/failures.js';
+import { spanStatus } from '../../src/domain/print.js';
 import { parseDate } from '../../src/domain/publication.js';
 import {
   MAX_COMING_TEMPORARY_ADDRESSES,
@@ -8,7 +9,6 @@ import {
   plannedTemporaryAddress,
   requireDeletable,
   temporaryAddressRuleProblems,
-  temporaryAddressStatus,
   type StoredTemporaryAddress,
 } from '../../src/domain/temporary-address.js';
 
@@ -207,11 +207,11 @@ describe("a temporary address's rules", () => {
   });
 });
 
-describe("a temporary address's status", () => {
+describe("a dated record's status (a temporary address's, a hold's not withdrawn)", () => {
   it('is scheduled before its start, active through its end, ended after', () => {
     const span = { startDate: 10, endDate: 12 };
     assert.deepEqual(
-      [9, 10, 12, 13].map((today) => temporaryAddressStatus(span, today)),
+      [9, 10, 12, 13].map((today) => spanStatus(span, today)),
       ['scheduled', 'active', 'active', 'ended'],
     );
   });
