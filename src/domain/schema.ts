@@ -14,6 +14,20 @@ declare module '@sinclair/typebox' {
   }
 }
 
+/**
+ * `compile`, kept by what the schema says: Fastify hands each app its routes' schemas as fresh
+ * copies, so a cache by object (Ajv's own) misses every one of them for each app a process builds.
+ */
+export function compiledBySchema<T>(compile: (schema: object) => T): (schema: object) => T {
+  const kept = new Map<string, T>();
+  return (schema) => {
+    const key = JSON.stringify(schema);
+    let compiled = kept.get(key);
+    if (compiled === undefined) kept.set(key, (compiled = compile(schema)));
+    return compiled;
+  };
+}
+
 /** The same schema, also accepting null: how a client clears an optional attribute. */
 export function Nullable<T extends TSchema>(schema: T): TUnsafe<Static<T> | null> {
   const plain = JSON.parse(JSON.stringify(schema)) as Record<string, unknown>;

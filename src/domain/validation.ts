@@ -10,7 +10,7 @@ import { isIsoDateTime } from './dates.js';
 import { isEmail } from './email.js';
 import { isPublicationDate } from './publication.js';
 import type { Problem } from './failures.js';
-import type { ErrorMessages } from './schema.js';
+import { compiledBySchema, type ErrorMessages } from './schema.js';
 import { isEndpointUrl } from './webhooks.js';
 
 export type { AjvError, ValidateFunction };
@@ -38,21 +38,14 @@ function createAjv(options: { allErrors: boolean }): Ajv {
 const everyProblem = createAjv({ allErrors: true });
 const firstProblem = createAjv({ allErrors: false });
 
-/**
- * Validators by what their schema says: Fastify hands each app its routes' schemas as fresh
- * copies, so Ajv's own cache (by object) missed every one of them for each app a process built.
- */
-const compiled = { every: new Map<string, ValidateFunction>(), first: new Map<string, ValidateFunction>() };
+const compiled = {
+  every: compiledBySchema((schema) => everyProblem.compile(schema)),
+  first: compiledBySchema((schema) => firstProblem.compile(schema)),
+};
 
 /** A validator that reports every problem (records, bodies), or only the first (parameters). */
 export function compileSchema(schema: object, report: 'every' | 'first' = 'every'): ValidateFunction {
-  const key = JSON.stringify(schema);
-  let validate = compiled[report].get(key);
-  if (!validate) {
-    validate = (report === 'every' ? everyProblem : firstProblem).compile(schema);
-    compiled[report].set(key, validate);
-  }
-  return validate;
+  return compiled[report](schema);
 }
 
 /**

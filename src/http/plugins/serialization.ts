@@ -4,16 +4,8 @@
  */
 import fastJson from 'fast-json-stringify';
 import type { FastifySerializerCompiler } from 'fastify/types/schema.js';
+import { compiledBySchema } from '../../domain/schema.js';
 
-// By what the schema says, not by object: each app a process builds gets fresh copies of them.
-const compiled = new Map<string, (data: unknown) => string>();
+const compiled = compiledBySchema((schema) => fastJson(schema) as (data: unknown) => string);
 
-export const serializerCompiler: FastifySerializerCompiler<unknown> = ({ schema }) => {
-  const key = JSON.stringify(schema);
-  let serialize = compiled.get(key);
-  if (!serialize) {
-    serialize = fastJson(schema as Parameters<typeof fastJson>[0]) as (data: unknown) => string;
-    compiled.set(key, serialize);
-  }
-  return serialize;
-};
+export const serializerCompiler: FastifySerializerCompiler<unknown> = ({ schema }) => compiled(schema as object);
