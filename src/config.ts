@@ -74,7 +74,7 @@ export interface Config {
   consoleIdleSeconds: number;
   /** CONSOLE_SESSION_MAX_HOURS, in seconds: a console session ends this long after its sign-in, however it is used. */
   consoleMaxAgeSeconds: number;
-  /** REPORT_MAX_AGE_SECONDS: how long a process answers the dashboard's report from what it last counted. */
+  /** REPORT_MAX_AGE_SECONDS: how long a process answers the dashboard's report, and a date's draw, from what it last counted. */
   reportMaxAgeSeconds: number;
   /** Scheduled backups of a SQLite database (BACKUP_DIR); undefined without BACKUP_DIR. */
   backups: BackupSettings | undefined;

@@ -74,8 +74,8 @@ export interface AppOptions {
    */
   keys: ServiceKeys;
   /**
-   * How long the dashboard's report is answered from the counts last read (REPORT_MAX_AGE_SECONDS);
-   * 0, counting afresh each time, when left out.
+   * How long the dashboard's report and a date's draw are answered from the counts last read
+   * (REPORT_MAX_AGE_SECONDS); 0, counting afresh each time, when left out.
    */
   reportMaxAgeSeconds?: number;
   /** Print circulation (PUBLICATION_TIME_ZONE, CHANGE_CUTOFF, HOLD_ALLOWANCE_DAYS, REPEAT_COMPLAINT_DAYS); the defaults when left out. */
@@ -155,7 +155,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(holdRoutes, routes);
   await app.register(temporaryAddressRoutes, routes);
   await app.register(deliveryComplaintRoutes, routes);
-  await app.register(deliveryRoutes, routes);
+  await app.register(deliveryRoutes, { ...routes, maxAgeSeconds: options.reportMaxAgeSeconds ?? 0 });
   await app.register(accessRoutes, routes);
   await app.register(productRoutes, routes);
   await app.register(newsletterRoutes, routes);

@@ -6,6 +6,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { StoredCatalogueId } from '../../domain/catalogue.js';
+import { nowInSeconds } from '../../domain/dates.js';
 import {
   DELIVERIES,
   DeliveryAttributes,
@@ -14,6 +15,7 @@ import {
   DrawReportAttributes,
   runOf,
   type Delivery,
+  type DrawCount,
   type RunDate,
 } from '../../domain/delivery.js';
 import { PRODUCTS } from '../../domain/catalogue.js';
@@ -26,6 +28,7 @@ import { listLink } from '../jsonapi/links.js';
 import { PageAfter, PageSize, pageSizeOf } from '../jsonapi/paging.js';
 import { Identifier } from '../jsonapi/resources.js';
 import { Nullable } from '../../domain/schema.js';
+import { keptCounts } from './kept-counts.js';
 import type { RouteOptions } from './options.js';
 
 const DateFilter = PublicationDate('The publication date of the run (required).');
@@ -79,7 +82,19 @@ function renderDelivery(date: string, delivery: Delivery) {
   };
 }
 
-export const deliveryRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { store, baseUrl, print }) => {
+/** The dates whose draw a process keeps: a month of runs, as a printer and its depots ask for them. */
+const KEPT_DRAWS = 31;
+
+/**
+ * A draw counts every subscription touching its date (off the event loop on either store): a
+ * process answers a date's draw from the counts it last read while they are younger than
+ * `maxAgeSeconds` (kept-counts.ts), as it does the dashboard's report.
+ */
+export const deliveryRoutes: FastifyPluginAsyncTypebox<RouteOptions & { maxAgeSeconds: number }> = async (
+  app,
+  { store, baseUrl, print, maxAgeSeconds },
+) => {
+  const keptDraws = keptCounts<DrawCount[]>(maxAgeSeconds, KEPT_DRAWS);
   app.get(
     '/deliveries',
     {
@@ -124,7 +139,7 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (ap
     },
     async (request) => {
       const date = request.query['filter[date]'];
-      const counts = await store.countDraw(runDate(date, print.calendar));
+      const counts = await keptDraws(date, nowInSeconds(), () => store.countDraw(runDate(date, print.calendar)));
       return {
         data: {
           type: DRAW_REPORTS,

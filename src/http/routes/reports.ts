@@ -14,6 +14,7 @@ import {
   type SubscriptionReportAttributes as Report,
 } from '../../domain/report.js';
 import { errorResponses, SelfLinks, singleDocument } from '../jsonapi/documents.js';
+import { keptCounts } from './kept-counts.js';
 import type { RouteOptions } from './options.js';
 
 const REPORT_PATH = '/reports/subscriptions';
@@ -29,29 +30,21 @@ const SubscriptionReportResource = Type.Object({
 });
 
 /**
- * Counting reads an index entry of every unexpired subscription (a second or so at millions, off
- * the event loop on either store), and a dashboard needs no fresher figures than a minute: a process
- * answers from the counts it last read while they are younger than `maxAgeSeconds`, and the
- * requests that come while a count runs share it.
+ * Counting reads an index entry of every unexpired subscription (off the event loop on either
+ * store): a process answers from the counts it last read while they are younger than
+ * `maxAgeSeconds` (kept-counts.ts).
  */
 export const reportRoutes: FastifyPluginAsyncTypebox<RouteOptions & { maxAgeSeconds: number }> = async (
   app,
   { store, baseUrl, maxAgeSeconds },
 ) => {
-  let last: { at: number; report: Promise<Report> } | undefined;
-  const reportAt = (now: number): Promise<Report> => {
-    if (last === undefined || now - last.at >= maxAgeSeconds) {
+  const kept = keptCounts<Report>(maxAgeSeconds, 1);
+  const reportAt = (now: number): Promise<Report> =>
+    kept(CURRENT, now, async () => {
       const weeks = reportWeeks(now);
-      const report = store
-        .countSubscriptions(now, weeks)
-        .then((counts) => subscriptionReport(now, counts.active, weeks, counts.weeks));
-      last = { at: now, report };
-      report.catch(() => {
-        if (last?.report === report) last = undefined;
-      });
-    }
-    return last.report;
-  };
+      const counts = await store.countSubscriptions(now, weeks);
+      return subscriptionReport(now, counts.active, weeks, counts.weeks);
+    });
 
   app.get(
     REPORT_PATH,

@@ -211,3 +211,27 @@ forEachStore((kind) => {
     });
   });
 });
+
+// Which counts a route answers from is the route's rule, the same over any store.
+describe('GET /reports/draw with REPORT_MAX_AGE_SECONDS', () => {
+  let service: Service;
+  before(async () => {
+    service = await startService('SQLite', { reportMaxAgeSeconds: 3600 });
+  });
+  after(() => service.close());
+
+  const copiesAt = async (date: string, postalCode: string) => {
+    const response = await service.client.get(`/reports/draw?filter[date]=${date}`);
+    assert.equal(response.status, 200, response.text);
+    return response.body.data.attributes.byPostalCode.find((p: any) => p.postalCode === postalCode)?.copies ?? 0;
+  };
+
+  it("answers a date's draw from what it last counted for that date, and counts another date afresh", async () => {
+    const postalCode = randomUUID().slice(0, 12);
+    const address = { streetAddress: '1 Print Lane', addressLocality: 'Inkton', addressCountry: 'GB', postalCode };
+    assert.equal(await copiesAt(dateIn(20), postalCode), 0);
+    await createPrintSubscription(service.client, await createUser(service.client, { address }));
+    assert.equal(await copiesAt(dateIn(20), postalCode), 0, 'the kept count of that date');
+    assert.equal(await copiesAt(dateIn(21), postalCode), 1, 'a date not counted yet');
+  });
+});
