@@ -50,7 +50,7 @@ export interface ConsentStore {
     ifVersion?: IfVersion,
   ): Promise<StoredConsent | undefined>;
   /**
-   * Records what a reader does through a signed link (domain/consent-links.ts, `linkedChange`):
+   * Records what a reader does through a signed link (domain/consent-links.ts, `followedChange`):
    * `confirmation` makes a pending or suppressed consent `subscribed`, provided it is still at
    * `version` (the one the link names); `unsubscribe-link` takes a member or a pending reader off.
    * With its history entry and event, and the reader's membership (and row version) with it.

@@ -3,8 +3,8 @@
  * does through a signed link, and the writes that every change of a reader's newsletters goes
  * through (users.ts too), on the connection of the write that makes it: the consents, their
  * history entries, audit entries and events, and the memberships in user_newsletters, in one
- * statement. Every statement names the reader by its id,
- * so on Citus it routes to the reader's shard.
+ * statement. Every statement names the reader by its id, so on Citus it routes to the reader's
+ * shard.
  */
 import { requireVersion } from '../ports/versions.js';
 import type pg from 'pg';

@@ -1,8 +1,8 @@
 /**
  * Newsletter consents on SQLite: their reads, what an email provider reports and what a reader does
  * through a signed link, and the writer that every change of a reader's newsletters goes through
- * (users.ts too), inside the transaction of the write that makes it: the consent, its history entry, its audit entry and event, and the
- * membership in user_newsletters, together.
+ * (users.ts too), inside the transaction of the write that makes it: the consent, its history
+ * entry, its audit entry and event, and the membership in user_newsletters, together.
  */
 import type { AuditContext } from '../../domain/audit.js';
 import { nowInSeconds } from '../../domain/dates.js';

@@ -220,6 +220,17 @@ forEachStore((kind) => {
       });
     });
 
+    it('followed ten times at once confirms once: one 200, the others 410, one history entry', async () => {
+      const { userId, newsletterId } = await pendingReader();
+      const url = await confirmationLink(userId, newsletterId);
+      const before = (await historyOf(userId, newsletterId)).length;
+      const statuses = await Promise.all(
+        Array.from({ length: 10 }, async () => (await follow(url, { method: 'POST' })).status),
+      );
+      assert.deepEqual(statuses.sort(), [200, ...Array(9).fill(410)]);
+      assert.equal((await historyOf(userId, newsletterId)).length, before + 1);
+    });
+
     it('stops working once the consent changes otherwise (a bounce after it was sent)', async () => {
       const { userId, newsletterId } = await pendingReader();
       const url = await confirmationLink(userId, newsletterId);
