@@ -5,6 +5,7 @@
 import { dirname, join, resolve } from 'node:path';
 import { POSTGRES_BACKUPS } from './backups/copy.js';
 import type { BackupSettings } from './backups/schedule.js';
+import { DEFAULT_CONFIRMATION_TTL_HOURS } from './domain/consent-links.js';
 import { resetUrlProblem } from './domain/password-reset.js';
 import { parseNetworks, type AllowedNetworks, type RetryPolicy } from './domain/webhooks.js';
 import {
@@ -76,6 +77,8 @@ export interface Config {
   consoleMaxAgeSeconds: number;
   /** REPORT_MAX_AGE_SECONDS: how long a process answers the dashboard's report, and a date's draw, from what it last counted. */
   reportMaxAgeSeconds: number;
+  /** CONFIRMATION_TTL_HOURS, in seconds: how long a newsletter confirmation link works. */
+  confirmationTtlSeconds: number;
   /** Scheduled backups of a SQLite database (BACKUP_DIR); undefined without BACKUP_DIR. */
   backups: BackupSettings | undefined;
   /** Print circulation: the publication calendar, the hold allowance, repeat complaints. */
@@ -155,6 +158,7 @@ export const SETTINGS = {
     'SIGN_IN_FAILURE_FLOOR_MS',
     'PASSWORD_RESET_TTL_MINUTES',
     'PASSWORD_RESET_URL',
+    'CONFIRMATION_TTL_HOURS',
   ],
   mail: ['SMTP_URL', 'MAIL_FROM', 'MAIL_TEMPLATES_DIR'],
   console: ['CONSOLE_SESSION_IDLE_MINUTES', 'CONSOLE_SESSION_MAX_HOURS', 'REPORT_MAX_AGE_SECONDS'],
@@ -244,6 +248,8 @@ export function loadConfig(env: Env = process.env): Config {
     consoleMaxAgeSeconds:
       3600 * integer('CONSOLE_SESSION_MAX_HOURS', env.CONSOLE_SESSION_MAX_HOURS, DEFAULT_CONSOLE_MAX_HOURS, 1, 168),
     reportMaxAgeSeconds: integer('REPORT_MAX_AGE_SECONDS', env.REPORT_MAX_AGE_SECONDS, 60, 0, 3600),
+    confirmationTtlSeconds:
+      3600 * integer('CONFIRMATION_TTL_HOURS', env.CONFIRMATION_TTL_HOURS, DEFAULT_CONFIRMATION_TTL_HOURS, 1, 2160),
     backups: backups(env, databaseConfig),
     print: {
       calendar: { zone: timeZone(env.PUBLICATION_TIME_ZONE), cutoff: cutoff(env.CHANGE_CUTOFF) },

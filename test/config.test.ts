@@ -65,6 +65,7 @@ describe('loadConfig defaults', () => {
       consoleIdleSeconds: 1800,
       consoleMaxAgeSeconds: 43_200,
       reportMaxAgeSeconds: 60,
+      confirmationTtlSeconds: 72 * 3600,
       backups: undefined,
     });
   });
@@ -195,6 +196,13 @@ describe('loadConfig accepts valid settings', () => {
     assert.equal(loadConfig({ PAGE_READ_LIMIT: '1' }).pageReadLimit, 1);
     assert.equal(loadConfig({ PAGE_READ_LIMIT: '250000' }).pageReadLimit, 250_000);
     assert.throws(() => loadConfig({ PAGE_READ_LIMIT: '0' }), /PAGE_READ_LIMIT/);
+  });
+
+  it('keeps a newsletter confirmation link working 72 hours unless CONFIRMATION_TTL_HOURS says otherwise, 1 to 2160', () => {
+    assert.equal(loadConfig({ CONFIRMATION_TTL_HOURS: '1' }).confirmationTtlSeconds, 3600);
+    assert.equal(loadConfig({ CONFIRMATION_TTL_HOURS: '2160' }).confirmationTtlSeconds, 2160 * 3600);
+    assert.throws(() => loadConfig({ CONFIRMATION_TTL_HOURS: '0' }), /CONFIRMATION_TTL_HOURS/);
+    assert.throws(() => loadConfig({ CONFIRMATION_TTL_HOURS: '2161' }), /CONFIRMATION_TTL_HOURS/);
   });
 
   it('keeps the dashboard report a minute unless REPORT_MAX_AGE_SECONDS says otherwise, 0 to 3600', () => {

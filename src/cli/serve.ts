@@ -55,6 +55,7 @@ async function serve(config: Config): Promise<void> {
     consoleIdleSeconds: config.consoleIdleSeconds,
     consoleMaxAgeSeconds: config.consoleMaxAgeSeconds,
     reportMaxAgeSeconds: config.reportMaxAgeSeconds,
+    confirmationTtlSeconds: config.confirmationTtlSeconds,
     print: config.print,
     logger: log.options,
     keys,

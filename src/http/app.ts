@@ -46,6 +46,8 @@ import { reportRoutes } from './routes/reports.js';
 import { subscriptionRoutes } from './routes/subscriptions.js';
 import { userRoutes } from './routes/users.js';
 import { newsletterConsentRoutes } from './routes/newsletter-consents.js';
+import { consentLinkRoutes } from './routes/newsletter-consent-links.js';
+import { DEFAULT_CONFIRMATION_TTL_HOURS } from '../domain/consent-links.js';
 import { webhookRoutes } from './routes/webhooks.js';
 
 export interface AppOptions {
@@ -78,6 +80,8 @@ export interface AppOptions {
    * (REPORT_MAX_AGE_SECONDS); 0, counting afresh each time, when left out.
    */
   reportMaxAgeSeconds?: number;
+  /** How long a newsletter confirmation link works (CONFIRMATION_TTL_HOURS); 72 hours when left out. */
+  confirmationTtlSeconds?: number;
   /** Print circulation (PUBLICATION_TIME_ZONE, CHANGE_CUTOFF, HOLD_ALLOWANCE_DAYS, REPEAT_COMPLAINT_DAYS); the defaults when left out. */
   print?: PrintSettings;
   /** Where the built console is (dist/console by default; tests build one of their own). */
@@ -151,6 +155,11 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   };
   await app.register(userRoutes, routes);
   await app.register(newsletterConsentRoutes, routes);
+  await app.register(consentLinkRoutes, {
+    ...routes,
+    key: options.keys.links,
+    confirmationTtlSeconds: options.confirmationTtlSeconds ?? DEFAULT_CONFIRMATION_TTL_HOURS * 3600,
+  });
   await app.register(subscriptionRoutes, routes);
   await app.register(holdRoutes, routes);
   await app.register(temporaryAddressRoutes, routes);

@@ -63,6 +63,8 @@ export const CATALOGUE = {
 
   // Newsletter consent.
   CONSENT_SUPPRESSED: { status: 422, title: 'Consent Suppressed' },
+  /** A confirmation link for a consent that has nothing to confirm (subscribed, unsubscribed). */
+  CONSENT_NOT_CONFIRMABLE: { status: 409, title: 'Conflict' },
 
   // Credentials and limits.
   CREDENTIAL_REQUIRED: { status: 401, title: 'Unauthorized' },
@@ -92,6 +94,7 @@ export const CATALOGUE = {
   DEADLINE_EXCEEDED: { status: 503, title: 'Service Unavailable' },
   WEBHOOKS_NOT_CONFIGURED: { status: 503, title: 'Service Unavailable' },
   IDEMPOTENCY_NOT_CONFIGURED: { status: 503, title: 'Service Unavailable' },
+  LINKS_NOT_CONFIGURED: { status: 503, title: 'Service Unavailable' },
   MAIL_NOT_CONFIGURED: { status: 503, title: 'Service Unavailable' },
   /** The mail server did not take a message; what the request made for it was undone. */
   MAIL_UNAVAILABLE: { status: 503, title: 'Service Unavailable' },
@@ -217,6 +220,14 @@ export const errors = {
       header: 'If-Match',
     }),
 
+  // Newsletter consent.
+  consentNotConfirmable: (newsletterId: string, state: string) =>
+    single(
+      'CONSENT_NOT_CONFIRMABLE',
+      `The reader's consent for newsletter "${newsletterId}" is ${state}: only a pending, bounced or complained ` +
+        'consent is confirmed by a link (one who left comes back by newsletters.add).',
+    ),
+
   // Credentials and limits.
   credentialRequired: () =>
     single(
@@ -326,6 +337,11 @@ export const errors = {
       'IDEMPOTENCY_NOT_CONFIGURED',
       'Idempotency-Key needs SERVICE_SECRET_KEY (or WEBHOOK_SECRET_KEY), the same on every process of the service; see docs/operating/settings.md.',
       { header: 'Idempotency-Key' },
+    ),
+  linksNotSetUp: () =>
+    single(
+      'LINKS_NOT_CONFIGURED',
+      "Readers' links need SERVICE_SECRET_KEY (or WEBHOOK_SECRET_KEY), the same on every process of the service; see docs/operating/settings.md.",
     ),
   mailNotSetUp: (missing: readonly string[]) =>
     single(

@@ -25,11 +25,14 @@ const SERVICE = 's'.repeat(32);
 const WEBHOOK = 'w'.repeat(32);
 
 describe('the service keys', () => {
-  it('take SERVICE_SECRET_KEY as the webhook key, and derive a fingerprint key of its own from it', () => {
+  it('take SERVICE_SECRET_KEY as the webhook key, and derive a fingerprint key and a link key of their own from it', () => {
     const keys = serviceKeysOf({ serviceKey: SERVICE, webhookKey: undefined }, POSTGRES);
     assert.deepEqual(keys.webhook, Buffer.from(SERVICE));
     assert.equal(keys.fingerprint?.length, 32);
     assert.notDeepEqual(keys.fingerprint, keys.webhook);
+    assert.equal(keys.links?.length, 32);
+    assert.notDeepEqual(keys.links, keys.webhook);
+    assert.notDeepEqual(keys.links, keys.fingerprint);
   });
 
   it('keep WEBHOOK_SECRET_KEY as the webhook key, as it always was, and as the service key without another', () => {
@@ -48,6 +51,7 @@ describe('the service keys', () => {
     assert.deepEqual(serviceKeysOf({ serviceKey: undefined, webhookKey: undefined }, POSTGRES), {
       webhook: undefined,
       fingerprint: undefined,
+      links: undefined,
     });
   });
 

@@ -32,11 +32,14 @@ export const TEST_WEBHOOK_KEY = randomBytes(32);
 /** The fingerprint key of every test service, new for each test run. */
 export const TEST_FINGERPRINT_KEY = randomBytes(32);
 
+/** The key that signs readers' newsletter links in every test service, new for each test run. */
+export const TEST_LINK_KEY = randomBytes(32);
+
 /** Test endpoints listen on loopback, which a service refuses unless told otherwise. */
 export const TEST_ALLOWED_NETWORKS = parseNetworks('127.0.0.0/8, ::1');
 
 /** The keys of a test service, as a service key would give them. */
-export const TEST_KEYS = { webhook: TEST_WEBHOOK_KEY, fingerprint: TEST_FINGERPRINT_KEY };
+export const TEST_KEYS = { webhook: TEST_WEBHOOK_KEY, fingerprint: TEST_FINGERPRINT_KEY, links: TEST_LINK_KEY };
 
 /** Limits no test reaches but the ones about rate limits. */
 export const GENEROUS_RATE_LIMIT = { perSecond: 1_000_000, burst: 1_000_000 };

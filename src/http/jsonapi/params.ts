@@ -19,3 +19,10 @@ export const DeliveryParams = Type.Object({ webhook_id: Id, delivery_id: Id });
 export const ProductParams = Type.Object({ product_id: StoredCatalogueId });
 export const NewsletterParams = Type.Object({ newsletter_id: StoredCatalogueId });
 export const ConsentParams = Type.Object({ user_id: Id, newsletter_id: StoredCatalogueId });
+/** A reader's link (routes/newsletter-consent-links.ts): the consent it acts on and its token, bounded. */
+export const ConsentLinkParams = (maxTokenLength: number) =>
+  Type.Object({
+    user_id: Id,
+    newsletter_id: StoredCatalogueId,
+    token: Type.String({ minLength: 1, maxLength: maxTokenLength }),
+  });

@@ -119,8 +119,11 @@ export const mediaTypes = fp(
 
     app.addHook('onSend', (request, reply, payload, done) => {
       const hasBody = payload !== undefined && payload !== null && payload !== '';
-      // A route of its own media type still answers its errors as JSON:API documents.
-      const ownAnswer = request.routeOptions.config?.ownMediaType && reply.statusCode < 400;
+      // A route of its own media type still answers its errors as JSON:API documents, but for the
+      // pages it answers them with itself (a reader's link that does not work: reader-pages.ts).
+      const ownAnswer =
+        request.routeOptions.config?.ownMediaType &&
+        (reply.statusCode < 400 || String(reply.getHeader('content-type')).startsWith('text/html'));
       if (hasBody && !ownAnswer) reply.header('content-type', JSONAPI);
       done(null, payload);
     });

@@ -54,7 +54,7 @@ const UNSAFE = new Set(['post', 'put', 'patch', 'delete']);
 const TAGS: [RegExp, string][] = [
   [/^\/(sign-ins|password-resets)$|\/password-reset-tokens$/, 'sign-in'],
   [/\/(holds|delivery-complaints|temporary-addresses)\b|^\/(deliveries|reports\/draw)/, 'print'],
-  [/^\/users\/:user_id\/newsletter-consents/, 'newsletter consents'],
+  [/^\/users\/:user_id\/newsletter-consents|^\/links\//, 'newsletter consents'],
   [/^\/users\/:user_id\/subscriptions/, 'subscriptions'],
   [/^\/users\/:user_id\/access/, 'access'],
   [/^\/products/, 'products'],

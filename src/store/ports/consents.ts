@@ -6,12 +6,23 @@
  */
 import type { AuditContext } from '../../domain/audit.js';
 import type { ConsentSource, ReportedState, StoredConsent, StoredConsentChange } from '../../domain/consent.js';
+import type { LinkSource } from '../../domain/consent-links.js';
 import type { IfVersion } from './versions.js';
 
 /** A page by key: newsletter id for consents, change id for their history. */
 export interface ConsentPageQuery {
   afterId?: string;
   limit: number;
+}
+
+/**
+ * What following a link did to the consent (as it is now): `changed` it, left it `unchanged` (an
+ * unsubscribe link of a reader off the newsletter already), or nothing because it is `stale`: the
+ * consent is no longer at the version a confirmation link names, or no longer confirmable.
+ */
+export interface LinkOutcome {
+  outcome: 'changed' | 'unchanged' | 'stale';
+  consent: StoredConsent;
 }
 
 export interface ConsentStore {
@@ -38,4 +49,18 @@ export interface ConsentStore {
     audit: AuditContext,
     ifVersion?: IfVersion,
   ): Promise<StoredConsent | undefined>;
+  /**
+   * Records what a reader does through a signed link (domain/consent-links.ts, `followedChange`):
+   * `confirmation` makes a pending or suppressed consent `subscribed`, provided it is still at
+   * `version` (the one the link names); `unsubscribe-link` takes a member or a pending reader off.
+   * With its history entry and event, and the reader's membership (and row version) with it.
+   * Undefined when the reader has no consent for the newsletter (or is no more).
+   */
+  followConsentLink(
+    userId: string,
+    newsletterId: string,
+    source: LinkSource,
+    audit: AuditContext,
+    version?: number,
+  ): Promise<LinkOutcome | undefined>;
 }

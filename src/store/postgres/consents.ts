@@ -1,9 +1,10 @@
 /**
- * Newsletter consents on PostgreSQL: their reads, what an email provider reports, and the writes
- * that every change of a reader's newsletters goes through (users.ts too), on the connection of
- * the write that makes it: the consents, their history entries, audit entries and events, and the
- * memberships in user_newsletters, in one statement. Every statement names the reader by its id,
- * so on Citus it routes to the reader's shard.
+ * Newsletter consents on PostgreSQL: their reads, what an email provider reports and what a reader
+ * does through a signed link, and the writes that every change of a reader's newsletters goes
+ * through (users.ts too), on the connection of the write that makes it: the consents, their
+ * history entries, audit entries and events, and the memberships in user_newsletters, in one
+ * statement. Every statement names the reader by its id, so on Citus it routes to the reader's
+ * shard.
  */
 import { requireVersion } from '../ports/versions.js';
 import type pg from 'pg';
@@ -17,13 +18,16 @@ import {
   type ReportedState,
   type StoredConsent,
 } from '../../domain/consent.js';
+import type { LinkSource } from '../../domain/consent-links.js';
 import { eventTypeOf } from '../../domain/events.js';
-import type { ConsentPageQuery, ConsentStore, IfVersion } from '../port.js';
+import type { ConsentPageQuery, ConsentStore, IfVersion, LinkOutcome } from '../port.js';
 import {
   CONSENT_CHANGED,
   consentChangesQuery,
+  type ChangedConsent,
   consentQuery,
   consentsQuery,
+  followLink,
   toStoredConsent,
   toStoredConsentChange,
 } from '../sql/consents.js';
@@ -186,6 +190,35 @@ export function postgresConsents(database: PostgresDatabase): ConsentStore {
     return (await database.rows(consentChangesQuery(userId, newsletterId, query))).map(toStoredConsentChange);
   }
 
+  /**
+   * Changes the consent as `decide` says of it now (nothing when it says null), under the lock of
+   * the reader's row; undefined when there is no such consent.
+   */
+  async function changeConsent(
+    userId: string,
+    newsletterId: string,
+    source: ConsentSource,
+    audit: AuditContext,
+    decide: (current: StoredConsent) => ConsentChange | null,
+  ): Promise<ChangedConsent> {
+    return database.transaction(async (client) => {
+      // The reader's row first, as every change of their newsletters locks it: one order, no deadlock.
+      await client.query('SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE', [userId]);
+      const [row] = await rowsOn(client, consentQuery(userId, newsletterId));
+      const current = row && toStoredConsent(row);
+      if (!current) return undefined;
+      const change = decide(current);
+      if (!change) return { consent: current, changed: false };
+      await applyConsentChanges(client, userId, [change], source, audit);
+      // The reader's newsletters are part of their representation: its version (the ETag) moves with them.
+      if (changesMembership(change)) {
+        await client.query('UPDATE users SET version = version + 1, updated_at = now() WHERE id = $1', [userId]);
+      }
+      const [changed] = await rowsOn(client, consentQuery(userId, newsletterId));
+      return { consent: toStoredConsent(changed as Row), changed: true };
+    });
+  }
+
   async function reportConsent(
     userId: string,
     newsletterId: string,
@@ -194,24 +227,27 @@ export function postgresConsents(database: PostgresDatabase): ConsentStore {
     audit: AuditContext,
     ifVersion?: IfVersion,
   ): Promise<StoredConsent | undefined> {
-    return database.transaction(async (client) => {
-      // The reader's row first, as every change of their newsletters locks it: one order, no deadlock.
-      await client.query('SELECT 1 FROM users WHERE id = $1 FOR NO KEY UPDATE', [userId]);
-      const [row] = await rowsOn(client, consentQuery(userId, newsletterId));
-      const current = row && toStoredConsent(row);
-      if (!current) return undefined;
+    const result = await changeConsent(userId, newsletterId, source, audit, (current) => {
       requireVersion(current.version, ifVersion);
-      const change = reportedChange(newsletterId, current.state, state);
-      if (!change) return current;
-      await applyConsentChanges(client, userId, [change], source, audit);
-      // The reader's newsletters are part of their representation: its version (the ETag) moves with them.
-      if (changesMembership(change)) {
-        await client.query('UPDATE users SET version = version + 1, updated_at = now() WHERE id = $1', [userId]);
-      }
-      const [changed] = await rowsOn(client, consentQuery(userId, newsletterId));
-      return toStoredConsent(changed as Row);
+      return reportedChange(newsletterId, current.state, state);
     });
+    return result?.consent;
   }
 
-  return { listConsents, getConsent, listConsentChanges, reportConsent };
+  async function followConsentLink(
+    userId: string,
+    newsletterId: string,
+    source: LinkSource,
+    audit: AuditContext,
+    version?: number,
+  ): Promise<LinkOutcome | undefined> {
+    return followLink(
+      source,
+      version,
+      () => getConsent(userId, newsletterId),
+      (decide) => changeConsent(userId, newsletterId, source, audit, decide),
+    );
+  }
+
+  return { listConsents, getConsent, listConsentChanges, reportConsent, followConsentLink };
 }

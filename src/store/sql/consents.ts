@@ -3,7 +3,15 @@
  * newsletter, its history, and the reads of both, by the reader's key first (one shard on Citus).
  * A reader's members are user_newsletters, which every consent change keeps in step.
  */
-import type { ConsentSource, ConsentState, StoredConsent, StoredConsentChange } from '../../domain/consent.js';
+import type {
+  ConsentChange,
+  ConsentSource,
+  ConsentState,
+  StoredConsent,
+  StoredConsentChange,
+} from '../../domain/consent.js';
+import { followedChange, linkOutcome, type LinkSource } from '../../domain/consent-links.js';
+import type { LinkOutcome } from '../ports/consents.js';
 import { raw, sql, where, type Sql } from './builder.js';
 import { seconds, type Row } from './rows.js';
 
@@ -62,4 +70,25 @@ export function consentChangesQuery(
   if (query.afterId !== undefined) conditions.push(sql`id > ${query.afterId}`);
   return sql`SELECT ${raw(CONSENT_CHANGE_COLUMNS)} FROM newsletter_consent_changes ${where(conditions)}
     ORDER BY id LIMIT ${query.limit}`;
+}
+
+/** What an adapter's consent change gives: the consent as it is after, and whether it changed. */
+export type ChangedConsent = { consent: StoredConsent; changed: boolean } | undefined;
+
+/**
+ * Following a link (ConsentStore.followConsentLink), given the adapter's read of the consent and
+ * its change of it (which decides again under its lock). Most links followed change nothing (a
+ * one-click POST repeated, a used confirmation): the read, without a lock, answers them.
+ */
+export async function followLink(
+  source: LinkSource,
+  version: number | undefined,
+  read: () => Promise<StoredConsent | undefined>,
+  change: (decide: (current: StoredConsent) => ConsentChange | null) => ChangedConsent | Promise<ChangedConsent>,
+): Promise<LinkOutcome | undefined> {
+  const decide = (current: StoredConsent) => followedChange(source, current, version);
+  const seen = await read();
+  if (!seen) return undefined;
+  const result = decide(seen) === null ? { consent: seen, changed: false } : await change(decide);
+  return result && { outcome: linkOutcome(source, result.changed), consent: result.consent };
 }

@@ -1,8 +1,8 @@
 /**
- * Newsletter consents on SQLite: their reads, what an email provider reports, and the writer that
- * every change of a reader's newsletters goes through (users.ts too), inside the transaction of
- * the write that makes it: the consent, its history entry, its audit entry and event, and the
- * membership in user_newsletters, together.
+ * Newsletter consents on SQLite: their reads, what an email provider reports and what a reader does
+ * through a signed link, and the writer that every change of a reader's newsletters goes through
+ * (users.ts too), inside the transaction of the write that makes it: the consent, its history
+ * entry, its audit entry and event, and the membership in user_newsletters, together.
  */
 import type { AuditContext } from '../../domain/audit.js';
 import { nowInSeconds } from '../../domain/dates.js';
@@ -15,12 +15,15 @@ import {
   type ReportedState,
   type StoredConsent,
 } from '../../domain/consent.js';
-import type { ConsentPageQuery, ConsentStore, IfVersion } from '../port.js';
+import type { LinkSource } from '../../domain/consent-links.js';
+import type { ConsentPageQuery, ConsentStore, IfVersion, LinkOutcome } from '../port.js';
 import {
   CONSENT_CHANGED,
   consentChangesQuery,
+  type ChangedConsent,
   consentQuery,
   consentsQuery,
+  followLink,
   toStoredConsent,
   toStoredConsentChange,
 } from '../sql/consents.js';
@@ -126,6 +129,30 @@ export function sqliteConsents(database: SqliteDatabase, writer: SqliteConsentWr
     })();
   }
 
+  /**
+   * Changes the consent as `decide` says of it now (nothing when it says null), in one immediate
+   * transaction; undefined when there is no such consent.
+   */
+  function changeConsent(
+    userId: string,
+    newsletterId: string,
+    source: ConsentSource,
+    audit: AuditContext,
+    decide: (current: StoredConsent) => ConsentChange | null,
+  ): ChangedConsent {
+    return db
+      .transaction(() => {
+        const current = consentOf(userId, newsletterId);
+        if (!current) return undefined;
+        const change = decide(current);
+        if (!change) return { consent: current, changed: false };
+        writer.apply(userId, [change], source, audit);
+        if (changesMembership(change)) touchUser.run(userId);
+        return { consent: consentOf(userId, newsletterId) as StoredConsent, changed: true };
+      })
+      .immediate();
+  }
+
   async function reportConsent(
     userId: string,
     newsletterId: string,
@@ -134,19 +161,26 @@ export function sqliteConsents(database: SqliteDatabase, writer: SqliteConsentWr
     audit: AuditContext,
     ifVersion?: IfVersion,
   ): Promise<StoredConsent | undefined> {
-    return db
-      .transaction(() => {
-        const current = consentOf(userId, newsletterId);
-        if (!current) return undefined;
-        requireVersion(current.version, ifVersion);
-        const change = reportedChange(newsletterId, current.state, state);
-        if (!change) return current;
-        writer.apply(userId, [change], source, audit);
-        if (changesMembership(change)) touchUser.run(userId);
-        return consentOf(userId, newsletterId);
-      })
-      .immediate();
+    return changeConsent(userId, newsletterId, source, audit, (current) => {
+      requireVersion(current.version, ifVersion);
+      return reportedChange(newsletterId, current.state, state);
+    })?.consent;
   }
 
-  return { listConsents, getConsent, listConsentChanges, reportConsent };
+  async function followConsentLink(
+    userId: string,
+    newsletterId: string,
+    source: LinkSource,
+    audit: AuditContext,
+    version?: number,
+  ): Promise<LinkOutcome | undefined> {
+    return followLink(
+      source,
+      version,
+      () => getConsent(userId, newsletterId),
+      (decide) => changeConsent(userId, newsletterId, source, audit, decide),
+    );
+  }
+
+  return { listConsents, getConsent, listConsentChanges, reportConsent, followConsentLink };
 }

@@ -1,0 +1,285 @@
+/**
+ * The links a publisher's mailer sends a reader (domain/consent-links.ts): a write credential asks
+ * for a consent's confirmation link or its unsubscribe link (with the List-Unsubscribe headers of
+ * RFC 8058), and the reader follows it without one. A link's GET shows a page with one button and
+ * changes nothing, so that the scanners of mailboxes, which fetch every link, confirm nobody; its
+ * POST acts. Forged, altered, expired or used links get a page that says so, and change nothing.
+ * The link routes are public, so their requests are limited by the client's address (auth.ts).
+ */
+import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
+import { Type, type Static } from '@sinclair/typebox';
+import type { FastifyReply } from 'fastify';
+import {
+  confirmationToken,
+  isConfirmable,
+  LINK_ACTOR,
+  listUnsubscribeHeaders,
+  MAX_LINK_TOKEN_LENGTH,
+  readConfirmationToken,
+  unsubscribeToken,
+  unsubscribeTokenMatches,
+  type LinkSource,
+} from '../../domain/consent-links.js';
+import { formatInstant, nowInSeconds } from '../../domain/dates.js';
+import { errors } from '../errors.js';
+import { ErrorDocument, errorResponses } from '../jsonapi/documents.js';
+import { ConsentLinkParams, ConsentParams } from '../jsonapi/params.js';
+import { JSONAPI } from '../plugins/media-types.js';
+import { formFields, FORM_MEDIA_TYPES } from './forms.js';
+import { LINK_PAGES, PAGE_MEDIA_TYPE, PAGE_POLICY, pageAnswer, sendPage, type Page } from './reader-pages.js';
+import type { RouteOptions } from './options.js';
+
+export interface ConsentLinkRouteOptions extends RouteOptions {
+  /** The link key (keys/service-keys.ts); without one, links are neither issued nor followed (503). */
+  key: Buffer | undefined;
+  /** CONFIRMATION_TTL_HOURS, in seconds. */
+  confirmationTtlSeconds: number;
+}
+
+/** Where each kind of link points, under the service's public address. */
+const LINK_PATHS: Record<LinkSource, string> = {
+  confirmation: '/links/confirm',
+  'unsubscribe-link': '/links/unsubscribe',
+};
+
+function linkUrl(base: string, source: LinkSource, userId: string, newsletterId: string, token: string): string {
+  return `${base}${LINK_PATHS[source]}/${userId}/${encodeURIComponent(newsletterId)}/${token}`;
+}
+
+const LinkParams = ConsentLinkParams(MAX_LINK_TOKEN_LENGTH);
+
+/** A 404 or a 400 is a page when the link was read, a JSON:API error when the address was refused before. */
+const pageOrError = (description: string) => ({
+  description,
+  content: { [PAGE_MEDIA_TYPE]: { schema: Type.String() }, [JSONAPI]: { schema: ErrorDocument } },
+});
+
+const PAGE_CONFIG = { scope: 'public' as const, ownMediaType: true, ownPolicy: true };
+
+/** What the one-click POST (RFC 8058) must carry, form-encoded or multipart. */
+const ONE_CLICK = { name: 'List-Unsubscribe', value: 'One-Click' };
+
+export const consentLinkRoutes: FastifyPluginAsyncTypebox<ConsentLinkRouteOptions> = async (
+  app,
+  { store, baseUrl, key, confirmationTtlSeconds },
+) => {
+  const linkKey = (): Buffer => {
+    if (!key) throw errors.linksNotSetUp();
+    return key;
+  };
+  const noSuchConsent = (userId: string, newsletterId: string) =>
+    errors.notFound(`User ${userId} has no consent for newsletter "${newsletterId}".`);
+  const audit = { actor: LINK_ACTOR, attributes: [] };
+
+  // 200, not 201: nothing is created (no record is kept of a link), so JSON:API's 201 with a
+  // resource and its Location does not apply; a document of top-level meta alone is a 200.
+  app.post(
+    '/users/:user_id/newsletter-consents/:newsletter_id/confirmation-links',
+    {
+      config: { showsSecret: true },
+      schema: {
+        summary: "A single-use link that confirms the reader's consent (pending, bounced or complained).",
+        params: ConsentParams,
+        response: {
+          200: Type.Object({
+            meta: Type.Object({
+              url: Type.String({
+                format: 'uri',
+                description:
+                  'The link for the mail, shown this once; nothing of it is kept. It works once, until expiresAt, ' +
+                  'and only while the consent stays as it is now.',
+              }),
+              expiresAt: Type.String({ format: 'date-time', description: 'Now and CONFIRMATION_TTL_HOURS.' }),
+            }),
+          }),
+          ...errorResponses(404, 409, 503),
+        },
+      },
+    },
+    async (request) => {
+      const { user_id, newsletter_id } = request.params;
+      const signingKey = linkKey();
+      const consent = await store.getConsent(user_id, newsletter_id);
+      if (!consent) throw noSuchConsent(user_id, newsletter_id);
+      if (!isConfirmable(consent.state)) throw errors.consentNotConfirmable(newsletter_id, consent.state);
+      const expiresAt = nowInSeconds() + confirmationTtlSeconds;
+      const token = confirmationToken(signingKey, {
+        userId: user_id,
+        newsletterId: newsletter_id,
+        version: consent.version,
+        expiresAt,
+      });
+      const url = linkUrl(baseUrl(request), 'confirmation', user_id, newsletter_id, token);
+      return { meta: { url, expiresAt: formatInstant(expiresAt) } };
+    },
+  );
+
+  app.post(
+    '/users/:user_id/newsletter-consents/:newsletter_id/unsubscribe-links',
+    {
+      config: { showsSecret: true },
+      schema: {
+        summary: 'The one-click unsubscribe link (RFC 8058) of the reader and newsletter, with its mail headers.',
+        params: ConsentParams,
+        response: {
+          200: Type.Object({
+            meta: Type.Object({
+              url: Type.String({
+                format: 'uri',
+                description: 'Works for as long as the reader exists: signed, not stored. The same every time.',
+              }),
+              listUnsubscribeHeaders: Type.Object(
+                {
+                  'List-Unsubscribe': Type.String({ description: 'The url in angle brackets.' }),
+                  'List-Unsubscribe-Post': Type.Literal('List-Unsubscribe=One-Click'),
+                },
+                { description: "The headers for the newsletter's message." },
+              ),
+            }),
+          }),
+          ...errorResponses(404, 503),
+        },
+      },
+    },
+    async (request) => {
+      const { user_id, newsletter_id } = request.params;
+      const signingKey = linkKey();
+      if (!(await store.getConsent(user_id, newsletter_id))) throw noSuchConsent(user_id, newsletter_id);
+      const token = unsubscribeToken(signingKey, user_id, newsletter_id);
+      const url = linkUrl(baseUrl(request), 'unsubscribe-link', user_id, newsletter_id, token);
+      return { meta: { url, listUnsubscribeHeaders: listUnsubscribeHeaders(url) } };
+    },
+  );
+
+  // The pages, in a context of their own: only they take form bodies.
+  const pageRoutes: FastifyPluginAsyncTypebox = async (pages) => {
+    pages.addContentTypeParser(FORM_MEDIA_TYPES, { parseAs: 'string' }, (request, body, done) =>
+      done(null, formFields(request.headers['content-type'] ?? '', body as string)),
+    );
+    // Every answer of a page route, its errors too, under the pages' policy.
+    pages.addHook('onSend', (request, reply, payload, done) => {
+      if (request.routeOptions.config?.ownPolicy) {
+        reply.header('content-security-policy', PAGE_POLICY).header('cache-control', 'no-store');
+      }
+      done(null, payload);
+    });
+
+    const show = (reply: FastifyReply, page: Page) => sendPage(reply, 200, page);
+    const gone = (reply: FastifyReply, page: Page) => sendPage(reply, 410, page);
+    const unknown = (reply: FastifyReply) => sendPage(reply, 404, LINK_PAGES.unknown);
+
+    /** The options of a page route: public, its own media type and policy, the link's params. */
+    const pageRoute = <R extends object>(summary: string, response: R) => ({
+      config: PAGE_CONFIG,
+      schema: {
+        summary,
+        params: LinkParams,
+        response: {
+          404: pageOrError(
+            'The link is forged, altered, or not for this reader and newsletter; or the reader is no more.',
+          ),
+          503: {
+            description: 'Without a link key (LINKS_NOT_CONFIGURED).',
+            content: { [JSONAPI]: { schema: ErrorDocument } },
+          },
+          ...response,
+        },
+      },
+    });
+
+    /** What a confirmation link names, while it may still be followed; undefined for a page already sent. */
+    const confirmationOf = (params: Static<typeof LinkParams>, reply: FastifyReply) => {
+      const claim = readConfirmationToken(linkKey(), params.user_id, params.newsletter_id, params.token);
+      if (!claim) return void unknown(reply);
+      if (claim.expiresAt <= nowInSeconds()) return void gone(reply, LINK_PAGES.expired);
+      return claim;
+    };
+
+    const confirmResponses = {
+      200: pageAnswer('A page with the button that confirms (GET), or that says it is done (POST).'),
+      410: pageAnswer('The link has expired, or was used (or the consent changed since it was issued).'),
+    };
+
+    pages.get(
+      '/links/confirm/:user_id/:newsletter_id/:token',
+      pageRoute('The page of a confirmation link: one button, which POSTs. Changes nothing.', confirmResponses),
+      async (request, reply) => {
+        const { user_id, newsletter_id } = request.params;
+        const claim = confirmationOf(request.params, reply);
+        if (!claim) return reply;
+        const consent = await store.getConsent(user_id, newsletter_id);
+        if (!consent) return unknown(reply);
+        if (consent.version !== claim.version || !isConfirmable(consent.state)) return gone(reply, LINK_PAGES.used);
+        return show(reply, {
+          title: 'Confirm your subscription',
+          text: `Confirm that you want to receive the newsletter ${newsletter_id}.`,
+          button: { label: 'Confirm', name: 'confirm', value: 'yes' },
+        });
+      },
+    );
+
+    pages.post(
+      '/links/confirm/:user_id/:newsletter_id/:token',
+      pageRoute(
+        "Confirms the reader's consent: subscribed, source confirmation. Any form body, or none.",
+        confirmResponses,
+      ),
+      async (request, reply) => {
+        const { user_id, newsletter_id } = request.params;
+        const claim = confirmationOf(request.params, reply);
+        if (!claim) return reply;
+        const followed = await store.followConsentLink(user_id, newsletter_id, 'confirmation', audit, claim.version);
+        if (!followed) return unknown(reply);
+        if (followed.outcome !== 'changed') return gone(reply, LINK_PAGES.used);
+        return show(reply, {
+          title: 'Subscription confirmed',
+          text: `Thank you: you will receive the newsletter ${newsletter_id}.`,
+        });
+      },
+    );
+
+    const unsubscribePage = pageAnswer(
+      'A page with the button that unsubscribes (GET), or that says it is done (POST).',
+    );
+
+    pages.get(
+      '/links/unsubscribe/:user_id/:newsletter_id/:token',
+      pageRoute('The page of an unsubscribe link: one button, which POSTs. Changes nothing.', { 200: unsubscribePage }),
+      async (request, reply) => {
+        const { user_id, newsletter_id, token } = request.params;
+        if (!unsubscribeTokenMatches(linkKey(), user_id, newsletter_id, token)) return unknown(reply);
+        if (!(await store.getConsent(user_id, newsletter_id))) return unknown(reply);
+        return show(reply, {
+          title: 'Unsubscribe',
+          text: `Stop receiving the newsletter ${newsletter_id}? Your other newsletters stay as they are.`,
+          button: { label: 'Unsubscribe', ...ONE_CLICK },
+        });
+      },
+    );
+
+    pages.post(
+      '/links/unsubscribe/:user_id/:newsletter_id/:token',
+      pageRoute(
+        'One-click unsubscribe (RFC 8058): the body List-Unsubscribe=One-Click, form-encoded or multipart. ' +
+          'Takes the reader off this newsletter alone (source unsubscribe-link); idempotent.',
+        {
+          200: unsubscribePage,
+          400: pageOrError('The body does not carry List-Unsubscribe=One-Click; nothing changed.'),
+        },
+      ),
+      async (request, reply) => {
+        const { user_id, newsletter_id, token } = request.params;
+        if (!unsubscribeTokenMatches(linkKey(), user_id, newsletter_id, token)) return unknown(reply);
+        const fields = request.body as Record<string, string> | undefined;
+        if (fields?.[ONE_CLICK.name] !== ONE_CLICK.value) return sendPage(reply, 400, LINK_PAGES.oneClickMissing);
+        const followed = await store.followConsentLink(user_id, newsletter_id, 'unsubscribe-link', audit);
+        if (!followed) return unknown(reply);
+        return show(reply, {
+          title: 'Unsubscribed',
+          text: `You will no longer receive the newsletter ${newsletter_id}.`,
+        });
+      },
+    );
+  };
+  await app.register(pageRoutes);
+};
