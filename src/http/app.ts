@@ -38,6 +38,7 @@ import { eventRoutes } from './routes/events.js';
 import { newsletterRoutes } from './routes/newsletters.js';
 import type { RouteOptions } from './routes/options.js';
 import { passwordResetRoutes } from './routes/password-resets.js';
+import { privacyRequestRoutes } from './routes/privacy-requests.js';
 import { signInRoutes } from './routes/sign-ins.js';
 import { staffSessionRoutes } from './routes/staff-sessions.js';
 import { staffRoutes } from './routes/staff.js';
@@ -161,6 +162,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(newsletterRoutes, routes);
   await app.register(apiKeyRoutes, routes);
   await app.register(auditRoutes, routes);
+  await app.register(privacyRequestRoutes, routes);
   await app.register(eventRoutes, routes);
   await app.register(reportRoutes, { ...routes, maxAgeSeconds: options.reportMaxAgeSeconds ?? 0 });
   await app.register(webhookRoutes, {

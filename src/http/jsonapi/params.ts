@@ -19,3 +19,4 @@ export const DeliveryParams = Type.Object({ webhook_id: Id, delivery_id: Id });
 export const ProductParams = Type.Object({ product_id: StoredCatalogueId });
 export const NewsletterParams = Type.Object({ newsletter_id: StoredCatalogueId });
 export const ConsentParams = Type.Object({ user_id: Id, newsletter_id: StoredCatalogueId });
+export const PrivacyRequestParams = Type.Object({ privacy_request_id: Id });

@@ -19,6 +19,7 @@ import { postgresDeliveries } from './deliveries.js';
 import { postgresDeliveryComplaints } from './delivery-complaints.js';
 import { postgresHolds } from './holds.js';
 import { postgresTemporaryAddresses } from './temporary-addresses.js';
+import { postgresPrivacyRequests } from './privacy-requests.js';
 import { postgresConsents } from './consents.js';
 import { postgresSiteLicences } from './site-licences.js';
 import { postgresIdempotency } from './idempotency.js';
@@ -111,6 +112,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
     ...postgresSignIns(database),
     ...postgresStaff(database),
     ...postgresPasswordResets(database),
+    ...postgresPrivacyRequests(database),
     ...postgresRetention(database),
     ...postgresReports(database),
     async ping() {
