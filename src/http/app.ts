@@ -39,6 +39,7 @@ import { newsletterRoutes } from './routes/newsletters.js';
 import type { RouteOptions } from './routes/options.js';
 import { passwordResetRoutes } from './routes/password-resets.js';
 import { privacyRequestRoutes } from './routes/privacy-requests.js';
+import { dataExportRoutes } from './routes/data-export.js';
 import { signInRoutes } from './routes/sign-ins.js';
 import { staffSessionRoutes } from './routes/staff-sessions.js';
 import { staffRoutes } from './routes/staff.js';
@@ -152,6 +153,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   };
   await app.register(userRoutes, routes);
   await app.register(newsletterConsentRoutes, routes);
+  await app.register(dataExportRoutes, routes);
   await app.register(subscriptionRoutes, routes);
   await app.register(holdRoutes, routes);
   await app.register(temporaryAddressRoutes, routes);

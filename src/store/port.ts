@@ -23,6 +23,7 @@ import type { CredentialStore } from './ports/credentials.js';
 import type { IdempotencyStore } from './ports/idempotency.js';
 import type { PasswordResetStore } from './ports/password-resets.js';
 import type { PrivacyRequestStore } from './ports/privacy-requests.js';
+import type { ReaderDataStore } from './ports/reader-data.js';
 import type { SignInStore } from './ports/sign-ins.js';
 import type { SiteLicenceStore } from './ports/site-licences.js';
 import type { StaffStore } from './ports/staff.js';
@@ -44,6 +45,7 @@ export type * from './ports/holds.js';
 export type * from './ports/idempotency.js';
 export type * from './ports/password-resets.js';
 export type * from './ports/privacy-requests.js';
+export type * from './ports/reader-data.js';
 export type * from './ports/sign-ins.js';
 export type * from './ports/site-licences.js';
 export type * from './ports/staff.js';
@@ -101,6 +103,7 @@ export type Store = UserStore &
   SignInStore &
   PasswordResetStore &
   PrivacyRequestStore &
+  ReaderDataStore &
   StaffStore &
   ProductStore &
   NewsletterStore &

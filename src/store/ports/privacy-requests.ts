@@ -14,6 +14,8 @@ export interface PrivacyRequestPageQuery {
   limit: number;
   open?: boolean;
   byDueDate?: boolean;
+  /** Only those about this reader (what their data export lists). */
+  userId?: string;
 }
 
 export interface PrivacyRequestStore {

@@ -41,6 +41,7 @@ export function unchanged(current: PrivacyRequestValues, planned: PrivacyRequest
 export function privacyRequestsQuery(query: PrivacyRequestPageQuery): Sql {
   const conditions: Sql[] = [];
   if (query.open !== undefined) conditions.push(raw(query.open ? 'completed_at IS NULL' : 'completed_at IS NOT NULL'));
+  if (query.userId !== undefined) conditions.push(sql`user_id = ${query.userId}`);
   if (query.afterId !== undefined) {
     conditions.push(
       query.byDueDate

@@ -21,6 +21,7 @@ import { sqliteDeliveryComplaints } from './delivery-complaints.js';
 import { sqliteHolds } from './holds.js';
 import { sqliteTemporaryAddresses } from './temporary-addresses.js';
 import { sqlitePrivacyRequests } from './privacy-requests.js';
+import { sqliteReaderData } from './reader-data.js';
 import { sqliteConsents, sqliteConsentWriter } from './consents.js';
 import { sqliteReaderSources } from './reader-sources.js';
 import { sqliteSiteLicences } from './site-licences.js';
@@ -104,6 +105,7 @@ export function openSqliteStore(options: SqliteOptions): Store {
       ...sqliteStaff(database),
       ...sqlitePasswordResets(database),
       ...sqlitePrivacyRequests(database),
+      ...sqliteReaderData(database),
       ...sqliteRetention(database),
       ...sqliteReports(database),
       async ping() {
