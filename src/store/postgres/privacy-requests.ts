@@ -18,12 +18,14 @@ import {
 } from '../sql/privacy-requests.js';
 import { auditInsert, type PostgresDatabase } from './database.js';
 
-/** What erasing a reader runs on their privacy requests, beside the deletion of the user (`d`). */
-export const FORGET_READER_OF_PRIVACY_REQUESTS = forgetReaderOfPrivacyRequests(
-  '(SELECT id FROM d)',
-  'extract(epoch FROM now())::bigint',
-  'greatest',
-);
+/**
+ * What erasing a reader at `now` (epoch seconds) runs on their privacy requests, beside the
+ * deletion of the user (`d`). The instant is written in, a whole number: Citus refuses a function
+ * such as now() inside coalesce in a statement that writes.
+ */
+export function forgetReaderOfPrivacyRequestsAt(now: number): string {
+  return forgetReaderOfPrivacyRequests('(SELECT id FROM d)', String(Math.trunc(now)), 'greatest');
+}
 
 /** The types of the columns a write sets, in order: a value selected into them says its type. */
 const WRITTEN_TYPES = ['text', 'bigint', 'bigint', 'bigint', 'text'] as const;

@@ -48,7 +48,8 @@ import { subscriptionParams } from './subscriptions.js';
 import { siteKeysChange } from '../sql/site-licences.js';
 import type { LicensedDomains } from './licensed-domains.js';
 import { DELETE_USER_SITE_KEYS, writeSiteKeys } from './site-licences.js';
-import { FORGET_READER_OF_PRIVACY_REQUESTS } from './privacy-requests.js';
+import { nowInSeconds } from '../../domain/dates.js';
+import { forgetReaderOfPrivacyRequestsAt } from './privacy-requests.js';
 
 /**
  * Users with their newsletters, those of the user `owner` names. A read of one user names it by
@@ -425,7 +426,7 @@ export function postgresUsers(
           // Nor the keys of the reader's site licences, reference tables there (migration 31).
           ...DELETE_USER_SITE_KEYS,
           // A privacy request outlives its reader, without their id or notes (migration 35).
-          FORGET_READER_OF_PRIVACY_REQUESTS,
+          forgetReaderOfPrivacyRequestsAt(nowInSeconds()),
         ],
         client,
       );

@@ -59,8 +59,8 @@ export function privacyRequestQuery(id: string): Sql {
 }
 
 /**
- * Erasing a reader, in its transaction (the reader's id as the first parameter, `now` the
- * dialect's current epoch second): their requests keep no link to them and no notes, and are
+ * Erasing a reader, in its transaction (`userId` and `now` as SQL: the reader's id, the
+ * current epoch second): their requests keep no link to them and no notes, and are
  * fulfilled by the erasure if nothing had fulfilled them before.
  */
 export function forgetReaderOfPrivacyRequests(userId: string, now: string, greatest: string): string {
