@@ -91,6 +91,7 @@ forEachStore((kind) => {
         [{ kind: 'access', receivedAt: '2026-02-30T00:00:00+00:00' }, '/data/attributes/receivedAt'],
         [{ kind: 'access', receivedAt: '2026-02-01' }, '/data/attributes/receivedAt'],
         [{ kind: 'access', notes: 'x'.repeat(2001) }, '/data/attributes/notes'],
+        [{ kind: 'access', notes: 'a\u0000b' }, '/data/attributes/notes'],
         [{ kind: 'access', dueAt: '2026-02-01T00:00:00+00:00' }, '/data/attributes/dueAt'],
         [
           { kind: 'access', receivedAt: '2026-02-02T00:00:00+00:00', completedAt: '2026-02-01T00:00:00+00:00' },
