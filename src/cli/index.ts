@@ -7,6 +7,7 @@ import { didYouMean } from '../domain/suggestion.js';
 import { backupCommand } from './backup.js';
 import { CommandError, UsageError, type Command } from './command.js';
 import { exportCommand } from './export.js';
+import { exportReaderCommand } from './export-reader.js';
 import { importCommand } from './import.js';
 import { keysCommand } from './keys.js';
 import { staffCommand } from './staff.js';
@@ -24,6 +25,7 @@ const COMMANDS: Record<string, Command> = {
   staff: staffCommand,
   import: importCommand,
   export: exportCommand,
+  'export-reader': exportReaderCommand,
   seed: seedCommand,
   lapse: lapseCommand,
   prune: pruneCommand,
@@ -35,7 +37,7 @@ const USAGE = `Usage: circulation <command>
 
 Commands:
 ${Object.entries(COMMANDS)
-  .map(([name, command]) => `  ${name.padEnd(9)} ${command.summary}`)
+  .map(([name, command]) => `  ${name.padEnd(13)} ${command.summary}`)
   .join('\n')}
 
 Each command says first, on stderr, which database it uses (DATABASE_URL). Only serve, migrate and

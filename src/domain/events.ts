@@ -38,6 +38,8 @@ export const EVENT_TYPES = [
   'temporary_address.deleted',
   'delivery_complaint.created',
   'newsletter_consent.changed',
+  'privacy_request.created',
+  'privacy_request.updated',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -65,6 +67,7 @@ const EVENT_OF: Readonly<Record<string, Partial<Record<AuditAction, EventType>>>
   'delivery-complaints': { create: 'delivery_complaint.created' },
   // A reader's first consent for a newsletter is created, later ones update it: either is a change.
   'newsletter-consents': { create: 'newsletter_consent.changed', update: 'newsletter_consent.changed' },
+  'privacy-requests': { create: 'privacy_request.created', update: 'privacy_request.updated' },
 };
 
 /** The event a change is, recorded with its audit entry; null when the change is not one. */

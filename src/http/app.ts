@@ -38,6 +38,8 @@ import { eventRoutes } from './routes/events.js';
 import { newsletterRoutes } from './routes/newsletters.js';
 import type { RouteOptions } from './routes/options.js';
 import { passwordResetRoutes } from './routes/password-resets.js';
+import { privacyRequestRoutes } from './routes/privacy-requests.js';
+import { dataExportRoutes } from './routes/data-export.js';
 import { signInRoutes } from './routes/sign-ins.js';
 import { staffSessionRoutes } from './routes/staff-sessions.js';
 import { staffRoutes } from './routes/staff.js';
@@ -160,6 +162,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     key: options.keys.links,
     confirmationTtlSeconds: options.confirmationTtlSeconds ?? DEFAULT_CONFIRMATION_TTL_HOURS * 3600,
   });
+  await app.register(dataExportRoutes, routes);
   await app.register(subscriptionRoutes, routes);
   await app.register(holdRoutes, routes);
   await app.register(temporaryAddressRoutes, routes);
@@ -170,6 +173,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(newsletterRoutes, routes);
   await app.register(apiKeyRoutes, routes);
   await app.register(auditRoutes, routes);
+  await app.register(privacyRequestRoutes, routes);
   await app.register(eventRoutes, routes);
   await app.register(reportRoutes, { ...routes, maxAgeSeconds: options.reportMaxAgeSeconds ?? 0 });
   await app.register(webhookRoutes, {

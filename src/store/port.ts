@@ -22,6 +22,8 @@ import type { TemporaryAddressStore } from './ports/temporary-addresses.js';
 import type { CredentialStore } from './ports/credentials.js';
 import type { IdempotencyStore } from './ports/idempotency.js';
 import type { PasswordResetStore } from './ports/password-resets.js';
+import type { PrivacyRequestStore } from './ports/privacy-requests.js';
+import type { ReaderDataStore } from './ports/reader-data.js';
 import type { SignInStore } from './ports/sign-ins.js';
 import type { SiteLicenceStore } from './ports/site-licences.js';
 import type { StaffStore } from './ports/staff.js';
@@ -42,6 +44,8 @@ export type * from './ports/delivery-complaints.js';
 export type * from './ports/holds.js';
 export type * from './ports/idempotency.js';
 export type * from './ports/password-resets.js';
+export type * from './ports/privacy-requests.js';
+export type * from './ports/reader-data.js';
 export type * from './ports/sign-ins.js';
 export type * from './ports/site-licences.js';
 export type * from './ports/staff.js';
@@ -98,6 +102,8 @@ export type Store = UserStore &
   WebhookStore &
   SignInStore &
   PasswordResetStore &
+  PrivacyRequestStore &
+  ReaderDataStore &
   StaffStore &
   ProductStore &
   NewsletterStore &

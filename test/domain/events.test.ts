@@ -27,6 +27,8 @@ describe('eventTypeOf', () => {
       eventTypeOf('temporary-addresses', 'delete'),
       eventTypeOf('delivery-complaints', 'create'),
       eventTypeOf('newsletter-consents', 'create'),
+      eventTypeOf('privacy-requests', 'create'),
+      eventTypeOf('privacy-requests', 'update'),
     ];
     assert.deepEqual(named, [...EVENT_TYPES]);
     // A consent's first change creates it, a later one updates it: either is the one change event.

@@ -32,7 +32,12 @@ const firstLine = (text: string) => text.split('\n')[0] ?? '';
 describe('the circulation command on SQLite', () => {
   it('refuses, for any command but serve, migrate and seed, a path with no database, making no file', () => {
     const missing = join(dir, 'mistyped', 'circulation.db');
-    for (const args of [['keys', 'list'], ['import', resolve('examples/users.ndjson')], ['export']]) {
+    for (const args of [
+      ['keys', 'list'],
+      ['import', resolve('examples/users.ndjson')],
+      ['export'],
+      ['export-reader', '1'],
+    ]) {
       const result = circulation(missing, ...args);
       assert.equal(result.status, 1, `${args[0]}: ${result.stderr}`);
       assert.equal(result.stdout, '');

@@ -177,6 +177,11 @@ forEachStore((kind) => {
         { userId: user.id, tokenHash: randomBytes(32), createdAt: 1, expiresAt: 4_000_000_000 },
         AUDIT,
       );
+      await store.store.createPrivacyRequest(
+        user.id,
+        { kind: 'erasure', receivedAt: 1, dueAt: 2_678_401, completedAt: null, notes: `asked by ${marker}` },
+        AUDIT,
+      );
       assert.ok((await store.rawDump()).includes(marker), 'the dump shows the reader before the erasure');
 
       assert.equal(await store.store.deleteUser(user.id, AUDIT), true);

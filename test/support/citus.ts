@@ -109,6 +109,15 @@ export async function readerInEveryTable(service: Service, marker: string): Prom
     data: { type: 'sign-ins', attributes: { email, password: 'not the passphrase' } },
   });
   assert.equal(signIn.status, 422, signIn.text);
+  // A privacy request about them: a local table on the coordinator, which outlives them without them.
+  const privacy = await client.post('/privacy-requests', {
+    data: {
+      type: 'privacy-requests',
+      attributes: { kind: 'access', notes: `asked by ${marker}` },
+      relationships: { user: { data: { type: 'users', id: userId } } },
+    },
+  });
+  assert.equal(privacy.status, 201, privacy.text);
   return { userId, email, subscriptionIds };
 }
 

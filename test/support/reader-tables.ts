@@ -29,6 +29,8 @@ export const READER_TABLES: Record<string, Reach> = {
   sign_in_attempts: 'by email',
   // PostgreSQL only: the lookup that keeps emails unique across Citus shards.
   user_emails: 'by email',
+  // The publisher's record of a reader's privacy request outlives them: the erasure clears its user_id and notes.
+  privacy_requests: 'by user id',
   audit_log: `kept: ids and the names of attributes, never a value (of a consent change, its states and source:
     words of domain/consent.ts); the trail of who changed what, and the user.deleted event that tells other
     systems to erase the reader too (pruned after AUDIT_RETENTION_DAYS)`,

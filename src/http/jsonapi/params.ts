@@ -26,3 +26,5 @@ export const ConsentLinkParams = (maxTokenLength: number) =>
     newsletter_id: StoredCatalogueId,
     token: Type.String({ minLength: 1, maxLength: maxTokenLength }),
   });
+
+export const PrivacyRequestParams = Type.Object({ privacy_request_id: Id });

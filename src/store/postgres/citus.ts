@@ -109,6 +109,10 @@ export const CITUS_LAYOUT = {
     kind: 'local',
     why: 'keyed by credential and key, not by user (most have none); claimed under a row lock',
   },
+  privacy_requests: {
+    kind: 'local',
+    why: "the publisher's record of what readers asked, listed across readers by due date, and kept once its reader is erased (without them): not a reader's own row, and a handful a month",
+  },
   schema_migrations: { kind: 'local', why: 'the schema version, read once at start' },
   staff: {
     kind: 'local',

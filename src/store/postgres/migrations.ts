@@ -747,4 +747,30 @@ export const postgresMigrations: readonly PostgresMigration[] = [
       CREATE INDEX site_domains_subscription ON site_domains (user_id, subscription_id);
     `,
   },
+  {
+    version: 35,
+    name: 'privacy requests',
+    sql: `
+      -- What a reader asked under data protection law (domain/privacy-request.ts), instants in epoch
+      -- seconds. No foreign key to users: a request outlives its reader (on Citus this is a local
+      -- table, which cannot refer to the sharded users): erasing the reader clears user_id and notes
+      -- itself, and marks the request fulfilled. The console lists the open ones by due date.
+      CREATE TABLE privacy_requests (
+        id bigint GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
+        user_id bigint,
+        kind text NOT NULL CHECK (kind IN ('access', 'erasure', 'rectification', 'objection')),
+        received_at bigint NOT NULL,
+        due_at bigint NOT NULL,
+        completed_at bigint CHECK (completed_at IS NULL OR completed_at >= received_at),
+        notes text,
+        reader_erased_at bigint,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        updated_at timestamptz NOT NULL DEFAULT now(),
+        version integer NOT NULL DEFAULT 1
+      );
+      CREATE INDEX privacy_requests_due ON privacy_requests (due_at, id);
+      CREATE INDEX privacy_requests_open ON privacy_requests (due_at, id) WHERE completed_at IS NULL;
+      CREATE INDEX privacy_requests_user ON privacy_requests (user_id) WHERE user_id IS NOT NULL;
+    `,
+  },
 ];

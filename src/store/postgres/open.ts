@@ -19,6 +19,8 @@ import { postgresDeliveries } from './deliveries.js';
 import { postgresDeliveryComplaints } from './delivery-complaints.js';
 import { postgresHolds } from './holds.js';
 import { postgresTemporaryAddresses } from './temporary-addresses.js';
+import { postgresPrivacyRequests } from './privacy-requests.js';
+import { postgresReaderData } from './reader-data.js';
 import { postgresConsents } from './consents.js';
 import { postgresSiteLicences } from './site-licences.js';
 import { postgresIdempotency } from './idempotency.js';
@@ -111,6 +113,8 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
     ...postgresSignIns(database),
     ...postgresStaff(database),
     ...postgresPasswordResets(database),
+    ...postgresPrivacyRequests(database),
+    ...postgresReaderData(database),
     ...postgresRetention(database),
     ...postgresReports(database),
     async ping() {

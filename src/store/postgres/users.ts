@@ -48,6 +48,8 @@ import { subscriptionParams } from './subscriptions.js';
 import { siteKeysChange } from '../sql/site-licences.js';
 import type { LicensedDomains } from './licensed-domains.js';
 import { DELETE_USER_SITE_KEYS, insertSiteKeys } from './site-licences.js';
+import { nowInSeconds } from '../../domain/dates.js';
+import { forgetReaderOfPrivacyRequestsAt } from './privacy-requests.js';
 
 /**
  * Users with their newsletters, those of the user `owner` names. A read of one user names it by
@@ -424,6 +426,8 @@ export function postgresUsers(
           'DELETE FROM idempotency_keys WHERE user_id IN (SELECT id FROM d)',
           // Nor the keys of the reader's site licences, reference tables there (migration 31).
           ...DELETE_USER_SITE_KEYS,
+          // A privacy request outlives its reader, without their id or notes (migration 35).
+          forgetReaderOfPrivacyRequestsAt(nowInSeconds()),
         ],
         client,
       );

@@ -768,4 +768,30 @@ export const sqliteMigrations: readonly SqliteMigration[] = [
       CREATE INDEX site_domains_subscription ON site_domains (user_id, subscription_id);
     `,
   },
+  {
+    version: 35,
+    name: 'privacy requests',
+    sql: `
+      -- What a reader asked under data protection law (domain/privacy-request.ts), instants in epoch
+      -- seconds. No foreign key to users: a request outlives its reader (on Citus this is a local
+      -- table, which cannot refer to the sharded users): erasing the reader clears user_id and notes
+      -- itself, and marks the request fulfilled. The console lists the open ones by due date.
+      CREATE TABLE privacy_requests (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        user_id INTEGER,
+        kind TEXT NOT NULL CHECK (kind IN ('access', 'erasure', 'rectification', 'objection')),
+        received_at INTEGER NOT NULL,
+        due_at INTEGER NOT NULL,
+        completed_at INTEGER CHECK (completed_at IS NULL OR completed_at >= received_at),
+        notes TEXT,
+        reader_erased_at INTEGER,
+        created_at INTEGER NOT NULL DEFAULT (unixepoch()),
+        updated_at INTEGER NOT NULL DEFAULT (unixepoch()),
+        version INTEGER NOT NULL DEFAULT 1
+      );
+      CREATE INDEX privacy_requests_due ON privacy_requests (due_at, id);
+      CREATE INDEX privacy_requests_open ON privacy_requests (due_at, id) WHERE completed_at IS NULL;
+      CREATE INDEX privacy_requests_user ON privacy_requests (user_id) WHERE user_id IS NOT NULL;
+    `,
+  },
 ];

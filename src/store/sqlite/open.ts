@@ -20,6 +20,8 @@ import { sqliteDeliveries } from './deliveries.js';
 import { sqliteDeliveryComplaints } from './delivery-complaints.js';
 import { sqliteHolds } from './holds.js';
 import { sqliteTemporaryAddresses } from './temporary-addresses.js';
+import { sqlitePrivacyRequests } from './privacy-requests.js';
+import { sqliteReaderData } from './reader-data.js';
 import { sqliteConsents, sqliteConsentWriter } from './consents.js';
 import { sqliteReaderSources } from './reader-sources.js';
 import { sqliteSiteLicences } from './site-licences.js';
@@ -102,6 +104,8 @@ export function openSqliteStore(options: SqliteOptions): Store {
       ...sqliteSignIns(database),
       ...sqliteStaff(database),
       ...sqlitePasswordResets(database),
+      ...sqlitePrivacyRequests(database),
+      ...sqliteReaderData(database),
       ...sqliteRetention(database),
       ...sqliteReports(database),
       async ping() {

@@ -45,6 +45,7 @@ import type { SqliteReferences } from './references.js';
 import { INSERT_SUBSCRIPTION, subscriptionParams } from './subscriptions.js';
 import { siteKeysChange } from '../sql/site-licences.js';
 import { DELETE_USER_SITE_KEYS, sqliteSiteKeys } from './site-licences.js';
+import { FORGET_READER_OF_PRIVACY_REQUESTS } from './privacy-requests.js';
 
 const USER_ROW_COLUMNS = `id, email, ${USER_COLUMNS.join(', ')},
     (SELECT json_group_array(newsletter_id) FROM
@@ -265,6 +266,8 @@ export function sqliteUsers(
 
   // A licence's keys name its owner without a foreign key (see migration 31): they go first.
   const forgetSiteKeys = DELETE_USER_SITE_KEYS.map((text) => db.prepare(text));
+  // A privacy request outlives its reader, without their id or notes (migration 35).
+  const forgetPrivacyRequests = db.prepare(FORGET_READER_OF_PRIVACY_REQUESTS);
 
   async function deleteUser(id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean> {
     const deleted = database.deleteRow(
@@ -273,7 +276,7 @@ export function sqliteUsers(
       [id],
       ifVersion,
       () => database.record(audit, 'delete', 'users', id, id),
-      [forgetAttempts, ...forgetSiteKeys],
+      [forgetAttempts, ...forgetSiteKeys, forgetPrivacyRequests],
     );
     // The rows are zeroed in the file (secure_delete), but the write-ahead log still holds the
     // pages as they were: copy it into the file and empty it, so nothing of the reader is left.
