@@ -57,6 +57,17 @@ function insertUserSql(familyName: string, email = 'raw@example.com'): [string, 
   ];
 }
 
+/** The emails of the users a search for `q` finds (with the names one typo away, when `similar`). */
+async function emailsFound(store: Store, q: string, similar = false): Promise<string[]> {
+  const search = searchRange(q);
+  const page = await store.listUsers({
+    search: similar ? search : { ...search!, similar: undefined },
+    offset: 0,
+    limit: 10,
+  });
+  return page.users.map((u) => u.email);
+}
+
 const LATEST_VERSION = sqliteMigrations.at(-1)!.version;
 
 /** The plan SQLite makes for a statement, line by line. */
@@ -181,19 +192,10 @@ describe('SQLite migrations', () => {
     });
     const store = openSqliteStore({ path });
     try {
-      const ids = async (q: string, similar = false) => {
-        const search = searchRange(q);
-        const page = await store.listUsers({
-          search: similar ? search : { ...search!, similar: undefined },
-          offset: 0,
-          limit: 10,
-        });
-        return page.users.map((u) => u.email);
-      };
-      assert.deepEqual(await ids('odegaard'), ['a@old.example']);
-      assert.deepEqual(await ids('obrien'), ['b@old.example']);
-      assert.deepEqual(await ids('jeanluc'), ['b@old.example']);
-      assert.deepEqual(await ids('odegard', true), ['a@old.example']);
+      assert.deepEqual(await emailsFound(store, 'odegaard'), ['a@old.example']);
+      assert.deepEqual(await emailsFound(store, 'obrien'), ['b@old.example']);
+      assert.deepEqual(await emailsFound(store, 'jeanluc'), ['b@old.example']);
+      assert.deepEqual(await emailsFound(store, 'odegard', true), ['a@old.example']);
     } finally {
       await store.close();
     }
@@ -360,19 +362,10 @@ describe('SQLite migrations', () => {
     });
 
     it('finds the readers there were by their names, and by a name one typo away', async () => {
-      const emails = async (q: string, similar = false) => {
-        const search = searchRange(q);
-        const page = await store.listUsers({
-          search: similar ? search : { ...search!, similar: undefined },
-          offset: 0,
-          limit: 10,
-        });
-        return page.users.map((u) => u.email);
-      };
-      assert.deepEqual(await emails('odegaard'), ['Ann@old.example']);
-      assert.deepEqual(await emails('obrien'), ['bo@old.example']);
-      assert.deepEqual(await emails('jeanluc'), ['bo@old.example']);
-      assert.deepEqual(await emails('odegard', true), ['Ann@old.example']);
+      assert.deepEqual(await emailsFound(store, 'odegaard'), ['Ann@old.example']);
+      assert.deepEqual(await emailsFound(store, 'obrien'), ['bo@old.example']);
+      assert.deepEqual(await emailsFound(store, 'jeanluc'), ['bo@old.example']);
+      assert.deepEqual(await emailsFound(store, 'odegard', true), ['Ann@old.example']);
     });
 
     it("erases a reader's subscriptions, holds and newsletters with them, and gives the next reader a new id", async () => {

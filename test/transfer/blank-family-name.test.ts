@@ -40,9 +40,9 @@ forEachStore((kind) => {
     let service: Service;
     let file: string;
 
-    const run = async (options: Partial<ImportOptions> = {}) => {
+    const run = async (options: Partial<ImportOptions> = {}, path = file) => {
       const rejections: Rejection[] = [];
-      const result = await importFile(service.store, file, {
+      const result = await importFile(service.store, path, {
         format: 'csv',
         audit: { actor: 'import', attributes: [] },
         onRejected: async (rejection) => {
@@ -117,15 +117,7 @@ forEachStore((kind) => {
       const id = await createUser(service.client, { email: 'named@blank.example', familyName: 'Named' });
       const path = join(dir, `${kind}-named.csv`);
       writeFileSync(path, 'email,familyName,jobTitle\nnamed@blank.example,,Editor\n');
-      const rejections: Rejection[] = [];
-      const result = await importFile(service.store, path, {
-        format: 'csv',
-        audit: { actor: 'import', attributes: [] },
-        onRejected: async (r) => {
-          rejections.push(r);
-        },
-        ...allowed,
-      });
+      const { result, rejections } = await run(allowed, path);
       assert.deepEqual([result.updated, rejections], [1, []]);
       const page = await service.client.get(`/users/${id}`);
       assert.deepEqual([page.body.data.attributes.familyName, page.body.data.attributes.jobTitle], ['Named', 'Editor']);
