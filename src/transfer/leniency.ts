@@ -1,7 +1,8 @@
 /**
  * What import reads more kindly than the API, where the meaning is beyond doubt: the ways a
  * spreadsheet writes a boolean, US and Canadian regions and the two countries spelled out, and
- * dates in a day/month order the file's owner names (`--date-format`). Each turns a value into
+ * dates in a day/month order the file's owner names (`--date-format`), and, when the owner says so
+ * (`--allow-blank-family-name`), a blank family name as the empty one. Each turns a value into
  * what the API takes, before the API's own schemas and rules check the record; anything else is
  * left as it is, for them to refuse with their own words.
  */
@@ -24,7 +25,7 @@ export interface Leniency {
 }
 
 /** Whether a family name as a file gives it is blank: missing, empty or white space alone. */
-export function isBlankName(value: unknown): boolean {
+function isBlankName(value: unknown): boolean {
   return value == null || (typeof value === 'string' && value.trim() === '');
 }
 
