@@ -1,21 +1,24 @@
 /**
  * `circulation export`: users (and their subscriptions) to stdout, filtered as the API filters,
  * fulfilment lists included: `--newsletter daily` (its members), `--status active --resource print`
- * (who receives the print edition now, or `--on` a date: the print list, with name, address,
- * product and copies in the CSV). A newsletter or product the catalogue lacks is refused, where
- * it would export an empty list. `circulation export deliveries`, the print run of a date, is
- * export-deliveries.ts.
+ * (who receives the print edition now: the print list, with name, address, product and copies in
+ * the CSV; or `--on` a date: that date's print run, in the same columns). A newsletter or product
+ * the catalogue lacks is refused, where it would export an empty list. `circulation export
+ * deliveries`, the print run of a date, is export-deliveries.ts.
  */
 import { parseArgs } from 'node:util';
 import { Type } from '@sinclair/typebox';
 import type { Config } from '../config.js';
 import { nowInSeconds, parseDateOrInstant } from '../domain/dates.js';
+import { runOf } from '../domain/delivery.js';
 import { userSubscriptionFilter } from '../domain/entitlement.js';
+import { parseDate } from '../domain/publication.js';
 import { UserFilterValues } from '../domain/user-filters.js';
 import { compileSchema, problemsOf } from '../domain/validation.js';
 import type { Store } from '../store/port.js';
 import { selectColumns } from '../transfer/columns.js';
 import { CSV_READERS, type CsvReader } from '../transfer/csv.js';
+import { exportPrintRun, PRINT_RUN_COLUMNS } from '../transfer/export-deliveries.js';
 import { exportUsers } from '../transfer/export.js';
 import { CommandError, UsageError, withStore, type Command } from './command.js';
 import { DELIVERIES_USAGE, exportDeliveriesToStdout } from './export-deliveries.js';
@@ -31,8 +34,11 @@ export const exportCommand: Command = {
   or a timestamp with offset, such as 2026-12-01T00:00:00+01:00), narrowed by --resource (online,
   print, print-online: what it gives, by its own resource or its product's) and --product. An
   unknown newsletter or product is an error. --subscriptions (NDJSON) adds each user's subscriptions.
-  The print list for a mail house: --format csv --status active --resource print [--on DATE], with
-  the columns name, address, product, copies (one row a reader and product). Other CSV exports have
+  The print list for a mail house: --format csv --status active --resource print, with the columns
+  name, address, product, copies (one row a reader and product). With --on DATE (YYYY-MM-DD) it is
+  the print run of that publication date, as export deliveries reads it (holds, delivery days,
+  temporary addresses, redeliveries, in PUBLICATION_TIME_ZONE): one row a delivery, in the same
+  columns (also id and the parts of the name), narrowed only by --product. Other CSV exports have
   every attribute, so that they import back. --columns chooses the columns, in order: any attribute
   (address.postalCode, or address for all of its fields), name, product, copies.
   CSV is written for spreadsheets: a cell that would run as a formula (+44 …) gets a leading
@@ -69,6 +75,9 @@ async function exportToStdout(store: Store, args: readonly string[], config: Con
   if (values.for !== undefined && !(CSV_READERS as readonly string[]).includes(values.for)) {
     throw new UsageError(`--for is ${CSV_READERS.join(' or ')}`);
   }
+  if (format === 'csv' && values.resource === 'print' && values.on !== undefined) {
+    return exportPrintRunOf(store, values, columns?.columns, config);
+  }
   const { filter, problem } = userSubscriptionFilter(
     // A date asks who is active on it: --on implies --status active.
     {
@@ -89,6 +98,49 @@ async function exportToStdout(store: Store, args: readonly string[], config: Con
     ...(filter ? { activeSubscription: filter } : {}),
     subscriptions: values.subscriptions ?? false,
     ...(columns ? { columns: columns.columns } : {}),
+    ...(values.for === undefined ? {} : { csvFor: values.for as CsvReader }),
+  });
+}
+
+/**
+ * The print list of a publication date: that date's print run (holds, delivery days, temporary
+ * addresses, redeliveries, in PUBLICATION_TIME_ZONE), as `export deliveries` reads it, in the print
+ * list's columns. The run is narrowed by product alone; the filters it has no answer for, and the
+ * columns it does not know, are usage errors rather than silently left out.
+ */
+async function exportPrintRunOf(
+  store: Store,
+  values: { on?: string; status?: string; product?: string; for?: string } & Record<string, unknown>,
+  columns: readonly string[] | undefined,
+  config: Config,
+): Promise<void> {
+  const date = parseDate(values.on as string);
+  if (date === undefined) {
+    throw new UsageError(
+      '--on with --resource print asks for the print run of a publication date: give one such as 2026-12-01',
+    );
+  }
+  // --status, as for any list of who is active.
+  const { problem } = userSubscriptionFilter({ status: values.status ?? 'active', resource: 'print' }, 0);
+  if (problem) throw new UsageError(`--${problem.name} ${problem.detail}`);
+  for (const option of ['email', 'circulation-number', 'newsletter'] as const) {
+    if (values[option] !== undefined) {
+      throw new UsageError(
+        `--${option} does not narrow the print run of a date (--resource print --on): --product does`,
+      );
+    }
+  }
+  const unknown = columns?.find((column) => !PRINT_RUN_COLUMNS.includes(column));
+  if (unknown !== undefined) {
+    throw new UsageError(
+      `--columns names ${unknown}, which the print run of a date does not have; it has ${PRINT_RUN_COLUMNS.join(', ')}`,
+    );
+  }
+  await refuseUnknownReferences(store, undefined, values.product);
+  await exportPrintRun(store, process.stdout, {
+    run: runOf(date, config.print.calendar.zone),
+    ...(values.product === undefined ? {} : { product: values.product }),
+    ...(columns ? { columns } : {}),
     ...(values.for === undefined ? {} : { csvFor: values.for as CsvReader }),
   });
 }

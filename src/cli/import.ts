@@ -17,6 +17,7 @@ export const importCommand: Command = {
   summary: 'read users and subscriptions from NDJSON or CSV (circulation import --help)',
   usage: `Usage: circulation import FILE [--format ndjson|csv] [--report FILE] [--dry-run]
                           [--date-format ${DATE_FORMATS.join('|')}] [--overwrite-passwords]
+                          [--allow-blank-family-name]
   Reads users (and their subscriptions) from NDJSON or CSV, as a stream. Users are matched by
   email: a new one is created; a known one gets what the row changes, and a row that changes
   nothing writes nothing (no audit entry, no event), so running a file twice changes nothing the
@@ -34,6 +35,11 @@ export const importCommand: Command = {
   --overwrite-passwords apply a row's password or passwordHash to a reader who has a password;
                         without it, one is applied only to a reader without a password, so a
                         password a reader set since is kept
+  --allow-blank-family-name
+                        take a reader whose familyName is blank or missing (a mononym, a
+                        company account), with an empty family name, where the API (and an
+                        import without it) refuses one as "can't be blank"; a reader already
+                        there keeps the family name they have
   Read kindly: true/false/yes/no/1/0 in any case for trial; US states and Canadian provinces by
   name (California, Québec) as their codes, and USA, United States, Canada as US and CA.
   A row may carry passwordHash instead of password: a reader's bcrypt ($2a$, $2b$, $2y$) or argon2
@@ -51,6 +57,7 @@ async function importFrom(store: Store, args: readonly string[]): Promise<void> 
       'dry-run': { type: 'boolean' },
       'date-format': { type: 'string' },
       'overwrite-passwords': { type: 'boolean' },
+      'allow-blank-family-name': { type: 'boolean' },
     },
     allowPositionals: true,
     strict: true,
@@ -76,7 +83,10 @@ async function importFrom(store: Store, args: readonly string[]): Promise<void> 
       },
       audit: { actor: 'import', attributes: [] },
       onProgress: (rows, fraction) => bar.update(rows, fraction),
-      leniency: { dateFormat: dateFormat as DateFormat | undefined },
+      leniency: {
+        dateFormat: dateFormat as DateFormat | undefined,
+        allowBlankFamilyName: values['allow-blank-family-name'] ?? false,
+      },
       dryRun,
       overwritePasswords: values['overwrite-passwords'] ?? false,
     });

@@ -332,6 +332,7 @@ export interface RowChanges {
  * consent to yet, or left (not those they are on or pending for, nor those they are suppressed
  * for, which are reported instead), and the password when they have none (or
  * `overwritePasswords`, and it is another hash).
+ * Their family name is not made blank by a row that leaves it blank (--allow-blank-family-name).
  * Their email is never changed: it matched, and its letter case stays as the row that created them wrote it.
  */
 export function userChanges(row: CheckedReader, found: MatchedUser, overwritePasswords: boolean): RowChanges {
@@ -339,6 +340,8 @@ export function userChanges(row: CheckedReader, found: MatchedUser, overwritePas
   const fields: UserFields = {};
   for (const [field, value] of Object.entries(toUserFields(row.attributes))) {
     if (sameValue(value, found.user.fields[field])) continue;
+    // A blank family name (--allow-blank-family-name) is one the row does not give: kept.
+    if (field === 'familyName' && value === '') continue;
     fields[field] = value;
     names.add(field.split('.')[0] as string);
   }

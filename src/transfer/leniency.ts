@@ -1,7 +1,8 @@
 /**
  * What import reads more kindly than the API, where the meaning is beyond doubt: the ways a
  * spreadsheet writes a boolean, US and Canadian regions and the two countries spelled out, and
- * dates in a day/month order the file's owner names (`--date-format`). Each turns a value into
+ * dates in a day/month order the file's owner names (`--date-format`), and, when the owner says so
+ * (`--allow-blank-family-name`), a blank family name as the empty one. Each turns a value into
  * what the API takes, before the API's own schemas and rules check the record; anything else is
  * left as it is, for them to refuse with their own words.
  */
@@ -16,6 +17,16 @@ export type DateFormat = (typeof DATE_FORMATS)[number];
 export interface Leniency {
   /** How dates that are not ISO-8601 are written in the file. */
   dateFormat?: DateFormat;
+  /**
+   * Take a reader whose family name is blank or missing (a mononym, a company account), with
+   * the empty family name; the API refuses one (`--allow-blank-family-name`).
+   */
+  allowBlankFamilyName?: boolean;
+}
+
+/** Whether a family name as a file gives it is blank: missing, empty or white space alone. */
+function isBlankName(value: unknown): boolean {
+  return value == null || (typeof value === 'string' && value.trim() === '');
 }
 
 const TRUE = new Set(['true', 'yes', '1']);
@@ -87,6 +98,7 @@ export function undatedHint(value: unknown, format: DateFormat | undefined): str
 /** A record (as a file holds it, subscriptions listed) with every kindness above applied. */
 export function lenientRecord(record: Record<string, unknown>, leniency: Leniency): Record<string, unknown> {
   const read = { ...record };
+  if (leniency.allowBlankFamilyName && isBlankName(read.familyName)) read.familyName = '';
   if (isRecord(read.address)) {
     const country = readCountry(read.address.addressCountry);
     const address: Record<string, unknown> = { ...read.address };

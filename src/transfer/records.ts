@@ -38,21 +38,47 @@ function csvProblem(error: CsvError, header: readonly string[]): string {
   }
 }
 
+/**
+ * The line breaks in a row's cells: csv-parse counts every CR and LF there as a line of its own,
+ * so a CRLF inside a quoted cell (as a spreadsheet writes one) as two.
+ */
+function breaksIn(cells: readonly unknown[]): { counted: number; extra: number } {
+  let counted = 0;
+  let extra = 0;
+  for (const cell of cells) {
+    if (typeof cell !== 'string') continue;
+    counted += cell.match(/[\r\n]/g)?.length ?? 0;
+    extra += cell.match(/\r\n/g)?.length ?? 0;
+  }
+  return { counted, extra };
+}
+
 async function* csvRecords(path: string): AsyncGenerator<FileRecord> {
   let header: string[] = [];
   // Rows the parser skipped, in line order; reported where they stood among the records.
   const skipped: FileRecord[] = [];
   let bytes = 0;
-  // The last line the parser has read a record or a broken row to: a quote never closed is
-  // found only at the end of the file, and the row that opened it is the one after.
+  // The line the last record or broken row read ended on: a quote never closed is found only
+  // at the end of the file, and the row that opened it is the one after.
   let lastLine = 1;
+  // How many lines csv-parse has counted too many so far (a CRLF in a cell counts as two).
+  let overcounted = 0;
+  /** The line a row starts on, from the line csv-parse says it ends on and its cells. */
+  const startOf = (lines: number, cells: readonly unknown[]) => {
+    const { counted, extra } = breaksIn(cells);
+    const start = lines - overcounted - counted;
+    overcounted += extra;
+    lastLine = start + counted - extra;
+    return start;
+  };
   const parser = createReadStream(path).pipe(
     parseCsv({
       columns: (names: string[]) => (header = names),
-      on_record: (record: unknown, { lines }: { lines: number }) => {
-        lastLine = lines;
-        return record;
-      },
+      // Each record (given with its info) with the line it starts on, counted as it is read.
+      on_record: (read: { record: Record<string, string> }, { lines }: { lines: number }) => ({
+        ...read,
+        line: startOf(lines, Object.values(read.record)),
+      }),
       info: true,
       raw: true,
       bom: true,
@@ -60,9 +86,19 @@ async function* csvRecords(path: string): AsyncGenerator<FileRecord> {
       skip_records_with_error: true,
       on_skip: (error: CsvError | undefined, raw?: string) => {
         if (!error) return;
-        const line = error.code === 'CSV_QUOTE_NOT_CLOSED' ? lastLine + 1 : Number(error.lines);
-        lastLine = line;
         const cells = error.record as string[] | undefined;
+        let line: number;
+        if (error.code === 'CSV_QUOTE_NOT_CLOSED') line = lastLine + 1;
+        else if (
+          error.code === 'CSV_RECORD_INCONSISTENT_COLUMNS' ||
+          error.code === 'CSV_RECORD_INCONSISTENT_FIELDS_LENGTH'
+        ) {
+          line = startOf(Number(error.lines), cells ?? []);
+        } else {
+          // A quote out of place, found on the line it stands on, before the row has ended.
+          line = Number(error.lines) - overcounted;
+          lastLine = line;
+        }
         const named = cells?.[header.indexOf('email')];
         const email = named && EMAIL_LIKE.test(named) ? named : EMAIL_LIKE.exec(raw ?? '')?.[0];
         const problem = `the row: ${csvProblem(error, header)}`;
@@ -74,14 +110,15 @@ async function* csvRecords(path: string): AsyncGenerator<FileRecord> {
       },
     }),
   );
-  for await (const { record, info } of parser as AsyncIterable<{
+  for await (const { record, line, info } of parser as AsyncIterable<{
     record: Record<string, string>;
-    info: { lines: number; bytes: number };
+    line: number;
+    info: { bytes: number };
   }>) {
     bytes = info.bytes;
-    while (skipped[0] && skipped[0].line < info.lines) yield skipped.shift() as FileRecord;
+    while (skipped[0] && skipped[0].line < line) yield skipped.shift() as FileRecord;
     const { subscription, ...user } = unflatten(record) as Record<string, unknown> & { subscription?: object };
-    yield { line: info.lines, bytes, record: subscription ? { ...user, subscriptions: [subscription] } : user };
+    yield { line, bytes, record: subscription ? { ...user, subscriptions: [subscription] } : user };
   }
   yield* skipped;
 }

@@ -151,6 +151,30 @@ forEachStore((kind) => {
       }
     });
 
+    it('takes a blank family name only with --allow-blank-family-name, as its help says', async () => {
+      const empty = await openTestStore(kind);
+      const file = join(dir, `${kind}-mononyms.csv`);
+      const report = join(dir, `${kind}-mononyms.rejected`);
+      writeFileSync(file, 'email,givenName,familyName\r\ncher@example.com,Cher,\r\n');
+      try {
+        const refused = circulation(empty.databaseUrl, 'import', file, '--report', report);
+        assert.equal(refused.status, 1, refused.stderr);
+        assert.deepEqual(JSON.parse(readFileSync(report, 'utf8')).errors, ["familyName: can't be blank"]);
+        const taken = circulation(empty.databaseUrl, 'import', file, '--allow-blank-family-name', '--report', report);
+        assert.equal(taken.status, 0, taken.stderr + taken.stdout);
+        assert.match(taken.stdout, /^1 user created, 0 updated, 0 unchanged/);
+        const rows = await empty.sql('SELECT given_name, family_name FROM users');
+        assert.deepEqual(
+          rows.map((r) => ({ ...r })),
+          [{ given_name: 'Cher', family_name: '' }],
+        );
+        const help = circulation(empty.databaseUrl, 'import', '--help');
+        assert.match(help.stdout, /--allow-blank-family-name/);
+      } finally {
+        await empty.close();
+      }
+    });
+
     it('names an NDJSON field by its path in the record', async () => {
       const empty = await openTestStore(kind);
       const file = join(dir, `${kind}-paths.ndjson`);
@@ -361,8 +385,8 @@ forEachStore((kind) => {
       });
       after(() => seeded.close());
 
-      it('exports the print list for a date as a mail house needs it: name, address, product and copies, no contact details', () => {
-        // Today's start: the seed's subscriptions begin and end days away from now (see transfer/seed.ts).
+      it("exports the print list for a date as that date's run, in the columns a mail house needs: no contact details", async () => {
+        // Today's date: the seed's subscriptions begin and end days away from now (see transfer/seed.ts).
         const today = new Date().toISOString().slice(0, 10);
         const result = circulation(
           seeded.databaseUrl,
@@ -377,14 +401,32 @@ forEachStore((kind) => {
         assert.equal(result.status, 0, result.stderr);
         const rows = parseCsv(result.stdout, { columns: true }) as Record<string, string>[];
         assert.deepEqual(Object.keys(rows[0] ?? {}), PRINT_LIST_COLUMNS);
-        // The seed gives print now to even-numbered users but multiples of 5, a multiple of 4 by print-weekend.
-        const readers = numbers((n) => n % 2 === 0 && n % 5 !== 0);
-        assert.deepEqual(
-          rows.map((r) => `${r['address.streetAddress']} ${r.product} ${r.copies}`),
-          readers.map((c) => `${c.slice(2)} Main Street ${Number(c.slice(2)) % 4 === 0 ? 'print-weekend' : ''} 1`),
-        );
+        // The run of the date, as `export deliveries` reads it (print-weekend's readers on a weekend only).
+        const out = new PassThrough();
+        const written: Buffer[] = [];
+        out.on('data', (chunk: Buffer) => written.push(chunk));
+        await exportRun(seeded.store, out, { date: today, run: runOf(parseDate(today) as number, 'UTC') });
+        const run = parseCsv(Buffer.concat(written).toString('utf8'), { columns: true }) as Record<string, string>[];
+        const label = (r: Record<string, string>) => `${r.name}|${r['address.streetAddress']}|${r.product}|${r.copies}`;
+        assert.ok(run.length > 50);
+        assert.deepEqual(rows.map(label), run.map(label));
         assert.ok(rows.every((r) => r.name !== '' && r['address.addressLocality'] === 'Springfield'));
         assert.doesNotMatch(result.stdout, /@|\+1 217|C-\d/);
+        const print = ['export', '--format', 'csv', '--resource', 'print'];
+        for (const [args, message] of [
+          [['--on', `${today}T00:00:00+01:00`], /print run of a publication date/],
+          [['--on', today, '--email', 'example.com'], /--email does not narrow the print run/],
+          [
+            ['--on', today, '--columns', 'name,email'],
+            /--columns names email, which the print run of a date does not have/,
+          ],
+          [['--on', today, '--product', 'no-such-product'], /no product "no-such-product"/],
+        ] as const) {
+          const refused = circulation(seeded.databaseUrl, ...print, ...args);
+          assert.notEqual(refused.status, 0);
+          assert.match(refused.stderr, message);
+          assert.equal(refused.stdout, '');
+        }
       });
 
       it('exports the print run of a date as the run reads it, a row a delivery, and refuses a date that is none', async () => {

@@ -2,7 +2,8 @@
  * A single-node PostgreSQL database moved onto Citus: made and filled through the API on plain
  * PostgreSQL, restored on a coordinator as it was (pg_dump, psql), then `circulation migrate`
  * (the built command) lays it out. Every table ends up where the layout says, with the same
- * rows as on the single node: the same count and checksum, table by table.
+ * rows as on the single node: the same count and checksum, table by table. And a database laid
+ * out on Citus at an older migration, brought up to date there.
  */
 import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
@@ -10,8 +11,16 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { CITUS_LAYOUT, type CitusLayout } from '../../src/store/postgres/citus.js';
 import { toUserFields } from '../../src/domain/user.js';
-import { openPostgresStore } from '../../src/store/postgres/open.js';
-import { CITUS_URL, citusSkipReason, readerInEveryTable } from '../support/citus.js';
+import pg from 'pg';
+import { postgresMigrations } from '../../src/store/postgres/migrations.js';
+import { migratePostgres, openPostgresStore } from '../../src/store/postgres/open.js';
+import {
+  CITUS_URL,
+  citusSkipReason,
+  createCitusSchema,
+  readerInEveryTable,
+  type CitusSchema,
+} from '../support/citus.js';
 import { AUDIT, createSubscription, createUser, subscriptionDocument } from '../support/fixtures.js';
 import { dropSchemaOn, postgresSkipReason, statementOn, TEST_DATABASE_URL } from '../support/postgres.js';
 import { runCommand } from '../support/process.js';
@@ -164,6 +173,46 @@ describe('a single-node database moved onto Citus', { skip: citusSkipReason ?? p
       assert.deepEqual((await store.getUser(user.id))?.newsletters, ['daily']);
     } finally {
       await store.close();
+    }
+  });
+});
+
+describe('a Citus database at migration 31 brought up to date', { skip: citusSkipReason }, () => {
+  let schema: CitusSchema;
+  before(async () => {
+    schema = await createCitusSchema();
+  });
+  after(async () => {
+    await schema?.drop();
+  });
+
+  it('drops the check of a blank family name on the distributed users and every shard of it (migration 32)', async () => {
+    const pool = new pg.Pool({ connectionString: schema.url });
+    try {
+      const laidOut = await migratePostgres(pool, postgresMigrations.slice(0, 31));
+      assert.equal(laidOut, true, 'the database is on a coordinator, and laid out');
+      const insert = (email: string, familyName: string) =>
+        statementOn<{ id: string }>(
+          CITUS_URL as string,
+          `INSERT INTO users (email, email_lower, email_domain, family_name) VALUES ($1, $1, 'x.co', $2) RETURNING id`,
+          [email, familyName],
+          schema.name,
+        );
+      await assert.rejects(insert('blank@x.co', ''), /check constraint/);
+      const [kept] = await insert('kept@x.co', 'Kept');
+      await migratePostgres(pool, postgresMigrations);
+      // Readers land on shards by their ids: enough of them for every shard to take one.
+      for (let i = 0; i < 64; i += 1) await insert(`blank-${i}@x.co`, '');
+      const [counts] = await statementOn<{ blank: number; kept: string }>(
+        CITUS_URL as string,
+        `SELECT count(*) FILTER (WHERE family_name = '')::int AS blank,
+           max(family_name) FILTER (WHERE id = $1) AS kept FROM users`,
+        [kept!.id],
+        schema.name,
+      );
+      assert.deepEqual(counts, { blank: 64, kept: 'Kept' });
+    } finally {
+      await pool.end();
     }
   });
 });

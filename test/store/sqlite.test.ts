@@ -18,7 +18,7 @@ import { PAGE_READ_LIMIT, USER_COLUMNS, userPageIds } from '../../src/store/sql/
 import type { Store } from '../../src/store/port.js';
 import { sqliteMigrations } from '../../src/store/sqlite/migrations.js';
 import { migrate, openSqliteStore } from '../../src/store/sqlite/open.js';
-import { SIMILAR_NAMES_SQL, similarMatch } from '../../src/store/sqlite/users.js';
+import { fillUserCompactKeys, SIMILAR_NAMES_SQL, similarMatch } from '../../src/store/sqlite/users.js';
 import { AUDIT, subscriptionValues } from '../support/fixtures.js';
 import { storeContract } from './contract.js';
 
@@ -57,6 +57,17 @@ function insertUserSql(familyName: string, email = 'raw@example.com'): [string, 
     'INSERT INTO users (email, email_lower, email_domain, family_name) VALUES (?, ?, ?, ?)',
     [email, email.toLowerCase(), email.slice(email.indexOf('@') + 1), familyName],
   ];
+}
+
+/** The emails of the users a search for `q` finds (with the names one typo away, when `similar`). */
+async function emailsFound(store: Store, q: string, similar = false): Promise<string[]> {
+  const search = searchRange(q);
+  const page = await store.listUsers({
+    search: similar ? search : { ...search!, similar: undefined },
+    offset: 0,
+    limit: 10,
+  });
+  return page.users.map((u) => u.email);
 }
 
 const LATEST_VERSION = sqliteMigrations.at(-1)!.version;
@@ -183,19 +194,10 @@ describe('SQLite migrations', () => {
     });
     const store = openSqliteStore({ path });
     try {
-      const ids = async (q: string, similar = false) => {
-        const search = searchRange(q);
-        const page = await store.listUsers({
-          search: similar ? search : { ...search!, similar: undefined },
-          offset: 0,
-          limit: 10,
-        });
-        return page.users.map((u) => u.email);
-      };
-      assert.deepEqual(await ids('odegaard'), ['a@old.example']);
-      assert.deepEqual(await ids('obrien'), ['b@old.example']);
-      assert.deepEqual(await ids('jeanluc'), ['b@old.example']);
-      assert.deepEqual(await ids('odegard', true), ['a@old.example']);
+      assert.deepEqual(await emailsFound(store, 'odegaard'), ['a@old.example']);
+      assert.deepEqual(await emailsFound(store, 'obrien'), ['b@old.example']);
+      assert.deepEqual(await emailsFound(store, 'jeanluc'), ['b@old.example']);
+      assert.deepEqual(await emailsFound(store, 'odegard', true), ['a@old.example']);
     } finally {
       await store.close();
     }
@@ -253,6 +255,155 @@ describe('SQLite migrations', () => {
     } finally {
       await store.close();
     }
+  });
+
+  describe('rebuilding users without the check of a blank family name (migration 32)', () => {
+    /** Everything of the schema but the users table's own statement, which alone changes. */
+    const schemaBesideUsers = (db: Database.Database) =>
+      db.prepare("SELECT type, name, tbl_name, sql FROM sqlite_master WHERE name <> 'users' ORDER BY type, name").all();
+    /** Each table's rows, in one order (the names' trigram index by the ids it is keyed by). */
+    const rowsOf = (db: Database.Database) =>
+      Object.fromEntries(
+        [
+          'users',
+          'subscriptions',
+          'user_newsletters',
+          'newsletter_consents',
+          'holds',
+          'password_reset_tokens',
+          'users_names',
+        ].map((table) => [
+          table,
+          db.prepare(`SELECT ${table === 'users_names' ? 'rowid, names' : '*'} FROM ${table} ORDER BY 1, 2`).all(),
+        ]),
+      );
+    const read = (path: string) =>
+      withRawDatabase(path, (db) => ({
+        schema: schemaBesideUsers(db),
+        columns: db.prepare('PRAGMA table_xinfo(users)').all(),
+        indexes: db.prepare("SELECT name, sql FROM sqlite_master WHERE tbl_name = 'users' AND type <> 'table'").all(),
+        references: db
+          .prepare(
+            `SELECT m.name, f."from", f."to", f.on_delete FROM sqlite_master m, pragma_foreign_key_list(m.name) f
+             WHERE f."table" = 'users' ORDER BY m.name`,
+          )
+          .all(),
+        sequence: db.prepare("SELECT seq FROM sqlite_sequence WHERE name = 'users'").get(),
+        rows: rowsOf(db),
+      }));
+
+    let path: string;
+    let atVersion31: ReturnType<typeof read>;
+    let store: Store;
+    before(async () => {
+      path = freshDatabasePath();
+      withRawDatabase(path, (db) => {
+        migrate(db, sqliteMigrations.slice(0, 31));
+        const insert = db.prepare(
+          `INSERT INTO users (email, email_lower, email_domain, family_name, given_name, demographics)
+           VALUES (?, lower(?), 'old.example', ?, ?, ?)`,
+        );
+        insert.run('Ann@old.example', 'Ann@old.example', 'Ødegaard', 'Martin', '{"recommendations":["a"]}');
+        insert.run('bo@old.example', 'bo@old.example', "O'Brien", 'Jean-Luc', null);
+        insert.run('gone@old.example', 'gone@old.example', 'Gone', null, null);
+        // The last id given was erased: AUTOINCREMENT never gives it again.
+        db.prepare("DELETE FROM users WHERE email = 'gone@old.example'").run();
+        fillUserCompactKeys(db);
+        db.prepare("INSERT INTO newsletters (id, name) VALUES ('daily', 'Daily')").run();
+        db.prepare("INSERT INTO user_newsletters (user_id, newsletter_id) VALUES (1, 'daily'), (2, 'daily')").run();
+        db.prepare(
+          `INSERT INTO newsletter_consents (user_id, newsletter_id, state, source, changed_at)
+           VALUES (1, 'daily', 'subscribed', 'api', 0)`,
+        ).run();
+        const subscribe = db.prepare(
+          'INSERT INTO subscriptions (user_id, date_started, trial, resource) VALUES (?, 0, 0, ?)',
+        );
+        subscribe.run(1, 'print');
+        subscribe.run(2, 'online');
+        db.prepare(
+          `INSERT INTO holds (user_id, subscription_id, start_date, end_date, compensation, deliveries_missed)
+           VALUES (1, 1, 20000, 20001, 'extend', 2)`,
+        ).run();
+        db.prepare(
+          "INSERT INTO password_reset_tokens (user_id, token_hash, created_at, expires_at) VALUES (1, x'00', 0, 1)",
+        ).run();
+      });
+      atVersion31 = read(path);
+      store = openSqliteStore({ path, longReadsOffLoop: false });
+    });
+    after(() => store?.close());
+
+    it('keeps every row of users and of the tables that refer to it, and the ids still to come', () => {
+      const now = read(path);
+      assert.deepEqual(now.rows, atVersion31.rows);
+      assert.deepEqual(now.sequence, { seq: 3 });
+    });
+
+    it('keeps every column, index, trigger and reference to users as they were', () => {
+      const now = read(path);
+      assert.deepEqual(now.columns, atVersion31.columns);
+      assert.deepEqual(now.indexes, atVersion31.indexes);
+      assert.deepEqual(now.references, atVersion31.references);
+      assert.deepEqual(now.schema, atVersion31.schema);
+      assert.equal(now.indexes.length, 10, 'seven indexes and three triggers');
+    });
+
+    it('leaves a file whose references and pages hold, with foreign keys enforced again', () => {
+      withRawDatabase(path, (db) => {
+        assert.deepEqual(db.pragma('foreign_key_check'), []);
+        assert.deepEqual(db.pragma('integrity_check'), [{ integrity_check: 'ok' }]);
+        const sql = (db.prepare("SELECT sql FROM sqlite_master WHERE name = 'users'").get() as { sql: string }).sql;
+        assert.doesNotMatch(sql, /trim\(family_name\)/);
+        assert.match(sql, /family_name TEXT NOT NULL,/);
+      });
+      assert.equal(
+        withRawDatabase(path, (db) => db.pragma('foreign_keys', { simple: true })),
+        1,
+        'the connection the store migrated on enforces them again',
+      );
+    });
+
+    it('finds the readers there were by their names, and by a name one typo away', async () => {
+      assert.deepEqual(await emailsFound(store, 'odegaard'), ['Ann@old.example']);
+      assert.deepEqual(await emailsFound(store, 'obrien'), ['bo@old.example']);
+      assert.deepEqual(await emailsFound(store, 'jeanluc'), ['bo@old.example']);
+      assert.deepEqual(await emailsFound(store, 'odegard', true), ['Ann@old.example']);
+    });
+
+    it("erases a reader's subscriptions, holds and newsletters with them, and gives the next reader a new id", async () => {
+      assert.equal(await store.deleteUser('2', AUDIT), true);
+      const created = await store.createUser(
+        { email: 'new@example.com', passwordHash: null, fields: { familyName: '' }, newsletters: [] },
+        AUDIT,
+      );
+      assert.equal(created.id, '4');
+      assert.equal(created.fields.familyName, '');
+      withRawDatabase(path, (db) => {
+        const count = (sql: string) => (db.prepare(sql).get() as { n: number }).n;
+        assert.equal(count('SELECT count(*) AS n FROM subscriptions WHERE user_id = 2'), 0);
+        assert.equal(count('SELECT count(*) AS n FROM user_newsletters WHERE user_id = 2'), 0);
+        assert.equal(count('SELECT count(*) AS n FROM users_names WHERE rowid = 2'), 0);
+        assert.equal(count('SELECT count(*) AS n FROM subscriptions WHERE user_id = 1'), 1);
+        assert.equal(count('SELECT count(*) AS n FROM holds WHERE user_id = 1'), 1);
+      });
+    });
+
+    it('turns foreign keys off only while it rebuilds, on a connection that had them on', () => {
+      const db = new Database(':memory:');
+      try {
+        db.pragma('foreign_keys = ON');
+        migrate(db, sqliteMigrations.slice(0, 31));
+        migrate(db, sqliteMigrations);
+        assert.equal(db.pragma('foreign_keys', { simple: true }), 1);
+        const off = new Database(':memory:');
+        off.pragma('foreign_keys = OFF');
+        migrate(off, sqliteMigrations);
+        assert.equal(off.pragma('foreign_keys', { simple: true }), 0);
+        off.close();
+      } finally {
+        db.close();
+      }
+    });
   });
 
   it('are not run again when an up-to-date file is opened', async () => {
@@ -394,11 +545,13 @@ describe('SQLite schema', () => {
     }
   });
 
-  it('refuses a user with a blank family_name', async () => {
+  it('takes a user with a blank family_name, which only the API refuses (migration 32)', async () => {
     const path = await migratedDatabasePath();
     withRawDatabase(path, (db) => {
-      const [sql, params] = insertUserSql('   ');
-      assert.throws(() => db.prepare(sql).run(...params), { code: 'SQLITE_CONSTRAINT_CHECK' });
+      const [sql, params] = insertUserSql('');
+      assert.equal(db.prepare(sql).run(...params).changes, 1);
+      const [nullSql, nullParams] = insertUserSql(null as unknown as string, 'null@example.com');
+      assert.throws(() => db.prepare(nullSql).run(...nullParams), { code: 'SQLITE_CONSTRAINT_NOTNULL' });
     });
   });
 

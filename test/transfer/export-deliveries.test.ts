@@ -1,17 +1,26 @@
 /**
  * The print run of a date as a mail house's CSV (`circulation export deliveries`): a row for each
  * delivery GET /deliveries answers, in the same order, with the name for its label, the address
- * in force that date and its copies; narrowed as the API narrows it, across pages.
+ * in force that date and its copies; narrowed as the API narrows it, across pages. And the print
+ * list of a date (`circulation export --resource print --on`), which is that run in its columns.
  */
 import assert from 'node:assert/strict';
 import { PassThrough } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { parse } from 'csv-parse/sync';
-import { runOf } from '../../src/domain/delivery.js';
+import { ADDRESS_FIELDS, runOf } from '../../src/domain/delivery.js';
 import { parseDate } from '../../src/domain/publication.js';
-import { exportRun, RUN_COLUMNS, type RunExportOptions } from '../../src/transfer/export-deliveries.js';
+import { PRINT_LIST_COLUMNS } from '../../src/transfer/columns.js';
+import {
+  exportPrintRun,
+  exportRun,
+  PRINT_RUN_COLUMNS,
+  RUN_COLUMNS,
+  type PrintRunExportOptions,
+  type RunExportOptions,
+} from '../../src/transfer/export-deliveries.js';
 import { createUser } from '../support/fixtures.js';
-import { createPrintProduct, createPrintSubscription, dateIn } from '../support/print.js';
+import { createPrintProduct, createPrintSubscription, dateIn, daysAfter, nextWeekday } from '../support/print.js';
 import { startService, type Service } from '../support/service.js';
 import { forEachStore } from '../support/stores.js';
 
@@ -142,6 +151,129 @@ forEachStore((kind) => {
     it('writes the header alone for a run of no delivery', async () => {
       const far = dateIn(365 * 100);
       assert.deepEqual(await exported(service, { date: far, run: runOf(parseDate(far) as number, 'UTC') }), []);
+    });
+  });
+});
+
+/** The CSV exportPrintRun writes for the run of `on`, as rows of cells by column. */
+async function printList(
+  service: Service,
+  on: string,
+  options: Partial<PrintRunExportOptions> = {},
+): Promise<{ header: string; rows: Record<string, string>[] }> {
+  const out = new PassThrough();
+  const chunks: Buffer[] = [];
+  out.on('data', (chunk: Buffer) => chunks.push(chunk));
+  await exportPrintRun(service.store, out, { run: runOf(parseDate(on) as number, 'UTC'), ...options });
+  const text = Buffer.concat(chunks).toString('utf8');
+  return { header: text.split('\n')[0] as string, rows: parse(text, { columns: true }) };
+}
+
+forEachStore((kind) => {
+  describe('the print list of a publication date', () => {
+    const monday = nextWeekday(0, 30);
+    const sunday = daysAfter(monday, 6);
+    let service: Service;
+    let paper: string;
+    let sundays: string;
+    const users: Record<string, string> = {};
+    const subscriptions: Record<string, string> = {};
+    before(async () => {
+      service = await startService(kind);
+      paper = await createPrintProduct(service.client);
+      sundays = await createPrintProduct(service.client, { deliveryDays: ['sunday'] });
+      for (const [who, product] of [
+        ['Home', paper],
+        ['Moved', paper],
+        ['Held', paper],
+        ['Sundays', sundays],
+      ] as const) {
+        users[who] = await createUser(service.client, {
+          givenName: 'Ada',
+          familyName: who,
+          email: `${who.toLowerCase()}@print.example`,
+          telephone: '+44 20 7946 0000',
+          internalNotes: 'never on a label',
+          address: { streetAddress: `1 ${who} Street`, postalCode: 'EC1', addressCountry: 'GB' },
+        });
+        subscriptions[who] = await createPrintSubscription(service.client, users[who]!, {}, product);
+      }
+      const moved = await service.client.post(`/users/${users.Moved}/temporary-addresses`, {
+        data: {
+          type: 'temporary-addresses',
+          attributes: {
+            startDate: daysAfter(monday, -1),
+            endDate: daysAfter(monday, 1),
+            address: { streetAddress: '1 Beach Road', postalCode: 'TR1', addressCountry: 'GB' },
+          },
+        },
+      });
+      assert.equal(moved.status, 201, moved.text);
+      const held = await service.client.post(`/users/${users.Held}/subscriptions/${subscriptions.Held}/holds`, {
+        data: { type: 'holds', attributes: { startDate: monday, endDate: daysAfter(monday, 2) } },
+      });
+      assert.equal(held.status, 201, held.text);
+      await createUser(service.client, { familyName: 'Online' });
+    });
+    after(() => service.close());
+
+    it("is that date's run in the print list's columns: a held reader left out, a temporary address in place of home", async () => {
+      const { header, rows } = await printList(service, monday);
+      assert.equal(header, PRINT_LIST_COLUMNS.join(','));
+      assert.deepEqual(
+        rows.map((row) => [row.name, row['address.streetAddress'], row['address.postalCode'], row.product, row.copies]),
+        [
+          ['Ada Home', '1 Home Street', 'EC1', paper, '1'],
+          ['Ada Moved', '1 Beach Road', 'TR1', paper, '1'],
+        ],
+      );
+    });
+
+    it('has the readers and addresses the run of that date has, row for row', async () => {
+      for (const on of [monday, sunday, daysAfter(monday, 3)]) {
+        const run = await exported(service, { date: on, run: runOf(parseDate(on) as number, 'UTC') });
+        const list = (
+          await printList(service, on, {
+            columns: ['id', 'name', ...ADDRESS_FIELDS.map((f) => `address.${f}`), 'product', 'copies'],
+          })
+        ).rows;
+        const address = (row: Record<string, string>) => ADDRESS_FIELDS.map((f) => row[`address.${f}`]);
+        assert.deepEqual(
+          list.map((row) => [row.id, row.name, ...address(row), row.product, row.copies]),
+          run.map((row) => [row.user, row.name, ...address(row), row.product, row.copies]),
+          on,
+        );
+      }
+    });
+
+    it('gives nobody of a product on a day it is not delivered, and its readers on a day it is', async () => {
+      assert.deepEqual((await printList(service, monday, { product: sundays })).rows, []);
+      assert.deepEqual(
+        (await printList(service, sunday, { product: sundays })).rows.map((row) => row.name),
+        ['Ada Sundays'],
+      );
+      // The held reader is back once the hold is over.
+      assert.deepEqual(
+        (await printList(service, sunday)).rows.map((row) => row.name),
+        ['Ada Home', 'Ada Moved', 'Ada Held', 'Ada Sundays'],
+      );
+    });
+
+    it('writes the columns asked for, in their order, and never an email, telephone number or note', async () => {
+      const { header, rows } = await printList(service, monday, {
+        columns: ['copies', 'familyName', 'address.postalCode', 'id'],
+        csvFor: 'machines',
+      });
+      assert.equal(header, 'copies,familyName,address.postalCode,id');
+      assert.deepEqual(
+        rows.map((row) => Object.values(row)),
+        [
+          ['1', 'Home', 'EC1', users.Home],
+          ['1', 'Moved', 'TR1', users.Moved],
+        ],
+      );
+      const all = await printList(service, sunday, { columns: PRINT_RUN_COLUMNS });
+      assert.doesNotMatch(JSON.stringify(all.rows), /@|\+44|never on a label/);
     });
   });
 });

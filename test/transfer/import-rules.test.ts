@@ -61,6 +61,20 @@ describe('checking an import record', () => {
     );
   });
 
+  it('takes a missing, empty or spaces-only family name as the empty one only when told, and refuses anything else of it still', () => {
+    for (const familyName of [undefined, '', '   ']) {
+      const record = { email: 'ann@example.com', ...(familyName === undefined ? {} : { familyName }) };
+      assert.deepEqual(checkRecord(record, {}).problems, [{ pointer: '/familyName', detail: "can't be blank" }]);
+      const taken = checkRecord(record, { allowBlankFamilyName: true });
+      assert.deepEqual([taken.reader?.attributes.familyName, taken.problems], ['', []]);
+    }
+    const long = checkRecord({ email: 'ann@example.com', familyName: 'x'.repeat(101) }, { allowBlankFamilyName: true });
+    assert.deepEqual(
+      long.problems.map((p) => p.pointer),
+      ['/familyName'],
+    );
+  });
+
   it("refuses a site licence's terms on a subscription of no site licence, and a range it may not hold, that subscription alone", () => {
     const checked = checkRecord(
       {

@@ -70,6 +70,38 @@ describe('reading import files', () => {
     );
   });
 
+  it('numbers each row by the line it starts on, after cells holding a CRLF or an LF', async () => {
+    const records = await read(
+      'email,familyName,x\r\n' +
+        'a@example.com,"Two\r\nlines",1\r\n' +
+        '\r\n' +
+        'b@example.com,"Three\nshort\nlines",1\r\n' +
+        'c@example.com,C\r\n' +
+        'd@example.com,D,1\r\n' +
+        'e@example.com,"Open\r\n',
+      'csv',
+    );
+    assert.deepEqual(summary(records), [
+      [2, 'a@example.com'],
+      [5, 'b@example.com'],
+      [8, 'c@example.com', 'the row: has 2 cells where the header has 3'],
+      [9, 'd@example.com'],
+      [10, 'e@example.com', 'the row: opens a quote that is never closed: the rest of the file is inside it'],
+    ]);
+  });
+
+  it('numbers a broken row whose own cells hold line breaks by the line it starts on', async () => {
+    const records = await read(
+      'email,familyName,x\r\na@example.com,"Two\r\nlines"\r\nb@example.com,"One\nmore",1,2\r\nc@example.com,C,1\r\n',
+      'csv',
+    );
+    assert.deepEqual(summary(records), [
+      [2, 'a@example.com', 'the row: has 2 cells where the header has 3'],
+      [4, 'b@example.com', 'the row: has 4 cells where the header has 3'],
+      [6, 'c@example.com'],
+    ]);
+  });
+
   it('answers a quote never closed as a broken row at the line it opened on', async () => {
     const records = await read('email,familyName\na@example.com,A\nb@example.com,"Open\nc@example.com,C\n', 'csv');
     assert.deepEqual(summary(records), [

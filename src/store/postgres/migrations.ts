@@ -748,6 +748,16 @@ export const postgresMigrations: readonly PostgresMigration[] = [
     `,
   },
   {
+    version: 32,
+    name: 'a blank family name may be imported',
+    sql: `
+      -- Whether a family name may be blank is the interface's rule, kept by the API; an import
+      -- may take one (--allow-blank-family-name). The CHECK of migration 1, by the name PostgreSQL
+      -- gave it; on Citus the drop reaches every shard of users.
+      ALTER TABLE users DROP CONSTRAINT users_family_name_check;
+    `,
+  },
+  {
     version: 35,
     name: 'privacy requests',
     sql: `

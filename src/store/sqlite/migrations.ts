@@ -6,7 +6,15 @@ import type Database from 'better-sqlite3';
 import type { FillingMigration } from '../sql/migrations.js';
 import { fillUserCompactKeys, fillUserSearchKeys } from './users.js';
 
-export type SqliteMigration = FillingMigration<Database.Database, void>;
+export type SqliteMigration = FillingMigration<Database.Database, void> & {
+  /**
+   * The migration rebuilds a table others refer to (SQLite's way to drop a constraint: a new
+   * table, the rows copied, the old one dropped, the new one renamed). Foreign keys are then off
+   * while it runs, as SQLite's procedure requires (with them on, dropping the old table would
+   * delete every row that refers to it, by their ON DELETE CASCADE), and checked before it commits.
+   */
+  rebuildsTables?: true;
+};
 
 export const sqliteMigrations: readonly SqliteMigration[] = [
   {
@@ -766,6 +774,92 @@ export const sqliteMigrations: readonly SqliteMigration[] = [
         PRIMARY KEY (domain, user_id, subscription_id)
       ) WITHOUT ROWID;
       CREATE INDEX site_domains_subscription ON site_domains (user_id, subscription_id);
+    `,
+  },
+  {
+    version: 32,
+    name: 'a blank family name may be imported',
+    rebuildsTables: true,
+    sql: `
+      -- Whether a family name may be blank is the interface's rule, kept by the API; an import
+      -- may take one (--allow-blank-family-name). SQLite drops a CHECK only by rebuilding the table
+      -- (its 12-step procedure; foreign keys are off meanwhile, see rebuildsTables): every column
+      -- as it was, in its order, with its type, NOT NULL, default and the other CHECK; the rows
+      -- with their ids; AUTOINCREMENT's high-water mark, so that no id is given twice; then the
+      -- indexes and the search triggers as migrations 1, 20 and 25 made them. Every table that
+      -- refers to users names it, and so refers to the new table once it is renamed; the names'
+      -- trigram index (users_names) is keyed by the ids, which are kept.
+      CREATE TABLE users_rebuilt (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        email TEXT NOT NULL,
+        email_lower TEXT NOT NULL,
+        email_domain TEXT NOT NULL,
+        password_hash TEXT,
+        family_name TEXT NOT NULL,
+        honorific_prefix TEXT,
+        given_name TEXT,
+        additional_name TEXT,
+        honorific_suffix TEXT,
+        address_street_address TEXT,
+        address_unit_number TEXT,
+        address_address_locality TEXT,
+        address_address_region TEXT,
+        address_address_country TEXT,
+        address_postal_code TEXT,
+        circulation_number TEXT,
+        internal_notes TEXT,
+        job_title TEXT,
+        works_for_legal_name TEXT,
+        works_for_telephone TEXT,
+        telephone TEXT,
+        cell_number TEXT,
+        fax_number TEXT,
+        demographics TEXT CHECK (demographics IS NULL OR json_valid(demographics)),
+        created_at INTEGER NOT NULL DEFAULT (unixepoch()),
+        updated_at INTEGER NOT NULL DEFAULT (unixepoch()),
+        version INTEGER NOT NULL DEFAULT 1,
+        last_sign_in_at INTEGER,
+        family_key TEXT,
+        given_key TEXT,
+        family_compact TEXT,
+        given_compact TEXT
+      );
+      INSERT INTO users_rebuilt SELECT
+        id, email, email_lower, email_domain, password_hash, family_name, honorific_prefix, given_name,
+        additional_name, honorific_suffix, address_street_address, address_unit_number,
+        address_address_locality, address_address_region, address_address_country, address_postal_code,
+        circulation_number, internal_notes, job_title, works_for_legal_name, works_for_telephone, telephone,
+        cell_number, fax_number, demographics, created_at, updated_at, version, last_sign_in_at, family_key,
+        given_key, family_compact, given_compact
+      FROM users ORDER BY id;
+      DELETE FROM sqlite_sequence WHERE name = 'users_rebuilt';
+      INSERT INTO sqlite_sequence (name, seq) SELECT 'users_rebuilt', seq FROM sqlite_sequence WHERE name = 'users';
+      DROP TABLE users;
+      ALTER TABLE users_rebuilt RENAME TO users;
+
+      CREATE UNIQUE INDEX users_email_lower ON users (email_lower);
+      CREATE INDEX users_email_domain ON users (email_domain, id);
+      CREATE INDEX users_circulation_number ON users (circulation_number, id);
+      CREATE INDEX users_family_key ON users (family_key, id);
+      CREATE INDEX users_given_key ON users (given_key, id);
+      CREATE INDEX users_family_compact ON users (family_compact, id) WHERE family_compact IS NOT NULL;
+      CREATE INDEX users_given_compact ON users (given_compact, id) WHERE given_compact IS NOT NULL;
+
+      CREATE TRIGGER users_names_insert AFTER INSERT ON users BEGIN
+        INSERT INTO users_names (rowid, names) VALUES (new.id, '^^' || coalesce(new.family_compact, new.family_key, '') || '$$ ^^' ||
+          coalesce(new.given_compact, new.given_key, '') || '$$');
+      END;
+      CREATE TRIGGER users_names_update AFTER UPDATE OF family_key, given_key, family_compact, given_compact ON users
+        WHEN old.family_key IS NOT new.family_key OR old.given_key IS NOT new.given_key
+          OR old.family_compact IS NOT new.family_compact OR old.given_compact IS NOT new.given_compact
+      BEGIN
+        DELETE FROM users_names WHERE rowid = old.id;
+        INSERT INTO users_names (rowid, names) VALUES (new.id, '^^' || coalesce(new.family_compact, new.family_key, '') || '$$ ^^' ||
+          coalesce(new.given_compact, new.given_key, '') || '$$');
+      END;
+      CREATE TRIGGER users_names_delete AFTER DELETE ON users BEGIN
+        DELETE FROM users_names WHERE rowid = old.id;
+      END;
     `,
   },
   {

@@ -140,16 +140,36 @@ function hasSchema(db: Database.Database): boolean {
   );
 }
 
-/** Applies the migrations the file lacks, in one transaction; refuses a newer schema. */
+/**
+ * Applies the migrations the file lacks, in one transaction; refuses a newer schema. When one of
+ * them rebuilds a table (`rebuildsTables`), foreign keys are off while they run (a pragma that
+ * only takes effect outside a transaction), every reference is checked before the transaction
+ * commits, and they are then as they were.
+ */
 export function migrate(db: Database.Database, migrations: readonly SqliteMigration[]): void {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at INTEGER NOT NULL DEFAULT (unixepoch()))`);
-  db.transaction(() => {
-    const applied = db.prepare('SELECT max(version) AS v FROM schema_migrations').get() as { v: number | null };
-    for (const m of pendingMigrations(applied.v ?? 0, migrations)) {
-      db.exec(m.sql);
-      m.fill?.(db);
-      db.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)').run(m.version, m.name);
-    }
-  }).immediate();
+  const appliedVersion = () =>
+    (db.prepare('SELECT max(version) AS v FROM schema_migrations').get() as { v: number | null }).v ?? 0;
+  const rebuilds = pendingMigrations(appliedVersion(), migrations).some((m) => m.rebuildsTables);
+  const foreignKeys = db.pragma('foreign_keys', { simple: true }) === 1;
+  if (rebuilds && foreignKeys) db.pragma('foreign_keys = OFF');
+  try {
+    db.transaction(() => {
+      for (const m of pendingMigrations(appliedVersion(), migrations)) {
+        db.exec(m.sql);
+        m.fill?.(db);
+        db.prepare('INSERT INTO schema_migrations (version, name) VALUES (?, ?)').run(m.version, m.name);
+      }
+      if (rebuilds) {
+        const broken = db.pragma('foreign_key_check') as { table: string; parent: string }[];
+        if (broken.length > 0) {
+          const { table, parent } = broken[0] as { table: string; parent: string };
+          throw new Error(`migrating left ${broken.length} rows of ${table} referring to no row of ${parent}`);
+        }
+      }
+    }).immediate();
+  } finally {
+    if (rebuilds && foreignKeys) db.pragma('foreign_keys = ON');
+  }
 }
