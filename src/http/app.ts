@@ -4,6 +4,7 @@
  */
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { DEFAULT_READER_SETTINGS, type ReaderSettings } from '../readers/settings.js';
+import { fastifyTrustProxy, type TrustProxy } from '../domain/client-network.js';
 import type { AllowedNetworks } from '../domain/webhooks.js';
 import { DEFAULT_MAIL_RETRY, type MailRetryPolicy } from '../mail/delivery.js';
 import type { Mailer } from '../mail/port.js';
@@ -51,7 +52,8 @@ import { webhookRoutes } from './routes/webhooks.js';
 export interface AppOptions {
   store: Store;
   publicUrl?: string | undefined;
-  trustProxy?: boolean;
+  /** TRUST_PROXY: which proxies' X-Forwarded-* to believe. */
+  trustProxy?: TrustProxy;
   /** The largest request body taken (BODY_LIMIT_BYTES); larger is a 413. */
   bodyLimitBytes?: number;
   logger?: FastifyServerOptions['logger'];
@@ -101,7 +103,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const bodyLimitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const app = Fastify({
     logger: options.logger ?? false,
-    trustProxy: options.trustProxy ?? false,
+    trustProxy: fastifyTrustProxy(options.trustProxy ?? false),
     bodyLimit: bodyLimitBytes,
     genReqId: requestIdOf,
     requestIdHeader: false,
