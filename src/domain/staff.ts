@@ -13,8 +13,8 @@ export const ROLES = ['agent', 'supervisor', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 
 /**
- * An agent reads and changes readers and their subscriptions (and issues their password reset
- * tokens); a supervisor also changes products and newsletters; an admin also manages API
+ * An agent reads and changes readers and their subscriptions (and has their password reset links
+ * mailed to them, never shown: domain/password-reset.ts); a supervisor also changes products and newsletters; an admin also manages API
  * credentials, webhooks, the audit trail and staff.
  */
 export const ROLE_SCOPES: Record<Role, readonly Scope[]> = {

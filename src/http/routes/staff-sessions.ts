@@ -14,7 +14,8 @@ import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { clientNetwork } from '../../domain/client-network.js';
 import { nowInSeconds } from '../../domain/dates.js';
-import { STAFF, type StaffMember } from '../../domain/staff.js';
+import { mayBeShownResetToken } from '../../domain/password-reset.js';
+import { ROLE_SCOPES, STAFF, type StaffMember } from '../../domain/staff.js';
 import { Email } from '../../domain/user.js';
 import { notBeforeFloor } from '../../domain/password.js';
 import type { ReaderSettings } from '../../readers/settings.js';
@@ -69,6 +70,11 @@ const StaffSessionDocument = Type.Object({
         description:
           "true: a token issued in the answer comes with meta.resetUrl, the link to the publisher's reset page.",
       }),
+      resetTokensShown: Type.Boolean({
+        description:
+          "true: this session's staff member may be shown a reader's reset token (and link) in the answer of " +
+          'POST /users/{id}/password-reset-tokens, an admin; agents and supervisors have resets mailed (mail), or make none.',
+      }),
     },
     { description: 'What the service is set up to do, for the console to offer.' },
   ),
@@ -92,7 +98,7 @@ export const staffSessionRoutes: FastifyPluginAsyncTypebox<
       relationships: { staff: { data: { type: STAFF, id: member.id } } },
     },
     included: [renderStaff(baseUrl(request), member)],
-    meta: offers,
+    meta: { ...offers, resetTokensShown: mayBeShownResetToken(ROLE_SCOPES[member.role], offers.mail) },
   });
 
   /** The session id of the request's cookie: the auth plugin has already found it live. */
