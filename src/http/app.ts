@@ -12,6 +12,7 @@ import { DEFAULT_MAIL_TEMPLATES, type MailTemplates } from '../mail/templates.js
 import type { ServiceKeys } from '../keys/service-keys.js';
 import { sessionCookieName } from '../staff/cookie.js';
 import { DEFAULT_CONSOLE_SETTINGS } from '../staff/sessions.js';
+import type { SignInBudget } from '../staff/sign-in-budget.js';
 import type { Store } from '../store/port.js';
 import { DEFAULT_PRINT_SETTINGS, type PrintSettings } from '../domain/print.js';
 import { baseUrlOf } from './jsonapi/links.js';
@@ -84,6 +85,8 @@ export interface AppOptions {
   print?: PrintSettings;
   /** Where the built console is (dist/console by default; tests build one of their own). */
   consoleDirectory?: string;
+  /** The console sign-ins checked at once (staff/sign-in-budget.ts); a new one when left out (tests hold places in theirs). */
+  staffSignInBudget?: SignInBudget;
   /** How long an idempotency key is kept (IDEMPOTENCY_RETENTION_HOURS); 24 by default. */
   idempotencyHours?: number;
   /**
@@ -188,6 +191,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     readers,
     console: consoleSettings,
     offers: { mail: mail !== undefined, passwordResetLinks: readers.resetPage !== undefined },
+    deviceKey: options.keys.device,
+    budget: options.staffSignInBudget,
   });
   await app.register(consoleRoutes, { directory: options.consoleDirectory });
   await app.ready();

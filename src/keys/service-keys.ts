@@ -1,7 +1,8 @@
 /**
  * The service key, and the keys derived from it for every keyed hash the service keeps: the
- * webhook key (what each webhook's signing secret is derived from) and the fingerprint key
- * (what the fingerprints of idempotent requests are keyed with). None of them is ever in the
+ * webhook key (what each webhook's signing secret is derived from), the fingerprint key (what
+ * the fingerprints of idempotent requests are keyed with) and the device key (what the console's
+ * known-device cookies are signed with). None of them is ever in the
  * database, so a copy of the database alone signs nothing and confirms no guess.
  *
  * Where the service key comes from, the first that applies:
@@ -30,6 +31,8 @@ export interface ServiceKeys {
   webhook: Buffer | undefined;
   /** What request fingerprints are keyed with; undefined without a service key. */
   fingerprint: Buffer | undefined;
+  /** What the console's known-device cookies are signed with (staff/devices.ts); undefined without a service key. */
+  device: Buffer | undefined;
 }
 
 export interface KeySettings {
@@ -41,10 +44,11 @@ export interface KeySettings {
 
 export function serviceKeysOf(settings: KeySettings, database: DatabaseConfig): ServiceKeys {
   const root = serviceKey(settings, database);
-  if (!root) return { webhook: undefined, fingerprint: undefined };
+  if (!root) return { webhook: undefined, fingerprint: undefined, device: undefined };
   return {
     webhook: settings.webhookKey === undefined ? root : Buffer.from(settings.webhookKey, 'utf8'),
     fingerprint: derivedKey(root, 'circulation request fingerprints'),
+    device: derivedKey(root, 'circulation console known devices'),
   };
 }
 

@@ -48,6 +48,7 @@ describe('the service keys', () => {
     assert.deepEqual(serviceKeysOf({ serviceKey: undefined, webhookKey: undefined }, POSTGRES), {
       webhook: undefined,
       fingerprint: undefined,
+      device: undefined,
     });
   });
 
@@ -58,6 +59,9 @@ describe('the service keys', () => {
     assert.equal(first.webhook?.length, 32);
     assert.deepEqual(again, first);
     assert.notDeepEqual(first.fingerprint, first.webhook);
+    assert.equal(first.device?.length, 32);
+    assert.notDeepEqual(first.device, first.fingerprint);
+    assert.notDeepEqual(first.device, first.webhook);
     assert.equal(statSync(join(dir, 'webhook-secret.key')).mode & 0o777, 0o600);
   });
 });

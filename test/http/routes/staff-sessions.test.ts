@@ -322,5 +322,25 @@ forEachStore((kind) => {
       assert.deepEqual(attributes.slice(1).sort(), ['HttpOnly', 'Path=/', 'SameSite=Strict', 'Secure']);
       assert.equal((await session.client.get('/staff-sessions/current')).status, 200);
     });
+
+    it('names the known-device cookie __Host-circulation_device and marks it Secure', async () => {
+      const staff = await createStaff(service.client, 'agent');
+      const signedIn = await service.client
+        .as(null)
+        .post('/staff-sessions', {
+          data: { type: 'staff-sessions', attributes: { email: staff.email, password: staff.password } },
+        });
+      const device = signedIn.headers.getSetCookie().find((c) => c.startsWith('__Host-circulation_device='));
+      assert.ok(device, String(signedIn.headers.getSetCookie()));
+      const attributes = device.split(';').map((part) => part.trim());
+      assert.match(attributes[0]!, /^__Host-circulation_device=[A-Za-z0-9_-]{22}\.[0-9]+\.[A-Za-z0-9_-]{43}$/);
+      assert.deepEqual(attributes.slice(1).sort(), [
+        'HttpOnly',
+        'Max-Age=7776000',
+        'Path=/',
+        'SameSite=Strict',
+        'Secure',
+      ]);
+    });
   });
 });
