@@ -14,8 +14,8 @@ export type Role = (typeof ROLES)[number];
 
 /**
  * An agent reads and changes readers and their subscriptions (and has their password reset links
- * mailed to them, never shown: domain/password-reset.ts); a supervisor also changes products and newsletters; an admin also manages API
- * credentials, webhooks, the audit trail and staff.
+ * mailed to them, never shown: domain/password-reset.ts); a supervisor also changes products and
+ * newsletters; an admin also manages API credentials, webhooks, the audit trail and staff.
  */
 export const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
   agent: ['write'],
