@@ -6,6 +6,7 @@ import { dirname, join, resolve } from 'node:path';
 import { POSTGRES_BACKUPS } from './backups/copy.js';
 import type { BackupSettings } from './backups/schedule.js';
 import { DEFAULT_CONFIRMATION_TTL_HOURS } from './domain/consent-links.js';
+import { parseTrustProxy, type TrustProxy } from './domain/client-network.js';
 import { resetUrlProblem } from './domain/password-reset.js';
 import { parseNetworks, type AllowedNetworks, type RetryPolicy } from './domain/webhooks.js';
 import {
@@ -38,7 +39,8 @@ export interface Config {
   pageReadLimit: number;
   /** Absolute base for links and Location, without a trailing slash; derived per request when unset. */
   publicUrl: string | undefined;
-  trustProxy: boolean;
+  /** TRUST_PROXY: which proxies' X-Forwarded-* to believe (domain/client-network.ts). */
+  trustProxy: TrustProxy;
   /** BODY_LIMIT_BYTES: the largest request body taken. */
   bodyLimitBytes: number;
   logLevel: string;
@@ -202,7 +204,7 @@ export function loadConfig(env: Env = process.env): Config {
     strictReferences: flag('STRICT_REFERENCES', env.STRICT_REFERENCES),
     pageReadLimit: integer('PAGE_READ_LIMIT', env.PAGE_READ_LIMIT, PAGE_READ_LIMIT, 1, 10_000_000),
     publicUrl: publicUrl(env.PUBLIC_URL),
-    trustProxy: flag('TRUST_PROXY', env.TRUST_PROXY),
+    trustProxy: trustProxy(env.TRUST_PROXY),
     bodyLimitBytes: integer('BODY_LIMIT_BYTES', env.BODY_LIMIT_BYTES, 64 * 1024, 1024, 1024 * 1024),
     logLevel: logLevel(env.LOG_LEVEL),
     auth: onOff('AUTH', env.AUTH),
@@ -480,6 +482,17 @@ function networks(setting: string, value = ''): AllowedNetworks {
     return parseNetworks(value);
   } catch (error) {
     throw new ConfigError(setting, `${(error as Error).message}; give addresses or CIDR ranges, comma-separated`);
+  }
+}
+
+function trustProxy(value = ''): TrustProxy {
+  try {
+    return parseTrustProxy(value);
+  } catch (error) {
+    throw new ConfigError(
+      'TRUST_PROXY',
+      `${(error as Error).message}; give true, false, the number of proxies in front, or their addresses or CIDR ranges, comma-separated`,
+    );
   }
 }
 

@@ -102,12 +102,37 @@ describe('loadConfig accepts valid settings', () => {
     assert.equal(loadConfig({ STRICT_REFERENCES: '0' }).strictReferences, false);
   });
 
-  it('reads TRUST_PROXY true/1 and false/0', () => {
+  it('reads TRUST_PROXY true (every hop) and false, 0 as false', () => {
     assert.equal(loadConfig({ TRUST_PROXY: 'true' }).trustProxy, true);
-    assert.equal(loadConfig({ TRUST_PROXY: '1' }).trustProxy, true);
     assert.equal(loadConfig({ TRUST_PROXY: 'false' }).trustProxy, false);
     assert.equal(loadConfig({ TRUST_PROXY: '0' }).trustProxy, false);
   });
+
+  it('reads TRUST_PROXY as a number of proxies, 1 to 100', () => {
+    assert.deepEqual(loadConfig({ TRUST_PROXY: '1' }).trustProxy, { hops: 1 });
+    assert.deepEqual(loadConfig({ TRUST_PROXY: '100' }).trustProxy, { hops: 100 });
+    assertRefused({ TRUST_PROXY: '101' }, 'TRUST_PROXY');
+    assertRefused({ TRUST_PROXY: '-1' }, 'TRUST_PROXY');
+    assertRefused({ TRUST_PROXY: '1.5' }, 'TRUST_PROXY');
+  });
+
+  it('reads TRUST_PROXY as proxy addresses, CIDR ranges and named ranges, comma-separated', () => {
+    assert.deepEqual(loadConfig({ TRUST_PROXY: '10.0.0.1, 192.168.0.0/16,::1,fd00::/8,loopback' }).trustProxy, {
+      proxies: ['10.0.0.1', '192.168.0.0/16', '::1', 'fd00::/8', 'loopback'],
+    });
+  });
+
+  for (const value of ['10.0.0.300', '10.0.0.0/33', '10.0.0.1,', 'proxy.example.com', '10.0.0.1;10.0.0.2']) {
+    it(`refuses TRUST_PROXY=${value}, naming the entry`, () => {
+      assert.throws(
+        () => loadConfig({ TRUST_PROXY: value }),
+        (error: Error) =>
+          error instanceof ConfigError &&
+          error.message.includes('TRUST_PROXY') &&
+          /is not an IP address/.test(error.message),
+      );
+    });
+  }
 
   it('accepts every pino log level', () => {
     for (const LOG_LEVEL of ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']) {

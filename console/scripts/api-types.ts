@@ -18,7 +18,7 @@ try {
   const app = await buildApp({
     store,
     auth: { enabled: true, rateLimit: { perSecond: 1, burst: 1 } },
-    keys: { webhook: Buffer.alloc(32), fingerprint: Buffer.alloc(32), links: Buffer.alloc(32) },
+    keys: { webhook: Buffer.alloc(32), fingerprint: Buffer.alloc(32), links: Buffer.alloc(32), device: Buffer.alloc(32) },
   });
   const document = app.swagger();
   await app.close();

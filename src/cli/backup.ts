@@ -2,8 +2,8 @@
  * `circulation backup DEST`: an online copy of the SQLite database to DEST, while the service
  * serves and writes (src/backups/copy.ts says what it guarantees).
  */
-import { existsSync, statSync } from 'node:fs';
-import { relative, resolve } from 'node:path';
+import { existsSync, realpathSync, statSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve } from 'node:path';
 import { BackupRefused, POSTGRES_BACKUPS, writeBackup, type Written } from '../backups/copy.js';
 import { copySqliteFile } from '../store/open.js';
 import { CommandError, UsageError, type Command } from './command.js';
@@ -28,8 +28,11 @@ export const backupCommand: Command = {
       throw new CommandError('the database is in memory (DATABASE_URL): there is no file to copy');
     if (!existsSync(database.path)) throw new CommandError(`there is no database at ${database.path} (DATABASE_URL)`);
     announce(database);
-    if (isTheDatabase(resolve(destination), database.path)) {
-      throw new CommandError(`${destination} is the database itself (DATABASE_URL): give another file`);
+    const taken = databaseFileAt(destination, database.path);
+    if (taken !== undefined) {
+      throw new CommandError(
+        `${destination} is ${taken === '' ? 'the database itself' : `the database's ${taken} file`} (DATABASE_URL): give another file`,
+      );
     }
     const written = await refusedAsCommandError(() =>
       writeBackup(destination, (draft) => copySqliteFile(database.path, draft, database.busyTimeoutMs)),
@@ -38,12 +41,32 @@ export const backupCommand: Command = {
   },
 };
 
-/** Whether `path` is the database or a file SQLite keeps beside it, which a rename would destroy. */
-function isTheDatabase(path: string, database: string): boolean {
-  if (['', '-wal', '-shm', '-journal'].some((suffix) => path === `${database}${suffix}`)) return true;
-  const a = statSync(path, { throwIfNoEntry: false });
+const BESIDE = ['', '-wal', '-shm', '-journal'] as const;
+
+/**
+ * Which of the database's files `destination` is (`''` the database itself, or the suffix of a
+ * file SQLite keeps beside it), which a rename onto it would destroy; undefined for another
+ * file. Paths are compared as the file system resolves them (the real path of each folder, and of
+ * the database when it is a link), so a symlinked folder or `..` does not hide the database.
+ */
+function databaseFileAt(destination: string, database: string): (typeof BESIDE)[number] | undefined {
+  const target = realLocation(destination);
+  const databases = new Set([realLocation(database), realpathSync(database)]);
+  const suffix = BESIDE.find((end) => [...databases].some((path) => target === `${path}${end}`));
+  if (suffix !== undefined) return suffix;
+  const a = statSync(destination, { throwIfNoEntry: false });
   const b = statSync(database);
-  return a !== undefined && a.ino === b.ino && a.dev === b.dev;
+  return a !== undefined && a.ino === b.ino && a.dev === b.dev ? '' : undefined;
+}
+
+/** The absolute path of `path` with its folder's symlinks resolved (the file itself may not exist yet). */
+function realLocation(path: string): string {
+  const absolute = resolve(path);
+  try {
+    return join(realpathSync(dirname(absolute)), basename(absolute));
+  } catch {
+    return absolute;
+  }
 }
 
 /** `VERB PATH (SIZE, schema version N) in S s`: one line. */

@@ -9,7 +9,7 @@ import { Nullable, StringEnum } from './schema.js';
 
 export const API_KEYS = 'api-keys' as const;
 
-export const SCOPES = ['read', 'write', 'admin', 'sign-in', 'metrics', 'catalogue', 'access'] as const;
+export const SCOPES = ['read', 'write', 'admin', 'sign-in', 'metrics', 'catalogue', 'access', 'reset-tokens'] as const;
 export type Scope = (typeof SCOPES)[number];
 
 /**
@@ -24,15 +24,19 @@ export type Scope = (typeof SCOPES)[number];
  * product tool; the catalogue's reads accept either of the two instead (routes/catalogue.ts).
  * `access` is a paywall's own: it asks the access checks (of a reader, of a network) and nothing
  * else, where `read` would also list every reader; those checks accept `read` too (routes/access.ts).
+ * `reset-tokens` is a website backend's that mails readers their reset links itself: it is shown
+ * the token of a reset it asks for, while the service cannot mail it (domain/password-reset.ts);
+ * whoever sees a token can set the reader's password, so `write` (every agent) is never shown one.
  */
 const GRANTS: Record<Scope, readonly Scope[]> = {
   read: ['read'],
   write: ['read', 'write'],
-  admin: ['read', 'write', 'admin', 'sign-in', 'metrics', 'catalogue', 'access'],
+  admin: ['read', 'write', 'admin', 'sign-in', 'metrics', 'catalogue', 'access', 'reset-tokens'],
   'sign-in': ['sign-in'],
   metrics: ['metrics'],
   catalogue: ['catalogue'],
   access: ['access'],
+  'reset-tokens': ['reset-tokens'],
 };
 
 export function allows(scopes: readonly Scope[], needed: Scope): boolean {

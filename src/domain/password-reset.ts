@@ -4,7 +4,7 @@
  * token be found among its user's own, the way a credential's id finds its credential.
  */
 import { Type } from '@sinclair/typebox';
-import { hashSecret, newSecret } from './api-key.js';
+import { allows, hashSecret, newSecret, type Scope } from './api-key.js';
 import { StringEnum } from './schema.js';
 import { Password } from './user.js';
 
@@ -23,6 +23,17 @@ export function newResetToken(userId: string): { token: string; hash: Buffer } {
 export function parseResetToken(token: string): { userId: string; hash: Buffer } | undefined {
   const m = TOKEN.exec(token);
   return m ? { userId: m[1] as string, hash: hashSecret(m[2] as string) } : undefined;
+}
+
+/**
+ * Who may be shown a reset token in the answer, rather than have it mailed to the reader. Whoever
+ * sees one can set the reader's password on the website and take the account, so never `write`
+ * (an agent, a CRM). While the service mails resets (`mailing`: SMTP_URL and PASSWORD_RESET_URL
+ * set), only `admin`: everyone else asks for the mail, which only the reader's mailbox receives.
+ * Without mail, also `reset-tokens`, the scope of a website backend that mails the link itself.
+ */
+export function mayBeShownResetToken(scopes: readonly Scope[], mailing: boolean): boolean {
+  return allows(scopes, mailing ? 'admin' : 'reset-tokens');
 }
 
 /** Where PASSWORD_RESET_URL puts the token. */
@@ -64,7 +75,9 @@ export const ResetTokenCreateAttributes = Type.Object(
       StringEnum(['email'] as const, {
         description:
           'email: mail the reader a link to the reset page with the token in it (SMTP_URL, PASSWORD_RESET_URL); ' +
-          'the answer then holds no token. Left out, the token is in meta.token (and the link in meta.resetUrl).',
+          'the answer then holds no token. Left out, the token is in meta.token (and the link in meta.resetUrl), ' +
+          'for an admin credential only while the service mails resets, and otherwise for admin or reset-tokens; ' +
+          'anyone else gets 403 RESET_TOKEN_WITHHELD.',
       }),
     ),
   },

@@ -13,9 +13,9 @@ export const ROLES = ['agent', 'supervisor', 'admin'] as const;
 export type Role = (typeof ROLES)[number];
 
 /**
- * An agent reads and changes readers and their subscriptions (and issues their password reset
- * tokens); a supervisor also changes products and newsletters; an admin also manages API
- * credentials, webhooks, the audit trail and staff.
+ * An agent reads and changes readers and their subscriptions (and has their password reset links
+ * mailed to them, never shown: domain/password-reset.ts); a supervisor also changes products and
+ * newsletters; an admin also manages API credentials, webhooks, the audit trail and staff.
  */
 export const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
   agent: ['write'],
@@ -26,6 +26,16 @@ export const ROLE_SCOPES: Record<Role, readonly Scope[]> = {
 /** The audit trail's name of a staff member: `staff:<id>`. */
 export function staffActor(id: string): string {
   return `staff:${id}`;
+}
+
+/**
+ * The key a staff member's console sign-in attempts are counted under, from every network
+ * together; each (email, network) pair's key is this one, a space and the network
+ * (staff/sign-in-attempts.ts). It holds a colon before the email's @, as no reader's key (a bare
+ * email) can.
+ */
+export function staffAttemptsKey(email: string): string {
+  return `staff:${email.toLowerCase()}`;
 }
 
 const StaffName = Type.String({

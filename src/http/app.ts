@@ -4,6 +4,7 @@
  */
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
 import { DEFAULT_READER_SETTINGS, type ReaderSettings } from '../readers/settings.js';
+import { fastifyTrustProxy, type TrustProxy } from '../domain/client-network.js';
 import type { AllowedNetworks } from '../domain/webhooks.js';
 import { DEFAULT_MAIL_RETRY, type MailRetryPolicy } from '../mail/delivery.js';
 import type { Mailer } from '../mail/port.js';
@@ -11,6 +12,7 @@ import { DEFAULT_MAIL_TEMPLATES, type MailTemplates } from '../mail/templates.js
 import type { ServiceKeys } from '../keys/service-keys.js';
 import { sessionCookieName } from '../staff/cookie.js';
 import { DEFAULT_CONSOLE_SETTINGS } from '../staff/sessions.js';
+import type { SignInBudget } from '../staff/sign-in-budget.js';
 import type { Store } from '../store/port.js';
 import { DEFAULT_PRINT_SETTINGS, type PrintSettings } from '../domain/print.js';
 import { baseUrlOf } from './jsonapi/links.js';
@@ -55,7 +57,8 @@ import { webhookRoutes } from './routes/webhooks.js';
 export interface AppOptions {
   store: Store;
   publicUrl?: string | undefined;
-  trustProxy?: boolean;
+  /** TRUST_PROXY: which proxies' X-Forwarded-* to believe. */
+  trustProxy?: TrustProxy;
   /** The largest request body taken (BODY_LIMIT_BYTES); larger is a 413. */
   bodyLimitBytes?: number;
   logger?: FastifyServerOptions['logger'];
@@ -88,6 +91,8 @@ export interface AppOptions {
   print?: PrintSettings;
   /** Where the built console is (dist/console by default; tests build one of their own). */
   consoleDirectory?: string;
+  /** The console sign-ins checked at once (staff/sign-in-budget.ts); a new one when left out (tests hold places in theirs). */
+  staffSignInBudget?: SignInBudget;
   /** How long an idempotency key is kept (IDEMPOTENCY_RETENTION_HOURS); 24 by default. */
   idempotencyHours?: number;
   /**
@@ -107,7 +112,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   const bodyLimitBytes = options.bodyLimitBytes ?? DEFAULT_BODY_LIMIT_BYTES;
   const app = Fastify({
     logger: options.logger ?? false,
-    trustProxy: options.trustProxy ?? false,
+    trustProxy: fastifyTrustProxy(options.trustProxy ?? false),
     bodyLimit: bodyLimitBytes,
     genReqId: requestIdOf,
     requestIdHeader: false,
@@ -199,6 +204,8 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     readers,
     console: consoleSettings,
     offers: { mail: mail !== undefined, passwordResetLinks: readers.resetPage !== undefined },
+    deviceKey: options.keys.device,
+    budget: options.staffSignInBudget,
   });
   await app.register(consoleRoutes, { directory: options.consoleDirectory });
   await app.ready();

@@ -77,6 +77,8 @@ export const CATALOGUE = {
   INVALID_CREDENTIALS: { status: 422, title: 'Invalid credentials' },
   SIGN_IN_THROTTLED: { status: 429, title: 'Too Many Requests' },
   RESET_TOKEN_INVALID: { status: 422, title: 'Invalid Attribute' },
+  /** A reset token asked for in the answer by a credential that may only have it mailed, or none. */
+  RESET_TOKEN_WITHHELD: { status: 403, title: 'Forbidden' },
 
   // Staff in the console.
   SESSION_INVALID: { status: 401, title: 'Unauthorized' },
@@ -342,6 +344,17 @@ export const errors = {
     single(
       'LINKS_NOT_CONFIGURED',
       "Readers' links need SERVICE_SECRET_KEY (or WEBHOOK_SECRET_KEY), the same on every process of the service; see docs/operating/settings.md.",
+    ),
+  resetTokenWithheld: (mailing: boolean) =>
+    single(
+      'RESET_TOKEN_WITHHELD',
+      mailing
+        ? 'A reset token is shown in the answer only to an admin credential while the service mails resets: ' +
+            'send "delivery": "email" to mail the reader the link.'
+        : 'A reset token is shown in the answer only to an admin credential or one with the reset-tokens scope; ' +
+            'with SMTP_URL and PASSWORD_RESET_URL set, the service mails the reader the link ("delivery": "email"). ' +
+            'See docs/integrating/signing-in.md.',
+      { pointer: '/data/attributes/delivery' },
     ),
   mailNotSetUp: (missing: readonly string[]) =>
     single(

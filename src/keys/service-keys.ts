@@ -1,9 +1,10 @@
 /**
  * The service key, and the keys derived from it for every keyed hash the service keeps: the
  * webhook key (what each webhook's signing secret is derived from), the fingerprint key (what the
- * fingerprints of idempotent requests are keyed with) and the link key (what signs the links a
- * reader follows without a credential: confirming a newsletter, unsubscribing). None of them is
- * ever in the database, so a copy of the database alone signs nothing and confirms no guess.
+ * fingerprints of idempotent requests are keyed with), the link key (what signs the links a
+ * reader follows without a credential: confirming a newsletter, unsubscribing) and the device key
+ * (what the console's known-device cookies are signed with). None of them is ever in the
+ * database, so a copy of the database alone signs nothing and confirms no guess.
  *
  * Where the service key comes from, the first that applies:
  * - SERVICE_SECRET_KEY;
@@ -33,6 +34,8 @@ export interface ServiceKeys {
   fingerprint: Buffer | undefined;
   /** What signs readers' newsletter links (domain/consent-links.ts); undefined without a service key. */
   links: Buffer | undefined;
+  /** What the console's known-device cookies are signed with (staff/devices.ts); undefined without a service key. */
+  device: Buffer | undefined;
 }
 
 export interface KeySettings {
@@ -44,11 +47,12 @@ export interface KeySettings {
 
 export function serviceKeysOf(settings: KeySettings, database: DatabaseConfig): ServiceKeys {
   const root = serviceKey(settings, database);
-  if (!root) return { webhook: undefined, fingerprint: undefined, links: undefined };
+  if (!root) return { webhook: undefined, fingerprint: undefined, links: undefined, device: undefined };
   return {
     webhook: settings.webhookKey === undefined ? root : Buffer.from(settings.webhookKey, 'utf8'),
     fingerprint: derivedKey(root, 'circulation request fingerprints'),
     links: derivedKey(root, 'circulation reader links'),
+    device: derivedKey(root, 'circulation console known devices'),
   };
 }
 

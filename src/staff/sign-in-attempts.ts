@@ -12,6 +12,7 @@
  * so the job that forgets passed windows (jobs/forget.ts) forgets them too.
  */
 import { createHash } from 'node:crypto';
+import { staffAttemptsKey } from '../domain/staff.js';
 import type { AttemptDecision, AttemptLimits, Store } from '../store/port.js';
 
 /** How many times the limit of one (email, network) the email may have from every network together. */
@@ -24,7 +25,7 @@ export const EMAIL_CEILING_FACTOR = 10;
  * is kept as its hash, so the key stays short.
  */
 export function staffAttemptKeys(email: string, network: string): { pair: string; email: string } {
-  const emailKey = `staff:${email.toLowerCase()}`;
+  const emailKey = staffAttemptsKey(email);
   const shortNetwork = /^[0-9a-f.:/]{1,45}$/i.test(network)
     ? network.toLowerCase()
     : `#${createHash('sha256').update(network).digest('base64url')}`;

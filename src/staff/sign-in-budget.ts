@@ -7,6 +7,12 @@
  */
 export const STAFF_SIGN_INS_PER_NETWORK = 2;
 export const STAFF_SIGN_INS_IN_ALL = 8;
+/**
+ * Places of the total kept for known devices (staff/devices.ts): four networks of two would
+ * otherwise fill the total and keep every staff member out. A known device is held to the
+ * total, not to its network's share, so that a flood from its own network does not stop it.
+ */
+export const STAFF_SIGN_INS_KEPT_FOR_KNOWN_DEVICES = 2;
 
 /** Whether a sign-in may go on, or which budget is spent. */
 export type BudgetPlace = 'taken' | 'network-full' | 'all-full';
@@ -19,13 +25,17 @@ export class SignInBudget {
   constructor(
     private readonly perNetwork = STAFF_SIGN_INS_PER_NETWORK,
     private readonly inAll = STAFF_SIGN_INS_IN_ALL,
+    private readonly keptForKnown = STAFF_SIGN_INS_KEPT_FOR_KNOWN_DEVICES,
   ) {}
 
-  /** Takes a place for a sign-in from `network`; one taken must be given back with `release`. */
-  take(network: string): BudgetPlace {
+  /**
+   * Takes a place for a sign-in from `network`, from a known device or not; one taken must be
+   * given back with `release`.
+   */
+  take(network: string, knownDevice = false): BudgetPlace {
     const ofNetwork = this.inUse.get(network) ?? 0;
-    if (ofNetwork >= this.perNetwork) return 'network-full';
-    if (this.total >= this.inAll) return 'all-full';
+    if (!knownDevice && ofNetwork >= this.perNetwork) return 'network-full';
+    if (this.total >= (knownDevice ? this.inAll : this.inAll - this.keptForKnown)) return 'all-full';
     this.inUse.set(network, ofNetwork + 1);
     this.total += 1;
     return 'taken';

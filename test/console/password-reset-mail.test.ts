@@ -1,12 +1,14 @@
 /**
  * A password reset from the console, as the service is set up to give one: with mail, the agent
  * sends the reader an email and is told where it went, never seeing the token; without mail but
- * with a reset page, the agent gets the whole link, ready to copy, never a bare token. (Without
- * either, the bare token: reader-actions.test.ts.)
+ * with a reset page, an admin gets the whole link, ready to copy, never a bare token, and an agent
+ * no link at all (whoever sees the token could take the account). (Without either, an admin gets
+ * the bare token: reader-actions.test.ts.)
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
+import type { Role } from '../../src/domain/staff.js';
 import { smtpMailer } from '../../src/mail/smtp.js';
 import { DEFAULT_READER_SETTINGS } from '../../src/readers/settings.js';
 import {
@@ -31,10 +33,10 @@ function tokenIn(text: string | undefined): string {
   return decodeURIComponent(match[1] as string);
 }
 
-/** A fresh browser, signed in as a new agent, on the reader's page. */
-async function openAsAgent(rig: ConsoleRig, userId: string): Promise<Page> {
+/** A fresh browser, signed in as a new agent (or another role), on the reader's page. */
+async function openAsAgent(rig: ConsoleRig, userId: string, role: Role = 'agent'): Promise<Page> {
   const page = await rig.newPage();
-  await signInThroughConsole(page, rig.service.baseUrl, await createStaff(rig.service.client, 'agent'));
+  await signInThroughConsole(page, rig.service.baseUrl, await createStaff(rig.service.client, role));
   await page.goto(`${rig.service.baseUrl}/console#/readers/${userId}`);
   await page.getByRole('heading', { name: 'Account' }).waitFor();
   return page;
@@ -75,6 +77,15 @@ forEachStore((kind) => {
       assert.equal((await signIn(rig.service.client, reader.email, NEW_PASSWORD)).status, 201);
     });
 
+    it('mails it for an admin too, who is not shown the token either', async () => {
+      const reader = await createReader(rig.service.client);
+      const page = await openAsAgent(rig, reader.id, 'admin');
+      await page.getByRole('button', { name: 'Send password reset email' }).click();
+      await page.getByRole('status').getByText(`A password reset email was sent to ${reader.email}.`).waitFor();
+      const token = tokenIn((await smtp.nextMail()).parts.get('text/plain'));
+      assert.ok(!(await page.content()).includes(token.slice(-43)), 'the page shows the token');
+    });
+
     it('says so when the mail server would not take it', async () => {
       const reader = await createReader(rig.service.client);
       const page = await openAsAgent(rig, reader.id);
@@ -95,9 +106,9 @@ forEachStore((kind) => {
     });
     after(() => rig?.close());
 
-    it('shows the whole link, ready to copy, and no bare token', async () => {
+    it('shows an admin the whole link, ready to copy, and no bare token', async () => {
       const reader = await createReader(rig.service.client);
-      const page = await openAsAgent(rig, reader.id);
+      const page = await openAsAgent(rig, reader.id, 'admin');
       assert.equal(await page.getByRole('button', { name: 'Send password reset email' }).count(), 0);
       await page.getByRole('button', { name: 'Create a password reset link' }).click();
       const field = page.getByLabel(/Password reset link/);
@@ -110,6 +121,13 @@ forEachStore((kind) => {
       await screenshot(page, `password-reset-link-${kind}`);
       const reset = await rig.service.client.post('/password-resets', resetDocument(tokenIn(link), NEW_PASSWORD));
       assert.equal(reset.status, 204, reset.text);
+    });
+
+    it('offers a supervisor no link, saying only an admin can make one', async () => {
+      const reader = await createReader(rig.service.client);
+      const page = await openAsAgent(rig, reader.id, 'supervisor');
+      await page.getByText('Only an admin can make a password reset link').waitFor();
+      assert.equal(await page.getByRole('button', { name: /reset link|reset email|password-reset token/ }).count(), 0);
     });
   });
 });

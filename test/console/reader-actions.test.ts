@@ -1,7 +1,7 @@
 /**
  * What an agent does to a reader from the console, each journey from sign-in to the change
  * visible through the API: subscriptions added, extended, expired and deleted (after a
- * confirmation), newsletters added and removed, a password-reset token issued, the reader erased
+ * confirmation), newsletters added and removed, a password-reset token issued (to an admin), the reader erased
  * once their email is typed; and each form's 422 messages shown at the field they name.
  */
 import assert from 'node:assert/strict';
@@ -44,10 +44,10 @@ forEachStore((kind) => {
       });
       after(() => rig?.close());
 
-      /** A fresh browser, signed in as a new agent, on the reader's page. */
-      async function openAsAgent(userId: string): Promise<Page> {
+      /** A fresh browser, signed in as a new agent (or another role), on the reader's page. */
+      async function openAsAgent(userId: string, role: 'agent' | 'admin' = 'agent'): Promise<Page> {
         const page = await rig.newPage();
-        await signInThroughConsole(page, rig.service.baseUrl, await createStaff(rig.service.client, 'agent'));
+        await signInThroughConsole(page, rig.service.baseUrl, await createStaff(rig.service.client, role));
         await page.goto(`${rig.service.baseUrl}/console#/readers/${userId}`);
         await page.getByRole('heading', { name: 'Subscriptions' }).waitFor();
         return page;
@@ -183,13 +183,23 @@ forEachStore((kind) => {
         assert.deepEqual(removed.body.data.attributes.newsletters, []);
       });
 
-      it('issues a password-reset token that resets the password', async () => {
+      it('issues an admin a password-reset token that resets the password', async () => {
         const reader = await createReader(rig.service.client);
-        const page = await openAsAgent(reader.id);
+        const page = await openAsAgent(reader.id, 'admin');
         await page.getByRole('button', { name: 'Issue a password-reset token' }).click();
         const token = await page.locator('#reset-token').innerText();
         const reset = await rig.service.client.post('/password-resets', resetDocument(token, 'a brand new password'));
         assert.equal(reset.status, 204, reset.text);
+      });
+
+      it('offers an agent no reset token without mail, saying who can make one', async () => {
+        const reader = await createReader(rig.service.client);
+        const page = await openAsAgent(reader.id);
+        await page.getByText('Only an admin can make a password reset link').waitFor();
+        assert.equal(
+          await page.getByRole('button', { name: /password-reset token|reset link|reset email/ }).count(),
+          0,
+        );
       });
 
       it('erases the reader once their email is typed', async () => {

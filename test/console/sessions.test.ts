@@ -62,13 +62,15 @@ forEachStore((kind) => {
       assert.deepEqual(await page.context().cookies(), []);
     });
 
-    it('sets the session cookie HttpOnly, SameSite=Strict, for the whole site, out of scripts’ reach', async () => {
+    it('sets the session and known-device cookies HttpOnly, SameSite=Strict, for the whole site, out of scripts’ reach', async () => {
       const page = await rig.newPage();
       await signInThroughConsole(page, rig.service.baseUrl, await createStaff(rig.service.client, 'agent'));
       const cookies = await page.context().cookies();
-      assert.equal(cookies.length, 1);
-      const [cookie] = cookies;
-      assert.equal(cookie?.name, 'circulation_session');
+      assert.deepEqual(cookies.map((c) => c.name).sort(), ['circulation_device', 'circulation_session']);
+      const cookie = cookies.find((c) => c.name === 'circulation_session');
+      const device = cookies.find((c) => c.name === 'circulation_device');
+      assert.deepEqual([device?.httpOnly, device?.sameSite, device?.path], [true, 'Strict', '/']);
+      assert.ok((device?.expires ?? 0) > Date.now() / 1000 + 89 * 86_400, 'the device is known for 90 days');
       assert.equal(cookie?.httpOnly, true);
       assert.equal(cookie?.sameSite, 'Strict');
       assert.equal(cookie?.path, '/');

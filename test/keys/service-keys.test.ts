@@ -52,6 +52,7 @@ describe('the service keys', () => {
       webhook: undefined,
       fingerprint: undefined,
       links: undefined,
+      device: undefined,
     });
   });
 
@@ -62,6 +63,9 @@ describe('the service keys', () => {
     assert.equal(first.webhook?.length, 32);
     assert.deepEqual(again, first);
     assert.notDeepEqual(first.fingerprint, first.webhook);
+    assert.equal(first.device?.length, 32);
+    assert.notDeepEqual(first.device, first.fingerprint);
+    assert.notDeepEqual(first.device, first.webhook);
     assert.equal(statSync(join(dir, 'webhook-secret.key')).mode & 0o777, 0o600);
   });
 });

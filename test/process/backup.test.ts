@@ -20,9 +20,10 @@ import {
   closeSync,
   copyFileSync,
   mkdirSync,
+  symlinkSync,
 } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, dirname, join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { userDocument } from '../support/fixtures.js';
@@ -192,6 +193,27 @@ describe('circulation backup', () => {
     }
     assert.match(backupHelp!.stdout, /^Usage: circulation backup DEST\n/);
     assert.match(restoreHelp!.stdout, /^Usage: circulation restore SRC\n/);
+  });
+
+  it('refuses the database and its -wal, -shm and -journal reached through a symlinked folder, either way', async () => {
+    const database = migratedDatabase();
+    const linked = join(folder(), 'linked');
+    symlinkSync(dirname(database), linked);
+    const throughLink = join(linked, basename(database));
+    const cases = [
+      [database, join(linked, `${basename(database)}-wal`), /is the database's -wal file/],
+      [database, join(linked, `${basename(database)}-shm`), /is the database's -shm file/],
+      [database, join(linked, `${basename(database)}-journal`), /is the database's -journal file/],
+      [database, join(linked, '..', 'linked', basename(database)), /is the database itself/],
+      [throughLink, `${database}-wal`, /is the database's -wal file/],
+    ] as const;
+    const results = await Promise.all(cases.map(([url, destination]) => command(url, 'backup', destination).ended));
+    for (const [index, [, destination, reason]] of cases.entries()) {
+      assert.equal(results[index]!.status, 1, `${destination}: ${results[index]!.stderr}`);
+      assert.match(results[index]!.stderr, reason);
+    }
+    for (const suffix of ['-wal', '-shm', '-journal']) assert.ok(!existsSync(`${database}${suffix}`), suffix);
+    assert.equal(integrityOf(database), 'ok');
   });
 
   it('on PostgreSQL, refuses and names what to use instead, as restore and BACKUP_DIR do', async () => {

@@ -83,6 +83,28 @@ forEachStore((kind) => {
       assert.ok(!JSON.stringify(entry).includes(second));
     });
 
+    it("lifts a lockout with the reset: from the networks that guessed and past the email's ceiling", async () => {
+      const email = uniqueEmail('staff.example.com');
+      const created = staff(store.databaseUrl, 'create', '--email', email, '--name', 'Locked Out', '--role', 'agent');
+      assert.equal(created.status, 0, created.stderr);
+      const limits = { maxAttempts: 2, windowSeconds: 900 };
+      const now = Math.floor(Date.now() / 1000);
+      const signIn = (password: string, network: string) =>
+        signInStaff(store.store, { email, password, network }, limits, now, Infinity);
+      // Two guesses from each of ten networks: every pair locked, and the email's ceiling (ten times two) reached.
+      for (let n = 1; n <= 10; n += 1) {
+        for (let i = 0; i < limits.maxAttempts; i += 1)
+          assert.equal((await signIn('a guess', `10.0.0.${n}`)).outcome, 'invalid');
+      }
+      assert.equal((await signIn('a guess', '10.0.1.1')).outcome, 'throttled');
+
+      const reset = staff(store.databaseUrl, 'reset-password', '--email', email);
+      assert.equal(reset.status, 0, reset.stderr);
+      const password = /shown only this once:\n\n {2}(\S+)\n/.exec(reset.stdout)?.[1] as string;
+      assert.equal((await signIn(password, '10.0.0.1')).outcome, 'signed-in');
+      assert.equal((await signIn(password, '10.0.1.1')).outcome, 'signed-in');
+    });
+
     it('refuses to reset the password of an email that names no staff member, saying so', () => {
       const refused = staff(store.databaseUrl, 'reset-password', '--email', uniqueEmail('staff.example.com'));
       assert.notEqual(refused.status, 0);

@@ -39,7 +39,12 @@ export const TEST_LINK_KEY = randomBytes(32);
 export const TEST_ALLOWED_NETWORKS = parseNetworks('127.0.0.0/8, ::1');
 
 /** The keys of a test service, as a service key would give them. */
-export const TEST_KEYS = { webhook: TEST_WEBHOOK_KEY, fingerprint: TEST_FINGERPRINT_KEY, links: TEST_LINK_KEY };
+export const TEST_KEYS = {
+  webhook: TEST_WEBHOOK_KEY,
+  fingerprint: TEST_FINGERPRINT_KEY,
+  links: TEST_LINK_KEY,
+  device: Buffer.alloc(32, 'device key of the tests'),
+};
 
 /** Limits no test reaches but the ones about rate limits. */
 export const GENEROUS_RATE_LIMIT = { perSecond: 1_000_000, burst: 1_000_000 };

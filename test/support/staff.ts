@@ -43,7 +43,8 @@ export interface Session {
 export async function signInSession(client: Client, staff: TestStaff): Promise<Session> {
   const response = await staffSignIn(client, staff.email, staff.password);
   assert.equal(response.status, 201, response.text);
-  const setCookie = response.headers.get('set-cookie') ?? '';
+  // The session's cookie; the known-device cookie (staff/devices.ts) comes beside it.
+  const setCookie = response.headers.getSetCookie().find((c) => /^(__Host-)?circulation_session=/.test(c)) ?? '';
   const cookie = setCookie.split(';')[0] as string;
   const csrfToken = response.body.data.attributes.csrfToken as string;
   return { cookie, setCookie, csrfToken, client: new SessionClient(client.as(null), cookie, csrfToken) };

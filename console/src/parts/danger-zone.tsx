@@ -1,7 +1,8 @@
 /**
  * A password reset for the reader, as the service is set up to give one: mailed to the reader
- * (the agent never sees the token), or else a link to the reset page to copy, or else the bare
- * token, shown once; and erasing the reader once their email is typed.
+ * (the agent never sees the token), or else, for an admin only (whoever sees a token can take the
+ * account), a link to the reset page to copy, or else the bare token, shown once; and erasing the
+ * reader once their email is typed.
  */
 import { useState } from 'preact/hooks';
 import { errorsOf } from '../api/client';
@@ -42,13 +43,19 @@ export function DangerZone({ loaded, offers }: { loaded: LoadedReader; offers: O
   return (
     <section aria-labelledby="account-heading">
       <h2 id="account-heading">Account</h2>
-      <button type="button" onClick={resetPassword}>
-        {offers.mail
-          ? 'Send password reset email'
-          : offers.passwordResetLinks
-            ? 'Create a password reset link'
-            : 'Issue a password-reset token'}
-      </button>
+      {offers.mail || offers.resetTokensShown ? (
+        <button type="button" onClick={resetPassword}>
+          {offers.mail
+            ? 'Send password reset email'
+            : offers.passwordResetLinks
+              ? 'Create a password reset link'
+              : 'Issue a password-reset token'}
+        </button>
+      ) : (
+        <p id="reset-unavailable">
+          Only an admin can make a password reset link for a reader here, since the service does not mail them.
+        </p>
+      )}
       {reset && 'mailedTo' in reset && (
         <p class="notice" role="status">
           A password reset email was sent to {reset.mailedTo}.

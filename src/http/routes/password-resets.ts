@@ -1,13 +1,15 @@
 /**
- * Password resets: a write credential issues a single-use token for a reader, either in the
- * answer (for the publisher's own mailer, or the console's agent) or mailed by circulation to the
- * reader (`delivery: "email"`), and the website backend uses it to set the new password. Neither
+ * Password resets: a credential issues a single-use token for a reader, either mailed by
+ * circulation to the reader (`delivery: "email"`, from write on) or in the answer (for an admin,
+ * or without mail for the publisher's own mailer holding `reset-tokens`: mayBeShownResetToken),
+ * and the website backend uses it to set the new password. Neither
  * request takes an Idempotency-Key: one may show a secret, the other carries two.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import { formatInstant, nowInSeconds } from '../../domain/dates.js';
 import {
+  mayBeShownResetToken,
   PASSWORD_RESET_TOKENS,
   PASSWORD_RESETS,
   PasswordResetAttributes,
@@ -62,7 +64,8 @@ export const passwordResetRoutes: FastifyPluginAsyncTypebox<PasswordResetRouteOp
   app.post(
     '/users/:user_id/password-reset-tokens',
     {
-      config: { showsSecret: true },
+      // Write may ask for the mail; the token in the answer needs more (mayBeShownResetToken).
+      config: { scope: ['write', 'reset-tokens'], showsSecret: true },
       schema: {
         params: UserParams,
         body: IssueDocument,
@@ -126,6 +129,10 @@ export const passwordResetRoutes: FastifyPluginAsyncTypebox<PasswordResetRouteOp
         if (!record) throw noSuchUser(user_id);
         return reply.status(201).send({ data: renderResetToken(record), meta: { mailed: true } });
       }
+      // AUTH=off lets every request in as nobody, and so shows it the token.
+      const scopes = request.credential?.scopes;
+      if (scopes && !mayBeShownResetToken(scopes, mail !== undefined))
+        throw errors.resetTokenWithheld(mail !== undefined);
       const issued = await issueResetToken(store, user_id, readers.resetTokenTtlSeconds, auditOf(request), now);
       if (!issued) throw noSuchUser(user_id);
       const { record, token } = issued;

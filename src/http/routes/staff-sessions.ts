@@ -7,19 +7,23 @@
  * elsewhere, and per email from every network at ten times that limit; every failure reads the
  * same (staff/sign-in-attempts.ts) and takes as long, SIGN_IN_FAILURE_FLOOR_MS at least. Anyone
  * may ask without a credential, so at most a few sign-ins are checked at once, per client network
- * and in all (see SignInBudget), and their hashes wait behind those of credentialed requests.
+ * and in all (see SignInBudget), and their hashes wait behind those of credentialed requests; a
+ * browser that has signed in before carries a known-device cookie (staff/devices.ts), for which
+ * places are kept that unknown clients cannot take.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { clientNetwork } from '../../domain/client-network.js';
 import { nowInSeconds } from '../../domain/dates.js';
-import { STAFF, type StaffMember } from '../../domain/staff.js';
+import { mayBeShownResetToken } from '../../domain/password-reset.js';
+import { ROLE_SCOPES, STAFF, type StaffMember } from '../../domain/staff.js';
 import { Email } from '../../domain/user.js';
 import { notBeforeFloor } from '../../domain/password.js';
 import type { ReaderSettings } from '../../readers/settings.js';
 import { clearedSessionCookie, presentedSessionId, sessionCookie } from '../../staff/cookie.js';
 import { csrfTokenOf, sessionIdHash, signInStaff, type ConsoleSettings } from '../../staff/sessions.js';
+import { deviceCookie, isKnownDevice } from '../../staff/devices.js';
 import { SignInBudget } from '../../staff/sign-in-budget.js';
 import { errors } from '../errors.js';
 import { createDocument, errorResponses } from '../jsonapi/documents.js';
@@ -69,6 +73,11 @@ const StaffSessionDocument = Type.Object({
         description:
           "true: a token issued in the answer comes with meta.resetUrl, the link to the publisher's reset page.",
       }),
+      resetTokensShown: Type.Boolean({
+        description:
+          "true: this session's staff member may be shown a reader's reset token (and link) in the answer of " +
+          'POST /users/{id}/password-reset-tokens, an admin; agents and supervisors have resets mailed (mail), or make none.',
+      }),
     },
     { description: 'What the service is set up to do, for the console to offer.' },
   ),
@@ -77,9 +86,17 @@ const StaffSessionDocument = Type.Object({
 const CurrentParams = Type.Object({ session: Type.Literal('current') });
 
 export const staffSessionRoutes: FastifyPluginAsyncTypebox<
-  RouteOptions & { readers: ReaderSettings; console: ConsoleSettings; offers: ConsoleOffers }
-> = async (app, { store, baseUrl, readers, console: settings, offers }) => {
-  const budget = new SignInBudget();
+  RouteOptions & {
+    readers: ReaderSettings;
+    console: ConsoleSettings;
+    offers: ConsoleOffers;
+    /** The key known-device cookies are signed with; none are set or believed without one. */
+    deviceKey: Buffer | undefined;
+    budget?: SignInBudget | undefined;
+  }
+> = async (app, { store, baseUrl, readers, console: settings, offers, deviceKey, budget: given }) => {
+  // Without a device key no device is known, and so no place is kept for one.
+  const budget = given ?? (deviceKey ? new SignInBudget() : new SignInBudget(undefined, undefined, 0));
   const document = (request: FastifyRequest, sessionId: string, member: StaffMember) => ({
     data: {
       type: STAFF_SESSIONS,
@@ -92,7 +109,7 @@ export const staffSessionRoutes: FastifyPluginAsyncTypebox<
       relationships: { staff: { data: { type: STAFF, id: member.id } } },
     },
     included: [renderStaff(baseUrl(request), member)],
-    meta: offers,
+    meta: { ...offers, resetTokensShown: mayBeShownResetToken(ROLE_SCOPES[member.role], offers.mail) },
   });
 
   /** The session id of the request's cookie: the auth plugin has already found it live. */
@@ -118,11 +135,15 @@ export const staffSessionRoutes: FastifyPluginAsyncTypebox<
       const { data } = request.body;
       if (data.id !== undefined) throw errors.clientGeneratedId();
       const network = clientNetwork(request.ip);
-      const place = budget.take(network);
+      const now = nowInSeconds();
+      const known =
+        deviceKey !== undefined &&
+        isKnownDevice(request.headers.cookie, settings, deviceKey, data.attributes.email, now);
+      const place = budget.take(network, known);
       if (place !== 'taken') throw errors.staffSignInsBusy(place);
       const attempt = { ...data.attributes, network };
       const started = performance.now();
-      const result = await signInStaff(store, attempt, readers.signIn, nowInSeconds(), request.deadline).finally(() =>
+      const result = await signInStaff(store, attempt, readers.signIn, now, request.deadline).finally(() =>
         budget.release(network),
       );
       if (result.outcome === 'throttled') throw errors.signInThrottled(result.retryAfterSeconds);
@@ -134,7 +155,10 @@ export const staffSessionRoutes: FastifyPluginAsyncTypebox<
       }
       return reply
         .status(201)
-        .header('set-cookie', sessionCookie(settings, result.sessionId))
+        .header('set-cookie', [
+          sessionCookie(settings, result.sessionId),
+          ...(deviceKey ? [deviceCookie(settings, deviceKey, data.attributes.email, now)] : []),
+        ])
         .header('cache-control', 'no-store')
         .send(document(request, result.sessionId, result.member));
     },

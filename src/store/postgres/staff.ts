@@ -8,6 +8,7 @@ import { STAFF, type StaffMember } from '../../domain/staff.js';
 import type { IfVersion, LiveSessions, NewStaffMember, NewStaffSession, StaffChanges, StaffStore } from '../port.js';
 import type { Sql } from '../sql/builder.js';
 import {
+  attemptsForgottenBy,
   endSession,
   forgetEndedSessions,
   insertSession,
@@ -78,7 +79,10 @@ export function postgresStaff(database: PostgresDatabase): StaffStore {
       const auditParams: unknown[] = [id];
       await client.query(auditInsert(auditParams, audit, 'update', STAFF, '$1', 'NULL', '(SELECT 1) x'), auditParams);
       const { rows } = await client.query(`SELECT ${STAFF_COLUMNS} FROM staff WHERE id = $1`, [id]);
-      return rows[0] && toStaffMember(rows[0] as Row);
+      const member = rows[0] && toStaffMember(rows[0] as Row);
+      const forgotten = member && attemptsForgottenBy(member, changes);
+      if (forgotten) await query(forgotten);
+      return member;
     });
   }
 

@@ -4,6 +4,7 @@
  * SQLite's single writer) makes concurrent attempts from any number of processes each count once.
  */
 import type { AttemptDecision, AttemptLimits } from '../port.js';
+import { staffAttemptsKey } from '../../domain/staff.js';
 import { sql, type Sql } from './builder.js';
 
 /**
@@ -41,6 +42,18 @@ export function attemptDecision(
 /** Forgets the attempts counted under one key: a reader's lower-cased email, or a staff member's `staff:` key. */
 export function forgetAttemptsOf(attemptsKey: string): Sql {
   return sql`DELETE FROM sign_in_attempts WHERE email_lower = ${attemptsKey}`;
+}
+
+/**
+ * Forgets every attempt counted against a staff member's email: the email's own key and that of
+ * each (email, network) pair, which starts with it and a space (staff/sign-in-attempts.ts), so
+ * that a password reset also lifts a lockout. The table holds one window's rows: a scan is short.
+ */
+export function forgetStaffAttemptsOf(email: string): Sql {
+  const key = staffAttemptsKey(email);
+  const pairs = `${key} `;
+  return sql`DELETE FROM sign_in_attempts
+    WHERE email_lower = ${key} OR substr(email_lower, 1, length(${pairs})) = ${pairs}`;
 }
 
 export function forgetAttempts(before: number): Sql {

@@ -5,6 +5,7 @@
 import type { Role, StaffMember } from '../../domain/staff.js';
 import type { LiveSessions, StaffChanges } from '../ports/staff.js';
 import { sql, type Sql } from './builder.js';
+import { forgetStaffAttemptsOf } from './sign-ins.js';
 import type { Row } from './rows.js';
 
 export const STAFF_COLUMNS = 'id, email, name, role, created_at, disabled_at, version';
@@ -45,6 +46,17 @@ export function sessionsEndedBy(id: string, changes: StaffChanges): Sql | undefi
   return keep === undefined
     ? endSessionsOf(id)
     : sql`DELETE FROM staff_sessions WHERE staff_id = ${id} AND id_hash <> ${keep}`;
+}
+
+/**
+ * The sign-in attempts a change forgets: every one against the email when an admin or the command
+ * line resets the password (none replaced), so that the reset also lifts a lockout. A staff
+ * member's change of their own keeps them: it has just been counted as one.
+ */
+export function attemptsForgottenBy(member: StaffMember, changes: StaffChanges): Sql | undefined {
+  return changes.password !== undefined && changes.password.replacing === undefined
+    ? forgetStaffAttemptsOf(member.email)
+    : undefined;
 }
 
 export function staffSignIn(emailLower: string): Sql {

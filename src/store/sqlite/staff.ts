@@ -7,6 +7,7 @@ import { failures } from '../../domain/failures.js';
 import { STAFF, type StaffMember } from '../../domain/staff.js';
 import type { IfVersion, LiveSessions, NewStaffMember, NewStaffSession, StaffChanges, StaffStore } from '../port.js';
 import {
+  attemptsForgottenBy,
   endSession,
   forgetEndedSessions,
   insertSession,
@@ -74,7 +75,10 @@ export function sqliteStaff(database: SqliteDatabase): StaffStore {
       const ended = sessionsEndedBy(id, changes);
       if (ended) database.changes(ended);
       database.record(audit, 'update', STAFF, id, null);
-      return one(id);
+      const member = one(id);
+      const forgotten = member && attemptsForgottenBy(member, changes);
+      if (forgotten) database.changes(forgotten);
+      return member;
     })();
   }
 

@@ -175,11 +175,8 @@ forEachStore((kind) => {
         return c.post('/sign-ins', signInDocument(reader.email, reader.password));
       },
     },
-    {
-      name: 'POST /users/{id}/password-reset-tokens',
-      needs: 'write',
-      send: (c) => c.post(`/users/${userId}/password-reset-tokens`, undefined),
-    },
+    // POST /users/{id}/password-reset-tokens: who is shown a token, and who may only have it
+    // mailed, depends on mail too (password-resets.test.ts, password-reset-mail.test.ts).
     {
       name: 'POST /password-resets',
       needs: 'sign-in',

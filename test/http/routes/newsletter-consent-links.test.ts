@@ -526,7 +526,7 @@ forEachStore((kind) => {
   describe('without a link key', () => {
     let keyless: Service;
     before(async () => {
-      keyless = await startService(kind, { keys: { webhook: undefined, fingerprint: undefined, links: undefined } });
+      keyless = await startService(kind, { keys: { webhook: undefined, fingerprint: undefined, links: undefined, device: undefined } });
     });
     after(() => keyless.close());
 

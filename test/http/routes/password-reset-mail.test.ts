@@ -3,7 +3,7 @@
  * (PASSWORD_RESET_URL) arrives at the reader's address from MAIL_FROM and resets the password,
  * while the answer, the database and the log never hold the token. A mail server that will not
  * take the message is retried, then answered with 503 MAIL_UNAVAILABLE, the token voided; a
- * service without mail says so. Each against a mail server in this process, on loopback.
+ * service without mail says so. While the service mails resets, only an admin is shown a token. Each against a mail server in this process, on loopback.
  */
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,10 +15,11 @@ import { after, before, describe, it } from 'node:test';
 import { smtpMailer } from '../../../src/mail/smtp.js';
 import { loadMailTemplates } from '../../../src/mail/templates.js';
 import { DEFAULT_READER_SETTINGS } from '../../../src/readers/settings.js';
-import { onlyError } from '../../support/fixtures.js';
+import { issueKey, onlyError } from '../../support/fixtures.js';
 import { createReader, resetDocument, signIn } from '../../support/readers.js';
 import { startService, type Service } from '../../support/service.js';
 import { SMTP_PASSWORD, startSmtpServer, subjectOf, type TestSmtpServer } from '../../support/smtp.js';
+import { createStaff, signInSession } from '../../support/staff.js';
 import { forEachStore } from '../../support/stores.js';
 
 const RESET_PAGE = 'https://www.example.com/account/reset?token={token}';
@@ -172,7 +173,30 @@ forEachStore((kind) => {
       assert.deepEqual(await service.sql('SELECT id FROM password_reset_tokens WHERE user_id = ?', [reader.id]), []);
     });
 
-    it('still answers a POST without a body with the token, and the link to the reset page', async () => {
+    it('shows the token only to an admin: write and reset-tokens get 403 RESET_TOKEN_WITHHELD, and mail it', async () => {
+      for (const scope of ['write', 'reset-tokens'] as const) {
+        const reader = await createReader(service.client);
+        const other = service.client.as((await issueKey(service.client, [scope])).secret);
+        const refused = onlyError(await other.post(`/users/${reader.id}/password-reset-tokens`, undefined), 403);
+        assert.equal(refused.code, 'RESET_TOKEN_WITHHELD', scope);
+        assert.match(refused.detail, /only to an admin credential while the service mails resets/);
+        assert.deepEqual(refused.source, { pointer: '/data/attributes/delivery' });
+        assert.deepEqual(await service.sql('SELECT id FROM password_reset_tokens WHERE user_id = ?', [reader.id]), []);
+        const mailed = await other.post(`/users/${reader.id}/password-reset-tokens`, mailDocument());
+        assert.equal(mailed.status, 201, mailed.text);
+        assert.deepEqual(mailed.body.meta, { mailed: true });
+        assert.deepEqual((await smtp.nextMail()).to, [reader.email]);
+      }
+    });
+
+    it("shows an agent's console session no token either: 403 RESET_TOKEN_WITHHELD", async () => {
+      const reader = await createReader(service.client);
+      const session = await signInSession(service.client, await createStaff(service.client, 'agent'));
+      const refused = await session.client.post(`/users/${reader.id}/password-reset-tokens`, undefined);
+      assert.equal(onlyError(refused, 403).code, 'RESET_TOKEN_WITHHELD');
+    });
+
+    it("still answers an admin's POST without a body with the token, and the link to the reset page", async () => {
       const reader = await createReader(service.client);
       const before = smtp.attempts;
       const response = await service.client.post(`/users/${reader.id}/password-reset-tokens`, undefined);

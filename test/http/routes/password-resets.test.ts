@@ -1,6 +1,7 @@
 /**
- * Password resets: a token issued for a reader (shown once, kept as a hash, valid for a while),
- * then used once by the website backend to set a new password. A token is refused at its pointer
+ * Password resets: a token issued for a reader (shown once, kept as a hash, valid for a while; in
+ * the answer, without mail, only to admin and reset-tokens credentials), then used once by the
+ * website backend to set a new password. A token is refused at its pointer
  * when it is used, expired, unknown or malformed, and voided by any change of the password or
  * of the email it was mailed to.
  */
@@ -62,6 +63,40 @@ forEachStore((kind) => {
 
     it('answers 404 for a user that does not exist', async () => {
       onlyError(await service.client.post('/users/987654321/password-reset-tokens', undefined), 404);
+    });
+
+    it('shows no token to a write credential (an agent, a CRM): 403 RESET_TOKEN_WITHHELD, and issues none', async () => {
+      const writer = service.client.as((await issueKey(service.client, ['write'])).secret);
+      const reader = await createReader(service.client);
+      const refused = await writer.post(`/users/${reader.id}/password-reset-tokens`, undefined);
+      const error = onlyError(refused, 403);
+      assert.equal(error.code, 'RESET_TOKEN_WITHHELD');
+      assert.deepEqual(error.source, { pointer: '/data/attributes/delivery' });
+      assert.match(error.detail, /admin credential or one with the reset-tokens scope/);
+      assert.ok(!refused.text.includes('prt_'));
+      const trail = await service.client.get(`/audit-events?filter[resourceType]=password-reset-tokens`);
+      assert.ok(!trail.body.data.some((e: any) => e.attributes.userId === reader.id), 'a token was issued');
+    });
+
+    it('shows the token to a reset-tokens credential without mail, which can do nothing else', async () => {
+      const mailer = service.client.as((await issueKey(service.client, ['reset-tokens'])).secret);
+      const reader = await createReader(service.client);
+      const token = await issueResetToken(mailer, reader.id);
+      assert.equal((await reset(token)).status, 204);
+      assert.equal(onlyError(await mailer.get(`/users/${reader.id}`), 403).code, 'SCOPE_INSUFFICIENT');
+      assert.equal(
+        onlyError(await mailer.post('/password-resets', resetDocument(token, NEW_PASSWORD)), 403).code,
+        'SCOPE_INSUFFICIENT',
+      );
+    });
+
+    it('answers 403 SCOPE_INSUFFICIENT to read and sign-in credentials', async () => {
+      const reader = await createReader(service.client);
+      for (const scope of ['read', 'sign-in'] as const) {
+        const other = service.client.as((await issueKey(service.client, [scope])).secret);
+        const error = onlyError(await other.post(`/users/${reader.id}/password-reset-tokens`, undefined), 403);
+        assert.equal(error.code, 'SCOPE_INSUFFICIENT', scope);
+      }
     });
 
     it('refuses an Idempotency-Key with 400: the answer shows a secret once', async () => {
@@ -234,10 +269,10 @@ forEachStore((kind) => {
       }
     });
 
-    it('answers 403 to a write credential, which issues tokens but does not use them', async () => {
+    it('answers 403 to a write credential, which is never shown a token and does not use one', async () => {
       const writer = service.client.as((await issueKey(service.client, ['write'])).secret);
       const reader = await createReader(service.client);
-      const token = await issueResetToken(writer, reader.id);
+      const token = await issueResetToken(service.client, reader.id);
       assert.equal(
         onlyError(await writer.post('/password-resets', resetDocument(token, NEW_PASSWORD)), 403).code,
         'SCOPE_INSUFFICIENT',
@@ -248,7 +283,6 @@ forEachStore((kind) => {
     it('is open to a sign-in credential, which cannot issue tokens', async () => {
       const site = (await issueKey(service.client, ['sign-in'])).secret;
       const reader = await createReader(service.client);
-      onlyError(await service.client.as(site).post(`/users/${reader.id}/password-reset-tokens`, undefined), 403);
       const token = await issueResetToken(service.client, reader.id);
       assert.equal(
         (await service.client.as(site).post('/password-resets', resetDocument(token, NEW_PASSWORD))).status,

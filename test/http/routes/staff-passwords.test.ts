@@ -142,6 +142,19 @@ forEachStore((kind) => {
       assert.deepEqual((await trailOf(staff)).at(-2), ['update', `staff:${admin.id}`, ['password']]);
     });
 
+    it('lifts a lockout of their console sign-in: the new password signs in from the network that guessed', async () => {
+      const staff = await createStaff(service.client, 'agent');
+      for (let i = 0; i < MAX_ATTEMPTS; i += 1) {
+        assert.equal((await staffSignIn(service.client, staff.email, `guess ${i}`)).status, 422);
+      }
+      assert.equal(
+        onlyError(await staffSignIn(service.client, staff.email, staff.password), 429).code,
+        'SIGN_IN_THROTTLED',
+      );
+      assert.equal((await setAs(service.client, staff, { password: NEW_PASSWORD })).status, 200);
+      assert.equal((await staffSignIn(service.client, staff.email, NEW_PASSWORD)).status, 201);
+    });
+
     it("from an admin credential too; refuses currentPassword, which only one's own change checks", async () => {
       const staff = await createStaff(service.client, 'supervisor');
       const refused = onlyError(

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { onlyError, userDocument } from '../../support/fixtures.js';
-import { createReader, resetDocument, signInDocument } from '../../support/readers.js';
+import { createReader, issueResetToken, resetDocument, signInDocument } from '../../support/readers.js';
 import { startService, type Service } from '../../support/service.js';
 import {
   ageSessions,
@@ -91,15 +91,25 @@ forEachStore((kind) => {
       assert.equal(onlyError(await session.client.get('/api-keys'), 403).code, 'SCOPE_INSUFFICIENT');
     });
 
-    it("lets an agent issue a reader's password reset token, but neither sign readers in nor reset with it", async () => {
+    it("shows an agent no reader's reset token, and lets them neither sign readers in nor reset a password", async () => {
       const session = await signInSession(service.client, await createStaff(service.client, 'agent'));
       const reader = await createReader(service.client);
       const issued = await session.client.post(`/users/${reader.id}/password-reset-tokens`, undefined);
-      assert.equal(issued.status, 201, issued.text);
+      assert.equal(onlyError(issued, 403).code, 'RESET_TOKEN_WITHHELD');
       const signIn = await session.client.post('/sign-ins', signInDocument(reader.email, reader.password));
       assert.equal(onlyError(signIn, 403).code, 'SCOPE_INSUFFICIENT');
-      const reset = await session.client.post('/password-resets', resetDocument(issued.body.meta.token, 'a new one'));
+      const token = await issueResetToken(service.client, reader.id);
+      const reset = await session.client.post('/password-resets', resetDocument(token, 'a new one'));
       assert.equal(onlyError(reset, 403).code, 'SCOPE_INSUFFICIENT');
+    });
+
+    it('tells each session whether it may be shown reset tokens: an admin, not an agent or a supervisor', async () => {
+      for (const role of ['agent', 'supervisor', 'admin'] as const) {
+        const session = await signInSession(service.client, await createStaff(service.client, role));
+        const current = await session.client.get('/staff-sessions/current');
+        assert.equal(current.status, 200, current.text);
+        assert.equal(current.body.meta.resetTokensShown, role === 'admin', role);
+      }
     });
 
     it('lets a supervisor change the catalogue, but not credentials', async () => {
@@ -311,6 +321,26 @@ forEachStore((kind) => {
       assert.match(attributes[0]!, /^__Host-circulation_session=[A-Za-z0-9_-]{43}$/);
       assert.deepEqual(attributes.slice(1).sort(), ['HttpOnly', 'Path=/', 'SameSite=Strict', 'Secure']);
       assert.equal((await session.client.get('/staff-sessions/current')).status, 200);
+    });
+
+    it('names the known-device cookie __Host-circulation_device and marks it Secure', async () => {
+      const staff = await createStaff(service.client, 'agent');
+      const signedIn = await service.client
+        .as(null)
+        .post('/staff-sessions', {
+          data: { type: 'staff-sessions', attributes: { email: staff.email, password: staff.password } },
+        });
+      const device = signedIn.headers.getSetCookie().find((c) => c.startsWith('__Host-circulation_device='));
+      assert.ok(device, String(signedIn.headers.getSetCookie()));
+      const attributes = device.split(';').map((part) => part.trim());
+      assert.match(attributes[0]!, /^__Host-circulation_device=[A-Za-z0-9_-]{22}\.[0-9]+\.[A-Za-z0-9_-]{43}$/);
+      assert.deepEqual(attributes.slice(1).sort(), [
+        'HttpOnly',
+        'Max-Age=7776000',
+        'Path=/',
+        'SameSite=Strict',
+        'Secure',
+      ]);
     });
   });
 });

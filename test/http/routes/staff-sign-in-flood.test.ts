@@ -2,13 +2,21 @@
  * The console's sign-in is the one password check anyone may ask for without a credential. A
  * flood of it from one address is refused beyond the few checked at once, before it costs a
  * hash, and a reader signing in through the website (a credentialed request) goes ahead of
- * those being checked: it answers as it would on a quiet day, within the target of 2 s.
+ * those being checked: it answers as it would on a quiet day, within the target of 2 s. Unknown
+ * clients, from however many networks, cannot take the places kept for browsers that signed in
+ * before (a signed known-device cookie), and a forged cookie is no way in.
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
+import {
+  SignInBudget,
+  STAFF_SIGN_INS_IN_ALL,
+  STAFF_SIGN_INS_KEPT_FOR_KNOWN_DEVICES,
+} from '../../../src/staff/sign-in-budget.js';
 import { createReader, signIn } from '../../support/readers.js';
 import { startService, type Service } from '../../support/service.js';
-import { staffSignIn } from '../../support/staff.js';
+import { createStaff, staffSignIn } from '../../support/staff.js';
+import { onlyError } from '../../support/fixtures.js';
 import { forEachStore } from '../../support/stores.js';
 
 const FLOOD = 200;
@@ -44,6 +52,84 @@ forEachStore((kind) => {
         codes.filter((code) => !['checked', 'STAFF_SIGN_INS_FROM_NETWORK', 'RATE_LIMITED'].includes(code)),
         [],
       );
+    });
+  });
+  describe('console sign-ins while unknown clients hold every place they may', () => {
+    let service: Service;
+    const budget = new SignInBudget();
+    const held: string[] = [];
+    before(async () => {
+      service = await startService(kind, { staffSignInBudget: budget });
+    });
+    after(async () => {
+      for (const network of held.splice(0)) budget.release(network);
+      await service.close();
+    });
+
+    /** Four networks, two sign-ins each, all being checked: as many as unknown clients are let hold. */
+    const flood = () => {
+      for (const network of ['192.0.2.1', '192.0.2.2', '192.0.2.3', '192.0.2.4']) {
+        for (let i = 0; i < 2; i += 1) if (budget.take(network) === 'taken') held.push(network);
+      }
+    };
+    const ebb = () => {
+      for (const network of held.splice(0)) budget.release(network);
+    };
+    const signInWith = (email: string, password: string, cookie?: string) =>
+      service.client
+        .as(null)
+        .post(
+          '/staff-sessions',
+          { data: { type: 'staff-sessions', attributes: { email, password } } },
+          cookie === undefined ? {} : { headers: { cookie } },
+        );
+    /** The device cookie (name=value) a successful sign-in set. */
+    const deviceCookieOf = (response: Awaited<ReturnType<typeof signInWith>>) => {
+      const cookie = response.headers.getSetCookie().find((c) => c.startsWith('circulation_device='));
+      assert.ok(cookie, `no device cookie in ${response.headers.getSetCookie()}`);
+      assert.match(cookie, /; HttpOnly; SameSite=Strict/);
+      return cookie.split(';')[0] as string;
+    };
+
+    it('lets a device that signed in before through, and no unknown client', async () => {
+      const staff = await createStaff(service.client, 'agent');
+      const first = await signInWith(staff.email, staff.password);
+      assert.equal(first.status, 201, first.text);
+      const device = deviceCookieOf(first);
+      flood();
+      try {
+        assert.equal(held.length, STAFF_SIGN_INS_IN_ALL - STAFF_SIGN_INS_KEPT_FOR_KNOWN_DEVICES);
+        const unknown = await signInWith(staff.email, staff.password);
+        assert.equal(onlyError(unknown, 503).code, 'STAFF_SIGN_INS_BUSY');
+        const known = await signInWith(staff.email, staff.password, device);
+        assert.equal(known.status, 201, known.text);
+      } finally {
+        ebb();
+      }
+    });
+
+    it('believes no forged device cookie, nor one set for another email', async () => {
+      const staff = await createStaff(service.client, 'agent');
+      const other = await createStaff(service.client, 'agent');
+      const device = deviceCookieOf(await signInWith(other.email, other.password));
+      const [name, value] = device.split('=') as [string, string];
+      const [id, issuedAt, mac] = value.split('.') as [string, string, string];
+      const forged = [
+        `${name}=${id}.${issuedAt}.${mac.slice(0, -1)}${mac.endsWith('A') ? 'B' : 'A'}`,
+        `${name}=${id}.${Number(issuedAt) + 1}.${mac}`,
+        `${name}=${'A'.repeat(22)}.${issuedAt}.${mac}`,
+        `${name}=not a device`,
+        device,
+      ];
+      flood();
+      try {
+        for (const cookie of forged) {
+          const refused = await signInWith(staff.email, staff.password, cookie);
+          assert.equal(onlyError(refused, 503).code, 'STAFF_SIGN_INS_BUSY', cookie);
+        }
+      } finally {
+        ebb();
+      }
     });
   });
 });

@@ -117,7 +117,9 @@ forEachStoreAndCitus((kind) => {
 
   describe('a service without a webhook key', () => {
     it('answers 503 to a new webhook, saying what to set', async () => {
-      const keyless = await startService(kind, { keys: { webhook: undefined, fingerprint: undefined, links: undefined } });
+      const keyless = await startService(kind, {
+        keys: { webhook: undefined, fingerprint: undefined, links: undefined, device: undefined },
+      });
       try {
         const error = onlyError(await keyless.client.post('/webhooks', webhookDocument()), 503);
         assert.match(error.detail, /SERVICE_SECRET_KEY/);
