@@ -35,6 +35,7 @@ import { knownUsers, USERS_CHANNEL } from '../../src/store/postgres/known-users.
 import {
   LICENSED_DOMAINS_MAX_AGE_MS,
   licensedDomains,
+  seatHolders,
   SITE_DOMAINS_CHANNEL,
 } from '../../src/store/postgres/licensed-domains.js';
 import { PRODUCTS_CHANNEL, productResources } from '../../src/store/postgres/product-resources.js';
@@ -738,7 +739,7 @@ describe("PostgreSQL licensed domains kept for the reader's access check", { ski
       knownUsers(database, deaf),
       domains,
     );
-    const sources = postgresReaderSources(database, domains, resources, subscriptions);
+    const sources = postgresReaderSources(database, domains, seatHolders(database, deaf), resources, subscriptions);
     const [first, second] = [newDomain(), newDomain()];
     const [firstReader, secondReader] = [await readerOf(first), await readerOf(second)];
     assert.deepEqual(await byDomain(firstReader, sources), []);

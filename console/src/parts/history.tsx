@@ -28,6 +28,8 @@ const WHAT: Record<HistoryEvent['attributes']['eventType'], string> = {
   'temporary_address.deleted': 'Temporary address removed',
   'delivery_complaint.created': 'Delivery complaint',
   'newsletter_consent.changed': 'Newsletter consent changed',
+  'seat.created': 'Seat given',
+  'seat.deleted': 'Seat taken back',
 };
 
 /** Who made the change: the staff member or API key by name, the service's own parts as "system". */

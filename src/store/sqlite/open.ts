@@ -22,6 +22,8 @@ import { sqliteHolds } from './holds.js';
 import { sqliteTemporaryAddresses } from './temporary-addresses.js';
 import { sqliteConsents, sqliteConsentWriter } from './consents.js';
 import { sqliteReaderSources } from './reader-sources.js';
+import { sqliteLicenceUsage } from './licence-usage.js';
+import { sqliteSeats } from './seats.js';
 import { sqliteSiteLicences } from './site-licences.js';
 import { sqliteIdempotency } from './idempotency.js';
 import { sqliteMigrations, type SqliteMigration } from './migrations.js';
@@ -92,6 +94,8 @@ export function openSqliteStore(options: SqliteOptions): Store {
       ...sqliteConsents(database, consentWriter),
       ...sqliteSiteLicences(database),
       ...sqliteReaderSources(database, subscriptions),
+      ...sqliteSeats(database),
+      ...sqliteLicenceUsage(database),
       ...sqliteDeliveries(database),
       ...sqliteProducts(database),
       ...sqliteNewsletters(database),
