@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { EVENT_TYPES, eventTypeOf } from '../../src/domain/events.js';
 
 describe('eventTypeOf', () => {
-  it('names an event for every change to a user, a subscription, the catalogue or print circulation, and every event type has a change', () => {
+  it('names an event for every change to a user, a subscription, the catalogue, print circulation or a licence’s seats, and every event type has a change', () => {
     const named = [
       eventTypeOf('users', 'create'),
       eventTypeOf('users', 'update'),
@@ -27,6 +27,8 @@ describe('eventTypeOf', () => {
       eventTypeOf('temporary-addresses', 'delete'),
       eventTypeOf('delivery-complaints', 'create'),
       eventTypeOf('newsletter-consents', 'create'),
+      eventTypeOf('seats', 'create'),
+      eventTypeOf('seats', 'delete'),
     ];
     assert.deepEqual(named, [...EVENT_TYPES]);
     // A consent's first change creates it, a later one updates it: either is the one change event.

@@ -658,11 +658,14 @@ describe("PostgreSQL licensed domains kept for the reader's access check", { ski
     return (await from.readerSourcesOf(user, now))?.byDomain.map((l) => l.id);
   }
 
-  /** Waits until `user`'s check reads the licensed domains from memory: it then reads no site_domains. */
+  /**
+   * Waits until `user`'s check reads the licensed domains (and the seat holders) from memory: it
+   * then reads no site_domains (nor seat_holders).
+   */
   const kept = (user: string, from: Pick<Store, 'readerSourcesOf'> = fresh.store) =>
     eventually(async () => {
       const { statements } = await recordStatements(() => from.readerSourcesOf(user, now));
-      return !statements.some(({ text }) => /\bFROM site_domains\b/.test(text));
+      return !statements.some(({ text }) => /\bFROM (site_domains|seat_holders)\b/.test(text));
     }, 'the licensed domains to be kept');
 
   it('checks a reader whose domain no licence names in one statement, once the domains are kept', async () => {
@@ -670,7 +673,7 @@ describe("PostgreSQL licensed domains kept for the reader's access check", { ski
     const user = await readerOf(newDomain());
     await kept(user);
     const { result, statements } = await recordStatements(() => fresh.store.readerSourcesOf(user, now));
-    assert.deepEqual(result, { own: [], byDomain: [] });
+    assert.deepEqual(result, { own: [], byDomain: [], bySeat: [] });
     assert.deepEqual(
       statements.map(({ text }) => /\bFROM (\w+)/.exec(text)?.[1]),
       ['users'],
