@@ -52,7 +52,7 @@ function docsPages(folder = 'docs') {
 
 /**
  * The steps of one page, in order: each curl example, with the title and the promise of the
- * comment above it; and each `export NAME=…  # meta.<field> of the answer above`, which sets NAME
+ * comment above it; and each `export NAME=…  # meta.<field> of the answer above` (or `data.<field>`), which sets NAME
  * from the answer before it, as the page tells its reader to.
  */
 function readmeSteps(readme, page) {
@@ -65,8 +65,8 @@ function readmeSteps(readme, page) {
       const comment = /^# (.*?)→ (.*)$/.exec(line);
       if (comment) [title, promise] = [comment[1].trim(), comment[2].trim()];
       if (block[1] === 'sh' && line.startsWith('curl ')) steps.push({ page, title, promise, command: line });
-      const exported = /^export (\w+)=\S*\s+# meta\.(\w+) of the answer above/.exec(line);
-      if (exported) steps.push({ name: exported[1], field: exported[2] });
+      const exported = /^export (\w+)=\S*\s+# (meta|data)\.(\w+) of the answer above/.exec(line);
+      if (exported) steps.push({ name: exported[1], member: exported[2], field: exported[3] });
     }
   }
   return steps;
@@ -140,7 +140,7 @@ function show(index, result) {
   let last;
   for (const step of steps) {
     if (step.name) {
-      env[step.name] = last?.body?.meta?.[step.field] ?? '';
+      env[step.name] = last?.body?.[step.member]?.[step.field] ?? '';
       continue;
     }
     last = run(step, values.url ?? README_URL, env);

@@ -58,7 +58,7 @@ export const Source = Type.Object({
   subscription: Type.String({ description: "The subscription's id." }),
   via: StringEnum(VIAS, {
     description:
-      "own: the reader's own subscription; email-domain: a site licence whose emailDomains hold the reader's email's domain; seat: a seat of a site licence (to come).",
+      "own: the reader's own subscription; email-domain: a site licence whose emailDomains hold the reader's email's domain; seat: a site licence of which the reader holds a seat.",
   }),
 });
 
@@ -66,7 +66,7 @@ export const ReaderAccessAttributes = Type.Object({
   ...AccessAttributes.properties,
   sources: Type.Array(Source, {
     description:
-      'Each active subscription that gives the reader access, once, and through what (own before email-domain), by id.',
+      'Each active subscription that gives the reader access, once, and through what (own before email-domain before seat), by id.',
   }),
 });
 
@@ -82,26 +82,55 @@ export function sharedGrant<T extends ActiveSubscription>(licence: T): T | undef
   return licence.resource === 'print-online' ? { ...licence, resource: 'online' } : licence;
 }
 
+/** A site licence that gave a reader access, and how it reached them. */
+export interface Grant {
+  licence: ActiveLicence;
+  via: Exclude<Via, 'own'>;
+}
+
 /**
  * A reader's access: what their own active subscriptions give, and what the active site licences
- * that reach them through their email's domain give others (see `sharedGrant`); each subscription
- * named once among the sources, as their own when it is.
+ * that reach them through their email's domain or a seat they hold give others (see `sharedGrant`);
+ * each subscription named once among the sources: as their own when it is, else through their
+ * domain before a seat. `granted` are the licences named through a domain or a seat.
  */
-export function readerAccessOf(own: readonly ActiveSubscription[], byDomain: readonly ActiveLicence[]): ReaderAccess {
-  const owned = new Set(own.map((s) => s.id));
-  const shared = byDomain.flatMap((licence) => {
-    const grant = owned.has(licence.id) ? undefined : sharedGrant(licence);
-    return grant ? [grant] : [];
-  });
-  const byId = (a: ActiveSubscription, b: ActiveSubscription) => Number(a.id) - Number(b.id);
+export function readerGrantsOf(
+  own: readonly ActiveSubscription[],
+  byDomain: readonly ActiveLicence[],
+  bySeat: readonly ActiveLicence[] = [],
+): { access: ReaderAccess; granted: Grant[] } {
+  const named = new Set(own.map((s) => s.id));
+  const granted: Grant[] = [];
+  const reach = (licences: readonly ActiveLicence[], via: Grant['via']) => {
+    for (const licence of [...licences].sort(byId)) {
+      if (named.has(licence.id)) continue;
+      const grant = sharedGrant(licence);
+      if (!grant) continue;
+      named.add(licence.id);
+      granted.push({ licence: grant, via });
+    }
+  };
+  reach(byDomain, 'email-domain');
+  reach(bySeat, 'seat');
   const unique = (list: ActiveSubscription[]) => list.filter((s, i) => i === 0 || list[i - 1]?.id !== s.id);
   const ownSources = unique([...own].sort(byId)).map((s) => ({ subscription: s.id, via: 'own' as const }));
-  const sharedSources = unique([...shared].sort(byId)).map((s) => ({
-    subscription: s.id,
-    via: 'email-domain' as const,
-  }));
-  return { ...accessOf([...own, ...shared]), sources: [...ownSources, ...sharedSources] };
+  const sharedSources = granted.map(({ licence, via }) => ({ subscription: licence.id, via }));
+  return {
+    access: { ...accessOf([...own, ...granted.map((g) => g.licence)]), sources: [...ownSources, ...sharedSources] },
+    granted,
+  };
 }
+
+/** A reader's access (see `readerGrantsOf`). */
+export function readerAccessOf(
+  own: readonly ActiveSubscription[],
+  byDomain: readonly ActiveLicence[],
+  bySeat: readonly ActiveLicence[] = [],
+): ReaderAccess {
+  return readerGrantsOf(own, byDomain, bySeat).access;
+}
+
+const byId = (a: ActiveSubscription, b: ActiveSubscription) => Number(a.id) - Number(b.id);
 
 /** What a network is given by the active site licences whose ranges hold it, and which they are, by id. */
 export function networkAccessOf(licences: readonly ActiveLicence[]): { access: Access; licences: ActiveLicence[] } {

@@ -1,9 +1,10 @@
 /**
  * Events: what changed, for the rest of the publisher. Each is an entry of the audit trail about
- * a user, a subscription, a product or a newsletter, or a user's holds, temporary addresses and
- * delivery complaints, recorded with its event type in the same transaction as the change
- * itself, so no change is ever without its event and no event without its change (the trail is
- * the outbox: a database trigger turns each event into its webhook deliveries).
+ * a user, a subscription, a product or a newsletter, or a user's holds, temporary addresses,
+ * delivery complaints and their site licences' seats, recorded with its event type in the same
+ * transaction as the change itself, so no change is ever without its event and no event without
+ * its change (the trail is the outbox: a database trigger turns each event into its webhook
+ * deliveries).
  * An event carries ids and the names of the attributes sent, never a value; a newsletter consent's
  * change (newsletter_consent.changed) also its old and new state and its source, words of
  * domain/consent.ts.
@@ -40,6 +41,8 @@ export const EVENT_TYPES = [
   'newsletter_consent.changed',
   'privacy_request.created',
   'privacy_request.updated',
+  'seat.created',
+  'seat.deleted',
 ] as const;
 export type EventType = (typeof EVENT_TYPES)[number];
 
@@ -68,6 +71,8 @@ const EVENT_OF: Readonly<Record<string, Partial<Record<AuditAction, EventType>>>
   // A reader's first consent for a newsletter is created, later ones update it: either is a change.
   'newsletter-consents': { create: 'newsletter_consent.changed', update: 'newsletter_consent.changed' },
   'privacy-requests': { create: 'privacy_request.created', update: 'privacy_request.updated' },
+  // A seat is its licence owner's record: the event names the owner as its user.
+  seats: { create: 'seat.created', delete: 'seat.deleted' },
 };
 
 /** The event a change is, recorded with its audit entry; null when the change is not one. */

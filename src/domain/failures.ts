@@ -29,7 +29,11 @@ export type FailureCode =
   | 'TEMPORARY_ADDRESS_OVERLAP'
   | 'NOT_A_DELIVERY'
   | 'COMPLAINT_EXISTS'
-  | 'CONSENT_SUPPRESSED';
+  | 'CONSENT_SUPPRESSED'
+  | 'NO_SEATS'
+  | 'SEATS_EXHAUSTED'
+  | 'SEAT_TAKEN'
+  | 'SEATS_GIVEN';
 
 export class DomainFailure extends Error {
   constructor(
@@ -106,4 +110,23 @@ export const failures = {
   // Newsletter consent (domain/consent.ts).
   /** Newsletters a reader is kept off (bounced, complained) until they confirm again. */
   consentSuppressed: (problems: readonly Problem[]) => new DomainFailure('CONSENT_SUPPRESSED', problems),
+
+  // Seats of site licences (domain/seat.ts).
+  /** A seat asked of a subscription that is not a site licence with seats. */
+  noSeats: (subscriptionId: string) =>
+    new DomainFailure('NO_SEATS', [], `subscription ${subscriptionId} is not a site licence with seats`),
+  seatsExhausted: (seats: number) =>
+    new DomainFailure('SEATS_EXHAUSTED', [], `the licence has given all of its ${seats} seats`),
+  seatTaken: (holderId: string) =>
+    new DomainFailure('SEAT_TAKEN', [
+      { pointer: '/data/relationships/user/data/id', detail: `user ${holderId} holds a seat of this licence already` },
+    ]),
+  /** A change of a licence's seats below those it has given. */
+  seatsGiven: (given: number) =>
+    new DomainFailure('SEATS_GIVEN', [
+      {
+        pointer: '/data/attributes/seats',
+        detail: `cannot be fewer than the ${given} seats the licence has given: delete seats first`,
+      },
+    ]),
 } as const;

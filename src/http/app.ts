@@ -17,6 +17,7 @@ import type { Store } from '../store/port.js';
 import { DEFAULT_PRINT_SETTINGS, type PrintSettings } from '../domain/print.js';
 import { baseUrlOf } from './jsonapi/links.js';
 import { authentication, type AuthOptions } from './plugins/auth.js';
+import { licenceUsage } from './plugins/licence-usage.js';
 import { compression } from './plugins/compression.js';
 import { clientErrorHandler, errorHandling, frameworkErrors } from './plugins/error-handling.js';
 import { DEFAULT_BODY_LIMIT_BYTES, hardening, MAX_HEADER_BYTES, REQUEST_TIMEOUT_MS } from './plugins/hardening.js';
@@ -30,6 +31,7 @@ import { validatorCompiler } from './plugins/validation.js';
 import { writeNotifications } from './plugins/write-notifications.js';
 import { accessRoutes } from './routes/access.js';
 import { holdRoutes } from './routes/holds.js';
+import { seatRoutes } from './routes/seats.js';
 import { deliveryComplaintRoutes } from './routes/delivery-complaints.js';
 import { temporaryAddressRoutes } from './routes/temporary-addresses.js';
 import { deliveryRoutes } from './routes/deliveries.js';
@@ -100,6 +102,8 @@ export interface AppOptions {
    * statement timeouts, SQLite's busy timeout); 10 seconds by default.
    */
   storeCallBoundMs?: number;
+  /** How often the access checks' licence usage goes to the store, in batches; every 10 seconds by default. */
+  licenceUsageFlushMs?: number;
   webhooks?: {
     /** Called after each successful change, so that its deliveries go out at once. */
     changed?: () => void;
@@ -151,6 +155,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
     keepForSeconds: (options.idempotencyHours ?? 24) * 3600,
     storeCallBoundMs: options.storeCallBoundMs ?? 10_000,
   });
+  await app.register(licenceUsage, { store, flushMs: options.licenceUsageFlushMs });
   if (options.webhooks?.changed) await app.register(writeNotifications, { changed: options.webhooks.changed });
   // Last of the onSend hooks: what it compresses is the body the others have settled (and kept).
   await app.register(compression);
@@ -170,6 +175,7 @@ export async function buildApp(options: AppOptions): Promise<FastifyInstance> {
   await app.register(dataExportRoutes, routes);
   await app.register(subscriptionRoutes, routes);
   await app.register(holdRoutes, routes);
+  await app.register(seatRoutes, routes);
   await app.register(temporaryAddressRoutes, routes);
   await app.register(deliveryComplaintRoutes, routes);
   await app.register(deliveryRoutes, { ...routes, maxAgeSeconds: options.reportMaxAgeSeconds ?? 0 });

@@ -66,6 +66,12 @@ export const CATALOGUE = {
   /** A confirmation link for a consent that has nothing to confirm (subscribed, unsubscribed). */
   CONSENT_NOT_CONFIRMABLE: { status: 409, title: 'Conflict' },
 
+  // Seats of site licences.
+  NO_SEATS: { status: 422, title: 'No Seats' },
+  SEATS_EXHAUSTED: { status: 422, title: 'Seats Exhausted' },
+  SEAT_TAKEN: { status: 409, title: 'Conflict' },
+  SEATS_GIVEN: { status: 422, title: 'Invalid Attribute' },
+
   // Credentials and limits.
   CREDENTIAL_REQUIRED: { status: 401, title: 'Unauthorized' },
   CREDENTIAL_INVALID: { status: 401, title: 'Unauthorized' },
@@ -393,11 +399,15 @@ export function fromFailure(failure: DomainFailure): ApiError {
     case 'NOT_A_DELIVERY':
     case 'COMPLAINT_EXISTS':
     case 'CONSENT_SUPPRESSED':
+    case 'SEAT_TAKEN':
+    case 'SEATS_GIVEN':
       return problems(failure.code, failure.problems);
     case 'STILL_REFERENCED':
     case 'NOT_PRINT':
     case 'ALREADY_STARTED':
     case 'HOLD_WITHDRAWN':
+    case 'NO_SEATS':
+    case 'SEATS_EXHAUSTED':
       return single(failure.code, failure.detail);
   }
 }

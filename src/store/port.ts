@@ -18,6 +18,8 @@ import type { ConsentStore } from './ports/consents.js';
 import type { DeliveryStore } from './ports/deliveries.js';
 import type { DeliveryComplaintStore } from './ports/delivery-complaints.js';
 import type { HoldStore } from './ports/holds.js';
+import type { LicenceUsageStore } from './ports/licence-usage.js';
+import type { SeatStore } from './ports/seats.js';
 import type { TemporaryAddressStore } from './ports/temporary-addresses.js';
 import type { CredentialStore } from './ports/credentials.js';
 import type { IdempotencyStore } from './ports/idempotency.js';
@@ -43,6 +45,7 @@ export type * from './ports/deliveries.js';
 export type * from './ports/delivery-complaints.js';
 export type * from './ports/holds.js';
 export type * from './ports/idempotency.js';
+export type * from './ports/licence-usage.js';
 export type * from './ports/password-resets.js';
 export type * from './ports/privacy-requests.js';
 export type * from './ports/reader-data.js';
@@ -53,6 +56,7 @@ export type * from './ports/newsletters.js';
 export type * from './ports/products.js';
 export type * from './ports/reports.js';
 export type * from './ports/retention.js';
+export type * from './ports/seats.js';
 export type * from './ports/subscriptions.js';
 export type * from './ports/temporary-addresses.js';
 export type * from './ports/users.js';
@@ -91,6 +95,8 @@ export interface PoolStats {
 export type Store = UserStore &
   SubscriptionStore &
   SiteLicenceStore &
+  SeatStore &
+  LicenceUsageStore &
   HoldStore &
   TemporaryAddressStore &
   DeliveryComplaintStore &

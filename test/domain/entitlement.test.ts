@@ -5,6 +5,7 @@ import {
   GIVING,
   networkAccessOf,
   readerAccessOf,
+  readerGrantsOf,
   userSubscriptionFilter,
 } from '../../src/domain/entitlement.js';
 import { subscriptionStatus } from '../../src/domain/subscription.js';
@@ -129,6 +130,27 @@ describe('readerAccessOf', () => {
     );
     assert.deepEqual(access.sources, [{ subscription: '4', via: 'own' }]);
     assert.equal(access.print, true);
+  });
+
+  it('names a seat’s licence via seat, after those by domain, and a licence reached both ways once, by domain', () => {
+    const { access, granted } = readerGrantsOf(
+      [own('2', 'online')],
+      [licence('8', 'online')],
+      [licence('6', 'print-online'), licence('8', 'online'), licence('2', 'online'), licence('1', 'print')],
+    );
+    assert.deepEqual(access.sources, [
+      { subscription: '2', via: 'own' },
+      { subscription: '8', via: 'email-domain' },
+      { subscription: '6', via: 'seat' },
+    ]);
+    assert.equal(access.print, false);
+    assert.deepEqual(
+      granted.map((g) => [g.licence.id, g.via, g.licence.resource]),
+      [
+        ['8', 'email-domain', 'online'],
+        ['6', 'seat', 'online'],
+      ],
+    );
   });
 
   it('runs until the latest end of both, open-ended when a licence is', () => {

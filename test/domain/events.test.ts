@@ -3,7 +3,7 @@ import { describe, it } from 'node:test';
 import { EVENT_TYPES, eventTypeOf } from '../../src/domain/events.js';
 
 describe('eventTypeOf', () => {
-  it('names an event for every change to a user, a subscription, the catalogue or print circulation, and every event type has a change', () => {
+  it('names an event for every change to a user, a subscription, the catalogue, print circulation or a licence’s seats, and every event type has a change', () => {
     const named = [
       eventTypeOf('users', 'create'),
       eventTypeOf('users', 'update'),
@@ -29,6 +29,8 @@ describe('eventTypeOf', () => {
       eventTypeOf('newsletter-consents', 'create'),
       eventTypeOf('privacy-requests', 'create'),
       eventTypeOf('privacy-requests', 'update'),
+      eventTypeOf('seats', 'create'),
+      eventTypeOf('seats', 'delete'),
     ];
     assert.deepEqual(named, [...EVENT_TYPES]);
     // A consent's first change creates it, a later one updates it: either is the one change event.

@@ -13,6 +13,7 @@ import type { NewUser, Store, StoreOptions, StoredUser, UserChanges } from '../.
 import { AUDIT, fullUserAttributes } from '../support/fixtures.js';
 import type { EventType } from '../../src/domain/events.js';
 import { catalogueContract } from './contract-catalogue.js';
+import { seatContract } from './contract-seats.js';
 import { siteLicenceContract } from './contract-site-licences.js';
 
 const UNKNOWN_ID = '999999999';
@@ -116,6 +117,7 @@ export function storeContract(
   describe(`${name} store contract`, () => {
     catalogueContract(open, gaps);
     siteLicenceContract(open);
+    seatContract(open);
 
     let store: Store;
     before(async () => {

@@ -119,7 +119,7 @@ forEachStore((kind) => {
       );
       assert.ok(subscription);
       // A site licence's networks and domains are keys of their own, which name their owner.
-      await store.store.createSubscription(
+      const licence = await store.store.createSubscription(
         user.id,
         {
           ...subscription,
@@ -131,6 +131,28 @@ forEachStore((kind) => {
         },
         AUDIT,
       );
+      // A seat of the reader's licence given to another, a seat of another's licence given to
+      // the reader, and the usage of the reader's licence.
+      const other = await store.store.createUser(
+        {
+          email: `other-${randomBytes(8).toString('hex')}@example.org`,
+          passwordHash: null,
+          fields: { familyName: 'Other' },
+          newsletters: [],
+        },
+        AUDIT,
+      );
+      const theirs = await store.store.createSubscription(
+        other.id,
+        { ...subscription, license: 'site', externalIdentifier: null, seats: 1 },
+        AUDIT,
+      );
+      assert.ok(licence && theirs);
+      assert.ok(await store.store.createSeat(user.id, licence.id, other.id, AUDIT));
+      assert.ok(await store.store.createSeat(other.id, theirs.id, user.id, AUDIT));
+      await store.store.addLicenceUsage([
+        { userId: user.id, subscriptionId: licence.id, month: '2026-11', via: 'seat', count: 3 },
+      ]);
       await store.store.createHold(
         user.id,
         subscription.id,
@@ -185,6 +207,9 @@ forEachStore((kind) => {
       assert.ok((await store.rawDump()).includes(marker), 'the dump shows the reader before the erasure');
 
       assert.equal(await store.store.deleteUser(user.id, AUDIT), true);
+      // The seats they held, rows of another's licence, went with them too.
+      const held = await store.sql('SELECT count(*) AS n FROM seats WHERE holder_id = ?', [user.id]);
+      assert.equal(Number(held[0]?.n), 0, 'a seat the erased reader held is still there');
       for (const [table, reach] of Object.entries(READER_TABLES)) {
         if (reach.startsWith('kept') || (kind === 'SQLite' && POSTGRES_ONLY.has(table))) continue;
         const [column, value] = readerKey(table, reach, user.id, attributes.email);

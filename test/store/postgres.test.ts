@@ -35,6 +35,7 @@ import { knownUsers, USERS_CHANNEL } from '../../src/store/postgres/known-users.
 import {
   LICENSED_DOMAINS_MAX_AGE_MS,
   licensedDomains,
+  seatHolders,
   SITE_DOMAINS_CHANNEL,
 } from '../../src/store/postgres/licensed-domains.js';
 import { PRODUCTS_CHANNEL, productResources } from '../../src/store/postgres/product-resources.js';
@@ -688,11 +689,14 @@ describe("PostgreSQL licensed domains kept for the reader's access check", { ski
     return (await from.readerSourcesOf(user, now))?.byDomain.map((l) => l.id);
   }
 
-  /** Waits until `user`'s check reads the licensed domains from memory: it then reads no site_domains. */
+  /**
+   * Waits until `user`'s check reads the licensed domains (and the seat holders) from memory: it
+   * then reads no site_domains (nor seat_holders).
+   */
   const kept = (user: string, from: Pick<Store, 'readerSourcesOf'> = fresh.store) =>
     eventually(async () => {
       const { statements } = await recordStatements(() => from.readerSourcesOf(user, now));
-      return !statements.some(({ text }) => /\bFROM site_domains\b/.test(text));
+      return !statements.some(({ text }) => /\bFROM (site_domains|seat_holders)\b/.test(text));
     }, 'the licensed domains to be kept');
 
   it('checks a reader whose domain no licence names in one statement, once the domains are kept', async () => {
@@ -700,7 +704,7 @@ describe("PostgreSQL licensed domains kept for the reader's access check", { ski
     const user = await readerOf(newDomain());
     await kept(user);
     const { result, statements } = await recordStatements(() => fresh.store.readerSourcesOf(user, now));
-    assert.deepEqual(result, { own: [], byDomain: [] });
+    assert.deepEqual(result, { own: [], byDomain: [], bySeat: [] });
     assert.deepEqual(
       statements.map(({ text }) => /\bFROM (\w+)/.exec(text)?.[1]),
       ['users'],
@@ -769,7 +773,7 @@ describe("PostgreSQL licensed domains kept for the reader's access check", { ski
       knownUsers(database, deaf),
       domains,
     );
-    const sources = postgresReaderSources(database, domains, resources, subscriptions);
+    const sources = postgresReaderSources(database, domains, seatHolders(database, deaf), resources, subscriptions);
     const [first, second] = [newDomain(), newDomain()];
     const [firstReader, secondReader] = [await readerOf(first), await readerOf(second)];
     assert.deepEqual(await byDomain(firstReader, sources), []);

@@ -46,9 +46,9 @@ export interface EverywhereReader {
 
 /**
  * Makes, through `service`'s API, a reader with a password, newsletters, several subscriptions
- * (one under an Idempotency-Key, so a kept response names them), a reset token and a failed
- * sign-in (an attempt counted by their email), with a webhook registered so their events have
- * deliveries.
+ * (one under an Idempotency-Key, so a kept response names them), a site licence with a seat given
+ * and its usage counted, a seat of another's licence, a reset token and a failed sign-in (an
+ * attempt counted by their email), with a webhook registered so their events have deliveries.
  */
 export async function readerInEveryTable(service: Service, marker: string): Promise<EverywhereReader> {
   const { client } = service;
@@ -102,6 +102,24 @@ export async function readerInEveryTable(service: Service, marker: string): Prom
   );
   assert.equal(licence.status, 201, licence.text);
   subscriptionIds.push(licence.body.data.id);
+  // A seat of the reader's licence given to another reader (seats, on the reader's shard), a seat
+  // of another's licence given to the reader (seat_holders, on the reader's shard), and a check
+  // the licence granted, counted (licence_usage).
+  const seatDocument = (id: string) => ({
+    data: { type: 'seats', relationships: { user: { data: { type: 'users', id } } } },
+  });
+  const other = await createUser(client);
+  const given = await client.post(`/users/${userId}/subscriptions/${licence.body.data.id}/seats`, seatDocument(other));
+  assert.equal(given.status, 201, given.text);
+  const theirs = await client.post(
+    `/users/${other}/subscriptions`,
+    subscriptionDocument({ license: 'site', dateEnded: null, seats: 1 }),
+  );
+  assert.equal(theirs.status, 201, theirs.text);
+  const held = await client.post(`/users/${other}/subscriptions/${theirs.body.data.id}/seats`, seatDocument(userId));
+  assert.equal(held.status, 201, held.text);
+  assert.equal((await client.get('/access?filter[ip]=10.77.0.1')).status, 200);
+  await service.app.licenceUsage.flush();
   const token = await client.post(`/users/${userId}/password-reset-tokens`, undefined);
   assert.equal(token.status, 201, token.text);
   const site = await issueKey(client, ['sign-in']);

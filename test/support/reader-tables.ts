@@ -23,6 +23,12 @@ export const READER_TABLES: Record<string, Reach> = {
   // The keys of a reader's site licences (migration 31): reference tables on Citus.
   site_ranges: 'by user id',
   site_domains: 'by user id',
+  // A seat (migration 33) cascades with its licence's owner (user_id); its holder's key
+  // (seat_holders.user_id) with its holder, and the erasure of either deletes the other's row.
+  seats: 'cascade',
+  seat_holders: 'cascade',
+  // A licence's usage by month (migration 34), its owner's.
+  licence_usage: 'cascade',
   idempotency_keys: 'cascade',
   password_reset_tokens: 'cascade',
   // Attempts are counted by email, whether or not a reader has it; the erasure forgets the reader's.

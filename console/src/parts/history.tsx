@@ -30,6 +30,8 @@ const WHAT: Record<HistoryEvent['attributes']['eventType'], string> = {
   'newsletter_consent.changed': 'Newsletter consent changed',
   'privacy_request.created': 'Privacy request received',
   'privacy_request.updated': 'Privacy request changed',
+  'seat.created': 'Seat given',
+  'seat.deleted': 'Seat taken back',
 };
 
 /** Who made the change: the staff member or API key by name, the service's own parts as "system". */

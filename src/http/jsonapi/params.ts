@@ -13,6 +13,7 @@ export const UserParams = Type.Object({ user_id: Id });
 export const SubscriptionParams = Type.Object({ user_id: Id, subscription_id: Id });
 export const HoldParams = Type.Object({ user_id: Id, subscription_id: Id, hold_id: Id });
 export const ComplaintParams = Type.Object({ user_id: Id, subscription_id: Id, complaint_id: Id });
+export const SeatParams = Type.Object({ user_id: Id, subscription_id: Id, seat_id: Id });
 export const TemporaryAddressParams = Type.Object({ user_id: Id, temporary_address_id: Id });
 export const WebhookParams = Type.Object({ webhook_id: Id });
 export const DeliveryParams = Type.Object({ webhook_id: Id, delivery_id: Id });

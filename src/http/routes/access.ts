@@ -2,12 +2,14 @@
  * The paywall's question, asked on every page view — may this reader see online content now, do
  * they get the print edition, until when, by which products:
  * - /users/{user_id}/access: a reader's, from their subscriptions active now and the site licences
- *   active now whose email domains hold theirs, naming each source; one indexed read, and a second
- *   only for a reader whose domain some licence names (store/ports/site-licences.ts).
+ *   active now whose email domains hold theirs or of which they hold a seat, naming each source;
+ *   one indexed read, and another only for a reader whose domain some licence names or who holds a
+ *   seat (store/ports/site-licences.ts).
  * - /access?filter[ip]=: an address's, from the site licences active now whose ranges hold it,
  *   named in relationships.subscriptions; one indexed read of exact keys however many licences
  *   there are (domain/site-licence.ts).
- * A credential with the `access` scope may ask both and nothing else.
+ * A credential with the `access` scope may ask both and nothing else. Each licence that grants a
+ * check is counted, in memory, for its usage (plugins/licence-usage.ts).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
@@ -17,7 +19,7 @@ import {
   AccessAttributes,
   networkAccessOf,
   ReaderAccessAttributes,
-  readerAccessOf,
+  readerGrantsOf,
 } from '../../domain/entitlement.js';
 import { addressKeys, formatAddress, parseWrittenAddress, unmapped } from '../../domain/site-licence.js';
 import { SUBSCRIPTIONS } from '../../domain/subscription.js';
@@ -82,11 +84,13 @@ export const accessRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
       const now = nowInSeconds();
       const sources = await store.readerSourcesOf(user_id, now);
       if (!sources) throw noSuchUser(user_id);
+      const { access, granted } = readerGrantsOf(sources.own, sources.byDomain, sources.bySeat);
+      for (const { licence, via } of granted) app.licenceUsage.count(licence, via, now);
       return {
         data: {
           type: ACCESS,
           id: user_id,
-          attributes: readerAccessOf(sources.own, sources.byDomain),
+          attributes: access,
           links: { self: `${baseUrl(request)}/users/${user_id}/access` },
         },
       };
@@ -105,8 +109,10 @@ export const accessRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
     async (request) => {
       const written = parseWrittenAddress(request.query['filter[ip]']);
       if (!written.ok) throw errors.invalidQueryParameter('filter[ip]', `filter[ip] ${written.problem}`);
-      const licences = await store.licencesOfNetwork(addressKeys(unmapped(written.value)), nowInSeconds());
+      const now = nowInSeconds();
+      const licences = await store.licencesOfNetwork(addressKeys(unmapped(written.value)), now);
       const { access, licences: granting } = networkAccessOf(licences);
+      for (const licence of granting) app.licenceUsage.count(licence, 'ip', now);
       const base = baseUrl(request);
       // The id is the address as asked, in its one written form: a mapped address stays IPv6 there.
       const id = formatAddress(written.value);

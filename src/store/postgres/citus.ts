@@ -82,6 +82,24 @@ export const CITUS_LAYOUT = {
     colocateWith: 'users',
     why: "a subscription's complaints beside it on the user's shard: made with the subscription locked, and the print run's redelivery probe routes there",
   },
+  seats: {
+    kind: 'distributed',
+    by: 'user_id',
+    colocateWith: 'users',
+    why: "a site licence's seats beside it on its owner's shard: given with the licence locked and counted in one node's transaction",
+  },
+  seat_holders: {
+    kind: 'distributed',
+    by: 'user_id',
+    colocateWith: 'users',
+    why: "each seat again as a key of its holder's, on the holder's shard: the holder's access check reads their seats there, then only the licences' owners' shards, never every shard",
+  },
+  licence_usage: {
+    kind: 'distributed',
+    by: 'user_id',
+    colocateWith: 'users',
+    why: "a site licence's monthly counts beside it on its owner's shard, read by the licence and added to in batches",
+  },
   user_emails: {
     kind: 'distributed',
     by: 'email_lower',

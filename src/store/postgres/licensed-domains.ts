@@ -9,7 +9,9 @@
  * never fewer, for every write that adds a domain notifies SITE_DOMAINS_CHANNEL in its
  * transaction (site-licences.ts) and forgets here after it. Should a notification be lost on a connection that looks
  * alive, a licence another process added is seen after at most LICENSED_DOMAINS_MAX_AGE_MS.
+ * The readers holding a seat are kept the same way, on SEAT_HOLDERS_CHANNEL.
  */
+import { SEAT_HOLDERS } from '../sql/seats.js';
 import { LICENSED_DOMAINS } from '../sql/site-licences.js';
 import type { Changes } from './changes.js';
 import type { PostgresDatabase } from './database.js';
@@ -18,27 +20,52 @@ import { Kept } from './kept.js';
 /** The channel every write adding a licence's domain notifies. */
 export const SITE_DOMAINS_CHANNEL = 'circulation_site_domains';
 
-/** How long the licensed domains are trusted at most, however quiet the notifications. */
+/** The channel every write giving a seat notifies. */
+export const SEAT_HOLDERS_CHANNEL = 'circulation_seat_holders';
+
+/** How long the licensed domains (and seat holders) are trusted at most, however quiet the notifications. */
 export const LICENSED_DOMAINS_MAX_AGE_MS = 5_000;
 
-export interface LicensedDomains {
-  /** Every domain some licence names (perhaps a few more). */
+/** A set of values some licence names, kept in the process. */
+export interface KeptSet {
+  /** Every value the store holds (perhaps a few more). */
   current(): Promise<ReadonlySet<string>>;
-  /** Forgets here, after the commit of a write that added a domain (whose notification tells the others). */
+  /** Forgets here, after the commit of a write that added one (whose notification tells the others). */
   added(): void;
 }
+
+export type LicensedDomains = KeptSet;
 
 export function licensedDomains(
   database: PostgresDatabase,
   changes: Changes,
   maxAgeMs = LICENSED_DOMAINS_MAX_AGE_MS,
-): LicensedDomains {
-  const kept = new Kept<ReadonlySet<string>>(database, changes, SITE_DOMAINS_CHANNEL, maxAgeMs, 1);
+): KeptSet {
+  return keptSet(database, changes, SITE_DOMAINS_CHANNEL, 'licensed-domains', LICENSED_DOMAINS, maxAgeMs);
+}
+
+/**
+ * The readers holding a seat, kept the same way, so that a reader holding none costs the access
+ * check no read: its value is the holder's id. Loaded whole after a seat is given anywhere.
+ */
+export function seatHolders(database: PostgresDatabase, changes: Changes, maxAgeMs = LICENSED_DOMAINS_MAX_AGE_MS) {
+  return keptSet(database, changes, SEAT_HOLDERS_CHANNEL, 'seat-holders', SEAT_HOLDERS, maxAgeMs);
+}
+
+function keptSet(
+  database: PostgresDatabase,
+  changes: Changes,
+  channel: string,
+  name: string,
+  query: string,
+  maxAgeMs: number,
+): KeptSet {
+  const kept = new Kept<ReadonlySet<string>>(database, changes, channel, maxAgeMs, 1);
   return {
     async current() {
       const found = await kept.read('', async () => {
-        const rows = await database.preparedRows('licensed-domains', LICENSED_DOMAINS, []);
-        return new Set(rows.map((row) => row.domain as string));
+        const rows = await database.preparedRows(name, query, []);
+        return new Set(rows.map((row) => String(Object.values(row)[0])));
       });
       return found ?? new Set();
     },

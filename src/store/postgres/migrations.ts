@@ -758,6 +758,53 @@ export const postgresMigrations: readonly PostgresMigration[] = [
     `,
   },
   {
+    version: 33,
+    name: 'seats of site licences, and their holders',
+    sql: `
+      -- A seat is its licence owner's record (user_id), naming the reader given it (holder_id);
+      -- the licence deleted or its owner erased, it cascades. A reader holds one seat of a licence
+      -- at most. No foreign key to the holder: on Citus the holder's row is on another shard.
+      CREATE TABLE seats (
+        user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        id bigint GENERATED ALWAYS AS IDENTITY,
+        subscription_id bigint NOT NULL,
+        holder_id bigint NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now(),
+        PRIMARY KEY (user_id, id),
+        UNIQUE (user_id, subscription_id, holder_id),
+        FOREIGN KEY (user_id, subscription_id) REFERENCES subscriptions (user_id, id) ON DELETE CASCADE
+      );
+      CREATE INDEX seats_subscription ON seats (user_id, subscription_id, id);
+      -- The same seat as a key of its holder's (user_id), which the holder's access check reads by
+      -- their id: on Citus it sits on the holder's shard (citus.ts), where the seat sits on the
+      -- owner's. Every write and erasure of a seat writes both (seats.ts).
+      CREATE TABLE seat_holders (
+        user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        owner_id bigint NOT NULL,
+        subscription_id bigint NOT NULL,
+        seat_id bigint NOT NULL,
+        PRIMARY KEY (user_id, owner_id, subscription_id)
+      );
+    `,
+  },
+  {
+    version: 34,
+    name: 'usage of site licences by month',
+    sql: `
+      -- The access checks a licence granted, per calendar month (YYYY-MM, UTC) and way (domain/
+      -- licence-usage.ts), added to in batches by every process.
+      CREATE TABLE licence_usage (
+        user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        subscription_id bigint NOT NULL,
+        month text COLLATE "C" NOT NULL CHECK (month ~ '^[0-9]{4}-[0-9]{2}$'),
+        via text NOT NULL CHECK (via IN ('ip', 'email-domain', 'seat')),
+        checks bigint NOT NULL CHECK (checks >= 0),
+        PRIMARY KEY (user_id, subscription_id, month, via),
+        FOREIGN KEY (user_id, subscription_id) REFERENCES subscriptions (user_id, id) ON DELETE CASCADE
+      );
+    `,
+  },
+  {
     version: 35,
     name: 'privacy requests',
     sql: `

@@ -25,7 +25,8 @@ import { postgresConsents } from './consents.js';
 import { postgresSiteLicences } from './site-licences.js';
 import { postgresIdempotency } from './idempotency.js';
 import { knownUsers } from './known-users.js';
-import { licensedDomains } from './licensed-domains.js';
+import { licensedDomains, seatHolders } from './licensed-domains.js';
+import { postgresLicenceUsage } from './licence-usage.js';
 import { postgresMigrations, type PostgresMigration } from './migrations.js';
 import { postgresPasswordResets } from './password-resets.js';
 import { postgresSignIns } from './sign-ins.js';
@@ -33,6 +34,7 @@ import { postgresStaff } from './staff.js';
 import { postgresNewsletters } from './newsletters.js';
 import { productResources } from './product-resources.js';
 import { postgresReaderSources } from './reader-sources.js';
+import { postgresSeats } from './seats.js';
 import { postgresProducts } from './products.js';
 import { postgresReferences } from './references.js';
 import { postgresReports } from './reports.js';
@@ -93,6 +95,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
   const resources = productResources(database, changes);
   const users = knownUsers(database, changes);
   const domains = licensedDomains(database, changes);
+  const holders = seatHolders(database, changes);
   const subscriptions = postgresSubscriptions(database, references, resources, users, domains);
   return withOutagesAsUnavailable({
     ...postgresUsers(database, references, users, options.pageReadLimit ?? PAGE_READ_LIMIT, domains),
@@ -102,7 +105,9 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
     ...postgresDeliveryComplaints(database),
     ...postgresConsents(database),
     ...postgresSiteLicences(database),
-    ...postgresReaderSources(database, domains, resources, subscriptions),
+    ...postgresReaderSources(database, domains, holders, resources, subscriptions),
+    ...postgresSeats(database, holders),
+    ...postgresLicenceUsage(database),
     ...postgresDeliveries(database),
     ...postgresProducts(database, resources),
     ...postgresNewsletters(database),

@@ -3,17 +3,20 @@
  * reader's own subscriptions alone (subscriptions.ts), as before licences by domain. Once some
  * licence does, the reader's email domain is read with their subscriptions in one statement, and
  * the licences of that domain are read only when it or a parent's wildcard is among the domains
- * kept (licensed-domains.ts): most readers' domains are licensed to nobody.
+ * kept (licensed-domains.ts): most readers' domains are licensed to nobody. The licences of their
+ * seats are read only for a reader among the seat holders kept: most readers hold none.
  */
 import { domainKeys } from '../../domain/site-licence.js';
+import type { ActiveLicence } from '../../domain/entitlement.js';
 import type { SiteLicenceStore, SubscriptionStore } from '../port.js';
 import { raw } from '../sql/builder.js';
 import { instantValue } from '../sql/rows.js';
-import { readerWithActiveSubscriptions } from '../sql/site-licences.js';
+import { licencesOfSeatHolder, SEAT_KEYS_OF_HOLDER } from '../sql/seats.js';
+import { readerWithActiveSubscriptions, toActiveLicence } from '../sql/site-licences.js';
 import type { PostgresDatabase } from './database.js';
-import type { LicensedDomains } from './licensed-domains.js';
+import type { KeptSet, LicensedDomains } from './licensed-domains.js';
 import type { ProductResources } from './product-resources.js';
-import { licencesOfDomains } from './site-licences.js';
+import { activeAmong, licencesOfDomains } from './site-licences.js';
 import { USERS_SUBSCRIPTIONS, withProductResources } from './subscriptions.js';
 
 export const READER_WITH_ACTIVE = readerWithActiveSubscriptions(
@@ -28,18 +31,35 @@ const READER_WITH_ACTIVE_CITUS = readerWithActiveSubscriptions('postgres', raw('
   'postgres',
 ).text;
 
+const OF_SEAT_HOLDER = licencesOfSeatHolder(raw('$1'), raw('$2')).render('postgres').text;
+
+/**
+ * The licences active at `now` of which the reader holds a seat: on a single server one statement;
+ * on Citus their keys on the holder's shard, then the licences on their owners' shards alone.
+ */
+async function licencesOfSeats(database: PostgresDatabase, userId: string, now: number): Promise<ActiveLicence[]> {
+  const at = instantValue('postgres', now) as Date;
+  if (!database.citus) {
+    return (await database.preparedRows('licences-of-seat-holder', OF_SEAT_HOLDER, [userId, at])).map(toActiveLicence);
+  }
+  return activeAmong(database, await database.preparedRows('seat-keys-of-holder', SEAT_KEYS_OF_HOLDER, [userId]), at);
+}
+
 export function postgresReaderSources(
   database: PostgresDatabase,
   domains: LicensedDomains,
+  holders: KeptSet,
   products: ProductResources,
   { activeSubscriptionsOf }: Pick<SubscriptionStore, 'activeSubscriptionsOf'>,
 ): Pick<SiteLicenceStore, 'readerSourcesOf'> {
+  const bySeat = async (userId: string, now: number) =>
+    (await holders.current()).has(userId) ? licencesOfSeats(database, userId, now) : [];
   return {
     async readerSourcesOf(userId, now) {
       const licensed = await domains.current();
       if (licensed.size === 0) {
         const own = await activeSubscriptionsOf(userId, now);
-        return own && { own, byDomain: [] };
+        return own && { own, byDomain: [], bySeat: await bySeat(userId, now) };
       }
       const at = instantValue('postgres', now);
       const rows = await (database.citus
@@ -52,7 +72,11 @@ export function postgresReaderSources(
         products,
       );
       const keys = domainKeys(reader.email_domain as string).filter((key) => licensed.has(key));
-      return { own, byDomain: keys.length === 0 ? [] : await licencesOfDomains(database, keys, now) };
+      return {
+        own,
+        byDomain: keys.length === 0 ? [] : await licencesOfDomains(database, keys, now),
+        bySeat: await bySeat(userId, now),
+      };
     },
   };
 }

@@ -90,7 +90,7 @@ export async function insertSiteKeys(client: pg.ClientBase, licences: readonly L
 }
 
 /** Citus's second read: the active licences among those the keys named, on their owners' shards. */
-async function activeAmong(database: PostgresDatabase, keys: Row[], at: Date): Promise<ActiveLicence[]> {
+export async function activeAmong(database: PostgresDatabase, keys: Row[], at: Date): Promise<ActiveLicence[]> {
   if (keys.length === 0) return [];
   const pairs = keys.map((row) => ({ userId: String(row.user_id), subscriptionId: String(row.subscription_id) }));
   // The read names the users and the ids apart (each a list the shards are pruned by), so it may

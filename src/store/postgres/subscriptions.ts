@@ -7,6 +7,7 @@ import type pg from 'pg';
 import type { AuditContext } from '../../domain/audit.js';
 import { PRODUCT_POINTER } from '../../domain/catalogue.js';
 import type { SubscriptionFilter } from '../../domain/entitlement.js';
+import { lowersSeats, requireSeatsGiven } from '../../domain/seat.js';
 import type { StoredSubscription, SubscriptionValues } from '../../domain/subscription.js';
 import type { IfVersion, SubscriptionPageQuery, SubscriptionStore } from '../port.js';
 import { raw, sql } from '../sql/builder.js';
@@ -29,6 +30,7 @@ import type { ProductResources } from './product-resources.js';
 import type { PostgresReferences } from './references.js';
 import { siteKeysChange } from '../sql/site-licences.js';
 import type { LicensedDomains } from './licensed-domains.js';
+import { forgetSeatsOfLicence, SEATS_GIVEN } from './seats.js';
 import { DELETE_SUBSCRIPTION_SITE_KEYS, insertSiteKeys, writeSiteKeys } from './site-licences.js';
 
 const SUBSCRIPTION_SELECT = `SELECT ${SUBSCRIPTION_COLUMNS} FROM subscriptions`;
@@ -217,6 +219,10 @@ export function postgresSubscriptions(
         const current = toStoredSubscription(rows[0] as Row);
         requireVersion(current.version, ifVersion);
         const next = change(current);
+        if (lowersSeats(current.seats, next.seats)) {
+          const given = await client.query(SEATS_GIVEN, [userId, id]);
+          requireSeatsGiven(next.seats, Number(given.rows[0]?.n));
+        }
         if (next.productId !== current.productId) await attachProduct(client, next.productId, audit);
         const params = [...subscriptionParams(userId, next), id];
         const record = auditInsert(params, audit, 'update', 'subscriptions', 'id', 'user_id', 's');
@@ -275,15 +281,20 @@ export function postgresSubscriptions(
   }
 
   async function deleteSubscription(userId: string, id: string, audit: AuditContext, ifVersion?: IfVersion) {
-    return database.deleteRow(
-      'subscriptions',
-      'user_id = $1 AND id = $2',
-      [userId, id],
-      'user_id',
-      audit,
-      ifVersion,
-      DELETE_SUBSCRIPTION_SITE_KEYS,
-    );
+    // The licence's seats cascade with it; their holders' keys (on the holders' shards) go first.
+    return database.transaction(async (client) => {
+      await forgetSeatsOfLicence(client, userId, id);
+      return database.deleteRow(
+        'subscriptions',
+        'user_id = $1 AND id = $2',
+        [userId, id],
+        'user_id',
+        audit,
+        ifVersion,
+        DELETE_SUBSCRIPTION_SITE_KEYS,
+        client,
+      );
+    });
   }
 
   async function lapseSubscriptions(now: number, audit: AuditContext, limit: number): Promise<number> {

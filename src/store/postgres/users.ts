@@ -47,6 +47,7 @@ import type { PostgresReferences } from './references.js';
 import { subscriptionParams } from './subscriptions.js';
 import { siteKeysChange } from '../sql/site-licences.js';
 import type { LicensedDomains } from './licensed-domains.js';
+import { forgetSeatsOfUser } from './seats.js';
 import { DELETE_USER_SITE_KEYS, insertSiteKeys } from './site-licences.js';
 import { nowInSeconds } from '../../domain/dates.js';
 import { forgetReaderOfPrivacyRequestsAt } from './privacy-requests.js';
@@ -412,6 +413,7 @@ export function postgresUsers(
       const user = rows[0];
       if (!user) return false;
       requireVersion(user.version, ifVersion);
+      await forgetSeatsOfUser(client, id);
       return database.deleteRow(
         'users',
         'id = $1',

@@ -39,7 +39,7 @@ export function siteKeysChange(before: SiteTerms | undefined, after: SiteTerms):
  * What an active licence gives, read with it: its own resource, or else its product's (products
  * are a reference table on Citus, so this routes wherever the subscription does).
  */
-const LICENCE_COLUMNS = raw(`s.id, s.user_id, s.product_id, s.date_ended,
+export const LICENCE_COLUMNS = raw(`s.id, s.user_id, s.product_id, s.date_ended,
   coalesce(s.resource, (SELECT p.resource FROM products p WHERE p.id = s.product_id)) AS resource`);
 
 /** `(prefix_length, network) IN (…)`: an exact probe of the ranges' key for each of an address's keys. */

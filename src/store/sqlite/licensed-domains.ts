@@ -5,39 +5,52 @@
  * nothing has changed the database since it was read: SQLite's data version moves whenever another
  * connection (another process, the command line) commits, and this connection's own writes of a
  * licence's domains forget it (site-licences.ts). A licence ended, deleted or erased may leave its
- * domains here until then, which costs a read that finds nothing.
+ * domains here until then, which costs a read that finds nothing. The readers holding a seat are
+ * kept the same way (a seat taken back may leave its holder here, costing a read that finds nothing).
  */
+import { SEAT_HOLDERS } from '../sql/seats.js';
 import { LICENSED_DOMAINS } from '../sql/site-licences.js';
 import type { SqliteDatabase } from './database.js';
 
-export interface SqliteLicensedDomains {
-  /** Every domain some licence names (perhaps a few more). */
+/** A set of values kept as the licensed domains are: trusted while the data version stands still. */
+export interface SqliteKeptSet {
+  /** Every value the query finds (perhaps a few more). */
   current(): ReadonlySet<string>;
-  /** Forgets them, when this connection writes a licence's domains. */
+  /** Forgets them, when this connection writes one. */
   added(): void;
 }
 
-const byDatabase = new WeakMap<SqliteDatabase, SqliteLicensedDomains>();
+const domainsByDatabase = new WeakMap<SqliteDatabase, SqliteKeptSet>();
+const holdersByDatabase = new WeakMap<SqliteDatabase, SqliteKeptSet>();
 
-export function sqliteLicensedDomains(database: SqliteDatabase): SqliteLicensedDomains {
-  let domains = byDatabase.get(database);
-  if (!domains) {
-    domains = keep(database);
-    byDatabase.set(database, domains);
-  }
-  return domains;
+export function sqliteLicensedDomains(database: SqliteDatabase): SqliteKeptSet {
+  return keptOnce(domainsByDatabase, database, LICENSED_DOMAINS);
 }
 
-function keep(database: SqliteDatabase): SqliteLicensedDomains {
+/** The readers holding a seat, kept the same way: a reader not among them has no seat to read. */
+export function sqliteSeatHolders(database: SqliteDatabase): SqliteKeptSet {
+  return keptOnce(holdersByDatabase, database, SEAT_HOLDERS);
+}
+
+function keptOnce(byDatabase: WeakMap<SqliteDatabase, SqliteKeptSet>, database: SqliteDatabase, query: string) {
+  let set = byDatabase.get(database);
+  if (!set) {
+    set = keep(database, query);
+    byDatabase.set(database, set);
+  }
+  return set;
+}
+
+function keep(database: SqliteDatabase, query: string): SqliteKeptSet {
   const dataVersion = database.db.prepare('PRAGMA data_version').pluck();
-  const select = database.db.prepare(LICENSED_DOMAINS).pluck();
+  const select = database.db.prepare(query).pluck();
   let kept: ReadonlySet<string> | undefined;
   let keptAt: unknown;
   return {
     current() {
       const version = dataVersion.get();
       if (kept === undefined || version !== keptAt) {
-        kept = new Set(select.all() as string[]);
+        kept = new Set((select.all() as unknown[]).map(String));
         keptAt = version;
       }
       return kept;

@@ -863,6 +863,52 @@ export const sqliteMigrations: readonly SqliteMigration[] = [
     `,
   },
   {
+    version: 33,
+    name: 'seats of site licences, and their holders',
+    sql: `
+      -- A seat is its licence owner's record (user_id), naming the reader given it (holder_id).
+      -- Every foreign key cascades, so a licence deleted, its owner erased or its holder erased
+      -- takes the seat with it. A reader holds one seat of a licence at most.
+      CREATE TABLE seats (
+        id INTEGER PRIMARY KEY AUTOINCREMENT,
+        user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        subscription_id INTEGER NOT NULL REFERENCES subscriptions (id) ON DELETE CASCADE,
+        holder_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        created_at INTEGER NOT NULL DEFAULT (unixepoch()),
+        UNIQUE (user_id, subscription_id, holder_id)
+      );
+      CREATE INDEX seats_subscription ON seats (subscription_id, id);
+      CREATE INDEX seats_holder ON seats (holder_id);
+      -- The same seat as a key of its holder's (user_id), which the holder's access check reads by
+      -- their id: on Citus it sits on the holder's shard, where the seat itself sits on the owner's.
+      CREATE TABLE seat_holders (
+        user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        owner_id INTEGER NOT NULL,
+        subscription_id INTEGER NOT NULL,
+        seat_id INTEGER NOT NULL REFERENCES seats (id) ON DELETE CASCADE,
+        PRIMARY KEY (user_id, owner_id, subscription_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX seat_holders_seat ON seat_holders (seat_id);
+    `,
+  },
+  {
+    version: 34,
+    name: 'usage of site licences by month',
+    sql: `
+      -- The access checks a licence granted, per calendar month (YYYY-MM, UTC) and way (domain/
+      -- licence-usage.ts), added to in batches by every process.
+      CREATE TABLE licence_usage (
+        user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        subscription_id INTEGER NOT NULL REFERENCES subscriptions (id) ON DELETE CASCADE,
+        month TEXT NOT NULL CHECK (month GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]'),
+        via TEXT NOT NULL CHECK (via IN ('ip', 'email-domain', 'seat')),
+        checks INTEGER NOT NULL CHECK (checks >= 0),
+        PRIMARY KEY (user_id, subscription_id, month, via)
+      ) WITHOUT ROWID;
+      CREATE INDEX licence_usage_subscription ON licence_usage (subscription_id);
+    `,
+  },
+  {
     version: 35,
     name: 'privacy requests',
     sql: `

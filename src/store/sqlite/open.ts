@@ -24,6 +24,8 @@ import { sqlitePrivacyRequests } from './privacy-requests.js';
 import { sqliteReaderData } from './reader-data.js';
 import { sqliteConsents, sqliteConsentWriter } from './consents.js';
 import { sqliteReaderSources } from './reader-sources.js';
+import { sqliteLicenceUsage } from './licence-usage.js';
+import { sqliteSeats } from './seats.js';
 import { sqliteSiteLicences } from './site-licences.js';
 import { sqliteIdempotency } from './idempotency.js';
 import { sqliteMigrations, type SqliteMigration } from './migrations.js';
@@ -94,6 +96,8 @@ export function openSqliteStore(options: SqliteOptions): Store {
       ...sqliteConsents(database, consentWriter),
       ...sqliteSiteLicences(database),
       ...sqliteReaderSources(database, subscriptions),
+      ...sqliteSeats(database),
+      ...sqliteLicenceUsage(database),
       ...sqliteDeliveries(database),
       ...sqliteProducts(database),
       ...sqliteNewsletters(database),

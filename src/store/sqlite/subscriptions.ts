@@ -2,6 +2,7 @@
  * Subscriptions on SQLite.
  */
 import type { AuditContext } from '../../domain/audit.js';
+import { lowersSeats, requireSeatsGiven } from '../../domain/seat.js';
 import { PRODUCT_POINTER } from '../../domain/catalogue.js';
 import type { SubscriptionFilter } from '../../domain/entitlement.js';
 import type { StoredSubscription, SubscriptionValues } from '../../domain/subscription.js';
@@ -119,6 +120,8 @@ export function sqliteSubscriptions(database: SqliteDatabase, references: Sqlite
     WHERE user_id = @user_id AND id = @id
     RETURNING ${SUBSCRIPTION_COLUMNS}`);
 
+  const seatsGiven = db.prepare('SELECT count(*) FROM seats WHERE user_id = ? AND subscription_id = ?').pluck();
+
   async function updateSubscription(
     userId: string,
     id: string,
@@ -133,6 +136,7 @@ export function sqliteSubscriptions(database: SqliteDatabase, references: Sqlite
         const current = toStoredSubscription(row);
         requireVersion(current.version, ifVersion);
         const next = change(current);
+        if (lowersSeats(current.seats, next.seats)) requireSeatsGiven(next.seats, Number(seatsGiven.get(userId, id)));
         if (next.productId !== current.productId) attachProduct(next.productId, audit);
         const updated = update.get({ ...subscriptionParams(userId, next), id }) as Row;
         if (siteKeysChange(current, next)) siteKeys.write(userId, id, next);

@@ -1,0 +1,67 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { monthOf, toLicenceUsage, UsageTally } from '../../src/domain/licence-usage.js';
+
+const at = (iso: string) => Date.parse(iso) / 1000;
+
+describe('monthOf', () => {
+  it('puts an instant in its calendar month in UTC, at both edges of a month', () => {
+    assert.equal(monthOf(at('2026-11-30T23:59:59Z')), '2026-11');
+    assert.equal(monthOf(at('2026-12-01T00:00:00Z')), '2026-12');
+    assert.equal(monthOf(at('2026-12-31T23:59:59Z')), '2026-12');
+    assert.equal(monthOf(at('2027-01-01T00:00:00Z')), '2027-01');
+    // Midnight in a time zone east of UTC is still the month before in UTC.
+    assert.equal(monthOf(at('2027-01-01T00:30:00+01:00')), '2026-12');
+  });
+});
+
+describe('UsageTally', () => {
+  const licence = { userId: '7', id: '42' };
+
+  it('keeps one counter per licence, month and way, however many checks', () => {
+    const tally = new UsageTally();
+    for (let i = 0; i < 1000; i++) tally.count(licence, 'ip', at('2026-11-15T12:00:00Z'));
+    tally.count(licence, 'seat', at('2026-11-15T12:00:00Z'));
+    tally.count(licence, 'ip', at('2026-12-01T00:00:00Z'));
+    tally.count({ userId: '8', id: '43' }, 'ip', at('2026-11-15T12:00:00Z'));
+    assert.equal(tally.size, 4);
+    assert.deepEqual(
+      tally.take().map((c) => [c.subscriptionId, c.month, c.via, c.count]),
+      [
+        ['42', '2026-11', 'ip', 1000],
+        ['42', '2026-11', 'seat', 1],
+        ['42', '2026-12', 'ip', 1],
+        ['43', '2026-11', 'ip', 1],
+      ],
+    );
+  });
+
+  it('forgets what it gave, and adds back what is given back to what came since', () => {
+    const tally = new UsageTally();
+    tally.count(licence, 'ip', at('2026-11-15T12:00:00Z'));
+    const taken = tally.take();
+    assert.equal(tally.size, 0);
+    assert.deepEqual(tally.take(), []);
+    tally.count(licence, 'ip', at('2026-11-16T12:00:00Z'));
+    tally.giveBack(taken);
+    assert.deepEqual(
+      tally.take().map((c) => c.count),
+      [2],
+    );
+  });
+});
+
+describe('toLicenceUsage', () => {
+  it('answers each month once, oldest first, with every way counted and the total', () => {
+    const usage = toLicenceUsage([
+      { month: '2026-11', via: 'seat', count: 2 },
+      { month: '2026-10', via: 'ip', count: 5 },
+      { month: '2026-11', via: 'email-domain', count: 1 },
+    ]);
+    assert.deepEqual(usage.months, [
+      { month: '2026-10', counts: { ip: 5, 'email-domain': 0, seat: 0 }, total: 5 },
+      { month: '2026-11', counts: { ip: 0, 'email-domain': 1, seat: 2 }, total: 3 },
+    ]);
+    assert.deepEqual(toLicenceUsage([]).months, []);
+  });
+});
