@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { AUDIT, createSubscription, createUser, onlyError } from '../../support/fixtures.js';
 import {
   createPrintProduct,
+  assertChangesMeta,
   createPrintSubscription,
   dateIn,
   midnightOf,
@@ -15,6 +16,7 @@ import {
   nextWeekday,
   today,
 } from '../../support/print.js';
+import { DEFAULT_PRINT_SETTINGS } from '../../../src/domain/print.js';
 import { forEachStore } from '../../support/stores.js';
 import { startService, type Service } from '../../support/service.js';
 
@@ -284,6 +286,34 @@ forEachStore((kind) => {
         [dateIn(30)],
       );
       assert.equal(next.body.links.next, undefined);
+    });
+
+    it('states in meta the first date still open, which a hold may start on, and its cut-off, on every page', async () => {
+      const { holds } = await printReader();
+      for (const day of [10, 20]) await service.client.post(holds, holdDocument(dateIn(day), dateIn(day)));
+      const first = await service.client.get(`${holds}?page[size]=1`);
+      assertChangesMeta(first.body.meta);
+      const next = await service.client.get(first.body.links.next.replace(service.baseUrl, ''));
+      assertChangesMeta(next.body.meta);
+      const { firstOpenDate } = first.body.meta;
+      const closed = await service.client.post(holds, holdDocument(daysAfter(firstOpenDate, -1), dateIn(4)));
+      assert.equal(onlyError(closed, 422).code, 'PAST_CUTOFF');
+      const made = await service.client.post(holds, holdDocument(firstOpenDate, dateIn(4)));
+      assert.equal(made.status, 201, made.text);
+    });
+
+    it("states the cut-off in the publisher's zone: 06:00 two days before, in Auckland", async () => {
+      const calendar = { zone: 'Pacific/Auckland', cutoff: { days: -2, second: 6 * 3600 } };
+      const auckland = await startService(kind, { print: { ...DEFAULT_PRINT_SETTINGS, calendar } });
+      try {
+        const userId = await createUser(auckland.client);
+        const subscriptionId = await createPrintSubscription(auckland.client, userId);
+        const list = await auckland.client.get(`/users/${userId}/subscriptions/${subscriptionId}/holds`);
+        assert.equal(list.status, 200, list.text);
+        assertChangesMeta(list.body.meta, calendar.zone, calendar.cutoff);
+      } finally {
+        await auckland.close();
+      }
     });
   });
 
