@@ -1,8 +1,10 @@
 /**
  * A labelled input with the API's message for it, if any, beside it (and named by it). A date is
  * typed as the console writes every date, YYYY-MM-DD, where a date input would show the browser's
- * locale (11/26/2026 beside 2026-11-26 everywhere else on the page).
+ * locale (11/26/2026 beside 2026-11-26 everywhere else on the page). A country is picked by name.
  */
+import { countries } from './countries';
+
 export interface FieldProps {
   id: string;
   label: string;
@@ -33,6 +35,51 @@ export function Field({ id, label, value, onInput, error, type = 'text', require
         aria-describedby={error ? `${id}-error` : undefined}
         onInput={(e) => onInput((e.currentTarget as HTMLInputElement).value)}
       />
+      {error && (
+        <p class="error" id={`${id}-error`}>
+          {error}
+        </p>
+      )}
+    </div>
+  );
+}
+
+/** Countries by name; a code the list lacks (a three-letter one brought from elsewhere) stays on offer as it is. */
+export function CountryField({
+  id,
+  label,
+  value,
+  onInput,
+  error,
+}: {
+  id: string;
+  label: string;
+  value: string;
+  onInput: (value: string) => void;
+  error?: string | undefined;
+}) {
+  const known = countries();
+  const upper = value.toUpperCase();
+  const listed = value === '' || known.some((c) => c.code === upper);
+  return (
+    <div class="field">
+      <label for={id}>{label}</label>
+      <select
+        id={id}
+        name={id}
+        value={listed ? upper : value}
+        aria-invalid={error ? 'true' : undefined}
+        aria-describedby={error ? `${id}-error` : undefined}
+        onChange={(e) => onInput(e.currentTarget.value)}
+      >
+        <option value="">None</option>
+        {!listed && <option value={value}>{value}</option>}
+        {known.map((c) => (
+          <option key={c.code} value={c.code}>
+            {c.name}
+          </option>
+        ))}
+      </select>
       {error && (
         <p class="error" id={`${id}-error`}>
           {error}
