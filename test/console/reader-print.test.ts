@@ -107,6 +107,7 @@ forEachStore((kind) => {
       await form.getByLabel('First day held').fill(dateIn(10));
       await form.getByLabel('Last day held').fill(dateIn(16));
       await form.getByLabel('Compensation').selectOption({ label: 'Credit the reader' });
+      await screenshot(page, `print-hold-form-filled-${kind}`, kind === 'SQLite' ? 'print' : undefined);
       await form.getByRole('button', { name: 'Add hold' }).click();
       await region.getByRole('status').getByText(`Hold ${dateIn(10)} to ${dateIn(16)} added: 7 deliveries missed.`).waitFor();
       await region.getByText('7 deliveries missed · credited').waitFor();

@@ -1,11 +1,18 @@
 /**
  * The cut-off as an agent on the phone says it, from what the service states (the `meta` of the
  * holds' and temporary addresses' lists): "Tomorrow (Fri 27 Nov) can still be stopped until 19:00
- * today", or "Tomorrow (Fri 27 Nov) is past its cut-off; the first date you can stop is Sat 28 Nov,
+ * today", or "Tomorrow (Fri 27 Nov) is past its cut-off; the first date that can be stopped is Sat 28 Nov,
  * until 19:00 tomorrow". Dates and times are the publisher's (its PUBLICATION_TIME_ZONE), named
  * when the agent's browser is in another zone. The rule itself stays in the service.
  */
-import type { ChangesOpen } from '../api/print';
+
+/** Where the cut-off stands, as the service states it (the lists' `meta`; api/print.ts's ChangesOpen). */
+export interface ChangesOpen {
+  today: string;
+  firstOpenDate: string;
+  firstOpenCutoff: string;
+  timeZone: string;
+}
 
 const DAY_MS = 86_400_000;
 
