@@ -52,7 +52,10 @@ async function everyPage<R, M>(
     if (!data) break;
     records.push(...data.data);
     meta ??= data.meta;
-    after = data.links.next === undefined ? undefined : (new URL(data.links.next).searchParams.get('page[after]') ?? undefined);
+    after =
+      data.links.next === undefined
+        ? undefined
+        : (new URL(data.links.next).searchParams.get('page[after]') ?? undefined);
   } while (after !== undefined && records.length < MOST_SHOWN);
   return { records, meta };
 }

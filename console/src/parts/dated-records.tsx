@@ -13,10 +13,10 @@ import { messagesByField } from './errors';
 import { Field } from './field';
 
 /** How many ended or withdrawn records are kept on the page, folded. */
-export const PAST_SHOWN = 5;
+const PAST_SHOWN = 5;
 
 /** Records running or to come, and the last PAST_SHOWN of the others (the latest first). */
-export function splitByTime<R extends { attributes: { status: string; endDate: string } }>(
+function splitByTime<R extends { attributes: { status: string; endDate: string } }>(
   records: readonly R[],
 ): { current: R[]; past: R[] } {
   const current = records.filter((r) => r.attributes.status === 'scheduled' || r.attributes.status === 'active');
@@ -27,20 +27,157 @@ export function splitByTime<R extends { attributes: { status: string; endDate: s
   return { current, past };
 }
 
-/** Ended and withdrawn records, folded under a summary. */
-export function PastRecords({ summary, children }: { summary: string; children: ComponentChildren }) {
+/** A hold or a temporary address, as the lists have them. */
+interface DatedRecord {
+  id: string;
+  attributes: { status: string; startDate: string; endDate: string };
+}
+
+/** Which form of a section is open, what its last change did, and the button the focus goes back to. */
+export function useFormFlow(reload: () => Promise<unknown>) {
+  const [form, setForm] = useState('none');
+  const [result, setResult] = useState('');
+  const opener = useRef<HTMLButtonElement | null>(null);
+  return {
+    form,
+    result,
+    /** Says why a change was refused. */
+    fail: (answer: Answer) => setResult(Object.values(messagesOf(answer)).join(' ')),
+    close: () => {
+      setForm('none');
+      opener.current?.focus();
+    },
+    /** Closes the form, says what was done, and reads the reader anew. */
+    finish: async (message: string) => {
+      setForm('none');
+      setResult(message);
+      await reload();
+      opener.current?.focus();
+    },
+    /** A button's handler that opens the form `next`. */
+    openWith: (next: string) => (event: Event) => {
+      opener.current = event.currentTarget as HTMLButtonElement;
+      setResult('');
+      setForm(next);
+    },
+  };
+}
+export type FormFlow = ReturnType<typeof useFormFlow>;
+
+/** What is said of the change a form made, heard by a screen reader as it changes. */
+export function Result({ flow }: { flow: FormFlow }) {
   return (
-    <details class="past">
-      <summary>{summary}</summary>
-      <ul class="records">{children}</ul>
-    </details>
+    <p class="notice" role="status">
+      {flow.result}
+    </p>
   );
 }
 
-/** A form's element whose first field takes the focus when the form opens. */
-export function useFocusFirst() {
+/**
+ * Holds or temporary addresses: those running or to come, each withdrawn before it starts or ended
+ * early after, and the last few ended or withdrawn folded under a summary.
+ */
+export function DatedRecords<R extends DatedRecord>({
+  records,
+  noun,
+  plural,
+  pastSummary,
+  line,
+  verb,
+  withdraw,
+  end,
+  ended,
+  userId,
+  flow,
+}: {
+  records: readonly R[] | undefined;
+  /** "hold", "temporary address". */
+  noun: string;
+  plural: string;
+  pastSummary: string;
+  line: (record: R) => ComponentChildren;
+  /** What ending early allows of the first open date: "delivered again". */
+  verb: string;
+  withdraw: (record: R) => Promise<Answer>;
+  end: (record: R, endDate: string) => Promise<Answer>;
+  /** What is said once one has been ended early on `endDate`. */
+  ended: (endDate: string) => string;
+  userId: string;
+  flow: FormFlow;
+}) {
+  if (records === undefined) return <p>Reading {plural}…</p>;
+  const { current, past } = splitByTime(records);
+  const nameOf = (record: R) => `${noun} ${record.attributes.startDate} to ${record.attributes.endDate}`;
+  return (
+    <>
+      {current.length === 0 ? (
+        <p>No {noun} running or to come.</p>
+      ) : (
+        <ul class="records">
+          {current.map((record) => (
+            <li key={record.id}>
+              {line(record)}
+              <div class="actions">
+                {record.attributes.status === 'scheduled' && (
+                  <button
+                    type="button"
+                    aria-label={`Withdraw ${nameOf(record)}`}
+                    onClick={async () => {
+                      const answer = await withdraw(record);
+                      if (!answer.response.ok) return flow.fail(answer);
+                      await flow.finish(`${capitalised(nameOf(record))} withdrawn.`);
+                    }}
+                  >
+                    Withdraw
+                  </button>
+                )}
+                {record.attributes.status === 'active' && (
+                  <button
+                    type="button"
+                    aria-label={`End ${nameOf(record)} early`}
+                    onClick={flow.openWith(`end-${record.id}`)}
+                  >
+                    End early
+                  </button>
+                )}
+              </div>
+              {flow.form === `end-${record.id}` && (
+                <EndEarlyForm
+                  id={`${noun.replaceAll(' ', '-')}-${record.id}-end`}
+                  userId={userId}
+                  what={nameOf(record)}
+                  verb={verb}
+                  end={(endDate) => end(record, endDate)}
+                  done={(endDate) => flow.finish(ended(endDate))}
+                  cancel={flow.close}
+                />
+              )}
+            </li>
+          ))}
+        </ul>
+      )}
+      {past.length > 0 && (
+        <details class="past">
+          <summary>{`${pastSummary} (the last ${past.length})`}</summary>
+          <ul class="records">
+            {past.map((record) => (
+              <li key={record.id}>{line(record)}</li>
+            ))}
+          </ul>
+        </details>
+      )}
+    </>
+  );
+}
+
+const capitalised = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
+
+/** A form's element whose first field takes the focus when the form opens with its fields. */
+function useFocusFirst(ready: boolean) {
   const form = useRef<HTMLFormElement>(null);
-  useLayoutEffect(() => form.current?.querySelector<HTMLElement>('input, select')?.focus(), []);
+  useLayoutEffect(() => {
+    if (ready) form.current?.querySelector<HTMLElement>('input, select')?.focus();
+  }, [ready]);
   return form;
 }
 
@@ -62,7 +199,7 @@ export function useChangesOpen(userId: string, onRead?: (open: ChangesOpen) => v
 }
 
 /** The cut-off, said before the form is sent ("… can still be stopped until 19:00 today"). */
-export function CutoffNote({ id, open, verb }: { id: string; open: ChangesOpen | undefined; verb: string }) {
+function CutoffNote({ id, open, verb }: { id: string; open: ChangesOpen | undefined; verb: string }) {
   return (
     <p class="cutoff" id={id}>
       {open ? cutoffText(open, verb, agentZone()) : 'Reading the cut-off…'}
@@ -71,7 +208,7 @@ export function CutoffNote({ id, open, verb }: { id: string; open: ChangesOpen |
 }
 
 /** The date before a YYYY-MM-DD date. */
-export function dayBefore(date: string): string {
+function dayBefore(date: string): string {
   return new Date(Date.parse(`${date}T00:00:00Z`) - 86_400_000).toISOString().slice(0, 10);
 }
 
@@ -85,7 +222,7 @@ export function messagesOf(answer: Answer): Record<string, string> {
 }
 
 /** The messages no field of `fields` shows, as one line. */
-export function unplaced(messages: Record<string, string>, fields: readonly string[]): string | undefined {
+function unplaced(messages: Record<string, string>, fields: readonly string[]): string | undefined {
   const rest = Object.entries(messages)
     .filter(([field]) => !fields.includes(field))
     .map(([, message]) => message);
@@ -96,7 +233,7 @@ export function unplaced(messages: Record<string, string>, fields: readonly stri
  * Ending a running record early: its last date, the day before the first date still open unless
  * the agent types a later one.
  */
-export function EndEarlyForm({
+function EndEarlyForm({
   id,
   userId,
   what,
@@ -119,7 +256,7 @@ export function EndEarlyForm({
   return (
     <SendingForm
       label={`End ${what} early`}
-      describedBy={`${id}-cutoff`}
+      cutoff={{ id: `${id}-cutoff`, open, verb }}
       fields={['endDate']}
       messages={messages}
       submit="Save the last day"
@@ -130,22 +267,30 @@ export function EndEarlyForm({
         done(endDate);
       }}
     >
-      <CutoffNote id={`${id}-cutoff`} open={open} verb={verb} />
-      <Field id={`${id}-endDate`} label="Last day" type="date" value={endDate} onInput={setEndDate} error={messages.endDate} />
+      <Field
+        id={`${id}-endDate`}
+        label="Last day"
+        type="date"
+        value={endDate}
+        onInput={setEndDate}
+        error={messages.endDate}
+      />
     </SendingForm>
   );
 }
 
 /**
  * A form that calls `send` when submitted (Enter in any field, or its button), once at a time,
- * with the API's messages that no field of `fields` shows under it; Escape cancels.
+ * with the API's messages that no field of `fields` shows under it; Escape cancels. With a
+ * `cutoff`, the form says it first, and shows its fields only once it has been read (so that a
+ * date filled in from it never lands in the middle of what the agent is typing).
  */
 export function SendingForm({
   send,
   ...props
 }: {
   label: string;
-  describedBy?: string;
+  cutoff?: { id: string; open: ChangesOpen | undefined; verb: string };
   fields: readonly string[];
   messages: Record<string, string>;
   submit: string;
@@ -153,7 +298,9 @@ export function SendingForm({
   send: () => Promise<void>;
   children: ComponentChildren;
 }) {
-  const form = useFocusFirst();
+  const { cutoff } = props;
+  const ready = cutoff === undefined || cutoff.open !== undefined;
+  const form = useFocusFirst(ready);
   const problem = unplaced(props.messages, props.fields);
   const [sending, setSending] = useState(false);
   return (
@@ -161,14 +308,14 @@ export function SendingForm({
       ref={form}
       class="change"
       aria-label={props.label}
-      aria-describedby={props.describedBy}
+      aria-describedby={cutoff?.id}
       noValidate
       onKeyDown={(e) => {
         if (e.key === 'Escape') props.cancel();
       }}
       onSubmit={async (e) => {
         e.preventDefault();
-        if (sending) return;
+        if (sending || !ready) return;
         setSending(true);
         try {
           await send();
@@ -177,13 +324,14 @@ export function SendingForm({
         }
       }}
     >
-      {props.children}
+      {cutoff && <CutoffNote {...cutoff} />}
+      {ready && props.children}
       {problem && (
         <p class="error" role="alert">
           {problem}
         </p>
       )}
-      <button type="submit" disabled={sending}>
+      <button type="submit" disabled={sending || !ready}>
         {props.submit}
       </button>{' '}
       <button type="button" class="secondary" onClick={props.cancel}>

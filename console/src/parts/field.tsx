@@ -44,39 +44,36 @@ export function Field({ id, label, value, onInput, error, type = 'text', require
   );
 }
 
-/** Countries by name; a code the list lacks (a three-letter one brought from elsewhere) stays on offer as it is. */
-export function CountryField({
+/** A labelled picker of one of `options`, with the API's message for it, if any, beside it. */
+export function SelectField({
   id,
   label,
   value,
   onInput,
+  options,
   error,
 }: {
   id: string;
   label: string;
   value: string;
   onInput: (value: string) => void;
+  options: readonly { value: string; text: string }[];
   error?: string | undefined;
 }) {
-  const known = countries();
-  const upper = value.toUpperCase();
-  const listed = value === '' || known.some((c) => c.code === upper);
   return (
     <div class="field">
       <label for={id}>{label}</label>
       <select
         id={id}
         name={id}
-        value={listed ? upper : value}
+        value={value}
         aria-invalid={error ? 'true' : undefined}
         aria-describedby={error ? `${id}-error` : undefined}
         onChange={(e) => onInput(e.currentTarget.value)}
       >
-        <option value="">None</option>
-        {!listed && <option value={value}>{value}</option>}
-        {known.map((c) => (
-          <option key={c.code} value={c.code}>
-            {c.name}
+        {options.map((option) => (
+          <option key={option.value} value={option.value}>
+            {option.text}
           </option>
         ))}
       </select>
@@ -87,4 +84,24 @@ export function CountryField({
       )}
     </div>
   );
+}
+
+/** Countries by name; a code the list lacks (a three-letter one brought from elsewhere) stays on offer as it is. */
+export function CountryField(props: {
+  id: string;
+  label: string;
+  value: string;
+  onInput: (value: string) => void;
+  error?: string | undefined;
+}) {
+  const known = countries();
+  const { value } = props;
+  const upper = value.toUpperCase();
+  const listed = value === '' || known.some((c) => c.code === upper);
+  const options = [
+    { value: '', text: 'None' },
+    ...(listed ? [] : [{ value, text: value }]),
+    ...known.map((c) => ({ value: c.code, text: c.name })),
+  ];
+  return <SelectField {...props} value={listed ? upper : value} options={options} />;
 }

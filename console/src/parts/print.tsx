@@ -5,7 +5,7 @@
  * withdrawn before it starts, or ended early once it has; a complaint is added with its remedy.
  * What each change did is said in the subscription's live region.
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import {
   addComplaint,
   addHold,
@@ -20,15 +20,7 @@ import {
   type HoldCreate,
 } from '../api/print';
 import type { LoadedReader, Subscription } from '../api/readers';
-import {
-  CutoffNote,
-  EndEarlyForm,
-  messagesOf,
-  PastRecords,
-  SendingForm,
-  splitByTime,
-  useChangesOpen,
-} from './dated-records';
+import { DatedRecords, messagesOf, Result, SendingForm, useChangesOpen, useFormFlow } from './dated-records';
 import {
   deliveryDaysOf,
   deliveryDaysText,
@@ -37,7 +29,7 @@ import {
   subscriptionName,
   type CatalogueProduct,
 } from './entitlements';
-import { Field } from './field';
+import { Field, SelectField } from './field';
 
 type Reload = () => Promise<unknown>;
 
@@ -121,9 +113,7 @@ function PrintSubscription({
   const [holds, setHolds] = useState<Hold[] | undefined>();
   const [open, setOpen] = useState<ChangesOpen | undefined>();
   const [complaints, setComplaints] = useState<Complaint[] | undefined>();
-  const [form, setForm] = useState<'none' | 'hold' | 'complaint' | `end-${string}`>('none');
-  const [result, setResult] = useState('');
-  const opener = useRef<HTMLButtonElement | null>(null);
+  const flow = useFormFlow(reload);
   useEffect(() => {
     listHolds(userId, id).then(({ records, meta }) => {
       setHolds(records);
@@ -131,96 +121,40 @@ function PrintSubscription({
     });
     listComplaints(userId, id).then(({ records }) => setComplaints(records));
   }, [userId, id, version]);
-  const close = () => {
-    setForm('none');
-    opener.current?.focus();
-  };
-  const finish = async (message: string) => {
-    setForm('none');
-    setResult(message);
-    await reload();
-    opener.current?.focus();
-  };
-  const openWith = (next: typeof form) => (event: Event) => {
-    opener.current = event.currentTarget as HTMLButtonElement;
-    setResult('');
-    setForm(next);
-  };
-  const { current, past } = splitByTime(holds ?? []);
   const heading = `print-${id}-heading`;
   return (
     <section class="print" aria-labelledby={heading}>
       <h3 id={heading}>{name}</h3>
       <p class="days">Delivered {days}.</p>
       <h4>Holds</h4>
-      {holds === undefined ? (
-        <p>Reading holds…</p>
-      ) : current.length === 0 ? (
-        <p>No hold running or to come.</p>
-      ) : (
-        <ul class="records">
-          {current.map((hold) => (
-            <li key={hold.id}>
-              <HoldLine hold={hold} />
-              <div class="actions">
-                {hold.attributes.status === 'scheduled' && (
-                  <button
-                    type="button"
-                    aria-label={`Withdraw hold ${spanOf(hold)}`}
-                    onClick={async () => {
-                      const answer = await withdrawHold(userId, id, hold.id);
-                      if (!answer.response.ok) return setResult(Object.values(messagesOf(answer)).join(' '));
-                      await finish(`Hold ${spanOf(hold)} withdrawn.`);
-                    }}
-                  >
-                    Withdraw
-                  </button>
-                )}
-                {hold.attributes.status === 'active' && (
-                  <button type="button" aria-label={`End hold ${spanOf(hold)} early`} onClick={openWith(`end-${hold.id}`)}>
-                    End early
-                  </button>
-                )}
-              </div>
-              {form === `end-${hold.id}` && (
-                <EndEarlyForm
-                  id={`hold-${hold.id}-end`}
-                  userId={userId}
-                  what={`hold ${spanOf(hold)}`}
-                  verb="delivered again"
-                  end={(endDate) => endHold(userId, id, hold.id, endDate)}
-                  done={(endDate) => finish(`Hold now ends on ${endDate}: deliveries resume the day after.`)}
-                  cancel={close}
-                />
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
-      {past.length > 0 && (
-        <PastRecords summary={`Ended and withdrawn holds (the last ${past.length})`}>
-          {past.map((hold) => (
-            <li key={hold.id}>
-              <HoldLine hold={hold} />
-            </li>
-          ))}
-        </PastRecords>
-      )}
+      <DatedRecords
+        records={holds}
+        noun="hold"
+        plural="holds"
+        pastSummary="Ended and withdrawn holds"
+        line={(hold) => <HoldLine hold={hold} />}
+        verb="delivered again"
+        withdraw={(hold) => withdrawHold(userId, id, hold.id)}
+        end={(hold, endDate) => endHold(userId, id, hold.id, endDate)}
+        ended={(endDate) => `Hold now ends on ${endDate}: deliveries resume the day after.`}
+        userId={userId}
+        flow={flow}
+      />
       <button
         type="button"
         class="secondary"
         aria-label={`Add a hold to ${name}`}
-        aria-expanded={form === 'hold'}
-        onClick={openWith('hold')}
+        aria-expanded={flow.form === 'hold'}
+        onClick={flow.openWith('hold')}
       >
         Add a hold
       </button>
-      {form === 'hold' && (
+      {flow.form === 'hold' && (
         <HoldForm
           userId={userId}
           subscriptionId={id}
-          done={(hold) => finish(`Hold ${spanOf(hold)} added: ${missed(hold.attributes.deliveriesMissed)}.`)}
-          cancel={close}
+          done={(hold) => flow.finish(`Hold ${spanOf(hold)} added: ${missed(hold.attributes.deliveriesMissed)}.`)}
+          cancel={flow.close}
         />
       )}
       <h4>Delivery complaints</h4>
@@ -243,23 +177,21 @@ function PrintSubscription({
         type="button"
         class="secondary"
         aria-label={`Add a delivery complaint to ${name}`}
-        aria-expanded={form === 'complaint'}
-        onClick={openWith('complaint')}
+        aria-expanded={flow.form === 'complaint'}
+        onClick={flow.openWith('complaint')}
       >
         Add a complaint
       </button>
-      {form === 'complaint' && (
+      {flow.form === 'complaint' && (
         <ComplaintForm
           userId={userId}
           subscriptionId={id}
           today={open?.today ?? ''}
-          done={(complaint) => finish(`Complaint for ${complaint.attributes.deliveryDate} added.`)}
-          cancel={close}
+          done={(complaint) => flow.finish(`Complaint for ${complaint.attributes.deliveryDate} added.`)}
+          cancel={flow.close}
         />
       )}
-      <p class="notice" role="status">
-        {result}
-      </p>
+      <Result flow={flow} />
     </section>
   );
 }
@@ -330,7 +262,7 @@ function HoldForm({
   return (
     <SendingForm
       label="Add a hold"
-      describedBy={`${prefix}-cutoff`}
+      cutoff={{ id: `${prefix}-cutoff`, open, verb: 'stopped' }}
       fields={HOLD_FIELDS}
       messages={messages}
       submit="Add hold"
@@ -341,7 +273,6 @@ function HoldForm({
         done(answer.data.data);
       }}
     >
-      <CutoffNote id={`${prefix}-cutoff`} open={open} verb="stopped" />
       <Field
         id={`${prefix}-startDate`}
         label="First day held"
@@ -358,12 +289,12 @@ function HoldForm({
         onInput={set('endDate')}
         error={messages.endDate}
       />
-      <Choice
+      <SelectField
         id={`${prefix}-compensation`}
         label="Compensation"
         value={values.compensation}
         onInput={set('compensation')}
-        choices={COMPENSATION_CHOICE}
+        options={optionsOf(COMPENSATION_CHOICE)}
         error={messages.compensation}
       />
     </SendingForm>
@@ -410,64 +341,26 @@ function ComplaintForm({
         onInput={set('deliveryDate')}
         error={messages.deliveryDate}
       />
-      <Choice
+      <SelectField
         id={`${prefix}-reason`}
         label="Reason"
         value={values.reason}
         onInput={set('reason')}
-        choices={REASON_TEXT}
+        options={optionsOf(REASON_TEXT)}
         error={messages.reason}
       />
-      <Choice
+      <SelectField
         id={`${prefix}-remedy`}
         label="Remedy"
         value={values.remedy}
         onInput={set('remedy')}
-        choices={REMEDY_CHOICE}
+        options={optionsOf(REMEDY_CHOICE)}
         error={messages.remedy}
       />
     </SendingForm>
   );
 }
 
-/** A labelled picker of one of `choices` (value → text), with the API's message for it. */
-function Choice({
-  id,
-  label,
-  value,
-  onInput,
-  choices,
-  error,
-}: {
-  id: string;
-  label: string;
-  value: string;
-  onInput: (value: string) => void;
-  choices: Record<string, string>;
-  error?: string | undefined;
-}) {
-  return (
-    <div class="field">
-      <label for={id}>{label}</label>
-      <select
-        id={id}
-        name={id}
-        value={value}
-        aria-invalid={error ? 'true' : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        onChange={(e) => onInput(e.currentTarget.value)}
-      >
-        {Object.entries(choices).map(([code, text]) => (
-          <option key={code} value={code}>
-            {text}
-          </option>
-        ))}
-      </select>
-      {error && (
-        <p class="error" id={`${id}-error`}>
-          {error}
-        </p>
-      )}
-    </div>
-  );
-}
+/** The options of a picker, from codes and their texts. */
+const optionsOf = (choices: Record<string, string>) =>
+  Object.entries(choices).map(([value, text]) => ({ value, text }));

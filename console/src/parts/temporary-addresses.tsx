@@ -4,7 +4,7 @@
  * sent and an address written as the profile's is (the country picked by name), deleted before it
  * starts, or ended early once it has. What each change did is said in the section's live region.
  */
-import { useEffect, useRef, useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
 import {
   addTemporaryAddress,
   deleteTemporaryAddress,
@@ -14,15 +14,7 @@ import {
   type TemporaryAddressCreate,
 } from '../api/print';
 import type { LoadedReader } from '../api/readers';
-import {
-  CutoffNote,
-  EndEarlyForm,
-  messagesOf,
-  PastRecords,
-  SendingForm,
-  splitByTime,
-  useChangesOpen,
-} from './dated-records';
+import { DatedRecords, messagesOf, Result, SendingForm, useChangesOpen, useFormFlow } from './dated-records';
 import { CountryField, Field } from './field';
 
 const ADDRESS_FIELDS = [
@@ -38,101 +30,37 @@ type AddressField = (typeof ADDRESS_FIELDS)[number][0];
 export function TemporaryAddresses({ loaded, reload }: { loaded: LoadedReader; reload: () => Promise<unknown> }) {
   const userId = loaded.reader.id;
   const [records, setRecords] = useState<TemporaryAddress[] | undefined>();
-  const [form, setForm] = useState<'none' | 'add' | `end-${string}`>('none');
-  const [result, setResult] = useState('');
-  const opener = useRef<HTMLButtonElement | null>(null);
+  const flow = useFormFlow(reload);
   useEffect(() => {
     listTemporaryAddresses(userId).then(({ records }) => setRecords(records));
   }, [userId, loaded]);
-  const close = () => {
-    setForm('none');
-    opener.current?.focus();
-  };
-  const finish = async (message: string) => {
-    setForm('none');
-    setResult(message);
-    await reload();
-    opener.current?.focus();
-  };
-  const openWith = (next: typeof form) => (event: Event) => {
-    opener.current = event.currentTarget as HTMLButtonElement;
-    setResult('');
-    setForm(next);
-  };
-  const { current, past } = splitByTime(records ?? []);
   return (
     <section aria-labelledby="temporary-addresses-heading">
       <h2 id="temporary-addresses-heading">Temporary addresses</h2>
-      {records === undefined ? (
-        <p>Reading temporary addresses…</p>
-      ) : current.length === 0 ? (
-        <p>No temporary address running or to come.</p>
-      ) : (
-        <ul class="records">
-          {current.map((record) => (
-            <li key={record.id}>
-              <AddressLine record={record} />
-              <div class="actions">
-                {record.attributes.status === 'scheduled' && (
-                  <button
-                    type="button"
-                    aria-label={`Withdraw temporary address ${spanOf(record)}`}
-                    onClick={async () => {
-                      const answer = await deleteTemporaryAddress(userId, record.id);
-                      if (!answer.response.ok) return setResult(Object.values(messagesOf(answer)).join(' '));
-                      await finish(`Temporary address ${spanOf(record)} withdrawn.`);
-                    }}
-                  >
-                    Withdraw
-                  </button>
-                )}
-                {record.attributes.status === 'active' && (
-                  <button
-                    type="button"
-                    aria-label={`End temporary address ${spanOf(record)} early`}
-                    onClick={openWith(`end-${record.id}`)}
-                  >
-                    End early
-                  </button>
-                )}
-              </div>
-              {form === `end-${record.id}` && (
-                <EndEarlyForm
-                  id={`temporary-${record.id}-end`}
-                  userId={userId}
-                  what={`temporary address ${spanOf(record)}`}
-                  verb="sent home again"
-                  end={(endDate) => endTemporaryAddress(userId, record.id, endDate)}
-                  done={(endDate) => finish(`Temporary address now ends on ${endDate}.`)}
-                  cancel={close}
-                />
-              )}
-            </li>
-          ))}
-        </ul>
-      )}
-      {past.length > 0 && (
-        <PastRecords summary={`Ended temporary addresses (the last ${past.length})`}>
-          {past.map((record) => (
-            <li key={record.id}>
-              <AddressLine record={record} />
-            </li>
-          ))}
-        </PastRecords>
-      )}
-      <button type="button" class="secondary" aria-expanded={form === 'add'} onClick={openWith('add')}>
+      <DatedRecords
+        records={records}
+        noun="temporary address"
+        plural="temporary addresses"
+        pastSummary="Ended temporary addresses"
+        line={(record) => <AddressLine record={record} />}
+        verb="sent home again"
+        withdraw={(record) => deleteTemporaryAddress(userId, record.id)}
+        end={(record, endDate) => endTemporaryAddress(userId, record.id, endDate)}
+        ended={(endDate) => `Temporary address now ends on ${endDate}.`}
+        userId={userId}
+        flow={flow}
+      />
+      <button type="button" class="secondary" aria-expanded={flow.form === 'add'} onClick={flow.openWith('add')}>
         Add a temporary address
       </button>
-      {form === 'add' && (
+      {flow.form === 'add' && (
         <TemporaryAddressForm
           userId={userId}
-          done={(record) => finish(`Temporary address ${spanOf(record)} added.`)}
-          cancel={close}
+          done={(record) => flow.finish(`Temporary address ${spanOf(record)} added.`)}
+          cancel={flow.close}
         />
       )}
-      <p class="notice" role="status">
-        {result}
-      </p>
+      <Result flow={flow} />
     </section>
   );
 }
@@ -181,7 +109,7 @@ function TemporaryAddressForm({
   return (
     <SendingForm
       label="Add a temporary address"
-      describedBy="temporary-cutoff"
+      cutoff={{ id: 'temporary-cutoff', open, verb: 'sent elsewhere' }}
       fields={FIELDS}
       messages={messages}
       submit="Add temporary address"
@@ -196,7 +124,6 @@ function TemporaryAddressForm({
         done(answer.data.data);
       }}
     >
-      <CutoffNote id="temporary-cutoff" open={open} verb="sent elsewhere" />
       <Field
         id="temporary-startDate"
         label="First day there"

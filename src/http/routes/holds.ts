@@ -11,17 +11,18 @@ import { nowInSeconds } from '../../domain/dates.js';
 import { HoldCreateAttributes, HOLDS, HoldUpdateAttributes, plannedHold, withdrawnHold } from '../../domain/hold.js';
 import { dateAt, firstOpenDate } from '../../domain/publication.js';
 import { errors } from '../errors.js';
-import {
-  createDocument,
-  errorResponses,
-  singleDocument,
-  updateDocument,
-} from '../jsonapi/documents.js';
+import { createDocument, errorResponses, singleDocument, updateDocument } from '../jsonapi/documents.js';
 import { etagOf, ifMatchVersions } from '../jsonapi/etag.js';
 import { withHeaders } from '../jsonapi/response-headers.js';
 import { HoldParams, SubscriptionParams } from '../jsonapi/params.js';
 import { cursorPage, PageAfter, PageSize, pageSizeOf } from '../jsonapi/paging.js';
-import { changesMeta, datedCollectionDocument, HoldResource, holdPath, renderHold } from '../jsonapi/print-resources.js';
+import {
+  changesMeta,
+  datedCollectionDocument,
+  HoldResource,
+  holdPath,
+  renderHold,
+} from '../jsonapi/print-resources.js';
 import { auditOf } from '../plugins/auth.js';
 import type { RouteOptions } from './options.js';
 import { noSuchSubscription } from './subscriptions.js';

@@ -17,12 +17,7 @@ import {
   TemporaryAddressUpdateAttributes,
 } from '../../domain/temporary-address.js';
 import { errors } from '../errors.js';
-import {
-  createDocument,
-  errorResponses,
-  singleDocument,
-  updateDocument,
-} from '../jsonapi/documents.js';
+import { createDocument, errorResponses, singleDocument, updateDocument } from '../jsonapi/documents.js';
 import { etagOf, ifMatchVersions } from '../jsonapi/etag.js';
 import { TemporaryAddressParams, UserParams } from '../jsonapi/params.js';
 import { cursorPage, PageAfter, PageSize, pageSizeOf } from '../jsonapi/paging.js';
