@@ -75,7 +75,10 @@ describe('SQLite', () => {
           data: { type: 'delivery-complaints', attributes: { deliveryDate: dateIn(-6), reason: 'wet' } },
         }),
         await client.post(`${path}/delivery-complaints`, {
-          data: { type: 'delivery-complaints', attributes: { deliveryDate: dateIn(-3), reason: 'late', remedy: 'redeliver' } },
+          data: {
+            type: 'delivery-complaints',
+            attributes: { deliveryDate: dateIn(-3), reason: 'late', remedy: 'redeliver' },
+          },
         }),
         await client.post(`/users/${userId}/temporary-addresses`, {
           data: {
@@ -83,7 +86,12 @@ describe('SQLite', () => {
             attributes: {
               startDate: dateIn(30),
               endDate: dateIn(40),
-              address: { streetAddress: '1 Quay', addressLocality: 'Porthmadog', postalCode: 'LL49 9AA', addressCountry: 'GB' },
+              address: {
+                streetAddress: '1 Quay',
+                addressLocality: 'Porthmadog',
+                postalCode: 'LL49 9AA',
+                addressCountry: 'GB',
+              },
             },
           },
         }),

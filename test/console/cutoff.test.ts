@@ -9,12 +9,22 @@ import { cutoffText } from '../../console/src/parts/cutoff.js';
 
 describe('the cut-off said before a hold is saved', () => {
   it('says tomorrow can still be stopped until 19:00 today, before the cut-off', () => {
-    const open = { today: '2026-11-26', firstOpenDate: '2026-11-27', firstOpenCutoff: '2026-11-26T19:00:00+00:00', timeZone: 'UTC' };
+    const open = {
+      today: '2026-11-26',
+      firstOpenDate: '2026-11-27',
+      firstOpenCutoff: '2026-11-26T19:00:00+00:00',
+      timeZone: 'UTC',
+    };
     assert.equal(cutoffText(open, 'stopped', 'UTC'), 'Tomorrow (Fri 27 Nov) can still be stopped until 19:00 today.');
   });
 
   it('says tomorrow is past its cut-off and names the first date open, after it', () => {
-    const open = { today: '2026-11-26', firstOpenDate: '2026-11-28', firstOpenCutoff: '2026-11-27T19:00:00+00:00', timeZone: 'UTC' };
+    const open = {
+      today: '2026-11-26',
+      firstOpenDate: '2026-11-28',
+      firstOpenCutoff: '2026-11-27T19:00:00+00:00',
+      timeZone: 'UTC',
+    };
     assert.equal(
       cutoffText(open, 'stopped', 'UTC'),
       'Tomorrow (Fri 27 Nov) is past its cut-off; the first date that can be stopped is Sat 28 Nov, until 19:00 tomorrow.',
@@ -22,7 +32,12 @@ describe('the cut-off said before a hold is saved', () => {
   });
 
   it('names a first open date further on, and a cut-off on a day after tomorrow', () => {
-    const open = { today: '2026-11-26', firstOpenDate: '2026-12-01', firstOpenCutoff: '2026-11-29T06:00:00+00:00', timeZone: 'UTC' };
+    const open = {
+      today: '2026-11-26',
+      firstOpenDate: '2026-12-01',
+      firstOpenCutoff: '2026-11-29T06:00:00+00:00',
+      timeZone: 'UTC',
+    };
     assert.equal(
       cutoffText(open, 'stopped', 'UTC'),
       'Tomorrow (Fri 27 Nov) is past its cut-off; the first date that can be stopped is Tue 1 Dec, until 06:00 on Sun 29 Nov.',
@@ -30,7 +45,12 @@ describe('the cut-off said before a hold is saved', () => {
   });
 
   it('says today when a cut-off falls on the date itself', () => {
-    const open = { today: '2026-11-26', firstOpenDate: '2026-11-26', firstOpenCutoff: '2026-11-26T05:00:00+00:00', timeZone: 'UTC' };
+    const open = {
+      today: '2026-11-26',
+      firstOpenDate: '2026-11-26',
+      firstOpenCutoff: '2026-11-26T05:00:00+00:00',
+      timeZone: 'UTC',
+    };
     assert.equal(cutoffText(open, 'stopped', 'UTC'), 'Today (Thu 26 Nov) can still be stopped until 05:00 today.');
   });
 

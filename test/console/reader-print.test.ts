@@ -11,14 +11,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import { AUDIT, createSubscription, createUser } from '../support/fixtures.js';
 import { createPrintProduct, createPrintSubscription, dateIn, daysAfter, today } from '../support/print.js';
-import {
-  missingChromium,
-  screenshot,
-  signInThroughConsole,
-  startConsole,
-  type ConsoleRig,
-} from '../support/console.js';
-import { createStaff } from '../support/staff.js';
+import { missingChromium, openReaderAsAgent, screenshot, startConsole, type ConsoleRig } from '../support/console.js';
 import { forEachStore } from '../support/stores.js';
 
 const ADDRESS = {
@@ -56,14 +49,7 @@ forEachStore((kind) => {
     });
     after(() => rig?.close());
 
-    /** A fresh browser, signed in as a new agent, on the reader's page. */
-    async function openAsAgent(userId: string): Promise<Page> {
-      const page = await rig.newPage();
-      await signInThroughConsole(page, rig.service.baseUrl, await createStaff(rig.service.client, 'agent'));
-      await page.goto(`${rig.service.baseUrl}/console#/readers/${userId}`);
-      await page.getByRole('heading', { name: 'Print deliveries' }).waitFor();
-      return page;
-    }
+    const openAsAgent = (userId: string) => openReaderAsAgent(rig, userId, 'Print deliveries');
 
     /** A reader with one print subscription (every day, a year either side of today), on the page. */
     async function printReader(product?: string) {
@@ -109,7 +95,10 @@ forEachStore((kind) => {
       await form.getByLabel('Compensation').selectOption({ label: 'Credit the reader' });
       await screenshot(page, `print-hold-form-filled-${kind}`, kind === 'SQLite' ? 'print' : undefined);
       await form.getByRole('button', { name: 'Add hold' }).click();
-      await region.getByRole('status').getByText(`Hold ${dateIn(10)} to ${dateIn(16)} added: 7 deliveries missed.`).waitFor();
+      await region
+        .getByRole('status')
+        .getByText(`Hold ${dateIn(10)} to ${dateIn(16)} added: 7 deliveries missed.`)
+        .waitFor();
       await region.getByText('7 deliveries missed · credited').waitFor();
       const [hold] = await holdsOf(path);
       assert.deepEqual(
@@ -122,12 +111,18 @@ forEachStore((kind) => {
       const { userId, path } = await printReader();
       const page = await openAsAgent(userId);
       const { firstOpenDate } = (await rig.service.client.get(`${path}/holds`)).body.meta;
-      await printRegion(page).getByRole('button', { name: /^Add a hold/ }).click();
+      await printRegion(page)
+        .getByRole('button', { name: /^Add a hold/ })
+        .click();
       const first = printRegion(page).getByLabel('First day held');
       const id = await first.getAttribute('id');
-      await page.waitForFunction(`document.activeElement?.id === '${id}' && document.activeElement.value !== ''`, undefined, {
-        timeout: 5000,
-      });
+      await page.waitForFunction(
+        `document.activeElement?.id === '${id}' && document.activeElement.value !== ''`,
+        undefined,
+        {
+          timeout: 5000,
+        },
+      );
       assert.equal(await first.inputValue(), firstOpenDate);
       await page.keyboard.press('Tab');
       await page.keyboard.type(daysAfter(firstOpenDate, 2));
@@ -186,7 +181,10 @@ forEachStore((kind) => {
       const page = await openAsAgent(userId);
       const region = printRegion(page);
       await region.getByRole('button', { name: `Withdraw hold ${dateIn(10)} to ${dateIn(11)}` }).click();
-      await region.getByRole('status').getByText(`Hold ${dateIn(10)} to ${dateIn(11)} withdrawn.`).waitFor();
+      await region
+        .getByRole('status')
+        .getByText(`Hold ${dateIn(10)} to ${dateIn(11)} withdrawn.`)
+        .waitFor();
       await region.getByText('No hold running or to come.').waitFor();
       const folded = region.locator('details');
       assert.equal(await folded.getAttribute('open'), null);
@@ -202,7 +200,13 @@ forEachStore((kind) => {
         userId,
         subscriptionId,
         (context) => ({
-          values: { startDate: today() - 2, endDate: today() + 20, compensation: 'credit', deliveriesMissed: 23, extendedDays: 0 },
+          values: {
+            startDate: today() - 2,
+            endDate: today() + 20,
+            compensation: 'credit',
+            deliveriesMissed: 23,
+            extendedDays: 0,
+          },
           dateEnded: context.terms.dateEnded,
         }),
         AUDIT,
@@ -215,7 +219,10 @@ forEachStore((kind) => {
       const last = region.getByLabel('Last day');
       await last.fill(dateIn(5));
       await last.press('Enter');
-      await region.getByRole('status').getByText(`Hold now ends on ${dateIn(5)}: deliveries resume the day after.`).waitFor();
+      await region
+        .getByRole('status')
+        .getByText(`Hold now ends on ${dateIn(5)}: deliveries resume the day after.`)
+        .waitFor();
       const [hold] = await holdsOf(path);
       assert.deepEqual([hold.attributes.endDate, hold.attributes.status], [dateIn(5), 'active']);
     });
@@ -243,7 +250,10 @@ forEachStore((kind) => {
       await region.getByLabel('Reason').selectOption({ label: 'Damaged' });
       await region.getByLabel('Remedy').selectOption({ label: 'Redeliver on the next run' });
       await region.getByRole('button', { name: 'Add complaint' }).click();
-      await region.getByRole('status').getByText(`Complaint for ${dateIn(-1)} added.`).waitFor();
+      await region
+        .getByRole('status')
+        .getByText(`Complaint for ${dateIn(-1)} added.`)
+        .waitFor();
       const complaints = (await rig.service.client.get(`${path}/delivery-complaints`)).body.data as any[];
       const added = complaints.find((c) => c.attributes.deliveryDate === dateIn(-1));
       assert.deepEqual([added.attributes.reason, added.attributes.remedy], ['damaged', 'redeliver']);
@@ -277,7 +287,10 @@ forEachStore((kind) => {
       await form.getByLabel('Postal code').fill('BS1 1AA');
       await form.getByLabel('Country').selectOption({ label: 'United Kingdom' });
       await form.getByRole('button', { name: 'Add temporary address' }).click();
-      await section.getByRole('status').getByText(`Temporary address ${dateIn(20)} to ${dateIn(34)} added.`).waitFor();
+      await section
+        .getByRole('status')
+        .getByText(`Temporary address ${dateIn(20)} to ${dateIn(34)} added.`)
+        .waitFor();
       await section.getByText('2 Shore Road, Brightsea, BS1 1AA, GB').waitFor();
       const [stored] = await temporaryAddressesOf(userId);
       assert.deepEqual(stored.attributes.address, ADDRESS);
@@ -303,7 +316,10 @@ forEachStore((kind) => {
     it('withdraws a temporary address not yet started, and ends a running one early', async () => {
       const { userId } = await printReader();
       const coming = await rig.service.client.post(`/users/${userId}/temporary-addresses`, {
-        data: { type: 'temporary-addresses', attributes: { startDate: dateIn(40), endDate: dateIn(45), address: ADDRESS } },
+        data: {
+          type: 'temporary-addresses',
+          attributes: { startDate: dateIn(40), endDate: dateIn(45), address: ADDRESS },
+        },
       });
       assert.equal(coming.status, 201, coming.text);
       const running = await rig.service.store.createTemporaryAddress(
@@ -315,12 +331,18 @@ forEachStore((kind) => {
       const page = await openAsAgent(userId);
       const section = page.getByRole('region', { name: 'Temporary addresses' });
       await section.getByRole('button', { name: `Withdraw temporary address ${dateIn(40)} to ${dateIn(45)}` }).click();
-      await section.getByRole('status').getByText(`Temporary address ${dateIn(40)} to ${dateIn(45)} withdrawn.`).waitFor();
+      await section
+        .getByRole('status')
+        .getByText(`Temporary address ${dateIn(40)} to ${dateIn(45)} withdrawn.`)
+        .waitFor();
       await section.getByRole('button', { name: `End temporary address ${dateIn(-3)} to ${dateIn(20)} early` }).click();
       const last = section.getByLabel('Last day', { exact: false }).first();
       await last.fill(dateIn(6));
       await last.press('Enter');
-      await section.getByRole('status').getByText(`Temporary address now ends on ${dateIn(6)}.`).waitFor();
+      await section
+        .getByRole('status')
+        .getByText(`Temporary address now ends on ${dateIn(6)}.`)
+        .waitFor();
       const stored = await temporaryAddressesOf(userId);
       assert.deepEqual(
         stored.map((t) => [t.attributes.startDate, t.attributes.endDate]),
