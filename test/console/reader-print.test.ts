@@ -10,7 +10,14 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
 import { AUDIT, createSubscription, createUser } from '../support/fixtures.js';
-import { createPrintProduct, createPrintSubscription, dateIn, daysAfter, today } from '../support/print.js';
+import {
+  createPrintProduct,
+  createPrintSubscription,
+  createStartedHold,
+  dateIn,
+  daysAfter,
+  today,
+} from '../support/print.js';
 import { missingChromium, openReaderAsAgent, screenshot, startConsole, type ConsoleRig } from '../support/console.js';
 import { forEachStore } from '../support/stores.js';
 
@@ -196,22 +203,7 @@ forEachStore((kind) => {
 
     it('ends an active hold early on the last day typed', async () => {
       const { userId, subscriptionId, path } = await printReader();
-      const started = await rig.service.store.createHold(
-        userId,
-        subscriptionId,
-        (context) => ({
-          values: {
-            startDate: today() - 2,
-            endDate: today() + 20,
-            compensation: 'credit',
-            deliveriesMissed: 23,
-            extendedDays: 0,
-          },
-          dateEnded: context.terms.dateEnded,
-        }),
-        AUDIT,
-      );
-      assert.ok(started);
+      await createStartedHold(rig.service.store, userId, subscriptionId);
       const page = await openAsAgent(userId);
       const region = printRegion(page);
       assert.equal(await region.getByRole('button', { name: /^Withdraw/ }).count(), 0);

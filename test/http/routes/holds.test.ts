@@ -5,11 +5,12 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { AUDIT, createSubscription, createUser, onlyError } from '../../support/fixtures.js';
+import { createSubscription, createUser, onlyError } from '../../support/fixtures.js';
 import {
   createPrintProduct,
   assertChangesMeta,
   createPrintSubscription,
+  createStartedHold,
   dateIn,
   midnightOf,
   daysAfter,
@@ -214,22 +215,7 @@ forEachStore((kind) => {
 
     it('refuses to withdraw a hold that has started (ALREADY_STARTED), which PATCH endDate ends early', async () => {
       const { userId, subscriptionId, path, holds } = await printReader();
-      const started = await service.store.createHold(
-        userId,
-        subscriptionId,
-        (context) => ({
-          values: {
-            startDate: today() - 2,
-            endDate: today() + 20,
-            compensation: 'credit',
-            deliveriesMissed: 23,
-            extendedDays: 0,
-          },
-          dateEnded: context.terms.dateEnded,
-        }),
-        AUDIT,
-      );
-      assert.ok(started);
+      const started = { id: await createStartedHold(service.store, userId, subscriptionId) };
       const self = `${holds}/${started.id}`;
       assert.equal(onlyError(await service.client.delete(self), 409).code, 'ALREADY_STARTED');
       const ended = await service.client.patch(self, {
