@@ -6,13 +6,12 @@
  */
 import { api, type paths } from './client';
 
-type Json<P extends keyof paths, M extends 'get' | 'post'> = paths[P][M] extends {
+/** The document a GET of `P` answers with 200. */
+type Listed<P extends keyof paths> = paths[P]['get'] extends {
   responses: { 200: { content: { 'application/vnd.api+json': infer D } } };
 }
   ? D
-  : paths[P][M] extends { responses: { 201: { content: { 'application/vnd.api+json': infer D } } } }
-    ? D
-    : never;
+  : never;
 
 const HOLDS = '/users/{user_id}/subscriptions/{subscription_id}/holds' as const;
 const HOLD = '/users/{user_id}/subscriptions/{subscription_id}/holds/{hold_id}' as const;
@@ -20,12 +19,12 @@ const COMPLAINTS = '/users/{user_id}/subscriptions/{subscription_id}/delivery-co
 const ADDRESSES = '/users/{user_id}/temporary-addresses' as const;
 const ADDRESS = '/users/{user_id}/temporary-addresses/{temporary_address_id}' as const;
 
-type HoldList = Json<typeof HOLDS, 'get'>;
+type HoldList = Listed<typeof HOLDS>;
 export type Hold = HoldList['data'][number];
 /** Where the cut-off stands: today, the first date still open, the instant its changes close, and the zone. */
 export type ChangesOpen = HoldList['meta'];
-export type TemporaryAddress = Json<typeof ADDRESSES, 'get'>['data'][number];
-export type Complaint = Json<typeof COMPLAINTS, 'get'>['data'][number];
+export type TemporaryAddress = Listed<typeof ADDRESSES>['data'][number];
+export type Complaint = Listed<typeof COMPLAINTS>['data'][number];
 export type HoldCreate = NonNullable<
   paths[typeof HOLDS]['post']['requestBody']
 >['content']['application/vnd.api+json']['data']['attributes'];
@@ -71,7 +70,7 @@ export function listHolds(userId: string, subscriptionId: string) {
   );
 }
 
-/** Where the cut-off stands now (read afresh, as a form opens). */
+/** Where the cut-off stands now (read afresh, as a form opens), from the reader's shortest list that says it. */
 export async function changesOpen(userId: string): Promise<ChangesOpen | undefined> {
   const { data } = await api.GET(ADDRESSES, { params: { path: { user_id: userId }, query: { 'page[size]': '1' } } });
   return data?.meta;
