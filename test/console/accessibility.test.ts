@@ -8,6 +8,7 @@ import { after, before, describe, it } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { createSubscription, createUser, uniqueEmail } from '../support/fixtures.js';
+import { dateIn } from '../support/print.js';
 import {
   missingChromium,
   screenshot,
@@ -59,15 +60,57 @@ describe('SQLite', () => {
     });
     after(() => rig?.close());
 
+    /** A hold to come and one withdrawn, two complaints (the later a repeat) and a temporary address to come. */
+    async function givePrintRecords(userId: string, subscriptionId: string): Promise<void> {
+      const path = `/users/${userId}/subscriptions/${subscriptionId}`;
+      const client = rig.service.client;
+      const made = [
+        await client.post(`${path}/holds`, {
+          data: { type: 'holds', attributes: { startDate: dateIn(10), endDate: dateIn(12) } },
+        }),
+        await client.post(`${path}/holds`, {
+          data: { type: 'holds', attributes: { startDate: dateIn(20), endDate: dateIn(21), compensation: 'donate' } },
+        }),
+        await client.post(`${path}/delivery-complaints`, {
+          data: { type: 'delivery-complaints', attributes: { deliveryDate: dateIn(-6), reason: 'wet' } },
+        }),
+        await client.post(`${path}/delivery-complaints`, {
+          data: {
+            type: 'delivery-complaints',
+            attributes: { deliveryDate: dateIn(-3), reason: 'late', remedy: 'redeliver' },
+          },
+        }),
+        await client.post(`/users/${userId}/temporary-addresses`, {
+          data: {
+            type: 'temporary-addresses',
+            attributes: {
+              startDate: dateIn(30),
+              endDate: dateIn(40),
+              address: {
+                streetAddress: '1 Quay',
+                addressLocality: 'Porthmadog',
+                postalCode: 'LL49 9AA',
+                addressCountry: 'GB',
+              },
+            },
+          },
+        }),
+      ];
+      for (const response of made) assert.equal(response.status, 201, response.text);
+      assert.equal((await client.delete(made[1]!.body.data.links.self.replace(rig.service.baseUrl, ''))).status, 204);
+    }
+
     for (const viewport of VIEWPORTS) {
       const size = `${viewport.width}x${viewport.height}`;
       it(`has no serious or critical violation on any screen at ${size}`, async () => {
         const email = uniqueEmail();
         const id = await createUser(rig.service.client, { email, givenName: 'Axel', familyName: 'Axe' });
-        await createSubscription(rig.service.client, id, {
+        const subscription = await createSubscription(rig.service.client, id, {
+          resource: 'print-online',
           dateStarted: '2025-01-01T00:00:00Z',
           dateEnded: '2099-01-01T00:00:00Z',
         });
+        await givePrintRecords(id, subscription);
         const page = await rig.newPage(viewport);
         const check = async (screen: string) => {
           await screenshot(page, `${screen}-${size}-${kind}`);
@@ -90,6 +133,17 @@ describe('SQLite', () => {
         await page.getByRole('button', { name: /^Delete/ }).click();
         await page.getByRole('button', { name: 'Yes, delete it' }).waitFor();
         await check('a11y-reader-forms');
+        const print = page.getByRole('region', { name: 'Print deliveries' });
+        await print.getByRole('button', { name: /^Add a hold/ }).click();
+        await print.getByRole('button', { name: /^Add a delivery complaint/ }).click();
+        await print.getByText(/Ended and withdrawn holds/).click();
+        const temporary = page.getByRole('region', { name: 'Temporary addresses' });
+        await temporary.getByRole('button', { name: 'Add a temporary address' }).click();
+        await temporary.getByLabel('Country').selectOption({ label: 'United States' });
+        await temporary.getByLabel('State, province or region').fill('California');
+        await temporary.getByRole('button', { name: 'Add temporary address' }).click();
+        await temporary.locator('[id="temporary-address.addressRegion-error"]').waitFor();
+        await check('a11y-reader-print');
         await page.getByRole('navigation', { name: 'Console' }).getByRole('link', { name: 'Dashboard' }).click();
         await page.getByRole('table', { name: 'Subscriptions per week' }).waitFor();
         await check('a11y-dashboard');

@@ -6,17 +6,9 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import type { Page } from 'playwright-core';
 import { createSubscription, createUser, uniqueEmail } from '../support/fixtures.js';
 import { createReader, resetDocument } from '../support/readers.js';
-import {
-  missingChromium,
-  screenshot,
-  signInThroughConsole,
-  startConsole,
-  type ConsoleRig,
-} from '../support/console.js';
-import { createStaff } from '../support/staff.js';
+import { missingChromium, openReaderAsAgent, screenshot, startConsole, type ConsoleRig } from '../support/console.js';
 import { forEachStore } from '../support/stores.js';
 
 const DAY = 86_400_000;
@@ -45,13 +37,8 @@ forEachStore((kind) => {
       after(() => rig?.close());
 
       /** A fresh browser, signed in as a new agent (or another role), on the reader's page. */
-      async function openAsAgent(userId: string, role: 'agent' | 'admin' = 'agent'): Promise<Page> {
-        const page = await rig.newPage();
-        await signInThroughConsole(page, rig.service.baseUrl, await createStaff(rig.service.client, role));
-        await page.goto(`${rig.service.baseUrl}/console#/readers/${userId}`);
-        await page.getByRole('heading', { name: 'Subscriptions' }).waitFor();
-        return page;
-      }
+      const openAsAgent = (userId: string, role: 'agent' | 'admin' = 'agent') =>
+        openReaderAsAgent(rig, userId, 'Subscriptions', role);
       const subscriptionsOf = async (userId: string) =>
         (await rig.service.client.get(`/users/${userId}/subscriptions`)).body.data as any[];
 

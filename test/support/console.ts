@@ -11,7 +11,7 @@ import { buildConsole } from '../../console/build.mjs';
 import type { AppOptions } from '../../src/http/app.js';
 import { launchChromium } from './chromium.js';
 import { startService, type Service } from './service.js';
-import type { TestStaff } from './staff.js';
+import { createStaff, type TestStaff } from './staff.js';
 import type { StoreKind } from './stores.js';
 
 export { missingChromium } from './chromium.js';
@@ -74,6 +74,20 @@ export async function signInThroughConsole(page: Page, baseUrl: string, staff: T
   await page.getByLabel('Password').fill(staff.password);
   await page.getByRole('button', { name: 'Sign in' }).click();
   await page.getByRole('heading', { name: 'Find a reader' }).waitFor();
+}
+
+/** A fresh browser, signed in as a new agent, on a reader's page once `heading` shows. */
+export async function openReaderAsAgent(
+  rig: ConsoleRig,
+  userId: string,
+  heading: string,
+  role: 'agent' | 'admin' = 'agent',
+): Promise<Page> {
+  const page = await rig.newPage();
+  await signInThroughConsole(page, rig.service.baseUrl, await createStaff(rig.service.client, role));
+  await page.goto(`${rig.service.baseUrl}/console#/readers/${userId}`);
+  await page.getByRole('heading', { name: heading }).waitFor();
+  return page;
 }
 
 /** Where the docs' screenshots of the console are; the tests write them anew when UPDATE_SCREENSHOTS=1. */

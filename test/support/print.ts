@@ -5,8 +5,9 @@
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { formatDate, parseDate } from '../../src/domain/publication.js';
-import { subscriptionDocument } from './fixtures.js';
+import { cutoffOf, dateAt, formatDate, parseDate } from '../../src/domain/publication.js';
+import type { Store } from '../../src/store/port.js';
+import { AUDIT, subscriptionDocument } from './fixtures.js';
 import type { Client } from './service.js';
 
 const DAY = 86_400;
@@ -72,4 +73,44 @@ export async function createPrintSubscription(
   );
   assert.equal(response.status, 201, response.text);
   return response.body.data.id;
+}
+
+/**
+ * Checks a list's `meta` against the cut-off it must state, whenever it was read: changes to
+ * `firstOpenDate` close at `firstOpenCutoff`, still to come, and those to the date before it have
+ * closed. `zone` and `cutoff` are the service's PUBLICATION_TIME_ZONE and CHANGE_CUTOFF.
+ */
+export function assertChangesMeta(meta: any, zone = 'UTC', cutoff = { days: -1, second: 19 * 3600 }): void {
+  const calendar = { zone, cutoff };
+  const now = Math.floor(Date.now() / 1000);
+  const firstOpen = parseDate(meta.firstOpenDate) as number;
+  assert.equal(meta.timeZone, zone);
+  assert.equal(meta.today, formatDate(dateAt(now, zone)));
+  assert.equal(Date.parse(meta.firstOpenCutoff) / 1000, cutoffOf(firstOpen, calendar));
+  assert.ok(cutoffOf(firstOpen, calendar) > now - 5, `${meta.firstOpenCutoff} has passed`);
+  assert.ok(cutoffOf(firstOpen - 1, calendar) <= now, `${formatDate(firstOpen - 1)} is still open`);
+}
+
+/**
+ * Makes, through the store (the API takes no start past its cut-off), a `credit` hold begun two
+ * days ago and ending in 20 days, and answers its id.
+ */
+export async function createStartedHold(store: Store, userId: string, subscriptionId: string): Promise<string> {
+  const started = await store.createHold(
+    userId,
+    subscriptionId,
+    (context) => ({
+      values: {
+        startDate: today() - 2,
+        endDate: today() + 20,
+        compensation: 'credit',
+        deliveriesMissed: 23,
+        extendedDays: 0,
+      },
+      dateEnded: context.terms.dateEnded,
+    }),
+    AUDIT,
+  );
+  assert.ok(started);
+  return started.id;
 }

@@ -15,6 +15,8 @@ export interface CatalogueProduct {
   name: string;
   active: boolean;
   resource: Resource | null;
+  /** The weekdays it is delivered on ("monday" …); every day when the service names none. */
+  deliveryDays: readonly string[];
 }
 
 const GIVES: Record<Resource, readonly Entitlement[]> = {
@@ -89,4 +91,24 @@ export function untilOf(
     .map((s) => s.attributes.dateEnded as string)
     .sort()
     .at(-1);
+}
+
+export const WEEKDAYS = ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday'] as const;
+
+/** The days a subscription is delivered on: its own, within its product's (every day without either). */
+export function deliveryDaysOf(subscription: Subscription, products: CatalogueProduct[]): string[] {
+  const product = productOf(subscription, products)?.deliveryDays ?? WEEKDAYS;
+  const own = subscription.attributes.deliveryDays ?? WEEKDAYS;
+  return WEEKDAYS.filter((day) => own.includes(day) && product.includes(day));
+}
+
+/** "every day", "Monday to Saturday", "Saturday and Sunday", "Monday, Wednesday and Friday", or "no day". */
+export function deliveryDaysText(days: readonly string[]): string {
+  const names = days.map(capitalised);
+  if (days.length === 7) return 'every day';
+  if (days.length === 0) return 'no day';
+  const first = WEEKDAYS.indexOf(days[0] as (typeof WEEKDAYS)[number]);
+  const consecutive = days.every((day, i) => day === WEEKDAYS[first + i]);
+  if (consecutive && days.length > 2) return `${names[0]} to ${names.at(-1)}`;
+  return names.length === 1 ? (names[0] as string) : `${names.slice(0, -1).join(', ')} and ${names.at(-1)}`;
 }

@@ -9,9 +9,8 @@
 import { useState } from 'preact/hooks';
 import { errorsOf } from '../api/client';
 import { updateReader, type LoadedReader, type Profile, type Reader } from '../api/readers';
-import { countries } from './countries';
 import { messagesByField } from './errors';
-import { Field } from './field';
+import { CountryField, Field } from './field';
 
 const FIELDS = [
   ['givenName', 'Given name'],
@@ -136,50 +135,5 @@ export function ProfileForm({
         <button type="submit">Save profile</button>
       </form>
     </section>
-  );
-}
-
-/** Countries by name; a code the list lacks (a three-letter one brought from elsewhere) stays on offer as it is. */
-function CountryField({
-  id,
-  label,
-  value,
-  onInput,
-  error,
-}: {
-  id: string;
-  label: string;
-  value: string;
-  onInput: (value: string) => void;
-  error?: string | undefined;
-}) {
-  const known = countries();
-  const upper = value.toUpperCase();
-  const listed = value === '' || known.some((c) => c.code === upper);
-  return (
-    <div class="field">
-      <label for={id}>{label}</label>
-      <select
-        id={id}
-        name={id}
-        value={listed ? upper : value}
-        aria-invalid={error ? 'true' : undefined}
-        aria-describedby={error ? `${id}-error` : undefined}
-        onChange={(e) => onInput(e.currentTarget.value)}
-      >
-        <option value="">None</option>
-        {!listed && <option value={value}>{value}</option>}
-        {known.map((c) => (
-          <option key={c.code} value={c.code}>
-            {c.name}
-          </option>
-        ))}
-      </select>
-      {error && (
-        <p class="error" id={`${id}-error`}>
-          {error}
-        </p>
-      )}
-    </div>
   );
 }

@@ -1,7 +1,7 @@
 /**
  * A reader's page: what they get now and their subscriptions first (what most calls are about,
- * and first on a phone's narrow screen), then newsletters, the profile to edit, the rarer actions,
- * and the history.
+ * and first on a phone's narrow screen), their print deliveries (holds, complaints), then
+ * newsletters, the profile to edit and temporary addresses, the rarer actions, and the history.
  */
 import { useCallback, useEffect, useState } from 'preact/hooks';
 import { loadReader, type LoadedReader } from '../api/readers';
@@ -11,9 +11,11 @@ import { DangerZone } from '../parts/danger-zone';
 import { History } from '../parts/history';
 import { Newsletters } from '../parts/newsletters';
 import { AccessSummary } from '../parts/access';
-import type { CatalogueProduct, Resource } from '../parts/entitlements';
+import { WEEKDAYS, type CatalogueProduct, type Resource } from '../parts/entitlements';
+import { PrintDeliveries } from '../parts/print';
 import { ProfileForm } from '../parts/profile-form';
 import { Subscriptions } from '../parts/subscriptions';
+import { TemporaryAddresses } from '../parts/temporary-addresses';
 
 type Catalogue = { products: CatalogueProduct[]; newsletters: { id: string; name: string }[] };
 
@@ -34,6 +36,7 @@ export function ReaderPage({ id, offers }: { id: string; offers: Offers }) {
           name: p.attributes.name ?? p.id,
           active: p.attributes.active,
           resource: (p.attributes.resource ?? null) as Resource | null,
+          deliveryDays: p.attributes.deliveryDays ?? WEEKDAYS,
         })),
         newsletters: newsletters.map((n) => ({ id: n.id, name: n.attributes.name ?? n.id })),
       }),
@@ -63,10 +66,12 @@ export function ReaderPage({ id, offers }: { id: string; offers: Offers }) {
         <div>
           <AccessSummary loaded={loaded} products={catalogue.products} />
           <Subscriptions loaded={loaded} products={catalogue.products} reload={reload} />
+          <PrintDeliveries loaded={loaded} products={catalogue.products} reload={reload} />
           <Newsletters loaded={loaded} newsletters={catalogue.newsletters} reload={reload} />
         </div>
         <div>
           <ProfileForm loaded={loaded} reload={reload} />
+          <TemporaryAddresses loaded={loaded} reload={reload} />
           <DangerZone loaded={loaded} offers={offers} />
         </div>
       </div>

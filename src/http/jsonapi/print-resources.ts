@@ -18,12 +18,49 @@ import {
   type StoredTemporaryAddress,
 } from '../../domain/temporary-address.js';
 import { USERS } from '../../domain/user.js';
-import { resourceObject } from './documents.js';
-import { Type } from '@sinclair/typebox';
+import { formatInstant } from '../../domain/dates.js';
+import { cutoffOf, dateAt, firstOpenDate, formatDate, type PublicationCalendar } from '../../domain/publication.js';
+import { collectionDocument, resourceObject } from './documents.js';
+import { Type, type TSchema } from '@sinclair/typebox';
+import { CursorLinks } from './paging.js';
 import { Identifier } from './resources.js';
 
 const SubscriptionLink = Type.Object({ subscription: Type.Object({ data: Identifier(SUBSCRIPTIONS) }) });
 const UserLink = Type.Object({ user: Type.Object({ data: Identifier(USERS) }) });
+
+/**
+ * Where the cut-off stands now, for a client that shows it before a change is sent (the console's
+ * "tomorrow can still be stopped until 19:00 today"): read here, so that no client copies the rule.
+ */
+const ChangesMeta = Type.Object({
+  today: Type.String({ format: 'date', description: "Today's publication date, in PUBLICATION_TIME_ZONE." }),
+  firstOpenDate: Type.String({
+    format: 'date',
+    description: 'The first publication date still open to changes by its cut-off (CHANGE_CUTOFF).',
+  }),
+  firstOpenCutoff: Type.String({
+    format: 'date-time',
+    description: 'The instant changes to firstOpenDate close; from then on, the date after it is the first open.',
+  }),
+  timeZone: Type.String({ description: 'PUBLICATION_TIME_ZONE: the IANA zone publication dates and cut-offs are in.' }),
+});
+
+/** A page of holds or temporary addresses, with `meta`: where the cut-off stands now. */
+export function datedCollectionDocument(resource: TSchema) {
+  const { properties } = collectionDocument(resource, CursorLinks);
+  return Type.Object({ ...properties, meta: ChangesMeta });
+}
+
+/** Where the cut-off stands at `now` (epoch seconds). */
+export function changesMeta(now: number, calendar: PublicationCalendar) {
+  const firstOpen = firstOpenDate(now, calendar);
+  return {
+    today: formatDate(dateAt(now, calendar.zone)),
+    firstOpenDate: formatDate(firstOpen),
+    firstOpenCutoff: formatInstant(cutoffOf(firstOpen, calendar)),
+    timeZone: calendar.zone,
+  };
+}
 
 export const HoldResource = resourceObject(HOLDS, HoldAttributes, SubscriptionLink);
 

@@ -11,18 +11,18 @@ import { nowInSeconds } from '../../domain/dates.js';
 import { HoldCreateAttributes, HOLDS, HoldUpdateAttributes, plannedHold, withdrawnHold } from '../../domain/hold.js';
 import { dateAt, firstOpenDate } from '../../domain/publication.js';
 import { errors } from '../errors.js';
-import {
-  createDocument,
-  errorResponses,
-  singleDocument,
-  updateDocument,
-  collectionDocument,
-} from '../jsonapi/documents.js';
+import { createDocument, errorResponses, singleDocument, updateDocument } from '../jsonapi/documents.js';
 import { etagOf, ifMatchVersions } from '../jsonapi/etag.js';
 import { withHeaders } from '../jsonapi/response-headers.js';
 import { HoldParams, SubscriptionParams } from '../jsonapi/params.js';
-import { CursorLinks, cursorPage, PageAfter, PageSize, pageSizeOf } from '../jsonapi/paging.js';
-import { HoldResource, holdPath, renderHold } from '../jsonapi/print-resources.js';
+import { cursorPage, PageAfter, PageSize, pageSizeOf } from '../jsonapi/paging.js';
+import {
+  changesMeta,
+  datedCollectionDocument,
+  HoldResource,
+  holdPath,
+  renderHold,
+} from '../jsonapi/print-resources.js';
 import { auditOf } from '../plugins/auth.js';
 import type { RouteOptions } from './options.js';
 import { noSuchSubscription } from './subscriptions.js';
@@ -77,7 +77,7 @@ export const holdRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
       schema: {
         params: SubscriptionParams,
         querystring: ListQuery,
-        response: { 200: collectionDocument(HoldResource, CursorLinks), ...errorResponses(400, 404, 406) },
+        response: { 200: datedCollectionDocument(HoldResource), ...errorResponses(400, 404, 406) },
       },
     },
     async (request) => {
@@ -88,10 +88,12 @@ export const holdRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
         limit: size + 1,
       });
       if (!list) throw noSuchSubscription(user_id, subscription_id);
-      const today = dateAt(nowInSeconds(), calendar.zone);
+      const now = nowInSeconds();
+      const today = dateAt(now, calendar.zone);
       const path = holdPath({ userId: user_id, subscriptionId: subscription_id });
       const { page, links } = cursorPage(list, size, baseUrl(request), path, request.query);
-      return { links, data: page.map((hold) => renderHold(baseUrl(request), hold, today)) };
+      const data = page.map((hold) => renderHold(baseUrl(request), hold, today));
+      return { links, data, meta: changesMeta(now, calendar) };
     },
   );
 

@@ -17,17 +17,17 @@ import {
   TemporaryAddressUpdateAttributes,
 } from '../../domain/temporary-address.js';
 import { errors } from '../errors.js';
-import {
-  collectionDocument,
-  createDocument,
-  errorResponses,
-  singleDocument,
-  updateDocument,
-} from '../jsonapi/documents.js';
+import { createDocument, errorResponses, singleDocument, updateDocument } from '../jsonapi/documents.js';
 import { etagOf, ifMatchVersions } from '../jsonapi/etag.js';
 import { TemporaryAddressParams, UserParams } from '../jsonapi/params.js';
-import { CursorLinks, cursorPage, PageAfter, PageSize, pageSizeOf } from '../jsonapi/paging.js';
-import { renderTemporaryAddress, TemporaryAddressResource, temporaryAddressPath } from '../jsonapi/print-resources.js';
+import { cursorPage, PageAfter, PageSize, pageSizeOf } from '../jsonapi/paging.js';
+import {
+  changesMeta,
+  datedCollectionDocument,
+  renderTemporaryAddress,
+  TemporaryAddressResource,
+  temporaryAddressPath,
+} from '../jsonapi/print-resources.js';
 import { withHeaders } from '../jsonapi/response-headers.js';
 import { auditOf } from '../plugins/auth.js';
 import type { RouteOptions } from './options.js';
@@ -88,7 +88,7 @@ export const temporaryAddressRoutes: FastifyPluginAsyncTypebox<RouteOptions> = a
       schema: {
         params: UserParams,
         querystring: ListQuery,
-        response: { 200: collectionDocument(TemporaryAddressResource, CursorLinks), ...errorResponses(400, 404, 406) },
+        response: { 200: datedCollectionDocument(TemporaryAddressResource), ...errorResponses(400, 404, 406) },
       },
     },
     async (request) => {
@@ -99,9 +99,11 @@ export const temporaryAddressRoutes: FastifyPluginAsyncTypebox<RouteOptions> = a
         limit: size + 1,
       });
       if (!list) throw noSuchUser(user_id);
-      const today = dateAt(nowInSeconds(), calendar.zone);
+      const now = nowInSeconds();
+      const today = dateAt(now, calendar.zone);
       const { page, links } = cursorPage(list, size, baseUrl(request), temporaryAddressPath(user_id), request.query);
-      return { links, data: page.map((stored) => renderTemporaryAddress(baseUrl(request), stored, today)) };
+      const data = page.map((stored) => renderTemporaryAddress(baseUrl(request), stored, today));
+      return { links, data, meta: changesMeta(now, calendar) };
     },
   );
 

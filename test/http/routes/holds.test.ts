@@ -5,16 +5,19 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { AUDIT, createSubscription, createUser, onlyError } from '../../support/fixtures.js';
+import { createSubscription, createUser, onlyError } from '../../support/fixtures.js';
 import {
   createPrintProduct,
+  assertChangesMeta,
   createPrintSubscription,
+  createStartedHold,
   dateIn,
   midnightOf,
   daysAfter,
   nextWeekday,
   today,
 } from '../../support/print.js';
+import { DEFAULT_PRINT_SETTINGS } from '../../../src/domain/print.js';
 import { forEachStore } from '../../support/stores.js';
 import { startService, type Service } from '../../support/service.js';
 
@@ -212,22 +215,7 @@ forEachStore((kind) => {
 
     it('refuses to withdraw a hold that has started (ALREADY_STARTED), which PATCH endDate ends early', async () => {
       const { userId, subscriptionId, path, holds } = await printReader();
-      const started = await service.store.createHold(
-        userId,
-        subscriptionId,
-        (context) => ({
-          values: {
-            startDate: today() - 2,
-            endDate: today() + 20,
-            compensation: 'credit',
-            deliveriesMissed: 23,
-            extendedDays: 0,
-          },
-          dateEnded: context.terms.dateEnded,
-        }),
-        AUDIT,
-      );
-      assert.ok(started);
+      const started = { id: await createStartedHold(service.store, userId, subscriptionId) };
       const self = `${holds}/${started.id}`;
       assert.equal(onlyError(await service.client.delete(self), 409).code, 'ALREADY_STARTED');
       const ended = await service.client.patch(self, {
@@ -284,6 +272,34 @@ forEachStore((kind) => {
         [dateIn(30)],
       );
       assert.equal(next.body.links.next, undefined);
+    });
+
+    it('states in meta the first date still open, which a hold may start on, and its cut-off, on every page', async () => {
+      const { holds } = await printReader();
+      for (const day of [10, 20]) await service.client.post(holds, holdDocument(dateIn(day), dateIn(day)));
+      const first = await service.client.get(`${holds}?page[size]=1`);
+      assertChangesMeta(first.body.meta);
+      const next = await service.client.get(first.body.links.next.replace(service.baseUrl, ''));
+      assertChangesMeta(next.body.meta);
+      const { firstOpenDate } = first.body.meta;
+      const closed = await service.client.post(holds, holdDocument(daysAfter(firstOpenDate, -1), dateIn(4)));
+      assert.equal(onlyError(closed, 422).code, 'PAST_CUTOFF');
+      const made = await service.client.post(holds, holdDocument(firstOpenDate, dateIn(4)));
+      assert.equal(made.status, 201, made.text);
+    });
+
+    it("states the cut-off in the publisher's zone: 06:00 two days before, in Auckland", async () => {
+      const calendar = { zone: 'Pacific/Auckland', cutoff: { days: -2, second: 6 * 3600 } };
+      const auckland = await startService(kind, { print: { ...DEFAULT_PRINT_SETTINGS, calendar } });
+      try {
+        const userId = await createUser(auckland.client);
+        const subscriptionId = await createPrintSubscription(auckland.client, userId);
+        const list = await auckland.client.get(`/users/${userId}/subscriptions/${subscriptionId}/holds`);
+        assert.equal(list.status, 200, list.text);
+        assertChangesMeta(list.body.meta, calendar.zone, calendar.cutoff);
+      } finally {
+        await auckland.close();
+      }
     });
   });
 

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { AUDIT, createUser, onlyError } from '../../support/fixtures.js';
-import { dateIn, today } from '../../support/print.js';
+import { assertChangesMeta, dateIn, daysAfter, today } from '../../support/print.js';
 import { forEachStore } from '../../support/stores.js';
 import { startService, type Service } from '../../support/service.js';
 
@@ -282,6 +282,18 @@ forEachStore((kind) => {
         [dateIn(30)],
       );
       assert.equal(next.body.links.next, undefined);
+    });
+
+    it('states in meta the first date still open, which one may start on, and its cut-off', async () => {
+      const { path } = await reader();
+      const list = await service.client.get(path);
+      assert.equal(list.status, 200, list.text);
+      assertChangesMeta(list.body.meta);
+      const { firstOpenDate } = list.body.meta;
+      const closed = await service.client.post(path, document(daysAfter(firstOpenDate, -1), dateIn(40)));
+      assert.equal(onlyError(closed, 422).code, 'PAST_CUTOFF');
+      const made = await service.client.post(path, document(firstOpenDate, dateIn(40)));
+      assert.equal(made.status, 201, made.text);
     });
   });
 
