@@ -98,6 +98,7 @@ export async function readerInEveryTable(service: Service, marker: string): Prom
       dateEnded: null,
       ipRanges: ['10.77.0.0/16'],
       emailDomains: [`licence-${marker}.example`],
+      seats: 1,
     }),
   );
   assert.equal(licence.status, 201, licence.text);

@@ -167,24 +167,41 @@ export async function isCitusCoordinator(client: pg.ClientBase): Promise<boolean
   return (workers.rowCount ?? 0) > 0;
 }
 
-/** Lays out every table not laid out yet, in one transaction; nothing when all are. */
+/**
+ * Lays out every table not laid out yet, in one transaction; nothing when all are. Only the
+ * tables there are: a database laid out by an earlier release, and migrated only so far, has
+ * none of the later ones yet.
+ */
 export async function applyCitusLayout(client: pg.ClientBase): Promise<void> {
-  const { rows: placed } = await client.query<{ n: number }>(
-    'SELECT count(*)::int AS n FROM pg_dist_partition WHERE logicalrelid = ANY($1::regclass[])',
+  const { rows: present } = await client.query<{ name: string }>(
+    'SELECT t AS name FROM unnest($1::text[]) AS t WHERE to_regclass(t) IS NOT NULL',
     [Object.keys(CITUS_LAYOUT)],
   );
-  if (placed[0]?.n === Object.keys(CITUS_LAYOUT).length) return;
+  const tables = new Set(present.map((row) => row.name));
+  const { rows: placed } = await client.query<{ n: number }>(
+    'SELECT count(*)::int AS n FROM pg_dist_partition WHERE logicalrelid = ANY($1::regclass[])',
+    [[...tables]],
+  );
+  if (placed[0]?.n === tables.size) return;
+  const { rows: unplaced } = await client.query<{ name: string }>(
+    'SELECT t AS name FROM unnest($1::text[]) AS t WHERE NOT EXISTS (SELECT 1 FROM pg_dist_partition WHERE logicalrelid = t::regclass)',
+    [[...tables]],
+  );
+  const toPlace = unplaced.map((row) => row.name);
   await client.query('BEGIN');
   try {
     // Shards of tables made in this transaction must be written over the same connections.
     await client.query("SET LOCAL citus.multi_shard_modify_mode TO 'sequential'");
     await client.query(BEFORE_DISTRIBUTING);
     // Laying out a table with foreign keys drags the tables they join into Citus local tables,
-    // which Citus cannot then distribute (not with identity columns): the keys go for the
-    // layout, and come back once every table is in its place.
+    // which Citus cannot then distribute (not with identity columns): the keys of the tables to
+    // place (from them or to them) go for the layout, and come back once each is in its place.
+    // Those of tables placed already stay: their shards carry copies a drop would not find.
     const { rows: keys } = await client.query<{ name: string; on: string; definition: string }>(
       `SELECT conname AS name, conrelid::regclass::text AS on, pg_get_constraintdef(oid) AS definition
-       FROM pg_constraint WHERE contype = 'f' AND connamespace = current_schema()::regnamespace`,
+       FROM pg_constraint WHERE contype = 'f' AND connamespace = current_schema()::regnamespace
+         AND (conrelid::regclass::text = ANY($1::text[]) OR confrelid::regclass::text = ANY($1::text[]))`,
+      [toPlace],
     );
     for (const key of keys) await client.query(`ALTER TABLE ${key.on} DROP CONSTRAINT ${key.name}`);
     // Making a table of a single-node database a Citus local table starts its identity sequence
@@ -194,6 +211,7 @@ export async function applyCitusLayout(client: pg.ClientBase): Promise<void> {
        WHERE schemaname = current_schema() AND last_value IS NOT NULL`,
     );
     for (const [table, layout] of Object.entries(CITUS_LAYOUT) as [string, CitusLayout][]) {
+      if (!toPlace.includes(table)) continue;
       // Asked each time: laying out a table may take along the tables its foreign keys join it to.
       const known = await client.query('SELECT 1 FROM pg_dist_partition WHERE logicalrelid = $1::regclass', [table]);
       if (known.rowCount) continue;
