@@ -233,6 +233,8 @@ forEachStore((kind) => {
       const page = await openAsAgent(userId);
       const region = printRegion(page);
       const items = region.locator('ul.records li').filter({ hasText: /Missed|Wet/ });
+      // The complaints are read after the page opens: both are shown before they are read off it.
+      await items.nth(1).waitFor();
       assert.deepEqual(await items.allInnerTexts(), [
         `${dateIn(-5)} Missed · term extended by one delivery repeat`,
         `${dateIn(-9)} Wet · term extended by one delivery`,
