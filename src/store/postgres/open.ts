@@ -141,6 +141,9 @@ async function hasSchema(pool: pg.Pool): Promise<boolean> {
   return rows[0]?.table != null;
 }
 
+/** How long a starting process waits for another's migrations before it gives up. */
+const MIGRATION_LOCK_WAIT = '10min';
+
 /**
  * Applies the migrations the database lacks, in one transaction, under an advisory lock: of
  * several processes starting at once, one migrates and the others then find nothing to do.
@@ -149,7 +152,11 @@ async function hasSchema(pool: pg.Pool): Promise<boolean> {
 export async function migratePostgres(pool: pg.Pool, migrations: readonly PostgresMigration[]): Promise<boolean> {
   const client = await pool.connect();
   try {
+    // The wait for another process's migrations (and, on Citus, its layout of every table) is
+    // as long as they are, not one statement's: bounded by MIGRATION_LOCK_WAIT, not the timeout.
+    await client.query(`SET statement_timeout = '${MIGRATION_LOCK_WAIT}'`);
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+    await client.query('RESET statement_timeout');
     await client.query('BEGIN');
     await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);

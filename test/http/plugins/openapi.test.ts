@@ -156,8 +156,10 @@ describe('the OpenAPI document', () => {
     // 1.1 MB when every route wrote out every error document; 370 KB with the print run's routes,
     // whose success documents are written out in each operation; 421 KB with temporary addresses
     // and delivery complaints; 445 KB with newsletter consents (and site licences); 311 KB with the
-    // schemas routes share written once (openapi-schemas.ts). Issue 41 wants it under 300 KB.
-    assert.ok(JSON.stringify(document).length < 320_000, `${JSON.stringify(document).length} bytes`);
+    // schemas routes share written once (openapi-schemas.ts); 382 KB with seats, licence usage,
+    // readers' links, the data export and privacy requests (the export's 13 KB the largest path
+    // after /users). Issue 41 wants it under 300 KB: not there.
+    assert.ok(JSON.stringify(document).length < 390_000, `${JSON.stringify(document).length} bytes`);
     // A resource read by several routes is one schema they refer to.
     const user = document.paths['/users/{user_id}'].get.responses['200'].content['application/vnd.api+json'].schema;
     assert.deepEqual(user.properties.data, { $ref: '#/components/schemas/UsersResource' });
