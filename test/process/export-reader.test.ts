@@ -4,28 +4,17 @@
  * stderr, and refuses an unknown reader or a call without one id.
  */
 import assert from 'node:assert/strict';
-import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { readerExport } from '../../src/readers/data-export.js';
 import { AUDIT } from '../support/fixtures.js';
-import { CLI } from '../support/process.js';
+import { runCommand } from '../support/process.js';
 import { forEachStore, openTestStore, type TestStore } from '../support/stores.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'circulation-export-reader-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
-
-function circulation(databaseUrl: string, ...args: string[]) {
-  const result = spawnSync(process.execPath, [resolve(CLI[0] as string), ...args], {
-    cwd: dir,
-    env: { ...process.env, DATABASE_URL: databaseUrl },
-    encoding: 'utf8',
-    timeout: 60_000,
-  });
-  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
-}
 
 /** The document without its one moving part, the instant it was made. */
 const withoutTime = (text: string) => {
@@ -50,7 +39,7 @@ forEachStore((kind) => {
     after(() => store.close());
 
     it('writes the document the API answers to stdout, naming the database on stderr', async () => {
-      const result = circulation(store.databaseUrl, 'export-reader', userId);
+      const result = runCommand(store.databaseUrl, 'export-reader', userId);
       assert.equal(result.status, 0, result.stderr);
       assert.match(result.stderr.split('\n')[0] ?? '', /database/i);
       const found = await readerExport(store.store, userId, { now: 0, zone: 'UTC' });
@@ -65,7 +54,7 @@ forEachStore((kind) => {
 
     it('writes it with --output to a file only its owner may read', () => {
       const file = join(dir, `${kind}-reader.json`);
-      const result = circulation(store.databaseUrl, 'export-reader', userId, '--output', file);
+      const result = runCommand(store.databaseUrl, 'export-reader', userId, '--output', file);
       assert.equal(result.status, 0, result.stderr);
       assert.equal(result.stdout, '');
       assert.equal(statSync(file).mode & 0o777, 0o600);
@@ -74,12 +63,12 @@ forEachStore((kind) => {
 
     it('refuses an unknown reader (1) and a call without exactly one id (2), writing nothing', () => {
       const file = join(dir, `${kind}-nobody.json`);
-      const unknown = circulation(store.databaseUrl, 'export-reader', '987654321', '--output', file);
+      const unknown = runCommand(store.databaseUrl, 'export-reader', '987654321', '--output', file);
       assert.equal(unknown.status, 1);
       assert.match(unknown.stderr, /there is no user 987654321/);
       assert.equal(existsSync(file), false);
       for (const args of [[], ['1', '2'], ['x']]) {
-        const wrong = circulation(store.databaseUrl, 'export-reader', ...args);
+        const wrong = runCommand(store.databaseUrl, 'export-reader', ...args);
         assert.equal(wrong.status, 2, args.join(' '));
         assert.match(wrong.stderr, /Usage: circulation export-reader ID/);
         assert.equal(wrong.stdout, '');
