@@ -185,7 +185,7 @@ export async function startService(
   const address = app.server.address();
   assert.ok(address && typeof address === 'object');
   const baseUrl = `http://127.0.0.1:${address.port}`;
-  const tap = new ContractTap(app.server, OpenApiContract.of(app.swagger() as unknown as OpenApiDocument));
+  const tap = new ContractTap(app.server, contractOf(app, options.publicUrl?.startsWith('https:') ?? false));
   taps.set(baseUrl, tap);
   return {
     client: new Client(baseUrl, TEST_ADMIN_KEY, tap),
@@ -208,6 +208,23 @@ export async function startService(
       tap.assertHeld();
     },
   };
+}
+
+/**
+ * The contract of a service's document, by whether it is reached over https (its console cookie is
+ * then __Host- named): the one thing a
+ * service's options change in the document (test/http/plugins/openapi.test.ts holds it to that).
+ * Writing the document is a third of a service's start, so it is written once a test file.
+ */
+const contractsBySecureCookie = new Map<boolean, OpenApiContract>();
+
+function contractOf(app: FastifyInstance, secureCookie: boolean): OpenApiContract {
+  let contract = contractsBySecureCookie.get(secureCookie);
+  if (!contract) {
+    contract = OpenApiContract.of(app.swagger() as unknown as OpenApiDocument);
+    contractsBySecureCookie.set(secureCookie, contract);
+  }
+  return contract;
 }
 
 /** The contract of each running test service, by its base address, for the requests sent around the client. */

@@ -4,16 +4,23 @@
  * is a third kind only the files that opt in run on (`forEachStoreAndCitus` in citus.ts): a fresh
  * schema on the coordinator, opened with the PostgreSQL store.
  */
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { describe } from 'node:test';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 import type { Store, StoreOptions } from '../../src/store/port.js';
 import { openPostgresStore } from '../../src/store/postgres/open.js';
 import { openSqliteStore } from '../../src/store/sqlite/open.js';
-import { createTestSchema, postgresSkipReason, type TestSchema } from './postgres.js';
+import {
+  createTestSchema,
+  emptyOrDrop,
+  noteFreshlyMigrated,
+  postgresSkipReason,
+  takeEmptiedSchema,
+  type TestSchema,
+} from './postgres.js';
 
 export type StoreKind = 'SQLite' | 'PostgreSQL' | 'Citus';
 /** The stores every test file runs on; Citus only where a file asks for it. */
@@ -48,7 +55,9 @@ export async function openTestStore(kind: StoreKind, options: StoreOptions = {})
   const store =
     kind === 'SQLite'
       ? await sqliteTestStore(options)
-      : await postgresTestStore(options, kind === 'Citus' ? await citusSchema() : await createTestSchema());
+      : kind === 'Citus'
+        ? await postgresTestStore(options, await citusSchema(), false)
+        : await postgresTestStore(options, takeEmptiedSchema() ?? (await createTestSchema()), true);
   return {
     ...store,
     kind,
@@ -69,9 +78,26 @@ export async function openTestStore(kind: StoreKind, options: StoreOptions = {})
   };
 }
 
+/**
+ * A database migrated once a test file, whose copy each store with the default options starts
+ * from: migrating is a tenth of a test service's start. The copy keeps its mode (0600).
+ */
+let migratedSqlite: Promise<string> | undefined;
+
+function migratedSqliteFile(): Promise<string> {
+  migratedSqlite ??= (async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'circulation-migrated-')), 'migrated.db');
+    await openSqliteStore({ path }).close();
+    process.once('exit', () => rmSync(dirname(path), { recursive: true, force: true }));
+    return path;
+  })();
+  return migratedSqlite;
+}
+
 async function sqliteTestStore(options: StoreOptions) {
   const dir = mkdtempSync(join(tmpdir(), 'circulation-test-'));
   const path = join(dir, 'test.db');
+  if (Object.keys(options).length === 0) copyFileSync(await migratedSqliteFile(), path);
   const store = openSqliteStore({ path, ...options });
   const raw = new Database(path, { readonly: true });
   const prepared = new Map<string, Database.Statement>();
@@ -107,10 +133,14 @@ async function citusSchema(): Promise<TestSchema> {
   return createCitusSchema();
 }
 
-async function postgresTestStore(options: StoreOptions, schema: TestSchema) {
-  const store = await openPostgresStore({ url: schema.url, poolSize: 5, ...options });
+/** A store in `schema`; closed, a `reusable` schema is emptied for the next store of the file. */
+async function postgresTestStore(options: StoreOptions, schema: TestSchema, reusable: boolean) {
+  // A connection is waited for as long as a test service process waits (support/process.ts): on a
+  // loaded machine, 50 requests queued on one reader's row outlast the 2 s of production.
+  const store = await openPostgresStore({ url: schema.url, poolSize: 5, connectTimeoutMs: 15_000, ...options });
   const raw = new pg.Client({ connectionString: schema.url });
   await raw.connect();
+  if (reusable) await noteFreshlyMigrated(raw);
   return {
     store,
     databaseUrl: schema.url,
@@ -135,7 +165,7 @@ async function postgresTestStore(options: StoreOptions, schema: TestSchema) {
     async close() {
       await raw.end();
       await store.close();
-      await schema.drop();
+      await (reusable ? emptyOrDrop(schema) : schema.drop());
     },
   };
 }

@@ -192,4 +192,32 @@ describe('the OpenAPI document', () => {
     const attributes = write.properties.data.properties.attributes.properties;
     assert.ok(attributes.passwordHash && !attributes.lastSignInAt);
   });
+
+  it('is the same whatever a service’s options, but the console cookie’s name over https', async () => {
+    // The test services share one contract a file on the strength of this (support/service.ts).
+    const documentOf = async (other: Service): Promise<any> => {
+      try {
+        return await (await fetch(`${other.baseUrl}/openapi.json`)).json();
+      } finally {
+        await other.close();
+      }
+    };
+    const unlike = await documentOf(
+      await startService('SQLite', {
+        keys: { webhook: undefined, fingerprint: undefined, links: undefined, device: undefined },
+        readers: { resetTokenTtlSeconds: 60 },
+        reportMaxAgeSeconds: 60,
+        confirmationTtlSeconds: 1,
+        idempotencyHours: 1,
+        bodyLimitBytes: 2048,
+        publicUrl: 'http://circulation.example',
+      }),
+    );
+    assert.deepEqual(unlike, document);
+    const secure = await documentOf(await startService('SQLite', { publicUrl: 'https://circulation.example' }));
+    assert.notDeepEqual(secure, document);
+    assert.equal(secure.components.securitySchemes.console.name.startsWith('__Host-'), true);
+    secure.components.securitySchemes.console.name = document.components.securitySchemes.console.name;
+    assert.deepEqual(secure, document);
+  });
 });
