@@ -33,6 +33,7 @@ const EXAMPLE_PAGES = [
   'docs/integrating/catalogue.md',
   'docs/integrating/access-check.md',
   'docs/integrating/fulfilment.md',
+  'docs/integrating/privacy.md',
   'docs/integrating/webhooks-and-events.md',
   'docs/integrating/idempotency-and-etags.md',
   'docs/integrating/errors.md',
