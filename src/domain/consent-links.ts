@@ -21,6 +21,12 @@ export type LinkSource = Extract<ConsentSource, 'confirmation' | 'unsubscribe-li
 /** The actor the audit trail and a consent's history name for a change made through a link. */
 export const LINK_ACTOR = 'reader-link';
 
+/**
+ * The audit trail's resource type for a confirmation link issued (its id the newsletter's): when
+ * it was asked for is what the reader's data export can say of it, since the link is not kept.
+ */
+export const CONFIRMATION_LINKS = 'confirmation-links';
+
 /** How long a confirmation link works (CONFIRMATION_TTL_HOURS), by default. */
 export const DEFAULT_CONFIRMATION_TTL_HOURS = 72;
 

@@ -17,6 +17,7 @@ import type { Writable } from 'node:stream';
 import { Type, type TSchema } from '@sinclair/typebox';
 import { actorOf, type AuditEvent } from '../domain/audit.js';
 import { CONSENT_SOURCES, CONSENT_STATES, ConsentTransitionSchema } from '../domain/consent.js';
+import { CONFIRMATION_LINKS } from '../domain/consent-links.js';
 import { formatInstant, formatMilliseconds } from '../domain/dates.js';
 import { DeliveryComplaintAttributes, toDeliveryComplaintAttributes } from '../domain/delivery-complaint.js';
 import { HoldAttributes, toHoldAttributes } from '../domain/hold.js';
@@ -75,6 +76,14 @@ export const ReaderExportDocument = Type.Object(
           { id: Id, subscription: Id, ...DeliveryComplaintAttributes.properties },
           'Every complaint of every subscription, by id.',
         ),
+        seats: entry(
+          {
+            id: Id,
+            licence: { ...Id, description: 'The site licence (a subscription) the seat is of.' },
+            licenceOwner: { ...Id, description: 'The user whose licence it is.' },
+          },
+          'The seats of site licences the reader holds, by id.',
+        ),
         newsletterConsents: entry(
           {
             newsletter: Id,
@@ -94,6 +103,10 @@ export const ReaderExportDocument = Type.Object(
           'One per newsletter the reader ever had, by newsletter id, each with its history.',
         ),
         signIns: entry({ at: Instant }, 'When the reader signed in, as the audit trail keeps it (oldest first).'),
+        confirmationRequests: entry(
+          { at: Instant, newsletter: Id },
+          'When a link to confirm a newsletter consent was issued for the reader: times only, never the link.',
+        ),
         passwordResets: entry(
           {
             at: Instant,
@@ -197,11 +210,19 @@ async function writeReaderExport(store: Store, user: StoredUser, out: Writable, 
     byId((page) => store.listDeliveryComplaintsOfReader(userId, page)),
     (c) => ({ id: c.id, subscription: c.subscriptionId, ...toDeliveryComplaintAttributes(c) }),
   );
-  // Seats: when a reader's seats on a site licence are records of their own (issue 38), their
-  // section goes here, paged by id as the others are.
+  await section(
+    out,
+    'seats',
+    byId((page) => store.listSeatsHeld(userId, page)),
+    (s) => ({ id: s.id, licence: s.subscriptionId, licenceOwner: s.ownerId }),
+  );
   await writeConsents(store, out, userId, size);
   await section(out, 'signIns', audit({ eventTypes: ['user.signed_in'] }), (e) => ({
     at: formatInstant(e.occurredAt),
+  }));
+  await section(out, 'confirmationRequests', audit({ resourceType: CONFIRMATION_LINKS }), (e) => ({
+    at: formatInstant(e.occurredAt),
+    newsletter: e.resourceId,
   }));
   await section(out, 'passwordResets', audit({ resourceType: 'password-reset-tokens' }), (e) => ({
     at: formatInstant(e.occurredAt),

@@ -24,6 +24,7 @@ import { formatInstant, nowInSeconds } from '../../domain/dates.js';
 import { errors } from '../errors.js';
 import { ErrorDocument, errorResponses } from '../jsonapi/documents.js';
 import { ConsentLinkParams, ConsentParams } from '../jsonapi/params.js';
+import { auditOf } from '../plugins/auth.js';
 import { JSONAPI } from '../plugins/media-types.js';
 import { formFields, FORM_MEDIA_TYPES } from './forms.js';
 import { LINK_PAGES, PAGE_MEDIA_TYPE, PAGE_POLICY, pageAnswer, sendPage, type Page } from './reader-pages.js';
@@ -110,6 +111,10 @@ export const consentLinkRoutes: FastifyPluginAsyncTypebox<ConsentLinkRouteOption
         expiresAt,
       });
       const url = linkUrl(baseUrl(request), 'confirmation', user_id, newsletter_id, token);
+      // Erased since it was read: no link for a reader who is no more.
+      if (!(await store.recordConfirmationLink(user_id, newsletter_id, auditOf(request)))) {
+        throw noSuchConsent(user_id, newsletter_id);
+      }
       return { meta: { url, expiresAt: formatInstant(expiresAt) } };
     },
   );

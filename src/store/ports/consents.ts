@@ -63,4 +63,9 @@ export interface ConsentStore {
     audit: AuditContext,
     version?: number,
   ): Promise<LinkOutcome | undefined>;
+  /**
+   * Records in the audit trail that a confirmation link was issued for the consent (its time and
+   * who asked; nothing of the link); false when the reader has no consent for the newsletter.
+   */
+  recordConfirmationLink(userId: string, newsletterId: string, audit: AuditContext): Promise<boolean>;
 }

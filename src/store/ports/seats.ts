@@ -31,4 +31,13 @@ export interface SeatStore {
   getSeat(userId: string, subscriptionId: string, id: string): Promise<StoredSeat | undefined>;
   /** Takes the seat back (its holder's key with it); false when there is no such seat. */
   deleteSeat(userId: string, subscriptionId: string, id: string, audit: AuditContext): Promise<boolean>;
+  /** A page of the seats the reader holds, on anyone's licences, by seat id (their holder's keys alone). */
+  listSeatsHeld(holderId: string, query: SeatPageQuery): Promise<HeldSeat[]>;
+}
+
+/** A seat as its holder's key names it: the seat, its licence and the licence's owner. */
+export interface HeldSeat {
+  id: string;
+  ownerId: string;
+  subscriptionId: string;
 }

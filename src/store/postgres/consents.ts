@@ -18,7 +18,7 @@ import {
   type ReportedState,
   type StoredConsent,
 } from '../../domain/consent.js';
-import type { LinkSource } from '../../domain/consent-links.js';
+import { CONFIRMATION_LINKS, type LinkSource } from '../../domain/consent-links.js';
 import { eventTypeOf } from '../../domain/events.js';
 import type { ConsentPageQuery, ConsentStore, IfVersion, LinkOutcome } from '../port.js';
 import {
@@ -32,7 +32,7 @@ import {
   toStoredConsentChange,
 } from '../sql/consents.js';
 import type { Row } from '../sql/rows.js';
-import { rowsOn, type PostgresDatabase } from './database.js';
+import { auditInsert, rowsOn, type PostgresDatabase } from './database.js';
 
 const CHANGED = eventTypeOf('newsletter-consents', 'update');
 
@@ -249,5 +249,18 @@ export function postgresConsents(database: PostgresDatabase): ConsentStore {
     );
   }
 
-  return { listConsents, getConsent, listConsentChanges, reportConsent, followConsentLink };
+  async function recordConfirmationLink(userId: string, newsletterId: string, audit: AuditContext) {
+    const params: unknown[] = [userId, newsletterId];
+    const record = auditInsert(params, audit, 'create', CONFIRMATION_LINKS, 'newsletter_id', 'user_id', 'c');
+    const [row] = await database.rows(
+      `WITH c AS (
+         SELECT user_id, newsletter_id FROM newsletter_consents WHERE user_id = $1 AND newsletter_id = $2
+       ), a AS (${record})
+       SELECT count(*)::int AS n FROM c`,
+      params,
+    );
+    return Number(row?.n) > 0;
+  }
+
+  return { listConsents, getConsent, listConsentChanges, reportConsent, followConsentLink, recordConfirmationLink };
 }

@@ -11,7 +11,15 @@ import type pg from 'pg';
 import { requireSeat } from '../../domain/seat.js';
 import type { SeatStore } from '../port.js';
 import type { Row } from '../sql/rows.js';
-import { SEAT_COLUMNS, seatContextQuery, seatQuery, seatsQuery, toStoredSeat } from '../sql/seats.js';
+import {
+  SEAT_COLUMNS,
+  seatContextQuery,
+  seatQuery,
+  seatsHeldQuery,
+  seatsQuery,
+  toHeldSeat,
+  toStoredSeat,
+} from '../sql/seats.js';
 import { auditInsert, rowsOn, type PostgresDatabase } from './database.js';
 import { SEAT_HOLDERS_CHANNEL, type KeptSet } from './licensed-domains.js';
 
@@ -102,6 +110,10 @@ export function postgresSeats(database: PostgresDatabase, holders: KeptSet): Sea
         ]);
         return true;
       });
+    },
+
+    async listSeatsHeld(holderId, query) {
+      return (await database.rows(seatsHeldQuery(holderId, query))).map(toHeldSeat);
     },
   };
 }

@@ -4,6 +4,7 @@
  * licence's seats, and the holder's read of the licences their seats are of.
  */
 import type { StoredSeat } from '../../domain/seat.js';
+import type { HeldSeat } from '../ports/seats.js';
 import { raw, sql, where, type Sql } from './builder.js';
 import { seconds, type Row } from './rows.js';
 import { LICENCE_COLUMNS } from './site-licences.js';
@@ -26,6 +27,18 @@ export function seatsQuery(userId: string, subscriptionId: string, query: { afte
   const conditions = [sql`user_id = ${userId} AND subscription_id = ${subscriptionId}`];
   if (query.afterId !== undefined) conditions.push(sql`id > ${query.afterId}`);
   return sql`SELECT ${raw(SEAT_COLUMNS)} FROM seats ${where(conditions)} ORDER BY id LIMIT ${query.limit}`;
+}
+
+/** A page of the seats a reader holds, by seat id, from their keys alone (the holder's shard on Citus). */
+export function seatsHeldQuery(holderId: string, query: { afterId?: string; limit: number }): Sql {
+  const conditions = [sql`user_id = ${holderId}`];
+  if (query.afterId !== undefined) conditions.push(sql`seat_id > ${query.afterId}`);
+  return sql`SELECT seat_id, owner_id, subscription_id FROM seat_holders ${where(conditions)}
+    ORDER BY seat_id LIMIT ${query.limit}`;
+}
+
+export function toHeldSeat(row: Row): HeldSeat {
+  return { id: String(row.seat_id), ownerId: String(row.owner_id), subscriptionId: String(row.subscription_id) };
 }
 
 export function seatQuery(userId: string, subscriptionId: string, id: string): Sql {

@@ -15,7 +15,7 @@ import {
   type ReportedState,
   type StoredConsent,
 } from '../../domain/consent.js';
-import type { LinkSource } from '../../domain/consent-links.js';
+import { CONFIRMATION_LINKS, type LinkSource } from '../../domain/consent-links.js';
 import type { ConsentPageQuery, ConsentStore, IfVersion, LinkOutcome } from '../port.js';
 import {
   CONSENT_CHANGED,
@@ -182,5 +182,13 @@ export function sqliteConsents(database: SqliteDatabase, writer: SqliteConsentWr
     );
   }
 
-  return { listConsents, getConsent, listConsentChanges, reportConsent, followConsentLink };
+  async function recordConfirmationLink(userId: string, newsletterId: string, audit: AuditContext) {
+    return db.transaction(() => {
+      if (!consentOf(userId, newsletterId)) return false;
+      database.record(audit, 'create', CONFIRMATION_LINKS, newsletterId, userId);
+      return true;
+    })();
+  }
+
+  return { listConsents, getConsent, listConsentChanges, reportConsent, followConsentLink, recordConfirmationLink };
 }

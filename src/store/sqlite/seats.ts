@@ -6,7 +6,7 @@
  */
 import { requireSeat, type StoredSeat } from '../../domain/seat.js';
 import type { SeatStore } from '../port.js';
-import { seatContextQuery, seatQuery, seatsQuery, toStoredSeat } from '../sql/seats.js';
+import { seatContextQuery, seatQuery, seatsHeldQuery, seatsQuery, toHeldSeat, toStoredSeat } from '../sql/seats.js';
 import type { SqliteDatabase } from './database.js';
 import { sqliteSeatHolders } from './licensed-domains.js';
 
@@ -71,6 +71,10 @@ export function sqliteSeats(database: SqliteDatabase): SeatStore {
           return true;
         })
         .immediate();
+    },
+
+    async listSeatsHeld(holderId, query) {
+      return database.all(seatsHeldQuery(holderId, query)).map(toHeldSeat);
     },
   };
 }

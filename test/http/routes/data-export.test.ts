@@ -20,8 +20,10 @@ const SECTIONS = [
   'holds',
   'temporaryAddresses',
   'deliveryComplaints',
+  'seats',
   'newsletterConsents',
   'signIns',
+  'confirmationRequests',
   'passwordResets',
   'privacyRequests',
   'auditEntries',
@@ -39,7 +41,7 @@ forEachStore((kind) => {
   async function fullReader() {
     await createWebhook(service.client, { events: ['user.updated', 'subscription.created'] });
     const reader = await createReader(service.client, 'a reader password', {
-      newsletters: { add: ['morning-briefing'] },
+      newsletters: { add: ['morning-briefing', 'evening-edition'] },
     });
     const { store } = service;
     const subscription = await store.createSubscription(reader.id, subscriptionValues({ resource: 'print' }), AUDIT);
@@ -92,6 +94,33 @@ forEachStore((kind) => {
       },
     });
     assert.equal(privacy.status, 201, privacy.text);
+    const owner = await createReader(service.client, 'an owner password');
+    const licence = await service.client.post(`/users/${owner.id}/subscriptions`, {
+      data: {
+        type: 'subscriptions',
+        attributes: {
+          dateStarted: '2025-01-01T00:00:00Z',
+          dateEnded: null,
+          license: 'site',
+          resource: 'online',
+          seats: 5,
+        },
+      },
+    });
+    assert.equal(licence.status, 201, licence.text);
+    const seat = await service.client.post(`/users/${owner.id}/subscriptions/${licence.body.data.id}/seats`, {
+      data: { type: 'seats', relationships: { user: { data: { type: 'users', id: reader.id } } } },
+    });
+    assert.equal(seat.status, 201, seat.text);
+    const bounced = await service.client.patch(`/users/${reader.id}/newsletter-consents/evening-edition`, {
+      data: { type: 'newsletter-consents', id: 'evening-edition', attributes: { state: 'bounced' } },
+    });
+    assert.equal(bounced.status, 200, bounced.text);
+    const link = await service.client.post(
+      `/users/${reader.id}/newsletter-consents/evening-edition/confirmation-links`,
+      undefined,
+    );
+    assert.equal(link.status, 200, link.text);
     const [row] = await service.sql('SELECT password_hash FROM users WHERE id = ?', [reader.id]);
     const tokenHashes = await service.sql('SELECT token_hash FROM password_reset_tokens WHERE user_id = ?', [
       reader.id,
@@ -106,13 +135,16 @@ forEachStore((kind) => {
         return [hash.toString('hex'), hash.toString('base64'), hash.toString('base64url')];
       }),
       TEST_ADMIN_KEY,
+      link.body.meta.url,
+      String(link.body.meta.url).split('/').at(-1),
     ];
-    return { reader, subscription, secrets };
+    const held = { id: seat.body.data.id, licence: licence.body.data.id, licenceOwner: owner.id };
+    return { reader, subscription, held, secrets };
   }
 
   describe('GET /users/{id}/data-export', () => {
     it('answers every section, each with the reader’s records, and no secret or hash', async () => {
-      const { reader, subscription, secrets } = await fullReader();
+      const { reader, subscription, held, secrets } = await fullReader();
       const response = await service.client.get(`/users/${reader.id}/data-export`);
       assert.equal(response.status, 200, response.text);
       const { meta } = response.body;
@@ -126,14 +158,19 @@ forEachStore((kind) => {
       assert.equal(meta.holds[0].subscription, subscription.id);
       assert.equal(meta.temporaryAddresses[0].address.streetAddress, '2 Shore Road');
       assert.equal(meta.deliveryComplaints[0].reason, 'wet');
-      const [consent] = meta.newsletterConsents;
-      assert.equal(consent.newsletter, 'morning-briefing');
+      assert.deepEqual(meta.seats, [held]);
+      const consent = meta.newsletterConsents.find((c: any) => c.newsletter === 'morning-briefing');
       assert.equal(consent.state, 'unsubscribed');
       assert.deepEqual(
         consent.history.map((c: any) => c.state),
         ['subscribed', 'unsubscribed'],
       );
       assert.equal(meta.signIns.length, 1);
+      assert.deepEqual(
+        meta.confirmationRequests.map((r: any) => r.newsletter),
+        ['evening-edition'],
+      );
+      assert.ok(Date.parse(meta.confirmationRequests[0].at) > Date.now() - 60_000);
       assert.deepEqual(
         meta.passwordResets.map((r: any) => r.action),
         ['issued'],
@@ -231,8 +268,8 @@ forEachStore((kind) => {
       assert.equal(reads('listSubscriptions'), 3, '11 subscriptions are 3 pages of 4');
       assert.equal(
         reads('listAuditEvents'),
-        4 + 1 + 1,
-        'the 12 entries are 3 full pages of 4 and an empty one; then 1 page of sign-ins and 1 of resets',
+        4 + 1 + 1 + 1,
+        'the 12 entries are 3 full pages of 4 and an empty one; then 1 page each of sign-ins, confirmation requests and resets',
       );
       // No two reads of one section follow each other without the page between them written out.
       for (let i = 1; i < log.length; i += 1) {
