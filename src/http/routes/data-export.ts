@@ -11,6 +11,7 @@ import { nowInSeconds } from '../../domain/dates.js';
 import { readerExport, ReaderExportDocument } from '../../readers/data-export.js';
 import { errorResponses } from '../jsonapi/documents.js';
 import { UserParams } from '../jsonapi/params.js';
+import { JSONAPI } from '../plugins/media-types.js';
 import type { RouteOptions } from './options.js';
 import { noSuchUser } from './users.js';
 
@@ -35,6 +36,9 @@ export const dataExportRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (
       const { user_id } = request.params;
       const found = await readerExport(store, user_id, { now: nowInSeconds(), zone: print.calendar.zone });
       if (!found) throw noSuchUser(user_id);
+      // HEAD answers the headers of the document the GET would stream, without writing it: making
+      // the export reads everything held about the reader, only for the body to be thrown away.
+      if (request.method === 'HEAD') return reply.type(JSONAPI).send(new PassThrough().end() as never);
       const body = new PassThrough();
       // A client that goes away stops the reads: the next write finds the stream closed.
       reply.raw.once('close', () => body.destroy());

@@ -202,6 +202,35 @@ forEachStore((kind) => {
       assert.equal(JSON.parse(await response.text()).meta.user.id, reader.id);
     });
 
+    it('answers HEAD with the headers of the document, without making it', async () => {
+      const reader = await createReader(service.client);
+      /** How many times the service has read a page of subscriptions, by its metrics. */
+      const subscriptionReads = async () => {
+        const metrics = await (
+          await fetch(`${service.baseUrl}/metrics`, { headers: { authorization: `Bearer ${TEST_ADMIN_KEY}` } })
+        ).text();
+        return Number(
+          /store_operation_duration_seconds_count\{operation="listSubscriptions",outcome="ok"\} (\d+)/.exec(
+            metrics,
+          )?.[1] ?? 0,
+        );
+      };
+      const head = (id: string) =>
+        fetch(`${service.baseUrl}/users/${id}/data-export`, {
+          method: 'HEAD',
+          headers: { authorization: `Bearer ${TEST_ADMIN_KEY}`, accept: 'application/vnd.api+json' },
+        });
+      const before = await subscriptionReads();
+      const response = await head(reader.id);
+      assert.equal(response.status, 200);
+      assert.equal(response.headers.get('content-type'), 'application/vnd.api+json');
+      assert.equal(await response.text(), '');
+      assert.equal(await subscriptionReads(), before, 'HEAD read the subscriptions');
+      assert.equal((await service.client.get(`/users/${reader.id}/data-export`)).status, 200);
+      assert.equal(await subscriptionReads(), before + 1, 'GET read them once');
+      assert.equal((await head('987654321')).status, 404);
+    });
+
     it('answers a reader with nothing but their record with every section, empty', async () => {
       const reader = await createReader(service.client);
       const { meta } = (await service.client.get(`/users/${reader.id}/data-export`)).body;
