@@ -26,6 +26,7 @@ import { ErrorDocument, errorResponses } from '../jsonapi/documents.js';
 import { ConsentLinkParams, ConsentParams } from '../jsonapi/params.js';
 import { auditOf } from '../plugins/auth.js';
 import { JSONAPI } from '../plugins/media-types.js';
+import { validatorCompiler } from '../plugins/validation.js';
 import { formFields, FORM_MEDIA_TYPES } from './forms.js';
 import { LINK_PAGES, PAGE_MEDIA_TYPE, PAGE_POLICY, pageAnswer, sendPage, type Page } from './reader-pages.js';
 import type { RouteOptions } from './options.js';
@@ -59,6 +60,21 @@ const PAGE_CONFIG = { scope: 'public' as const, ownMediaType: true, ownPolicy: t
 
 /** What the one-click POST (RFC 8058) must carry, form-encoded or multipart. */
 const ONE_CLICK = { name: 'List-Unsubscribe', value: 'One-Click' };
+
+/** The one-click body (RFC 8058), in either media type a mailbox provider may post it in. */
+const ONE_CLICK_BODY = {
+  content: Object.fromEntries(
+    FORM_MEDIA_TYPES.map((type) => [
+      type,
+      {
+        schema: Type.Object(
+          { [ONE_CLICK.name]: Type.Literal(ONE_CLICK.value) },
+          { description: 'List-Unsubscribe=One-Click; other fields are ignored.' },
+        ),
+      },
+    ]),
+  ),
+};
 
 export const consentLinkRoutes: FastifyPluginAsyncTypebox<ConsentLinkRouteOptions> = async (
   app,
@@ -161,6 +177,11 @@ export const consentLinkRoutes: FastifyPluginAsyncTypebox<ConsentLinkRouteOption
     pages.addContentTypeParser(FORM_MEDIA_TYPES, { parseAs: 'string' }, (request, body, done) =>
       done(null, formFields(request.headers['content-type'] ?? '', body as string)),
     );
+    // A body schema here describes the form for the document; the route reads the fields itself,
+    // so that a body without them is answered with a page, as a mailbox or a reader can read it.
+    pages.setValidatorCompiler((route) =>
+      route.httpPart === 'body' ? (data: unknown) => ({ value: data }) : validatorCompiler(route),
+    );
     // Every answer of a page route, its errors too, under the pages' policy.
     pages.addHook('onSend', (request, reply, payload, done) => {
       if (request.routeOptions.config?.ownPolicy) {
@@ -174,11 +195,12 @@ export const consentLinkRoutes: FastifyPluginAsyncTypebox<ConsentLinkRouteOption
     const unknown = (reply: FastifyReply) => sendPage(reply, 404, LINK_PAGES.unknown);
 
     /** The options of a page route: public, its own media type and policy, the link's params. */
-    const pageRoute = <R extends object>(summary: string, response: R) => ({
+    const pageRoute = <R extends object>(summary: string, response: R, body?: object) => ({
       config: PAGE_CONFIG,
       schema: {
         summary,
         params: LinkParams,
+        ...(body && { body }),
         response: {
           404: pageOrError(
             'The link is forged, altered, or not for this reader and newsletter; or the reader is no more.',
@@ -271,6 +293,7 @@ export const consentLinkRoutes: FastifyPluginAsyncTypebox<ConsentLinkRouteOption
           200: unsubscribePage,
           400: pageOrError('The body does not carry List-Unsubscribe=One-Click; nothing changed.'),
         },
+        ONE_CLICK_BODY,
       ),
       async (request, reply) => {
         const { user_id, newsletter_id, token } = request.params;

@@ -193,6 +193,15 @@ describe('the OpenAPI document', () => {
     assert.ok(attributes.passwordHash && !attributes.lastSignInAt);
   });
 
+  it('documents the one-click unsubscribe body (RFC 8058) in both form media types', () => {
+    const body = document.paths['/links/unsubscribe/{user_id}/{newsletter_id}/{token}'].post.requestBody;
+    assert.deepEqual(Object.keys(body.content).sort(), ['application/x-www-form-urlencoded', 'multipart/form-data']);
+    for (const { schema } of Object.values<any>(body.content)) {
+      assert.deepEqual(schema.required, ['List-Unsubscribe']);
+      assert.deepEqual(schema.properties['List-Unsubscribe'].enum, ['One-Click']);
+    }
+  });
+
   it('is the same whatever a service’s options, but the console cookie’s name over https', async () => {
     // The test services share one contract a file on the strength of this (support/service.ts).
     const documentOf = async (other: Service): Promise<any> => {
