@@ -18,12 +18,15 @@
  *   is refused: it names a link of the host that asks, which no licence can mean.
  * - An IPv4-mapped IPv6 address (`::ffff:10.0.0.1`) is the IPv4 address it maps, for a lookup; a
  *   range written in mapped form is refused (write it as IPv4), so each network has one form.
- * - Domains are ASCII names (an internationalised one in its `xn--` form), at least two labels, and
+ * - Domains are kept as ASCII names: an internationalised one sent in Unicode (`bücher.example`)
+ *   is kept in its `xn--` form (IDNA, as URLs convert it), the form readers' addresses carry (an
+ *   email is ASCII: domain/email.ts). At least two labels, and
  *   neither a public suffix nor the wildcard of one: `com`, `co.uk`, `*.co.uk` are refused. The
  *   suffixes are a built-in list of the common multi-label ones (every single label is refused
  *   anyway), not the whole Public Suffix List: a dependency of 10,000 names, updated weekly, for
  *   rare suffixes a publisher's staff are unlikely to type.
  */
+import { domainToASCII } from 'node:url';
 
 /**
  * How many ranges and domains one licence holds at most: a campus has a handful, a hospital trust
@@ -343,7 +346,9 @@ const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 export function parseLicenceDomain(text: string): Parsed<string> {
   const lower = text.toLowerCase();
   const wildcard = lower.startsWith('*.');
-  const name = wildcard ? lower.slice(2) : lower;
+  const written = wildcard ? lower.slice(2) : lower;
+  // domainToASCII answers '' for what IDNA cannot convert, which the label rule then refuses.
+  const name = /^[\x00-\x7f]*$/.test(written) ? written : domainToASCII(written);
   const labels = name.split('.');
   if (name.length > 253 || !labels.every((label) => LABEL.test(label))) {
     return {
