@@ -243,10 +243,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
       const licenceDomain = query['filter[licenceDomain]'];
       const licenceDomains = licenceDomain === undefined ? undefined : licenceSearchKeys(licenceDomain);
       if (licenceDomains && !licenceDomains.ok) {
-        throw errors.invalidQueryParameter(
-          'filter[licenceDomain]',
-          `filter[licenceDomain] ${licenceDomains.problem}`,
-        );
+        throw errors.invalidQueryParameter('filter[licenceDomain]', `filter[licenceDomain] ${licenceDomains.problem}`);
       }
       const listQuery = {
         search,
