@@ -1,7 +1,7 @@
 /**
  * The console: sign-in until a session is live, then the reader search (#/), a reader's page
- * (#/readers/<id>), a site licence's (#/readers/<owner>/licences/<id>) and the dashboard (#/dashboard). Routes live in the address's fragment, so
- * the service serves one shell.
+ * (#/readers/<id>), a site licence's (#/readers/<owner>/licences/<id>) and the dashboard
+ * (#/dashboard). Routes live in the address's fragment, so the service serves one shell.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { SESSION_ENDED } from './api/client';

@@ -130,12 +130,12 @@ export async function findLicences(domain: string): Promise<{ licences: FoundLic
     params: { query: { 'filter[licenceDomain]': domain, include: 'subscriptions', 'page[size]': '20' } },
   });
   if (!data) return { refused: describe(error, response.status) };
-  const included = (data.included ?? []) as Subscription[];
+  const included = data.included ?? [];
   const licences = data.data.flatMap((owner) => {
     const theirs = new Set(owner.relationships?.subscriptions?.data?.map((s) => s.id));
     return included
       .filter((s) => theirs.has(s.id) && s.attributes.license === 'site')
-      .map((licence) => ({ owner: owner as Reader, licence }));
+      .map((licence) => ({ owner, licence }));
   });
   return { licences };
 }
