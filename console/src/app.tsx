@@ -1,12 +1,13 @@
 /**
  * The console: sign-in until a session is live, then the reader search (#/), a reader's page
- * (#/readers/<id>) and the dashboard (#/dashboard). Routes live in the address's fragment, so
- * the service serves one shell.
+ * (#/readers/<id>), a site licence's (#/readers/<owner>/licences/<id>) and the dashboard
+ * (#/dashboard). Routes live in the address's fragment, so the service serves one shell.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { SESSION_ENDED } from './api/client';
 import { currentSession, signOut, type SignedIn } from './api/session';
 import { DashboardPage } from './screens/dashboard';
+import { LicencePage } from './screens/licence';
 import { ReaderPage } from './screens/reader';
 import { SearchPage } from './screens/search';
 import { SignInPage } from './screens/sign-in';
@@ -53,8 +54,9 @@ export function App() {
     );
 
   const reader = /^#\/readers\/([^/]+)$/.exec(hash)?.[1];
+  const licence = /^#\/readers\/([^/]+)\/licences\/([^/]+)$/.exec(hash);
   const dashboard = hash === '#/dashboard';
-  const searching = !reader && !dashboard;
+  const searching = !reader && !licence && !dashboard;
   return (
     <>
       <header class="bar">
@@ -86,6 +88,12 @@ export function App() {
       <main id="main">
         {reader ? (
           <ReaderPage key={reader} id={decodeURIComponent(reader)} offers={session.offers} />
+        ) : licence ? (
+          <LicencePage
+            key={hash}
+            ownerId={decodeURIComponent(licence[1] as string)}
+            id={decodeURIComponent(licence[2] as string)}
+          />
         ) : dashboard ? (
           <DashboardPage />
         ) : (

@@ -339,25 +339,46 @@ export const FREE_MAIL_DOMAINS: ReadonlySet<string> = new Set([
 
 const LABEL = /^(?!-)[a-z0-9-]{1,63}(?<!-)$/;
 
-/**
- * A domain a licence may hold, in its one written form (lower case, no final dot): `acme.com`
- * (that domain exactly) or `*.acme.com` (every domain below it, not itself).
- */
-export function parseLicenceDomain(text: string): Parsed<string> {
+/** A domain name as a licence writes one (lower case, optionally after `*.`), whatever it names. */
+function parseDomainName(text: string): Parsed<string> {
   const lower = text.toLowerCase();
   const wildcard = lower.startsWith('*.');
   const written = wildcard ? lower.slice(2) : lower;
   // domainToASCII answers '' for what IDNA cannot convert, which the label rule then refuses.
   const name = /^[\x00-\x7f]*$/.test(written) ? written : domainToASCII(written);
-  const labels = name.split('.');
-  if (name.length > 253 || !labels.every((label) => LABEL.test(label))) {
+  if (name.length > 253 || !name.split('.').every((label) => LABEL.test(label))) {
     return {
       ok: false,
       problem:
         'is not a domain name: letters, digits and hyphens in dot-separated labels, optionally after *. (an internationalised name in its xn-- form)',
     };
   }
-  if (labels.length < 2 || PUBLIC_SUFFIXES.has(name)) {
+  return { ok: true, value: wildcard ? `*.${name}` : name };
+}
+
+/**
+ * The domains a search for the licences of a domain asks for: those that admit a reader at it
+ * (itself, and the wildcard of each of its parents, as `domainKeys`) and those that admit the
+ * readers below it (its own wildcard), so that `uni.example` finds a licence of `*.uni.example`.
+ * A wildcard asked for (`*.uni.example`) finds licences naming it as written.
+ */
+export function licenceSearchKeys(text: string): Parsed<string[]> {
+  const written = parseDomainName(text);
+  if (!written.ok) return written;
+  const domain = written.value;
+  return { ok: true, value: domain.startsWith('*.') ? [domain] : [...domainKeys(domain), `*.${domain}`] };
+}
+
+/**
+ * A domain a licence may hold, in its one written form (lower case, no final dot): `acme.com`
+ * (that domain exactly) or `*.acme.com` (every domain below it, not itself).
+ */
+export function parseLicenceDomain(text: string): Parsed<string> {
+  const written = parseDomainName(text);
+  if (!written.ok) return written;
+  const wildcard = written.value.startsWith('*.');
+  const name = wildcard ? written.value.slice(2) : written.value;
+  if (!name.includes('.') || PUBLIC_SUFFIXES.has(name)) {
     return {
       ok: false,
       problem: `${wildcard ? 'is the wildcard of' : 'is'} a public suffix, under which anyone may register a name: name the organisation's own domain`,

@@ -3,6 +3,7 @@ import { describe, it } from 'node:test';
 import {
   addressKeys,
   domainKeys,
+  licenceSearchKeys,
   formatAddress,
   formatRange,
   parseAddress,
@@ -217,5 +218,21 @@ describe('siteTermProblems', () => {
       { pointer: '/data/attributes/emailDomains/2', detail: problem(parseLicenceDomain('com')) },
     ]);
     assert.deepEqual(siteTermProblems('emailDomains', ['acme.com', '*.acme.com']), []);
+  });
+});
+
+describe('licenceSearchKeys', () => {
+  it('asks for the domain, its parents’ wildcards and its own wildcard; a wildcard as written', () => {
+    assert.deepEqual(licenceSearchKeys('Lib.Uni.example'), {
+      ok: true,
+      value: ['lib.uni.example', '*.uni.example', '*.example', '*.lib.uni.example'],
+    });
+    assert.deepEqual(licenceSearchKeys('*.Uni.example'), { ok: true, value: ['*.uni.example'] });
+  });
+
+  it('refuses what is no domain name', () => {
+    for (const text of ['@uni.example', 'uni..example', 'uni.example.', '-uni.example', 'a b.example']) {
+      assert.equal(licenceSearchKeys(text).ok, false, text);
+    }
   });
 });

@@ -4,7 +4,6 @@
  * the reader loses; an expired one cannot be extended (the service keeps it expired), so it
  * offers no Extend. A new subscription is of an active product, picked by name.
  */
-import type { Ref } from 'preact';
 import { useLayoutEffect, useRef, useState } from 'preact/hooks';
 import { errorsOf } from '../api/client';
 import type { LoadedReader, Subscription } from '../api/readers';
@@ -24,6 +23,7 @@ import {
   type Entitlement,
   type Resource,
 } from './entitlements';
+import { Confirmation } from './confirmation';
 import { messagesByField } from './errors';
 import { Field } from './field';
 
@@ -136,6 +136,14 @@ function SubscriptionItem({
         {dayOf(a.dateStarted)} → {dayOf(a.dateEnded) || 'open-ended'}
       </span>
       <span class="gives"> · gives {givesText(resource)}</span>
+      {a.license === 'site' && (
+        <>
+          {' · '}
+          <a href={`#/readers/${encodeURIComponent(userId)}/licences/${encodeURIComponent(subscription.id)}`}>
+            Site licence {subscription.id}: networks, domains, seats and usage
+          </a>
+        </>
+      )}
       <div class="actions">
         {!a.expired && (
           <button type="button" aria-label={`Extend ${label}`} onClick={() => setMode('extend')}>
@@ -199,38 +207,6 @@ function SubscriptionItem({
         </p>
       )}
     </li>
-  );
-}
-
-/** A question before a change that cannot be undone: the change, or "Keep it". */
-function Confirmation({
-  id,
-  question,
-  detail,
-  yes,
-  focus,
-  onYes,
-  onNo,
-}: {
-  id: string;
-  question: string;
-  detail?: string;
-  yes: string;
-  focus: Ref<HTMLButtonElement>;
-  onYes: () => void;
-  onNo: () => void;
-}) {
-  return (
-    <div role="alertdialog" aria-labelledby={id} aria-describedby={detail ? `${id}-detail` : undefined}>
-      <p id={id}>{question}</p>
-      {detail && <p id={`${id}-detail`}>{detail}</p>}
-      <button type="button" class="danger" ref={focus} onClick={onYes}>
-        {yes}
-      </button>{' '}
-      <button type="button" onClick={onNo}>
-        Keep it
-      </button>
-    </div>
   );
 }
 

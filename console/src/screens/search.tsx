@@ -1,9 +1,12 @@
 /**
  * Find a reader: one box, searched a moment after typing stops, for a name as a caller says it;
- * each reader found with where they live and whether they have an active subscription. The text lives in the address
- * (`#/?q=…`), replaced as it is typed, so that Back from a reader, and a reload, find it again.
+ * each reader found with where they live and whether they have an active subscription. A text
+ * that is an email domain (`uni.example`, `@uni.example`) also finds the site licences for it,
+ * listed first. The text lives in the address (`#/?q=…`), replaced as it is typed, so that Back
+ * from a reader, and a reload, find it again.
  */
 import { useEffect, useState } from 'preact/hooks';
+import { domainOf, findLicences, type FoundLicence } from '../api/licences';
 import { searchReaders, type ReaderSummary, type SearchResult } from '../api/readers';
 import { takeFlash } from '../parts/flash';
 
@@ -25,15 +28,20 @@ function placeOf(reader: ReaderSummary): string {
 export function SearchPage() {
   const [text, setText] = useState(() => queryOf(location.hash));
   const [found, setFound] = useState<SearchResult | undefined>();
+  const [licences, setLicences] = useState<FoundLicence[]>([]);
   const [notice] = useState(takeFlash);
   useEffect(() => {
     if (text.trim() === '') {
       setFound(undefined);
+      setLicences([]);
       return;
     }
     let current = true;
+    const domain = domainOf(text);
     const timer = setTimeout(() => {
       searchReaders(text).then((result) => current && setFound(result));
+      if (domain === undefined) setLicences([]);
+      else findLicences(domain).then((result) => current && setLicences('licences' in result ? result.licences : []));
     }, DEBOUNCE_MS);
     return () => {
       current = false;
@@ -63,10 +71,29 @@ export function SearchPage() {
         />
         <p id="search-hint" class="muted">
           Type a name as the caller says it: given and family name in either order, without accents or apostrophes
-          (obrien, odegaard). A name one letter off is offered after the readers it matches.
+          (obrien, odegaard). A name one letter off is offered after the readers it matches. An email domain
+          (uni.example) also finds the site licences for it.
         </p>
       </form>
       <div aria-live="polite">
+        {licences.length > 0 && (
+          <section aria-labelledby="licences-found-heading">
+            <h2 id="licences-found-heading">Site licences for {domainOf(text)}</h2>
+            <ul class="results">
+              {licences.map(({ owner, licence }) => (
+                <li key={licence.id}>
+                  <a href={`#/readers/${encodeURIComponent(owner.id)}/licences/${encodeURIComponent(licence.id)}`}>
+                    Site licence {licence.id} of{' '}
+                    {[owner.attributes.givenName, owner.attributes.familyName].filter(Boolean).join(' ') ||
+                      owner.attributes.email}
+                  </a>{' '}
+                  <span>{(licence.attributes.emailDomains ?? []).join(', ')}</span>{' '}
+                  <span class={`status status-${licence.attributes.status}`}>{licence.attributes.status}</span>
+                </li>
+              ))}
+            </ul>
+          </section>
+        )}
         {found && 'refused' in found && (
           <p class="error" id="search-error">
             {found.refused}

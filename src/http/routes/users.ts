@@ -11,6 +11,7 @@ import type { MembershipSource } from '../../domain/consent.js';
 import { nowInSeconds } from '../../domain/dates.js';
 import { userSubscriptionFilter } from '../../domain/entitlement.js';
 import { FilterValue } from '../../domain/schema.js';
+import { licenceSearchKeys } from '../../domain/site-licence.js';
 import { UserFilterValues } from '../../domain/user-filters.js';
 import { errors } from '../errors.js';
 import { hashPassword } from '../../domain/password.js';
@@ -92,6 +93,7 @@ const UserListQuery = Type.Object(
     'filter[email]': Type.Optional(UserFilterValues.email),
     'filter[circulationNumber]': Type.Optional(UserFilterValues.circulationNumber),
     'filter[newsletter]': Type.Optional(UserFilterValues.newsletter),
+    'filter[licenceDomain]': Type.Optional(UserFilterValues.licenceDomain),
     'filter[status]': Type.Optional(
       Type.String({
         pattern: '^active$',
@@ -238,8 +240,14 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
         const { name, detail } = subscriptions.problem;
         throw errors.invalidQueryParameter(`filter[${name}]`, `filter[${name}] ${detail}`);
       }
+      const licenceDomain = query['filter[licenceDomain]'];
+      const licenceDomains = licenceDomain === undefined ? undefined : licenceSearchKeys(licenceDomain);
+      if (licenceDomains && !licenceDomains.ok) {
+        throw errors.invalidQueryParameter('filter[licenceDomain]', `filter[licenceDomain] ${licenceDomains.problem}`);
+      }
       const listQuery = {
         search,
+        licenceDomains: licenceDomains?.value,
         email: email === undefined ? undefined : emailFilter(email),
         circulationNumber: query['filter[circulationNumber]'],
         newsletter: query['filter[newsletter]'],
@@ -418,6 +426,7 @@ function listUrl(base: string, query: UserListQuery, page: number, afterId?: str
       'filter[email]',
       'filter[circulationNumber]',
       'filter[newsletter]',
+      'filter[licenceDomain]',
       'filter[status]',
       'filter[resource]',
       'filter[product]',

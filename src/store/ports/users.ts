@@ -59,6 +59,8 @@ export interface UserListQuery {
   circulationNumber?: string;
   /** Only the members of this newsletter. */
   newsletter?: string;
+  /** Only the owners of a site licence naming one of these domains (`licenceSearchKeys`). */
+  licenceDomains?: readonly string[];
   /** Only users with a subscription active at an instant (giving a resource, of a product). */
   activeSubscription?: ActiveSubscriptionFilter;
   /** Only users with a greater id: an index seek, however deep the page. */

@@ -92,7 +92,8 @@ type PageSource = 'search' | 'users' | 'product' | 'newsletter' | 'resource' | '
 function pageSource(query: UserListQuery): PageSource {
   const active = query.activeSubscription;
   if (query.search !== undefined) return 'search';
-  if (query.email !== undefined || query.circulationNumber !== undefined || (!query.newsletter && !active)) {
+  const own = query.email !== undefined || query.circulationNumber !== undefined || query.licenceDomains !== undefined;
+  if (own || (!query.newsletter && !active)) {
     return 'users';
   }
   if (active?.product !== undefined) return 'product';
@@ -214,6 +215,7 @@ async function withSimilar<R>(query: UserListQuery, columns: Sql, reader: PageRe
   const room = query.limit - 1 - first.length;
   if (text === undefined || room <= 0 || query.afterId !== undefined || query.offset !== 0) return first;
   if (query.email || query.circulationNumber !== undefined || query.newsletter !== undefined) return first;
+  if (query.licenceDomains !== undefined) return first;
   if (query.activeSubscription) return first;
   const matched = new Set(first.map(reader.idOf));
   const ranked = new Map<string, number>();
@@ -303,12 +305,23 @@ function hasActive(query: UserListQuery, column: string, dialect: Dialect, perEn
   return [sql`EXISTS (SELECT 1 FROM subscriptions s WHERE ${join(conditions, ' AND ')}${probeEnd(dialect, perEntry)})`];
 }
 
-/** The conditions on the users' own columns: email, circulation number. */
+/**
+ * The conditions on the users' own keys: email, circulation number, and the licences they own by
+ * domain, whose owners are read from the domains' primary key (few: those of the licences naming
+ * them), each then a probe of the users' own.
+ */
 function ownConditions(query: UserListQuery): Sql[] {
   const conditions: Sql[] = [];
   if (query.email && 'address' in query.email) conditions.push(sql`email_lower = ${query.email.address.toLowerCase()}`);
   else if (query.email) conditions.push(sql`email_domain = ${query.email.domain.toLowerCase()}`);
   if (query.circulationNumber !== undefined) conditions.push(sql`circulation_number = ${query.circulationNumber}`);
+  if (query.licenceDomains !== undefined) {
+    const domains = join(
+      query.licenceDomains.map((domain) => sql`${domain}`),
+      ', ',
+    );
+    conditions.push(sql`id IN (SELECT d.user_id FROM site_domains d WHERE d.domain IN (${domains}))`);
+  }
   return conditions;
 }
 

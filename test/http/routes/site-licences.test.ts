@@ -457,6 +457,47 @@ forEachStoreAndCitus((kind) => {
     });
   });
 
+  describe('GET /users?filter[licenceDomain]=', () => {
+    const owners = async (query: string) => {
+      const response = await service.client.get(`/users?${query}`);
+      assert.equal(response.status, 200, response.text);
+      return response.body.data.map((u: { id: string }) => u.id);
+    };
+
+    it('finds the owners of the licences for a domain: at it, above it, below it, active or not, ANDed', async () => {
+      const domain = nextDomain();
+      const exact = await licence({ emailDomains: ['other.example', domain.toUpperCase()] });
+      const wildcard = await licence({ emailDomains: [`*.${domain}`] });
+      await service.client.put(`${wildcard.path}/expire`);
+      const below = await licence({ emailDomains: [`evil${domain}`, `sub.${domain}`] });
+      await createUser(service.client, { email: `reader@${domain}` });
+      assert.deepEqual(await owners(`filter[licenceDomain]=${domain.toUpperCase()}`), [exact.owner, wildcard.owner]);
+      assert.deepEqual(await owners(`filter[licenceDomain]=sub.${domain}`), [wildcard.owner, below.owner]);
+      assert.deepEqual(await owners(`filter[licenceDomain]=*.${domain}`), [wildcard.owner]);
+      assert.deepEqual(await owners(`filter[licenceDomain]=${domain}&filter[status]=active`), [exact.owner]);
+      const { email } = (await service.client.get(`/users/${exact.owner}`)).body.data.attributes;
+      assert.deepEqual(await owners(`filter[licenceDomain]=${domain}&filter[email]=${email}`), [exact.owner]);
+      const searched = await service.client.get(
+        `/users?filter[licenceDomain]=${domain}&filter[q]=${email}&sort=relevance&include=subscriptions`,
+      );
+      assert.deepEqual(
+        searched.body.data.map((u: { id: string }) => u.id),
+        [exact.owner],
+      );
+      assert.deepEqual(
+        searched.body.included.map((s: { id: string }) => s.id),
+        [exact.id],
+      );
+      assert.deepEqual(await owners('filter[licenceDomain]=nobody.example'), []);
+    });
+
+    it('refuses a value that is no domain name with a 400 at the parameter', async () => {
+      const error = onlyError(await service.client.get('/users?filter[licenceDomain]=@uni.example'), 400);
+      assert.equal(error.source.parameter, 'filter[licenceDomain]');
+      assert.match(error.detail, /is not a domain name/);
+    });
+  });
+
   describe('the access credential', () => {
     it('may ask both access checks and nothing else', async () => {
       const { secret } = await issueKey(service.client, ['access']);
