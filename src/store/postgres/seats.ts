@@ -8,6 +8,7 @@
  * keys, the keys of a deleted licence from its seats.
  */
 import type pg from 'pg';
+import type { AuditContext } from '../../domain/audit.js';
 import { requireSeat } from '../../domain/seat.js';
 import type { SeatStore } from '../port.js';
 import type { Row } from '../sql/rows.js';
@@ -136,18 +137,26 @@ export async function forgetSeatsOfLicence(client: pg.ClientBase, userId: string
 
 /**
  * Removes, on an erasure's connection, what the user's own keys and seats do not take with them
- * by cascade: the seats they hold (rows of their licences' owners, found from their keys) and the
- * keys of the readers holding seats of their licences (found from those seats).
+ * by cascade: the seats they hold (rows of their licences' owners, found from their keys; each a
+ * seat.deleted of its owner's, so the institution learns the seat is free) and the keys of the
+ * readers holding seats of their licences (found from those seats).
  */
-export async function forgetSeatsOfUser(client: pg.ClientBase, userId: string) {
+export async function forgetSeatsOfUser(client: pg.ClientBase, userId: string, audit: AuditContext) {
   const held = await client.query<{ owner_id: string; seat_id: string }>(
     'SELECT owner_id, seat_id FROM seat_holders WHERE user_id = $1',
     [userId],
   );
-  if (held.rows.length > 0) {
+  // One statement an owner: on Citus each routes to the owner's shard, where its audit entry goes.
+  for (const owner of new Set(held.rows.map((r) => r.owner_id))) {
+    const seatIds = held.rows.filter((r) => r.owner_id === owner).map((r) => r.seat_id);
+    const params: unknown[] = [owner, seatIds, userId];
+    const record = auditInsert(params, audit, 'delete', 'seats', 'id', 'user_id', 'd');
     await client.query(
-      'DELETE FROM seats WHERE user_id = ANY($1::bigint[]) AND id = ANY($2::bigint[]) AND holder_id = $3',
-      [[...new Set(held.rows.map((r) => r.owner_id))], held.rows.map((r) => r.seat_id), userId],
+      `WITH d AS (
+         DELETE FROM seats WHERE user_id = $1 AND id = ANY($2::bigint[]) AND holder_id = $3 RETURNING id, user_id
+       ), a AS (${record})
+       SELECT count(*) FROM d`,
+      params,
     );
   }
   const given = await client.query<{ holder_id: string }>('SELECT DISTINCT holder_id FROM seats WHERE user_id = $1', [

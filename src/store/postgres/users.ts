@@ -413,7 +413,7 @@ export function postgresUsers(
       const user = rows[0];
       if (!user) return false;
       requireVersion(user.version, ifVersion);
-      await forgetSeatsOfUser(client, id);
+      await forgetSeatsOfUser(client, id, audit);
       return database.deleteRow(
         'users',
         'id = $1',

@@ -259,6 +259,7 @@ export function sqliteUsers(
 
   const userVersion = db.prepare('SELECT version FROM users WHERE id = ?').pluck();
   const deleteRow = db.prepare('DELETE FROM users WHERE id = ?');
+  const seatsHeld = db.prepare('SELECT id, user_id FROM seats WHERE holder_id = ?');
   // Before the user goes: the attempts counted for their email name them too (reset tokens cascade).
   const forgetAttempts = db.prepare(
     'DELETE FROM sign_in_attempts WHERE email_lower = (SELECT email_lower FROM users WHERE id = ?)',
@@ -270,14 +271,22 @@ export function sqliteUsers(
   const forgetPrivacyRequests = db.prepare(FORGET_READER_OF_PRIVACY_REQUESTS);
 
   async function deleteUser(id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean> {
-    const deleted = database.deleteRow(
-      userVersion,
-      deleteRow,
-      [id],
-      ifVersion,
-      () => database.record(audit, 'delete', 'users', id, id),
-      [forgetAttempts, ...forgetSiteKeys, forgetPrivacyRequests],
-    );
+    // The seats the reader holds go by cascade; each is a seat.deleted of its licence's owner, so
+    // the institution learns the seat is free. Read in the erasure's transaction.
+    const deleted = db.transaction(() => {
+      const held = seatsHeld.all(id) as { id: number; user_id: number }[];
+      return database.deleteRow(
+        userVersion,
+        deleteRow,
+        [id],
+        ifVersion,
+        () => {
+          for (const seat of held) database.record(audit, 'delete', 'seats', String(seat.id), String(seat.user_id));
+          database.record(audit, 'delete', 'users', id, id);
+        },
+        [forgetAttempts, ...forgetSiteKeys, forgetPrivacyRequests],
+      );
+    })();
     // The rows are zeroed in the file (secure_delete), but the write-ahead log still holds the
     // pages as they were: copy it into the file and empty it, so nothing of the reader is left.
     if (deleted) database.checkpoint();

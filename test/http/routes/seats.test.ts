@@ -290,6 +290,20 @@ forEachStoreAndCitus((kind) => {
       assert.equal((await sourcesOf(stays)).length, 1);
     });
 
+    it("of a seat's holder tells the licence's owner: a seat.deleted of theirs for each seat held", async () => {
+      const [first, second] = [await licence(), await licence()];
+      const erased = await createUser(service.client);
+      const seats = [await given(first.seats, erased), await given(second.seats, erased)];
+      assert.equal((await service.client.delete(`/users/${erased}`)).status, 204);
+      for (const [i, { owner }] of [first, second].entries()) {
+        const feed = await service.client.get(`/events?filter[user]=${owner}&filter[type]=seat.deleted`);
+        assert.deepEqual(
+          feed.body.data.map((e: any) => [e.attributes.resourceId, e.attributes.userId]),
+          [[seats[i], owner]],
+        );
+      }
+    });
+
     it("of a licence's owner takes the licence, its seats and its holders' access", async () => {
       const { owner, id } = await licence();
       const holder = await createUser(service.client);
