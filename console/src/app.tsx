@@ -1,12 +1,14 @@
 /**
  * The console: sign-in until a session is live, then the reader search (#/), a reader's page
- * (#/readers/<id>) and the dashboard (#/dashboard). Routes live in the address's fragment, so
+ * (#/readers/<id>), the dashboard (#/dashboard) and, for an admin, the open privacy requests
+ * (#/privacy-requests). Routes live in the address's fragment, so
  * the service serves one shell.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { SESSION_ENDED } from './api/client';
 import { currentSession, signOut, type SignedIn } from './api/session';
 import { DashboardPage } from './screens/dashboard';
+import { PrivacyRequestsPage } from './screens/privacy-requests';
 import { ReaderPage } from './screens/reader';
 import { SearchPage } from './screens/search';
 import { SignInPage } from './screens/sign-in';
@@ -54,7 +56,10 @@ export function App() {
 
   const reader = /^#\/readers\/([^/]+)$/.exec(hash)?.[1];
   const dashboard = hash === '#/dashboard';
-  const searching = !reader && !dashboard;
+  const privacy = hash === '#/privacy-requests';
+  const searching = !reader && !dashboard && !privacy;
+  // The service keeps privacy requests for admins alone; the console offers them to no one else.
+  const keepsPrivacyRequests = session.role === 'admin';
   return (
     <>
       <header class="bar">
@@ -68,6 +73,11 @@ export function App() {
           <a href="#/dashboard" aria-current={dashboard ? 'page' : undefined}>
             Dashboard
           </a>
+          {keepsPrivacyRequests && (
+            <a href="#/privacy-requests" aria-current={privacy ? 'page' : undefined}>
+              Privacy requests
+            </a>
+          )}
         </nav>
         <span class="who">
           {session.name} ({session.role})
@@ -85,9 +95,16 @@ export function App() {
       </header>
       <main id="main">
         {reader ? (
-          <ReaderPage key={reader} id={decodeURIComponent(reader)} offers={session.offers} />
+          <ReaderPage
+            key={reader}
+            id={decodeURIComponent(reader)}
+            offers={session.offers}
+            keepsPrivacyRequests={keepsPrivacyRequests}
+          />
         ) : dashboard ? (
           <DashboardPage />
+        ) : privacy ? (
+          <PrivacyRequestsPage />
         ) : (
           // Keyed by the address, so that Back to an earlier search (or to none) shows it anew.
           <SearchPage key={hash} />
