@@ -28,13 +28,14 @@ const STATE: Record<ConsentState, { text: string; look: string }> = {
   complained: { text: 'complained (suppressed)', look: 'status-expired' },
 };
 
+/** How a consent came to its state, as it reads after the state: "subscribed through the API". */
 const SOURCE: Record<ConsentSource, string> = {
-  api: 'a program (API)',
-  console: 'the console',
-  import: 'an import',
-  confirmation: "the reader's confirmation",
-  'unsubscribe-link': 'an unsubscribe link',
-  'email-provider': 'the email provider',
+  api: 'through the API',
+  console: 'in the console',
+  import: 'by an import',
+  confirmation: "by the reader's confirmation",
+  'unsubscribe-link': 'by an unsubscribe link',
+  'email-provider': 'as the email provider reported',
 };
 
 /** The states a `remove` takes a reader out of: a member, or one who has not yet confirmed. */
@@ -103,59 +104,39 @@ export function Newsletters({
       )}
       {consents === undefined && <p role="status">Loading…</p>}
       {consents && consents.length > 0 && (
-        <table>
-          <caption>Consent for each newsletter the reader ever had</caption>
-          <thead>
-            <tr>
-              <th scope="col">Newsletter</th>
-              <th scope="col">State</th>
-              <th scope="col">Source</th>
-              <th scope="col">Since</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {consents.map((consent) => {
-              const { state, source, changedAt } = consent.attributes;
-              const name = nameOf(consent.id);
-              const open = opened === consent.id;
-              return (
-                <tr key={consent.id}>
-                  <th scope="row">{name}</th>
-                  <td>
-                    <StateBadge state={state} />
-                  </td>
-                  <td>{SOURCE[source]}</td>
-                  <td>
-                    <time dateTime={changedAt}>{when(changedAt)}</time>
-                  </td>
-                  <td class="actions">
-                    {REMOVABLE.has(state) && (
-                      <button
-                        type="button"
-                        aria-label={`Remove ${name}`}
-                        onClick={() => change({ remove: [consent.id] })}
-                      >
-                        Remove
-                      </button>
-                    )}
+        <ul class="records" aria-label="Consent for each newsletter the reader ever had">
+          {consents.map((consent) => {
+            const { state, source, changedAt } = consent.attributes;
+            const name = nameOf(consent.id);
+            const open = opened === consent.id;
+            return (
+              <li key={consent.id}>
+                <strong>{name}</strong> <StateBadge state={state} /> {SOURCE[source]},{' '}
+                <time dateTime={changedAt}>{when(changedAt)}</time>{' '}
+                <span class="actions">
+                  {REMOVABLE.has(state) && (
                     <button
                       type="button"
-                      aria-label={`History of ${name}`}
-                      aria-expanded={open}
-                      aria-controls={open ? 'consent-history' : undefined}
-                      onClick={() => setOpened(open ? undefined : consent.id)}
+                      aria-label={`Remove ${name}`}
+                      onClick={() => change({ remove: [consent.id] })}
                     >
-                      History
+                      Remove
                     </button>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+                  )}{' '}
+                  <button
+                    type="button"
+                    aria-label={`History of ${name}`}
+                    aria-expanded={open}
+                    aria-controls={open ? 'consent-history' : undefined}
+                    onClick={() => setOpened(open ? undefined : consent.id)}
+                  >
+                    History
+                  </button>
+                </span>
+              </li>
+            );
+          })}
+        </ul>
       )}
       {openedConsent && (
         <ConsentHistory
@@ -193,7 +174,7 @@ export function Newsletters({
   );
 }
 
-/** Every change of one consent, oldest first: the state it went to, how, by whom and when. */
+/** Every change of one consent, oldest first: when, the state it went to, how, and by whom. */
 function ConsentHistory({
   userId,
   newsletterId,
@@ -229,33 +210,17 @@ function ConsentHistory({
       )}
       {changes === undefined && <p role="status">Loading…</p>}
       {changes && changes.length > 0 && (
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">When</th>
-              <th scope="col">State</th>
-              <th scope="col">Source</th>
-              <th scope="col">Who</th>
-            </tr>
-          </thead>
-          <tbody>
-            {changes.map((change) => {
-              const a = change.attributes;
-              return (
-                <tr key={change.id}>
-                  <td>
-                    <time dateTime={a.changedAt}>{when(a.changedAt)}</time>
-                  </td>
-                  <td>
-                    <StateBadge state={a.state} />
-                  </td>
-                  <td>{SOURCE[a.source]}</td>
-                  <td>{whoDid(a.actor)}</td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <ol class="records">
+          {changes.map((change) => {
+            const a = change.attributes;
+            return (
+              <li key={change.id}>
+                <time dateTime={a.changedAt}>{when(a.changedAt)}</time> <StateBadge state={a.state} />{' '}
+                {SOURCE[a.source]}, by {whoDid(a.actor)}
+              </li>
+            );
+          })}
+        </ol>
       )}
     </section>
   );

@@ -65,59 +65,39 @@ export function PrivacyRequestsPage() {
       {requests === undefined && <p role="status">Loading…</p>}
       {requests?.length === 0 && !unread && <p>No privacy request is open.</p>}
       {requests && requests.length > 0 && (
-        <table>
-          <caption>Open privacy requests, the soonest due first</caption>
-          <thead>
-            <tr>
-              <th scope="col">Request</th>
-              <th scope="col">Due</th>
-              <th scope="col">Kind</th>
-              <th scope="col">Reader</th>
-              <th scope="col">Received</th>
-              <th scope="col">Notes</th>
-              <th scope="col">
-                <span class="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {requests.map((request) => {
-              const a = request.attributes;
-              const reader = readerOf(request);
-              const overdue = Date.parse(a.dueAt) < now;
-              return (
-                <tr key={request.id}>
-                  <th scope="row">{request.id}</th>
-                  <td>
-                    <time dateTime={a.dueAt}>{a.dueAt.slice(0, 10)}</time>
-                    {overdue && <span class="overdue"> overdue</span>}
-                  </td>
-                  <td>{KIND[a.kind]}</td>
-                  <td>
-                    {reader === undefined ? (
-                      'erased reader'
-                    ) : (
-                      <a href={`#/readers/${encodeURIComponent(reader)}`}>{names.get(reader) ?? `Reader ${reader}`}</a>
-                    )}
-                  </td>
-                  <td>
-                    <time dateTime={a.receivedAt}>{when(a.receivedAt)}</time>
-                  </td>
-                  <td>{a.notes}</td>
-                  <td class="actions">
-                    <button
-                      type="button"
-                      aria-label={`Mark request ${request.id} completed`}
-                      onClick={() => complete(request)}
-                    >
-                      Mark completed
-                    </button>
-                  </td>
-                </tr>
-              );
-            })}
-          </tbody>
-        </table>
+        <ol class="records" aria-label="Open privacy requests, the soonest due first">
+          {requests.map((request) => {
+            const a = request.attributes;
+            const reader = readerOf(request);
+            return (
+              <li key={request.id}>
+                <strong>
+                  Due <time dateTime={a.dueAt}>{a.dueAt.slice(0, 10)}</time>
+                </strong>
+                {Date.parse(a.dueAt) < now && <span class="overdue"> overdue</span>}: {KIND[a.kind]}, for{' '}
+                {reader === undefined ? (
+                  'an erased reader'
+                ) : (
+                  <a href={`#/readers/${encodeURIComponent(reader)}`}>{names.get(reader) ?? `reader ${reader}`}</a>
+                )}
+                <br />
+                <span class="muted">
+                  Request {request.id}, received <time dateTime={a.receivedAt}>{when(a.receivedAt)}</time>
+                  {a.notes && ` · ${a.notes}`}
+                </span>{' '}
+                <span class="actions">
+                  <button
+                    type="button"
+                    aria-label={`Mark request ${request.id} completed`}
+                    onClick={() => complete(request)}
+                  >
+                    Mark completed
+                  </button>
+                </span>
+              </li>
+            );
+          })}
+        </ol>
       )}
     </>
   );
