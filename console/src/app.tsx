@@ -1,8 +1,7 @@
 /**
  * The console: sign-in until a session is live, then the reader search (#/), a reader's page
  * (#/readers/<id>), the dashboard (#/dashboard) and, for an admin, the open privacy requests
- * (#/privacy-requests). Routes live in the address's fragment, so
- * the service serves one shell.
+ * (#/privacy-requests). Routes live in the address's fragment, so the service serves one shell.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { SESSION_ENDED } from './api/client';

@@ -1,8 +1,8 @@
 /**
- * A reader's newsletters: one row for each newsletter they ever had, with where their consent
- * stands, how it came to and since when (the proof of consent the service keeps); a member (or a
- * reader awaiting confirmation) removed, or a newsletter added, with the reader's ETag as
- * If-Match; and one consent's every change, oldest first, opened beneath the table.
+ * A reader's newsletters: each newsletter they ever had, with where their consent stands, how it
+ * came to and since when (the proof of consent the service keeps); a member (or a reader awaiting
+ * confirmation) removed, or a newsletter added, with the reader's ETag as If-Match; and one
+ * consent's every change, oldest first, opened beneath the list.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { errorsOf } from '../api/client';
@@ -140,6 +140,7 @@ export function Newsletters({
       )}
       {openedConsent && (
         <ConsentHistory
+          key={openedConsent.id}
           userId={userId}
           newsletterId={openedConsent.id}
           name={nameOf(openedConsent.id)}
