@@ -1,13 +1,15 @@
 /**
  * The console: sign-in until a session is live, then the reader search (#/), a reader's page
- * (#/readers/<id>), a site licence's (#/readers/<owner>/licences/<id>) and the dashboard
- * (#/dashboard). Routes live in the address's fragment, so the service serves one shell.
+ * (#/readers/<id>), a site licence's (#/readers/<owner>/licences/<id>), the dashboard
+ * (#/dashboard) and, for an admin, the open privacy requests (#/privacy-requests). Routes live in
+ * the address's fragment, so the service serves one shell.
  */
 import { useEffect, useState } from 'preact/hooks';
 import { SESSION_ENDED } from './api/client';
 import { currentSession, signOut, type SignedIn } from './api/session';
 import { DashboardPage } from './screens/dashboard';
 import { LicencePage } from './screens/licence';
+import { PrivacyRequestsPage } from './screens/privacy-requests';
 import { ReaderPage } from './screens/reader';
 import { SearchPage } from './screens/search';
 import { SignInPage } from './screens/sign-in';
@@ -56,7 +58,10 @@ export function App() {
   const reader = /^#\/readers\/([^/]+)$/.exec(hash)?.[1];
   const licence = /^#\/readers\/([^/]+)\/licences\/([^/]+)$/.exec(hash);
   const dashboard = hash === '#/dashboard';
-  const searching = !reader && !licence && !dashboard;
+  const privacy = hash === '#/privacy-requests';
+  const searching = !reader && !licence && !dashboard && !privacy;
+  // The service keeps privacy requests for admins alone; the console offers them to no one else.
+  const keepsPrivacyRequests = session.role === 'admin';
   return (
     <>
       <header class="bar">
@@ -70,6 +75,11 @@ export function App() {
           <a href="#/dashboard" aria-current={dashboard ? 'page' : undefined}>
             Dashboard
           </a>
+          {keepsPrivacyRequests && (
+            <a href="#/privacy-requests" aria-current={privacy ? 'page' : undefined}>
+              Privacy requests
+            </a>
+          )}
         </nav>
         <span class="who">
           {session.name} ({session.role})
@@ -87,7 +97,12 @@ export function App() {
       </header>
       <main id="main">
         {reader ? (
-          <ReaderPage key={reader} id={decodeURIComponent(reader)} offers={session.offers} />
+          <ReaderPage
+            key={reader}
+            id={decodeURIComponent(reader)}
+            offers={session.offers}
+            keepsPrivacyRequests={keepsPrivacyRequests}
+          />
         ) : licence ? (
           <LicencePage
             key={hash}
@@ -96,6 +111,8 @@ export function App() {
           />
         ) : dashboard ? (
           <DashboardPage />
+        ) : privacy ? (
+          <PrivacyRequestsPage />
         ) : (
           // Keyed by the address, so that Back to an earlier search (or to none) shows it anew.
           <SearchPage key={hash} />

@@ -5,13 +5,7 @@
  * which the forms show before anything is sent.
  */
 import { api, type paths } from './client';
-
-/** The document a GET of `P` answers with 200. */
-type Listed<P extends keyof paths> = paths[P]['get'] extends {
-  responses: { 200: { content: { 'application/vnd.api+json': infer D } } };
-}
-  ? D
-  : never;
+import { everyPage, pageQuery, type Listed } from './pages';
 
 const HOLDS = '/users/{user_id}/subscriptions/{subscription_id}/holds' as const;
 const HOLD = '/users/{user_id}/subscriptions/{subscription_id}/holds/{hold_id}' as const;
@@ -35,36 +29,12 @@ export type TemporaryAddressCreate = NonNullable<
   paths[typeof ADDRESSES]['post']['requestBody']
 >['content']['application/vnd.api+json']['data']['attributes'];
 
-/** The most records of one kind a reader's page reads: every page up to this many. */
-const MOST_SHOWN = 500;
-const PAGE = '100';
-
-/** Every page of a list, following links.next, up to MOST_SHOWN records; and the first page's meta. */
-async function everyPage<R, M>(
-  read: (after: string | undefined) => Promise<{ data?: { data: R[]; links: { next?: string }; meta?: M } }>,
-): Promise<{ records: R[]; meta: M | undefined }> {
-  const records: R[] = [];
-  let meta: M | undefined;
-  let after: string | undefined;
-  do {
-    const { data } = await read(after);
-    if (!data) break;
-    records.push(...data.data);
-    meta ??= data.meta;
-    after =
-      data.links.next === undefined
-        ? undefined
-        : (new URL(data.links.next).searchParams.get('page[after]') ?? undefined);
-  } while (after !== undefined && records.length < MOST_SHOWN);
-  return { records, meta };
-}
-
 export function listHolds(userId: string, subscriptionId: string) {
   return everyPage((after) =>
     api.GET(HOLDS, {
       params: {
         path: { user_id: userId, subscription_id: subscriptionId },
-        query: { 'page[size]': PAGE, ...(after === undefined ? {} : { 'page[after]': after }) },
+        query: pageQuery(after),
       },
     }),
   );
@@ -100,7 +70,7 @@ export function listComplaints(userId: string, subscriptionId: string) {
     api.GET(COMPLAINTS, {
       params: {
         path: { user_id: userId, subscription_id: subscriptionId },
-        query: { 'page[size]': PAGE, ...(after === undefined ? {} : { 'page[after]': after }) },
+        query: pageQuery(after),
       },
     }),
   );
@@ -118,7 +88,7 @@ export function listTemporaryAddresses(userId: string) {
     api.GET(ADDRESSES, {
       params: {
         path: { user_id: userId },
-        query: { 'page[size]': PAGE, ...(after === undefined ? {} : { 'page[after]': after }) },
+        query: pageQuery(after),
       },
     }),
   );

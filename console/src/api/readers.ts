@@ -88,3 +88,20 @@ export function mailResetLink(id: string) {
     body: { data: { type: 'password-reset-tokens', attributes: { delivery: 'email' } } },
   });
 }
+
+/** How the console names a reader: their given and family name, or their email when they gave neither. */
+export function readerName(reader: Reader): string {
+  const name = [reader.attributes.givenName, reader.attributes.familyName].filter(Boolean).join(' ');
+  return name || (reader.attributes.email ?? `Reader ${reader.id}`);
+}
+
+/** The names of the readers with these ids, read one by one; a reader gone (or unreadable) has none. */
+export async function readerNames(ids: Iterable<string>): Promise<Map<string, string>> {
+  const read = await Promise.all(
+    [...new Set(ids)].map(async (id) => {
+      const { data } = await api.GET('/users/{user_id}', { params: { path: { user_id: id } } });
+      return [id, data ? readerName(data.data) : undefined] as const;
+    }),
+  );
+  return new Map(read.filter((pair): pair is readonly [string, string] => pair[1] !== undefined));
+}

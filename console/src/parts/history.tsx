@@ -35,14 +35,14 @@ const WHAT: Record<HistoryEvent['attributes']['eventType'], string> = {
 };
 
 /** Who made the change: the staff member or API key by name, the service's own parts as "system". */
-function whoDid(actor: HistoryEvent['attributes']['actor']): string {
+export function whoDid(actor: HistoryEvent['attributes']['actor']): string {
   if (actor === null) return 'system';
   if (actor.type === 'system') return `system (${actor.name ?? actor.id})`;
   return actor.name ?? `${actor.type === 'staff' ? 'staff member' : 'API key'} ${actor.id} (gone)`;
 }
 
 /** An instant as a person reads it: its day and minute, in UTC as the API gives it. */
-const when = (instant: string) => `${instant.slice(0, 10)} ${instant.slice(11, 16)} UTC`;
+export const when = (instant: string) => `${instant.slice(0, 10)} ${instant.slice(11, 16)} UTC`;
 
 export function History({ userId, version }: { userId: string; version: unknown }) {
   const [events, setEvents] = useState<HistoryEvent[] | undefined>();

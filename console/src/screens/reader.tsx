@@ -1,10 +1,11 @@
 /**
  * A reader's page: what they get now and their subscriptions first (what most calls are about,
  * and first on a phone's narrow screen), their print deliveries (holds, complaints), then
- * newsletters, the profile to edit and temporary addresses, the rarer actions, and the history.
+ * newsletters with their consents, the profile to edit and temporary addresses, a privacy request
+ * (for an admin), the rarer actions, and the history.
  */
 import { useCallback, useEffect, useState } from 'preact/hooks';
-import { loadReader, type LoadedReader } from '../api/readers';
+import { loadReader, readerName, type LoadedReader } from '../api/readers';
 import type { Offers } from '../api/session';
 import { listNewsletters, listProducts } from '../api/subscriptions';
 import { DangerZone } from '../parts/danger-zone';
@@ -13,13 +14,23 @@ import { Newsletters } from '../parts/newsletters';
 import { AccessSummary } from '../parts/access';
 import { WEEKDAYS, type CatalogueProduct, type Resource } from '../parts/entitlements';
 import { PrintDeliveries } from '../parts/print';
+import { PrivacyRequestForm } from '../parts/privacy-request-form';
 import { ProfileForm } from '../parts/profile-form';
 import { Subscriptions } from '../parts/subscriptions';
 import { TemporaryAddresses } from '../parts/temporary-addresses';
 
 type Catalogue = { products: CatalogueProduct[]; newsletters: { id: string; name: string }[] };
 
-export function ReaderPage({ id, offers }: { id: string; offers: Offers }) {
+export function ReaderPage({
+  id,
+  offers,
+  keepsPrivacyRequests,
+}: {
+  id: string;
+  offers: Offers;
+  /** Whether the staff member may open a privacy request (an admin). */
+  keepsPrivacyRequests: boolean;
+}) {
   const [loaded, setLoaded] = useState<LoadedReader | null | undefined>();
   const [catalogue, setCatalogue] = useState<Catalogue>({ products: [], newsletters: [] });
   const reload = useCallback(async () => {
@@ -54,10 +65,9 @@ export function ReaderPage({ id, offers }: { id: string; offers: Offers }) {
       </>
     );
   const { reader } = loaded;
-  const name = [reader.attributes.givenName, reader.attributes.familyName].filter(Boolean).join(' ');
   return (
     <>
-      <h1>{name || reader.attributes.email}</h1>
+      <h1>{readerName(reader)}</h1>
       <p class="muted">
         Reader {reader.id}
         {reader.attributes.circulationNumber && ` · circulation number ${reader.attributes.circulationNumber}`}
@@ -72,6 +82,7 @@ export function ReaderPage({ id, offers }: { id: string; offers: Offers }) {
         <div>
           <ProfileForm loaded={loaded} reload={reload} />
           <TemporaryAddresses loaded={loaded} reload={reload} />
+          {keepsPrivacyRequests && <PrivacyRequestForm userId={reader.id} />}
           <DangerZone loaded={loaded} offers={offers} />
         </div>
       </div>
