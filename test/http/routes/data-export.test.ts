@@ -10,7 +10,7 @@ import { readerExport } from '../../../src/readers/data-export.js';
 import type { Store } from '../../../src/store/port.js';
 import { AUDIT, createWebhook, issueKey, onlyError, subscriptionValues } from '../../support/fixtures.js';
 import { createReader, issueResetToken, signIn } from '../../support/readers.js';
-import { forEachStore } from '../../support/stores.js';
+import { forEachStoreAndCitus } from '../../support/citus.js';
 import { startService, TEST_ADMIN_KEY, type Service } from '../../support/service.js';
 
 const SECTIONS = [
@@ -30,7 +30,7 @@ const SECTIONS = [
   'webhookDeliveries',
 ];
 
-forEachStore((kind) => {
+forEachStoreAndCitus((kind) => {
   let service: Service;
   before(async () => {
     service = await startService(kind);

@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { importFile, type Rejection } from '../../../src/transfer/import.js';
 import { createUser, issueKey, onlyError, uniqueEmail } from '../../support/fixtures.js';
-import { forEachStore } from '../../support/stores.js';
+import { forEachStoreAndCitus } from '../../support/citus.js';
 import { startService, type Client, type Service } from '../../support/service.js';
 import { createStaff, signInSession } from '../../support/staff.js';
 
@@ -27,7 +27,7 @@ const changeNewsletters = (userId: string, newsletters: { add?: string[]; remove
 
 const ISO = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\+00:00$/;
 
-forEachStore((kind) => {
+forEachStoreAndCitus((kind) => {
   let service: Service;
   let provider: Client;
   before(async () => {

@@ -6,7 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { createUser, issueKey, onlyError } from '../../support/fixtures.js';
-import { forEachStore } from '../../support/stores.js';
+import { forEachStoreAndCitus } from '../../support/citus.js';
 import { startService, type Service } from '../../support/service.js';
 
 const request = (attributes: Record<string, unknown>, userId?: string) => ({
@@ -17,7 +17,7 @@ const request = (attributes: Record<string, unknown>, userId?: string) => ({
   },
 });
 
-forEachStore((kind) => {
+forEachStoreAndCitus((kind) => {
   let service: Service;
   before(async () => {
     service = await startService(kind);
