@@ -14,6 +14,9 @@ import { startService, type Service } from './service.js';
 import { createStaff, type TestStaff } from './staff.js';
 import type { StoreKind } from './stores.js';
 
+/** What a browser context keeps of a session: its cookies and storage. */
+type StorageState = Awaited<ReturnType<BrowserContext['storageState']>>;
+
 export { missingChromium } from './chromium.js';
 
 export const ARTIFACTS = 'test-artifacts';
@@ -25,6 +28,11 @@ export interface ConsoleRig {
   outside: string[];
   /** A page in a fresh browser context (no cookies), at the given size. */
   newPage(viewport?: { width: number; height: number }): Promise<Page>;
+  /**
+   * A page in a fresh browser context holding the cookies of a staff member of `role` signed in
+   * through the console's form, the first time for the rig, the one session of that role after.
+   */
+  signedInPage(role: 'agent' | 'admin'): Promise<Page>;
   close(): Promise<void>;
 }
 
@@ -38,14 +46,25 @@ export async function startConsole(
   const browser = await launchChromium();
   const contexts: BrowserContext[] = [];
   const outside: string[] = [];
+  const newPage = async (viewport = { width: 1280, height: 800 }, storageState?: StorageState) => {
+    const context = await browser.newContext({ viewport, ...(storageState && { storageState }) });
+    contexts.push(context);
+    return confinedPage(context, outside);
+  };
+  // A sign-in is a page load, a form and two password hashes: one a role, not one a test.
+  const sessions = new Map<string, StorageState>();
   return {
     service,
     browser,
     outside,
-    async newPage(viewport = { width: 1280, height: 800 }) {
-      const context = await browser.newContext({ viewport });
-      contexts.push(context);
-      return confinedPage(context, outside);
+    newPage: (viewport) => newPage(viewport),
+    async signedInPage(role) {
+      const kept = sessions.get(role);
+      if (kept) return newPage(undefined, kept);
+      const page = await newPage();
+      await signInThroughConsole(page, service.baseUrl, await createStaff(service.client, role));
+      sessions.set(role, await page.context().storageState());
+      return page;
     },
     async close() {
       for (const context of contexts) await context.close().catch(() => {});
@@ -76,15 +95,14 @@ export async function signInThroughConsole(page: Page, baseUrl: string, staff: T
   await page.getByRole('heading', { name: 'Find a reader' }).waitFor();
 }
 
-/** A fresh browser, signed in as a new agent, on a reader's page once `heading` shows. */
+/** A fresh browser context, signed in as the rig's staff of `role`, on a reader's page once `heading` shows. */
 export async function openReaderAsAgent(
   rig: ConsoleRig,
   userId: string,
   heading: string,
   role: 'agent' | 'admin' = 'agent',
 ): Promise<Page> {
-  const page = await rig.newPage();
-  await signInThroughConsole(page, rig.service.baseUrl, await createStaff(rig.service.client, role));
+  const page = await rig.signedInPage(role);
   await page.goto(`${rig.service.baseUrl}/console#/readers/${userId}`);
   await page.getByRole('heading', { name: heading }).waitFor();
   return page;
