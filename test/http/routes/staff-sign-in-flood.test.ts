@@ -1,8 +1,9 @@
 /**
  * The console's sign-in is the one password check anyone may ask for without a credential. A
  * flood of it from one address is refused beyond the few checked at once, before it costs a
- * hash, and a reader signing in through the website (a credentialed request) goes ahead of
- * those being checked: it answers as it would on a quiet day, within the target of 2 s. Unknown
+ * hash: no more than two of it are checked at once, so a reader signing in through the website (a
+ * credentialed request) waits behind two hashes at most. (What that costs in time is the
+ * benchmark's to measure, not a test's.) Unknown
  * clients, from however many networks, cannot take the places kept for browsers that signed in
  * before (a signed known-device cookie), and a forged cookie is no way in.
  */
@@ -11,6 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import {
   SignInBudget,
   STAFF_SIGN_INS_IN_ALL,
+  STAFF_SIGN_INS_PER_NETWORK,
   STAFF_SIGN_INS_KEPT_FOR_KNOWN_DEVICES,
 } from '../../../src/staff/sign-in-budget.js';
 import { createReader, signIn } from '../../support/readers.js';
@@ -20,27 +22,36 @@ import { onlyError } from '../../support/fixtures.js';
 import { forEachStore } from '../../support/stores.js';
 
 const FLOOD = 200;
-const TARGET_MS = 2_000;
+
+/** The budget of the service, noting the most sign-ins it let be checked at once. */
+class WatchedBudget extends SignInBudget {
+  most = 0;
+
+  override take(network: string, knownDevice = false) {
+    const place = super.take(network, knownDevice);
+    this.most = Math.max(this.most, this.checking);
+    return place;
+  }
+}
 
 forEachStore((kind) => {
   describe('a flood of console sign-ins with unknown emails from one address', () => {
     let service: Service;
+    const budget = new WatchedBudget();
     before(async () => {
-      service = await startService(kind);
+      service = await startService(kind, { staffSignInBudget: budget });
     });
     after(() => service.close());
 
-    it('lets a reader sign in through the website within 2 s, and refuses the flood beyond its budget with 429', async () => {
+    it('checks two of it at a time, refuses the rest with 429, and lets a reader sign in meanwhile', async () => {
       const reader = await createReader(service.client);
       const flood = Array.from({ length: FLOOD }, (_, i) =>
         staffSignIn(service.client, `flood-${i}-${kind.toLowerCase()}@staff.example.com`, 'a wrong password'),
       );
-      const started = performance.now();
       const signedIn = await signIn(service.client, reader.email, reader.password);
-      const took = performance.now() - started;
       const answers = await Promise.all(flood);
       assert.equal(signedIn.status, 201, signedIn.text);
-      assert.ok(took < TARGET_MS, `the reader's sign-in took ${Math.round(took)} ms under the flood`);
+      assert.equal(budget.most, STAFF_SIGN_INS_PER_NETWORK, 'the most of the flood checked at once');
       const codes = answers.map((answer) => (answer.status === 422 ? 'checked' : answer.body?.errors?.[0]?.code));
       const refused = answers.filter((answer) => answer.body?.errors?.[0]?.code === 'STAFF_SIGN_INS_FROM_NETWORK');
       assert.ok(refused.length > FLOOD / 2, `only ${refused.length} of the flood refused: ${[...new Set(codes)]}`);
