@@ -124,6 +124,15 @@ describe('PostgreSQL migrations', { skip }, () => {
     );
   });
 
+  it('run longer than a request’s statement timeout: theirs is MIGRATION_TIMEOUT', async () => {
+    const schema = await freshSchema();
+    // A millisecond: each CREATE of the migrations takes longer, as an index over a large table would.
+    const store = await openPostgresStore({ url: schema.url, statementTimeoutMs: 1 });
+    await store.close();
+    const applied = await admin('SELECT count(*)::int AS n FROM schema_migrations', [], schema.name);
+    assert.equal(applied[0]?.n, postgresMigrations.length);
+  });
+
   it('keep the data when a newer release adds a migration', async () => {
     const schema = await freshSchema();
     const store = await openPostgresStore({ url: schema.url });

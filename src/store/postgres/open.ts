@@ -76,7 +76,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
   let citus: boolean;
   try {
     if (options.create === false && !(await hasSchema(pool))) throw new NoDatabase();
-    citus = await migratePostgres(pool, postgresMigrations);
+    citus = await migrateOn(options.url, connectTimeout);
     if (citus) {
       // On Citus, a statement that writes several shards and then a coordinator table (every
       // change writes the audit trail) must reach the shards over one connection per node.
@@ -141,8 +141,32 @@ async function hasSchema(pool: pg.Pool): Promise<boolean> {
   return rows[0]?.table != null;
 }
 
-/** How long a starting process waits for another's migrations before it gives up. */
-const MIGRATION_LOCK_WAIT = '10min';
+/**
+ * How long a starting process waits for another's migrations, and how long one statement of its
+ * own migrations (an index built over a large table, Citus distributing one) may take, before it
+ * gives up: not a request's statement timeout.
+ */
+const MIGRATION_TIMEOUT_MS = 10 * 60_000;
+const MIGRATION_TIMEOUT = `${MIGRATION_TIMEOUT_MS}ms`;
+
+/**
+ * Migrates over a connection of its own, whose queries the client lets run as long as
+ * MIGRATION_TIMEOUT too (the pool's requests cut theirs short after their statement timeout).
+ */
+async function migrateOn(url: string, connectTimeoutMs: number): Promise<boolean> {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: 1,
+    query_timeout: MIGRATION_TIMEOUT_MS + 2000,
+    connectionTimeoutMillis: connectTimeoutMs,
+  });
+  pool.on('error', () => {});
+  try {
+    return await migratePostgres(pool, postgresMigrations);
+  } finally {
+    await pool.end();
+  }
+}
 
 /**
  * Applies the migrations the database lacks, in one transaction, under an advisory lock: of
@@ -152,11 +176,11 @@ const MIGRATION_LOCK_WAIT = '10min';
 export async function migratePostgres(pool: pg.Pool, migrations: readonly PostgresMigration[]): Promise<boolean> {
   const client = await pool.connect();
   try {
-    // The wait for another process's migrations (and, on Citus, its layout of every table) is
-    // as long as they are, not one statement's: bounded by MIGRATION_LOCK_WAIT, not the timeout.
-    await client.query(`SET statement_timeout = '${MIGRATION_LOCK_WAIT}'`);
+    // The wait for another process's migrations (and, on Citus, its layout of every table), and
+    // each statement of ours, are bounded by MIGRATION_TIMEOUT, not by a request's timeout; the
+    // connection goes back to the pool with it reset.
+    await client.query(`SET statement_timeout = '${MIGRATION_TIMEOUT}'`);
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
-    await client.query('RESET statement_timeout');
     await client.query('BEGIN');
     await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
@@ -184,5 +208,6 @@ export async function migratePostgres(pool: pg.Pool, migrations: readonly Postgr
 
 async function unlock(client: pg.PoolClient): Promise<void> {
   await client.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => {});
+  await client.query('RESET statement_timeout').catch(() => {});
   client.release();
 }
