@@ -21,6 +21,7 @@ const PATHS: Record<string, (service: Service) => Promise<string>> = {
   newsletters: async () => '/newsletters',
   webhooks: async () => '/webhooks',
   'api-keys': async () => '/api-keys',
+  staff: async () => '/staff',
 };
 
 /** The attribute a case is about, when it is one of the top level: its name. */
