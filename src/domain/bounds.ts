@@ -32,9 +32,12 @@ export function shapeProblems(document: unknown): Problem[] {
     if (typeof value === 'string') {
       if (!isStorable(value)) problems.push(problemAt(place, 'must not contain NUL characters or unpaired surrogates'));
     } else if (Array.isArray(value)) {
-      if (value.length > MAX_ITEMS) problems.push(problemAt(place, `has too many items (maximum is ${MAX_ITEMS})`));
+      if (value.length > MAX_ITEMS) {
+        problems.push(problemAt(place, `has too many items (maximum is ${MAX_ITEMS})`));
+        continue;
+      }
       // Stryker disable next-line EqualityOperator: the item past the end is undefined, which push does not queue
-      else for (let i = 0; i < value.length; i += 1) push(value[i], place, String(i));
+      for (let i = 0; i < value.length; i += 1) push(value[i], place, String(i));
     } else if (typeof value === 'object' && value !== null) {
       const names = Object.keys(value);
       if (names.length > MAX_MEMBERS) {

@@ -97,7 +97,7 @@ export interface Grant {
 export function readerGrantsOf(
   own: readonly ActiveSubscription[],
   byDomain: readonly ActiveLicence[],
-  bySeat: readonly ActiveLicence[] = [],
+  bySeat: readonly ActiveLicence[],
 ): { access: ReaderAccess; granted: Grant[] } {
   const named = new Set(own.map((s) => s.id));
   const granted: Grant[] = [];
@@ -112,7 +112,7 @@ export function readerGrantsOf(
   };
   reach(byDomain, 'email-domain');
   reach(bySeat, 'seat');
-  const unique = (list: ActiveSubscription[]) => list.filter((s, i) => i === 0 || list[i - 1]?.id !== s.id);
+  const unique = (list: ActiveSubscription[]) => list.filter((s, i) => list[i - 1]?.id !== s.id);
   const ownSources = unique([...own].sort(byId)).map((s) => ({ subscription: s.id, via: 'own' as const }));
   const sharedSources = granted.map(({ licence, via }) => ({ subscription: licence.id, via }));
   return {

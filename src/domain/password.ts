@@ -135,6 +135,7 @@ export async function verifyPassword(stored: string | null, password: string, tu
   if (stored === null) {
     dummy ??= hashPassword(randomBytes(16).toString('base64url'));
     const against = await dummy;
+    // Stryker disable next-line ArrowFunction,BooleanLiteral: a dummy's answer is never read
     await limited(() => verify(against, normalised).catch(() => false), turn);
     return false;
   }
@@ -149,15 +150,18 @@ export async function verifyPassword(stored: string | null, password: string, tu
  * A hash it cannot read never matches.
  */
 function verifyBcrypt(stored: string, password: string): Promise<boolean> {
+  // Stryker disable next-line Regex,ArrowFunction: $2y$ can only lead (no $ after the cost); undefined is no match too
   return bcrypt.compare(password, stored.replace(/^\$2y\$/, '$2b$')).catch(() => false);
 }
 
 /** Whether a verified hash should be made again: anything but argon2id with today's parameters. */
 export function needsRehash(stored: string): boolean {
+  // Stryker disable next-line ConditionalExpression,StringLiteral: a shortcut; argon2Parameters throws on the rest
   if (!stored.startsWith('$argon2id$')) return true;
   try {
     const p = argon2Parameters(stored);
     return (
+      // Stryker disable next-line ConditionalExpression: the $argon2id$ prefix checked above fixes the algorithm
       p.algorithm !== CURRENT.algorithm ||
       p.version !== CURRENT.version ||
       p.memoryCost !== CURRENT.memoryCost ||
@@ -175,10 +179,12 @@ export function passwordHashProblem(stored: string): string | undefined {
   const malformed = 'must be a bcrypt ($2a$, $2b$, $2y$) or argon2 (PHC string) hash';
   try {
     if (BCRYPT.test(stored)) {
+      // Stryker disable next-line OptionalChaining: no match throws instead, and the catch says malformed too
       const cost = Number(BCRYPT_HASH.exec(stored)?.[1] ?? NaN);
       if (!(cost >= 4 && cost <= 31)) return malformed;
       return cost > MAX_BCRYPT_COST ? `has a bcrypt cost above ${MAX_BCRYPT_COST}` : undefined;
     }
+    // Stryker disable next-line ConditionalExpression: argon2Parameters throws on what is no argon2 hash
     if (ARGON2.test(stored)) {
       const p = argon2Parameters(stored);
       if (

@@ -97,6 +97,7 @@ export const SubscriptionCreateAttributes = withRules(
 );
 
 export const SubscriptionUpdateAttributes = withRules(
+  // Stryker disable next-line ObjectLiteral: Partial keeps the create schema's additionalProperties: false
   Type.Partial(SubscriptionCreateAttributes, { additionalProperties: false }),
   subscriptionRuleProblems,
 );

@@ -13,8 +13,9 @@ describe('shapeProblems', () => {
     assert.deepEqual(shapeProblems(document), []);
   });
 
-  it('takes any JSON value as the document, null and scalars included', () => {
-    for (const document of [null, 5, true, 'text']) assert.deepEqual(shapeProblems(document), [], String(document));
+  it('takes any JSON value as the document, null and scalars included, and no document at all', () => {
+    for (const document of [null, 5, true, 'text', undefined])
+      assert.deepEqual(shapeProblems(document), [], String(document));
     assert.deepEqual(shapeProblems('nul\u0000'), [
       { pointer: '', detail: 'must not contain NUL characters or unpaired surrogates' },
     ]);

@@ -4,6 +4,7 @@ import {
   formatInstant,
   formatMilliseconds,
   isIsoDateTime,
+  isWritableInstant,
   nowInSeconds,
   parseDateOrInstant,
   parseInstant,
@@ -163,6 +164,17 @@ describe('formatInstant', () => {
       assert.equal(formatInstant(seconds), text);
       assert.equal(parseInstant(formatInstant(seconds)), seconds);
     }
+  });
+});
+
+describe('isWritableInstant', () => {
+  it('takes the first and last second of the years 0000 to 9999 in UTC, and not one second beyond', () => {
+    const first = parseInstant('0000-01-01T00:00:00Z')!;
+    const last = parseInstant('9999-12-31T23:59:59Z')!;
+    assert.deepEqual(
+      [first - 1, first, first + 1, 0, last - 1, last, last + 1].map(isWritableInstant),
+      [false, true, true, true, true, true, false],
+    );
   });
 });
 

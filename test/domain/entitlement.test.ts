@@ -123,6 +123,24 @@ describe('readerAccessOf', () => {
     });
   });
 
+  it('gives nothing through a domain for a licence of no resource, which gives its owner nothing either', () => {
+    assert.deepEqual(readerAccessOf([], [licence('7', null, null)]), {
+      online: false,
+      print: false,
+      until: null,
+      products: ['p7'],
+      sources: [{ subscription: '7', via: 'email-domain' }],
+    });
+  });
+
+  it('names an own subscription listed twice once', () => {
+    const access = readerAccessOf([own('6', 'online'), own('2', 'print'), own('6', 'online')], []);
+    assert.deepEqual(access.sources, [
+      { subscription: '2', via: 'own' },
+      { subscription: '6', via: 'own' },
+    ]);
+  });
+
   it("names the reader's own licence as own, not again through its domain, with its print", () => {
     const access = readerAccessOf(
       [own('4', 'print-online')],

@@ -3,8 +3,8 @@
  * responses shaped by and the OpenAPI document says), resource type name, list and table a domain
  * module exports, written out as JSON in `exported-data.snapshot.json`. A constraint, message,
  * description or name changed or taken out is a changed snapshot, which a review sees as a diff;
- * `UPDATE_SNAPSHOT=1` rewrites it. What each constraint does to a request is
- * `test/http/schema-constraints.test.ts`'s to show.
+ * `UPDATE_SNAPSHOT=1` rewrites it. What each constraint does to a document is
+ * `test/domain/schema-constraints.test.ts`'s to show.
  */
 import assert from 'node:assert/strict';
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';

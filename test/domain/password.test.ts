@@ -187,6 +187,13 @@ describe('passwordHashProblem', () => {
         cost,
       );
     }
+    // 31 is a cost bcrypt has, only above ours.
+    assert.equal(passwordHashProblem(bcrypt.replace('$04$', '$31$')), 'has a bcrypt cost above 14');
+    assert.equal(
+      passwordHashProblem(`${bcrypt}x`),
+      'must be a bcrypt ($2a$, $2b$, $2y$) or argon2 (PHC string) hash',
+      'a character past its end',
+    );
   });
 
   it('says which argon2 bounds a refused hash is over', () => {

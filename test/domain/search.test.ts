@@ -146,8 +146,32 @@ describe('similarity', () => {
     assert.equal(similarity('nunes', null), undefined);
   });
 
+  it('finds exactly the names one letter changed, added or left out, of every pair of short words', () => {
+    // Every word of three to seven letters a and b, against a plain edit distance of at most one.
+    const words = [3, 4, 5, 6, 7].flatMap((length) =>
+      Array.from({ length: 2 ** length }, (_, n) =>
+        n.toString(2).padStart(length, '0').replace(/0/g, 'a').replace(/1/g, 'b'),
+      ),
+    );
+    const oneEditApart = (a: string, b: string) => {
+      if (a.length === b.length) return [...a].filter((c, i) => c !== b[i]).length === 1;
+      const [short, long] = a.length < b.length ? [a, b] : [b, a];
+      if (long.length - short.length !== 1) return false;
+      return Array.from({ length: long.length }, (_, i) => long.slice(0, i) + long.slice(i + 1)).includes(short);
+    };
+    const wrong: string[] = [];
+    for (const typed of words)
+      for (const name of words) {
+        const expected = name.length >= 5 && oneEditApart(typed, name);
+        if ((similarity(typed, name) !== undefined) !== expected) wrong.push(`${typed} ${name}`);
+      }
+    assert.deepEqual(wrong.slice(0, 10), []);
+  });
+
   it('ranks closer names first, as pg_trgm does', () => {
     assert.equal(trigramSimilarity('nunes', 'nunez'), 0.5);
+    // pg_trgm: 9 trigrams shared of 12 ("  l" … "ist", and "st ", "stt", "tt ").
+    assert.equal(trigramSimilarity('lindqvistt', 'lindqvist'), 0.75);
     assert.ok((similarity('lindqvistt', 'lindqvist') as number) > (similarity('nunes', 'nunez') as number));
   });
 });

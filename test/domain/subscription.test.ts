@@ -5,6 +5,9 @@ import {
   changedSubscription,
   groupByUser,
   newSubscription,
+  requireProductDeliveryDays,
+  subscriptionAttributeNames,
+  subscriptionCreateRuleProblems,
   subscriptionRuleProblems,
   toSubscriptionAttributes,
   toSubscriptionRelationships,
@@ -301,6 +304,110 @@ describe('subscriptionRuleProblems', () => {
     ]) {
       assert.deepEqual(subscriptionRuleProblems(attributes), [], JSON.stringify(attributes));
     }
+  });
+});
+
+describe('delivery days of a subscription', () => {
+  it('are kept as sent, changed when sent, cleared with null, and read back as weekdays', () => {
+    const made = newSubscription({ dateStarted: JAN_2025, deliveryDays: ['monday', 'saturday'] }, null);
+    assert.equal(made.deliveryDays, 0b0100001);
+    const changed = changedSubscription(made, { deliveryDays: ['sunday'] }, undefined);
+    assert.equal(changed.deliveryDays, 0b1000000);
+    assert.equal(changedSubscription(changed, { trial: true }, undefined).deliveryDays, 0b1000000);
+    assert.equal(changedSubscription(changed, { deliveryDays: null }, undefined).deliveryDays, null);
+    const stored = { ...made, id: '1', userId: '2', status: 'active' } as unknown as StoredSubscription;
+    assert.deepEqual(toSubscriptionAttributes(stored, 0).deliveryDays, ['monday', 'saturday']);
+  });
+
+  it("refuses days its product is not delivered on, naming the product's", () => {
+    const weekdays = 0b0011111;
+    assert.doesNotThrow(() => requireProductDeliveryDays(null, weekdays));
+    assert.doesNotThrow(() => requireProductDeliveryDays(0b0000011, weekdays));
+    assert.throws(
+      () => requireProductDeliveryDays(0b0100001, weekdays),
+      (error: unknown) => {
+        assert.ok(error instanceof DomainFailure);
+        assert.deepEqual(error.problems, [
+          {
+            pointer: '/data/attributes/deliveryDays',
+            detail: "must be some of its product's delivery days: monday, tuesday, wednesday, thursday, friday",
+          },
+        ]);
+        return true;
+      },
+    );
+  });
+});
+
+describe('site terms kept or given up', () => {
+  it('keeps the ranges, domains and seats a write does not send', () => {
+    const site = current({ license: 'site', ipRanges: ['10.0.0.0/8'], emailDomains: ['acme.com'], seats: 3 });
+    const changed = changedSubscription(site, { trial: true }, undefined);
+    assert.deepEqual([changed.ipRanges, changed.emailDomains, changed.seats], [['10.0.0.0/8'], ['acme.com'], 3]);
+  });
+
+  it('names at license each term a licence leaving site still has, and only those', () => {
+    const detail = (terms: Partial<SubscriptionValues>) => {
+      try {
+        changedSubscription(current({ license: 'site', ...terms }), { license: 'individual' }, undefined);
+      } catch (error) {
+        assert.ok(error instanceof DomainFailure);
+        return error.problems.map((p) => `${p.pointer} ${p.detail}`);
+      }
+      return [];
+    };
+    const has = (terms: string) =>
+      `/data/attributes/license must stay site while the subscription has ${terms}: send them as null in the same write`;
+    assert.deepEqual(detail({ ipRanges: ['10.0.0.0/8'] }), [has('ipRanges')]);
+    assert.deepEqual(detail({ emailDomains: ['acme.com'] }), [has('emailDomains')]);
+    assert.deepEqual(detail({ seats: 2 }), [has('seats')]);
+    assert.deepEqual(detail({ ipRanges: ['10.0.0.0/8'], emailDomains: ['acme.com'], seats: 2 }), [
+      has('ipRanges, emailDomains, seats'),
+    ]);
+    assert.deepEqual(detail({}), []);
+  });
+
+  it('refuses a term sent with another licence at the term, with why', () => {
+    assert.deepEqual(subscriptionRuleProblems({ license: 'free', seats: 2, ipRanges: [], emailDomains: null }), [
+      { pointer: '/data/attributes/seats', detail: 'is for a site licence only (license site)' },
+    ]);
+    assert.deepEqual(subscriptionCreateRuleProblems({ seats: 2 }), [
+      { pointer: '/data/attributes/seats', detail: 'is for a site licence only (license site)' },
+    ]);
+    assert.deepEqual(subscriptionCreateRuleProblems({ license: 'site', seats: 2 }), []);
+    assert.deepEqual(subscriptionCreateRuleProblems(null), []);
+  });
+});
+
+describe('subscriptionAttributeNames', () => {
+  it('names what a subscription holds a value for, sorted; a boolean always, empty lists never', () => {
+    assert.deepEqual(subscriptionAttributeNames(current({ externalIdentifier: null, dateEnded: null })), [
+      'dateStarted',
+      'license',
+      'product',
+      'resource',
+      'trial',
+    ]);
+    const site = current({
+      license: 'site',
+      ipRanges: ['10.0.0.0/8'],
+      emailDomains: ['acme.com'],
+      seats: 1,
+      deliveryDays: 1,
+    });
+    assert.deepEqual(subscriptionAttributeNames(site), [
+      'dateEnded',
+      'dateStarted',
+      'deliveryDays',
+      'emailDomains',
+      'externalIdentifier',
+      'ipRanges',
+      'license',
+      'product',
+      'resource',
+      'seats',
+      'trial',
+    ]);
   });
 });
 

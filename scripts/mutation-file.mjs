@@ -1,0 +1,33 @@
+/**
+ * Stryker over one source file against the domain test files named, not all of them:
+ *
+ *   node scripts/mutation-file.mjs src/domain/dates.ts dates schema-constraints exported-data
+ *
+ * Every test file that imports a module covers its module-level code, so a mutant of a module many
+ * others import would start each of those files; named, a file's run takes minutes, not an hour.
+ * The score is then a floor: a mutant only an unnamed file kills counts as survived. The config is
+ * stryker.config.json's with `mutate` and the test files replaced, written beside the report in
+ * reports/mutation/<name>.config.json; the report is reports/mutation/<name>.json.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { basename } from 'node:path';
+
+const [file, ...tests] = process.argv.slice(2);
+if (!file || tests.length === 0) {
+  console.error(
+    'usage: node scripts/mutation-file.mjs src/domain/FILE.ts TEST_NAME...  (test/domain/TEST_NAME.test.ts)',
+  );
+  process.exit(2);
+}
+const name = basename(file, '.ts');
+const config = JSON.parse(readFileSync('stryker.config.json', 'utf8'));
+delete config.$schema;
+config.mutate = [file];
+config.tap.testFiles = tests.map((test) => `.mutation-build/test/domain/${test}.test.js`);
+config.jsonReporter.fileName = `reports/mutation/${name}.json`;
+mkdirSync('reports/mutation', { recursive: true });
+const path = `reports/mutation/${name}.config.json`;
+writeFileSync(path, JSON.stringify(config, null, 2));
+const run = spawnSync('npx', ['stryker', 'run', path], { stdio: 'inherit' });
+process.exit(run.status ?? 1);
