@@ -44,10 +44,18 @@ for (const server of SERVERS)
     before(async () => {
       schema = await createTestSchema(server.url);
       // Started together: both run the migrations, and the advisory lock lets one of them do it.
-      [a, b] = await Promise.all([
+      const started = await Promise.allSettled([
         startProcess({ DATABASE_URL: schema.url }),
         startProcess({ DATABASE_URL: schema.url }),
       ]);
+      // One that failed to start must not leave the other running, holding the file open.
+      const running = started.flatMap((outcome) => (outcome.status === 'fulfilled' ? [outcome.value] : []));
+      const failed = started.find((outcome) => outcome.status === 'rejected');
+      if (failed) {
+        await Promise.all(running.map((process) => process.stop()));
+        throw failed.reason;
+      }
+      [a, b] = running as [ServiceProcess, ServiceProcess];
       both = [a.client, b.client];
     });
     after(async () => {
