@@ -67,9 +67,11 @@ export async function startProcess(env: Record<string, string>): Promise<Service
       WEBHOOK_ALLOWED_NETWORKS: '127.0.0.0/8,::1',
       // Failed sign-ins answer at once: no process test is about their timing.
       SIGN_IN_FAILURE_FLOOR_MS: '0',
-      // Nor about the wait for a pooled connection: under 50 concurrent writes on Citus, whose
-      // transactions are longer, two seconds ran out on a 2-core machine (503 STORE_UNAVAILABLE).
+      // Nor about the wait for a pooled connection, or for a row lock: under 50 concurrent writes on
+      // Citus, whose transactions are longer, two seconds of the one and five of the other ran out on
+      // a 2-core machine (503 STORE_UNAVAILABLE), 40 changes of one reader queued on its row.
       DATABASE_CONNECT_TIMEOUT_MS: '15000',
+      DATABASE_STATEMENT_TIMEOUT_MS: '15000',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
