@@ -25,7 +25,8 @@ export async function whyUntestable(
     return undefined;
   },
 ): Promise<string | undefined> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
+  // As long as a test process waits for a connection (support/process.ts): a loaded machine is slow to answer.
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 15_000 });
   try {
     await client.connect();
     const wrong = await check(client);
