@@ -79,6 +79,7 @@ export async function createTestSchema(serverUrl = TEST_DATABASE_URL): Promise<T
  */
 const emptiedSchemas: TestSchema[] = [];
 let freshlyMigrated: string | undefined;
+let dropsLeftAtExit = false;
 
 /** An emptied schema of this release, or undefined when there is none to take. */
 export function takeEmptiedSchema(): TestSchema | undefined {
@@ -90,7 +91,7 @@ export async function noteFreshlyMigrated(client: pg.ClientBase): Promise<void> 
   freshlyMigrated ??= await layoutOf(client);
 }
 
-/** Empties the schema of `client` for the next store, or drops it when a test changed its layout. */
+/** Empties `schema` for the file's next store, or drops it when a test changed its layout. */
 export async function emptyOrDrop(schema: TestSchema): Promise<void> {
   const client = new pg.Client({ connectionString: schema.url });
   await client.connect();
@@ -124,7 +125,6 @@ export async function emptyOrDrop(schema: TestSchema): Promise<void> {
     });
   }
 }
-let dropsLeftAtExit = false;
 
 /** What a schema is made of, as one digest: two schemas of the same layout have the same. */
 async function layoutOf(client: pg.ClientBase): Promise<string> {
