@@ -12,14 +12,7 @@ import { after, before, describe, it } from 'node:test';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
 import { createUser } from '../support/fixtures.js';
-import {
-  missingChromium,
-  screenshot,
-  signInThroughConsole,
-  startConsole,
-  type ConsoleRig,
-} from '../support/console.js';
-import { createStaff } from '../support/staff.js';
+import { missingChromium, screenshot, startConsole, type ConsoleRig } from '../support/console.js';
 import { forEachStore } from '../support/stores.js';
 
 forEachStore((kind) => {
@@ -29,8 +22,7 @@ forEachStore((kind) => {
     before(async () => {
       // Usage is added to the store when the test says, not on a timer.
       rig = await startConsole(kind, { licenceUsageFlushMs: 3_600_000 });
-      page = await rig.newPage();
-      await signInThroughConsole(page, rig.service.baseUrl, await createStaff(rig.service.client, 'agent'));
+      page = await rig.signedInPage('agent');
     });
     after(() => rig?.close());
 

@@ -11,14 +11,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import { createSubscription, createUser, uniqueEmail } from '../support/fixtures.js';
-import {
-  missingChromium,
-  screenshot,
-  signInThroughConsole,
-  startConsole,
-  type ConsoleRig,
-} from '../support/console.js';
-import { createStaff } from '../support/staff.js';
+import { missingChromium, screenshot, startConsole, type ConsoleRig } from '../support/console.js';
 import { forEachStore } from '../support/stores.js';
 
 forEachStore((kind) => {
@@ -27,8 +20,7 @@ forEachStore((kind) => {
     let page: Page;
     before(async () => {
       rig = await startConsole(kind);
-      page = await rig.newPage();
-      await signInThroughConsole(page, rig.service.baseUrl, await createStaff(rig.service.client, 'agent'));
+      page = await rig.signedInPage('agent');
     });
     after(() => rig?.close());
 
