@@ -16,6 +16,9 @@ import { migratePostgres, openPostgresStore } from '../../src/store/postgres/ope
 import { postgresMigrations } from '../../src/store/postgres/migrations.js';
 import { raw, type Sql } from '../../src/store/sql/builder.js';
 import { newsletterWithCountQuery } from '../../src/store/sql/newsletters.js';
+import { runPageQuery } from '../../src/store/sql/deliveries.js';
+import { runOf } from '../../src/domain/delivery.js';
+import { dateAt } from '../../src/domain/publication.js';
 import { productWithCountQuery } from '../../src/store/sql/products.js';
 import { PAGE_READ_LIMIT, USER_COLUMNS, userPageIds, usersOfPage } from '../../src/store/sql/users.js';
 import { admin, createTestSchema, postgresSkipReason, vacuumAnalyze, type TestSchema } from '../support/postgres.js';
@@ -1050,6 +1053,49 @@ describe('PostgreSQL plan of a page of users at 10,000 users', { skip }, () => {
       const shown = rows.map((r) => r['QUERY PLAN']).join('\n');
       assert.doesNotMatch(shown, /Seq Scan on users/, shown);
       assert.match(shown, /Index Scan using users_pkey on users\b[^\n]*\n\s+Index Cond: \(id = ANY/, shown);
+    });
+  }
+});
+
+describe('PostgreSQL plan of a page of the print run at 10,000 users', { skip }, () => {
+  let schema: TestSchema;
+  const run = runOf(dateAt(Math.floor(Date.now() / 1000), 'UTC') + 1, 'UTC');
+  before(async () => {
+    schema = await freshSchema();
+    await (await openPostgresStore({ url: schema.url })).close();
+    for (const statement of [
+      `INSERT INTO users (email, email_lower, email_domain, family_name)
+       SELECT 'u' || i || '@d.example', 'u' || i || '@d.example', 'd.example', 'Reader' FROM generate_series(1, 10000) AS i`,
+      // One subscription in three gives print, as in the benchmark's seed.
+      `INSERT INTO subscriptions (user_id, date_started, date_ended, resource)
+       SELECT id, now() - interval '10 days', NULL, CASE WHEN k = 0 THEN 'print' ELSE 'online' END
+       FROM users, generate_series(0, 2) AS k`,
+    ]) {
+      await admin(statement, [], schema.name);
+    }
+    await vacuumAnalyze(schema.name);
+  });
+
+  for (const [name, query] of [
+    ['the first page', { limit: 101 }],
+    ['a page past a cursor', { limit: 101, afterId: '14321' }],
+    ['a page of a postal code', { limit: 101, afterId: '14321', postalCode: '10115' }],
+  ] as const) {
+    it(`walks ${name} by the subscriptions' id in order, whatever the values (generic plan)`, async () => {
+      const { text, values } = runPageQuery(run, query, 'postgres').render('postgres');
+      const client = new pg.Client({ connectionString: schema.url });
+      await client.connect();
+      try {
+        await client.query('SET plan_cache_mode = force_generic_plan');
+        await client.query(`PREPARE page AS ${text}`);
+        const literal = (v: unknown) => (v instanceof Date ? `'${v.toISOString()}'` : `'${String(v)}'`);
+        const { rows } = await client.query(`EXPLAIN EXECUTE page(${values.map(literal).join(', ')})`);
+        const shown = rows.map((r) => r['QUERY PLAN']).join('\n');
+        assert.match(shown, /Index Scan using subscriptions_id on subscriptions s\b/, shown);
+        assert.doesNotMatch(shown, /Seq Scan on (subscriptions|users)|Sort Key: s\.id/, shown);
+      } finally {
+        await client.end();
+      }
     });
   }
 });

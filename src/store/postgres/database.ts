@@ -41,8 +41,9 @@ export class PostgresDatabase {
 
   /**
    * A hot read of fixed text as a named prepared statement: each connection parses and plans it
-   * once instead of on every call. Only for exact-match reads by key, whose plan is the same
-   * whatever the values (a generic plan would misjudge a range or a filter of varying width).
+   * once instead of on every call. Only for reads whose plan is the same whatever the values:
+   * exact matches by key, or a walk in an index's order cut by a LIMIT (a generic plan would
+   * misjudge a range read whole, or a filter of varying width).
    */
   async preparedRows(name: string, sql: string | Sql, params: unknown[] = []): Promise<Row[]> {
     const { text, values } = typeof sql === 'string' ? { text: sql, values: params } : sql.render('postgres');

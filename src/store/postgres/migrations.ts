@@ -830,4 +830,15 @@ export const postgresMigrations: readonly PostgresMigration[] = [
       CREATE INDEX privacy_requests_user ON privacy_requests (user_id) WHERE user_id IS NOT NULL;
     `,
   },
+  {
+    version: 36,
+    name: 'the print run walked in subscription order',
+    sql: `
+      -- A page of the print run walks the subscriptions in id order past its cursor, stopping at
+      -- the page's end (sql/deliveries.ts). The primary key leads with the user (Citus places rows
+      -- by user), so without this index every page read and sorted each subscription past the
+      -- cursor, a cost growing with the table. On SQLite the id is the table's own key.
+      CREATE INDEX subscriptions_id ON subscriptions (id);
+    `,
+  },
 ];

@@ -3,8 +3,16 @@
  * their term touching it, one of their delivery days, not held), each to the address in force
  * that date (the reader's temporary address covering it, else their own: a whole address either
  * way, never fields of both), in subscription id order from a cursor; and the same counted by
- * product and postal code. The date's weekday is one bit, tested against the subscription's and
- * its product's masks. A reader's temporary addresses never overlap, so the join adds no row.
+ * product and postal code. The date's weekday is one bit, tested against the subscription's mask
+ * and, by the few products whose mask lacks it, its product's. A reader's temporary addresses
+ * never overlap, so the join adds no row.
+ *
+ * Whether a subscription is in the run is decided from its own row and keyed probes beside it
+ * (holds, redeliveries, the products' constant lists), never from a joined row: a page walks the
+ * subscriptions in id order past the cursor, and most it walks are not delivered that date, so
+ * the reader, the temporary address and the redelivery counts are read only for the rows the page
+ * keeps. With a joined row in the condition every row walked was joined first, and PostgreSQL
+ * scanned and sorted every subscription past the cursor.
  *
  * A redelivery (a complaint's `redeliver`) is not a row of its own: the run's one row of its
  * subscription is marked `redelivery` and carries a copy more for each, and a subscription not
@@ -26,25 +34,28 @@ const RECIPIENT_COLUMNS = RECIPIENT_NAME_FIELDS.map(columnOf);
 /** An address column of the address in force: the temporary address's when one covers the date. */
 const inForce = (column: string) => `CASE WHEN t.id IS NULL THEN u.${column} ELSE t.${column} END`;
 
-/** The conditions of a subscription `s` (with its product `p` and user `u`) delivered on the run's date. */
+/** The conditions of a subscription `s` delivered on the run's date, on its own row and keyed probes. */
 function deliveredConditions(run: RunDate, dialect: Dialect): Sql[] {
+  const bit = raw(String(weekdayBit(run.date)));
   return [
     sql`s.date_started < ${instantValue(dialect, run.endsAt)}`,
     sql`(s.date_ended IS NULL OR s.date_ended > ${instantValue(dialect, run.startsAt)})`,
     givesCondition('s', 'print'),
-    sql`(coalesce(s.delivery_days, ${raw(String(EVERY_DAY))}) & coalesce(p.delivery_days, ${raw(String(EVERY_DAY))}) & ${raw(String(weekdayBit(run.date)))}) <> 0`,
+    sql`(coalesce(s.delivery_days, ${raw(String(EVERY_DAY))}) & ${bit}) <> 0`,
+    sql`(s.product_id IS NULL OR s.product_id NOT IN
+      (SELECT id FROM products WHERE (coalesce(delivery_days, ${raw(String(EVERY_DAY))}) & ${bit}) = 0))`,
     sql`NOT EXISTS (SELECT 1 FROM holds h WHERE h.user_id = s.user_id AND h.subscription_id = s.id
       AND h.start_date <= ${run.date} AND h.end_date >= ${run.date} AND h.withdrawn = false)`,
   ];
 }
 
 /**
- * A run's subscriptions with their reader, product and the temporary address covering the date (if
- * any), and, unless left out, the copies redelivered on it (`r`, if any: few rows, read by the
+ * A run's subscriptions with their reader and the temporary address covering the date (if any),
+ * and, unless left out, the copies redelivered on it (`r`, if any: few rows, read by the
  * redelivery date's index).
  */
 function from(run: RunDate, redeliveries = true): Sql {
-  const subscriptions = sql`subscriptions s JOIN users u ON u.id = s.user_id LEFT JOIN products p ON p.id = s.product_id
+  const subscriptions = sql`subscriptions s JOIN users u ON u.id = s.user_id
     LEFT JOIN temporary_addresses t ON t.user_id = s.user_id AND t.start_date <= ${run.date}
       AND t.end_date >= ${run.date}`;
   if (!redeliveries) return subscriptions;
@@ -54,9 +65,10 @@ function from(run: RunDate, redeliveries = true): Sql {
       ON r.user_id = s.user_id AND r.subscription_id = s.id`;
 }
 
-/** In the run: delivered that date, or redelivered on it. */
-function inRun(delivered: Sql): Sql {
-  return sql`((${delivered}) OR r.copies IS NOT NULL)`;
+/** In the run: delivered that date, or redelivered on it (its own row and a probe of its redeliveries). */
+function inRun(run: RunDate, delivered: Sql): Sql {
+  return sql`((${delivered}) OR EXISTS (SELECT 1 FROM delivery_complaints c WHERE c.user_id = s.user_id
+      AND c.subscription_id = s.id AND c.redelivery_date = ${run.date}))`;
 }
 
 /**
@@ -70,7 +82,7 @@ function copies(delivered: Sql): Sql {
 
 export function runPageQuery(run: RunDate, query: RunPageQuery, dialect: Dialect): Sql {
   const delivered = join(deliveredConditions(run, dialect), ' AND ');
-  const conditions = [inRun(delivered)];
+  const conditions = [inRun(run, delivered)];
   if (query.afterId !== undefined) conditions.push(sql`s.id > ${query.afterId}`);
   if (query.product !== undefined) conditions.push(sql`s.product_id = ${query.product}`);
   if (query.postalCode !== undefined) {

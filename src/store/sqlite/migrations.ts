@@ -934,4 +934,12 @@ export const sqliteMigrations: readonly SqliteMigration[] = [
       CREATE INDEX privacy_requests_user ON privacy_requests (user_id) WHERE user_id IS NOT NULL;
     `,
   },
+  {
+    version: 36,
+    name: 'the print run walked in subscription order',
+    sql: `
+      -- Nothing to change here: a page of the print run walks the subscriptions by their id, the
+      -- table's own key. PostgreSQL, whose key leads with the user, gains an index of the id.
+    `,
+  },
 ];
