@@ -91,8 +91,8 @@ interface Scenario {
   requests(): LoadRequest[];
   /** Runs alone with its own connection count (e.g. 50 concurrent creates). */
   connections?: number;
-  /** Makes what the requests need, through the service, before they are made. */
-  setup?(serviceUrl: string): Promise<void>;
+  /** Makes what the requests need, through the service (with the load's credential), before they are made. */
+  setup?(serviceUrl: string, secret: string): Promise<void>;
   /**
    * Its setup leaves the store changed for every scenario measured after it: chosen only when
    * `--scenarios` names it in full, never by a part of its name nor in a run of every scenario.
@@ -143,6 +143,58 @@ const random = (n: number) => 1 + Math.floor(Math.random() * n);
 /** The ids of user n's subscriptions: seeding gives users and subscriptions sequential ids. */
 const subscriptionOf = (n: number, k = 0) => (n - 1) * SUBSCRIPTIONS_PER_USER + 1 + k;
 const many = <T>(make: () => T, count = 2000) => Array.from({ length: count }, make);
+/** How many site licences the network scenarios make, five ranges each. */
+const NETWORK_LICENCES = 10_000;
+/** Licence n's address block: 10.a.b.0/24, n's own, a = n >> 8, b = n & 255. */
+const blockOf = (n: number) => `10.${n >> 8}.${n & 255}`;
+/**
+ * Licence n's five ranges: its /24, a host inside it, the lower half of licence n + 1's /24 (so an
+ * address there is held by two licences), a /22 of its own elsewhere, and an IPv6 /48.
+ */
+const networkRangesOf = (n: number) => [
+  `${blockOf(n)}.0/24`,
+  `${blockOf(n)}.${(n % 250) + 1}/32`,
+  `${blockOf(n + 1)}.0/25`,
+  `100.${(n >> 6) & 255}.${(n & 63) * 4}.0/22`,
+  `2001:db8:${n.toString(16)}::/48`,
+];
+/** An address in the block of one of 12,000 licence numbers: 10,000 licensed, the rest not. */
+const licensedIpv4 = () => `${blockOf(random(NETWORK_LICENCES * 1.2))}.${random(254)}`;
+const licensedIpv6 = () =>
+  `2001:db8:${random(NETWORK_LICENCES * 1.2).toString(16)}::${random(0xfffe).toString(16)}`;
+
+/**
+ * The site licences of the network scenarios, one to each of the first NETWORK_LICENCES users,
+ * made through the service unless a database kept with --seeded has them already; with the
+ * load's credential, whose rate limit is far above what this makes.
+ */
+async function createNetworkLicences(serviceUrl: string, secret: string): Promise<void> {
+  const probe = await request(serviceUrl, secret, { method: 'GET', path: `/access?filter[ip]=${blockOf(1)}.1` });
+  if ((JSON.parse(probe.body.toString()) as { data: { attributes: { online: boolean } } }).data.attributes.online)
+    return;
+  process.stderr.write(`creating ${NETWORK_LICENCES} site licences with ${NETWORK_LICENCES * 5} ranges\n`);
+  for (let n = 1; n <= NETWORK_LICENCES; n += 50) {
+    const batch = Array.from({ length: Math.min(50, NETWORK_LICENCES - n + 1) }, (_, i) =>
+      request(serviceUrl, secret, {
+        method: 'POST',
+        path: `/users/${n + i}/subscriptions`,
+        body: JSON.stringify({
+          data: {
+            type: 'subscriptions',
+            attributes: {
+              dateStarted: '2025-01-01T00:00:00+00:00',
+              license: 'site',
+              resource: 'online',
+              ipRanges: networkRangesOf(n + i),
+            },
+          },
+        }),
+      }),
+    );
+    for (const { status, body } of await Promise.all(batch))
+      if (status !== 201) throw new Error(`a licence was refused: ${body.toString()}`);
+  }
+}
 /** Readers with a password, made before the sign-in scenarios (each costs a hash to create). */
 const SIGN_IN_READERS = 200;
 /** Readers without a subscription, made before the scenario that checks their access. */
@@ -284,6 +336,21 @@ function scenarios(deepPage: number, deepNextLink: string): Scenario[] {
         if (created.status !== 201) throw new Error(`the licence was refused: ${created.body.toString()}`);
       },
       requests: () => many(() => ({ method: 'GET', path: `/users/${random(USERS)}/access` })),
+    },
+    {
+      // The paywall's check of an institution's visitor: 10,000 site licences with 50,000 ranges
+      // (some overlapping) and a random address, one in six held by none.
+      name: 'GET access by network (IPv4)',
+      onlyByName: true,
+      setup: createNetworkLicences,
+      requests: () => many(() => ({ method: 'GET', path: `/access?filter[ip]=${licensedIpv4()}` })),
+    },
+    {
+      // The same at IPv6's 97 prefix lengths, where IPv4 has 25.
+      name: 'GET access by network (IPv6)',
+      onlyByName: true,
+      setup: createNetworkLicences,
+      requests: () => many(() => ({ method: 'GET', path: `/access?filter[ip]=${licensedIpv6()}` })),
     },
     {
       // The seed puts users 3k+1 on the weekly newsletter: a full page anywhere in the list, by a seek.
@@ -921,7 +988,7 @@ async function prepareScenario(
   work: string,
 ): Promise<Measured> {
   process.stderr.write(`${kind} ${USERS}: ${scenario.name}\n`);
-  await scenario.setup?.(service.url);
+  await scenario.setup?.(service.url, secret);
   const requests = scenario.requests();
   const captured = await request(service.url, secret, requests[0] as LoadRequest);
   if (captured.status >= 400)
