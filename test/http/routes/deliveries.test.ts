@@ -8,10 +8,10 @@ import { randomUUID } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { createSubscription, createUser, onlyError } from '../../support/fixtures.js';
 import { createPrintProduct, createPrintSubscription, dateIn, midnightOf, nextWeekday } from '../../support/print.js';
-import { forEachStore } from '../../support/stores.js';
+import { forEachStoreAndCitus } from '../../support/citus.js';
 import { startService, type Service } from '../../support/service.js';
 
-forEachStore((kind) => {
+forEachStoreAndCitus((kind) => {
   let service: Service;
   before(async () => {
     service = await startService(kind);
