@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { issueKey } from '../support/fixtures.js';
 import { CREDENTIAL_MAX_AGE_MS } from '../../src/store/postgres/credentials.js';
-import { changeListenerName } from '../../src/store/postgres/changes.js';
+import { changeListenerName } from '../../src/store/postgres/change-listener.js';
 import { eventually } from '../support/eventually.js';
 import { MAIN, runCommand, startProcess, type ServiceProcess } from '../support/process.js';
 import type { Client } from '../support/service.js';

@@ -31,9 +31,9 @@ import {
   CREDENTIALS_CHANNEL,
   postgresCredentials,
 } from '../../src/store/postgres/credentials.js';
-import type { Changes } from '../../src/store/postgres/changes.js';
+import type { ChangeListener } from '../../src/store/postgres/change-listener.js';
 import { PostgresDatabase } from '../../src/store/postgres/database.js';
-import { listenForChanges } from '../../src/store/postgres/changes.js';
+import { listenForChanges } from '../../src/store/postgres/change-listener.js';
 import { knownUsers, USERS_CHANNEL } from '../../src/store/postgres/known-users.js';
 import {
   LICENSED_DOMAINS_MAX_AGE_MS,
@@ -101,8 +101,8 @@ async function insertReader(schema: TestSchema): Promise<string> {
   return String(user?.id);
 }
 
-/** Changes whose listener never hears a notification, though it says it listens. */
-const deaf: Changes = { listening: true, on() {}, start() {}, close: async () => {} };
+/** A change listener that never hears a notification, though it says it listens. */
+const deaf: ChangeListener = { listening: true, on() {}, start() {}, close: async () => {} };
 
 /**
  * The statement of a user's access check as the store sends it, which reads the user's

@@ -21,7 +21,7 @@ import {
 } from '../sql/catalogue.js';
 import type { Row } from '../sql/rows.js';
 import { auditInsert, lockCatalogueRecords, versionCondition, type PostgresDatabase } from './database.js';
-import type { Changing } from './kept.js';
+import type { Changing } from './notified-cache.js';
 
 /** Tries a random id again this often when it clashes (it never should). */
 const DRAWS = 3;

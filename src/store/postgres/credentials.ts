@@ -1,6 +1,6 @@
 /**
  * Credentials on PostgreSQL. Every request reads its credential, so the credentials read for
- * authentication are kept in memory (their secret's hash, never the secret) as kept.ts keeps
+ * authentication are kept in memory (their secret's hash, never the secret) as notified-cache.ts keeps
  * records, for at most CREDENTIAL_MAX_AGE_MS: every change to `api_keys` notifies
  * CREDENTIALS_CHANNEL. While not listening, every authentication reads the store.
  */
@@ -10,9 +10,9 @@ import { failures } from '../../domain/failures.js';
 import type { CredentialStore, IfVersion, NewApiKey } from '../port.js';
 import { API_KEY_COLUMNS, toApiKey, toStoredApiKey } from '../sql/credentials.js';
 import type { Row } from '../sql/rows.js';
-import type { Changes } from './changes.js';
+import type { ChangeListener } from './change-listener.js';
 import { auditInsert, MIGRATION_LOCK, versionCondition, type PostgresDatabase } from './database.js';
-import { Kept } from './kept.js';
+import { NotifiedCache } from './notified-cache.js';
 
 /** The channel every change to `api_keys` notifies. */
 export const CREDENTIALS_CHANNEL = 'circulation_credentials';
@@ -21,8 +21,8 @@ export const CREDENTIALS_CHANNEL = 'circulation_credentials';
 export const CREDENTIAL_MAX_AGE_MS = 5_000;
 
 /** The credentials, keeping what they read for authentication while `changes` tells of every change. */
-export function postgresCredentials(database: PostgresDatabase, changes: Changes): CredentialStore {
-  const kept = new Kept<StoredApiKey>(database, changes, CREDENTIALS_CHANNEL, CREDENTIAL_MAX_AGE_MS);
+export function postgresCredentials(database: PostgresDatabase, changes: ChangeListener): CredentialStore {
+  const kept = new NotifiedCache<StoredApiKey>(database, changes, CREDENTIALS_CHANNEL, CREDENTIAL_MAX_AGE_MS);
   const { changing } = kept;
 
   async function createApiKey(key: NewApiKey, audit: AuditContext): Promise<ApiKey> {

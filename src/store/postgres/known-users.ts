@@ -1,5 +1,5 @@
 /**
- * Which users exist, kept in each process's memory as kept.ts keeps records: the access check
+ * Which users exist, kept in each process's memory as notified-cache.ts keeps records: the access check
  * tells a reader without an active subscription (an empty answer) from no reader (a 404), and
  * asking the store cost a statement of its own, a round trip on every check of a registered reader
  * who does not subscribe. Only the users found are kept, by id alone, for at most
@@ -8,9 +8,9 @@
  * a connection that looks alive, an erased reader's check answers "no access" rather than 404 for
  * at most that age.
  */
-import type { Changes } from './changes.js';
+import type { ChangeListener } from './change-listener.js';
 import type { PostgresDatabase } from './database.js';
-import { Kept, type Changing } from './kept.js';
+import { NotifiedCache, type Changing } from './notified-cache.js';
 
 /** The channel every erasure of a user notifies. */
 export const USERS_CHANNEL = 'circulation_users';
@@ -31,10 +31,10 @@ export interface KnownUsers {
 
 export function knownUsers(
   database: PostgresDatabase,
-  changes: Changes,
+  changes: ChangeListener,
   { maxAgeMs = KNOWN_USER_MAX_AGE_MS, maxEntries = KNOWN_USERS_MAX } = {},
 ): KnownUsers {
-  const kept = new Kept<true>(database, changes, USERS_CHANNEL, maxAgeMs, maxEntries);
+  const kept = new NotifiedCache<true>(database, changes, USERS_CHANNEL, maxAgeMs, maxEntries);
 
   async function exists(userId: string): Promise<boolean> {
     const found = await kept.read(userId, async () =>

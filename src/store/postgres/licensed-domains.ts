@@ -1,5 +1,5 @@
 /**
- * The email domains some site licence names, kept in each process's memory as kept.ts keeps
+ * The email domains some site licence names, kept in each process's memory as notified-cache.ts keeps
  * records, so that the access check asks the store for the licences of a reader's domain only when
  * that domain or one of its parents' wildcards is among them: most readers' domains (gmail.com…)
  * are licensed to nobody, and the read that found nothing doubled what the check cost PostgreSQL.
@@ -13,9 +13,9 @@
  */
 import { SEAT_HOLDERS } from '../sql/seats.js';
 import { LICENSED_DOMAINS } from '../sql/site-licences.js';
-import type { Changes } from './changes.js';
+import type { ChangeListener } from './change-listener.js';
 import type { PostgresDatabase } from './database.js';
-import { Kept } from './kept.js';
+import { NotifiedCache } from './notified-cache.js';
 
 /** The channel every write adding a licence's domain notifies. */
 export const SITE_DOMAINS_CHANNEL = 'circulation_site_domains';
@@ -38,7 +38,7 @@ export type LicensedDomains = KeptSet;
 
 export function licensedDomains(
   database: PostgresDatabase,
-  changes: Changes,
+  changes: ChangeListener,
   maxAgeMs = LICENSED_DOMAINS_MAX_AGE_MS,
 ): KeptSet {
   return keptSet(database, changes, SITE_DOMAINS_CHANNEL, 'licensed-domains', LICENSED_DOMAINS, maxAgeMs);
@@ -48,19 +48,23 @@ export function licensedDomains(
  * The readers holding a seat, kept the same way, so that a reader holding none costs the access
  * check no read: its value is the holder's id. Loaded whole after a seat is given anywhere.
  */
-export function seatHolders(database: PostgresDatabase, changes: Changes, maxAgeMs = LICENSED_DOMAINS_MAX_AGE_MS) {
+export function seatHolders(
+  database: PostgresDatabase,
+  changes: ChangeListener,
+  maxAgeMs = LICENSED_DOMAINS_MAX_AGE_MS,
+) {
   return keptSet(database, changes, SEAT_HOLDERS_CHANNEL, 'seat-holders', SEAT_HOLDERS, maxAgeMs);
 }
 
 function keptSet(
   database: PostgresDatabase,
-  changes: Changes,
+  changes: ChangeListener,
   channel: string,
   name: string,
   query: string,
   maxAgeMs: number,
 ): KeptSet {
-  const kept = new Kept<ReadonlySet<string>>(database, changes, channel, maxAgeMs, 1);
+  const kept = new NotifiedCache<ReadonlySet<string>>(database, changes, channel, maxAgeMs, 1);
   return {
     async current() {
       const found = await kept.read('', async () => {

@@ -12,7 +12,7 @@ import { pendingMigrations } from '../sql/migrations.js';
 import { PAGE_READ_LIMIT } from '../sql/users.js';
 import { postgresAudit } from './audit.js';
 import { applyCitusLayout, CITUS_SESSION, isCitusCoordinator } from './citus.js';
-import { listenForChanges } from './changes.js';
+import { listenForChanges } from './change-listener.js';
 import { postgresCredentials } from './credentials.js';
 import { MIGRATION_LOCK, PostgresDatabase } from './database.js';
 import { postgresDeliveries } from './deliveries.js';

@@ -1,6 +1,6 @@
 /**
  * The products' default resources, which a subscription naming no resource gives, kept in each
- * process's memory as kept.ts keeps records, for at most PRODUCT_RESOURCE_MAX_AGE_MS: every update
+ * process's memory as notified-cache.ts keeps records, for at most PRODUCT_RESOURCE_MAX_AGE_MS: every update
  * or deletion of a product notifies PRODUCTS_CHANNEL. Only products found are kept, so one created
  * later needs no notification. The access check, the hottest read, applies them: read in a
  * subquery of its statement they cost PostgreSQL 2–4 µs of about 40 a check at 1,000,000 users,
@@ -9,9 +9,9 @@
  * products, every 5 s, and every check while the process does not listen.
  */
 import type { Resource } from '../../domain/subscription.js';
-import type { Changes } from './changes.js';
+import type { ChangeListener } from './change-listener.js';
 import type { PostgresDatabase } from './database.js';
-import { Kept, type Changing } from './kept.js';
+import { NotifiedCache, type Changing } from './notified-cache.js';
 
 /** The channel every update or deletion of a product notifies. */
 export const PRODUCTS_CHANNEL = 'circulation_products';
@@ -30,10 +30,10 @@ export interface ProductResources {
 
 export function productResources(
   database: PostgresDatabase,
-  changes: Changes,
+  changes: ChangeListener,
   maxAgeMs = PRODUCT_RESOURCE_MAX_AGE_MS,
 ): ProductResources {
-  const kept = new Kept<Resource | null>(database, changes, PRODUCTS_CHANNEL, maxAgeMs);
+  const kept = new NotifiedCache<Resource | null>(database, changes, PRODUCTS_CHANNEL, maxAgeMs);
 
   async function of(ids: readonly string[]): Promise<Map<string, Resource | null>> {
     const given = new Map<string, Resource | null>();

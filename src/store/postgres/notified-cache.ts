@@ -1,13 +1,13 @@
 /**
  * Records read from the store and kept in this process's memory, trusted only while the process
- * hears of every change to them (changes.ts) and for at most `maxAgeMs` after the read that found
+ * hears of every change to them (change-listener.ts) and for at most `maxAgeMs` after the read that found
  * them: a change empties what is kept, in the process that made it at once and in every other when
  * its notification arrives, and the age bounds what a notification lost on a connection that looks
  * alive could cost. While not listening, nothing is kept and every read goes to the store. At most
  * `maxEntries` are kept: past it, the one kept longest goes first.
  */
 import type pg from 'pg';
-import type { Changes } from './changes.js';
+import type { ChangeListener } from './change-listener.js';
 import type { PostgresDatabase } from './database.js';
 
 /** When a read began, for keeping what it found: `keep` refuses it if a change was heard since. */
@@ -19,15 +19,15 @@ export interface ReadMark {
 /** Runs a change to what is kept in a transaction that tells every process keeping it. */
 export type Changing = <T>(work: (client: pg.PoolClient) => Promise<T>) => Promise<T>;
 
-export class Kept<V> {
+export class NotifiedCache<V> {
   private readonly entries = new Map<string, { value: V; readAt: number }>();
   /** Moves with every forgetting, so that a read under way meanwhile keeps nothing. */
   private generation = 0;
 
-  /** Kept while `changes` listens on `channel`; forgotten on each of its notifications. */
+  /** Trusted while `changes` listens on `channel`; forgotten on each of its notifications. */
   constructor(
     private readonly database: PostgresDatabase,
-    private readonly changes: Changes,
+    private readonly changes: ChangeListener,
     private readonly channel: string,
     private readonly maxAgeMs: number,
     private readonly maxEntries = Infinity,

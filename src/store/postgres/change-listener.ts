@@ -19,7 +19,7 @@ const LONGEST_RETRY_MS = 5_000;
  */
 export const changeListenerName = (pid: number) => `circulation changes ${pid}`;
 
-export interface Changes {
+export interface ChangeListener {
   /** True while every change committed from now on will be heard. */
   readonly listening: boolean;
   /**
@@ -33,7 +33,7 @@ export interface Changes {
 }
 
 /** Listens on the database at `url`. */
-export function listenForChanges(url: string, connectTimeoutMs: number): Changes {
+export function listenForChanges(url: string, connectTimeoutMs: number): ChangeListener {
   const channels = new Map<string, () => void>();
   let connection: pg.Client | undefined;
   let listening = false;
