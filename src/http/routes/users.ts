@@ -44,7 +44,7 @@ import {
   refuseUnlessIfMatch,
 } from '../jsonapi/etag.js';
 import { listLink, selfLink } from '../jsonapi/links.js';
-import { renderedCollection, sendRendered } from '../jsonapi/rendered.js';
+import { prerenderedCollection, sendPrerendered } from '../jsonapi/prerendered.js';
 import { MAX_PAGE_OFFSET, PageSize, pageSizeOf } from '../jsonapi/paging.js';
 import {
   fieldSet,
@@ -292,7 +292,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
         const page = list.users.slice(0, size);
         const links = pageLinks(base, list, page.at(-1)?.id);
         const active = await activeOf(page.map((user) => user.id));
-        return sendRendered(reply, renderedCollection(links, page, base, '/users/', active));
+        return sendPrerendered(reply, prerenderedCollection(links, page, base, '/users/', active));
       }
       const list = await store.listUsers(listQuery);
       refuseShortByNumber(list.readTo);

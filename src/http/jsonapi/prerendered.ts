@@ -19,7 +19,7 @@ const writePageLinks = fastJson(PageLinks) as (links: Static<typeof PageLinks>) 
  * `base` followed by their id (an id of digits, which JSON writes as it is), each with `meta.active`
  * after its links where `active` is given (a search's page: the ids of those active).
  */
-export function renderedCollection(
+export function prerenderedCollection(
   links: Static<typeof PageLinks>,
   resources: readonly RenderedUser[],
   base: string,
@@ -40,6 +40,6 @@ export function renderedCollection(
  * JSON content type as it is (a string without one would go as text/plain), and the media-types
  * hook then makes the content type exact, as for any document.
  */
-export function sendRendered(reply: FastifyReply, text: string): FastifyReply {
+export function sendPrerendered(reply: FastifyReply, text: string): FastifyReply {
   return reply.type(JSONAPI).send(text);
 }
