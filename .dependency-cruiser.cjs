@@ -55,9 +55,9 @@ module.exports = {
     {
       name: 'subsystems-do-not-reach-their-callers',
       comment:
-        'Jobs, webhook delivery, transfer, credentials, readers, staff, keys, backups and mail serve HTTP and the commands, and import neither.',
+        'Jobs, webhook delivery, transfer, secrets, readers, staff, backups and mail serve HTTP and the commands, and import neither.',
       severity: 'error',
-      from: { path: '^src/(jobs|webhooks|transfer|credentials|readers|staff|keys|backups|mail)/' },
+      from: { path: '^src/(jobs|webhooks|transfer|secrets|readers|staff|backups|mail)/' },
       to: { path: '^src/(http|cli)/' },
     },
   ],

@@ -54,7 +54,7 @@ export interface Config {
    */
   firstAdminKeyFile: string | null;
   rateLimit: { perSecond: number; burst: number };
-  /** SERVICE_SECRET_KEY: what every keyed hash the service keeps is keyed with (see keys/service-keys.ts). */
+  /** SERVICE_SECRET_KEY: what every keyed hash the service keeps is keyed with (see secrets/service-keys.ts). */
   serviceSecretKey: string | undefined;
   /** How long a process keeps serving after SIGTERM or SIGINT, readiness failed, asking clients to leave. */
   shutdownDrainMs: number;

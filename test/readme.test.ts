@@ -10,7 +10,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { promisify } from 'node:util';
-import { issueFirstAdminCredential } from '../src/credentials/issue.js';
+import { issueFirstAdminCredential } from '../src/secrets/api-credentials.js';
 import { startService, type Service } from './support/service.js';
 import { forEachStore } from './support/stores.js';
 

@@ -3,7 +3,7 @@
  * needs no credential, only the database (for the first admin key of a container, say).
  */
 import { parseArgs } from 'node:util';
-import { issueCredential } from '../credentials/issue.js';
+import { issueCredential } from '../secrets/api-credentials.js';
 import { SCOPES, type ApiKey, type Scope } from '../domain/api-key.js';
 import { formatInstant, nowInSeconds } from '../domain/dates.js';
 import type { Store } from '../store/port.js';

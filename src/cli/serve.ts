@@ -6,14 +6,14 @@
 import { relative } from 'node:path';
 import { startBackups, type Backups } from '../backups/schedule.js';
 import type { Config } from '../config.js';
-import { issueFirstAdminCredential } from '../credentials/issue.js';
+import { issueFirstAdminCredential } from '../secrets/api-credentials.js';
 import { buildApp } from '../http/app.js';
 import { startJobs, type Jobs } from '../jobs/schedule.js';
 import { smtpMailer } from '../mail/smtp.js';
 import { loadMailTemplates, TemplateError, type MailTemplates } from '../mail/templates.js';
 import type { Store } from '../store/port.js';
 import { startDispatcher, type Dispatcher } from '../webhooks/dispatcher.js';
-import { serviceKeysOf } from '../keys/service-keys.js';
+import { serviceKeysOf } from '../secrets/service-keys.js';
 import { CommandError, type Command } from './command.js';
 import { openForCommand } from './database.js';
 import { logging } from './logging.js';

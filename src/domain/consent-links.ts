@@ -2,7 +2,7 @@
  * The links a reader follows without a credential, from a mail the publisher sends: one confirms a
  * newsletter (double opt-in, or lifting a suppression), one takes them off it (RFC 8058's one-click
  * unsubscribe). Nothing of them is stored: each carries an HMAC-SHA256, under the link key
- * (keys/service-keys.ts), of what it acts on, and is checked by recomputing it.
+ * (secrets/service-keys.ts), of what it acts on, and is checked by recomputing it.
  *
  * A confirmation link is single use without a table: it names the consent's version (the id of its
  * latest change, which every change makes anew), so once the consent changes, by this link or any

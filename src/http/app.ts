@@ -9,7 +9,7 @@ import type { AllowedNetworks } from '../domain/webhooks.js';
 import { DEFAULT_MAIL_RETRY, type MailRetryPolicy } from '../mail/delivery.js';
 import type { Mailer } from '../mail/port.js';
 import { DEFAULT_MAIL_TEMPLATES, type MailTemplates } from '../mail/templates.js';
-import type { ServiceKeys } from '../keys/service-keys.js';
+import type { ServiceKeys } from '../secrets/service-keys.js';
 import { sessionCookieName } from '../staff/cookie.js';
 import { DEFAULT_CONSOLE_SETTINGS } from '../staff/sessions.js';
 import type { SignInBudget } from '../staff/sign-in-budget.js';
@@ -78,7 +78,7 @@ export interface AppOptions {
   /** How long a console session may last however it is used (CONSOLE_SESSION_MAX_HOURS); 12 hours by default. */
   consoleMaxAgeSeconds?: number;
   /**
-   * The keys derived from the service key (see keys/service-keys.ts); without them, webhooks
+   * The keys derived from the service key (see secrets/service-keys.ts); without them, webhooks
    * cannot be created and an Idempotency-Key is refused.
    */
   keys: ServiceKeys;

@@ -1,6 +1,6 @@
 /**
  * Known devices: a browser in which a staff member has signed in to the console carries a cookie
- * that says so, signed with the service's device key (keys/service-keys.ts) for that email, and
+ * that says so, signed with the service's device key (secrets/service-keys.ts) for that email, and
  * checked without a store read. The sign-in budget keeps places for such devices (SignInBudget),
  * so that a flood of sign-ins from unknown clients, however many networks it comes from, cannot
  * keep the staff out. The cookie is no credential: it only lets its sign-in be checked at all,

@@ -22,7 +22,7 @@ import type { ClaimedDelivery, Store } from '../store/port.js';
 import { DestinationRefused, guardedLookup, refusedAddress, type Resolver } from './destination.js';
 
 export interface DispatcherOptions {
-  /** The webhook key (see keys/service-keys.ts). */
+  /** The webhook key (see secrets/service-keys.ts). */
   key: Buffer;
   /** How long an endpoint has to answer an attempt. */
   timeoutMs: number;

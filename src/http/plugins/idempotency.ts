@@ -6,7 +6,7 @@
  * retry may reach any process.
  *
  * What is kept of a request is a fingerprint: an HMAC under a key that is never in the database
- * (see keys/service-keys.ts), of the request without its secrets (a password is replaced by a
+ * (see secrets/service-keys.ts), of the request without its secrets (a password is replaced by a
  * marker that says one was sent), so a copy of the database confirms no guess of either. A kept
  * response names the reader whose data it holds, and goes when they are erased. An answer that
  * tells of another reader's record (their email is taken) is not kept: that reader may be erased,
@@ -62,7 +62,7 @@ declare module 'fastify' {
 
 export interface IdempotencyOptions {
   store: Store;
-  /** The fingerprint key (keys/service-keys.ts); without one, an Idempotency-Key is refused with 503. */
+  /** The fingerprint key (secrets/service-keys.ts); without one, an Idempotency-Key is refused with 503. */
   key: Buffer | undefined;
   /** How long a key is kept (IDEMPOTENCY_RETENTION_HOURS): a retry within it replays. */
   keepForSeconds: number;

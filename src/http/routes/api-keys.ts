@@ -5,7 +5,7 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { issueCredential } from '../../credentials/issue.js';
+import { issueCredential } from '../../secrets/api-credentials.js';
 import { API_KEYS, ApiKeyAttributes, ApiKeyCreateAttributes, type ApiKey } from '../../domain/api-key.js';
 import { sentAttributeNames } from '../../domain/audit.js';
 import { formatInstant, nowInSeconds } from '../../domain/dates.js';

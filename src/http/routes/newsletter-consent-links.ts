@@ -32,7 +32,7 @@ import { LINK_PAGES, PAGE_MEDIA_TYPE, PAGE_POLICY, pageAnswer, sendPage, type Pa
 import type { RouteOptions } from './options.js';
 
 export interface ConsentLinkRouteOptions extends RouteOptions {
-  /** The link key (keys/service-keys.ts); without one, links are neither issued nor followed (503). */
+  /** The link key (secrets/service-keys.ts); without one, links are neither issued nor followed (503). */
   key: Buffer | undefined;
   /** CONFIRMATION_TTL_HOURS, in seconds. */
   confirmationTtlSeconds: number;

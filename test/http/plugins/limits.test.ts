@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
-import { issueCredential } from '../../../src/credentials/issue.js';
+import { issueCredential } from '../../../src/secrets/api-credentials.js';
 import { AUDIT, issueKey, onlyError } from '../../support/fixtures.js';
 import { rawRequest, startService, type Client, type Service } from '../../support/service.js';
 import { forEachStore } from '../../support/stores.js';

@@ -7,7 +7,7 @@ import { mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { serviceKeysOf } from '../../src/keys/service-keys.js';
+import { serviceKeysOf } from '../../src/secrets/service-keys.js';
 import type { DatabaseConfig } from '../../src/store/open.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'circulation-keys-'));
