@@ -78,7 +78,8 @@ const PageNumber = Type.String({
 
 const ReadQueryObject = Type.Object(ReadQuery, { additionalProperties: false });
 
-const UserListQuery = Type.Object(
+/** GET /users's query string as the client sends it; the route makes the store's UserListQuery of it. */
+const UserListQuerystring = Type.Object(
   {
     'filter[q]': Type.Optional(
       FilterValue(
@@ -134,7 +135,7 @@ const UserListQuery = Type.Object(
   },
   { additionalProperties: false },
 );
-type UserListQuery = Static<typeof UserListQuery>;
+type UserListQuerystring = Static<typeof UserListQuerystring>;
 
 export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { store, baseUrl }) => {
   const render = (request: FastifyRequest, user: StoredUser) => renderUser(baseUrl(request), user);
@@ -201,7 +202,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
     '/users',
     {
       schema: {
-        querystring: UserListQuery,
+        querystring: UserListQuerystring,
         response: {
           200: compoundCollectionDocument(UserResource, PageLinks, SubscriptionResource),
           ...errorResponses(400, 406),
@@ -419,7 +420,7 @@ function emailFilter(value: string): EmailFilter {
  * A page's address: the filters and size as sent, the page number, and for the next page the
  * last id seen, which makes it an index seek rather than a scan past every earlier user.
  */
-function listUrl(base: string, query: UserListQuery, page: number, afterId?: string): string {
+function listUrl(base: string, query: UserListQuerystring, page: number, afterId?: string): string {
   const kept = (
     [
       'filter[q]',
