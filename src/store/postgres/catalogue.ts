@@ -40,7 +40,12 @@ export function postgresCatalogue<R extends CatalogueRecord, V extends Catalogue
       const chosen = id ?? newCatalogueId();
       const insert = sql`${catalogueInsert(table, chosen, values, 'postgres')} ON CONFLICT DO NOTHING RETURNING ${raw(columns)}`;
       const { text, values: params } = insert.render('postgres');
-      const record = auditInsert(params, audit, 'create', table.type, 'id', 'NULL', 'c');
+      const record = auditInsert(params, audit, {
+        action: 'create',
+        resourceType: table.type,
+        userIdColumn: 'NULL',
+        from: 'c',
+      });
       const [row] = await database.rows(`WITH c AS (${text}), a AS (${record}) SELECT * FROM c`, params);
       if (row) return read(row);
       if (id !== undefined) throw failures.idTaken(noun(table), id);
@@ -71,7 +76,12 @@ export function postgresCatalogue<R extends CatalogueRecord, V extends Catalogue
       'postgres',
     );
     const condition = versionCondition(params, ifVersion);
-    const record = auditInsert(params, audit, 'update', table.type, 'id', 'NULL', 'u');
+    const record = auditInsert(params, audit, {
+      action: 'update',
+      resourceType: table.type,
+      userIdColumn: 'NULL',
+      from: 'u',
+    });
     const statement = `WITH u AS (${text} ${condition} RETURNING ${columns}), a AS (${record}) SELECT * FROM u`;
     const [row] = changing
       ? await changing(async (client) => (await client.query(statement, params)).rows as Row[])

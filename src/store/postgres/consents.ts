@@ -251,7 +251,13 @@ export function postgresConsents(database: PostgresDatabase): ConsentStore {
 
   async function recordConfirmationLink(userId: string, newsletterId: string, audit: AuditContext) {
     const params: unknown[] = [userId, newsletterId];
-    const record = auditInsert(params, audit, 'create', CONFIRMATION_LINKS, 'newsletter_id', 'user_id', 'c');
+    const record = auditInsert(params, audit, {
+      action: 'create',
+      resourceType: CONFIRMATION_LINKS,
+      idColumn: 'newsletter_id',
+      userIdColumn: 'user_id',
+      from: 'c',
+    });
     const [row] = await database.rows(
       `WITH c AS (
          SELECT user_id, newsletter_id FROM newsletter_consents WHERE user_id = $1 AND newsletter_id = $2

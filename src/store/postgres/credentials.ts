@@ -27,7 +27,12 @@ export function postgresCredentials(database: PostgresDatabase, changes: ChangeL
 
   async function createApiKey(key: NewApiKey, audit: AuditContext): Promise<ApiKey> {
     const params: unknown[] = [key.name, key.scopes, key.rateLimit, key.secretHash];
-    const record = auditInsert(params, audit, 'create', 'api-keys', 'id', 'NULL', 'k');
+    const record = auditInsert(params, audit, {
+      action: 'create',
+      resourceType: 'api-keys',
+      userIdColumn: 'NULL',
+      from: 'k',
+    });
     const { rows } = await changing((client) =>
       client.query(
         `WITH k AS (
@@ -75,7 +80,12 @@ export function postgresCredentials(database: PostgresDatabase, changes: ChangeL
   async function revokeApiKey(id: string, now: number, audit: AuditContext, ifVersion?: IfVersion) {
     const params: unknown[] = [id, new Date(now * 1000)];
     const condition = versionCondition(params, ifVersion);
-    const record = auditInsert(params, audit, 'revoke', 'api-keys', 'id', 'NULL', 'r');
+    const record = auditInsert(params, audit, {
+      action: 'revoke',
+      resourceType: 'api-keys',
+      userIdColumn: 'NULL',
+      from: 'r',
+    });
     const {
       rows: [revoked],
     } = await changing((client) =>

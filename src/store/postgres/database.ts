@@ -121,7 +121,12 @@ export class PostgresDatabase {
   ): Promise<boolean> {
     const params = [...keys];
     const condition = versionCondition(params, ifVersion);
-    const record = auditInsert(params, audit, 'delete', table, 'id', userIdColumn, 'd');
+    const record = auditInsert(params, audit, {
+      action: 'delete',
+      resourceType: table,
+      userIdColumn,
+      from: 'd',
+    });
     const also = dependents.map((statement, i) => `x${i} AS (${statement}), `).join('');
     const statement = `WITH d AS (DELETE FROM ${table} WHERE ${where} ${condition} RETURNING *), ${also}a AS (${record})
        SELECT count(*)::int AS n FROM d`;
@@ -175,18 +180,26 @@ export function versionCondition(params: unknown[], ifVersion: IfVersion): strin
   return `AND version = ANY($${params.length}::int[])`;
 }
 
+/** What `auditInsert` records: one entry for each row of `from`, with SQL expressions read from it. */
+export interface AuditedRows {
+  action: AuditAction;
+  resourceType: string;
+  /** The resource's id, an expression over `from`: `id` unless given. */
+  idColumn?: string;
+  /** The user the resource is about, an expression over `from` (`user_id`, a user's `id`) or `NULL`. */
+  userIdColumn: string;
+  /** The CTE or table the rows come from, e.g. `u` of `WITH u AS (UPDATE … RETURNING …)`. */
+  from: string;
+}
+
 /**
  * The statement that records a change in the audit trail (with its event type), as part of the statement making it:
- * one row for each row of `source` (none when the change changed nothing). Adds its parameters.
+ * one row for each row of `from` (none when the change changed nothing). Adds its parameters.
  */
 export function auditInsert(
   params: unknown[],
   audit: AuditContext,
-  action: AuditAction,
-  resourceType: string,
-  idColumn: string,
-  userIdColumn: string,
-  source: string,
+  { action, resourceType, idColumn = 'id', userIdColumn, from }: AuditedRows,
 ): string {
   params.push(audit.actor, audit.attributes, eventTypeOf(resourceType, action));
   const actor = `$${params.length - 2}::text`;
@@ -194,5 +207,5 @@ export function auditInsert(
   const eventType = `$${params.length}::text`;
   return `INSERT INTO audit_log (actor, action, resource_type, resource_id, user_id, attributes, event_type)
     SELECT ${actor}, '${action}', '${resourceType}', ${idColumn}::text, ${userIdColumn}::text, ${attributes},
-      ${eventType} FROM ${source}`;
+      ${eventType} FROM ${from}`;
 }

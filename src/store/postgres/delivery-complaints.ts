@@ -33,7 +33,12 @@ export function postgresDeliveryComplaints(database: PostgresDatabase): Delivery
           values.repeat,
           values.redeliveryDate,
         ];
-        const record = auditInsert(params, audit, 'create', 'delivery-complaints', 'id', 'user_id', 'c');
+        const record = auditInsert(params, audit, {
+          action: 'create',
+          resourceType: 'delivery-complaints',
+          userIdColumn: 'user_id',
+          from: 'c',
+        });
         const { rows } = await client.query(
           `WITH c AS (
              INSERT INTO delivery_complaints (user_id, subscription_id, delivery_date, reason, remedy, is_repeat,

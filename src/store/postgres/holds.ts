@@ -41,7 +41,12 @@ export function postgresHolds(database: PostgresDatabase): HoldStore {
       if (!context) return undefined;
       const { values, dateEnded } = plan(context);
       const params = [userId, subscriptionId, ...holdValues(values)];
-      const record = auditInsert(params, audit, 'create', 'holds', 'id', 'user_id', 'h');
+      const record = auditInsert(params, audit, {
+        action: 'create',
+        resourceType: 'holds',
+        userIdColumn: 'user_id',
+        from: 'h',
+      });
       const { rows } = await client.query(
         `WITH h AS (
            INSERT INTO holds (user_id, subscription_id, start_date, end_date, compensation, deliveries_missed,
@@ -95,7 +100,12 @@ export function postgresHolds(database: PostgresDatabase): HoldStore {
     return changing(userId, subscriptionId, id, ifVersion, async (client, current, context) => {
       const { values, dateEnded } = plan(current, context);
       const params = [userId, subscriptionId, ...holdValues(values), id];
-      const record = auditInsert(params, audit, 'update', 'holds', 'id', 'user_id', 'h');
+      const record = auditInsert(params, audit, {
+        action: 'update',
+        resourceType: 'holds',
+        userIdColumn: 'user_id',
+        from: 'h',
+      });
       const { rows } = await client.query(
         `WITH h AS (
            UPDATE holds SET start_date = $3, end_date = $4, compensation = $5, deliveries_missed = $6,
@@ -122,7 +132,12 @@ export function postgresHolds(database: PostgresDatabase): HoldStore {
       if (current.withdrawn) return current;
       const dateEnded = plan(current, context);
       const params: unknown[] = [userId, subscriptionId, id];
-      const record = auditInsert(params, audit, 'withdraw', 'holds', 'id', 'user_id', 'h');
+      const record = auditInsert(params, audit, {
+        action: 'withdraw',
+        resourceType: 'holds',
+        userIdColumn: 'user_id',
+        from: 'h',
+      });
       const { rows } = await client.query(
         `WITH h AS (
            UPDATE holds SET withdrawn = true, version = version + 1, updated_at = now()
@@ -173,11 +188,7 @@ export function postgresPrintTerms() {
       const record = auditInsert(
         params,
         { actor: audit.actor, attributes: TERM_MOVED },
-        'update',
-        'subscriptions',
-        'id',
-        'user_id',
-        's',
+        { action: 'update', resourceType: 'subscriptions', userIdColumn: 'user_id', from: 's' },
       );
       await client.query(
         `WITH s AS (

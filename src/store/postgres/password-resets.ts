@@ -9,7 +9,12 @@ import { auditInsert, type PostgresDatabase } from './database.js';
 export function postgresPasswordResets(database: PostgresDatabase): PasswordResetStore {
   async function createPasswordResetToken(token: NewPasswordResetToken, audit: AuditContext) {
     const params: unknown[] = [token.userId, token.tokenHash, token.createdAt, token.expiresAt];
-    const record = auditInsert(params, audit, 'create', 'password-reset-tokens', 'id', 'user_id', 't');
+    const record = auditInsert(params, audit, {
+      action: 'create',
+      resourceType: 'password-reset-tokens',
+      userIdColumn: 'user_id',
+      from: 't',
+    });
     try {
       const [row] = await database.rows(
         `WITH t AS (
@@ -30,7 +35,12 @@ export function postgresPasswordResets(database: PostgresDatabase): PasswordRese
 
   async function voidPasswordResetToken(userId: string, id: string, audit: AuditContext): Promise<boolean> {
     const params: unknown[] = [userId, id];
-    const record = auditInsert(params, audit, 'delete', 'password-reset-tokens', 'id', 'user_id', 't');
+    const record = auditInsert(params, audit, {
+      action: 'delete',
+      resourceType: 'password-reset-tokens',
+      userIdColumn: 'user_id',
+      from: 't',
+    });
     const rows = await database.rows(
       `WITH t AS (
          DELETE FROM password_reset_tokens WHERE user_id = $1 AND id = $2 RETURNING id, user_id
@@ -57,7 +67,12 @@ export function postgresPasswordResets(database: PostgresDatabase): PasswordRese
     audit: AuditContext,
   ) {
     const params: unknown[] = [userId, tokenHash, now, passwordHash];
-    const record = auditInsert(params, audit, 'update', 'users', 'id', 'id', 'u');
+    const record = auditInsert(params, audit, {
+      action: 'update',
+      resourceType: 'users',
+      userIdColumn: 'id',
+      from: 'u',
+    });
     // The token's row lock makes a second use at the same moment wait, then find it gone.
     const rows = await database.rows(
       `WITH t AS (

@@ -34,7 +34,12 @@ export function postgresPrivacyRequests(database: PostgresDatabase): PrivacyRequ
   return {
     async createPrivacyRequest(userId, values, audit) {
       const params: unknown[] = [userId, ...privacyRequestValues(values)];
-      const record = auditInsert(params, audit, 'create', 'privacy-requests', 'id', 'user_id', 'p');
+      const record = auditInsert(params, audit, {
+        action: 'create',
+        resourceType: 'privacy-requests',
+        userIdColumn: 'user_id',
+        from: 'p',
+      });
       const rows = await database.rows(
         `WITH u AS (SELECT id FROM users WHERE id = $1), p AS (
            INSERT INTO privacy_requests (user_id, ${PRIVACY_REQUEST_WRITTEN.join(', ')})
@@ -69,7 +74,12 @@ export function postgresPrivacyRequests(database: PostgresDatabase): PrivacyRequ
         // No version moved, no event: a client's ETag stays good, and webhooks hear of changes only.
         if (unchanged(current, values)) return current;
         const params: unknown[] = [id, ...privacyRequestValues(values)];
-        const record = auditInsert(params, audit, 'update', 'privacy-requests', 'id', 'user_id', 'p');
+        const record = auditInsert(params, audit, {
+          action: 'update',
+          resourceType: 'privacy-requests',
+          userIdColumn: 'user_id',
+          from: 'p',
+        });
         const updated = await client.query(
           `WITH p AS (
              UPDATE privacy_requests SET ${PRIVACY_REQUEST_WRITTEN.map((c, i) => `${c} = $${i + 2}`).join(', ')},

@@ -44,8 +44,9 @@ export function postgresReferences(strict: boolean, citus: boolean): PostgresRef
       const unknown = resolveReferences(type, references, new Map(rows.map((r) => [r.id, r.active])), strict);
       if (unknown.length === 0) return;
       const params: unknown[] = [unknown];
+      const registering = { action: 'create', resourceType: type, userIdColumn: 'NULL', from: 'r' } as const;
       const record = audit
-        ? `, a AS (${auditInsert(params, { actor: audit.actor, attributes: [] }, 'create', type, 'id', 'NULL', 'r')})`
+        ? `, a AS (${auditInsert(params, { actor: audit.actor, attributes: [] }, registering)})`
         : '';
       const registered = await client.query(
         `WITH r AS (

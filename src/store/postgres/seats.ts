@@ -54,7 +54,12 @@ export function postgresSeats(database: PostgresDatabase, holders: KeptSet): Sea
             holderId,
           );
           const params: unknown[] = [userId, subscriptionId, holderId];
-          const record = auditInsert(params, audit, 'create', 'seats', 'id', 'user_id', 'n');
+          const record = auditInsert(params, audit, {
+            action: 'create',
+            resourceType: 'seats',
+            userIdColumn: 'user_id',
+            from: 'n',
+          });
           const { rows } = await client.query(
             `WITH n AS (
                INSERT INTO seats (user_id, subscription_id, holder_id) VALUES ($1, $2, $3) RETURNING ${SEAT_COLUMNS}
@@ -94,7 +99,12 @@ export function postgresSeats(database: PostgresDatabase, holders: KeptSet): Sea
     async deleteSeat(userId, subscriptionId, id, audit) {
       return database.transaction(async (client) => {
         const params: unknown[] = [userId, subscriptionId, id];
-        const record = auditInsert(params, audit, 'delete', 'seats', 'id', 'user_id', 'd');
+        const record = auditInsert(params, audit, {
+          action: 'delete',
+          resourceType: 'seats',
+          userIdColumn: 'user_id',
+          from: 'd',
+        });
         const { rows } = await client.query(
           `WITH d AS (
              DELETE FROM seats WHERE user_id = $1 AND subscription_id = $2 AND id = $3 RETURNING id, user_id, holder_id
@@ -150,7 +160,12 @@ export async function forgetSeatsOfUser(client: pg.ClientBase, userId: string, a
   for (const owner of new Set(held.rows.map((r) => r.owner_id))) {
     const seatIds = held.rows.filter((r) => r.owner_id === owner).map((r) => r.seat_id);
     const params: unknown[] = [owner, seatIds, userId];
-    const record = auditInsert(params, audit, 'delete', 'seats', 'id', 'user_id', 'd');
+    const record = auditInsert(params, audit, {
+      action: 'delete',
+      resourceType: 'seats',
+      userIdColumn: 'user_id',
+      from: 'd',
+    });
     await client.query(
       `WITH d AS (
          DELETE FROM seats WHERE user_id = $1 AND id = ANY($2::bigint[]) AND holder_id = $3 RETURNING id, user_id

@@ -27,7 +27,12 @@ export function postgresSignIns(database: PostgresDatabase): SignInStore {
     const { at, rehash } = signIn;
     const params: unknown[] = [userId, new Date(at * 1000), rehash?.to ?? null, rehash?.from ?? null];
     params.push(emailKeys(signIn.email).lower);
-    const record = auditInsert(params, audit, 'sign-in', 'users', 'id', 'id', 'u');
+    const record = auditInsert(params, audit, {
+      action: 'sign-in',
+      resourceType: 'users',
+      userIdColumn: 'id',
+      from: 'u',
+    });
     // One statement: the user's row lock orders it with any concurrent change of the password.
     const rows = await database.rows(
       `WITH u AS (

@@ -28,7 +28,12 @@ export function postgresStaff(database: PostgresDatabase): StaffStore {
   async function createStaff(member: NewStaffMember, audit: AuditContext): Promise<StaffMember> {
     const { email, name, role, passwordHash, createdAt } = member;
     const params: unknown[] = [email, emailKeys(email).lower, name, role, passwordHash, createdAt];
-    const record = auditInsert(params, audit, 'create', STAFF, 'id', 'NULL', 's');
+    const record = auditInsert(params, audit, {
+      action: 'create',
+      resourceType: STAFF,
+      userIdColumn: 'NULL',
+      from: 's',
+    });
     try {
       const [row] = await database.rows(
         `WITH s AS (
@@ -77,7 +82,16 @@ export function postgresStaff(database: PostgresDatabase): StaffStore {
       const ended = sessionsEndedBy(id, changes);
       if (ended) await query(ended);
       const auditParams: unknown[] = [id];
-      await client.query(auditInsert(auditParams, audit, 'update', STAFF, '$1', 'NULL', '(SELECT 1) x'), auditParams);
+      await client.query(
+        auditInsert(auditParams, audit, {
+          action: 'update',
+          resourceType: STAFF,
+          idColumn: '$1',
+          userIdColumn: 'NULL',
+          from: '(SELECT 1) x',
+        }),
+        auditParams,
+      );
       const { rows } = await client.query(`SELECT ${STAFF_COLUMNS} FROM staff WHERE id = $1`, [id]);
       const member = rows[0] && toStaffMember(rows[0] as Row);
       const forgotten = member && attemptsForgottenBy(member, changes);
@@ -101,7 +115,16 @@ export function postgresStaff(database: PostgresDatabase): StaffStore {
       await query(forgetAttemptsOf(session.attemptsKey));
       if (session.rehash) await query(rehashStaff(session.staffId, session.rehash.from, session.rehash.to));
       const params: unknown[] = [session.staffId];
-      await client.query(auditInsert(params, audit, 'sign-in', STAFF, '$1', 'NULL', '(SELECT 1) x'), params);
+      await client.query(
+        auditInsert(params, audit, {
+          action: 'sign-in',
+          resourceType: STAFF,
+          idColumn: '$1',
+          userIdColumn: 'NULL',
+          from: '(SELECT 1) x',
+        }),
+        params,
+      );
     });
   }
 

@@ -113,7 +113,12 @@ export function postgresSubscriptions(
     audit: AuditContext,
   ): Promise<StoredSubscription | undefined> {
     const params = subscriptionParams(userId, values);
-    const record = auditInsert(params, audit, 'create', 'subscriptions', 'id', 'user_id', 's');
+    const record = auditInsert(params, audit, {
+      action: 'create',
+      resourceType: 'subscriptions',
+      userIdColumn: 'user_id',
+      from: 's',
+    });
     const insert = `WITH s AS (
         INSERT INTO subscriptions (user_id, date_started, pending_start, date_ended, external_identifier, license,
           resource, trial, product_id, delivery_days, ip_ranges, email_domains, seats)
@@ -225,7 +230,12 @@ export function postgresSubscriptions(
         }
         if (next.productId !== current.productId) await attachProduct(client, next.productId, audit);
         const params = [...subscriptionParams(userId, next), id];
-        const record = auditInsert(params, audit, 'update', 'subscriptions', 'id', 'user_id', 's');
+        const record = auditInsert(params, audit, {
+          action: 'update',
+          resourceType: 'subscriptions',
+          userIdColumn: 'user_id',
+          from: 's',
+        });
         const updated = await client.query(
           `WITH s AS (
            UPDATE subscriptions SET date_started = $2, pending_start = $9, date_ended = $3, external_identifier = $4, license = $5,
@@ -258,7 +268,12 @@ export function postgresSubscriptions(
   ): Promise<StoredSubscription | undefined> {
     const params: unknown[] = [userId, id, new Date(now * 1000)];
     const condition = versionCondition(params, ifVersion);
-    const record = auditInsert(params, audit, 'expire', 'subscriptions', 'id', 'user_id', 'e');
+    const record = auditInsert(params, audit, {
+      action: 'expire',
+      resourceType: 'subscriptions',
+      userIdColumn: 'user_id',
+      from: 'e',
+    });
     // One statement; without a precondition an expired subscription is simply left as it is,
     // with one it must also be at a named version (checked below when nothing was expired).
     const [row] = await database.rows(
@@ -299,7 +314,12 @@ export function postgresSubscriptions(
 
   async function lapseSubscriptions(now: number, audit: AuditContext, limit: number): Promise<number> {
     const params: unknown[] = [new Date(now * 1000), limit];
-    const record = auditInsert(params, audit, 'expire', 'subscriptions', 'id', 'user_id', 'l');
+    const record = auditInsert(params, audit, {
+      action: 'expire',
+      resourceType: 'subscriptions',
+      userIdColumn: 'user_id',
+      from: 'l',
+    });
     // SKIP LOCKED: processes lapsing at once take different subscriptions. Citus cannot lock rows
     // of several shards in a SELECT, so there a second process waits on the first one's row locks
     // instead, and `NOT s.expired`, checked again once they are released, leaves those rows to it:

@@ -51,7 +51,12 @@ export function postgresTemporaryAddresses(database: PostgresDatabase): Temporar
         if (!(await lockUser(client, userId))) return undefined;
         const values = plan(await allOn(client, userId));
         const params = [userId, ...temporaryAddressValues(values)];
-        const record = auditInsert(params, audit, 'create', 'temporary-addresses', 'id', 'user_id', 't');
+        const record = auditInsert(params, audit, {
+          action: 'create',
+          resourceType: 'temporary-addresses',
+          userIdColumn: 'user_id',
+          from: 't',
+        });
         const { rows } = await client.query(
           `WITH t AS (
              INSERT INTO temporary_addresses (user_id, ${COLUMNS.join(', ')})
@@ -81,7 +86,12 @@ export function postgresTemporaryAddresses(database: PostgresDatabase): Temporar
         // No version moved, no event: a client's ETag stays good, and webhooks hear of changes only.
         if (unchanged(current, values)) return current;
         const params = [userId, id, ...temporaryAddressValues(values)];
-        const record = auditInsert(params, audit, 'update', 'temporary-addresses', 'id', 'user_id', 't');
+        const record = auditInsert(params, audit, {
+          action: 'update',
+          resourceType: 'temporary-addresses',
+          userIdColumn: 'user_id',
+          from: 't',
+        });
         const { rows } = await client.query(
           `WITH t AS (
              UPDATE temporary_addresses SET ${COLUMNS.map((c, i) => `${c} = $${i + 3}`).join(', ')},
@@ -99,7 +109,12 @@ export function postgresTemporaryAddresses(database: PostgresDatabase): Temporar
       const deleted = await changing(userId, id, ifVersion, async (client, current) => {
         check(current);
         const params: unknown[] = [userId, id];
-        const record = auditInsert(params, audit, 'delete', 'temporary-addresses', 'id', 'user_id', 't');
+        const record = auditInsert(params, audit, {
+          action: 'delete',
+          resourceType: 'temporary-addresses',
+          userIdColumn: 'user_id',
+          from: 't',
+        });
         await client.query(
           `WITH t AS (DELETE FROM temporary_addresses WHERE user_id = $1 AND id = $2 RETURNING id, user_id),
              a AS (${record})

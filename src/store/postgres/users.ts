@@ -82,7 +82,12 @@ export function postgresUsers(
     ];
     const placeholders = values.map((_, i) => `$${i + 1}`).join(', ');
     const params = [...values];
-    const record = auditInsert(params, audit, 'create', 'users', 'id', 'id', 'u');
+    const record = auditInsert(params, audit, {
+      action: 'create',
+      resourceType: 'users',
+      userIdColumn: 'id',
+      from: 'u',
+    });
     const insert = `WITH u AS (
         INSERT INTO users (email, email_lower, email_domain, password_hash, family_key, given_key, family_compact,
           given_compact, ${USER_COLUMNS.join(', ')})
@@ -363,7 +368,12 @@ export function postgresUsers(
       set('given_compact', compactKey(changes.fields.givenName as string | null));
     }
     const condition = versionCondition(params, ifVersion);
-    const record = auditInsert(params, audit, 'update', 'users', 'id', 'id', 'u');
+    const record = auditInsert(params, audit, {
+      action: 'update',
+      resourceType: 'users',
+      userIdColumn: 'id',
+      from: 'u',
+    });
     // One statement: the row lock of the UPDATE orders concurrent changes to the same user. Each
     // part names the user by $1, not by the updated row: Citus runs each CTE as a query of its
     // own, and routes to the user's shard only one that carries the id itself.

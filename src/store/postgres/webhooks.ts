@@ -29,7 +29,12 @@ import { auditInsert, versionCondition, type PostgresDatabase } from './database
 export function postgresWebhooks(database: PostgresDatabase): WebhookStore {
   async function createWebhook(webhook: NewWebhook, audit: AuditContext): Promise<Webhook> {
     const params: unknown[] = [webhook.url, webhook.events, webhook.secretSalt];
-    const record = auditInsert(params, audit, 'create', 'webhooks', 'id', 'NULL', 'w');
+    const record = auditInsert(params, audit, {
+      action: 'create',
+      resourceType: 'webhooks',
+      userIdColumn: 'NULL',
+      from: 'w',
+    });
     const [row] = await database.rows(
       `WITH w AS (
          INSERT INTO webhooks (url, events, secret_salt) VALUES ($1, $2, $3) RETURNING ${WEBHOOK_COLUMNS}
@@ -57,7 +62,12 @@ export function postgresWebhooks(database: PostgresDatabase): WebhookStore {
   ): Promise<Webhook | undefined> {
     const params: unknown[] = [id, changes.url ?? null, changes.events ?? null];
     const condition = versionCondition(params, ifVersion);
-    const record = auditInsert(params, audit, 'update', 'webhooks', 'id', 'NULL', 'w');
+    const record = auditInsert(params, audit, {
+      action: 'update',
+      resourceType: 'webhooks',
+      userIdColumn: 'NULL',
+      from: 'w',
+    });
     const [row] = await database.rows(
       `WITH w AS (
          UPDATE webhooks SET url = coalesce($2, url), events = coalesce($3::text[], events),
