@@ -94,7 +94,15 @@ export function postgresCatalogue<R extends CatalogueRecord, V extends Catalogue
   async function deleteRecord(id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean> {
     const remove = async (client?: pg.PoolClient) => {
       if (client && database.citus) await lockCatalogueRecords(client, table.type, [id], 'exclusive');
-      return database.deleteRow(table.type, 'id = $1', [id], 'NULL', audit, ifVersion, [], client);
+      return database.deleteRow({
+        table: table.type,
+        where: 'id = $1',
+        keys: [id],
+        userIdColumn: 'NULL',
+        audit,
+        ifVersion,
+        on: client,
+      });
     };
     try {
       if (changing) return await changing(remove);

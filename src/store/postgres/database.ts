@@ -21,6 +21,25 @@ export const MIGRATION_LOCK = 7_305_119_421;
 const DEADLOCK = '40P01';
 const DEADLOCK_RETRIES = 5;
 
+/** What `deleteRow` deletes, how it records it, and what goes with it. */
+export interface RowDeletion {
+  table: string;
+  /** The condition naming the row, with `keys` as $1…. */
+  where: string;
+  keys: unknown[];
+  /** The user the row is about, an expression over the deleted row (`user_id`, a user's `id`) or `NULL`. */
+  userIdColumn: string;
+  audit: AuditContext;
+  ifVersion: IfVersion;
+  /**
+   * Statements run in the same one, reading the deleted row as `d`: they remove what names it
+   * without a foreign key.
+   */
+  dependents?: readonly string[];
+  /** The connection of a transaction to run it in, when it is part of one. */
+  on?: pg.ClientBase;
+}
+
 export class PostgresDatabase {
   /** `citus`: the database is a Citus coordinator, where a few statements take another form. */
   constructor(
@@ -105,20 +124,18 @@ export class PostgresDatabase {
   /**
    * Deletes the row of `table` that `where` names (with `keys` as $1…), if it is at a version the
    * precondition names, and records it under the table's name, in one statement; false when there
-   * was no such row, the precondition failure when there is one at another version. `dependents`
-   * are statements run in the same one, reading the deleted row as `d`: they remove what names it
-   * without a foreign key. `on`: the connection of a transaction to run it in, when it is part of one.
+   * was no such row, the precondition failure when there is one at another version.
    */
-  async deleteRow(
-    table: string,
-    where: string,
-    keys: unknown[],
-    userIdColumn: string,
-    audit: AuditContext,
-    ifVersion: IfVersion,
-    dependents: readonly string[] = [],
-    on?: pg.ClientBase,
-  ): Promise<boolean> {
+  async deleteRow({
+    table,
+    where,
+    keys,
+    userIdColumn,
+    audit,
+    ifVersion,
+    dependents = [],
+    on,
+  }: RowDeletion): Promise<boolean> {
     const params = [...keys];
     const condition = versionCondition(params, ifVersion);
     const record = auditInsert(params, audit, {

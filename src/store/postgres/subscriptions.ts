@@ -299,16 +299,16 @@ export function postgresSubscriptions(
     // The licence's seats cascade with it; their holders' keys (on the holders' shards) go first.
     return database.transaction(async (client) => {
       await forgetSeatsOfLicence(client, userId, id);
-      return database.deleteRow(
-        'subscriptions',
-        'user_id = $1 AND id = $2',
-        [userId, id],
-        'user_id',
+      return database.deleteRow({
+        table: 'subscriptions',
+        where: 'user_id = $1 AND id = $2',
+        keys: [userId, id],
+        userIdColumn: 'user_id',
         audit,
         ifVersion,
-        DELETE_SUBSCRIPTION_SITE_KEYS,
-        client,
-      );
+        dependents: DELETE_SUBSCRIPTION_SITE_KEYS,
+        on: client,
+      });
     });
   }
 

@@ -424,14 +424,14 @@ export function postgresUsers(
       if (!user) return false;
       requireVersion(user.version, ifVersion);
       await forgetSeatsOfUser(client, id, audit);
-      return database.deleteRow(
-        'users',
-        'id = $1',
-        [id, user.email_lower],
-        'id',
+      return database.deleteRow({
+        table: 'users',
+        where: 'id = $1',
+        keys: [id, user.email_lower],
+        userIdColumn: 'id',
         audit,
-        undefined,
-        [
+        ifVersion: undefined,
+        dependents: [
           'DELETE FROM sign_in_attempts WHERE email_lower = $2 AND EXISTS (SELECT 1 FROM d)',
           'DELETE FROM user_emails WHERE email_lower = $2 AND EXISTS (SELECT 1 FROM d)',
           // On Citus no foreign key can reach these from the sharded users (see citus.ts): erased here.
@@ -441,8 +441,8 @@ export function postgresUsers(
           // A privacy request outlives its reader, without their id or notes (migration 35).
           forgetReaderOfPrivacyRequestsAt(nowInSeconds()),
         ],
-        client,
-      );
+        on: client,
+      });
     });
   }
 

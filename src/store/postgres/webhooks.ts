@@ -83,7 +83,14 @@ export function postgresWebhooks(database: PostgresDatabase): WebhookStore {
   }
 
   async function deleteWebhook(id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean> {
-    return database.deleteRow('webhooks', 'id = $1', [id], 'NULL', audit, ifVersion);
+    return database.deleteRow({
+      table: 'webhooks',
+      where: 'id = $1',
+      keys: [id],
+      userIdColumn: 'NULL',
+      audit,
+      ifVersion,
+    });
   }
 
   async function listWebhookDeliveries(webhookId: string, query: DeliveryQuery) {

@@ -13,6 +13,20 @@ import type { Sql } from '../sql/builder.js';
 import type { Row } from '../sql/rows.js';
 import { onLoopReads, type OffLoopReads } from './off-loop-reads.js';
 
+/** What `deleteRow` deletes, with which statements, and how it records it. */
+export interface RowDeletion {
+  /** Reads the row's version, with `keys`. */
+  version: Database.Statement;
+  /** Deletes the row, with `keys`. */
+  remove: Database.Statement;
+  keys: unknown[];
+  ifVersion: IfVersion;
+  /** Records the deletion in the audit trail, once the row is gone. */
+  record: () => void;
+  /** Run first, with the same keys: they remove what names the row without a foreign key. */
+  dependents?: readonly Database.Statement[];
+}
+
 export class SqliteDatabase {
   private readonly prepared = new Map<string, Database.Statement>();
   private readonly insertAudit: Database.Statement;
@@ -107,17 +121,9 @@ export class SqliteDatabase {
 
   /**
    * Deletes the row `keys` name with `remove`, if `version` finds it at a version the precondition
-   * names, and records it: one transaction; false when there was no such row. `dependents` run
-   * first, with the same keys: they remove what names the row without a foreign key.
+   * names, and records it: one transaction; false when there was no such row.
    */
-  deleteRow(
-    version: Database.Statement,
-    remove: Database.Statement,
-    keys: unknown[],
-    ifVersion: IfVersion,
-    record: () => void,
-    dependents: readonly Database.Statement[] = [],
-  ): boolean {
+  deleteRow({ version, remove, keys, ifVersion, record, dependents = [] }: RowDeletion): boolean {
     return this.db.transaction(() => {
       if (!this.meetsPrecondition(version, keys, ifVersion)) return false;
       for (const dependent of dependents) dependent.run(...keys);

@@ -170,14 +170,14 @@ export function sqliteSubscriptions(database: SqliteDatabase, references: Sqlite
   const removeSiteKeys = DELETE_SUBSCRIPTION_SITE_KEYS.map((text) => db.prepare(text));
 
   async function deleteSubscription(userId: string, id: string, audit: AuditContext, ifVersion?: IfVersion) {
-    return database.deleteRow(
+    return database.deleteRow({
       version,
       remove,
-      [userId, id],
+      keys: [userId, id],
       ifVersion,
-      () => database.record(audit, 'delete', 'subscriptions', id, userId),
-      removeSiteKeys,
-    );
+      record: () => database.record(audit, 'delete', 'subscriptions', id, userId),
+      dependents: removeSiteKeys,
+    });
   }
 
   const due = db.prepare(`

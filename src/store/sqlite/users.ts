@@ -275,17 +275,17 @@ export function sqliteUsers(
     // the institution learns the seat is free. Read in the erasure's transaction.
     const deleted = db.transaction(() => {
       const held = seatsHeld.all(id) as { id: number; user_id: number }[];
-      return database.deleteRow(
-        userVersion,
-        deleteRow,
-        [id],
+      return database.deleteRow({
+        version: userVersion,
+        remove: deleteRow,
+        keys: [id],
         ifVersion,
-        () => {
+        record: () => {
           for (const seat of held) database.record(audit, 'delete', 'seats', String(seat.id), String(seat.user_id));
           database.record(audit, 'delete', 'users', id, id);
         },
-        [forgetAttempts, ...forgetSiteKeys, forgetPrivacyRequests],
-      );
+        dependents: [forgetAttempts, ...forgetSiteKeys, forgetPrivacyRequests],
+      });
     })();
     // The rows are zeroed in the file (secure_delete), but the write-ahead log still holds the
     // pages as they were: copy it into the file and empty it, so nothing of the reader is left.

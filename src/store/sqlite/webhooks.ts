@@ -85,9 +85,13 @@ export function sqliteWebhooks(database: SqliteDatabase): WebhookStore {
   const remove = db.prepare('DELETE FROM webhooks WHERE id = ?');
 
   async function deleteWebhook(id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean> {
-    return database.deleteRow(version, remove, [id], ifVersion, () =>
-      database.record(audit, 'delete', 'webhooks', id, null),
-    );
+    return database.deleteRow({
+      version,
+      remove,
+      keys: [id],
+      ifVersion,
+      record: () => database.record(audit, 'delete', 'webhooks', id, null),
+    });
   }
 
   async function listWebhookDeliveries(webhookId: string, query: DeliveryQuery) {
