@@ -202,91 +202,146 @@ export function loadConfig(env: Env = process.env): Config {
     host: host(env.HOST),
     database: databaseConfig,
     strictReferences: flag('STRICT_REFERENCES', env.STRICT_REFERENCES),
-    pageReadLimit: integer('PAGE_READ_LIMIT', env.PAGE_READ_LIMIT, PAGE_READ_LIMIT, 1, 10_000_000),
+    pageReadLimit: integer('PAGE_READ_LIMIT', env.PAGE_READ_LIMIT, {
+      default: PAGE_READ_LIMIT,
+      min: 1,
+      max: 10_000_000,
+    }),
     publicUrl: publicUrl(env.PUBLIC_URL),
     trustProxy: trustProxy(env.TRUST_PROXY),
-    bodyLimitBytes: integer('BODY_LIMIT_BYTES', env.BODY_LIMIT_BYTES, 64 * 1024, 1024, 1024 * 1024),
+    bodyLimitBytes: integer('BODY_LIMIT_BYTES', env.BODY_LIMIT_BYTES, {
+      default: 64 * 1024,
+      min: 1024,
+      max: 1024 * 1024,
+    }),
     logLevel: logLevel(env.LOG_LEVEL),
     auth: onOff('AUTH', env.AUTH),
     adminKey: secret('CIRCULATION_ADMIN_KEY', env.CIRCULATION_ADMIN_KEY),
     firstAdminKeyFile: firstAdminKeyFile(env.FIRST_ADMIN_KEY_FILE, databaseConfig),
     rateLimit: {
-      perSecond: integer('RATE_LIMIT', env.RATE_LIMIT, 100, 1, 1_000_000),
-      burst: integer('RATE_LIMIT_BURST', env.RATE_LIMIT_BURST, 200, 1, 10_000_000),
+      perSecond: integer('RATE_LIMIT', env.RATE_LIMIT, { default: 100, min: 1, max: 1_000_000 }),
+      burst: integer('RATE_LIMIT_BURST', env.RATE_LIMIT_BURST, { default: 200, min: 1, max: 10_000_000 }),
     },
     serviceSecretKey: secret('SERVICE_SECRET_KEY', env.SERVICE_SECRET_KEY),
-    shutdownDrainMs: integer('SHUTDOWN_DRAIN_MS', env.SHUTDOWN_DRAIN_MS, 5000, 0, 600_000),
-    shutdownMinUnreadyMs: integer('SHUTDOWN_MIN_UNREADY_MS', env.SHUTDOWN_MIN_UNREADY_MS, 3000, 0, 600_000),
-    shutdownGraceMs: integer('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, 10_000, 0, 600_000),
-    lapseIntervalSeconds: integer('LAPSE_INTERVAL_SECONDS', env.LAPSE_INTERVAL_SECONDS, 0, 0, 86_400),
+    shutdownDrainMs: integer('SHUTDOWN_DRAIN_MS', env.SHUTDOWN_DRAIN_MS, { default: 5000, min: 0, max: 600_000 }),
+    shutdownMinUnreadyMs: integer('SHUTDOWN_MIN_UNREADY_MS', env.SHUTDOWN_MIN_UNREADY_MS, {
+      default: 3000,
+      min: 0,
+      max: 600_000,
+    }),
+    shutdownGraceMs: integer('SHUTDOWN_GRACE_MS', env.SHUTDOWN_GRACE_MS, { default: 10_000, min: 0, max: 600_000 }),
+    lapseIntervalSeconds: integer('LAPSE_INTERVAL_SECONDS', env.LAPSE_INTERVAL_SECONDS, {
+      default: 0,
+      min: 0,
+      max: 86_400,
+    }),
     readers: {
       signIn: {
-        maxAttempts: integer('SIGN_IN_MAX_ATTEMPTS', env.SIGN_IN_MAX_ATTEMPTS, DEFAULT_SIGN_IN_MAX_ATTEMPTS, 1, 1000),
+        maxAttempts: integer('SIGN_IN_MAX_ATTEMPTS', env.SIGN_IN_MAX_ATTEMPTS, {
+          default: DEFAULT_SIGN_IN_MAX_ATTEMPTS,
+          min: 1,
+          max: 1000,
+        }),
         windowSeconds:
-          60 * integer('SIGN_IN_WINDOW_MINUTES', env.SIGN_IN_WINDOW_MINUTES, DEFAULT_SIGN_IN_WINDOW_MINUTES, 1, 1440),
+          60 *
+          integer('SIGN_IN_WINDOW_MINUTES', env.SIGN_IN_WINDOW_MINUTES, {
+            default: DEFAULT_SIGN_IN_WINDOW_MINUTES,
+            min: 1,
+            max: 1440,
+          }),
       },
       resetTokenTtlSeconds:
         60 *
-        integer(
-          'PASSWORD_RESET_TTL_MINUTES',
-          env.PASSWORD_RESET_TTL_MINUTES,
-          DEFAULT_RESET_TOKEN_TTL_MINUTES,
-          1,
-          10_080,
-        ),
-      failureFloorMs: integer(
-        'SIGN_IN_FAILURE_FLOOR_MS',
-        env.SIGN_IN_FAILURE_FLOOR_MS,
-        DEFAULT_SIGN_IN_FAILURE_FLOOR_MS,
-        0,
-        10_000,
-      ),
+        integer('PASSWORD_RESET_TTL_MINUTES', env.PASSWORD_RESET_TTL_MINUTES, {
+          default: DEFAULT_RESET_TOKEN_TTL_MINUTES,
+          min: 1,
+          max: 10_080,
+        }),
+      failureFloorMs: integer('SIGN_IN_FAILURE_FLOOR_MS', env.SIGN_IN_FAILURE_FLOOR_MS, {
+        default: DEFAULT_SIGN_IN_FAILURE_FLOOR_MS,
+        min: 0,
+        max: 10_000,
+      }),
       resetPage: resetPage(env.PASSWORD_RESET_URL),
     },
     mail: mail(env),
     consoleIdleSeconds:
       60 *
-      integer('CONSOLE_SESSION_IDLE_MINUTES', env.CONSOLE_SESSION_IDLE_MINUTES, DEFAULT_CONSOLE_IDLE_MINUTES, 1, 1440),
+      integer('CONSOLE_SESSION_IDLE_MINUTES', env.CONSOLE_SESSION_IDLE_MINUTES, {
+        default: DEFAULT_CONSOLE_IDLE_MINUTES,
+        min: 1,
+        max: 1440,
+      }),
     consoleMaxAgeSeconds:
-      3600 * integer('CONSOLE_SESSION_MAX_HOURS', env.CONSOLE_SESSION_MAX_HOURS, DEFAULT_CONSOLE_MAX_HOURS, 1, 168),
-    reportMaxAgeSeconds: integer('REPORT_MAX_AGE_SECONDS', env.REPORT_MAX_AGE_SECONDS, 60, 0, 3600),
+      3600 *
+      integer('CONSOLE_SESSION_MAX_HOURS', env.CONSOLE_SESSION_MAX_HOURS, {
+        default: DEFAULT_CONSOLE_MAX_HOURS,
+        min: 1,
+        max: 168,
+      }),
+    reportMaxAgeSeconds: integer('REPORT_MAX_AGE_SECONDS', env.REPORT_MAX_AGE_SECONDS, {
+      default: 60,
+      min: 0,
+      max: 3600,
+    }),
     confirmationTtlSeconds:
-      3600 * integer('CONFIRMATION_TTL_HOURS', env.CONFIRMATION_TTL_HOURS, DEFAULT_CONFIRMATION_TTL_HOURS, 1, 2160),
+      3600 *
+      integer('CONFIRMATION_TTL_HOURS', env.CONFIRMATION_TTL_HOURS, {
+        default: DEFAULT_CONFIRMATION_TTL_HOURS,
+        min: 1,
+        max: 2160,
+      }),
     backups: backups(env, databaseConfig),
     print: {
       calendar: { zone: timeZone(env.PUBLICATION_TIME_ZONE), cutoff: cutoff(env.CHANGE_CUTOFF) },
-      holdAllowanceDays: integer('HOLD_ALLOWANCE_DAYS', env.HOLD_ALLOWANCE_DAYS, DEFAULT_HOLD_ALLOWANCE_DAYS, 0, 366),
-      repeatComplaintDays: integer(
-        'REPEAT_COMPLAINT_DAYS',
-        env.REPEAT_COMPLAINT_DAYS,
-        DEFAULT_REPEAT_COMPLAINT_DAYS,
-        0,
-        366,
-      ),
-      complaintMaxAgeDays: integer(
-        'COMPLAINT_MAX_AGE_DAYS',
-        env.COMPLAINT_MAX_AGE_DAYS,
-        DEFAULT_COMPLAINT_MAX_AGE_DAYS,
-        0,
-        3660,
-      ),
+      holdAllowanceDays: integer('HOLD_ALLOWANCE_DAYS', env.HOLD_ALLOWANCE_DAYS, {
+        default: DEFAULT_HOLD_ALLOWANCE_DAYS,
+        min: 0,
+        max: 366,
+      }),
+      repeatComplaintDays: integer('REPEAT_COMPLAINT_DAYS', env.REPEAT_COMPLAINT_DAYS, {
+        default: DEFAULT_REPEAT_COMPLAINT_DAYS,
+        min: 0,
+        max: 366,
+      }),
+      complaintMaxAgeDays: integer('COMPLAINT_MAX_AGE_DAYS', env.COMPLAINT_MAX_AGE_DAYS, {
+        default: DEFAULT_COMPLAINT_MAX_AGE_DAYS,
+        min: 0,
+        max: 3660,
+      }),
     },
     retention: {
-      intervalSeconds: integer('RETENTION_INTERVAL_SECONDS', env.RETENTION_INTERVAL_SECONDS, 600, 0, 86_400),
-      idempotencyHours: integer('IDEMPOTENCY_RETENTION_HOURS', env.IDEMPOTENCY_RETENTION_HOURS, 24, 1, 720),
-      deliveryDays: integer('DELIVERY_RETENTION_DAYS', env.DELIVERY_RETENTION_DAYS, 30, 0, 36_500),
-      auditDays: integer('AUDIT_RETENTION_DAYS', env.AUDIT_RETENTION_DAYS, 0, 0, 36_500),
+      intervalSeconds: integer('RETENTION_INTERVAL_SECONDS', env.RETENTION_INTERVAL_SECONDS, {
+        default: 600,
+        min: 0,
+        max: 86_400,
+      }),
+      idempotencyHours: integer('IDEMPOTENCY_RETENTION_HOURS', env.IDEMPOTENCY_RETENTION_HOURS, {
+        default: 24,
+        min: 1,
+        max: 720,
+      }),
+      deliveryDays: integer('DELIVERY_RETENTION_DAYS', env.DELIVERY_RETENTION_DAYS, {
+        default: 30,
+        min: 0,
+        max: 36_500,
+      }),
+      auditDays: integer('AUDIT_RETENTION_DAYS', env.AUDIT_RETENTION_DAYS, { default: 0, min: 0, max: 36_500 }),
     },
     webhooks: {
       secretKey: secret('WEBHOOK_SECRET_KEY', env.WEBHOOK_SECRET_KEY),
       deliver: onOff('WEBHOOK_DELIVERY', env.WEBHOOK_DELIVERY),
-      timeoutMs: integer('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, 10_000, 100, 120_000),
-      concurrency: integer('WEBHOOK_CONCURRENCY', env.WEBHOOK_CONCURRENCY, 8, 1, 256),
-      pollMs: integer('WEBHOOK_POLL_MS', env.WEBHOOK_POLL_MS, 1000, 10, 60_000),
+      timeoutMs: integer('WEBHOOK_TIMEOUT_MS', env.WEBHOOK_TIMEOUT_MS, { default: 10_000, min: 100, max: 120_000 }),
+      concurrency: integer('WEBHOOK_CONCURRENCY', env.WEBHOOK_CONCURRENCY, { default: 8, min: 1, max: 256 }),
+      pollMs: integer('WEBHOOK_POLL_MS', env.WEBHOOK_POLL_MS, { default: 1000, min: 10, max: 60_000 }),
       retry: {
-        baseMs: integer('WEBHOOK_RETRY_BASE_MS', env.WEBHOOK_RETRY_BASE_MS, 5000, 1, 3_600_000),
-        maxMs: integer('WEBHOOK_RETRY_MAX_MS', env.WEBHOOK_RETRY_MAX_MS, 3_600_000, 1, 86_400_000),
-        maxAttempts: integer('WEBHOOK_MAX_ATTEMPTS', env.WEBHOOK_MAX_ATTEMPTS, 20, 1, 100),
+        baseMs: integer('WEBHOOK_RETRY_BASE_MS', env.WEBHOOK_RETRY_BASE_MS, { default: 5000, min: 1, max: 3_600_000 }),
+        maxMs: integer('WEBHOOK_RETRY_MAX_MS', env.WEBHOOK_RETRY_MAX_MS, {
+          default: 3_600_000,
+          min: 1,
+          max: 86_400_000,
+        }),
+        maxAttempts: integer('WEBHOOK_MAX_ATTEMPTS', env.WEBHOOK_MAX_ATTEMPTS, { default: 20, min: 1, max: 100 }),
       },
       allowedNetworks: networks('WEBHOOK_ALLOWED_NETWORKS', env.WEBHOOK_ALLOWED_NETWORKS),
     },
@@ -317,15 +372,21 @@ function database(env: Env): DatabaseConfig {
     return {
       kind: 'postgres',
       url,
-      poolSize: integer('DATABASE_POOL_SIZE', env.DATABASE_POOL_SIZE, DEFAULT_POOL_SIZE, 1, 1000),
-      statementTimeoutMs: integer(
-        'DATABASE_STATEMENT_TIMEOUT_MS',
-        env.DATABASE_STATEMENT_TIMEOUT_MS,
-        5000,
-        1,
-        3_600_000,
-      ),
-      connectTimeoutMs: integer('DATABASE_CONNECT_TIMEOUT_MS', env.DATABASE_CONNECT_TIMEOUT_MS, 2000, 1, 600_000),
+      poolSize: integer('DATABASE_POOL_SIZE', env.DATABASE_POOL_SIZE, {
+        default: DEFAULT_POOL_SIZE,
+        min: 1,
+        max: 1000,
+      }),
+      statementTimeoutMs: integer('DATABASE_STATEMENT_TIMEOUT_MS', env.DATABASE_STATEMENT_TIMEOUT_MS, {
+        default: 5000,
+        min: 1,
+        max: 3_600_000,
+      }),
+      connectTimeoutMs: integer('DATABASE_CONNECT_TIMEOUT_MS', env.DATABASE_CONNECT_TIMEOUT_MS, {
+        default: 2000,
+        min: 1,
+        max: 600_000,
+      }),
     };
   }
   if (scheme !== undefined && scheme !== 'sqlite' && url.startsWith(`${scheme}:/`)) {
@@ -344,7 +405,11 @@ function database(env: Env): DatabaseConfig {
     kind: 'sqlite',
     path: path === ':memory:' ? path : resolve(path),
     synchronous,
-    busyTimeoutMs: integer('SQLITE_BUSY_TIMEOUT_MS', env.SQLITE_BUSY_TIMEOUT_MS, 1000, 0, 60_000),
+    busyTimeoutMs: integer('SQLITE_BUSY_TIMEOUT_MS', env.SQLITE_BUSY_TIMEOUT_MS, {
+      default: 1000,
+      min: 0,
+      max: 60_000,
+    }),
   };
 }
 
@@ -354,8 +419,12 @@ function database(env: Env): DatabaseConfig {
  * would be found out on the day a backup is needed.
  */
 function backups(env: Env, database: DatabaseConfig): BackupSettings | undefined {
-  const intervalMinutes = integer('BACKUP_INTERVAL_MINUTES', env.BACKUP_INTERVAL_MINUTES, 1440, 1, 10_080);
-  const keep = integer('BACKUP_KEEP', env.BACKUP_KEEP, 7, 1, 10_000);
+  const intervalMinutes = integer('BACKUP_INTERVAL_MINUTES', env.BACKUP_INTERVAL_MINUTES, {
+    default: 1440,
+    min: 1,
+    max: 10_080,
+  });
+  const keep = integer('BACKUP_KEEP', env.BACKUP_KEEP, { default: 7, min: 1, max: 10_000 });
   const dir = env.BACKUP_DIR;
   if (dir === undefined || dir === '') return undefined;
   if (database.kind === 'postgres') throw new ConfigError('BACKUP_DIR', POSTGRES_BACKUPS);
@@ -370,7 +439,14 @@ function firstAdminKeyFile(value: string | undefined, database: DatabaseConfig):
   return resolve(FIRST_ADMIN_KEY);
 }
 
-function integer(setting: string, value: string | undefined, fallback: number, min: number, max: number): number {
+/** What a whole-number setting is when unset, and the bounds it must be within (both included). */
+interface IntegerBounds {
+  default: number;
+  min: number;
+  max: number;
+}
+
+function integer(setting: string, value: string | undefined, { default: fallback, min, max }: IntegerBounds): number {
   if (value === undefined || value === '') return fallback;
   const n = Number(value);
   if (!/^\d+$/.test(value) || n < min || n > max) {
