@@ -40,7 +40,7 @@ export function sqliteCatalogue<R extends CatalogueRecord, V extends CatalogueVa
           const [row] = database.all(
             sql`${catalogueInsert(table, chosen, values, 'sqlite')} RETURNING ${raw(columns)}`,
           );
-          database.record(audit, 'create', table.type, chosen, null);
+          database.record(audit, { action: 'create', resourceType: table.type, resourceId: chosen, userId: null });
           return read(row as Row);
         } catch (error) {
           if ((error as { code?: string }).code !== 'SQLITE_CONSTRAINT_PRIMARYKEY') throw error;
@@ -80,7 +80,7 @@ export function sqliteCatalogue<R extends CatalogueRecord, V extends CatalogueVa
         const [row] = database.all(
           sql`UPDATE ${raw(table.type)} SET ${assignments} WHERE id = ${id} RETURNING ${raw(columns)}`,
         );
-        database.record(audit, 'update', table.type, id, null);
+        database.record(audit, { action: 'update', resourceType: table.type, resourceId: id, userId: null });
         return read(row as Row);
       })
       .immediate();
@@ -96,7 +96,7 @@ export function sqliteCatalogue<R extends CatalogueRecord, V extends CatalogueVa
         const [{ n } = { n: 0 }] = database.all(referrersCount(table, id)) as { n: number }[];
         if (n > 0) throw failures.stillReferenced(noun(table), id, n, table.referrers.noun);
         if (remove.run(id).changes === 0) return false;
-        database.record(audit, 'delete', table.type, id, null);
+        database.record(audit, { action: 'delete', resourceType: table.type, resourceId: id, userId: null });
         return true;
       })
       .immediate();

@@ -86,14 +86,13 @@ export function sqliteConsentWriter(database: SqliteDatabase): SqliteConsentWrit
         if (audit) {
           const entry = { actor: audit.actor, attributes: CONSENT_CHANGED };
           const transition = { oldState: from, newState: to, source };
-          database.record(
-            entry,
-            from === null ? 'create' : 'update',
-            'newsletter-consents',
-            newsletterId,
+          database.record(entry, {
+            action: from === null ? 'create' : 'update',
+            resourceType: 'newsletter-consents',
+            resourceId: newsletterId,
             userId,
-            transition,
-          );
+            consent: transition,
+          });
         }
       }
     },
@@ -185,7 +184,7 @@ export function sqliteConsents(database: SqliteDatabase, writer: SqliteConsentWr
   async function recordConfirmationLink(userId: string, newsletterId: string, audit: AuditContext) {
     return db.transaction(() => {
       if (!consentOf(userId, newsletterId)) return false;
-      database.record(audit, 'create', CONFIRMATION_LINKS, newsletterId, userId);
+      database.record(audit, { action: 'create', resourceType: CONFIRMATION_LINKS, resourceId: newsletterId, userId });
       return true;
     })();
   }

@@ -34,7 +34,7 @@ export function sqliteCredentials(database: SqliteDatabase): CredentialStore {
     cache.clear();
     return db.transaction(() => {
       const created = insertKey(key);
-      database.record(audit, 'create', 'api-keys', created.id, null);
+      database.record(audit, { action: 'create', resourceType: 'api-keys', resourceId: created.id, userId: null });
       return created;
     })();
   }
@@ -77,7 +77,8 @@ export function sqliteCredentials(database: SqliteDatabase): CredentialStore {
     cache.clear();
     return db.transaction(() => {
       if (!database.meetsPrecondition(version, [id], ifVersion)) return undefined;
-      if (revoke.run(now, id).changes > 0) database.record(audit, 'revoke', 'api-keys', id, null);
+      if (revoke.run(now, id).changes > 0)
+        database.record(audit, { action: 'revoke', resourceType: 'api-keys', resourceId: id, userId: null });
       const row = selectOne.get(id) as Row | undefined;
       return row && toApiKey(row);
     })();

@@ -13,6 +13,17 @@ import type { Sql } from '../sql/builder.js';
 import type { Row } from '../sql/rows.js';
 import { onLoopReads, type OffLoopReads } from './off-loop-reads.js';
 
+/** What `record` records: one change to one resource. */
+export interface AuditedChange {
+  action: AuditAction;
+  resourceType: string;
+  resourceId: string;
+  /** The user the resource is about; null for one about none (a webhook, a product, an API key). */
+  userId: string | null;
+  /** Of a newsletter consent's change, what it was. */
+  consent?: ConsentTransition | null;
+}
+
 /** What `deleteRow` deletes, with which statements, and how it records it. */
 export interface RowDeletion {
   /** Reads the row's version, with `keys`. */
@@ -81,16 +92,9 @@ export class SqliteDatabase {
 
   /**
    * Records a change in the audit trail (with its event type), called inside the transaction that
-   * makes it; answers the entry's id. `consent`: of a newsletter consent's change, what it was.
+   * makes it; answers the entry's id.
    */
-  record(
-    audit: AuditContext,
-    action: AuditAction,
-    resourceType: string,
-    resourceId: string,
-    userId: string | null,
-    consent: ConsentTransition | null = null,
-  ): string {
+  record(audit: AuditContext, { action, resourceType, resourceId, userId, consent = null }: AuditedChange): string {
     const attributes = JSON.stringify(audit.attributes);
     const eventType = eventTypeOf(resourceType, action);
     const { lastInsertRowid } = this.insertAudit.run(

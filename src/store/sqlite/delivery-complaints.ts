@@ -38,7 +38,12 @@ export function sqliteDeliveryComplaints(database: SqliteDatabase): DeliveryComp
             values.repeat ? 1 : 0,
             values.redeliveryDate,
           ) as { id: number };
-          database.record(audit, 'create', 'delivery-complaints', String(id), userId);
+          database.record(audit, {
+            action: 'create',
+            resourceType: 'delivery-complaints',
+            resourceId: String(id),
+            userId,
+          });
           moveTerm(userId, terms, dateEnded, audit);
           return one(userId, subscriptionId, String(id));
         })

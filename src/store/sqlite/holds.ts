@@ -53,7 +53,7 @@ export function sqliteHolds(database: SqliteDatabase): HoldStore {
         if (!context) return undefined;
         const { values, dateEnded } = plan(context);
         const { id } = insert.get(holdParams(userId, subscriptionId, values)) as { id: number };
-        database.record(audit, 'create', 'holds', String(id), userId);
+        database.record(audit, { action: 'create', resourceType: 'holds', resourceId: String(id), userId });
         moveTerm(userId, context.terms, dateEnded, audit);
         return holdOf(userId, subscriptionId, String(id));
       })
@@ -104,7 +104,7 @@ export function sqliteHolds(database: SqliteDatabase): HoldStore {
     return changing(userId, subscriptionId, id, ifVersion, (current, context) => {
       const { values, dateEnded } = plan(current, context);
       update.run({ ...holdParams(userId, subscriptionId, values), id });
-      database.record(audit, 'update', 'holds', id, userId);
+      database.record(audit, { action: 'update', resourceType: 'holds', resourceId: id, userId });
       moveTerm(userId, context.terms, dateEnded, audit);
       return holdOf(userId, subscriptionId, id);
     });
@@ -122,7 +122,7 @@ export function sqliteHolds(database: SqliteDatabase): HoldStore {
       if (current.withdrawn) return current;
       const dateEnded = plan(current, context);
       withdraw.run(userId, subscriptionId, id);
-      database.record(audit, 'withdraw', 'holds', id, userId);
+      database.record(audit, { action: 'withdraw', resourceType: 'holds', resourceId: id, userId });
       moveTerm(userId, context.terms, dateEnded, audit);
       return holdOf(userId, subscriptionId, id);
     });
@@ -157,7 +157,10 @@ export function sqlitePrintTerms(database: SqliteDatabase) {
     moveTerm(userId: string, terms: PrintTerms, dateEnded: number | null, audit: AuditContext): void {
       if (dateEnded === terms.dateEnded) return;
       moveEnd.run(dateEnded, userId, terms.id);
-      database.record({ actor: audit.actor, attributes: TERM_MOVED }, 'update', 'subscriptions', terms.id, userId);
+      database.record(
+        { actor: audit.actor, attributes: TERM_MOVED },
+        { action: 'update', resourceType: 'subscriptions', resourceId: terms.id, userId },
+      );
     },
   };
 }

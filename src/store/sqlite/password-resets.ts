@@ -20,7 +20,12 @@ export function sqlitePasswordResets(database: SqliteDatabase): PasswordResetSto
       const row = insert.get(token) as Row | undefined;
       if (!row) return undefined;
       const created = toPasswordResetToken(row);
-      database.record(audit, 'create', 'password-reset-tokens', created.id, created.userId);
+      database.record(audit, {
+        action: 'create',
+        resourceType: 'password-reset-tokens',
+        resourceId: created.id,
+        userId: created.userId,
+      });
       return created;
     })();
   }
@@ -30,7 +35,7 @@ export function sqlitePasswordResets(database: SqliteDatabase): PasswordResetSto
   async function voidPasswordResetToken(userId: string, id: string, audit: AuditContext): Promise<boolean> {
     return db.transaction(() => {
       if (voidOne.run(userId, id).changes === 0) return false;
-      database.record(audit, 'delete', 'password-reset-tokens', id, userId);
+      database.record(audit, { action: 'delete', resourceType: 'password-reset-tokens', resourceId: id, userId });
       return true;
     })();
   }
@@ -64,7 +69,7 @@ export function sqlitePasswordResets(database: SqliteDatabase): PasswordResetSto
         voidAll.run(userId);
         setPassword.run(passwordHash, userId);
         forgetAttempts.run(userId);
-        database.record(audit, 'update', 'users', userId, userId);
+        database.record(audit, { action: 'update', resourceType: 'users', resourceId: userId, userId });
         return true;
       })
       .immediate();

@@ -40,7 +40,12 @@ export function sqlitePrivacyRequests(database: SqliteDatabase): PrivacyRequestS
         .transaction(() => {
           if (userExists.get(userId) === undefined) return undefined;
           const { id } = insert.get(userId, ...privacyRequestValues(values)) as { id: number };
-          database.record(audit, 'create', 'privacy-requests', String(id), userId);
+          database.record(audit, {
+            action: 'create',
+            resourceType: 'privacy-requests',
+            resourceId: String(id),
+            userId,
+          });
           return one(String(id));
         })
         .immediate();
@@ -64,7 +69,12 @@ export function sqlitePrivacyRequests(database: SqliteDatabase): PrivacyRequestS
           // No version moved, no event: a client's ETag stays good, and webhooks hear of changes only.
           if (unchanged(current, values)) return current;
           update.run(...privacyRequestValues(values), id);
-          database.record(audit, 'update', 'privacy-requests', id, current.userId);
+          database.record(audit, {
+            action: 'update',
+            resourceType: 'privacy-requests',
+            resourceId: id,
+            userId: current.userId,
+          });
           return one(id);
         })
         .immediate();

@@ -32,7 +32,11 @@ export function sqliteReferences(database: SqliteDatabase, strict: boolean): Sql
     const unknown = resolveReferences(type, references, new Map(rows.map((r) => [r.id, r.active === 1])), strict);
     for (const id of unknown) {
       register.run(id, id);
-      if (audit) database.record({ actor: audit.actor, attributes: [] }, 'create', type, id, null);
+      if (audit)
+        database.record(
+          { actor: audit.actor, attributes: [] },
+          { action: 'create', resourceType: type, resourceId: id, userId: null },
+        );
     }
   }
 

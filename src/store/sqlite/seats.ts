@@ -43,7 +43,7 @@ export function sqliteSeats(database: SqliteDatabase): SeatStore {
           );
           const { id } = insert.get(userId, subscriptionId, holderId) as { id: number };
           insertKey.run(holderId, userId, subscriptionId, id);
-          database.record(audit, 'create', 'seats', String(id), userId);
+          database.record(audit, { action: 'create', resourceType: 'seats', resourceId: String(id), userId });
           // Within the transaction, which nothing else on this connection can read between.
           holders.added();
           return one(userId, subscriptionId, String(id));
@@ -67,7 +67,7 @@ export function sqliteSeats(database: SqliteDatabase): SeatStore {
         .transaction(() => {
           // The holder's key goes with the seat (seat_holders' foreign key).
           if (remove.run(userId, subscriptionId, id).changes === 0) return false;
-          database.record(audit, 'delete', 'seats', id, userId);
+          database.record(audit, { action: 'delete', resourceType: 'seats', resourceId: id, userId });
           return true;
         })
         .immediate();

@@ -41,7 +41,7 @@ export function sqliteSignIns(database: SqliteDatabase): SignInStore {
           return undefined;
         }
         database.changes(forgetAttemptsOf(emailKeys(signIn.email).lower));
-        return database.record(audit, 'sign-in', 'users', userId, userId);
+        return database.record(audit, { action: 'sign-in', resourceType: 'users', resourceId: userId, userId });
       })
       .immediate();
   }

@@ -41,7 +41,7 @@ export function sqliteStaff(database: SqliteDatabase): StaffStore {
         throw error;
       }
       const created = toStaffMember(row);
-      database.record(audit, 'create', STAFF, created.id, null);
+      database.record(audit, { action: 'create', resourceType: STAFF, resourceId: created.id, userId: null });
       return created;
     })();
   }
@@ -74,7 +74,7 @@ export function sqliteStaff(database: SqliteDatabase): StaffStore {
       }
       const ended = sessionsEndedBy(id, changes);
       if (ended) database.changes(ended);
-      database.record(audit, 'update', STAFF, id, null);
+      database.record(audit, { action: 'update', resourceType: STAFF, resourceId: id, userId: null });
       const member = one(id);
       const forgotten = member && attemptsForgottenBy(member, changes);
       if (forgotten) database.changes(forgotten);
@@ -92,7 +92,7 @@ export function sqliteStaff(database: SqliteDatabase): StaffStore {
       database.changes(insertSession(session.idHash, session.staffId, session.now));
       database.changes(forgetAttemptsOf(session.attemptsKey));
       if (session.rehash) database.changes(rehashStaff(session.staffId, session.rehash.from, session.rehash.to));
-      database.record(audit, 'sign-in', STAFF, session.staffId, null);
+      database.record(audit, { action: 'sign-in', resourceType: STAFF, resourceId: session.staffId, userId: null });
     })();
   }
 

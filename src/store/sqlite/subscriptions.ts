@@ -53,7 +53,7 @@ export function sqliteSubscriptions(database: SqliteDatabase, references: Sqlite
         attachProduct(values.productId, audit);
         const created = toStoredSubscription(insert.get(subscriptionParams(userId, values)) as Row);
         if (siteKeysChange(undefined, created)) siteKeys.write(userId, created.id, created);
-        database.record(audit, 'create', 'subscriptions', created.id, userId);
+        database.record(audit, { action: 'create', resourceType: 'subscriptions', resourceId: created.id, userId });
         return created;
       })
       .immediate();
@@ -140,7 +140,7 @@ export function sqliteSubscriptions(database: SqliteDatabase, references: Sqlite
         if (next.productId !== current.productId) attachProduct(next.productId, audit);
         const updated = update.get({ ...subscriptionParams(userId, next), id }) as Row;
         if (siteKeysChange(current, next)) siteKeys.write(userId, id, next);
-        database.record(audit, 'update', 'subscriptions', id, userId);
+        database.record(audit, { action: 'update', resourceType: 'subscriptions', resourceId: id, userId });
         return toStoredSubscription(updated);
       })
       .immediate();
@@ -160,7 +160,8 @@ export function sqliteSubscriptions(database: SqliteDatabase, references: Sqlite
   ): Promise<StoredSubscription | undefined> {
     return db.transaction(() => {
       if (!database.meetsPrecondition(version, [userId, id], ifVersion)) return undefined;
-      if (expire.run(now, userId, id).changes > 0) database.record(audit, 'expire', 'subscriptions', id, userId);
+      if (expire.run(now, userId, id).changes > 0)
+        database.record(audit, { action: 'expire', resourceType: 'subscriptions', resourceId: id, userId });
       const row = selectOne.get(userId, id) as Row | undefined;
       return row && toStoredSubscription(row);
     })();
@@ -175,7 +176,7 @@ export function sqliteSubscriptions(database: SqliteDatabase, references: Sqlite
       remove,
       keys: [userId, id],
       ifVersion,
-      record: () => database.record(audit, 'delete', 'subscriptions', id, userId),
+      record: () => database.record(audit, { action: 'delete', resourceType: 'subscriptions', resourceId: id, userId }),
       dependents: removeSiteKeys,
     });
   }
@@ -200,7 +201,12 @@ export function sqliteSubscriptions(database: SqliteDatabase, references: Sqlite
         const lapsing = due.all(now, limit) as { id: number; user_id: number }[];
         for (const { id, user_id } of lapsing) {
           lapse.run(id);
-          database.record(audit, 'expire', 'subscriptions', String(id), String(user_id));
+          database.record(audit, {
+            action: 'expire',
+            resourceType: 'subscriptions',
+            resourceId: String(id),
+            userId: String(user_id),
+          });
         }
         return lapsing.length;
       })

@@ -59,7 +59,12 @@ export function sqliteTemporaryAddresses(database: SqliteDatabase): TemporaryAdd
           if (userExists.get(userId) === undefined) return undefined;
           const values = plan(all(userId));
           const { id } = insert.get(userId, ...temporaryAddressValues(values)) as { id: number };
-          database.record(audit, 'create', 'temporary-addresses', String(id), userId);
+          database.record(audit, {
+            action: 'create',
+            resourceType: 'temporary-addresses',
+            resourceId: String(id),
+            userId,
+          });
           return one(userId, String(id));
         })
         .immediate();
@@ -82,7 +87,7 @@ export function sqliteTemporaryAddresses(database: SqliteDatabase): TemporaryAdd
         // No version moved, no event: a client's ETag stays good, and webhooks hear of changes only.
         if (unchanged(current, values)) return current;
         update.run(...temporaryAddressValues(values), userId, id);
-        database.record(audit, 'update', 'temporary-addresses', id, userId);
+        database.record(audit, { action: 'update', resourceType: 'temporary-addresses', resourceId: id, userId });
         return one(userId, id);
       });
     },
@@ -91,7 +96,7 @@ export function sqliteTemporaryAddresses(database: SqliteDatabase): TemporaryAdd
       const deleted = changing(userId, id, ifVersion, (current) => {
         check(current);
         remove.run(userId, id);
-        database.record(audit, 'delete', 'temporary-addresses', id, userId);
+        database.record(audit, { action: 'delete', resourceType: 'temporary-addresses', resourceId: id, userId });
         return true;
       });
       return deleted ?? false;

@@ -92,7 +92,7 @@ export function sqliteUsers(
       .transaction(() => {
         references.attach('newsletters', user.newsletters.map(joining), audit);
         const created = insert(user);
-        database.record(audit, 'create', 'users', created, created);
+        database.record(audit, { action: 'create', resourceType: 'users', resourceId: created, userId: created });
         const optIn = consents.doubleOptInOf(user.newsletters);
         consentTo(created, user.newsletters, optIn, user.newsletterSource ?? 'api', audit);
         return created;
@@ -110,14 +110,22 @@ export function sqliteUsers(
         return batch.map(({ user, subscriptions, attributes }) => {
           const id = insert(user);
           if (audit)
-            database.record({ ...audit, attributes: attributes ?? audit.attributes }, 'create', 'users', id, id);
+            database.record(
+              { ...audit, attributes: attributes ?? audit.attributes },
+              { action: 'create', resourceType: 'users', resourceId: id, userId: id },
+            );
           consentTo(id, user.newsletters, optIn, 'import', audit);
           for (const values of subscriptions) {
             const created = String(importSubscription.run(subscriptionParams(id, values)).lastInsertRowid);
             if (siteKeysChange(undefined, values)) siteKeys.write(id, created, values);
             if (!audit) continue;
             const names = { ...audit, attributes: subscriptionAttributeNames(values) };
-            database.record(names, 'create', 'subscriptions', created, id);
+            database.record(names, {
+              action: 'create',
+              resourceType: 'subscriptions',
+              resourceId: created,
+              userId: id,
+            });
           }
           return id;
         });
@@ -250,7 +258,7 @@ export function sqliteUsers(
           add.map(joining).filter((r) => adding.has(r.id)),
           audit,
         );
-        database.record(audit, 'update', 'users', id, id);
+        database.record(audit, { action: 'update', resourceType: 'users', resourceId: id, userId: id });
         consents.apply(id, newsletterChanges, changes.newsletterSource ?? 'api', audit);
         return true;
       })
@@ -281,8 +289,14 @@ export function sqliteUsers(
         keys: [id],
         ifVersion,
         record: () => {
-          for (const seat of held) database.record(audit, 'delete', 'seats', String(seat.id), String(seat.user_id));
-          database.record(audit, 'delete', 'users', id, id);
+          for (const seat of held)
+            database.record(audit, {
+              action: 'delete',
+              resourceType: 'seats',
+              resourceId: String(seat.id),
+              userId: String(seat.user_id),
+            });
+          database.record(audit, { action: 'delete', resourceType: 'users', resourceId: id, userId: id });
         },
         dependents: [forgetAttempts, ...forgetSiteKeys, forgetPrivacyRequests],
       });

@@ -36,7 +36,7 @@ export function sqliteWebhooks(database: SqliteDatabase): WebhookStore {
   async function createWebhook(webhook: NewWebhook, audit: AuditContext): Promise<Webhook> {
     return db.transaction(() => {
       const created = toWebhook(insert.get(webhook.url, JSON.stringify(webhook.events), webhook.secretSalt) as Row);
-      database.record(audit, 'create', 'webhooks', created.id, null);
+      database.record(audit, { action: 'create', resourceType: 'webhooks', resourceId: created.id, userId: null });
       return created;
     })();
   }
@@ -75,7 +75,7 @@ export function sqliteWebhooks(database: SqliteDatabase): WebhookStore {
           url: changes.url ?? webhook.url,
           events: JSON.stringify(changes.events ?? webhook.events),
         }) as Row;
-        database.record(audit, 'update', 'webhooks', id, null);
+        database.record(audit, { action: 'update', resourceType: 'webhooks', resourceId: id, userId: null });
         return toWebhook(row);
       })
       .immediate();
@@ -90,7 +90,8 @@ export function sqliteWebhooks(database: SqliteDatabase): WebhookStore {
       remove,
       keys: [id],
       ifVersion,
-      record: () => database.record(audit, 'delete', 'webhooks', id, null),
+      record: () =>
+        database.record(audit, { action: 'delete', resourceType: 'webhooks', resourceId: id, userId: null }),
     });
   }
 
