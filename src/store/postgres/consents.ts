@@ -36,6 +36,15 @@ import { auditInsert, rowsOn, type PostgresDatabase } from './database.js';
 
 const CHANGED = eventTypeOf('newsletter-consents', 'update');
 
+/** The parameters (SQL) the changes are read from; `perUser`: `users` is one id for them all. */
+interface ChangeParameters {
+  users: string;
+  ids: string;
+  olds: string;
+  states: string;
+  perUser: boolean;
+}
+
 /**
  * The changes as rows (user_id, newsletter_id, old_state, state, n), from parameters: $users
  * (bigint[], or one bigint for all), $ids, $olds (text[], or NULL for none) and $states. Each part
@@ -43,7 +52,7 @@ const CHANGED = eventTypeOf('newsletter-consents', 'update');
  * a part that names the user's id by a parameter routes to the user's shard, where a shared CTE
  * would be a result read on the coordinator first.
  */
-function changeRows(users: string, ids: string, olds: string, states: string, perUser: boolean): string {
+function changeRows({ users, ids, olds, states, perUser }: ChangeParameters): string {
   const user = perUser ? `${users}::bigint AS user_id, ` : '';
   const userColumn = perUser ? '' : 'user_id, ';
   const userArray = perUser ? '' : `${users}::bigint[], `;
@@ -52,7 +61,10 @@ function changeRows(users: string, ids: string, olds: string, states: string, pe
 }
 
 /** The audit entries of the changes `rows` reads, in their order; $source, $actor and $attributes as named. */
-function consentAudit(rows: string, source: string, actor: string, attributes: string): string {
+function consentAudit(
+  rows: string,
+  { source, actor, attributes }: { source: string; actor: string; attributes: string },
+): string {
   return `INSERT INTO audit_log (actor, action, resource_type, resource_id, user_id, attributes, event_type, consent_change)
     SELECT ${actor}, CASE WHEN old_state IS NULL THEN 'create' ELSE 'update' END, 'newsletter-consents',
       newsletter_id, user_id::text, ${attributes}, '${CHANGED}',
@@ -106,11 +118,11 @@ export async function applyConsentChanges(
     audit?.actor ?? null,
     leaving,
   ];
-  const rows = changeRows('$1', '$2', '$3', '$4', true);
+  const rows = changeRows({ users: '$1', ids: '$2', olds: '$3', states: '$4', perUser: true });
   let record = '';
   if (audit) {
     params.push(CONSENT_CHANGED);
-    record = `, a AS (${consentAudit(rows, '$5::text', '$6::text', '$8::text[]')})`;
+    record = `, a AS (${consentAudit(rows, { source: '$5::text', actor: '$6::text', attributes: '$8::text[]' })})`;
   }
   await client.query(
     `WITH c AS (
@@ -145,7 +157,7 @@ export async function applyImportedConsents(
   const users = entries.map((e) => e.userId);
   const ids = entries.map((e) => e.change.newsletterId);
   const states = entries.map((e) => e.change.to);
-  const rows = changeRows('$1', '$2', 'NULL', '$3', false);
+  const rows = changeRows({ users: '$1', ids: '$2', olds: 'NULL', states: '$3', perUser: false });
   // A statement per table, each INSERT … SELECT from unnest, as the import writes its users.
   await client.query(
     `INSERT INTO newsletter_consents (user_id, newsletter_id, state, source, changed_at)
@@ -163,7 +175,7 @@ export async function applyImportedConsents(
     [users, ids, states],
   );
   if (audit) {
-    await client.query(consentAudit(rows, "'import'", '$4::text', '$5::text[]'), [
+    await client.query(consentAudit(rows, { source: "'import'", actor: '$4::text', attributes: '$5::text[]' }), [
       users,
       ids,
       states,
