@@ -167,8 +167,16 @@ const networkRangesOf = (n: number) => [
 ];
 /** An address in the block of one of 12,000 licence numbers: 10,000 licensed, the rest not. */
 const licensedIpv4 = () => `${blockOf(random(NETWORK_LICENCES * 1.2))}.${random(254)}`;
-const licensedIpv6 = () =>
-  `2001:db8:${random(NETWORK_LICENCES * 1.2).toString(16)}::${random(0xfffe).toString(16)}`;
+const licensedIpv6 = () => `2001:db8:${random(NETWORK_LICENCES * 1.2).toString(16)}::${random(0xfffe).toString(16)}`;
+
+/** A site licence of online access since 2025, on the given terms (ranges, domains), as a request body. */
+const siteLicenceBody = (terms: Record<string, string[]>) =>
+  JSON.stringify({
+    data: {
+      type: 'subscriptions',
+      attributes: { dateStarted: '2025-01-01T00:00:00+00:00', license: 'site', resource: 'online', ...terms },
+    },
+  });
 
 /**
  * The site licences of the network scenarios, one to each of the first NETWORK_LICENCES users,
@@ -185,17 +193,7 @@ async function createNetworkLicences(serviceUrl: string, secret: string): Promis
       request(serviceUrl, secret, {
         method: 'POST',
         path: `/users/${n + i}/subscriptions`,
-        body: JSON.stringify({
-          data: {
-            type: 'subscriptions',
-            attributes: {
-              dateStarted: '2025-01-01T00:00:00+00:00',
-              license: 'site',
-              resource: 'online',
-              ipRanges: networkRangesOf(n + i),
-            },
-          },
-        }),
+        body: siteLicenceBody({ ipRanges: networkRangesOf(n + i) }),
       }),
     );
     for (const { status, body } of await Promise.all(batch))
@@ -328,17 +326,7 @@ function scenarios(deepPage: number, deepNextLink: string): Scenario[] {
         const created = await request(serviceUrl, ADMIN_KEY, {
           method: 'POST',
           path: '/users/1/subscriptions',
-          body: JSON.stringify({
-            data: {
-              type: 'subscriptions',
-              attributes: {
-                dateStarted: '2025-01-01T00:00:00+00:00',
-                license: 'site',
-                resource: 'online',
-                emailDomains: ['d1.example'],
-              },
-            },
-          }),
+          body: siteLicenceBody({ emailDomains: ['d1.example'] }),
         });
         if (created.status !== 201) throw new Error(`the licence was refused: ${created.body.toString()}`);
       },
