@@ -83,6 +83,8 @@ interface PathItem {
   operations: Map<string, Operation>;
 }
 
+const HTTP_METHODS = new Set(['get', 'head', 'post', 'put', 'patch', 'delete', 'options', 'trace']);
+
 const contracts = new Map<string, OpenApiContract>();
 
 export class OpenApiContract implements ResponseCheck {
@@ -111,6 +113,8 @@ export class OpenApiContract implements ResponseCheck {
       const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`);
       const operations = new Map<string, Operation>();
       for (const [method, operation] of Object.entries(methods)) {
+        // A path's own members (the parameters all its operations take) are no operation.
+        if (!HTTP_METHODS.has(method)) continue;
         const answers = new Map<string, Answer>();
         for (const [status, reference] of Object.entries(operation.responses)) {
           const response = this.resolve(reference) as ResponseObject;

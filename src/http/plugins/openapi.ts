@@ -19,6 +19,7 @@ import { takesIdempotencyKey } from './idempotency.js';
 
 import { ErrorDocument, isOptionalBody } from '../jsonapi/documents.js';
 import { JSONAPI } from './media-types.js';
+import { hoistRepeatedResponses, statusName } from './openapi-components.js';
 import { withSharedSchemas } from './openapi-schemas.js';
 
 const IdempotencyKeyHeader = Type.Object({
@@ -156,15 +157,11 @@ function operationKey(method: string, fastifyUrl: string): string {
   return `${method.toLowerCase()} ${fastifyUrl.replace(/:([A-Za-z_]+)/g, '{$1}')}`;
 }
 
+/** `Error404`… are meaningless to a reader: `NotFound`, `TooManyRequests`. */
 const REF = {
-  response: (status: string) => `#/components/responses/${responseName(status)}`,
+  response: (status: string) => `#/components/responses/${statusName(status)}`,
   header: (name: ResponseHeader) => `#/components/headers/${name}`,
 };
-
-/** `Error404`… are meaningless to a reader: `NotFound`, `TooManyRequests`. */
-function responseName(status: string): string {
-  return (STATUS_CODES[Number(status)] ?? `Status ${status}`).replace(/[^A-Za-z0-9]/g, '');
-}
 
 /** The headers each error answer may carry, besides those of a credential's rate. */
 const ERROR_HEADERS: Record<string, readonly ResponseHeader[]> = {
@@ -190,7 +187,7 @@ function errorResponses(statuses: Iterable<string>) {
         ...(BEFORE_CREDENTIALS.has(status) ? [] : RATE_LIMIT_HEADERS),
       ]);
       return [
-        responseName(status),
+        statusName(status),
         {
           description: `${STATUS_CODES[Number(status)]}: the errors, each with its code.`,
           ...(headers ? { headers } : {}),
@@ -226,6 +223,9 @@ function securityOf(method: string, scopes: readonly string[]): Record<string, s
   );
 }
 
+/** What most operations take, the reads: the document's default, which an operation overrides. */
+const READ_SECURITY = securityOf('get', ['read']);
+
 /**
  * Completes the generated operations with what the route schemas cannot say: each error answer
  * as a reference to the shared one, the headers of each answer, the credentials by scope, and
@@ -239,7 +239,9 @@ function completeOperations(paths: Record<string, Record<string, Operation>>, fa
       const fact = facts.get(`${method} ${path}`);
       if (operation['x-optional-body'] && operation.requestBody) operation.requestBody.required = false;
       delete operation['x-optional-body'];
-      if (fact?.scopes) operation.security = securityOf(method, fact.scopes);
+      // A read's credentials are the document's default (READ_SECURITY); a public route overrides it with none.
+      const security = fact?.scopes ? securityOf(method, fact.scopes) : [];
+      if (JSON.stringify(security) !== JSON.stringify(READ_SECURITY)) operation.security = security;
       const notModifiable = operation.responses['304'] !== undefined;
       for (const [status, response] of Object.entries(operation.responses)) {
         // PUT and PATCH of one route share their answers: the first of them has completed them.
@@ -289,18 +291,23 @@ async function serveDocument(
       const errorStatuses = completeOperations(paths, facts);
       const components = (document as { components?: Record<string, object> }).components ?? {};
       const shared = withSharedSchemas(paths as never, { ...components.schemas, ErrorDocument } as never);
+      // 405 is no operation's: it answers the methods a path does not list (see the description).
+      const responses = errorResponses([...errorStatuses, '405']);
+      const parameters = {};
+      hoistRepeatedResponses(shared.paths, { responses, parameters });
       document.paths = shared.paths as typeof document.paths;
       (document as { components?: object }).components = {
         ...components,
         schemas: shared.schemas,
-        // 405 is no operation's: it answers the methods a path does not list (see the description).
-        responses: errorResponses([...errorStatuses, '405']),
+        responses,
+        parameters,
         headers: RESPONSE_HEADERS,
       };
       return document;
     },
     openapi: {
       openapi: '3.1.0',
+      security: READ_SECURITY,
       info: {
         title: 'circulation',
         version: '1',
