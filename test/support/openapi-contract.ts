@@ -2,7 +2,7 @@
  * The service's own OpenAPI document as a contract: every response the tests receive must be
  * documented for its route and status, in a media type documented for that status, with a body
  * that matches the documented schema and no header a client reads (Location, ETag, the rate
- * limit's, Retry-After, Allow, WWW-Authenticate, Set-Cookie) that the response does not declare.
+ * limit's, Retry-After, Allow, WWW-Authenticate, Set-Cookie, X-Request-Id) that the response does not declare.
  * A method a documented path does not list must be a 405 whose Allow names those it does.
  *
  * `ContractTap` holds a test service's every answer to it, however the test sent the request
@@ -54,6 +54,7 @@ const DECLARED_HEADERS = [
   'allow',
   'www-authenticate',
   'set-cookie',
+  'x-request-id',
 ];
 
 const ajv = new Ajv({ strict: false, allErrors: true, allowUnionTypes: true });

@@ -172,6 +172,8 @@ const ERROR_HEADERS: Record<string, readonly ResponseHeader[]> = {
 };
 /** Answered before a credential is read (or because there is none): no rate-limit headers. */
 const BEFORE_CREDENTIALS = new Set(['401', '408', '414', '431']);
+/** Written by Node's parser's handler, before any request exists: no X-Request-Id. */
+const BEFORE_REQUEST = new Set(['408', '431']);
 
 function headerRefs(names: Iterable<ResponseHeader>) {
   const unique = [...new Set(names)];
@@ -185,6 +187,7 @@ function errorResponses(statuses: Iterable<string>) {
       const headers = headerRefs([
         ...(ERROR_HEADERS[status] ?? []),
         ...(BEFORE_CREDENTIALS.has(status) ? [] : RATE_LIMIT_HEADERS),
+        ...(BEFORE_REQUEST.has(status) ? [] : (['X-Request-Id'] as const)),
       ]);
       return [
         statusName(status),
@@ -258,6 +261,7 @@ function completeOperations(paths: Record<string, Record<string, Operation>>, fa
           // answeredNotModified (etag.ts) gives the ETag with the whole representation too.
           ...(notModifiable && status === '200' ? (['ETag'] as const) : []),
           ...(fact?.scopes ? RATE_LIMIT_HEADERS : []),
+          'X-Request-Id',
         ]);
         if (headers) operation.responses[status] = { ...response, headers };
       }
@@ -316,7 +320,8 @@ async function serveDocument(
           'JSON:API interface, with the access check a paywall asks. Every request but the public ones ' +
           '(health, this document and its page, sign-ins to the console) presents a credential: a secret ' +
           'whose scopes the route names, or the console’s session cookie (with X-CSRF-Token to change ' +
-          'anything). Every response carries X-Request-Id; a method a path does not list is answered ' +
+          'anything). Every response carries X-Request-Id (but 408 and 431, written before a request ' +
+          'exists); a method a path does not list is answered ' +
           '405 with Allow.',
       },
       components: {

@@ -150,6 +150,11 @@ describe('the OpenAPI document', () => {
       if (operations.get) assert.ok(operations.head, `HEAD ${path} is not documented`);
       for (const [method, operation] of operationsOf(operations)) {
         for (const status of ['408', '431']) assert.ok(operation.responses[status], `${method} ${path} → ${status}`);
+        // Every answer a route writes carries its request's id (408 and 431 come before any request).
+        for (const [status, response] of Object.entries<any>(operation.responses)) {
+          const carries = Object.keys(resolved(response).headers ?? {}).includes('X-Request-Id');
+          assert.equal(carries, !['408', '431'].includes(status), `${method} ${path} → ${status}: X-Request-Id`);
+        }
       }
     }
     const headers = (path: string, method: string, status: string) =>
@@ -158,10 +163,12 @@ describe('the OpenAPI document', () => {
     assert.ok(headers('/users/{user_id}', 'head', '304').includes('ETag'));
     assert.ok(headers('/users', 'get', '429').includes('Retry-After'));
     assert.ok(headers('/health/ready', 'get', '503').includes('Retry-After'));
-    assert.deepEqual(headers('/staff-sessions', 'post', '201'), ['Set-Cookie']);
+    assert.deepEqual(headers('/staff-sessions', 'post', '201'), ['Set-Cookie', 'X-Request-Id']);
     assert.ok(headers('/users', 'get', '401').includes('WWW-Authenticate'));
     // A method a path does not list: its answer, described once (no operation could list it).
     assert.ok(document.components.responses.MethodNotAllowed.headers.Allow);
+    assert.ok(document.components.responses.MethodNotAllowed.headers['X-Request-Id']);
+    assert.ok(document.components.headers['X-Request-Id'].description);
   });
 
   it('writes what every route shares once, under components, and stays small', () => {
