@@ -279,8 +279,13 @@ function headOf(get: Operation): Operation {
       $ref ? { $ref } : { description: description ?? '', ...(headers ? { headers } : {}) },
     ]),
   );
-  const { requestBody: _none, responses: _body, operationId: _id, summary: _summary, ...rest } = get;
-  return { ...rest, summary: 'The GET answer’s status and headers, without its body.', responses };
+  const { requestBody: _none, responses: _body, operationId: _id, summary, description: _text, ...rest } = get;
+  return {
+    ...rest,
+    summary: `${summary ?? 'Read'}: headers only`,
+    description: 'The GET answer’s status and headers, without its body.',
+    responses,
+  };
 }
 
 async function serveDocument(
@@ -351,7 +356,9 @@ async function serveDocument(
     {
       config: { scope: 'public', ownMediaType: true },
       schema: {
-        summary: 'This document.',
+        summary: 'Read this document',
+        description:
+          'The OpenAPI 3.1 document of every route, generated from the schemas that validate requests and answers; /docs renders it. Public.',
         response: {
           200: {
             description: 'The OpenAPI 3.1 document.',

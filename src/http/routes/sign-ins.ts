@@ -33,6 +33,9 @@ export const signInRoutes: FastifyPluginAsyncTypebox<RouteOptions & { readers: R
       // The body carries a password: nothing of it may be kept to replay (no Idempotency-Key).
       config: { scope: 'sign-in', showsSecret: true },
       schema: {
+        summary: 'Verify a reader’s password',
+        description:
+          'A website backend checks a reader’s email and password; every failure reads the same and takes as long. Takes no Idempotency-Key.',
         body: createDocument(SIGN_INS, SignInCreateAttributes),
         response: {
           201: Type.Object({ data: SignInResource, included: Type.Array(UserResource) }),

@@ -117,6 +117,9 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
     '/users/:user_id/subscriptions',
     {
       schema: {
+        summary: 'Create a subscription',
+        description:
+          'Gives the user a subscription to a product (relationships.product); answers 201 with Location and ETag.',
         params: UserParams,
         body: createDocument(SUBSCRIPTIONS, SubscriptionCreateAttributes, SubscriptionRelationships),
         response: {
@@ -149,6 +152,9 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
     '/users/:user_id/subscriptions',
     {
       schema: {
+        summary: 'List a user’s subscriptions',
+        description:
+          'Filtered by status now, by what they give and by product; include=product adds their products in `included`.',
         params: UserParams,
         querystring: ListQuery,
         response: {
@@ -194,6 +200,9 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
     '/users/:user_id/subscriptions/:subscription_id',
     {
       schema: {
+        summary: 'Read a subscription',
+        description:
+          'One subscription of the user; include=product adds its product in `included`. If-None-Match with its ETag answers 304.',
         params: SubscriptionParams,
         querystring: ReadQuery,
         response: {
@@ -218,6 +227,9 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
     method: ['PUT', 'PATCH'],
     url: '/users/:user_id/subscriptions/:subscription_id',
     schema: {
+      summary: 'Update a subscription',
+      description:
+        'Changes the attributes and product sent; sending nothing answers it as it stands. If-Match with an ETag writes only over that version (412 otherwise).',
       params: SubscriptionParams,
       body: updateDocument(SUBSCRIPTIONS, SubscriptionUpdateAttributes, SubscriptionRelationships),
       response: {
@@ -268,7 +280,14 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
 
   app.delete(
     '/users/:user_id/subscriptions/:subscription_id',
-    { schema: { params: SubscriptionParams, response: { 204: Type.Null(), ...errorResponses(404, 406) } } },
+    {
+      schema: {
+        summary: 'Delete a subscription',
+        description: 'Deletes the subscription. If-Match with an ETag deletes only that version (412 otherwise).',
+        params: SubscriptionParams,
+        response: { 204: Type.Null(), ...errorResponses(404, 406) },
+      },
+    },
     async (request, reply) => {
       const { user_id, subscription_id } = request.params;
       const ifVersion = ifMatchVersions(request.headers['if-match']);
@@ -283,6 +302,8 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
     '/users/:user_id/subscriptions/:subscription_id/expire',
     {
       schema: {
+        summary: 'Expire a subscription',
+        description: 'Ends the subscription now and answers it with its new ETag; takes no body.',
         params: SubscriptionParams,
         response: { 200: withHeaders(SubscriptionDocument, 'ETag'), ...errorResponses(404, 406) },
       },

@@ -166,6 +166,9 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
     '/users',
     {
       schema: {
+        summary: 'Create a user',
+        description:
+          'Creates a reader record; answers 201 with Location and ETag. The email must be unique (409 otherwise); only an admin may send a passwordHash.',
         body: createDocument(USERS, UserCreateAttributes),
         response: {
           201: withHeaders(UserDocument, 'Location', 'ETag'),
@@ -201,6 +204,9 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
     '/users',
     {
       schema: {
+        summary: 'List users',
+        description:
+          'Pages through users, filtered by email, circulation number, newsletter, licence domain, subscription or one search box (filter[q]); by page[number], or by cursor with page[after].',
         querystring: UserListQuery,
         response: {
           200: compoundCollectionDocument(UserResource, PageLinks, SubscriptionResource),
@@ -313,6 +319,9 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
     '/users/:user_id',
     {
       schema: {
+        summary: 'Read a user',
+        description:
+          'One user, with their subscriptions in `included` when include=subscriptions. If-None-Match with its ETag answers 304.',
         params: UserParams,
         querystring: ReadQueryObject,
         response: { 200: UserCompoundDocument, ...NotModifiedResponse, ...errorResponses(404, 406) },
@@ -334,6 +343,9 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
     method: ['PUT', 'PATCH'],
     url: '/users/:user_id',
     schema: {
+      summary: 'Update a user',
+      description:
+        'Changes the attributes sent; newsletters: {add, remove} changes the reader’s consents. If-Match with an ETag writes only over that version (412 otherwise).',
       params: UserParams,
       body: updateDocument(USERS, UserUpdateAttributes),
       response: {
@@ -379,7 +391,15 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
 
   app.delete(
     '/users/:user_id',
-    { schema: { params: UserParams, response: { 204: Type.Null(), ...errorResponses(404, 406) } } },
+    {
+      schema: {
+        summary: 'Erase a user',
+        description:
+          'Erases the reader record; 404 when there is none. If-Match with an ETag erases only that version (412 otherwise).',
+        params: UserParams,
+        response: { 204: Type.Null(), ...errorResponses(404, 406) },
+      },
+    },
     async (request, reply) => {
       const { user_id } = request.params;
       const deleted = await store.deleteUser(user_id, auditOf(request), ifMatchVersions(request.headers['if-match']));

@@ -188,6 +188,21 @@ describe('the OpenAPI document', () => {
     assert.ok(document.components.schemas.UsersResource);
   });
 
+  it('says of every operation what it does: a short summary and a description beside it', () => {
+    for (const [path, item] of Object.entries<any>(document.paths)) {
+      for (const [method, operation] of operationsOf(item)) {
+        const where = `${method.toUpperCase()} ${path}`;
+        // A summary is a title in /docs' list of operations: a phrase, no sentence.
+        assert.ok(typeof operation.summary === 'string' && operation.summary.length > 0, `${where} has no summary`);
+        assert.ok(operation.summary.length <= 60 && !operation.summary.endsWith('.'), `${where}: ${operation.summary}`);
+        assert.ok(
+          typeof operation.description === 'string' && operation.description.length > 0,
+          `${where}: no description`,
+        );
+      }
+    }
+  });
+
   it('documents the sign-in routes: their bodies, 422 and 429, no Idempotency-Key, the sign-in scope', () => {
     const signIn = document.paths['/sign-ins'].post;
     const body = inlined(signIn.requestBody.content['application/vnd.api+json'].schema);
