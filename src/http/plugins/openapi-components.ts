@@ -94,11 +94,12 @@ function hoist(sites: Site[], components: JsonObject, kind: string, names: (site
 
 /**
  * Hoists the repeated responses and parameters of `paths` into `responses` and `parameters`
- * (which may already hold some: the error answers).
+ * (which may already hold some: the error answers), then the examples their media types repeat
+ * (a body's in each media type it is taken in, a document's at each answer it is) into `examples`.
  */
 export function hoistRepeatedResponses(
   paths: JsonObject,
-  components: { responses: JsonObject; parameters: JsonObject },
+  components: { responses: JsonObject; parameters: JsonObject; examples: JsonObject },
 ): void {
   const responses: Site[] = [];
   const parameters: Site[] = [];
@@ -131,6 +132,33 @@ export function hoistRepeatedResponses(
   }
   hoist(responses, components.responses, 'responses', responseName);
   hoist(parameters, components.parameters, 'parameters', parameterName);
+  hoistExamples([paths, components.responses], components.examples);
+}
+
+/** Where a media type's `example` repeats one met elsewhere, `examples` refers to one copy of it. */
+function hoistExamples(roots: Json[], examples: JsonObject): void {
+  const sites: Site[] = [];
+  const walk = (node: Json): void => {
+    if (Array.isArray(node)) return node.forEach(walk);
+    if (!isObject(node)) return;
+    if (isObject(node.content)) {
+      for (const media of Object.values(node.content)) {
+        if (!isObject(media) || media.example === undefined) continue;
+        const value = media.example;
+        sites.push({
+          path: schemaName(media.schema) ?? 'Example',
+          node: { value },
+          replace: (reference) => {
+            delete media.example;
+            media.examples = { example: reference };
+          },
+        });
+      }
+    }
+    for (const [key, value] of Object.entries(node)) if (key !== 'content') walk(value);
+  };
+  roots.forEach(walk);
+  hoist(sites, examples, 'examples', ({ path }) => [path]);
 }
 
 /** The parameters every operation of a path takes (its path parameters), written once on the path. */

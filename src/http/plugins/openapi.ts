@@ -303,13 +303,15 @@ async function serveDocument(
       // 405 is no operation's: it answers the methods a path does not list (see the description).
       const responses = errorResponses([...errorStatuses, '405']);
       const parameters = {};
-      hoistRepeatedResponses(shared.paths, { responses, parameters });
+      const examples = {};
+      hoistRepeatedResponses(shared.paths, { responses, parameters, examples });
       document.paths = shared.paths as typeof document.paths;
       (document as { components?: object }).components = {
         ...components,
         schemas: shared.schemas,
         responses,
         parameters,
+        examples,
         headers: RESPONSE_HEADERS,
       };
       return document;

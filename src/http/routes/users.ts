@@ -33,6 +33,7 @@ import {
   errorResponses,
   PageLinks,
   singleDocument,
+  withExample,
   updateDocument,
 } from '../jsonapi/documents.js';
 import { auditOf } from '../plugins/auth.js';
@@ -62,8 +63,11 @@ import { UserParams } from '../jsonapi/params.js';
 import type { RouteOptions } from './options.js';
 import { withHeaders } from '../jsonapi/response-headers.js';
 
-const UserDocument = singleDocument(UserResource);
-const UserCompoundDocument = compoundDocument(UserResource, SubscriptionResource);
+/** A reader as /docs shows them: the attributes a client most often sends, and no more. */
+const ADA = { email: 'ada@example.com', familyName: 'Lovelace', givenName: 'Ada' };
+const AdaResource = { type: USERS, id: '42', attributes: ADA, links: { self: 'https://circulation.example/users/42' } };
+const UserDocument = withExample(singleDocument(UserResource), { data: AdaResource });
+const UserCompoundDocument = withExample(compoundDocument(UserResource, SubscriptionResource), { data: AdaResource });
 
 const ReadQuery = {
   include: IncludeSubscriptions,
@@ -169,7 +173,9 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
         summary: 'Create a user',
         description:
           'Creates a reader record; answers 201 with Location and ETag. The email must be unique (409 otherwise); only an admin may send a passwordHash.',
-        body: createDocument(USERS, UserCreateAttributes),
+        body: withExample(createDocument(USERS, UserCreateAttributes), {
+          data: { type: USERS, attributes: { ...ADA, password: 'correct horse battery' } },
+        }),
         response: {
           201: withHeaders(UserDocument, 'Location', 'ETag'),
           ...errorResponses(400, 403, 406, 409, 413, 415, 422),
@@ -347,7 +353,9 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
       description:
         'Changes the attributes sent; newsletters: {add, remove} changes the reader’s consents. If-Match with an ETag writes only over that version (412 otherwise).',
       params: UserParams,
-      body: updateDocument(USERS, UserUpdateAttributes),
+      body: withExample(updateDocument(USERS, UserUpdateAttributes), {
+        data: { type: USERS, id: '42', attributes: { givenName: 'Augusta Ada' } },
+      }),
       response: {
         200: withHeaders(UserDocument, 'ETag'),
         204: Type.Null(),

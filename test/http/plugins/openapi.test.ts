@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { Validator } from '@seriousme/openapi-schema-validator';
+import { OpenApiContract } from '../../support/openapi-contract.js';
 import { startService, type Service } from '../../support/service.js';
 
 let service: Service;
@@ -39,6 +40,94 @@ const parametersOf = (path: string, method: string): any[] =>
 
 /** Who may call an operation: its own requirements, else the document's. */
 const securityOf = (operation: any): any[] => operation.security ?? document.security;
+
+/**
+ * The operations that show no example yet of the body they take or of their answer (issue 41):
+ * the list may only shrink; an operation added since must come with its examples.
+ */
+const OWING_EXAMPLES = [
+  'get /openapi.json',
+  'get /metrics',
+  'get /health/live',
+  'get /health/ready',
+  'get /users',
+  'get /users/{user_id}/newsletter-consents',
+  'get /users/{user_id}/newsletter-consents/{newsletter_id}',
+  'patch /users/{user_id}/newsletter-consents/{newsletter_id}',
+  'get /users/{user_id}/newsletter-consents/{newsletter_id}/history',
+  'post /users/{user_id}/newsletter-consents/{newsletter_id}/confirmation-links',
+  'post /users/{user_id}/newsletter-consents/{newsletter_id}/unsubscribe-links',
+  'get /links/confirm/{user_id}/{newsletter_id}/{token}',
+  'post /links/confirm/{user_id}/{newsletter_id}/{token}',
+  'get /links/unsubscribe/{user_id}/{newsletter_id}/{token}',
+  'post /links/unsubscribe/{user_id}/{newsletter_id}/{token}',
+  'get /users/{user_id}/data-export',
+  'post /users/{user_id}/subscriptions',
+  'get /users/{user_id}/subscriptions',
+  'get /users/{user_id}/subscriptions/{subscription_id}',
+  'put /users/{user_id}/subscriptions/{subscription_id}',
+  'patch /users/{user_id}/subscriptions/{subscription_id}',
+  'put /users/{user_id}/subscriptions/{subscription_id}/expire',
+  'post /users/{user_id}/subscriptions/{subscription_id}/holds',
+  'get /users/{user_id}/subscriptions/{subscription_id}/holds',
+  'get /users/{user_id}/subscriptions/{subscription_id}/holds/{hold_id}',
+  'patch /users/{user_id}/subscriptions/{subscription_id}/holds/{hold_id}',
+  'put /users/{user_id}/subscriptions/{subscription_id}/holds/{hold_id}',
+  'post /users/{user_id}/subscriptions/{subscription_id}/seats',
+  'get /users/{user_id}/subscriptions/{subscription_id}/seats',
+  'get /users/{user_id}/subscriptions/{subscription_id}/seats/{seat_id}',
+  'get /users/{user_id}/subscriptions/{subscription_id}/usage',
+  'post /users/{user_id}/temporary-addresses',
+  'get /users/{user_id}/temporary-addresses',
+  'get /users/{user_id}/temporary-addresses/{temporary_address_id}',
+  'patch /users/{user_id}/temporary-addresses/{temporary_address_id}',
+  'put /users/{user_id}/temporary-addresses/{temporary_address_id}',
+  'post /users/{user_id}/subscriptions/{subscription_id}/delivery-complaints',
+  'get /users/{user_id}/subscriptions/{subscription_id}/delivery-complaints',
+  'get /users/{user_id}/subscriptions/{subscription_id}/delivery-complaints/{complaint_id}',
+  'get /deliveries',
+  'get /reports/draw',
+  'get /users/{user_id}/access',
+  'get /access',
+  'post /products',
+  'get /products',
+  'get /products/{product_id}',
+  'put /products/{product_id}',
+  'patch /products/{product_id}',
+  'post /newsletters',
+  'get /newsletters',
+  'get /newsletters/{newsletter_id}',
+  'put /newsletters/{newsletter_id}',
+  'patch /newsletters/{newsletter_id}',
+  'post /api-keys',
+  'get /api-keys',
+  'get /api-keys/{key_id}',
+  'get /audit-events',
+  'post /privacy-requests',
+  'get /privacy-requests',
+  'get /privacy-requests/{privacy_request_id}',
+  'patch /privacy-requests/{privacy_request_id}',
+  'put /privacy-requests/{privacy_request_id}',
+  'get /events',
+  'get /reports/subscriptions',
+  'post /webhooks',
+  'get /webhooks',
+  'get /webhooks/{webhook_id}',
+  'put /webhooks/{webhook_id}',
+  'patch /webhooks/{webhook_id}',
+  'get /webhooks/{webhook_id}/deliveries',
+  'get /webhooks/{webhook_id}/deliveries/{delivery_id}',
+  'post /webhooks/{webhook_id}/deliveries/{delivery_id}/redeliver',
+  'post /users/{user_id}/password-reset-tokens',
+  'post /password-resets',
+  'post /staff',
+  'get /staff',
+  'get /staff/{staff_id}',
+  'put /staff/{staff_id}',
+  'patch /staff/{staff_id}',
+  'post /staff-sessions',
+  'get /staff-sessions/{session}',
+];
 
 /** The operations of a path item, by method (its `parameters` are the path's own). */
 const operationsOf = (item: object): [string, any][] =>
@@ -201,6 +290,32 @@ describe('the OpenAPI document', () => {
         );
       }
     }
+  });
+
+  it('gives examples its own schemas take', () => {
+    assert.deepEqual(new OpenApiContract(document).exampleProblems(), []);
+    const broken = structuredClone(document);
+    broken.components.examples.UsersCreateDocument.value.data.attributes.email = 7;
+    assert.match(new OpenApiContract(broken).exampleProblems().join('\n'), /POST \/users body .*email must be string/);
+  });
+
+  it('shows an example of every body an operation takes and of its answer, but those still owed', () => {
+    const hasExample = (content: object | undefined) =>
+      Object.values<any>(content ?? {}).some((media) => media.example !== undefined || media.examples !== undefined);
+    const without: string[] = [];
+    for (const [path, item] of Object.entries<any>(document.paths)) {
+      for (const [method, operation] of operationsOf(item)) {
+        if (method === 'head') continue;
+        const answers = Object.entries<any>(operation.responses)
+          .filter(([status]) => status.startsWith('2'))
+          .map(([, response]) => resolved(response).content)
+          .filter(Boolean);
+        const body = operation.requestBody && !hasExample(operation.requestBody.content);
+        const answer = answers.length > 0 && !answers.some(hasExample);
+        if (body || answer) without.push(`${method} ${path}`);
+      }
+    }
+    assert.deepEqual(without, OWING_EXAMPLES);
   });
 
   it('documents the sign-in routes: their bodies, 422 and 429, no Idempotency-Key, the sign-in scope', () => {
