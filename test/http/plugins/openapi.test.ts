@@ -267,9 +267,13 @@ describe('the OpenAPI document', () => {
     // whose success documents are written out in each operation; 421 KB with temporary addresses
     // and delivery complaints; 445 KB with newsletter consents (and site licences); 311 KB with the
     // schemas routes share written once (openapi-schemas.ts); 382 KB with seats, licence usage,
-    // readers' links, the data export and privacy requests (the export's 13 KB the largest path
-    // after /users). Issue 41 wants it under 300 KB: not there.
-    assert.ok(JSON.stringify(document).length < 390_000, `${JSON.stringify(document).length} bytes`);
+    // readers' links, the data export and privacy requests. 311 KB with the responses and
+    // parameters operations share written once (HEAD's, 304's, a resource's answers:
+    // openapi-components.ts); 317 KB with X-Request-Id declared on every answer; 333 KB with a
+    // summary and a description of every operation and the first examples. Issue 41 wants it under
+    // 300 KB: what is left is mostly references (the error answers of 141 operations, 92 KB; the
+    // headers of the answers written once, 40 KB), which OpenAPI cannot group.
+    assert.ok(JSON.stringify(document).length < 340_000, `${JSON.stringify(document).length} bytes`);
     // A resource read by several routes is one schema they refer to.
     const user = resolved(document.paths['/users/{user_id}'].get.responses['200']).content['application/vnd.api+json']
       .schema;
