@@ -161,9 +161,13 @@ function hoistExamples(roots: Json[], examples: JsonObject): void {
   hoist(sites, examples, 'examples', ({ path }) => [path]);
 }
 
-/** The parameters every operation of a path takes (its path parameters), written once on the path. */
+/**
+ * The parameters every operation of a path takes (its path parameters; all of a GET's, which its
+ * HEAD shares), written once on the path. A path of one operation keeps them on it.
+ */
 function liftCommonParameters(item: JsonObject): void {
   const operations = Object.values(item).filter(isObject);
+  if (operations.length < 2) return;
   const lists = operations.map((operation) => (Array.isArray(operation.parameters) ? operation.parameters : []));
   const texts = lists.map((list) => new Set(list.map((node) => JSON.stringify(node))));
   const common = lists[0]?.filter((node) => texts.every((set) => set.has(JSON.stringify(node)))) ?? [];
