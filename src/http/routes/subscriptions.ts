@@ -30,6 +30,7 @@ import {
   createDocument,
   errorResponses,
   singleDocument,
+  withExample,
   updateDocument,
 } from '../jsonapi/documents.js';
 import { auditOf } from '../plugins/auth.js';
@@ -57,7 +58,18 @@ import { noSuchUser } from './users.js';
 import type { RouteOptions } from './options.js';
 import { withHeaders } from '../jsonapi/response-headers.js';
 
-const SubscriptionDocument = singleDocument(SubscriptionResource);
+/** A subscription as /docs shows it: what a client most often sends, and its product. */
+const SUBSCRIPTION = { dateStarted: '2026-05-01T00:00:00+00:00', license: 'individual', resource: 'online' } as const;
+const DAILY = { product: { data: { type: 'products', id: 'daily' } } } as const;
+const SubscriptionDocument = withExample(singleDocument(SubscriptionResource), {
+  data: {
+    type: SUBSCRIPTIONS,
+    id: '7',
+    attributes: SUBSCRIPTION,
+    relationships: DAILY,
+    links: { self: 'https://circulation.example/users/42/subscriptions/7' },
+  },
+});
 const IncludeProduct = Type.Optional(
   Type.String({
     pattern: '^product$',
@@ -121,7 +133,9 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
         description:
           'Gives the user a subscription to a product (relationships.product); answers 201 with Location and ETag.',
         params: UserParams,
-        body: createDocument(SUBSCRIPTIONS, SubscriptionCreateAttributes, SubscriptionRelationships),
+        body: withExample(createDocument(SUBSCRIPTIONS, SubscriptionCreateAttributes, SubscriptionRelationships), {
+          data: { type: SUBSCRIPTIONS, attributes: SUBSCRIPTION, relationships: DAILY },
+        }),
         response: {
           201: withHeaders(SubscriptionDocument, 'Location', 'ETag'),
           ...errorResponses(400, 403, 404, 406, 409, 413, 415, 422),
@@ -231,7 +245,9 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
       description:
         'Changes the attributes and product sent; sending nothing answers it as it stands. If-Match with an ETag writes only over that version (412 otherwise).',
       params: SubscriptionParams,
-      body: updateDocument(SUBSCRIPTIONS, SubscriptionUpdateAttributes, SubscriptionRelationships),
+      body: withExample(updateDocument(SUBSCRIPTIONS, SubscriptionUpdateAttributes, SubscriptionRelationships), {
+        data: { type: SUBSCRIPTIONS, id: '7', attributes: { dateEnded: '2027-04-30T23:59:59+00:00' } },
+      }),
       response: {
         200: withHeaders(SubscriptionDocument, 'Location', 'ETag'),
         ...errorResponses(400, 404, 406, 409, 413, 415, 422),
