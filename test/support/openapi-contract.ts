@@ -2,7 +2,7 @@
  * The service's own OpenAPI document as a contract: every response the tests receive must be
  * documented for its route and status, in a media type documented for that status, with a body
  * that matches the documented schema and no header a client reads (Location, ETag, the rate
- * limit's, Retry-After, Allow, WWW-Authenticate, Set-Cookie) that the response does not declare.
+ * limit's, Retry-After, Allow, WWW-Authenticate, Set-Cookie, X-Request-Id) that the response does not declare.
  * A method a documented path does not list must be a 405 whose Allow names those it does.
  *
  * `ContractTap` holds a test service's every answer to it, however the test sent the request
@@ -16,14 +16,24 @@ import { isIsoDateTime } from '../../src/domain/dates.js';
 import { isEmail } from '../../src/domain/email.js';
 import { isPublicationDate } from '../../src/domain/publication.js';
 
+interface MediaObject {
+  schema: object;
+  example?: unknown;
+  examples?: Record<string, object>;
+}
+
 interface ResponseObject {
   $ref?: string;
   headers?: Record<string, object>;
-  content?: Record<string, { schema: object }>;
+  content?: Record<string, MediaObject>;
+}
+
+interface BodyObject {
+  content?: Record<string, MediaObject>;
 }
 
 export interface OpenApiDocument {
-  paths: Record<string, Record<string, { responses: Record<string, ResponseObject> }>>;
+  paths: Record<string, Record<string, { responses: Record<string, ResponseObject>; requestBody?: BodyObject }>>;
   components?: object;
 }
 
@@ -54,6 +64,7 @@ const DECLARED_HEADERS = [
   'allow',
   'www-authenticate',
   'set-cookie',
+  'x-request-id',
 ];
 
 const ajv = new Ajv({ strict: false, allErrors: true, allowUnionTypes: true });
@@ -83,6 +94,8 @@ interface PathItem {
   operations: Map<string, Operation>;
 }
 
+const HTTP_METHODS = new Set(['get', 'head', 'post', 'put', 'patch', 'delete', 'options', 'trace']);
+
 const contracts = new Map<string, OpenApiContract>();
 
 export class OpenApiContract implements ResponseCheck {
@@ -96,21 +109,27 @@ export class OpenApiContract implements ResponseCheck {
     return contract;
   }
 
+  private readonly validators = new Map<object, ValidateFunction>();
+
+  /** A schema's validator, the document's shared schemas beside it, where its references (#/components/schemas/…) point. */
+  private validatorOf(schema: object): ValidateFunction {
+    let validate = this.validators.get(schema);
+    if (!validate)
+      this.validators.set(schema, (validate = ajv.compile({ ...schema, components: this.document.components })));
+    return validate;
+  }
+
   constructor(private readonly document: OpenApiDocument) {
-    const validators = new Map<object, ValidateFunction>();
     const validatorOf =
       (schema: object): Validator =>
-      () => {
-        let validate = validators.get(schema);
-        // The document's shared schemas beside it, where its references (#/components/schemas/…) point.
-        if (!validate)
-          validators.set(schema, (validate = ajv.compile({ ...schema, components: this.document.components })));
-        return validate;
-      };
+      () =>
+        this.validatorOf(schema);
     for (const [template, methods] of Object.entries(document.paths)) {
       const pattern = new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`);
       const operations = new Map<string, Operation>();
       for (const [method, operation] of Object.entries(methods)) {
+        // A path's own members (the parameters all its operations take) are no operation.
+        if (!HTTP_METHODS.has(method)) continue;
         const answers = new Map<string, Answer>();
         for (const [status, reference] of Object.entries(operation.responses)) {
           const response = this.resolve(reference) as ResponseObject;
@@ -138,6 +157,37 @@ export class OpenApiContract implements ResponseCheck {
       current = target;
     }
     return current;
+  }
+
+  /**
+   * Every example of a request body or an answer the document gives, each a problem unless it is
+   * valid by its media type's schema: an example a client copies must be one the service takes.
+   */
+  exampleProblems(): string[] {
+    const problems: string[] = [];
+    const check = (where: string, content: Record<string, MediaObject> | undefined) => {
+      for (const [type, media] of Object.entries(content ?? {})) {
+        const examples = [
+          ...(media.example === undefined ? [] : [media.example]),
+          ...Object.values(media.examples ?? {}).map((example) => (this.resolve(example) as { value: unknown }).value),
+        ];
+        for (const example of examples) {
+          const validate = this.validatorOf(this.resolve(media.schema));
+          if (!validate(example)) problems.push(`${where} ${type}: ${ajv.errorsText(validate.errors)}`);
+        }
+      }
+    };
+    for (const [path, methods] of Object.entries(this.document.paths)) {
+      for (const [method, operation] of Object.entries(methods)) {
+        if (!HTTP_METHODS.has(method)) continue;
+        const where = `${method.toUpperCase()} ${path}`;
+        if (operation.requestBody) check(`${where} body`, (this.resolve(operation.requestBody) as BodyObject).content);
+        for (const [status, response] of Object.entries(operation.responses)) {
+          check(`${where} → ${status}`, (this.resolve(response) as ResponseObject).content);
+        }
+      }
+    }
+    return problems;
   }
 
   /** Asserts the answer is what the document says; routes the document does not know pass (404s). */

@@ -3,7 +3,7 @@
  * must send and what a response carries. Routes declare these, so the same definitions
  * validate requests, serialize responses and (later) document the API.
  */
-import { Type, type TObject, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
 import { isRecord, StringEnum } from '../../domain/schema.js';
 import { rulesOf, withRules } from '../../domain/validation.js';
 import { ERROR_CODES } from '../errors.js';
@@ -23,6 +23,16 @@ function withAttributeRules<D extends TSchema>(document: D, attributes: TSchema)
   const rules = rulesOf(attributes);
   if (!rules) return document;
   return withRules(document, (body) => rules(isRecord(body) && isRecord(body.data) ? body.data.attributes : undefined));
+}
+
+/**
+ * `schema`, with an example of what it holds: the OpenAPI document shows it on the media type, and
+ * a test holds it to the schema. Set in place, so that what marks the schema (its rules, an
+ * optional body) stays with it.
+ */
+export function withExample<T extends TSchema>(schema: T, example: Static<T>): T {
+  (schema as TSchema & { examples: unknown[] }).examples = [example];
+  return schema;
 }
 
 const optionalBodies = new WeakSet<object>();

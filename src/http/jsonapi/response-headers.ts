@@ -35,6 +35,11 @@ export const RESPONSE_HEADERS = {
       'The console session cookie (HttpOnly, SameSite=Strict; Secure and __Host- over https); cleared on sign-out.',
     schema: text,
   },
+  'X-Request-Id': {
+    description:
+      "The request's id, which the service's logs carry: the request's own X-Request-Id when it is a sane token, else a new UUID.",
+    schema: text,
+  },
 } as const;
 
 export type ResponseHeader = keyof typeof RESPONSE_HEADERS;

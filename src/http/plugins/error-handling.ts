@@ -81,13 +81,15 @@ export const frameworkErrors: NonNullable<FastifyServerOptions['frameworkErrors'
       ? errors.routeNotFound(request.method, request.url.slice(0, 200))
       : errors.invalidUrl();
   reply.hijack();
-  writeError(reply.raw, apiError);
+  // The hooks that give every answer its X-Request-Id (observability.ts) never run for it.
+  writeError(reply.raw, apiError, request.id);
 };
 
-function writeError(response: ServerResponse, error: ApiError): void {
+function writeError(response: ServerResponse, error: ApiError, requestId: string): void {
   const body = errorBody(error);
   response.writeHead(error.status, {
     ...error.headers,
+    'x-request-id': requestId,
     'content-type': JSONAPI,
     'content-length': Buffer.byteLength(body),
   });

@@ -101,7 +101,9 @@ export const observability = fp<ObservabilityOptions>(
       {
         config: { scope: 'metrics', ownMediaType: true },
         schema: {
-          summary: 'Prometheus metrics; a credential with the metrics (or admin) scope reads them.',
+          summary: 'Read the metrics',
+          description:
+            'Prometheus metrics in their text format: requests by route and status, their timings, the store. A credential with the metrics (or admin) scope reads them.',
           response: {
             200: {
               description: 'The metrics in the Prometheus text format.',
@@ -115,20 +117,44 @@ export const observability = fp<ObservabilityOptions>(
         return registry.metrics();
       },
     );
-    const Health = (status: string) => ({
+    const Health = (status: string, summary: string, description: string) => ({
+      summary,
+      description,
       response: { 200: Type.Object({ meta: Type.Object({ status: Type.Literal(status) }) }) },
     });
-    app.get('/health/live', { config: { scope: 'public' }, schema: Health('live') }, async () => ({
-      meta: { status: 'live' },
-    }));
-    app.get('/health/ready', { config: { scope: 'public' }, schema: Health('ready') }, async () => {
-      try {
-        await store.ping();
-      } catch {
-        throw errors.storeUnavailable();
-      }
-      return { meta: { status: 'ready' } };
-    });
+    app.get(
+      '/health/live',
+      {
+        config: { scope: 'public' },
+        schema: Health(
+          'live',
+          'Check the process is up',
+          'Answers 200 while the process serves requests; asks nothing of the store. Public.',
+        ),
+      },
+      async () => ({
+        meta: { status: 'live' },
+      }),
+    );
+    app.get(
+      '/health/ready',
+      {
+        config: { scope: 'public' },
+        schema: Health(
+          'ready',
+          'Check the service is ready',
+          'Answers 200 when the store answers too, else 503 with Retry-After. Public.',
+        ),
+      },
+      async () => {
+        try {
+          await store.ping();
+        } catch {
+          throw errors.storeUnavailable();
+        }
+        return { meta: { status: 'ready' } };
+      },
+    );
   },
   { name: 'observability' },
 );

@@ -77,7 +77,8 @@ export function hoistRepeatedSchemas(paths: JsonObject, schemas: JsonObject): vo
   };
   countWithin(paths);
 
-  const names = new Map<string, string>();
+  // A schema already under components (the error document) is referred to by its name, not copied.
+  const names = new Map(Object.entries(schemas).map(([name, schema]) => [JSON.stringify(schema), name]));
   const taken = new Set(Object.keys(schemas));
   const nameFor = (text: string, node: JsonObject, context: Context): string => {
     let name = names.get(text);

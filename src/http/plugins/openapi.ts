@@ -19,6 +19,7 @@ import { takesIdempotencyKey } from './idempotency.js';
 
 import { ErrorDocument, isOptionalBody } from '../jsonapi/documents.js';
 import { JSONAPI } from './media-types.js';
+import { hoistRepeatedResponses, statusName } from './openapi-components.js';
 import { withSharedSchemas } from './openapi-schemas.js';
 
 const IdempotencyKeyHeader = Type.Object({
@@ -156,15 +157,11 @@ function operationKey(method: string, fastifyUrl: string): string {
   return `${method.toLowerCase()} ${fastifyUrl.replace(/:([A-Za-z_]+)/g, '{$1}')}`;
 }
 
+/** `Error404`… are meaningless to a reader: `NotFound`, `TooManyRequests`. */
 const REF = {
-  response: (status: string) => `#/components/responses/${responseName(status)}`,
+  response: (status: string) => `#/components/responses/${statusName(status)}`,
   header: (name: ResponseHeader) => `#/components/headers/${name}`,
 };
-
-/** `Error404`… are meaningless to a reader: `NotFound`, `TooManyRequests`. */
-function responseName(status: string): string {
-  return (STATUS_CODES[Number(status)] ?? `Status ${status}`).replace(/[^A-Za-z0-9]/g, '');
-}
 
 /** The headers each error answer may carry, besides those of a credential's rate. */
 const ERROR_HEADERS: Record<string, readonly ResponseHeader[]> = {
@@ -175,6 +172,8 @@ const ERROR_HEADERS: Record<string, readonly ResponseHeader[]> = {
 };
 /** Answered before a credential is read (or because there is none): no rate-limit headers. */
 const BEFORE_CREDENTIALS = new Set(['401', '408', '414', '431']);
+/** Written by Node's parser's handler, before any request exists: no X-Request-Id. */
+const BEFORE_REQUEST = new Set(['408', '431']);
 
 function headerRefs(names: Iterable<ResponseHeader>) {
   const unique = [...new Set(names)];
@@ -188,9 +187,10 @@ function errorResponses(statuses: Iterable<string>) {
       const headers = headerRefs([
         ...(ERROR_HEADERS[status] ?? []),
         ...(BEFORE_CREDENTIALS.has(status) ? [] : RATE_LIMIT_HEADERS),
+        ...(BEFORE_REQUEST.has(status) ? [] : (['X-Request-Id'] as const)),
       ]);
       return [
-        responseName(status),
+        statusName(status),
         {
           description: `${STATUS_CODES[Number(status)]}: the errors, each with its code.`,
           ...(headers ? { headers } : {}),
@@ -226,6 +226,9 @@ function securityOf(method: string, scopes: readonly string[]): Record<string, s
   );
 }
 
+/** What most operations take, the reads: the document's default, which an operation overrides. */
+const READ_SECURITY = securityOf('get', ['read']);
+
 /**
  * Completes the generated operations with what the route schemas cannot say: each error answer
  * as a reference to the shared one, the headers of each answer, the credentials by scope, and
@@ -239,7 +242,9 @@ function completeOperations(paths: Record<string, Record<string, Operation>>, fa
       const fact = facts.get(`${method} ${path}`);
       if (operation['x-optional-body'] && operation.requestBody) operation.requestBody.required = false;
       delete operation['x-optional-body'];
-      if (fact?.scopes) operation.security = securityOf(method, fact.scopes);
+      // A read's credentials are the document's default (READ_SECURITY); a public route overrides it with none.
+      const security = fact?.scopes ? securityOf(method, fact.scopes) : [];
+      if (JSON.stringify(security) !== JSON.stringify(READ_SECURITY)) operation.security = security;
       const notModifiable = operation.responses['304'] !== undefined;
       for (const [status, response] of Object.entries(operation.responses)) {
         // PUT and PATCH of one route share their answers: the first of them has completed them.
@@ -256,6 +261,7 @@ function completeOperations(paths: Record<string, Record<string, Operation>>, fa
           // answeredNotModified (etag.ts) gives the ETag with the whole representation too.
           ...(notModifiable && status === '200' ? (['ETag'] as const) : []),
           ...(fact?.scopes ? RATE_LIMIT_HEADERS : []),
+          'X-Request-Id',
         ]);
         if (headers) operation.responses[status] = { ...response, headers };
       }
@@ -273,8 +279,13 @@ function headOf(get: Operation): Operation {
       $ref ? { $ref } : { description: description ?? '', ...(headers ? { headers } : {}) },
     ]),
   );
-  const { requestBody: _none, responses: _body, operationId: _id, summary: _summary, ...rest } = get;
-  return { ...rest, summary: 'The GET answer’s status and headers, without its body.', responses };
+  const { requestBody: _none, responses: _body, operationId: _id, summary, description: _text, ...rest } = get;
+  return {
+    ...rest,
+    summary: `${summary ?? 'Read'}: headers only`,
+    description: 'The GET answer’s status and headers, without its body.',
+    responses,
+  };
 }
 
 async function serveDocument(
@@ -289,18 +300,25 @@ async function serveDocument(
       const errorStatuses = completeOperations(paths, facts);
       const components = (document as { components?: Record<string, object> }).components ?? {};
       const shared = withSharedSchemas(paths as never, { ...components.schemas, ErrorDocument } as never);
+      // 405 is no operation's: it answers the methods a path does not list (see the description).
+      const responses = errorResponses([...errorStatuses, '405']);
+      const parameters = {};
+      const examples = {};
+      hoistRepeatedResponses(shared.paths, { responses, parameters, examples });
       document.paths = shared.paths as typeof document.paths;
       (document as { components?: object }).components = {
         ...components,
         schemas: shared.schemas,
-        // 405 is no operation's: it answers the methods a path does not list (see the description).
-        responses: errorResponses([...errorStatuses, '405']),
+        responses,
+        parameters,
+        examples,
         headers: RESPONSE_HEADERS,
       };
       return document;
     },
     openapi: {
       openapi: '3.1.0',
+      security: READ_SECURITY,
       info: {
         title: 'circulation',
         version: '1',
@@ -309,7 +327,8 @@ async function serveDocument(
           'JSON:API interface, with the access check a paywall asks. Every request but the public ones ' +
           '(health, this document and its page, sign-ins to the console) presents a credential: a secret ' +
           'whose scopes the route names, or the console’s session cookie (with X-CSRF-Token to change ' +
-          'anything). Every response carries X-Request-Id; a method a path does not list is answered ' +
+          'anything). Every response carries X-Request-Id (but 408 and 431, written before a request ' +
+          'exists); a method a path does not list is answered ' +
           '405 with Allow.',
       },
       components: {
@@ -339,7 +358,9 @@ async function serveDocument(
     {
       config: { scope: 'public', ownMediaType: true },
       schema: {
-        summary: 'This document.',
+        summary: 'Read this document',
+        description:
+          'The OpenAPI 3.1 document of every route, generated from the schemas that validate requests and answers; /docs renders it. Public.',
         response: {
           200: {
             description: 'The OpenAPI 3.1 document.',

@@ -75,6 +75,9 @@ export const accessRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
     {
       config: ACCESS_CHECK,
       schema: {
+        summary: 'Check a reader’s access',
+        description:
+          'May the reader see online content now, do they get print, until when and by which products: from their subscriptions, their email domain’s site licences and their seats. The access scope may ask it.',
         params: UserParams,
         response: { 200: singleDocument(ReaderAccessResource), ...errorResponses(404, 406) },
       },
@@ -102,6 +105,9 @@ export const accessRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
     {
       config: ACCESS_CHECK,
       schema: {
+        summary: 'Check an address’s access',
+        description:
+          'What the active site licences whose IP ranges hold filter[ip] give, naming each licence. The access scope may ask it.',
         querystring: NetworkQuery,
         response: { 200: singleDocument(NetworkAccessResource), ...errorResponses(400, 406) },
       },

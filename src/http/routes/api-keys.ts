@@ -46,6 +46,9 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
     {
       config: { ...ADMIN, showsSecret: true },
       schema: {
+        summary: 'Issue a credential',
+        description:
+          'Issues an API key with the scopes given; its secret is in this answer’s meta.secret and nowhere ever again. Admins only.',
         body: createDocument(API_KEYS, ApiKeyCreateAttributes),
         response: {
           201: withHeaders(
@@ -81,7 +84,11 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
     '/api-keys',
     {
       config: ADMIN,
-      schema: { response: { 200: collectionDocument(ApiKeyResource), ...errorResponses(...DENIALS) } },
+      schema: {
+        summary: 'List credentials',
+        description: 'Every API key issued, without secrets. Admins only.',
+        response: { 200: collectionDocument(ApiKeyResource), ...errorResponses(...DENIALS) },
+      },
     },
     async (request) => ({
       links: { self: `${baseUrl(request)}/api-keys` },
@@ -94,6 +101,8 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
     {
       config: ADMIN,
       schema: {
+        summary: 'Read a credential',
+        description: 'One API key, without its secret. Admins only.',
         params: ApiKeyParams,
         response: { 200: singleDocument(ApiKeyResource), ...NotModifiedResponse, ...errorResponses(404, ...DENIALS) },
       },
@@ -110,7 +119,12 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
     '/api-keys/:key_id',
     {
       config: ADMIN,
-      schema: { params: ApiKeyParams, response: { 204: Type.Null(), ...errorResponses(404, ...DENIALS) } },
+      schema: {
+        summary: 'Revoke a credential',
+        description: 'Revokes the API key: it is refused from then on. Admins only.',
+        params: ApiKeyParams,
+        response: { 204: Type.Null(), ...errorResponses(404, ...DENIALS) },
+      },
     },
     async (request, reply) => {
       const revoked = await store.revokeApiKey(

@@ -27,6 +27,9 @@ export const auditRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, 
     {
       config: { scope: 'admin' },
       schema: {
+        summary: 'List audit events',
+        description:
+          'The audit trail, oldest first, paged by cursor (page[after]) and filtered by actor and resource. Admins only.',
         querystring: AuditQuery,
         response: {
           200: collectionDocument(

@@ -80,6 +80,8 @@ export function catalogueRoutes<R extends CatalogueRecord, V, M extends object>(
       {
         config: CATALOGUE,
         schema: {
+          summary: `Create a ${what}`,
+          description: `Creates a ${what} under an id of your choosing (409 when taken) or one the service draws. The catalogue scope or admin.`,
           body: createDocumentWithId(kind.type, kind.schemas.create, Id),
           response: {
             201: withHeaders(Document, 'Location', 'ETag'),
@@ -107,6 +109,8 @@ export function catalogueRoutes<R extends CatalogueRecord, V, M extends object>(
       {
         config: CATALOGUE_READ,
         schema: {
+          summary: `List ${kind.type}`,
+          description: `Paged by id (page[after]), filtered by filter[active]. A catalogue or read credential.`,
           querystring: ListQuery,
           response: { 200: collectionDocument(Resource, CursorLinks), ...errorResponses(400, 406) },
         },
@@ -129,7 +133,12 @@ export function catalogueRoutes<R extends CatalogueRecord, V, M extends object>(
       `/${kind.type}/:${param}`,
       {
         config: CATALOGUE_READ,
-        schema: { params: Params, response: { 200: Document, ...NotModifiedResponse, ...errorResponses(404, 406) } },
+        schema: {
+          summary: `Read a ${what}`,
+          description: `One ${what}, with its counts in meta. If-None-Match with its ETag answers 304. A catalogue or read credential.`,
+          params: Params,
+          response: { 200: Document, ...NotModifiedResponse, ...errorResponses(404, 406) },
+        },
       },
       async (request, reply) => {
         const found = await kind.read(idOf(request));
@@ -144,6 +153,8 @@ export function catalogueRoutes<R extends CatalogueRecord, V, M extends object>(
       url: `/${kind.type}/:${param}`,
       config: CATALOGUE,
       schema: {
+        summary: `Update a ${what}`,
+        description: `Changes the attributes sent; If-Match with an ETag writes only over that version (412 otherwise). The catalogue scope or admin.`,
         params: Params,
         body: updateDocument(kind.type, kind.schemas.update),
         response: { 200: withHeaders(Document, 'ETag'), ...errorResponses(400, 404, 406, 409, 413, 415, 422) },
@@ -167,7 +178,12 @@ export function catalogueRoutes<R extends CatalogueRecord, V, M extends object>(
       `/${kind.type}/:${param}`,
       {
         config: CATALOGUE,
-        schema: { params: Params, response: { 204: Type.Null(), ...errorResponses(404, 406, 409) } },
+        schema: {
+          summary: `Delete a ${what}`,
+          description: `Deletes the ${what}; 409 while it cannot go. The catalogue scope or admin.`,
+          params: Params,
+          response: { 204: Type.Null(), ...errorResponses(404, 406, 409) },
+        },
       },
       async (request, reply) => {
         const id = idOf(request);

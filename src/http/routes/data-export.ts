@@ -21,6 +21,7 @@ export const dataExportRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (
     {
       config: { scope: 'write' },
       schema: {
+        summary: 'Export a reader’s data',
         description:
           'Everything held about the reader, as a meta-only JSON:API document: the user, subscriptions, holds, ' +
           'temporary addresses, delivery complaints, newsletter consents with their history, sign-in times, ' +

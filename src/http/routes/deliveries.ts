@@ -99,6 +99,9 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<RouteOptions & { maxAgeSe
     '/deliveries',
     {
       schema: {
+        summary: 'List a date’s deliveries',
+        description:
+          'The print run of a publication date: one delivery per subscription delivered or redelivered that date, paged by subscription id through links.next.',
         querystring: RunQuery,
         response: { 200: collectionDocument(DeliveryResource, RunLinks), ...errorResponses(400, 406) },
       },
@@ -133,6 +136,9 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<RouteOptions & { maxAgeSe
     '/reports/draw',
     {
       schema: {
+        summary: 'Count a date’s copies',
+        description:
+          'The print run of a publication date as copies by product and postal code, for the printer’s draw.',
         querystring: Type.Object({ 'filter[date]': DateFilter }, { additionalProperties: false }),
         response: { 200: singleDocument(DrawReportResource), ...errorResponses(400, 406) },
       },

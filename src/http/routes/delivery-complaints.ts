@@ -40,6 +40,7 @@ export const deliveryComplaintRoutes: FastifyPluginAsyncTypebox<RouteOptions> = 
     '/users/:user_id/subscriptions/:subscription_id/delivery-complaints',
     {
       schema: {
+        summary: 'Make a delivery complaint',
         description:
           'Records a complaint of one delivery of a print subscription (422 NOT_A_DELIVERY at deliveryDate when the date ' +
           'was none: not a delivery day, outside the term, held, or in the future; 409 COMPLAINT_EXISTS for a second ' +
@@ -77,6 +78,9 @@ export const deliveryComplaintRoutes: FastifyPluginAsyncTypebox<RouteOptions> = 
     '/users/:user_id/subscriptions/:subscription_id/delivery-complaints',
     {
       schema: {
+        summary: 'List a subscription’s delivery complaints',
+        description:
+          'The complaints of a print subscription’s deliveries with their remedies, paged by cursor (page[after]).',
         params: SubscriptionParams,
         querystring: ListQuery,
         response: { 200: collectionDocument(DeliveryComplaintResource, CursorLinks), ...errorResponses(400, 404, 406) },
@@ -100,6 +104,8 @@ export const deliveryComplaintRoutes: FastifyPluginAsyncTypebox<RouteOptions> = 
     '/users/:user_id/subscriptions/:subscription_id/delivery-complaints/:complaint_id',
     {
       schema: {
+        summary: 'Read a delivery complaint',
+        description: 'One complaint with its remedy; a complaint never changes.',
         params: ComplaintParams,
         response: { 200: ComplaintDocument, ...errorResponses(404, 406) },
       },

@@ -49,6 +49,9 @@ export const eventRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, 
     '/events',
     {
       schema: {
+        summary: 'List change events',
+        description:
+          'Every change to users and subscriptions, oldest first (sort=-id: newest first), filtered by type and user, paged by cursor through links.next; for consumers that poll.',
         querystring: EventQuery,
         response: { 200: collectionDocument(EventResource, CursorLinks), ...errorResponses(400, 401, 403, 406, 429) },
       },

@@ -42,6 +42,9 @@ export const holdRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
     '/users/:user_id/subscriptions/:subscription_id/holds',
     {
       schema: {
+        summary: 'Create a hold',
+        description:
+          'Pauses a print subscription’s deliveries between two dates, which must still be open by their cut-off (422 otherwise).',
         params: SubscriptionParams,
         body: createDocument(HOLDS, HoldCreateAttributes),
         response: {
@@ -75,6 +78,8 @@ export const holdRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
     '/users/:user_id/subscriptions/:subscription_id/holds',
     {
       schema: {
+        summary: 'List a subscription’s holds',
+        description: 'The holds of a print subscription, paged by cursor (page[after]).',
         params: SubscriptionParams,
         querystring: ListQuery,
         response: { 200: datedCollectionDocument(HoldResource), ...errorResponses(400, 404, 406) },
@@ -101,6 +106,8 @@ export const holdRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
     '/users/:user_id/subscriptions/:subscription_id/holds/:hold_id',
     {
       schema: {
+        summary: 'Read a hold',
+        description: 'One hold of the print subscription.',
         params: HoldParams,
         response: { 200: HoldDocument, ...errorResponses(404, 406) },
       },
@@ -118,6 +125,9 @@ export const holdRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
     method: ['PATCH', 'PUT'],
     url: '/users/:user_id/subscriptions/:subscription_id/holds/:hold_id',
     schema: {
+      summary: 'Update a hold',
+      description:
+        'Moves a hold’s dates while they are open by their cut-off; once it has started, only endDate changes, to end it early.',
       params: HoldParams,
       body: updateDocument(HOLDS, HoldUpdateAttributes),
       response: { 200: withHeaders(HoldDocument, 'ETag'), ...errorResponses(400, 404, 406, 409, 412, 413, 415, 422) },
@@ -144,7 +154,14 @@ export const holdRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
 
   app.delete(
     '/users/:user_id/subscriptions/:subscription_id/holds/:hold_id',
-    { schema: { params: HoldParams, response: { 204: Type.Null(), ...errorResponses(404, 406, 409, 412) } } },
+    {
+      schema: {
+        summary: 'Withdraw a hold',
+        description: 'Deletes a hold while its dates are open by their cut-off.',
+        params: HoldParams,
+        response: { 204: Type.Null(), ...errorResponses(404, 406, 409, 412) },
+      },
+    },
     async (request, reply) => {
       const { user_id, subscription_id, hold_id } = request.params;
       const firstOpen = firstOpenDate(nowInSeconds(), calendar);

@@ -95,7 +95,8 @@ export const consentLinkRoutes: FastifyPluginAsyncTypebox<ConsentLinkRouteOption
     {
       config: { showsSecret: true },
       schema: {
-        summary: "A single-use link that confirms the reader's consent (pending, bounced or complained).",
+        summary: 'Issue a confirmation link',
+        description: "A single-use link that confirms the reader's consent (pending, bounced or complained).",
         params: ConsentParams,
         response: {
           200: Type.Object({
@@ -140,7 +141,8 @@ export const consentLinkRoutes: FastifyPluginAsyncTypebox<ConsentLinkRouteOption
     {
       config: { showsSecret: true },
       schema: {
-        summary: 'The one-click unsubscribe link (RFC 8058) of the reader and newsletter, with its mail headers.',
+        summary: 'Issue an unsubscribe link',
+        description: 'The one-click unsubscribe link (RFC 8058) of the reader and newsletter, with its mail headers.',
         params: ConsentParams,
         response: {
           200: Type.Object({
@@ -195,10 +197,11 @@ export const consentLinkRoutes: FastifyPluginAsyncTypebox<ConsentLinkRouteOption
     const unknown = (reply: FastifyReply) => sendPage(reply, 404, LINK_PAGES.unknown);
 
     /** The options of a page route: public, its own media type and policy, the link's params. */
-    const pageRoute = <R extends object>(summary: string, response: R, body?: object) => ({
+    const pageRoute = <R extends object>(summary: string, description: string, response: R, body?: object) => ({
       config: PAGE_CONFIG,
       schema: {
         summary,
+        description,
         params: LinkParams,
         ...(body && { body }),
         response: {
@@ -229,7 +232,11 @@ export const consentLinkRoutes: FastifyPluginAsyncTypebox<ConsentLinkRouteOption
 
     pages.get(
       '/links/confirm/:user_id/:newsletter_id/:token',
-      pageRoute('The page of a confirmation link: one button, which POSTs. Changes nothing.', confirmResponses),
+      pageRoute(
+        'Show a confirmation page',
+        'The page of a confirmation link: one button, which POSTs. Changes nothing, so that mailbox scanners confirm nobody.',
+        confirmResponses,
+      ),
       async (request, reply) => {
         const { user_id, newsletter_id } = request.params;
         const claim = confirmationOf(request.params, reply);
@@ -248,6 +255,7 @@ export const consentLinkRoutes: FastifyPluginAsyncTypebox<ConsentLinkRouteOption
     pages.post(
       '/links/confirm/:user_id/:newsletter_id/:token',
       pageRoute(
+        'Confirm a consent',
         "Confirms the reader's consent: subscribed, source confirmation. Any form body, or none.",
         confirmResponses,
       ),
@@ -271,7 +279,11 @@ export const consentLinkRoutes: FastifyPluginAsyncTypebox<ConsentLinkRouteOption
 
     pages.get(
       '/links/unsubscribe/:user_id/:newsletter_id/:token',
-      pageRoute('The page of an unsubscribe link: one button, which POSTs. Changes nothing.', { 200: unsubscribePage }),
+      pageRoute(
+        'Show an unsubscribe page',
+        'The page of an unsubscribe link: one button, which POSTs. Changes nothing.',
+        { 200: unsubscribePage },
+      ),
       async (request, reply) => {
         const { user_id, newsletter_id, token } = request.params;
         if (!unsubscribeTokenMatches(linkKey(), user_id, newsletter_id, token)) return unknown(reply);
@@ -287,6 +299,7 @@ export const consentLinkRoutes: FastifyPluginAsyncTypebox<ConsentLinkRouteOption
     pages.post(
       '/links/unsubscribe/:user_id/:newsletter_id/:token',
       pageRoute(
+        'Unsubscribe in one click',
         'One-click unsubscribe (RFC 8058): the body List-Unsubscribe=One-Click, form-encoded or multipart. ' +
           'Takes the reader off this newsletter alone (source unsubscribe-link); idempotent.',
         {

@@ -58,6 +58,8 @@ export const newsletterConsentRoutes: FastifyPluginAsyncTypebox<RouteOptions> = 
     '/users/:user_id/newsletter-consents',
     {
       schema: {
+        summary: 'List a reader’s consents',
+        description: 'The reader’s consent for each newsletter they ever had, with its state.',
         params: UserParams,
         querystring: ConsentListQuery,
         response: { 200: collectionDocument(ConsentResource, CursorLinks), ...errorResponses(400, 404, 406) },
@@ -79,6 +81,8 @@ export const newsletterConsentRoutes: FastifyPluginAsyncTypebox<RouteOptions> = 
     '/users/:user_id/newsletter-consents/:newsletter_id',
     {
       schema: {
+        summary: 'Read a consent',
+        description: 'The reader’s consent for one newsletter, with its state.',
         params: ConsentParams,
         response: { 200: withHeaders(ConsentDocument, 'ETag'), ...errorResponses(404, 406) },
       },
@@ -96,6 +100,9 @@ export const newsletterConsentRoutes: FastifyPluginAsyncTypebox<RouteOptions> = 
     method: 'PATCH',
     url: '/users/:user_id/newsletter-consents/:newsletter_id',
     schema: {
+      summary: 'Report a consent’s state',
+      description:
+        'What an email provider reports of a consent: state bounced, complained or unsubscribed, through a write credential.',
       params: ConsentParams,
       body: updateDocument(NEWSLETTER_CONSENTS, ConsentUpdateAttributes),
       response: { 200: withHeaders(ConsentDocument, 'ETag'), ...errorResponses(400, 404, 406, 409, 413, 415, 422) },
@@ -124,6 +131,8 @@ export const newsletterConsentRoutes: FastifyPluginAsyncTypebox<RouteOptions> = 
     '/users/:user_id/newsletter-consents/:newsletter_id/history',
     {
       schema: {
+        summary: 'List a consent’s history',
+        description: 'Every change of the reader’s consent for the newsletter, paged by cursor (page[after]).',
         params: ConsentParams,
         querystring: HistoryQuery,
         response: { 200: collectionDocument(ConsentChangeResource, CursorLinks), ...errorResponses(400, 404, 406) },

@@ -67,6 +67,9 @@ export const passwordResetRoutes: FastifyPluginAsyncTypebox<PasswordResetRouteOp
       // Write may ask for the mail; the token in the answer needs more (mayBeShownResetToken).
       config: { scope: ['write', 'reset-tokens'], showsSecret: true },
       schema: {
+        summary: 'Issue a password reset token',
+        description:
+          'A single-use token for the reader: mailed to them with delivery "email", or shown in the answer to an admin or a reset-tokens credential. Takes no Idempotency-Key.',
         params: UserParams,
         body: IssueDocument,
         response: {
@@ -146,6 +149,8 @@ export const passwordResetRoutes: FastifyPluginAsyncTypebox<PasswordResetRouteOp
     {
       config: { scope: 'sign-in', showsSecret: true },
       schema: {
+        summary: 'Reset a password',
+        description: 'Sets the reader’s new password with a reset token, which it uses up. Takes no Idempotency-Key.',
         body: createDocument(PASSWORD_RESETS, PasswordResetAttributes),
         response: { 204: Type.Null(), ...errorResponses(400, 403, 409, 413, 415, 422) },
       },

@@ -86,6 +86,7 @@ export const privacyRequestRoutes: FastifyPluginAsyncTypebox<RouteOptions> = asy
     {
       config: ADMIN,
       schema: {
+        summary: 'Record a privacy request',
         description:
           'Records a privacy request about a reader (relationships.user, required). receivedAt is now unless sent; ' +
           'dueAt is one calendar month after it, in UTC (31 January → the last day of February). An unknown user is ' +
@@ -127,6 +128,9 @@ export const privacyRequestRoutes: FastifyPluginAsyncTypebox<RouteOptions> = asy
     {
       config: ADMIN,
       schema: {
+        summary: 'List privacy requests',
+        description:
+          'What readers asked under data protection law; filter[open]=true&sort=dueAt lists the open ones by due date. Admins only.',
         querystring: ListQuery,
         response: {
           200: collectionDocument(PrivacyRequestResource, CursorLinks),
@@ -154,6 +158,8 @@ export const privacyRequestRoutes: FastifyPluginAsyncTypebox<RouteOptions> = asy
     {
       config: ADMIN,
       schema: {
+        summary: 'Read a privacy request',
+        description: 'One privacy request, with when it came and when its answer is due. Admins only.',
         params: PrivacyRequestParams,
         response: {
           200: PrivacyRequestDocument,
@@ -176,6 +182,7 @@ export const privacyRequestRoutes: FastifyPluginAsyncTypebox<RouteOptions> = asy
     url: '/privacy-requests/:privacy_request_id',
     config: ADMIN,
     schema: {
+      summary: 'Update a privacy request',
       description:
         'Changes a privacy request: completedAt closes it (null opens it again); the reader it is about stays. ' +
         'dueAt follows receivedAt.',

@@ -50,6 +50,9 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteOptions & { maxAgeSeco
     REPORT_PATH,
     {
       schema: {
+        summary: 'Read the subscriptions report',
+        description:
+          'Active subscriptions now by what they give and by product, and those started and ended in each of the last 12 ISO weeks: the console’s dashboard. The counts are reused while younger than a maximum age.',
         querystring: Type.Object({}, { additionalProperties: false }),
         response: { 200: singleDocument(SubscriptionReportResource), ...errorResponses(400, 401, 403, 406, 429) },
       },

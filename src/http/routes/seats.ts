@@ -99,6 +99,7 @@ export const seatRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
     '/users/:user_id/subscriptions/:subscription_id/seats',
     {
       schema: {
+        summary: 'Give a seat',
         description:
           'Gives a reader a seat of a site licence: while the licence is active, their access (GET /users/{id}/access) ' +
           'has what it gives others, with a source via seat. 422 NO_SEATS on a subscription that is not a site licence ' +
@@ -142,6 +143,8 @@ export const seatRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
     '/users/:user_id/subscriptions/:subscription_id/seats',
     {
       schema: {
+        summary: 'List a licence’s seats',
+        description: 'The readers the site licence’s owner has named, paged by cursor (page[after]).',
         params: SubscriptionParams,
         querystring: ListQuery,
         response: { 200: collectionDocument(SeatResource, CursorLinks), ...errorResponses(400, 404, 406) },
@@ -169,7 +172,14 @@ export const seatRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
 
   app.get(
     '/users/:user_id/subscriptions/:subscription_id/seats/:seat_id',
-    { schema: { params: SeatParams, response: { 200: SeatDocument, ...errorResponses(404, 406) } } },
+    {
+      schema: {
+        summary: 'Read a seat',
+        description: 'One seat of the site licence.',
+        params: SeatParams,
+        response: { 200: SeatDocument, ...errorResponses(404, 406) },
+      },
+    },
     async (request) => {
       const { user_id, subscription_id, seat_id } = request.params;
       const seat = await store.getSeat(user_id, subscription_id, seat_id);
@@ -182,6 +192,7 @@ export const seatRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
     '/users/:user_id/subscriptions/:subscription_id/seats/:seat_id',
     {
       schema: {
+        summary: 'Take back a seat',
         description:
           'Takes a seat back, or lets its reader leave: their access through it ends at once. Event seat.deleted.',
         params: SeatParams,
@@ -201,6 +212,7 @@ export const seatRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
     '/users/:user_id/subscriptions/:subscription_id/usage',
     {
       schema: {
+        summary: 'Read a licence’s usage',
         description:
           'The access checks a site licence granted, per calendar month (UTC), by how it reached the one checking: ' +
           'ip (GET /access?filter[ip]=), email-domain and seat (GET /users/{id}/access). Each process counts in memory ' +

@@ -11,7 +11,7 @@ import { USERS } from '../../domain/user.js';
 import { signIn } from '../../readers/sign-in.js';
 import type { ReaderSettings } from '../../readers/settings.js';
 import { errors } from '../errors.js';
-import { createDocument, errorResponses } from '../jsonapi/documents.js';
+import { createDocument, errorResponses, withExample } from '../jsonapi/documents.js';
 import { Identifier, renderUser, UserResource } from '../jsonapi/resources.js';
 import { auditOf } from '../plugins/auth.js';
 import type { RouteOptions } from './options.js';
@@ -33,9 +33,29 @@ export const signInRoutes: FastifyPluginAsyncTypebox<RouteOptions & { readers: R
       // The body carries a password: nothing of it may be kept to replay (no Idempotency-Key).
       config: { scope: 'sign-in', showsSecret: true },
       schema: {
-        body: createDocument(SIGN_INS, SignInCreateAttributes),
+        summary: 'Verify a reader’s password',
+        description:
+          'A website backend checks a reader’s email and password; every failure reads the same and takes as long. Takes no Idempotency-Key.',
+        body: withExample(createDocument(SIGN_INS, SignInCreateAttributes), {
+          data: { type: SIGN_INS, attributes: { email: 'ada@example.com', password: 'correct horse battery' } },
+        }),
         response: {
-          201: Type.Object({ data: SignInResource, included: Type.Array(UserResource) }),
+          201: withExample(Type.Object({ data: SignInResource, included: Type.Array(UserResource) }), {
+            data: {
+              type: SIGN_INS,
+              id: '7',
+              attributes: { signedInAt: '2026-05-04T09:30:00+00:00' },
+              relationships: { user: { data: { type: USERS, id: '42' } } },
+            },
+            included: [
+              {
+                type: USERS,
+                id: '42',
+                attributes: { email: 'ada@example.com', familyName: 'Lovelace' },
+                links: { self: 'https://circulation.example/users/42' },
+              },
+            ],
+          }),
           ...errorResponses(400, 403, 409, 413, 415, 422, 429),
         },
       },

@@ -124,6 +124,9 @@ export const staffSessionRoutes: FastifyPluginAsyncTypebox<
     {
       config: { scope: 'public', showsSecret: true },
       schema: {
+        summary: 'Sign in to the console',
+        description:
+          'Checks a staff member’s email and password, sets the session cookie and answers the CSRF token that every change made with the session sends as X-CSRF-Token. Throttled per email and network.',
         body: createDocument(STAFF_SESSIONS, StaffSessionCreateAttributes),
         response: {
           201: withHeaders(StaffSessionDocument, 'Set-Cookie'),
@@ -168,7 +171,13 @@ export const staffSessionRoutes: FastifyPluginAsyncTypebox<
     `/${STAFF_SESSIONS}/:session`,
     {
       config: { scope: 'read' },
-      schema: { params: CurrentParams, response: { 200: StaffSessionDocument, ...errorResponses(401, 403, 406) } },
+      schema: {
+        summary: 'Read a console session',
+        description:
+          '`current` is the session the request’s cookie names: who is signed in, with what the service is set up to do.',
+        params: CurrentParams,
+        response: { 200: StaffSessionDocument, ...errorResponses(401, 403, 406) },
+      },
     },
     async (request, reply) => {
       const { sessionId, member } = sessionOf(request);
@@ -181,6 +190,8 @@ export const staffSessionRoutes: FastifyPluginAsyncTypebox<
     {
       config: { scope: 'read' },
       schema: {
+        summary: 'Sign out of the console',
+        description: 'Ends the session and clears its cookie.',
         params: CurrentParams,
         response: { 204: withHeaders(Type.Null(), 'Set-Cookie'), ...errorResponses(401, 403, 406) },
       },

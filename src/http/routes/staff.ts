@@ -76,6 +76,9 @@ export const staffRoutes: FastifyPluginAsyncTypebox<RouteOptions & { readers: Re
     {
       config: { ...ADMIN, showsSecret: true },
       schema: {
+        summary: 'Open a staff account',
+        description:
+          'A password made when none is sent is in this answer’s meta.initialPassword and nowhere ever again. Admins only.',
         body: createDocument(STAFF, StaffCreateAttributes),
         response: {
           201: withHeaders(
@@ -121,7 +124,11 @@ export const staffRoutes: FastifyPluginAsyncTypebox<RouteOptions & { readers: Re
     '/staff',
     {
       config: ADMIN,
-      schema: { response: { 200: collectionDocument(StaffResource), ...errorResponses(...DENIALS) } },
+      schema: {
+        summary: 'List staff accounts',
+        description: 'Every account of the publisher’s staff. Admins only.',
+        response: { 200: collectionDocument(StaffResource), ...errorResponses(...DENIALS) },
+      },
     },
     async (request) => ({
       links: { self: `${baseUrl(request)}/staff` },
@@ -134,6 +141,8 @@ export const staffRoutes: FastifyPluginAsyncTypebox<RouteOptions & { readers: Re
     {
       config: ADMIN,
       schema: {
+        summary: 'Read a staff account',
+        description: 'One account of the publisher’s staff. Admins only.',
         params: StaffParams,
         response: { 200: singleDocument(StaffResource), ...NotModifiedResponse, ...errorResponses(404, ...DENIALS) },
       },
@@ -152,6 +161,9 @@ export const staffRoutes: FastifyPluginAsyncTypebox<RouteOptions & { readers: Re
     // Admin for everything but a staff member's own password, which the handler tells apart.
     config: { scope: 'write' },
     schema: {
+      summary: 'Update a staff account',
+      description:
+        'An admin changes any attribute; a staff member’s own session changes its own password with currentPassword, which ends their other sessions. Disabling an account ends its sessions at once.',
       params: StaffParams,
       body: updateDocument(STAFF, StaffUpdateAttributes),
       response: {

@@ -30,6 +30,7 @@ import {
   createDocument,
   errorResponses,
   singleDocument,
+  withExample,
   updateDocument,
 } from '../jsonapi/documents.js';
 import { auditOf } from '../plugins/auth.js';
@@ -57,7 +58,18 @@ import { noSuchUser } from './users.js';
 import type { RouteOptions } from './options.js';
 import { withHeaders } from '../jsonapi/response-headers.js';
 
-const SubscriptionDocument = singleDocument(SubscriptionResource);
+/** A subscription as /docs shows it: what a client most often sends, and its product. */
+const SUBSCRIPTION = { dateStarted: '2026-05-01T00:00:00+00:00', license: 'individual', resource: 'online' } as const;
+const DAILY = { product: { data: { type: 'products', id: 'daily' } } } as const;
+const SubscriptionDocument = withExample(singleDocument(SubscriptionResource), {
+  data: {
+    type: SUBSCRIPTIONS,
+    id: '7',
+    attributes: SUBSCRIPTION,
+    relationships: DAILY,
+    links: { self: 'https://circulation.example/users/42/subscriptions/7' },
+  },
+});
 const IncludeProduct = Type.Optional(
   Type.String({
     pattern: '^product$',
@@ -117,8 +129,13 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
     '/users/:user_id/subscriptions',
     {
       schema: {
+        summary: 'Create a subscription',
+        description:
+          'Gives the user a subscription to a product (relationships.product); answers 201 with Location and ETag.',
         params: UserParams,
-        body: createDocument(SUBSCRIPTIONS, SubscriptionCreateAttributes, SubscriptionRelationships),
+        body: withExample(createDocument(SUBSCRIPTIONS, SubscriptionCreateAttributes, SubscriptionRelationships), {
+          data: { type: SUBSCRIPTIONS, attributes: SUBSCRIPTION, relationships: DAILY },
+        }),
         response: {
           201: withHeaders(SubscriptionDocument, 'Location', 'ETag'),
           ...errorResponses(400, 403, 404, 406, 409, 413, 415, 422),
@@ -149,6 +166,9 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
     '/users/:user_id/subscriptions',
     {
       schema: {
+        summary: 'List a user’s subscriptions',
+        description:
+          'Filtered by status now, by what they give and by product; include=product adds their products in `included`.',
         params: UserParams,
         querystring: ListQuery,
         response: {
@@ -194,6 +214,9 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
     '/users/:user_id/subscriptions/:subscription_id',
     {
       schema: {
+        summary: 'Read a subscription',
+        description:
+          'One subscription of the user; include=product adds its product in `included`. If-None-Match with its ETag answers 304.',
         params: SubscriptionParams,
         querystring: ReadQuery,
         response: {
@@ -218,8 +241,13 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
     method: ['PUT', 'PATCH'],
     url: '/users/:user_id/subscriptions/:subscription_id',
     schema: {
+      summary: 'Update a subscription',
+      description:
+        'Changes the attributes and product sent; sending nothing answers it as it stands. If-Match with an ETag writes only over that version (412 otherwise).',
       params: SubscriptionParams,
-      body: updateDocument(SUBSCRIPTIONS, SubscriptionUpdateAttributes, SubscriptionRelationships),
+      body: withExample(updateDocument(SUBSCRIPTIONS, SubscriptionUpdateAttributes, SubscriptionRelationships), {
+        data: { type: SUBSCRIPTIONS, id: '7', attributes: { dateEnded: '2027-04-30T23:59:59+00:00' } },
+      }),
       response: {
         200: withHeaders(SubscriptionDocument, 'Location', 'ETag'),
         ...errorResponses(400, 404, 406, 409, 413, 415, 422),
@@ -268,7 +296,14 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
 
   app.delete(
     '/users/:user_id/subscriptions/:subscription_id',
-    { schema: { params: SubscriptionParams, response: { 204: Type.Null(), ...errorResponses(404, 406) } } },
+    {
+      schema: {
+        summary: 'Delete a subscription',
+        description: 'Deletes the subscription. If-Match with an ETag deletes only that version (412 otherwise).',
+        params: SubscriptionParams,
+        response: { 204: Type.Null(), ...errorResponses(404, 406) },
+      },
+    },
     async (request, reply) => {
       const { user_id, subscription_id } = request.params;
       const ifVersion = ifMatchVersions(request.headers['if-match']);
@@ -283,6 +318,8 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
     '/users/:user_id/subscriptions/:subscription_id/expire',
     {
       schema: {
+        summary: 'Expire a subscription',
+        description: 'Ends the subscription now and answers it with its new ETag; takes no body.',
         params: SubscriptionParams,
         response: { 200: withHeaders(SubscriptionDocument, 'ETag'), ...errorResponses(404, 406) },
       },

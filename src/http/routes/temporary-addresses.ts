@@ -51,6 +51,7 @@ export const temporaryAddressRoutes: FastifyPluginAsyncTypebox<RouteOptions> = a
     '/users/:user_id/temporary-addresses',
     {
       schema: {
+        summary: 'Create a temporary address',
         description:
           "Delivers every print subscription of the reader to this address on these dates instead of the reader's own. " +
           'The start must be open by its cut-off (PAST_CUTOFF); a reader’s temporary addresses never overlap (409 TEMPORARY_ADDRESS_OVERLAP).',
@@ -86,6 +87,9 @@ export const temporaryAddressRoutes: FastifyPluginAsyncTypebox<RouteOptions> = a
     '/users/:user_id/temporary-addresses',
     {
       schema: {
+        summary: 'List a user’s temporary addresses',
+        description:
+          'Where the reader’s print goes for a while instead of their own address, paged by cursor (page[after]).',
         params: UserParams,
         querystring: ListQuery,
         response: { 200: datedCollectionDocument(TemporaryAddressResource), ...errorResponses(400, 404, 406) },
@@ -111,6 +115,8 @@ export const temporaryAddressRoutes: FastifyPluginAsyncTypebox<RouteOptions> = a
     '/users/:user_id/temporary-addresses/:temporary_address_id',
     {
       schema: {
+        summary: 'Read a temporary address',
+        description: 'One temporary address of the user.',
         params: TemporaryAddressParams,
         response: { 200: TemporaryAddressDocument, ...errorResponses(404, 406) },
       },
@@ -130,6 +136,7 @@ export const temporaryAddressRoutes: FastifyPluginAsyncTypebox<RouteOptions> = a
     method: ['PATCH', 'PUT'],
     url: '/users/:user_id/temporary-addresses/:temporary_address_id',
     schema: {
+      summary: 'Update a temporary address',
       description:
         'Moves its dates or changes its address while they are open by their cut-off. Once it has started, its ' +
         'startDate and address stay (409 ALREADY_STARTED) and only endDate moves, among open dates: how one is ended early.',
@@ -163,6 +170,7 @@ export const temporaryAddressRoutes: FastifyPluginAsyncTypebox<RouteOptions> = a
     '/users/:user_id/temporary-addresses/:temporary_address_id',
     {
       schema: {
+        summary: 'Delete a temporary address',
         description:
           'Deletes a temporary address that has not started (its first date still open by its cut-off). One that has ' +
           'started is refused with 409 ALREADY_STARTED, so that where past runs went stays on record: PATCH its ' +

@@ -33,6 +33,7 @@ import {
   errorResponses,
   PageLinks,
   singleDocument,
+  withExample,
   updateDocument,
 } from '../jsonapi/documents.js';
 import { auditOf } from '../plugins/auth.js';
@@ -62,8 +63,11 @@ import { UserParams } from '../jsonapi/params.js';
 import type { RouteOptions } from './options.js';
 import { withHeaders } from '../jsonapi/response-headers.js';
 
-const UserDocument = singleDocument(UserResource);
-const UserCompoundDocument = compoundDocument(UserResource, SubscriptionResource);
+/** A reader as /docs shows them: the attributes a client most often sends, and no more. */
+const ADA = { email: 'ada@example.com', familyName: 'Lovelace', givenName: 'Ada' };
+const AdaResource = { type: USERS, id: '42', attributes: ADA, links: { self: 'https://circulation.example/users/42' } };
+const UserDocument = withExample(singleDocument(UserResource), { data: AdaResource });
+const UserCompoundDocument = withExample(compoundDocument(UserResource, SubscriptionResource), { data: AdaResource });
 
 const ReadQuery = {
   include: IncludeSubscriptions,
@@ -167,7 +171,12 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
     '/users',
     {
       schema: {
-        body: createDocument(USERS, UserCreateAttributes),
+        summary: 'Create a user',
+        description:
+          'Creates a reader record; answers 201 with Location and ETag. The email must be unique (409 otherwise); only an admin may send a passwordHash.',
+        body: withExample(createDocument(USERS, UserCreateAttributes), {
+          data: { type: USERS, attributes: { ...ADA, password: 'correct horse battery' } },
+        }),
         response: {
           201: withHeaders(UserDocument, 'Location', 'ETag'),
           ...errorResponses(400, 403, 406, 409, 413, 415, 422),
@@ -202,6 +211,9 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
     '/users',
     {
       schema: {
+        summary: 'List users',
+        description:
+          'Pages through users, filtered by email, circulation number, newsletter, licence domain, subscription or one search box (filter[q]); by page[number], or by cursor with page[after].',
         querystring: UserListQuerystring,
         response: {
           200: compoundCollectionDocument(UserResource, PageLinks, SubscriptionResource),
@@ -314,6 +326,9 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
     '/users/:user_id',
     {
       schema: {
+        summary: 'Read a user',
+        description:
+          'One user, with their subscriptions in `included` when include=subscriptions. If-None-Match with its ETag answers 304.',
         params: UserParams,
         querystring: ReadQueryObject,
         response: { 200: UserCompoundDocument, ...NotModifiedResponse, ...errorResponses(404, 406) },
@@ -335,8 +350,13 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
     method: ['PUT', 'PATCH'],
     url: '/users/:user_id',
     schema: {
+      summary: 'Update a user',
+      description:
+        'Changes the attributes sent; newsletters: {add, remove} changes the reader’s consents. If-Match with an ETag writes only over that version (412 otherwise).',
       params: UserParams,
-      body: updateDocument(USERS, UserUpdateAttributes),
+      body: withExample(updateDocument(USERS, UserUpdateAttributes), {
+        data: { type: USERS, id: '42', attributes: { givenName: 'Augusta Ada' } },
+      }),
       response: {
         200: withHeaders(UserDocument, 'ETag'),
         204: Type.Null(),
@@ -380,7 +400,15 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
 
   app.delete(
     '/users/:user_id',
-    { schema: { params: UserParams, response: { 204: Type.Null(), ...errorResponses(404, 406) } } },
+    {
+      schema: {
+        summary: 'Erase a user',
+        description:
+          'Erases the reader record; 404 when there is none. If-Match with an ETag erases only that version (412 otherwise).',
+        params: UserParams,
+        response: { 204: Type.Null(), ...errorResponses(404, 406) },
+      },
+    },
     async (request, reply) => {
       const { user_id } = request.params;
       const deleted = await store.deleteUser(user_id, auditOf(request), ifMatchVersions(request.headers['if-match']));

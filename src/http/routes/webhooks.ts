@@ -114,6 +114,9 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions & WebhookRout
     {
       config: { ...ADMIN, showsSecret: true },
       schema: {
+        summary: 'Register a webhook',
+        description:
+          'Registers an endpoint that receives events; its signing secret is in this answer’s meta.secret and nowhere ever again. Admins only.',
         body: createDocument(WEBHOOKS, WebhookCreateAttributes),
         response: {
           201: withHeaders(
@@ -154,7 +157,11 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions & WebhookRout
     '/webhooks',
     {
       config: ADMIN,
-      schema: { response: { 200: collectionDocument(WebhookResource), ...errorResponses(...DENIALS) } },
+      schema: {
+        summary: 'List webhooks',
+        description: 'Every registered endpoint, without secrets. Admins only.',
+        response: { 200: collectionDocument(WebhookResource), ...errorResponses(...DENIALS) },
+      },
     },
     async (request) => ({
       links: { self: `${baseUrl(request)}/webhooks` },
@@ -167,6 +174,8 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions & WebhookRout
     {
       config: ADMIN,
       schema: {
+        summary: 'Read a webhook',
+        description: 'One registered endpoint, without its secret. Admins only.',
         params: WebhookParams,
         response: { 200: singleDocument(WebhookResource), ...NotModifiedResponse, ...errorResponses(404, ...DENIALS) },
       },
@@ -184,6 +193,9 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions & WebhookRout
     url: '/webhooks/:webhook_id',
     config: ADMIN,
     schema: {
+      summary: 'Update a webhook',
+      description:
+        'Changes the attributes sent; If-Match with an ETag writes only over that version (412 otherwise). Admins only.',
       params: WebhookParams,
       body: updateDocument(WEBHOOKS, WebhookUpdateAttributes),
       response: {
@@ -211,7 +223,12 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions & WebhookRout
     '/webhooks/:webhook_id',
     {
       config: ADMIN,
-      schema: { params: WebhookParams, response: { 204: Type.Null(), ...errorResponses(404, ...DENIALS) } },
+      schema: {
+        summary: 'Delete a webhook',
+        description: 'Removes the endpoint; it receives nothing more. Admins only.',
+        params: WebhookParams,
+        response: { 204: Type.Null(), ...errorResponses(404, ...DENIALS) },
+      },
     },
     async (request, reply) => {
       const { webhook_id } = request.params;
@@ -226,6 +243,9 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions & WebhookRout
     {
       config: ADMIN,
       schema: {
+        summary: 'List a webhook’s deliveries',
+        description:
+          'The events sent or to be sent to the endpoint with their state, paged by cursor (page[after]). Admins only.',
         params: WebhookParams,
         querystring: DeliveryQuery,
         response: {
@@ -260,7 +280,20 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions & WebhookRout
 
   const readDelivery = {
     ...oneDelivery,
-    schema: { ...oneDelivery.schema, response: { ...oneDelivery.schema.response, ...NotModifiedResponse } },
+    schema: {
+      ...oneDelivery.schema,
+      summary: 'Read a webhook delivery',
+      description: 'One delivery of an event to the endpoint, with its state. Admins only.',
+      response: { ...oneDelivery.schema.response, ...NotModifiedResponse },
+    },
+  };
+  const redeliver = {
+    ...oneDelivery,
+    schema: {
+      ...oneDelivery.schema,
+      summary: 'Redeliver a webhook delivery',
+      description: 'Sends the delivery again and answers it with its new ETag; takes no body. Admins only.',
+    },
   };
   app.get('/webhooks/:webhook_id/deliveries/:delivery_id', readDelivery, async (request, reply) => {
     const { webhook_id, delivery_id } = request.params;
@@ -270,7 +303,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions & WebhookRout
     return reply.send({ data: renderDelivery(request, delivery) });
   });
 
-  app.post('/webhooks/:webhook_id/deliveries/:delivery_id/redeliver', oneDelivery, async (request, reply) => {
+  app.post('/webhooks/:webhook_id/deliveries/:delivery_id/redeliver', redeliver, async (request, reply) => {
     const { webhook_id, delivery_id } = request.params;
     const delivery = await store.redeliverWebhookDelivery(webhook_id, delivery_id, Date.now());
     if (!delivery) throw noSuchDelivery(webhook_id, delivery_id);

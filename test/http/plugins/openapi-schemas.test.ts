@@ -36,6 +36,17 @@ describe('hoistRepeatedSchemas', () => {
     assert.deepEqual(schemas.UsersResource, resource('users'));
   });
 
+  it('refers to a schema already under components by its name, rather than writing it again', () => {
+    const errors = resource('errors');
+    const paths: any = { '/a': { get: answer(errors) }, '/b': { get: answer(errors) } };
+    const schemas: any = { ErrorDocument: errors };
+    hoistRepeatedSchemas(paths, schemas);
+    assert.deepEqual(Object.keys(schemas), ['ErrorDocument']);
+    assert.deepEqual(paths['/b'].get.responses[200].content['application/vnd.api+json'].schema, {
+      $ref: '#/components/schemas/ErrorDocument',
+    });
+  });
+
   it('names a request body by the write it makes, and a second schema of one name with a number', () => {
     const body = (schema: object) => ({ requestBody: { content: { 'application/vnd.api+json': { schema } } } });
     const other = { ...resource('users'), required: ['type'] };

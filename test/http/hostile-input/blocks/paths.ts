@@ -24,9 +24,11 @@ export function paths(hostile: Hostile): void {
     });
 
     it('answers a broken percent-encoding in the path with a 400 JSON:API error', async () => {
-      const response = await hostile.service.client.get('/users/%E0%A4%A');
+      const response = await hostile.service.client.get('/users/%E0%A4%A', { headers: { 'x-request-id': 'bad-path' } });
       assert.equal(response.status, 400, response.text);
       assert.equal(response.body.errors[0].status, '400');
+      // Written before any route is found, yet as traceable as any other answer.
+      assert.equal(response.headers.get('x-request-id'), 'bad-path');
     });
 
     it('answers a request target with a fragment with a 400 JSON:API error, not reading it as a query', async () => {
