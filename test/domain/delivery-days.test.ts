@@ -2,8 +2,10 @@ import assert from 'node:assert/strict';
 import type { DomainFailure } from '../../src/domain/failures.js';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
+import { Ajv } from 'ajv';
 import {
   daysToTakeIn,
+  DeliveryDays,
   deliversOn,
   deliveryDaysBetween,
   deliveryDaysByYear,
@@ -12,7 +14,9 @@ import {
   isSubsetOf,
   lastDateOf,
   maskOf,
+  shiftByDays,
   weekdayOf,
+  WEEKDAYS,
   weekdaysOf,
 } from '../../src/domain/delivery-days.js';
 import { formatDate, parseDate } from '../../src/domain/publication.js';
@@ -35,6 +39,17 @@ describe('delivery days', () => {
     assert.equal(maskOf(['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday', 'sunday']), EVERY_DAY);
     assert.ok(deliversOn(WEEKEND, date('2026-03-07')));
     assert.ok(!deliversOn(WEEKEND, date('2026-03-06')));
+  });
+
+  it('are sent as one to seven weekdays, none twice', () => {
+    const schema = DeliveryDays('The days.');
+    assert.equal(schema.description, 'The days.');
+    const valid = new Ajv({ strict: false }).compile(schema);
+    assert.ok(valid(['saturday']));
+    assert.ok(valid([...WEEKDAYS]));
+    assert.ok(!valid([]));
+    assert.ok(!valid(['saturday', 'saturday']));
+    assert.ok(!valid(['someday']));
   });
 
   it("narrow a product's only to days it has", () => {
@@ -70,6 +85,11 @@ describe('delivery days', () => {
     );
   });
 
+  it('leave out a year the span touches without a delivery day in it', () => {
+    // Monday 28 December 2026 to Saturday 2 January 2027: no weekend day in 2026, one in 2027.
+    assert.deepEqual([...deliveryDaysByYear(date('2026-12-28'), date('2027-01-02'), WEEKEND)], [[2027, 1]]);
+  });
+
   it('a span of ten years holds each year whole', () => {
     const byYear = deliveryDaysByYear(date('2027-01-01'), date('2036-12-31'), EVERY_DAY);
     assert.equal(byYear.size, 10);
@@ -86,6 +106,20 @@ describe('a term moved by delivery days', () => {
     assert.equal(daysToTakeIn(date('2026-03-08'), 0, WEEKEND), 0);
     // Monday to Saturday, last covered Saturday: the Sunday is skipped.
     assert.equal(daysToTakeIn(date('2026-03-07'), 1, MONDAY_TO_SATURDAY), 2);
+    // No delivery day at all: nothing to run on to.
+    assert.equal(daysToTakeIn(date('2026-03-07'), 3, 0), 0);
+  });
+
+  it('takes in a long extension by whole weeks, not day by day', () => {
+    // Two billion days one by one would take many seconds: the mutation run's timeout holds this.
+    assert.equal(daysToTakeIn(date('2026-03-08'), 2 ** 31, EVERY_DAY), 2 ** 31);
+  });
+
+  it('moved by no day stays the instant it was, in the hour a DST change repeats too', () => {
+    // 02:30 comes twice on 25 October 2026 in Berlin; the second is kept, not taken for the first.
+    const second = at('2026-10-25T02:30:00+01:00');
+    assert.equal(shiftByDays(second, 0, 'Europe/Berlin'), second);
+    assert.equal(shiftByDays(second, 1, 'Europe/Berlin'), at('2026-10-26T02:30:00+01:00'));
   });
 
   it('takes in exactly as many delivery days, the last of them its last date', () => {
@@ -120,7 +154,9 @@ describe('a term moved by delivery days', () => {
     assert.throws(
       () => extendedEnd(at('9999-12-31T23:59:59+00:00'), 1, EVERY_DAY, 'UTC', '/data/attributes/remedy'),
       (error: DomainFailure) =>
-        error.code === 'INVALID_ATTRIBUTE' && error.problems[0]?.pointer === '/data/attributes/remedy',
+        error.code === 'INVALID_ATTRIBUTE' &&
+        error.problems[0]?.pointer === '/data/attributes/remedy' &&
+        /past the year 9999/.test(error.problems[0]?.detail ?? ''),
     );
   });
 });
