@@ -2,7 +2,15 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { EVERY_DAY, maskOf } from '../../src/domain/delivery-days.js';
 import { DomainFailure } from '../../src/domain/failures.js';
-import { holdStatus, plannedHold, requireAllowance, withdrawnHold, type StoredHold } from '../../src/domain/hold.js';
+import {
+  holdStatus,
+  plannedHold,
+  requireAllowance,
+  spanRuleProblems,
+  toHoldAttributes,
+  withdrawnHold,
+  type StoredHold,
+} from '../../src/domain/hold.js';
 import { DEFAULT_PRINT_SETTINGS, requireOpen, type PrintTerms } from '../../src/domain/print.js';
 import { parseDate } from '../../src/domain/publication.js';
 
@@ -164,6 +172,93 @@ describe('a hold planned', () => {
     plan('2026-03-09', '2026-03-10');
   });
 
+  /** `current` changed by `sent` on `firstOpen`, its subscription's term ending at `dateEnded`. */
+  const change = (
+    current: StoredHold,
+    sent: Parameters<typeof plannedHold>[1],
+    options: { firstOpen?: number; dateEnded?: number | null; allowance?: number } = {},
+  ) =>
+    plannedHold(
+      current,
+      sent,
+      {
+        terms: terms({ dateEnded: options.dateEnded === undefined ? at('2027-01-08T00:00:00Z') : options.dateEnded }),
+        others: [current],
+      },
+      { ...DEFAULT_PRINT_SETTINGS, holdAllowanceDays: options.allowance ?? DEFAULT_PRINT_SETTINGS.holdAllowanceDays },
+      options.firstOpen ?? FIRST_OPEN,
+    );
+
+  it('changed in one date, keeps the other, and refuses an end before its start but not on it', () => {
+    const current = hold({});
+    assert.deepEqual(
+      [
+        change(current, { startDate: '2026-03-05' }).values.startDate,
+        change(current, { startDate: '2026-03-05' }).values.endDate,
+      ],
+      [date('2026-03-05'), date('2026-03-08')],
+    );
+    assert.equal(change(current, { endDate: '2026-03-04' }).values.startDate, date('2026-03-02'));
+    assert.equal(change(current, { startDate: '2026-03-08' }).values.deliveriesMissed, 1);
+    assert.throws(
+      () => change(current, { startDate: '2026-03-09' }),
+      (error: unknown) =>
+        error instanceof DomainFailure &&
+        error.code === 'INVALID_ATTRIBUTE' &&
+        error.problems[0]?.pointer === '/data/attributes/endDate' &&
+        /before startDate/.test(error.problems[0].detail),
+    );
+  });
+
+  it('counted against the allowance without its own days as they were', () => {
+    // Seven days held, made nine: nine against an allowance of ten, not sixteen.
+    assert.equal(change(hold({}), { endDate: '2026-03-10' }, { allowance: 10 }).values.deliveriesMissed, 9);
+    assert.throws(
+      () => change(hold({}), { endDate: '2026-03-12' }, { allowance: 10 }),
+      refusedWith('HOLD_ALLOWANCE_EXCEEDED'),
+    );
+  });
+
+  it('changes its compensation up to its first day, not once started', () => {
+    const current = hold({});
+    const credited = change(current, { compensation: 'credit' }, { firstOpen: date('2026-03-02') });
+    // Credited, the term no longer moves: the seven days it moved are given back.
+    assert.deepEqual([credited.values.compensation, credited.dateEnded], ['credit', at('2027-01-01T00:00:00Z')]);
+    assert.throws(
+      () => change(current, { compensation: 'credit' }, { firstOpen: date('2026-03-03') }),
+      (error: unknown) =>
+        error instanceof DomainFailure &&
+        error.code === 'ALREADY_STARTED' &&
+        /the hold has started/.test(error.message),
+    );
+    assert.throws(
+      () => change(current, { startDate: '2026-03-05' }, { firstOpen: date('2026-03-03') }),
+      (error: unknown) => error instanceof DomainFailure && /the hold has started/.test(error.message),
+    );
+    // The same compensation sent again is no change.
+    change(current, { compensation: 'extend', endDate: '2026-03-09' }, { firstOpen: date('2026-03-03') });
+  });
+
+  it('past its cut-off, names the hold', () => {
+    assert.throws(
+      () => withdrawnHold(hold({}), null, DEFAULT_PRINT_SETTINGS, date('2026-03-03')),
+      (error: unknown) => error instanceof DomainFailure && /the hold has started/.test(error.message),
+    );
+  });
+
+  it('leaves an open-ended term open when changed or withdrawn', () => {
+    assert.equal(change(hold({}), { endDate: '2026-03-04' }, { dateEnded: null }).dateEnded, null);
+    assert.equal(withdrawnHold(hold({}), null, DEFAULT_PRINT_SETTINGS, FIRST_OPEN), null);
+  });
+
+  it('that would move the term past the year 9999 is refused at its compensation', () => {
+    assert.throws(
+      () => change(hold({ extendedDays: 0 }), { endDate: '2026-03-09' }, { dateEnded: at('9999-12-31T23:59:59Z') }),
+      (error: unknown) =>
+        error instanceof DomainFailure && error.problems[0]?.pointer === '/data/attributes/compensation',
+    );
+  });
+
   it('cannot change once withdrawn', () => {
     assert.throws(
       () =>
@@ -211,6 +306,43 @@ describe('the cut-off of a dated record', () => {
       () => requireOpen('hold', coming, span('2026-03-04', '2026-03-10'), open),
       refusedWith('PAST_CUTOFF'),
     );
+  });
+});
+
+describe('the dates a hold is sent with', () => {
+  it('must not end before they start, and may end on the day they start', () => {
+    assert.deepEqual(spanRuleProblems({ startDate: '2026-03-05', endDate: '2026-03-04' }), [
+      { pointer: '/data/attributes/endDate', detail: 'must not be before startDate' },
+    ]);
+    assert.deepEqual(spanRuleProblems({ startDate: '2026-03-05', endDate: '2026-03-05' }), []);
+    assert.deepEqual(spanRuleProblems({ startDate: '2026-03-05', endDate: '2026-03-06' }), []);
+  });
+
+  it('are left to their own checks when one is missing, not a string, or not a date', () => {
+    for (const sent of [
+      null,
+      'dates',
+      { endDate: '2026-03-04' },
+      { startDate: '2026-03-05' },
+      { startDate: 20260305, endDate: '2026-03-04' },
+      { startDate: '2026-03-05', endDate: 20260304 },
+      { startDate: 'soon', endDate: '2026-03-04' },
+      { startDate: '2026-03-05', endDate: 'later' },
+    ]) {
+      assert.deepEqual(spanRuleProblems(sent), [], JSON.stringify(sent));
+    }
+  });
+});
+
+describe("a hold's attributes", () => {
+  it('give its dates as dates, how it is made good, what it missed, and its status on the day', () => {
+    assert.deepEqual(toHoldAttributes(hold({ compensation: 'donate', deliveriesMissed: 5 }), date('2026-03-09')), {
+      startDate: '2026-03-02',
+      endDate: '2026-03-08',
+      compensation: 'donate',
+      deliveriesMissed: 5,
+      status: 'ended',
+    });
   });
 });
 
