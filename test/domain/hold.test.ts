@@ -217,6 +217,19 @@ describe('a hold planned', () => {
       () => change(hold({}), { endDate: '2026-03-12' }, { allowance: 10 }),
       refusedWith('HOLD_ALLOWANCE_EXCEEDED'),
     );
+    // Another hold's days count: three of them and these nine are over ten.
+    const current = hold({});
+    assert.throws(
+      () =>
+        plannedHold(
+          current,
+          { endDate: '2026-03-10' },
+          { terms: terms(), others: [current, hold({ id: '2', ...span('2026-04-01', '2026-04-03') })] },
+          { ...DEFAULT_PRINT_SETTINGS, holdAllowanceDays: 10 },
+          FIRST_OPEN,
+        ),
+      refusedWith('HOLD_ALLOWANCE_EXCEEDED'),
+    );
   });
 
   it('changes its compensation up to its first day, not once started', () => {
