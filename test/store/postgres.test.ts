@@ -1076,6 +1076,20 @@ describe('PostgreSQL plan of a page of the print run at 10,000 users', { skip },
     await vacuumAnalyze(schema.name);
   });
 
+  it('counts the draw of every reader though it takes longer than a request’s statement timeout', async () => {
+    // A millisecond: counting 10,000 deliveries takes longer, as counting a million takes longer than 5 s.
+    const store = await openPostgresStore({ url: schema.url, statementTimeoutMs: 1 });
+    try {
+      const counts = await store.countDraw(run);
+      assert.equal(
+        counts.reduce((sum, count) => sum + count.copies, 0),
+        10_000,
+      );
+    } finally {
+      await store.close();
+    }
+  });
+
   for (const [name, query] of [
     ['the first page', { limit: 101 }],
     ['a page past a cursor', { limit: 101, afterId: '14321' }],

@@ -17,6 +17,9 @@ import type { Row } from '../sql/rows.js';
  */
 export const MIGRATION_LOCK = 7_305_119_421;
 
+/** How long a statement of `longReads` may run, on the server and in the client. */
+export const LONG_READ_TIMEOUT_MS = 60_000;
+
 /** SQLSTATE of a transaction cancelled to break a deadlock, and how often one is run again. */
 const DEADLOCK = '40P01';
 const DEADLOCK_RETRIES = 5;
@@ -67,6 +70,28 @@ export class PostgresDatabase {
   async preparedRows(name: string, sql: string | Sql, params: unknown[] = []): Promise<Row[]> {
     const { text, values } = typeof sql === 'string' ? { text: sql, values: params } : sql.render('postgres');
     return this.retryingDeadlocks(async () => (await this.pool.query({ name, text, values })).rows as Row[]);
+  }
+
+  /**
+   * Statements that read a whole table's worth (a date's draw counts every delivery of the run),
+   * answered from one snapshot, each with `LONG_READ_TIMEOUT_MS` where a request's statement has
+   * the pool's few seconds: at 1,000,000 readers such a count takes seconds, and what asks for it
+   * (the draw report) shares one count among its callers and keeps it (REPORT_MAX_AGE_SECONDS).
+   */
+  async longReads(queries: readonly Sql[]): Promise<Row[][]> {
+    return this.transaction(async (client) => {
+      await client.query('SET TRANSACTION ISOLATION LEVEL REPEATABLE READ, READ ONLY');
+      await client.query(`SET LOCAL statement_timeout = ${LONG_READ_TIMEOUT_MS}`);
+      const answers: Row[][] = [];
+      for (const query of queries) {
+        const { text, values } = query.render('postgres');
+        // pg's own timeout, set on the pool, would cut the statement short on the client side; pg
+        // reads one given with the query too, which its types leave out.
+        const config = { text, values, query_timeout: LONG_READ_TIMEOUT_MS + 2000 } as pg.QueryConfig;
+        answers.push((await client.query(config)).rows as Row[]);
+      }
+      return answers;
+    });
   }
 
   /** Runs a statement that writes, and answers how many rows it changed. */

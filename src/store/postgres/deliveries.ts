@@ -4,6 +4,7 @@
  * subscription order. A page's statement is prepared once per connection (its text differs by
  * the date's weekday and the filters given): planning it anew cost more than running it, and its
  * plan, a walk of the subscriptions' id index from the cursor, is the same whatever the values.
+ * The draw counts the whole run, its two counts in one snapshot, with a long read's timeout.
  */
 import { createHash } from 'node:crypto';
 import type { DeliveryStore } from '../port.js';
@@ -24,10 +25,8 @@ export function postgresDeliveries(database: PostgresDatabase): DeliveryStore {
       return rows.map(toDelivery);
     },
     async countDraw(run) {
-      const counts = [];
-      for (const query of drawCountQueries(run, 'postgres'))
-        counts.push(...(await database.rows(query)).map(toDrawCount));
-      return counts;
+      const counts = await database.longReads(drawCountQueries(run, 'postgres'));
+      return counts.flatMap((rows) => rows.map(toDrawCount));
     },
   };
 }
