@@ -6,19 +6,7 @@
  * shortened: what it says of each operation is the same, by reference.
  */
 import { STATUS_CODES } from 'node:http';
-
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type JsonObject = { [key: string]: Json };
-
-const isObject = (value: Json | undefined): value is JsonObject =>
-  typeof value === 'object' && value !== null && !Array.isArray(value);
-
-const pascal = (text: string) =>
-  text
-    .split(/[^A-Za-z0-9]+/)
-    .filter(Boolean)
-    .map((word) => word[0]!.toUpperCase() + word.slice(1))
-    .join('');
+import { isObject, pascal, type Json, type JsonObject } from './openapi-schemas.js';
 
 /** A response's status as a name (`NotModified`); the error answers' names are made alike. */
 export function statusName(status: string): string {

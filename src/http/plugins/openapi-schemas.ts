@@ -32,10 +32,11 @@ function subschemasOf(node: JsonObject): Json[] {
   });
 }
 
-type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
-type JsonObject = { [key: string]: Json };
+/** A node of the OpenAPI document as JSON, which the document's rewriting here and in openapi-components.ts walk. */
+export type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
+export type JsonObject = { [key: string]: Json };
 
-const isObject = (value: Json | undefined): value is JsonObject =>
+export const isObject = (value: Json | undefined): value is JsonObject =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
 /**
@@ -164,7 +165,8 @@ function resourceType(node: JsonObject): string | undefined {
   return Array.isArray(values) && values.length === 1 && typeof values[0] === 'string' ? values[0] : undefined;
 }
 
-const pascal = (text: string) =>
+/** `print-run page` → `PrintRunPage`: a component's name from words. */
+export const pascal = (text: string) =>
   text
     .split(/[^A-Za-z0-9]+/)
     .filter(Boolean)

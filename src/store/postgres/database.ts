@@ -18,7 +18,7 @@ import type { Row } from '../sql/rows.js';
 export const MIGRATION_LOCK = 7_305_119_421;
 
 /** How long a statement of `longReads` may run, on the server and in the client. */
-export const LONG_READ_TIMEOUT_MS = 60_000;
+const LONG_READ_TIMEOUT_MS = 60_000;
 
 /** SQLSTATE of a transaction cancelled to break a deadlock, and how often one is run again. */
 const DEADLOCK = '40P01';
