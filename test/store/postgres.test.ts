@@ -17,6 +17,8 @@ import { postgresMigrations } from '../../src/store/postgres/migrations.js';
 import { raw, type Sql } from '../../src/store/sql/builder.js';
 import { newsletterWithCountQuery } from '../../src/store/sql/newsletters.js';
 import { runPageQuery } from '../../src/store/sql/deliveries.js';
+import { addressKeys, parseAddress } from '../../src/domain/site-licence.js';
+import { postgresSiteLicences } from '../../src/store/postgres/site-licences.js';
 import { runOf } from '../../src/domain/delivery.js';
 import { dateAt } from '../../src/domain/publication.js';
 import { productWithCountQuery } from '../../src/store/sql/products.js';
@@ -37,9 +39,10 @@ import { listenForChanges } from '../../src/store/postgres/change-listener.js';
 import { knownUsers, USERS_CHANNEL } from '../../src/store/postgres/known-users.js';
 import {
   LICENSED_DOMAINS_MAX_AGE_MS,
+  keptSiteKeys,
   licensedDomains,
   seatHolders,
-  SITE_DOMAINS_CHANNEL,
+  SITE_KEYS_CHANNEL,
 } from '../../src/store/postgres/licensed-domains.js';
 import { PRODUCTS_CHANNEL, productResources } from '../../src/store/postgres/product-resources.js';
 import { postgresReaderSources, READER_WITH_ACTIVE } from '../../src/store/postgres/reader-sources.js';
@@ -658,7 +661,7 @@ describe('PostgreSQL users known to exist, for the access check', { skip }, () =
   });
 });
 
-describe("PostgreSQL licensed domains kept for the reader's access check", { skip }, () => {
+describe("PostgreSQL site keys kept for the access checks: licensed domains, ranges' prefix lengths", { skip }, () => {
   const fresh = storeOnFreshSchema();
   const now = Math.floor(Date.now() / 1000);
   let counter = 0;
@@ -735,7 +738,7 @@ describe("PostgreSQL licensed domains kept for the reader's access check", { ski
       if ((await byDomain(user))?.length === 0) unseen = { user, licence };
     }
     assert.ok(unseen, 'a licence no notification told of was seen at once, three times over: nothing was kept');
-    await admin(`NOTIFY ${SITE_DOMAINS_CHANNEL}`);
+    await admin(`NOTIFY ${SITE_KEYS_CHANNEL}`);
     const { user, licence } = unseen;
     await eventually(async () => (await byDomain(user))?.[0] === licence, 'the licence to be seen', 1000);
   });
@@ -776,16 +779,22 @@ describe("PostgreSQL licensed domains kept for the reader's access check", { ski
   it('sees a domain written through this store from the very next check, though nothing was heard', async () => {
     // Nothing but the store's own forgetting can tell this process: its listener hears nothing.
     const { database } = fresh;
-    const domains = licensedDomains(database, deaf);
+    const keys = keptSiteKeys(database, deaf);
     const resources = productResources(database, deaf);
     const subscriptions = postgresSubscriptions(
       database,
       postgresReferences(false, false),
       resources,
       knownUsers(database, deaf),
-      domains,
+      keys,
     );
-    const sources = postgresReaderSources(database, domains, seatHolders(database, deaf), resources, subscriptions);
+    const sources = postgresReaderSources(
+      database,
+      keys.domains,
+      seatHolders(database, deaf),
+      resources,
+      subscriptions,
+    );
     const [first, second] = [newDomain(), newDomain()];
     const [firstReader, secondReader] = [await readerOf(first), await readerOf(second)];
     assert.deepEqual(await byDomain(firstReader, sources), []);
@@ -801,6 +810,58 @@ describe("PostgreSQL licensed domains kept for the reader's access check", { ski
       AUDIT,
     );
     assert.deepEqual(await byDomain(secondReader, sources), [licence.id]);
+  });
+
+  const rangeLicence = (...ipRanges: string[]) =>
+    subscriptionValues({ license: 'site', resource: 'online', dateStarted: now - 60, ipRanges });
+
+  /** The licences holding `address` as `from` finds them. */
+  async function byNetwork(address: string, from: Pick<Store, 'licencesOfNetwork'> = fresh.store) {
+    const parsed = parseAddress(address);
+    assert.ok(parsed.ok);
+    return (await from.licencesOfNetwork(addressKeys(parsed.value), now)).map((l) => l.id);
+  }
+
+  it('sees a range of a prefix length no range used, written through this store, from the very next check', async () => {
+    // Nothing but the store's own forgetting can tell this process: its listener hears nothing.
+    const { database } = fresh;
+    const keys = keptSiteKeys(database, deaf);
+    const resources = productResources(database, deaf);
+    const subscriptions = postgresSubscriptions(
+      database,
+      postgresReferences(false, false),
+      resources,
+      knownUsers(database, deaf),
+      keys,
+    );
+    const licences = postgresSiteLicences(database, keys.prefixLengths);
+    assert.deepEqual(await byNetwork('198.51.100.7', licences), []);
+    const owner = await readerOf('owner.example');
+    const licence = await subscriptions.createSubscription(owner, rangeLicence('198.48.0.0/13'), AUDIT);
+    assert.ok(licence);
+    assert.deepEqual(await byNetwork('198.51.100.7', licences), [licence.id]);
+    assert.deepEqual(await byNetwork('203.0.113.9', licences), []);
+    await subscriptions.updateSubscription(
+      owner,
+      licence.id,
+      (current) => ({ ...current, ipRanges: ['198.48.0.0/13', '203.0.113.0/27'] }),
+      AUDIT,
+    );
+    assert.deepEqual(await byNetwork('203.0.113.9', licences), [licence.id]);
+  });
+
+  it('sees a range of a prefix length no range used that another store adds, when told of it', async () => {
+    assert.deepEqual(await byNetwork('192.0.2.200'), []);
+    const other = await openPostgresStore({ url: fresh.schema.url });
+    try {
+      const owner = await readerOf('owner.example');
+      const licence = await other.createSubscription(owner, rangeLicence('192.0.2.192/26'), AUDIT);
+      assert.ok(licence);
+      // Well within the age that would show it without the notification.
+      await eventually(async () => (await byNetwork('192.0.2.200'))[0] === licence.id, 'the licence to be seen', 1000);
+    } finally {
+      await other.close();
+    }
   });
 });
 

@@ -12,6 +12,7 @@ import pg from 'pg';
 import { addressKeys, domainKeys, parseAddress, parseRange, type Address } from '../../src/domain/site-licence.js';
 import { instantValue } from '../../src/store/sql/rows.js';
 import { licencesOfDomains, licencesOfNetwork } from '../../src/store/sql/site-licences.js';
+import { recordStatements } from '../support/statements.js';
 import { forEachStore, openTestStore, type Row, type TestStore } from '../support/stores.js';
 
 const LICENCES = 10_000;
@@ -156,6 +157,20 @@ forEachStore((kind) => {
       }
       const found = (await run(text, values)).map((r) => String(r.id)).sort((a, b) => Number(a) - Number(b));
       assert.deepEqual(found, expectedLicences(ip));
+    });
+  }
+
+  for (const ip of ['10.5.1.3', '::ffff:10.7.39.5', '2001:db8:2a::1', '192.0.2.1']) {
+    it(`asks for the licences of ${ip} at the prefix lengths some range uses alone, and finds every one`, async () => {
+      const keys = addressKeys(address(ip));
+      const { result, statements } = await recordStatements(() => store.store.licencesOfNetwork(keys, now));
+      const found = result.map((licence) => licence.id).sort((a, b) => Number(a) - Number(b));
+      assert.deepEqual(found, expectedLicences(ip));
+      if (kind !== 'SQLite') {
+        const probes = statements.flatMap((s) => [...s.text.matchAll(/\((\d+), \$\d+\)/g)].map((m) => Number(m[1])));
+        // The lengths rangesOf writes: /8, /16, /24 and /32 for IPv4, /48 for IPv6.
+        assert.deepEqual(probes, keys[0]?.family === 4 ? [8, 16, 24, 32] : [48]);
+      }
     });
   }
 

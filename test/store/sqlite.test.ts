@@ -20,6 +20,7 @@ import { sqliteMigrations } from '../../src/store/sqlite/migrations.js';
 import { migrate, openSqliteStore } from '../../src/store/sqlite/open.js';
 import { fillUserCompactKeys, SIMILAR_NAMES_SQL, similarMatch } from '../../src/store/sqlite/users.js';
 import { AUDIT, subscriptionValues } from '../support/fixtures.js';
+import { addressKeys, parseAddress } from '../../src/domain/site-licence.js';
 import { storeContract } from './contract.js';
 
 const tempDirs: string[] = [];
@@ -478,7 +479,7 @@ describe('SQLite migrations', () => {
   });
 });
 
-describe("SQLite licensed domains kept for the reader's access check", () => {
+describe("SQLite site keys kept for the access checks: licensed domains, ranges' prefix lengths", () => {
   const now = Math.floor(Date.now() / 1000);
   const newUser = (store: Store, email: string) =>
     store.createUser({ email, passwordHash: null, fields: { familyName: 'R' }, newsletters: [] }, AUDIT);
@@ -514,11 +515,46 @@ describe("SQLite licensed domains kept for the reader's access check", () => {
       await writing.close();
     }
   });
+
+  it('finds an address in a range of a prefix length another connection adds, from the very next check', async () => {
+    const path = freshDatabasePath();
+    const checking = openSqliteStore({ path });
+    const writing = openSqliteStore({ path });
+    const keysOf = (text: string) => {
+      const parsed = parseAddress(text);
+      assert.ok(parsed.ok);
+      return addressKeys(parsed.value);
+    };
+    const licence = (ipRanges: string[]) =>
+      subscriptionValues({ license: 'site', resource: 'online', dateStarted: now - 60, ipRanges });
+    try {
+      const owner = await newUser(writing, 'owner@owner.example');
+      const first = await writing.createSubscription(owner.id, licence(['198.51.100.0/24']), AUDIT);
+      assert.ok(first);
+      // Kept now: ranges of /24 alone.
+      assert.deepEqual(await checking.licencesOfNetwork(keysOf('198.51.100.7'), now).then((l) => l.map((x) => x.id)), [
+        first.id,
+      ]);
+      const second = await writing.createSubscription(owner.id, licence(['198.48.0.0/13']), AUDIT);
+      assert.ok(second);
+      const found = await checking.licencesOfNetwork(keysOf('198.50.1.1'), now);
+      assert.deepEqual(
+        found.map((l) => l.id),
+        [second.id],
+      );
+    } finally {
+      await checking.close();
+      await writing.close();
+    }
+  });
 });
 
 describe('SQLite counts as long as a table', () => {
   /** The statements prepared on this thread's connections while `call` runs on a store of `path`. */
-  async function preparedHereBy(longReadsOffLoop: boolean, call: (store: Store) => Promise<unknown>): Promise<string[]> {
+  async function preparedHereBy(
+    longReadsOffLoop: boolean,
+    call: (store: Store) => Promise<unknown>,
+  ): Promise<string[]> {
     const store = openSqliteStore({ path: await migratedDatabasePath(), longReadsOffLoop });
     const prototype = Database.prototype as unknown as { prepare: (sql: string) => Database.Statement };
     const prepare = prototype.prepare;

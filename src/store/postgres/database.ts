@@ -3,6 +3,7 @@
  * statement can do the work (data-modifying CTEs write a change and its audit entry together),
  * transactions where a change depends on what is stored, and the preconditions of If-Match.
  */
+import { createHash } from 'node:crypto';
 import type pg from 'pg';
 import type { AuditAction, AuditContext } from '../../domain/audit.js';
 import { eventTypeOf } from '../../domain/events.js';
@@ -23,6 +24,14 @@ const LONG_READ_TIMEOUT_MS = 60_000;
 /** SQLSTATE of a transaction cancelled to break a deadlock, and how often one is run again. */
 const DEADLOCK = '40P01';
 const DEADLOCK_RETRIES = 5;
+
+/**
+ * A prepared statement's name for its text: a statement built from a few shapes (the print run's
+ * pages, the address's probes) is prepared once per shape, within PostgreSQL's 63 characters.
+ */
+export function preparedName(kind: string, text: string): string {
+  return `${kind}-${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+}
 
 /** What `deleteRow` deletes, how it records it, and what goes with it. */
 export interface RowDeletion {

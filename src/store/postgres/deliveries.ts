@@ -6,11 +6,9 @@
  * plan, a walk of the subscriptions' id index from the cursor, is the same whatever the values.
  * The draw counts the whole run, its two counts in one snapshot, with a long read's timeout.
  */
-import { createHash } from 'node:crypto';
 import type { DeliveryStore } from '../port.js';
-import type { Sql } from '../sql/builder.js';
 import { drawCountQueries, runPageQuery, toDelivery, toDrawCount } from '../sql/deliveries.js';
-import type { PostgresDatabase } from './database.js';
+import { preparedName, type PostgresDatabase } from './database.js';
 
 export function postgresDeliveries(database: PostgresDatabase): DeliveryStore {
   return {
@@ -20,7 +18,7 @@ export function postgresDeliveries(database: PostgresDatabase): DeliveryStore {
       // in id order where it has many, which one generic plan could not be for every product.
       const rows =
         query.product === undefined
-          ? await database.preparedRows(statementName(page), page)
+          ? await database.preparedRows(preparedName('run-page', page.texts.join('?')), page)
           : await database.rows(page);
       return rows.map(toDelivery);
     },
@@ -29,9 +27,4 @@ export function postgresDeliveries(database: PostgresDatabase): DeliveryStore {
       return counts.flatMap((rows) => rows.map(toDrawCount));
     },
   };
-}
-
-/** A prepared statement's name for a page's text, which a handful of texts share. */
-function statementName(page: Sql): string {
-  return `run-page-${createHash('sha1').update(page.texts.join('?')).digest('hex').slice(0, 16)}`;
 }

@@ -6,19 +6,20 @@
  *
  * What is kept may hold more domains than the licences now name (a licence ended, deleted or
  * erased leaves its domains there until the next read), which costs a read that finds nothing;
- * never fewer, for every write that adds a domain notifies SITE_DOMAINS_CHANNEL in its
+ * never fewer, for every write that adds a domain notifies SITE_KEYS_CHANNEL in its
  * transaction (site-licences.ts) and forgets here after it. Should a notification be lost on a connection that looks
  * alive, a licence another process added is seen after at most LICENSED_DOMAINS_MAX_AGE_MS.
- * The readers holding a seat are kept the same way, on SEAT_HOLDERS_CHANNEL.
+ * The prefix lengths the ranges use are kept with them, on the same channel, so that an address is
+ * probed at those alone. The readers holding a seat are kept the same way, on SEAT_HOLDERS_CHANNEL.
  */
 import { SEAT_HOLDERS } from '../sql/seats.js';
-import { LICENSED_DOMAINS } from '../sql/site-licences.js';
+import { LICENSED_DOMAINS, RANGE_PREFIX_LENGTHS } from '../sql/site-licences.js';
 import type { ChangeListener } from './change-listener.js';
 import type { PostgresDatabase } from './database.js';
 import { NotifiedCache } from './notified-cache.js';
 
-/** The channel every write adding a licence's domain notifies. */
-export const SITE_DOMAINS_CHANNEL = 'circulation_site_domains';
+/** The channel every write adding a licence's domain or range notifies. */
+export const SITE_KEYS_CHANNEL = 'circulation_site_keys';
 
 /** The channel every write giving a seat notifies. */
 export const SEAT_HOLDERS_CHANNEL = 'circulation_seat_holders';
@@ -34,14 +35,36 @@ export interface KeptSet {
   added(): void;
 }
 
-export type LicensedDomains = KeptSet;
+/** What the process keeps of the licences' keys: the domains they name and the prefix lengths of their ranges. */
+export interface KeptSiteKeys {
+  domains: KeptSet;
+  prefixLengths: KeptSet;
+  /** Forgets both here, after the commit of a write of a licence's keys (whose notification tells the others). */
+  added(): void;
+}
 
 export function licensedDomains(
   database: PostgresDatabase,
   changes: ChangeListener,
   maxAgeMs = LICENSED_DOMAINS_MAX_AGE_MS,
 ): KeptSet {
-  return keptSet(database, changes, SITE_DOMAINS_CHANNEL, 'licensed-domains', LICENSED_DOMAINS, maxAgeMs);
+  return keptSiteKeys(database, changes, maxAgeMs).domains;
+}
+
+/** The licensed domains and the ranges' prefix lengths, kept together: a write of either key forgets both. */
+export function keptSiteKeys(
+  database: PostgresDatabase,
+  changes: ChangeListener,
+  maxAgeMs = LICENSED_DOMAINS_MAX_AGE_MS,
+): KeptSiteKeys {
+  const kept = new NotifiedCache<ReadonlySet<string>>(database, changes, SITE_KEYS_CHANNEL, maxAgeMs, 2);
+  return {
+    domains: keptSet(database, kept, 'licensed-domains', LICENSED_DOMAINS),
+    prefixLengths: keptSet(database, kept, 'range-prefix-lengths', RANGE_PREFIX_LENGTHS),
+    added() {
+      kept.forget();
+    },
+  };
 }
 
 /**
@@ -53,21 +76,20 @@ export function seatHolders(
   changes: ChangeListener,
   maxAgeMs = LICENSED_DOMAINS_MAX_AGE_MS,
 ) {
-  return keptSet(database, changes, SEAT_HOLDERS_CHANNEL, 'seat-holders', SEAT_HOLDERS, maxAgeMs);
+  const kept = new NotifiedCache<ReadonlySet<string>>(database, changes, SEAT_HOLDERS_CHANNEL, maxAgeMs, 1);
+  return keptSet(database, kept, 'seat-holders', SEAT_HOLDERS);
 }
 
+/** The values `query` finds, kept under its name in `kept`. */
 function keptSet(
   database: PostgresDatabase,
-  changes: ChangeListener,
-  channel: string,
+  kept: NotifiedCache<ReadonlySet<string>>,
   name: string,
   query: string,
-  maxAgeMs: number,
 ): KeptSet {
-  const kept = new NotifiedCache<ReadonlySet<string>>(database, changes, channel, maxAgeMs, 1);
   return {
     async current() {
-      const found = await kept.read('', async () => {
+      const found = await kept.read(name, async () => {
         const rows = await database.preparedRows(name, query, []);
         return new Set(rows.map((row) => String(Object.values(row)[0])));
       });

@@ -25,7 +25,7 @@ import { postgresConsents } from './consents.js';
 import { postgresSiteLicences } from './site-licences.js';
 import { postgresIdempotency } from './idempotency.js';
 import { knownUsers } from './known-users.js';
-import { licensedDomains, seatHolders } from './licensed-domains.js';
+import { keptSiteKeys, seatHolders } from './licensed-domains.js';
 import { postgresLicenceUsage } from './licence-usage.js';
 import { postgresMigrations, type PostgresMigration } from './migrations.js';
 import { postgresPasswordResets } from './password-resets.js';
@@ -94,18 +94,18 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
   const changes = listenForChanges(options.url, connectTimeout);
   const resources = productResources(database, changes);
   const users = knownUsers(database, changes);
-  const domains = licensedDomains(database, changes);
+  const siteKeys = keptSiteKeys(database, changes);
   const holders = seatHolders(database, changes);
-  const subscriptions = postgresSubscriptions(database, references, resources, users, domains);
+  const subscriptions = postgresSubscriptions(database, references, resources, users, siteKeys);
   return withOutagesAsUnavailable({
-    ...postgresUsers(database, references, users, options.pageReadLimit ?? PAGE_READ_LIMIT, domains),
+    ...postgresUsers(database, references, users, options.pageReadLimit ?? PAGE_READ_LIMIT, siteKeys),
     ...subscriptions,
     ...postgresHolds(database),
     ...postgresTemporaryAddresses(database),
     ...postgresDeliveryComplaints(database),
     ...postgresConsents(database),
-    ...postgresSiteLicences(database),
-    ...postgresReaderSources(database, domains, holders, resources, subscriptions),
+    ...postgresSiteLicences(database, siteKeys.prefixLengths),
+    ...postgresReaderSources(database, siteKeys.domains, holders, resources, subscriptions),
     ...postgresSeats(database, holders),
     ...postgresLicenceUsage(database),
     ...postgresDeliveries(database),

@@ -14,7 +14,7 @@ import { instantValue } from '../sql/rows.js';
 import { licencesOfSeatHolder, SEAT_KEYS_OF_HOLDER } from '../sql/seats.js';
 import { readerWithActiveSubscriptions, toActiveLicence } from '../sql/site-licences.js';
 import type { PostgresDatabase } from './database.js';
-import type { KeptSet, LicensedDomains } from './licensed-domains.js';
+import type { KeptSet } from './licensed-domains.js';
 import type { ProductResources } from './product-resources.js';
 import { activeAmong, licencesOfDomains } from './site-licences.js';
 import { USERS_SUBSCRIPTIONS, withProductResources } from './subscriptions.js';
@@ -47,7 +47,7 @@ async function licencesOfSeats(database: PostgresDatabase, userId: string, now: 
 
 export function postgresReaderSources(
   database: PostgresDatabase,
-  domains: LicensedDomains,
+  domains: KeptSet,
   holders: KeptSet,
   products: ProductResources,
   { activeSubscriptionsOf }: Pick<SubscriptionStore, 'activeSubscriptionsOf'>,

@@ -20,11 +20,12 @@ import {
   licencesOfDomains as licencesOfDomainsQuery,
   licencesOfNetwork,
   networkStatement,
+  networkStatements,
   rangeRowsOf,
   toActiveLicence,
 } from '../sql/site-licences.js';
-import type { PostgresDatabase } from './database.js';
-import { SITE_DOMAINS_CHANNEL } from './licensed-domains.js';
+import { preparedName, type PostgresDatabase } from './database.js';
+import { SITE_KEYS_CHANNEL, type KeptSet } from './licensed-domains.js';
 import type { Row } from '../sql/rows.js';
 
 /** The statements that remove the keys of a deleted subscription (`d`, see database.deleteRow; $1 its user). */
@@ -61,8 +62,8 @@ type Licence = Pick<SubscriptionValues, 'ipRanges' | 'emailDomains'> & { userId:
 
 /**
  * Inserts the keys of licences that have none yet (new ones, an import's batch): one statement a
- * table whatever their number. Domains written notify every process keeping the licensed domains
- * (licensed-domains.ts) at the commit; the writer forgets its own after it.
+ * table whatever their number. Keys written notify every process keeping the licensed domains and
+ * the ranges' prefix lengths (licensed-domains.ts) at the commit; the writer forgets its own after it.
  */
 export async function insertSiteKeys(client: pg.ClientBase, licences: readonly Licence[]): Promise<void> {
   const ranges = licences.flatMap((licence) => rangeRowsOf(licence).map((range) => ({ ...range, licence })));
@@ -85,8 +86,8 @@ export async function insertSiteKeys(client: pg.ClientBase, licences: readonly L
       'INSERT INTO site_domains (domain, user_id, subscription_id) SELECT * FROM unnest($1::text[], $2::bigint[], $3::bigint[])',
       [domains.map((d) => d.domain), domains.map((d) => d.licence.userId), domains.map((d) => d.licence.id)],
     );
-    await client.query(`NOTIFY ${SITE_DOMAINS_CHANNEL}`);
   }
+  if (ranges.length > 0 || domains.length > 0) await client.query(`NOTIFY ${SITE_KEYS_CHANNEL}`);
 }
 
 /** Citus's second read: the active licences among those the keys named, on their owners' shards. */
@@ -117,26 +118,26 @@ export async function licencesOfDomains(
   return activeAmong(database, await database.preparedRows('licence-keys-of-domains', KEYS_OF_DOMAINS, [domains]), at);
 }
 
-export function postgresSiteLicences(database: PostgresDatabase): Omit<SiteLicenceStore, 'readerSourcesOf'> {
-  // Prepared once per family (its number of keys): parsing and planning a hundred probes on every
+export function postgresSiteLicences(
+  database: PostgresDatabase,
+  prefixLengths: KeptSet,
+): Omit<SiteLicenceStore, 'readerSourcesOf'> {
+  // Prepared once per family and set of prefix lengths: parsing and planning the probes on every
   // call would cost more than running them. Each probe is an equality, so the plan kept for every
   // address is the one made for the first.
   const build = database.citus ? (keys: readonly RangeKey[]) => licenceKeysOfNetwork(keys) : licencesOfNetwork;
-  const statements = { 4: networkStatement('postgres', 4, build), 6: networkStatement('postgres', 6, build) };
+  const statements = networkStatements((template) => {
+    const { text, values } = networkStatement('postgres', template, build);
+    return { name: preparedName('licences-of-network', text), text, values };
+  });
   return {
     async licencesOfNetwork(keys, now) {
+      const found = statements.of(keys, await prefixLengths.current());
+      if (!found) return [];
       const at = instantValue('postgres', now) as Date;
-      const family = keys[0]?.family ?? 4;
-      const { text, values } = statements[family];
-      if (!database.citus) {
-        const rows = await database.preparedRows(`licences-of-network-${family}`, text, values(keys, at));
-        return rows.map(toActiveLicence);
-      }
-      return activeAmong(
-        database,
-        await database.preparedRows(`licence-keys-of-network-${family}`, text, values(keys, at)),
-        at,
-      );
+      const { name, text, values } = found.statement;
+      const rows = await database.preparedRows(name, text, values(found.probed, at));
+      return database.citus ? activeAmong(database, rows, at) : rows.map(toActiveLicence);
     },
   };
 }

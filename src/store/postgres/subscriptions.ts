@@ -28,8 +28,8 @@ import { auditInsert, versionCondition, violates, type PostgresDatabase } from '
 import type { KnownUsers } from './known-users.js';
 import type { ProductResources } from './product-resources.js';
 import type { PostgresReferences } from './references.js';
-import { siteKeysChange } from '../sql/site-licences.js';
-import type { LicensedDomains } from './licensed-domains.js';
+import { siteKeysChange, writesSiteKeys } from '../sql/site-licences.js';
+import type { KeptSiteKeys } from './licensed-domains.js';
 import { forgetSeatsOfLicence, SEATS_GIVEN } from './seats.js';
 import { DELETE_SUBSCRIPTION_SITE_KEYS, insertSiteKeys, writeSiteKeys } from './site-licences.js';
 
@@ -99,7 +99,7 @@ export function postgresSubscriptions(
   products: ProductResources,
   users: KnownUsers,
   /** Told when a write adds a licence's domain; none where nothing keeps them. */
-  domains?: LicensedDomains,
+  keptKeys?: KeptSiteKeys,
 ): SubscriptionStore {
   /** Registers or refuses the product a write newly names (see references.ts), on the write's connection. */
   async function attachProduct(client: pg.PoolClient, productId: string | null, audit: AuditContext) {
@@ -128,7 +128,7 @@ export function postgresSubscriptions(
         RETURNING ${SUBSCRIPTION_COLUMNS}
       ), a AS (${record})
       SELECT * FROM s`;
-    const addsDomains = values.emailDomains.length > 0;
+    const addsKeys = writesSiteKeys(values);
     try {
       // Without a product or a licence's keys, one statement; with them, the product is made sure
       // of first and the keys written after, in the same transaction.
@@ -151,8 +151,8 @@ export function postgresSubscriptions(
       if (violates(error, '23503', 'subscriptions_user_id_fkey')) return undefined;
       throw error;
     } finally {
-      // Even when the commit's answer was lost: the domains may have been written.
-      if (addsDomains) domains?.added();
+      // Even when the commit's answer was lost: the keys may have been written.
+      if (addsKeys) keptKeys?.added();
     }
   }
 
@@ -213,7 +213,7 @@ export function postgresSubscriptions(
     audit: AuditContext,
     ifVersion?: IfVersion,
   ): Promise<StoredSubscription | undefined> {
-    let addsDomains = false;
+    let addsKeys = false;
     try {
       return await database.transaction(async (client) => {
         const { rows } = await client.query(`${SUBSCRIPTION_SELECT} WHERE user_id = $1 AND id = $2 FOR UPDATE`, [
@@ -248,14 +248,14 @@ export function postgresSubscriptions(
           params,
         );
         if (siteKeysChange(current, next)) {
-          addsDomains = next.emailDomains.length > 0;
+          addsKeys = writesSiteKeys(next);
           await writeSiteKeys(client, userId, id, next);
         }
         return toStoredSubscription(updated.rows[0] as Row);
       });
     } finally {
-      // Even when the commit's answer was lost: the domains may have been written.
-      if (addsDomains) domains?.added();
+      // Even when the commit's answer was lost: the keys may have been written.
+      if (addsKeys) keptKeys?.added();
     }
   }
 

@@ -45,8 +45,8 @@ import { auditInsert, versionCondition, type PostgresDatabase } from './database
 import type { KnownUsers } from './known-users.js';
 import type { PostgresReferences } from './references.js';
 import { subscriptionParams } from './subscriptions.js';
-import { siteKeysChange } from '../sql/site-licences.js';
-import type { LicensedDomains } from './licensed-domains.js';
+import { siteKeysChange, writesSiteKeys } from '../sql/site-licences.js';
+import type { KeptSiteKeys } from './licensed-domains.js';
 import { forgetSeatsOfUser } from './seats.js';
 import { DELETE_USER_SITE_KEYS, insertSiteKeys } from './site-licences.js';
 import { nowInSeconds } from '../../domain/dates.js';
@@ -68,7 +68,7 @@ export function postgresUsers(
   known: KnownUsers,
   readLimit: number,
   /** Told when an import adds a licence's domain; none where nothing keeps them. */
-  domains?: LicensedDomains,
+  keptKeys?: KeptSiteKeys,
 ): UserStore {
   async function createUser(user: NewUser, audit: AuditContext): Promise<StoredUser> {
     const keys = emailKeys(user.email);
@@ -135,7 +135,7 @@ export function postgresUsers(
       row.forEach((value, i) => values[i]!.push(value));
     }
     const types = columns.map((c) => (c === 'demographics' ? 'jsonb[]' : 'text[]'));
-    const addsDomains = batch.some(({ subscriptions }) => subscriptions.some((v) => v.emailDomains.length > 0));
+    const addsKeys = batch.some(({ subscriptions }) => subscriptions.some(writesSiteKeys));
     try {
       return await database.transaction(async (client) => {
         await references.attach(client, 'newsletters', batch.flatMap(importedNewsletters), audit);
@@ -209,8 +209,8 @@ export function postgresUsers(
         return ids;
       });
     } finally {
-      // Even when the commit's answer was lost: the domains may have been written.
-      if (addsDomains) domains?.added();
+      // Even when the commit's answer was lost: the keys may have been written.
+      if (addsKeys) keptKeys?.added();
     }
   }
 

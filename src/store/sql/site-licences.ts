@@ -5,7 +5,7 @@
  * domain/site-licence.ts for why a range is a key and an address many.
  */
 import type { ActiveLicence } from '../../domain/entitlement.js';
-import { addressKeys, rangeKeyOf, type RangeKey } from '../../domain/site-licence.js';
+import { rangeKeyOf, type RangeKey } from '../../domain/site-licence.js';
 import type { Resource, SubscriptionValues } from '../../domain/subscription.js';
 import { join, raw, sql, type Sql } from './builder.js';
 import { seconds, type Row } from './rows.js';
@@ -26,6 +26,11 @@ export function rangeRowsOf(terms: SiteTerms): RangeRow[] {
     const { family, prefixLength, network } = rangeKeyOf(written);
     return { family, prefixLength, network: Buffer.from(network) };
   });
+}
+
+/** Whether writing these terms writes any key: only then do the kept keys (licensed-domains.ts) go. */
+export function writesSiteKeys(terms: SiteTerms): boolean {
+  return terms.ipRanges.length > 0 || terms.emailDomains.length > 0;
 }
 
 /** Whether a write changes the keys a licence is found by: only then are they written again. */
@@ -61,10 +66,11 @@ export function licencesOfNetwork(keys: readonly RangeKey[], at: unknown): Sql {
 }
 
 /**
- * A statement of the address's keys (licencesOfNetwork or licenceKeysOfNetwork) rendered once for a
- * family, with where each call's values go. Its text depends on the family alone, as the prefix
- * lengths are spliced in; building and rendering its 25 or 97 probes on every call cost 16 to 87 µs,
- * the access check's whole budget. `values` lays out the networks in key order and the instant.
+ * A statement of an address's keys (licencesOfNetwork or licenceKeysOfNetwork) rendered once for a
+ * family and the prefix lengths it probes, with where each call's values go. Its text depends on
+ * those alone, as the prefix lengths are spliced in; building and rendering its probes on every
+ * call cost as much as the access check's whole budget. `values` lays out the networks of keys of
+ * the same lengths, in the same order, and the instant.
  */
 export interface NetworkStatement {
   text: string;
@@ -73,19 +79,46 @@ export interface NetworkStatement {
 
 export function networkStatement(
   dialect: 'sqlite' | 'postgres',
-  family: 4 | 6,
+  template: readonly RangeKey[],
   build: (keys: readonly RangeKey[], at: unknown) => Sql,
 ): NetworkStatement {
   const AT = { at: true };
-  const template = addressKeys({ family, bytes: new Uint8Array(family === 4 ? 4 : 16) });
   const { text, values } = build(template, AT).render(dialect);
   // Each value of the template is the instant or a network, the networks in the order of the keys.
   let network = 0;
   const layout = values.map((value) => (value === AT ? -1 : network++));
-  if (network !== template.length) throw new Error(`the statement of ${family} holds ${network} networks`);
+  if (network !== template.length)
+    throw new Error(`the statement of ${template.length} keys holds ${network} networks`);
   return {
     text,
     values: (keys, at) => layout.map((slot) => (slot === -1 ? at : Buffer.from((keys[slot] as RangeKey).network))),
+  };
+}
+
+/** The prefix lengths some range is kept under, each as `family/length` (`4/24`): an address is probed at those alone. */
+export const RANGE_PREFIX_LENGTHS = "SELECT DISTINCT family || '/' || prefix_length FROM site_ranges";
+
+/**
+ * The statements of an address's keys, one made for each family and set of prefix lengths in use
+ * (`make`, from keys of those lengths) and kept: ranges are written rarely and use a few lengths,
+ * so an address is probed at the lengths some range uses rather than at each of its 25 or 97.
+ * `of` answers the keys to probe with their statement, or undefined when no range uses any.
+ */
+export function networkStatements<S>(make: (template: readonly RangeKey[]) => S) {
+  const made = new Map<string, S>();
+  return {
+    of(keys: readonly RangeKey[], lengths: ReadonlySet<string>): { probed: RangeKey[]; statement: S } | undefined {
+      const probed = keys.filter((key) => lengths.has(`${key.family}/${key.prefixLength}`));
+      if (probed.length === 0) return undefined;
+      const name = `${probed[0]?.family}:${probed.map((key) => key.prefixLength).join(',')}`;
+      let statement = made.get(name);
+      if (statement === undefined) {
+        // The sets in use change with the ranges written: those of the past are let go at times.
+        if (made.size >= 64) made.clear();
+        made.set(name, (statement = make(probed)));
+      }
+      return { probed, statement };
+    },
   };
 }
 

@@ -6,10 +6,11 @@
  * connection (another process, the command line) commits, and this connection's own writes of a
  * licence's domains forget it (site-licences.ts). A licence ended, deleted or erased may leave its
  * domains here until then, which costs a read that finds nothing. The readers holding a seat are
- * kept the same way (a seat taken back may leave its holder here, costing a read that finds nothing).
+ * kept the same way (a seat taken back may leave its holder here, costing a read that finds nothing),
+ * and so are the prefix lengths the ranges use (a range gone may leave its length, costing a probe).
  */
 import { SEAT_HOLDERS } from '../sql/seats.js';
-import { LICENSED_DOMAINS } from '../sql/site-licences.js';
+import { LICENSED_DOMAINS, RANGE_PREFIX_LENGTHS } from '../sql/site-licences.js';
 import type { SqliteDatabase } from './database.js';
 
 /** A set of values kept as the licensed domains are: trusted while the data version stands still. */
@@ -22,6 +23,7 @@ export interface SqliteKeptSet {
 
 const domainsByDatabase = new WeakMap<SqliteDatabase, SqliteKeptSet>();
 const holdersByDatabase = new WeakMap<SqliteDatabase, SqliteKeptSet>();
+const lengthsByDatabase = new WeakMap<SqliteDatabase, SqliteKeptSet>();
 
 export function sqliteLicensedDomains(database: SqliteDatabase): SqliteKeptSet {
   return keptOnce(domainsByDatabase, database, LICENSED_DOMAINS);
@@ -30,6 +32,11 @@ export function sqliteLicensedDomains(database: SqliteDatabase): SqliteKeptSet {
 /** The readers holding a seat, kept the same way: a reader not among them has no seat to read. */
 export function sqliteSeatHolders(database: SqliteDatabase): SqliteKeptSet {
   return keptOnce(holdersByDatabase, database, SEAT_HOLDERS);
+}
+
+/** The prefix lengths some range uses, kept the same way: an address is probed at those alone. */
+export function sqliteRangePrefixLengths(database: SqliteDatabase): SqliteKeptSet {
+  return keptOnce(lengthsByDatabase, database, RANGE_PREFIX_LENGTHS);
 }
 
 function keptOnce(byDatabase: WeakMap<SqliteDatabase, SqliteKeptSet>, database: SqliteDatabase, query: string) {

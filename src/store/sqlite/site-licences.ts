@@ -4,9 +4,15 @@
  */
 import type { SubscriptionValues } from '../../domain/subscription.js';
 import type { SiteLicenceStore } from '../port.js';
-import { licencesOfNetwork, networkStatement, rangeRowsOf, toActiveLicence } from '../sql/site-licences.js';
+import {
+  licencesOfNetwork,
+  networkStatement,
+  networkStatements,
+  rangeRowsOf,
+  toActiveLicence,
+} from '../sql/site-licences.js';
 import type { SqliteDatabase } from './database.js';
-import { sqliteLicensedDomains } from './licensed-domains.js';
+import { sqliteLicensedDomains, sqliteRangePrefixLengths } from './licensed-domains.js';
 
 /** Writes a licence's keys anew, inside the caller's transaction. */
 export interface SqliteSiteKeys {
@@ -33,6 +39,7 @@ export function sqliteSiteKeys(database: SqliteDatabase): SqliteSiteKeys {
   );
   const insertDomain = db.prepare('INSERT INTO site_domains (domain, user_id, subscription_id) VALUES (?, ?, ?)');
   const licensed = sqliteLicensedDomains(database);
+  const prefixLengths = sqliteRangePrefixLengths(database);
   return {
     write(userId, subscriptionId, terms) {
       removeRanges?.run(userId, subscriptionId);
@@ -43,20 +50,23 @@ export function sqliteSiteKeys(database: SqliteDatabase): SqliteSiteKeys {
       for (const domain of terms.emailDomains) insertDomain.run(domain, userId, subscriptionId);
       // Within the transaction, which nothing else on this connection can read between.
       if (terms.emailDomains.length > 0) licensed.added();
+      if (terms.ipRanges.length > 0) prefixLengths.added();
     },
   };
 }
 
 export function sqliteSiteLicences(database: SqliteDatabase): Omit<SiteLicenceStore, 'readerSourcesOf'> {
-  // Prepared once: a statement per family (its number of keys).
-  const ofNetwork = ([4, 6] as const).map((family) => {
-    const { text, values } = networkStatement('sqlite', family, licencesOfNetwork);
-    return { statement: database.db.prepare(text), values };
+  const prefixLengths = sqliteRangePrefixLengths(database);
+  const statements = networkStatements((template) => {
+    const { text, values } = networkStatement('sqlite', template, licencesOfNetwork);
+    return { prepared: database.db.prepare(text), values };
   });
   return {
     async licencesOfNetwork(keys, now) {
-      const { statement, values } = ofNetwork[keys[0]?.family === 6 ? 1 : 0] as (typeof ofNetwork)[number];
-      return (statement.all(...values(keys, now)) as Record<string, unknown>[]).map(toActiveLicence);
+      const found = statements.of(keys, prefixLengths.current());
+      if (!found) return [];
+      const { prepared, values } = found.statement;
+      return (prepared.all(...values(found.probed, now)) as Record<string, unknown>[]).map(toActiveLicence);
     },
   };
 }
