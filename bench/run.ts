@@ -341,7 +341,7 @@ function scenarios(deepPage: number, deepNextLink: string): Scenario[] {
       requests: () => many(() => ({ method: 'GET', path: `/access?filter[ip]=${licensedIpv4()}` })),
     },
     {
-      // The same at IPv6's 97 prefix lengths, where IPv4 has 25.
+      // The same for IPv6 addresses, whose ranges here use one prefix length (/48).
       name: 'GET access by network (IPv6)',
       onlyByName: true,
       setup: createNetworkLicences,
