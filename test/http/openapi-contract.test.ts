@@ -4,10 +4,15 @@
  * answer reaches the test client or is only seen on its way out of the server.
  */
 import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { mkdtempSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { ContractTap, OpenApiContract, type Exchange, type OpenApiDocument } from '../support/openapi-contract.js';
+import { ANSWER_RECORDER, recordedAnswers } from '../support/recorded-answers.js';
 
 const JSONAPI = 'application/vnd.api+json';
 
@@ -124,6 +129,35 @@ describe('the OpenAPI contract check', () => {
       assert.throws(() => tap.assertHeld(), /GET \/things\/\{id\} → 200 does not match the OpenAPI document/);
       // Each problem fails once.
       tap.assertHeld();
+    });
+  });
+
+  describe('in a process of its own', () => {
+    it('sees every answer the process gave, killed or not, and fails on one that left the document', async () => {
+      const directory = mkdtempSync(join(tmpdir(), 'circulation-answers-'));
+      const server = `
+        const { createServer } = await import('node:http');
+        const { gzipSync } = await import('node:zlib');
+        const server = createServer((request, response) => {
+          const body = request.url === '/things/1' ? '{"data":"a thing"}' : '{"data":2}';
+          response.writeHead(200, { 'content-type': '${JSONAPI}', 'content-encoding': 'gzip', etag: '"1"' });
+          response.end(gzipSync(body));
+        });
+        server.listen(0, '127.0.0.1', () => console.log(server.address().port));`;
+      const child = spawn(process.execPath, ['--import', ANSWER_RECORDER, '--input-type=module', '-e', server], {
+        env: { ...process.env, ANSWERS_DIR: directory },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      });
+      const ended = new Promise((resolve) => child.on('exit', resolve));
+      const answers = recordedAnswers(directory, async () => contract, ended);
+      const port = await new Promise<string>((resolve) =>
+        child.stdout.once('data', (chunk) => resolve(String(chunk).trim())),
+      );
+      await (await fetch(`http://127.0.0.1:${port}/things/1`)).text();
+      await (await fetch(`http://127.0.0.1:${port}/things/2`)).text();
+      child.kill('SIGKILL');
+      await assert.rejects(answers.assertHeld(), /GET \/things\/\{id\} → 200 does not match the OpenAPI document/);
+      assert.equal(await answers.checked(), 2);
     });
   });
 });

@@ -27,6 +27,15 @@ describe('the service process', () => {
     assert.equal(await second.stop(), 0);
   });
 
+  it('has every answer it gives checked against its document, however the request was sent', async () => {
+    const service = await startProcess({ DATABASE_URL: `sqlite:${join(dir, 'answers.db')}` });
+    assert.equal((await service.client.post('/users', userDocument())).status, 201);
+    assert.equal((await fetch(`${service.baseUrl}/health/live`)).status, 200);
+    assert.equal((await fetch(`${service.baseUrl}/users`, { method: 'HEAD' })).status, 401);
+    assert.equal(await service.stop(), 0);
+    assert.equal(await service.answersChecked(), 3);
+  });
+
   it('refuses references to unknown products and newsletters with STRICT_REFERENCES=true, and registers them without', async () => {
     const databaseUrl = `sqlite:${join(dir, 'strict.db')}`;
     const subscription = {

@@ -9,12 +9,13 @@
  * (the client below, a bare fetch, node:http): it reads what the server writes.
  */
 import assert from 'node:assert/strict';
-import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Server } from 'node:http';
 import { brotliDecompressSync, gunzipSync } from 'node:zlib';
 import { Ajv, type ValidateFunction } from 'ajv';
 import { isIsoDateTime } from '../../src/domain/dates.js';
 import { isEmail } from '../../src/domain/email.js';
 import { isPublicationDate } from '../../src/domain/publication.js';
+import { captureAnswers, type WrittenAnswer } from './answer-capture.mjs';
 
 interface MediaObject {
   schema: object;
@@ -259,6 +260,19 @@ export class OpenApiContract implements ResponseCheck {
   }
 }
 
+/** The problems of one answer as a server wrote it, its body decoded as Content-Encoding says. */
+export function answerProblems(contract: OpenApiContract, answer: WrittenAnswer): string[] {
+  try {
+    const coding = answer.headers['content-encoding'];
+    const { body } = answer;
+    const decoded = coding === 'br' ? brotliDecompressSync(body) : coding === 'gzip' ? gunzipSync(body) : body;
+    const text = answer.method === 'HEAD' ? '' : decoded.toString('utf8');
+    return contract.problems({ ...answer, text });
+  } catch (error) {
+    return [`${answer.method} ${answer.url}: the answer could not be checked: ${error}`];
+  }
+}
+
 /**
  * Checks every answer a server writes against the contract as it is written: before the last
  * byte leaves, so that a client holding the whole answer finds its problems already recorded.
@@ -272,9 +286,7 @@ export class ContractTap implements ResponseCheck {
     server: Server,
     readonly contract: OpenApiContract,
   ) {
-    server.prependListener('request', (request: IncomingMessage, response: ServerResponse) =>
-      this.watch(request, response),
-    );
+    captureAnswers(server, (answer) => this.problems.push(...answerProblems(contract, answer)));
   }
 
   check(): void {
@@ -285,52 +297,5 @@ export class ContractTap implements ResponseCheck {
     const found = this.problems;
     this.problems = [];
     assert.ok(found.length === 0, found.join('\n'));
-  }
-
-  private watch(request: IncomingMessage, response: ServerResponse): void {
-    const chunks: Buffer[] = [];
-    const given: Record<string, string> = {};
-    const keep = (chunk: unknown, encoding?: unknown) => {
-      if (typeof chunk === 'string') chunks.push(Buffer.from(chunk, (encoding as BufferEncoding) ?? 'utf8'));
-      else if (chunk instanceof Uint8Array) chunks.push(Buffer.from(chunk));
-    };
-    const { writeHead, write, end } = response;
-    const tap = this;
-    response.writeHead = function (this: ServerResponse, ...args: any[]) {
-      const headers = args.find((a, i) => i > 0 && typeof a === 'object' && a !== null);
-      const pairs: [string, unknown][] = Array.isArray(headers)
-        ? headers.flatMap((value, i) => (i % 2 === 0 ? [[String(value), headers[i + 1]] as [string, unknown]] : []))
-        : Object.entries(headers ?? {});
-      for (const [name, value] of pairs) given[name.toLowerCase()] = String(value);
-      return writeHead.apply(this, args as Parameters<typeof writeHead>);
-    } as typeof writeHead;
-    response.write = function (this: ServerResponse, chunk: unknown, ...rest: any[]) {
-      keep(chunk, typeof rest[0] === 'string' ? rest[0] : undefined);
-      return write.apply(this, [chunk, ...rest] as Parameters<typeof write>);
-    } as typeof write;
-    response.end = function (this: ServerResponse, chunk?: unknown, ...rest: any[]) {
-      if (typeof chunk !== 'function') keep(chunk, typeof rest[0] === 'string' ? rest[0] : undefined);
-      tap.inspect(request, response, given, chunks);
-      return end.apply(this, [chunk, ...rest] as Parameters<typeof end>);
-    } as typeof end;
-  }
-
-  private inspect(request: IncomingMessage, response: ServerResponse, given: Record<string, string>, chunks: Buffer[]) {
-    try {
-      const headers: Record<string, string> = {};
-      for (const [name, value] of Object.entries(response.getHeaders())) {
-        if (value !== undefined) headers[name] = Array.isArray(value) ? value.join(', ') : String(value);
-      }
-      Object.assign(headers, given);
-      const method = request.method ?? 'GET';
-      const body = Buffer.concat(chunks);
-      const coding = headers['content-encoding'];
-      const decoded = coding === 'br' ? brotliDecompressSync(body) : coding === 'gzip' ? gunzipSync(body) : body;
-      const text = method === 'HEAD' ? '' : decoded.toString('utf8');
-      const exchange = { method, url: request.url ?? '/', status: response.statusCode, headers, text };
-      this.problems.push(...this.contract.problems(exchange));
-    } catch (error) {
-      this.problems.push(`${request.method} ${request.url}: the answer could not be checked: ${error}`);
-    }
   }
 }

@@ -3,12 +3,14 @@
  * `npm test` makes first), on a free port: for tests of what only a real process shows.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { readdirSync, statSync } from 'node:fs';
+import { mkdtempSync, readdirSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { randomBytes } from 'node:crypto';
 import { eventually } from './eventually.js';
 import { OpenApiContract, type OpenApiDocument } from './openapi-contract.js';
-import { Client, TEST_ADMIN_KEY } from './service.js';
+import { ANSWER_RECORDER, recordedAnswers } from './recorded-answers.js';
+import { Client, processContract, TEST_ADMIN_KEY } from './service.js';
 import { openTestStore, type StoreKind, type TestStore } from './stores.js';
 
 /** The service key of test processes that need one (PostgreSQL has no key file), new for each run. */
@@ -44,16 +46,24 @@ export interface ServiceProcess {
   output(): string;
   /** Waits (up to 10 s) until the output matches, and answers the match. */
   until(pattern: RegExp): Promise<RegExpExecArray>;
-  /** Sends SIGTERM and answers the exit code. */
+  /** Sends SIGTERM and answers the exit code; fails if any answer the process gave left its document. */
   stop(): Promise<number | null>;
-  /** Sends a signal and answers the exit code, or the signal that ended the process. */
+  /** Sends a signal and answers the exit code, or the signal that ended the process; fails as `stop` does. */
   kill(signal: NodeJS.Signals): Promise<number | NodeJS.Signals | null>;
+  /** How many of its answers were checked against its document, once the process has ended. */
+  answersChecked(): Promise<number>;
 }
 
+/**
+ * Starts the service as its own process with `env` over the tests' defaults, answering once it
+ * listens. Every answer it gives is written down and checked against its document when it ends.
+ */
 export async function startProcess(env: Record<string, string>): Promise<ServiceProcess> {
-  const child = spawn(process.execPath, MAIN, {
+  const answersDirectory = mkdtempSync(join(tmpdir(), 'circulation-answers-'));
+  const child = spawn(process.execPath, ['--import', ANSWER_RECORDER, ...MAIN], {
     env: {
       ...process.env,
+      ANSWERS_DIR: answersDirectory,
       PORT: '0',
       LOG_LEVEL: 'info',
       CIRCULATION_ADMIN_KEY: TEST_ADMIN_KEY,
@@ -80,6 +90,8 @@ export async function startProcess(env: Record<string, string>): Promise<Service
   const ended = new Promise<number | NodeJS.Signals | null>((resolve) =>
     child.on('exit', (code, signal) => resolve(code ?? signal)),
   );
+  const secureCookie = env.PUBLIC_URL?.startsWith('https:') ?? false;
+  const answers = recordedAnswers(answersDirectory, () => processContract(secureCookie), ended);
   let output = '';
   const baseUrl = await new Promise<string>((resolve, reject) => {
     const collect = (chunk: string) => {
@@ -104,12 +116,17 @@ export async function startProcess(env: Record<string, string>): Promise<Service
     },
     async stop() {
       child.kill('SIGTERM');
-      return exited;
+      const code = await exited;
+      await answers.assertHeld();
+      return code;
     },
     async kill(signal) {
       child.kill(signal);
-      return ended;
+      const end = await ended;
+      await answers.assertHeld();
+      return end;
     },
+    answersChecked: answers.checked,
   };
 }
 

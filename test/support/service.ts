@@ -227,6 +227,31 @@ function contractOf(app: FastifyInstance, secureCookie: boolean): OpenApiContrac
   return contract;
 }
 
+/**
+ * The contract of the document a service process serves (test/support/process.ts): written by a
+ * service built here over a throwaway store, once a test file, as the process would write it.
+ */
+export async function processContract(secureCookie: boolean): Promise<OpenApiContract> {
+  const known = contractsBySecureCookie.get(secureCookie);
+  if (known) return known;
+  const testStore = await openTestStore('SQLite');
+  try {
+    const app = await buildApp({
+      store: testStore.store,
+      auth: { enabled: true, adminKey: TEST_ADMIN_KEY, rateLimit: GENEROUS_RATE_LIMIT },
+      keys: TEST_KEYS,
+      ...(secureCookie ? { publicUrl: 'https://circulation.example' } : {}),
+    });
+    try {
+      return contractOf(app, secureCookie);
+    } finally {
+      await app.close();
+    }
+  } finally {
+    await testStore.close();
+  }
+}
+
 /** The contract of each running test service, by its base address, for the requests sent around the client. */
 const taps = new Map<string, ContractTap>();
 
