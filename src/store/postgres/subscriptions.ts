@@ -98,7 +98,7 @@ export function postgresSubscriptions(
   references: PostgresReferences,
   products: ProductResources,
   users: KnownUsers,
-  /** Told when a write adds a licence's domain; none where nothing keeps them. */
+  /** Told when a write adds a licence's keys (its domains, its ranges); none where nothing keeps them. */
   keptKeys?: KeptSiteKeys,
 ): SubscriptionStore {
   /** Registers or refuses the product a write newly names (see references.ts), on the write's connection. */

@@ -67,7 +67,7 @@ export function postgresUsers(
   references: PostgresReferences,
   known: KnownUsers,
   readLimit: number,
-  /** Told when an import adds a licence's domain; none where nothing keeps them. */
+  /** Told when an import adds a licence's keys (its domains, its ranges); none where nothing keeps them. */
   keptKeys?: KeptSiteKeys,
 ): UserStore {
   async function createUser(user: NewUser, audit: AuditContext): Promise<StoredUser> {
