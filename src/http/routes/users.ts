@@ -46,7 +46,7 @@ import {
 } from '../jsonapi/etag.js';
 import { listLink, selfLink } from '../jsonapi/links.js';
 import { prerenderedCollection, sendPrerendered } from '../jsonapi/prerendered.js';
-import { MAX_PAGE_OFFSET, PageSize, pageSizeOf } from '../jsonapi/paging.js';
+import { numberedPaging, pageNumberOf, PageSize, pageSizeOf, type ListRead, type PageUrl } from '../jsonapi/paging.js';
 import {
   fieldSet,
   IncludeSubscriptions,
@@ -223,10 +223,8 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
     },
     async (request, reply) => {
       const query = request.query;
-      if (query.page !== undefined && query['page[number]'] !== undefined && query.page !== query['page[number]']) {
-        throw errors.invalidQueryParameter('page', 'page and page[number] disagree; send one of them');
-      }
-      const number = Number(query['page[number]'] ?? query.page ?? 1);
+      // A page and page[number] that disagree are refused before any filter.
+      pageNumberOf(query);
       const q = query['filter[q]'];
       const range = q === undefined ? undefined : searchRange(q);
       if (q !== undefined && range === undefined) {
@@ -240,11 +238,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
       const search = range && !relevance ? { ...range, similar: undefined } : range;
       const size = search && query['page[size]'] === undefined ? SEARCH_PAGE_SIZE : pageSizeOf(query);
       const email = query['filter[email]'];
-      const after = query['page[after]'];
-      const offset = after === undefined ? (number - 1) * size : 0;
-      if (offset >= MAX_PAGE_OFFSET) {
-        throw errors.pageTooDeep(query['page[number]'] === undefined ? 'page' : 'page[number]', MAX_PAGE_OFFSET);
-      }
+      const paging = numberedPaging(query, size);
       const subscriptions = userSubscriptionFilter(
         { status: query['filter[status]'], resource: query['filter[resource]'], product: query['filter[product]'] },
         nowInSeconds(),
@@ -265,35 +259,14 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
         circulationNumber: query['filter[circulationNumber]'],
         newsletter: query['filter[newsletter]'],
         activeSubscription: subscriptions.filter,
-        afterId: after,
-        offset,
+        afterId: query['page[after]'],
+        offset: paging.offset,
         limit: size + 1,
         descending: query.sort === '-id',
       };
-      /**
-       * The page's links, given the users read (one more than a page when there is a next), how the
-       * list reads (`UserPage`), and the last id of the page.
-       */
-      const pageLinks = (base: string, list: UserPage<unknown>, lastId: string | undefined) => {
-        const nextAfter = list.users.length > size ? lastId : list.readTo;
-        // Only a previous page that may be asked for by number. Of a list whose pages may stop
-        // short, page n reached by links.next need not be the nth of a full size; page n asked for
-        // by number and answered read every page before it whole, so the one before is page n - 1.
-        const prev = number > 1 && (number - 2) * size < MAX_PAGE_OFFSET && !(list.mayStopShort && after !== undefined);
-        return {
-          self: selfLink(base, request),
-          first: listUrl(base, query, 1),
-          ...(prev ? { prev: listUrl(base, query, number - 1) } : {}),
-          ...(nextAfter === undefined ? {} : { next: listUrl(base, query, number + 1, nextAfter) }),
-        };
-      };
-      /** A page by number past where a page stops short is not known: it would take reading every page before it. */
-      const refuseShortByNumber = (readTo: string | undefined) => {
-        if (readTo !== undefined && offset > 0) {
-          throw errors.pageTooSparse(query['page[number]'] === undefined ? 'page' : 'page[number]');
-        }
-      };
       const base = baseUrl(request);
+      const self = selfLink(base, request);
+      const url: PageUrl = (number, after) => listUrl(base, query, number, after);
       // A search marks whom it found with whether they have a subscription active now, so that the
       // console shows it in the one request a keystroke makes.
       const activeOf = async (ids: string[]) =>
@@ -301,19 +274,19 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
       // Whole users, nothing included: the database writes each resource object, sent as it is.
       if (query.include === undefined && query['fields[users]'] === undefined) {
         const list = await store.listRenderedUsers(listQuery);
-        refuseShortByNumber(list.readTo);
+        paging.refuseShort(readOf(list));
         const page = list.users.slice(0, size);
-        const links = pageLinks(base, list, page.at(-1)?.id);
+        const links = paging.links(self, url, readOf(list), page.at(-1)?.id);
         const active = await activeOf(page.map((user) => user.id));
         return sendPrerendered(reply, prerenderedCollection(links, page, base, '/users/', active));
       }
       const list = await store.listUsers(listQuery);
-      refuseShortByNumber(list.readTo);
+      paging.refuseShort(readOf(list));
       const page = list.users.slice(0, size);
       const active = await activeOf(page.map((user) => user.id));
       const document = await readDocument(request, page, query);
       return {
-        links: pageLinks(base, list, page.at(-1)?.id),
+        links: paging.links(self, url, readOf(list), page.at(-1)?.id),
         ...document,
         ...(active === undefined
           ? {}
@@ -438,6 +411,11 @@ function refuseHashFromNonAdmin(request: FastifyRequest, attributes: UserUpdate)
 /** The hash to store: a new password's, or one brought from another system as it is; undefined for neither. */
 async function passwordHashOf({ password, passwordHash }: UserUpdate, deadline: number): Promise<string | undefined> {
   return password === undefined ? passwordHash : hashPassword(password, { deadline });
+}
+
+/** How far a read of the list went, as its paging sees it. */
+function readOf(list: UserPage<unknown>): ListRead {
+  return { count: list.users.length, readTo: list.readTo, mayStopShort: list.mayStopShort };
 }
 
 function emailFilter(value: string): EmailFilter {
