@@ -14,11 +14,11 @@ export function sqliteCredentials(database: SqliteDatabase): CredentialStore {
   /**
    * Every request reads its credential, so the credentials read are kept (their secret's hash,
    * never the secret), and trusted only while nothing has changed the database since: SQLite's
-   * data version moves whenever another connection (another process, the command line) commits,
-   * and this connection's own credential changes empty the cache. A revocation anywhere therefore
-   * holds from the next request on, as when every request read the row.
+   * data version (database.dataVersion) moves whenever another connection (another process, the
+   * command line) commits, and this connection's own credential changes empty the cache. A
+   * revocation through this process holds from the next request on; through another, within
+   * DATA_VERSION_MAX_AGE_MS.
    */
-  const dataVersion = db.prepare('PRAGMA data_version').pluck();
   const cache = new Map<string, StoredApiKey>();
   let cachedAt: unknown;
 
@@ -49,7 +49,7 @@ export function sqliteCredentials(database: SqliteDatabase): CredentialStore {
   const selectOne = db.prepare(`SELECT ${API_KEY_COLUMNS}, secret_hash FROM api_keys WHERE id = ?`);
 
   async function getApiKey(id: string): Promise<StoredApiKey | undefined> {
-    const version = dataVersion.get();
+    const version = database.dataVersion();
     if (version !== cachedAt) {
       cache.clear();
       cachedAt = version;

@@ -38,9 +38,19 @@ export interface RowDeletion {
   dependents?: readonly Database.Statement[];
 }
 
+/**
+ * How long a process trusts the data version it last read (`SqliteDatabase.dataVersion`): what it
+ * keeps from the database (credentials, licensed domains, seat holders, prefix lengths in use) sees
+ * a commit of another connection (another process, the command line) within this; its own
+ * connection's changes it forgets at once.
+ */
+export const DATA_VERSION_MAX_AGE_MS = 100;
+
 export class SqliteDatabase {
   private readonly prepared = new Map<string, Database.Statement>();
   private readonly insertAudit: Database.Statement;
+  private readonly readDataVersion: Database.Statement;
+  private dataVersionRead: { version: unknown; at: number } | undefined;
 
   /** Where the counts as long as a table are read: a worker's connection, for a database in a file. */
   readonly longReads: OffLoopReads;
@@ -55,9 +65,24 @@ export class SqliteDatabase {
         (query) => this.all(query),
         (run) => db.transaction(run)(),
       );
+    this.readDataVersion = db.prepare('PRAGMA data_version').pluck();
     this.insertAudit = db.prepare(`
       INSERT INTO audit_log (actor, action, resource_type, resource_id, user_id, attributes, event_type, consent_change)
       VALUES (?, ?, ?, ?, ?, ?, ?, ?)`);
+  }
+
+  /**
+   * SQLite's data version (it moves whenever another connection commits), read again once the last
+   * reading is DATA_VERSION_MAX_AGE_MS old: reading it on every request cost as much as reading a
+   * row by its key, and a request reads it for each thing it keeps.
+   */
+  dataVersion(): unknown {
+    const now = performance.now();
+    const last = this.dataVersionRead;
+    if (last !== undefined && now - last.at < DATA_VERSION_MAX_AGE_MS) return last.version;
+    const version = this.readDataVersion.get();
+    this.dataVersionRead = { version, at: now };
+    return version;
   }
 
   /** A statement built from fragments, prepared on first use and kept (there are few shapes of each). */

@@ -3,8 +3,8 @@
  * opened), so that the access check reads the licences of a reader's domain only when it or a
  * parent's wildcard is among them: most readers' domains are licensed to nobody. Trusted while
  * nothing has changed the database since it was read: SQLite's data version moves whenever another
- * connection (another process, the command line) commits, and this connection's own writes of a
- * licence's domains forget it (site-licences.ts). A licence ended, deleted or erased may leave its
+ * connection (another process, the command line) commits (seen within DATA_VERSION_MAX_AGE_MS,
+ * database.ts), and this connection's own writes of a licence's domains forget it (site-licences.ts). A licence ended, deleted or erased may leave its
  * domains here until then, which costs a read that finds nothing. The readers holding a seat are
  * kept the same way (a seat taken back may leave its holder here, costing a read that finds nothing),
  * and so are the prefix lengths the ranges use (a range gone may leave its length, costing a probe).
@@ -49,13 +49,12 @@ function keptOnce(byDatabase: WeakMap<SqliteDatabase, SqliteKeptSet>, database: 
 }
 
 function keep(database: SqliteDatabase, query: string): SqliteKeptSet {
-  const dataVersion = database.db.prepare('PRAGMA data_version').pluck();
   const select = database.db.prepare(query).pluck();
   let kept: ReadonlySet<string> | undefined;
   let keptAt: unknown;
   return {
     current() {
-      const version = dataVersion.get();
+      const version = database.dataVersion();
       if (kept === undefined || version !== keptAt) {
         kept = new Set((select.all() as unknown[]).map(String));
         keptAt = version;
