@@ -303,14 +303,16 @@ async function serveDocument(
       // 405 is no operation's: it answers the methods a path does not list (see the description).
       const responses = errorResponses([...errorStatuses, '405']);
       const parameters = {};
+      const requestBodies = {};
       const examples = {};
-      hoistRepeatedResponses(shared.paths, { responses, parameters, examples });
+      hoistRepeatedResponses(shared.paths, { responses, parameters, requestBodies, examples });
       document.paths = shared.paths as typeof document.paths;
       (document as { components?: object }).components = {
         ...components,
         schemas: shared.schemas,
         responses,
         parameters,
+        requestBodies,
         examples,
         headers: RESPONSE_HEADERS,
       };

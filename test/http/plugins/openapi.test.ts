@@ -50,7 +50,6 @@ const OWING_EXAMPLES = [
   'get /metrics',
   'get /health/live',
   'get /health/ready',
-  'get /users',
   'get /users/{user_id}/newsletter-consents',
   'get /users/{user_id}/newsletter-consents/{newsletter_id}',
   'patch /users/{user_id}/newsletter-consents/{newsletter_id}',
@@ -62,8 +61,6 @@ const OWING_EXAMPLES = [
   'get /links/unsubscribe/{user_id}/{newsletter_id}/{token}',
   'post /links/unsubscribe/{user_id}/{newsletter_id}/{token}',
   'get /users/{user_id}/data-export',
-  'get /users/{user_id}/subscriptions',
-  'get /users/{user_id}/subscriptions/{subscription_id}',
   'post /users/{user_id}/subscriptions/{subscription_id}/holds',
   'get /users/{user_id}/subscriptions/{subscription_id}/holds',
   'get /users/{user_id}/subscriptions/{subscription_id}/holds/{hold_id}',
@@ -85,16 +82,6 @@ const OWING_EXAMPLES = [
   'get /reports/draw',
   'get /users/{user_id}/access',
   'get /access',
-  'post /products',
-  'get /products',
-  'get /products/{product_id}',
-  'put /products/{product_id}',
-  'patch /products/{product_id}',
-  'post /newsletters',
-  'get /newsletters',
-  'get /newsletters/{newsletter_id}',
-  'put /newsletters/{newsletter_id}',
-  'patch /newsletters/{newsletter_id}',
   'post /api-keys',
   'get /api-keys',
   'get /api-keys/{key_id}',
@@ -311,7 +298,7 @@ describe('the OpenAPI document', () => {
           .filter(([status]) => status.startsWith('2'))
           .map(([, response]) => resolved(response).content)
           .filter(Boolean);
-        const body = operation.requestBody && !hasExample(operation.requestBody.content);
+        const body = operation.requestBody && !hasExample(resolved(operation.requestBody).content);
         const answer = answers.length > 0 && !answers.some(hasExample);
         if (body || answer) without.push(`${method} ${path}`);
       }
