@@ -91,8 +91,8 @@ function hoist(sites: Site[], components: JsonObject, kind: string, names: (site
 /**
  * Hoists the repeated responses, parameters and request bodies of `paths` into `responses`,
  * `parameters` and `requestBodies` (`responses` may already hold some: the error answers), then
- * the examples their media types repeat (a body's in each media type it is taken in, a document's
- * at each answer it is) into `examples`.
+ * the examples their media types repeat (a document's at each answer it is, a body's at each
+ * operation that takes it) into `examples`.
  */
 export function hoistRepeatedResponses(
   paths: JsonObject,

@@ -5,8 +5,14 @@
  * shortened, which is what a reader of /docs and a client generator meet.
  */
 
-/** A schema smaller than this costs less written out than as a reference and a name. */
-const SMALLEST_HOISTED = 200;
+/** What a reference to a shared schema costs, about: `{"$ref":"#/components/schemas/"}` and a name. */
+const REFERENCE_LENGTH = 50;
+
+/**
+ * Whether a schema written `count` times costs more than one copy under a name and a reference at
+ * each place (a schema no longer than a reference never does).
+ */
+const worthSharing = (length: number, count: number) => count * length > length + count * REFERENCE_LENGTH;
 
 /** Where JSON Schema holds a schema: a member's value, each value of a map, each item of a list. */
 const SCHEMA_MEMBERS = new Set([
@@ -55,7 +61,7 @@ export function hoistRepeatedSchemas(paths: JsonObject, schemas: JsonObject): vo
       ([key, value]) => `${JSON.stringify(key)}:${textOf(value, inSchema || key === 'schema')}`,
     );
     const text = `{${members.join(',')}}`;
-    if (inSchema && text.length >= SMALLEST_HOISTED) texts.set(node, text);
+    if (inSchema && text.length > REFERENCE_LENGTH) texts.set(node, text);
     return text;
   };
   textOf(paths, false);
@@ -98,7 +104,7 @@ export function hoistRepeatedSchemas(paths: JsonObject, schemas: JsonObject): vo
   const hoistWithin = (node: Json, context: Context, isRoot = false): Json => {
     if (!isObject(node)) return node;
     const text = texts.get(node);
-    if (!isRoot && text !== undefined && (counts.get(text) ?? 0) > 1) {
+    if (!isRoot && text !== undefined && worthSharing(text.length, counts.get(text) ?? 0)) {
       return { $ref: `#/components/schemas/${nameFor(text, node, context)}` };
     }
     const type = resourceType(node) ?? context.type;

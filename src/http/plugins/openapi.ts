@@ -209,7 +209,7 @@ interface Response {
 }
 interface Operation {
   responses: Record<string, Response>;
-  requestBody?: { required?: boolean };
+  requestBody?: { required?: boolean; content?: Record<string, { example?: unknown }> };
   security?: Record<string, string[]>[];
   'x-optional-body'?: boolean;
   [key: string]: unknown;
@@ -241,6 +241,13 @@ function completeOperations(paths: Record<string, Record<string, Operation>>, fa
     for (const [method, operation] of Object.entries(operations)) {
       const fact = facts.get(`${method} ${path}`);
       if (operation['x-optional-body'] && operation.requestBody) operation.requestBody.required = false;
+      // application/json takes the same body as JSON:API's own media type: its example is shown once, there.
+      // (Swagger writes one media object under each type: the others become copies without it.)
+      const content = operation.requestBody?.content ?? {};
+      for (const type of Object.keys(content).slice(1)) {
+        const { example: _shown, ...media } = content[type]!;
+        content[type] = media;
+      }
       delete operation['x-optional-body'];
       // A read's credentials are the document's default (READ_SECURITY); a public route overrides it with none.
       const security = fact?.scopes ? securityOf(method, fact.scopes) : [];
