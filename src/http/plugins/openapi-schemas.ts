@@ -201,6 +201,23 @@ function baseName(node: JsonObject, context: Context): string {
   return `${pascal(context.type ?? '')}${write}${member || 'Schema'}`;
 }
 
+/** Whether a node of the document is a schema: it has a type, or says what a value must be. */
+const isSchema = (node: JsonObject) => 'type' in node || 'pattern' in node || 'format' in node || 'anyOf' in node;
+
+/**
+ * `paths` without the messages the validator gives for each broken constraint (ajv-errors'
+ * `errorMessage`): they are no part of JSON Schema, neither /docs nor a client generator reads
+ * them, and the error answers carry them to whoever needs them. A copy: the route schemas, which
+ * validate with them, are left whole.
+ */
+export function withoutValidatorMessages(paths: JsonObject): JsonObject {
+  return JSON.parse(
+    JSON.stringify(paths, function (this: JsonObject, key: string, value: Json) {
+      return key === 'errorMessage' && isSchema(this) ? undefined : value;
+    }),
+  ) as JsonObject;
+}
+
 /** Each document's shortened paths and schemas, by the document as generated. */
 const shortened = new Map<string, string>();
 

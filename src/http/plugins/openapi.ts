@@ -20,7 +20,7 @@ import { takesIdempotencyKey } from './idempotency.js';
 import { ErrorDocument, isOptionalBody } from '../jsonapi/documents.js';
 import { JSONAPI } from './media-types.js';
 import { hoistRepeatedResponses, statusName } from './openapi-components.js';
-import { withSharedSchemas } from './openapi-schemas.js';
+import { withoutValidatorMessages, withSharedSchemas } from './openapi-schemas.js';
 
 const IdempotencyKeyHeader = Type.Object({
   'idempotency-key': Type.Optional(
@@ -306,7 +306,10 @@ async function serveDocument(
       const paths = (document.paths ?? {}) as Record<string, Record<string, Operation>>;
       const errorStatuses = completeOperations(paths, facts);
       const components = (document as { components?: Record<string, object> }).components ?? {};
-      const shared = withSharedSchemas(paths as never, { ...components.schemas, ErrorDocument } as never);
+      const shared = withSharedSchemas(withoutValidatorMessages(paths as never), {
+        ...components.schemas,
+        ErrorDocument,
+      } as never);
       // 405 is no operation's: it answers the methods a path does not list (see the description).
       const responses = errorResponses([...errorStatuses, '405']);
       const parameters = {};
