@@ -55,21 +55,11 @@ const OWING_EXAMPLES = [
   'get /users/{user_id}/subscriptions/{subscription_id}/seats',
   'get /users/{user_id}/subscriptions/{subscription_id}/seats/{seat_id}',
   'get /users/{user_id}/subscriptions/{subscription_id}/usage',
-  'post /api-keys',
-  'get /api-keys',
-  'get /api-keys/{key_id}',
   'get /audit-events',
   'get /events',
   'get /reports/subscriptions',
   'post /users/{user_id}/password-reset-tokens',
   'post /password-resets',
-  'post /staff',
-  'get /staff',
-  'get /staff/{staff_id}',
-  'put /staff/{staff_id}',
-  'patch /staff/{staff_id}',
-  'post /staff-sessions',
-  'get /staff-sessions/{session}',
 ];
 
 /** The operations of a path item, by method (its `parameters` are the path's own). */
