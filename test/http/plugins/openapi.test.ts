@@ -47,19 +47,7 @@ const securityOf = (operation: any): any[] => operation.security ?? document.sec
  */
 const OWING_EXAMPLES = [
   'get /openapi.json',
-  'get /metrics',
-  'get /health/live',
-  'get /health/ready',
   'get /users/{user_id}/data-export',
-  'post /users/{user_id}/subscriptions/{subscription_id}/seats',
-  'get /users/{user_id}/subscriptions/{subscription_id}/seats',
-  'get /users/{user_id}/subscriptions/{subscription_id}/seats/{seat_id}',
-  'get /users/{user_id}/subscriptions/{subscription_id}/usage',
-  'get /audit-events',
-  'get /events',
-  'get /reports/subscriptions',
-  'post /users/{user_id}/password-reset-tokens',
-  'post /password-resets',
 ];
 
 /** The operations of a path item, by method (its `parameters` are the path's own). */
