@@ -193,7 +193,9 @@ function baseName(node: JsonObject, context: Context): string {
     const list = isObject(data) && data.type === 'array';
     const item = list && isObject(data) && isObject(data.items) ? data.items : data;
     const type = isObject(item) ? resourceType(item) : undefined;
-    return `${pascal(type ?? context.type ?? 'Other')}${list ? 'List' : ''}${write}Document`;
+    // A relationship's `data` names resources (type and id) and holds no more of them.
+    const linkage = isObject(item) && isObject(item.properties) && !('attributes' in item.properties);
+    return `${pascal(type ?? context.type ?? 'Other')}${list ? 'List' : ''}${write}${linkage ? 'Relationship' : 'Document'}`;
   }
   const type = resourceType(node);
   if (type) return `${pascal(type)}${write}Resource`;

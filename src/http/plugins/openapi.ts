@@ -226,6 +226,9 @@ function securityOf(method: string, scopes: readonly string[]): Record<string, s
   );
 }
 
+/** The description @fastify/swagger gives an answer whose schema has none. */
+const SWAGGER_PLACEHOLDER = 'Default Response';
+
 /** What most operations take, the reads: the document's default, which an operation overrides. */
 const READ_SECURITY = securityOf('get', ['read']);
 
@@ -270,7 +273,10 @@ function completeOperations(paths: Record<string, Record<string, Operation>>, fa
           ...(fact?.scopes ? RATE_LIMIT_HEADERS : []),
           'X-Request-Id',
         ]);
-        if (headers) operation.responses[status] = { ...response, headers };
+        // Swagger's placeholder for an answer described nowhere says nothing: its status's name says as much.
+        const description =
+          response.description === SWAGGER_PLACEHOLDER ? STATUS_CODES[Number(status)] : response.description;
+        if (headers) operation.responses[status] = { ...response, description, headers };
       }
     }
     const get = operations.get;
@@ -290,7 +296,7 @@ function headOf(get: Operation): Operation {
   return {
     ...rest,
     summary: `${summary ?? 'Read'}: headers only`,
-    description: 'The GET answer’s status and headers, without its body.',
+    description: 'As GET, without the body.',
     responses,
   };
 }
