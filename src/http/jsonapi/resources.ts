@@ -134,6 +134,15 @@ export const UserResource = Type.Object({
 
 /** A reader as /docs shows them: the attributes a client most often sends, and no more. */
 export const ADA = { email: 'ada@example.com', familyName: 'Lovelace', givenName: 'Ada' };
+/** Where Ada's paper goes, as a delivery writes an address (every field, null when not set). */
+export const ADA_ADDRESS = {
+  streetAddress: '12 Park Crescent',
+  unitNumber: null,
+  addressLocality: 'London',
+  addressRegion: null,
+  addressCountry: 'GB',
+  postalCode: 'W1B 1PH',
+};
 export const AdaResource = { type: USERS, id: '42', attributes: ADA, links: exampleLinks('/users/42') };
 
 /** Ada's subscription as /docs shows it: what a client most often sends, and its product. */

@@ -26,7 +26,7 @@ import { USERS } from '../../domain/user.js';
 import { collectionDocument, errorResponses, exampleLinks, singleDocument, withExample } from '../jsonapi/documents.js';
 import { listLink } from '../jsonapi/links.js';
 import { PageAfter, PageSize, pageSizeOf } from '../jsonapi/paging.js';
-import { Identifier } from '../jsonapi/resources.js';
+import { ADA_ADDRESS, Identifier } from '../jsonapi/resources.js';
 import { Nullable } from '../../domain/schema.js';
 import { keptCounts } from './kept-counts.js';
 import type { RouteOptions } from './options.js';
@@ -73,14 +73,7 @@ const AdaDelivery = {
   id: '2026-06-13.7',
   attributes: {
     date: '2026-06-13',
-    address: {
-      streetAddress: '12 Park Crescent',
-      unitNumber: null,
-      addressLocality: 'London',
-      addressRegion: null,
-      addressCountry: 'GB',
-      postalCode: 'W1B 1PH',
-    },
+    address: ADA_ADDRESS,
     redelivery: true,
     copies: 2,
   },

@@ -49,7 +49,7 @@ const PrivacyRequestResource = resourceObject(
   PrivacyRequestRelationshipsRead,
 );
 /** Ada asked customer service for a copy of her data: open, due a month after. */
-const ADA_REQUEST = {
+export const ADA_REQUEST = {
   kind: 'access',
   receivedAt: '2026-06-02T14:30:00+00:00',
   notes: 'Asked by phone for a copy of her data.',
