@@ -7,6 +7,7 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { PassThrough } from 'node:stream';
+import { LINK_ACTOR } from '../../domain/consent-links.js';
 import { nowInSeconds } from '../../domain/dates.js';
 import { readerExport, ReaderExportDocument } from '../../readers/data-export.js';
 import { AdaComplaint, AdaHold, AdaTemporaryAddress } from '../jsonapi/print-resources.js';
@@ -68,8 +69,14 @@ const ADA_EXPORT = withExample(ReaderExportDocument, {
         ...AdaConsent.attributes,
         history: [
           { ...AdaConsentChange.attributes, actor: WEBSITE },
-          { state: 'subscribed', source: 'confirmation', changedAt: '2026-05-02T08:14:00+00:00', actor: null },
-          { ...AdaConsent.attributes, actor: null },
+          {
+            state: 'subscribed',
+            source: 'confirmation',
+            changedAt: '2026-05-02T08:14:00+00:00',
+            actor: { type: 'system', id: LINK_ACTOR },
+          },
+          // Reported by the mailer's credential.
+          { ...AdaConsent.attributes, actor: { type: 'credentials', id: '5' } },
         ],
       },
     ],
