@@ -2,7 +2,7 @@
  * A reader's newsletter consents as JSON:API resource objects: one per newsletter (its id the
  * newsletter's), and each change of one in its history, with who made it.
  */
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { Actor } from '../../domain/audit.js';
 import { NEWSLETTERS } from '../../domain/catalogue.js';
 import {
@@ -15,7 +15,7 @@ import {
   type StoredConsentChange,
 } from '../../domain/consent.js';
 import { formatInstant } from '../../domain/dates.js';
-import { resourceObject } from './documents.js';
+import { exampleLinks, resourceObject } from './documents.js';
 import { Identifier } from './resources.js';
 
 const NewsletterLink = Type.Object({ newsletter: Type.Object({ data: Identifier(NEWSLETTERS) }) });
@@ -29,6 +29,28 @@ export const ConsentChangeResource = Type.Object({
   attributes: Type.Object({ ...ConsentChangeAttributes.properties, actor: Actor }),
   relationships: NewsletterLink,
 });
+
+/** Ada's consent to the newsletter briefing, as her email provider last reported it. */
+export const AdaConsent = {
+  type: NEWSLETTER_CONSENTS,
+  id: 'briefing',
+  attributes: { state: 'unsubscribed', source: 'email-provider', changedAt: '2026-06-20T07:02:00+00:00' },
+  relationships: { newsletter: { data: { type: NEWSLETTERS, id: 'briefing' } } },
+  links: exampleLinks('/users/42/newsletter-consents/briefing'),
+} satisfies Static<typeof ConsentResource>;
+
+/** The first change of it: pending, when the website signed her up (the newsletter asks her to confirm). */
+export const AdaConsentChange = {
+  type: NEWSLETTER_CONSENT_CHANGES,
+  id: '11',
+  attributes: {
+    state: 'pending',
+    source: 'api',
+    changedAt: '2026-05-01T10:00:00+00:00',
+    actor: { type: 'credentials', id: '3', name: 'Website' },
+  },
+  relationships: AdaConsent.relationships,
+} satisfies Static<typeof ConsentChangeResource>;
 
 /** The path of a reader's consents. */
 export function consentsPath(userId: string): string {

@@ -10,13 +10,13 @@ import { ERROR_CODES } from '../errors.js';
 
 const NoRelationships = Type.Object({}, { additionalProperties: false });
 
-const ResourceMeta = Type.Optional(Type.Object({}, { additionalProperties: true }));
+/** Any object: written as no more than that, as every request body's schema holds several. */
+const AnyObject = Type.Unsafe<Record<string, unknown>>({ type: 'object' });
+
+const ResourceMeta = Type.Optional(AnyObject);
 
 /** Top-level members a client may send beside `data`; the service ignores them. */
-const DocumentExtras = {
-  meta: Type.Optional(Type.Object({}, { additionalProperties: true })),
-  jsonapi: Type.Optional(Type.Object({}, { additionalProperties: true })),
-};
+const DocumentExtras = { meta: Type.Optional(AnyObject), jsonapi: Type.Optional(AnyObject) };
 
 /** A document whose attributes' rules (see domain/validation.ts) apply to the document too. */
 function withAttributeRules<D extends TSchema>(document: D, attributes: TSchema): D {
@@ -34,6 +34,16 @@ export function withExample<T extends TSchema>(schema: T, example: Static<T>): T
   (schema as TSchema & { examples: unknown[] }).examples = [example];
   return schema;
 }
+
+/**
+ * Where the examples of the OpenAPI document are served from: every link in them is absolute, as
+ * the service writes it. The examples share one cast (a reader, Ada, user 42; her subscription 7
+ * to the product `daily`; …), each kept beside its resource's schema.
+ */
+export const EXAMPLE_BASE = 'https://circulation.example';
+
+/** The links of an example resource or list at `path`. */
+export const exampleLinks = (path: string) => ({ self: `${EXAMPLE_BASE}${path}` });
 
 const optionalBodies = new WeakSet<object>();
 

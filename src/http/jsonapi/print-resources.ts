@@ -20,8 +20,8 @@ import {
 import { USERS } from '../../domain/user.js';
 import { formatInstant } from '../../domain/dates.js';
 import { cutoffOf, dateAt, firstOpenDate, formatDate, type PublicationCalendar } from '../../domain/publication.js';
-import { collectionDocument, resourceObject } from './documents.js';
-import { Type, type TSchema } from '@sinclair/typebox';
+import { collectionDocument, exampleLinks, resourceObject } from './documents.js';
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { CursorLinks } from './paging.js';
 import { Identifier } from './resources.js';
 
@@ -51,6 +51,19 @@ export function datedCollectionDocument(resource: TSchema) {
   return Type.Object({ ...properties, meta: ChangesMeta });
 }
 
+/** Where the cut-off stands, as /docs shows it beside a list: a Monday in July, changes closing at 19:00 in London. */
+const CHANGES_EXAMPLE = {
+  today: '2026-07-20',
+  firstOpenDate: '2026-07-21',
+  firstOpenCutoff: '2026-07-20T18:00:00+00:00',
+  timeZone: 'Europe/London',
+} satisfies Static<typeof ChangesMeta>;
+
+/** A page of `resource` at `path`, as /docs shows it. */
+export function datedListExample<R>(path: string, resource: R) {
+  return { links: exampleLinks(path), data: [resource], meta: CHANGES_EXAMPLE };
+}
+
 /** Where the cut-off stands at `now` (epoch seconds). */
 export function changesMeta(now: number, calendar: PublicationCalendar) {
   const firstOpen = firstOpenDate(now, calendar);
@@ -63,6 +76,16 @@ export function changesMeta(now: number, calendar: PublicationCalendar) {
 }
 
 export const HoldResource = resourceObject(HOLDS, HoldAttributes, SubscriptionLink);
+
+/** Ada's paper stopped for a fortnight's holiday in August (Monday to Saturday: 12 delivery days). */
+export const HOLD_EXAMPLE = { startDate: '2026-08-03', endDate: '2026-08-15', compensation: 'extend' } as const;
+export const AdaHold = {
+  type: HOLDS,
+  id: '3',
+  attributes: { ...HOLD_EXAMPLE, deliveriesMissed: 12, status: 'scheduled' },
+  relationships: { subscription: { data: { type: SUBSCRIPTIONS, id: '7' } } },
+  links: exampleLinks('/users/42/subscriptions/7/holds/3'),
+} satisfies Static<typeof HoldResource>;
 
 export function holdPath(hold: Pick<StoredHold, 'userId' | 'subscriptionId'>): string {
   return `/users/${hold.userId}/subscriptions/${hold.subscriptionId}/holds`;
@@ -80,6 +103,27 @@ export function renderHold(base: string, hold: StoredHold, today: number) {
 }
 
 export const TemporaryAddressResource = resourceObject(TEMPORARY_ADDRESSES, TemporaryAddressAttributes, UserLink);
+
+/** Ada's paper sent to her sister's for a week in September. */
+export const TEMPORARY_ADDRESS_EXAMPLE = {
+  startDate: '2026-09-07',
+  endDate: '2026-09-12',
+  address: {
+    streetAddress: '4 Marine Parade',
+    unitNumber: null,
+    addressLocality: 'Brighton',
+    addressRegion: null,
+    addressCountry: 'GB',
+    postalCode: 'BN2 1TL',
+  },
+};
+export const AdaTemporaryAddress = {
+  type: TEMPORARY_ADDRESSES,
+  id: '5',
+  attributes: { ...TEMPORARY_ADDRESS_EXAMPLE, status: 'scheduled' },
+  relationships: { user: { data: { type: USERS, id: '42' } } },
+  links: exampleLinks('/users/42/temporary-addresses/5'),
+} satisfies Static<typeof TemporaryAddressResource>;
 
 export function temporaryAddressPath(userId: string): string {
   return `/users/${userId}/temporary-addresses`;
@@ -101,6 +145,16 @@ export const DeliveryComplaintResource = resourceObject(
   DeliveryComplaintAttributes,
   SubscriptionLink,
 );
+
+/** Ada's paper of a Friday in June came wet: brought again with Saturday's. */
+export const COMPLAINT_EXAMPLE = { deliveryDate: '2026-06-12', reason: 'wet', remedy: 'redeliver' } as const;
+export const AdaComplaint = {
+  type: DELIVERY_COMPLAINTS,
+  id: '2',
+  attributes: { ...COMPLAINT_EXAMPLE, repeat: false, redeliveryDate: '2026-06-13' },
+  relationships: { subscription: { data: { type: SUBSCRIPTIONS, id: '7' } } },
+  links: exampleLinks('/users/42/subscriptions/7/delivery-complaints/2'),
+} satisfies Static<typeof DeliveryComplaintResource>;
 
 export function complaintPath(complaint: Pick<StoredDeliveryComplaint, 'userId' | 'subscriptionId'>): string {
   return `/users/${complaint.userId}/subscriptions/${complaint.subscriptionId}/delivery-complaints`;

@@ -4,7 +4,7 @@
  * `include=subscriptions` on users, and `sort=id|-id` on lists. Values the service does not
  * support are a 400.
  */
-import { Type, type TObject, type TSchema } from '@sinclair/typebox';
+import { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
 import { NEWSLETTERS, PRODUCTS, type CatalogueRecord, type CatalogueType } from '../../domain/catalogue.js';
 import {
   NewsletterAttributes,
@@ -34,7 +34,7 @@ import {
 } from '../../domain/subscription.js';
 import { toUserAttributes, UserAttributes, USERS } from '../../domain/user.js';
 import type { StoredUser } from '../../store/port.js';
-import { Link, resourceObject } from './documents.js';
+import { exampleLinks, Link, resourceObject } from './documents.js';
 
 /** A comma-separated list of some of `names`, as a query parameter whose schema says which. */
 function fieldList(type: string, names: readonly string[]) {
@@ -132,6 +132,34 @@ export const UserResource = Type.Object({
   ),
 });
 
+/** A reader as /docs shows them: the attributes a client most often sends, and no more. */
+export const ADA = { email: 'ada@example.com', familyName: 'Lovelace', givenName: 'Ada' };
+/** Where Ada's paper goes, as a delivery writes an address (every field, null when not set). */
+export const ADA_ADDRESS = {
+  streetAddress: '12 Park Crescent',
+  unitNumber: null,
+  addressLocality: 'London',
+  addressRegion: null,
+  addressCountry: 'GB',
+  postalCode: 'W1B 1PH',
+};
+export const AdaResource = { type: USERS, id: '42', attributes: ADA, links: exampleLinks('/users/42') };
+
+/** Ada's subscription as /docs shows it: what a client most often sends, and its product. */
+export const SUBSCRIPTION = {
+  dateStarted: '2026-05-01T00:00:00+00:00',
+  license: 'individual',
+  resource: 'print-online',
+} as const;
+export const DAILY = { product: { data: { type: PRODUCTS, id: 'daily' } } } as const;
+export const AdaSubscription = {
+  type: SUBSCRIPTIONS,
+  id: '7',
+  attributes: { ...SUBSCRIPTION, status: 'active' },
+  relationships: DAILY,
+  links: exampleLinks('/users/42/subscriptions/7'),
+} satisfies Static<typeof SubscriptionResource>;
+
 /** A subscription, with its status at `now`. */
 export function renderSubscription(
   base: string,
@@ -192,6 +220,8 @@ export interface CatalogueShape<R extends CatalogueRecord> {
   type: CatalogueType;
   schemas: { create: TObject; update: TObject; read: TSchema; meta: TSchema };
   attributes(record: R): object;
+  /** A record of the kind as /docs shows it: its id, what creates it, what changes it, and as read. */
+  example: { id: string; create: Record<string, unknown>; update: Record<string, unknown>; read: object };
 }
 
 /** The resource object schema of a kind: with its counts in `meta` where one is read. */
@@ -215,6 +245,20 @@ export function renderCatalogueRecord<R extends CatalogueRecord>(
   };
 }
 
+const DAILY_CREATE = {
+  name: 'The Daily',
+  resource: 'print-online',
+  license: 'individual',
+  deliveryDays: ['monday', 'tuesday', 'wednesday', 'thursday', 'friday', 'saturday'],
+} satisfies Static<typeof ProductCreateAttributes>;
+const DAILY_READ: Static<typeof ProductAttributes> = {
+  ...DAILY_CREATE,
+  description: null,
+  active: true,
+  createdAt: '2026-01-05T09:00:00+00:00',
+  updatedAt: '2026-01-05T09:00:00+00:00',
+};
+
 export const PRODUCT_SHAPE: CatalogueShape<Product> = {
   type: PRODUCTS,
   schemas: {
@@ -224,6 +268,23 @@ export const PRODUCT_SHAPE: CatalogueShape<Product> = {
     meta: ProductMeta,
   },
   attributes: toProductAttributes,
+  example: {
+    id: DAILY.product.data.id,
+    create: DAILY_CREATE,
+    update: { description: 'The paper six mornings a week, and the site.' },
+    read: DAILY_READ,
+  },
+};
+
+const BRIEFING_CREATE = { name: 'Morning Briefing', doubleOptIn: true } satisfies Static<
+  typeof NewsletterCreateAttributes
+>;
+const BRIEFING_READ: Static<typeof NewsletterAttributes> = {
+  ...BRIEFING_CREATE,
+  description: null,
+  active: true,
+  createdAt: '2026-01-05T09:00:00+00:00',
+  updatedAt: '2026-01-05T09:00:00+00:00',
 };
 
 export const NEWSLETTER_SHAPE: CatalogueShape<Newsletter> = {
@@ -235,6 +296,19 @@ export const NEWSLETTER_SHAPE: CatalogueShape<Newsletter> = {
     meta: NewsletterMeta,
   },
   attributes: toNewsletterAttributes,
+  example: {
+    id: 'briefing',
+    create: BRIEFING_CREATE,
+    update: { active: false },
+    read: BRIEFING_READ,
+  },
 };
 
 export const ProductResource = catalogueResource(PRODUCT_SHAPE);
+
+/** A kind's example record as a resource object, as a list or `included` holds it. */
+export function catalogueExample<R extends CatalogueRecord>({ type, example }: CatalogueShape<R>) {
+  return { type, id: example.id, attributes: example.read, links: exampleLinks(`/${type}/${example.id}`) };
+}
+
+export const DailyProduct = catalogueExample(PRODUCT_SHAPE);

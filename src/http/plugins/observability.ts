@@ -9,6 +9,7 @@ import { Type } from '@sinclair/typebox';
 import fp from 'fastify-plugin';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { errors } from '../errors.js';
+import { withExample } from '../jsonapi/documents.js';
 import { wrapMethods } from '../../store/wrap-methods.js';
 import type { Store } from '../../store/port.js';
 
@@ -35,11 +36,21 @@ export interface ObservabilityOptions {
   metrics: Registry;
 }
 
+/** The requests counter: the metrics' example on /docs shows it. */
+const REQUESTS = { name: 'http_requests_total', help: 'HTTP requests answered, by method, route template and status' };
+
+/** A line of the metrics as a scraper reads them: the paywall's access check, answered a good many times. */
+const METRICS_EXAMPLE = [
+  `# HELP ${REQUESTS.name} ${REQUESTS.help}`,
+  `# TYPE ${REQUESTS.name} counter`,
+  `${REQUESTS.name}{method="GET",route="/users/:user_id/access",status="200"} 182311`,
+  '',
+].join('\n');
+
 export const observability = fp<ObservabilityOptions>(
   async (app, { store, metrics: registry }) => {
     const requests = new Counter({
-      name: 'http_requests_total',
-      help: 'HTTP requests answered, by method, route template and status',
+      ...REQUESTS,
       labelNames: ['method', 'route', 'status'],
       registers: [registry],
     });
@@ -107,7 +118,7 @@ export const observability = fp<ObservabilityOptions>(
           response: {
             200: {
               description: 'The metrics in the Prometheus text format.',
-              content: { [registry.contentType]: { schema: Type.String() } },
+              content: { [registry.contentType]: { schema: Type.String(), example: METRICS_EXAMPLE } },
             },
           },
         },
@@ -120,7 +131,9 @@ export const observability = fp<ObservabilityOptions>(
     const Health = (status: string, summary: string, description: string) => ({
       summary,
       description,
-      response: { 200: Type.Object({ meta: Type.Object({ status: Type.Literal(status) }) }) },
+      response: {
+        200: withExample(Type.Object({ meta: Type.Object({ status: Type.Literal(status) }) }), { meta: { status } }),
+      },
     });
     app.get(
       '/health/live',

@@ -1,9 +1,10 @@
 /**
- * The responses and parameters the OpenAPI document would write out again at each operation that
- * shares them (HEAD beside its GET, the 304 of every conditional read, a resource's answer to its
- * read and its writes, a path's parameter in each of its methods), written once under
- * `components.responses` and `components.parameters` and referred to. Only the document is
- * shortened: what it says of each operation is the same, by reference.
+ * The responses, parameters and request bodies the OpenAPI document would write out again at each
+ * operation that shares them (HEAD beside its GET, the 304 of every conditional read, a resource's
+ * answer to its read and its writes, a path's parameter in each of its methods, the body PUT and
+ * PATCH take), written once under `components.responses`, `components.parameters` and
+ * `components.requestBodies` and referred to, and so are the examples they repeat. Only the
+ * document is shortened: what it says of each operation is the same, by reference.
  */
 import { STATUS_CODES } from 'node:http';
 import { isObject, pascal, type Json, type JsonObject } from './openapi-schemas.js';
@@ -46,6 +47,13 @@ function responseName({ node, status, path }: Site): string[] {
   return content ? [`${resource}${base}`] : [base, `${resource}${base}`];
 }
 
+/** A request body by its document's schema (`UsersReplaceDocument`), else by the resource it writes. */
+function bodyName({ node, path }: Site): string[] {
+  const content = isObject(node.content) ? Object.values(node.content)[0] : undefined;
+  const schema = schemaName(isObject(content) ? content.schema : undefined);
+  return [schema ?? `${pascal(resourceOf(path))}Body`];
+}
+
 /** A parameter by its name (`UserId`, `FieldsUsers`), then by the resource it is met at. */
 function parameterName({ node, path }: Site): string[] {
   const base = pascal(String(node.name));
@@ -81,16 +89,18 @@ function hoist(sites: Site[], components: JsonObject, kind: string, names: (site
 }
 
 /**
- * Hoists the repeated responses and parameters of `paths` into `responses` and `parameters`
- * (which may already hold some: the error answers), then the examples their media types repeat
- * (a body's in each media type it is taken in, a document's at each answer it is) into `examples`.
+ * Hoists the repeated responses, parameters and request bodies of `paths` into `responses`,
+ * `parameters` and `requestBodies` (`responses` may already hold some: the error answers), then
+ * the examples their media types repeat (a document's at each answer it is, a body's at each
+ * operation that takes it) into `examples`.
  */
 export function hoistRepeatedResponses(
   paths: JsonObject,
-  components: { responses: JsonObject; parameters: JsonObject; examples: JsonObject },
+  components: { responses: JsonObject; parameters: JsonObject; requestBodies: JsonObject; examples: JsonObject },
 ): void {
   const responses: Site[] = [];
   const parameters: Site[] = [];
+  const bodies: Site[] = [];
   for (const [path, item] of Object.entries(paths)) {
     if (!isObject(item)) continue;
     liftCommonParameters(item);
@@ -102,6 +112,10 @@ export function hoistRepeatedResponses(
     }
     for (const operation of Object.values(item)) {
       if (!isObject(operation)) continue;
+      const body = operation.requestBody;
+      if (isObject(body) && body.$ref === undefined) {
+        bodies.push({ path, node: body, replace: (reference) => (operation.requestBody = reference) });
+      }
       const answers = operation.responses;
       if (isObject(answers)) {
         for (const [status, node] of Object.entries(answers)) {
@@ -120,7 +134,8 @@ export function hoistRepeatedResponses(
   }
   hoist(responses, components.responses, 'responses', responseName);
   hoist(parameters, components.parameters, 'parameters', parameterName);
-  hoistExamples([paths, components.responses], components.examples);
+  hoist(bodies, components.requestBodies, 'requestBodies', bodyName);
+  hoistExamples([paths, components.responses, components.requestBodies], components.examples);
 }
 
 /** Where a media type's `example` repeats one met elsewhere, `examples` refers to one copy of it. */

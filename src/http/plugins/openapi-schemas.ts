@@ -5,8 +5,14 @@
  * shortened, which is what a reader of /docs and a client generator meet.
  */
 
-/** A schema smaller than this costs less written out than as a reference and a name. */
-const SMALLEST_HOISTED = 200;
+/** What a reference to a shared schema costs, about: `{"$ref":"#/components/schemas/"}` and a name. */
+const REFERENCE_LENGTH = 50;
+
+/**
+ * Whether a schema written `count` times costs more than one copy under a name and a reference at
+ * each place (a schema no longer than a reference never does).
+ */
+const worthSharing = (length: number, count: number) => count * length > length + count * REFERENCE_LENGTH;
 
 /** Where JSON Schema holds a schema: a member's value, each value of a map, each item of a list. */
 const SCHEMA_MEMBERS = new Set([
@@ -55,7 +61,7 @@ export function hoistRepeatedSchemas(paths: JsonObject, schemas: JsonObject): vo
       ([key, value]) => `${JSON.stringify(key)}:${textOf(value, inSchema || key === 'schema')}`,
     );
     const text = `{${members.join(',')}}`;
-    if (inSchema && text.length >= SMALLEST_HOISTED) texts.set(node, text);
+    if (inSchema && text.length > REFERENCE_LENGTH) texts.set(node, text);
     return text;
   };
   textOf(paths, false);
@@ -98,7 +104,7 @@ export function hoistRepeatedSchemas(paths: JsonObject, schemas: JsonObject): vo
   const hoistWithin = (node: Json, context: Context, isRoot = false): Json => {
     if (!isObject(node)) return node;
     const text = texts.get(node);
-    if (!isRoot && text !== undefined && (counts.get(text) ?? 0) > 1) {
+    if (!isRoot && text !== undefined && worthSharing(text.length, counts.get(text) ?? 0)) {
       return { $ref: `#/components/schemas/${nameFor(text, node, context)}` };
     }
     const type = resourceType(node) ?? context.type;
@@ -187,12 +193,31 @@ function baseName(node: JsonObject, context: Context): string {
     const list = isObject(data) && data.type === 'array';
     const item = list && isObject(data) && isObject(data.items) ? data.items : data;
     const type = isObject(item) ? resourceType(item) : undefined;
-    return `${pascal(type ?? context.type ?? 'Other')}${list ? 'List' : ''}${write}Document`;
+    // A relationship's `data` names resources (type and id) and holds no more of them.
+    const linkage = isObject(item) && isObject(item.properties) && !('attributes' in item.properties);
+    return `${pascal(type ?? context.type ?? 'Other')}${list ? 'List' : ''}${write}${linkage ? 'Relationship' : 'Document'}`;
   }
   const type = resourceType(node);
   if (type) return `${pascal(type)}${write}Resource`;
   const member = context.key === 'items' || context.key === 'schema' ? 'Item' : pascal(context.key);
   return `${pascal(context.type ?? '')}${write}${member || 'Schema'}`;
+}
+
+/** Whether a node of the document is a schema: it has a type, or says what a value must be. */
+const isSchema = (node: JsonObject) => 'type' in node || 'pattern' in node || 'format' in node || 'anyOf' in node;
+
+/**
+ * `paths` without the messages the validator gives for each broken constraint (ajv-errors'
+ * `errorMessage`): they are no part of JSON Schema, neither /docs nor a client generator reads
+ * them, and the error answers carry them to whoever needs them. A copy: the route schemas, which
+ * validate with them, are left whole.
+ */
+export function withoutValidatorMessages(paths: JsonObject): JsonObject {
+  return JSON.parse(
+    JSON.stringify(paths, function (this: JsonObject, key: string, value: Json) {
+      return key === 'errorMessage' && isSchema(this) ? undefined : value;
+    }),
+  ) as JsonObject;
 }
 
 /** Each document's shortened paths and schemas, by the document as generated. */

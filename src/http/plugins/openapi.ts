@@ -20,7 +20,7 @@ import { takesIdempotencyKey } from './idempotency.js';
 import { ErrorDocument, isOptionalBody } from '../jsonapi/documents.js';
 import { JSONAPI } from './media-types.js';
 import { hoistRepeatedResponses, statusName } from './openapi-components.js';
-import { withSharedSchemas } from './openapi-schemas.js';
+import { withoutValidatorMessages, withSharedSchemas } from './openapi-schemas.js';
 
 const IdempotencyKeyHeader = Type.Object({
   'idempotency-key': Type.Optional(
@@ -209,7 +209,7 @@ interface Response {
 }
 interface Operation {
   responses: Record<string, Response>;
-  requestBody?: { required?: boolean };
+  requestBody?: { required?: boolean; content?: Record<string, { example?: unknown }> };
   security?: Record<string, string[]>[];
   'x-optional-body'?: boolean;
   [key: string]: unknown;
@@ -226,6 +226,9 @@ function securityOf(method: string, scopes: readonly string[]): Record<string, s
   );
 }
 
+/** The description @fastify/swagger gives an answer whose schema has none. */
+const SWAGGER_PLACEHOLDER = 'Default Response';
+
 /** What most operations take, the reads: the document's default, which an operation overrides. */
 const READ_SECURITY = securityOf('get', ['read']);
 
@@ -241,6 +244,13 @@ function completeOperations(paths: Record<string, Record<string, Operation>>, fa
     for (const [method, operation] of Object.entries(operations)) {
       const fact = facts.get(`${method} ${path}`);
       if (operation['x-optional-body'] && operation.requestBody) operation.requestBody.required = false;
+      // application/json takes the same body as JSON:API's own media type: its example is shown once, there.
+      // (Swagger writes one media object under each type: the others become copies without it.)
+      const content = operation.requestBody?.content ?? {};
+      for (const type of Object.keys(content).slice(1)) {
+        const { example: _shown, ...media } = content[type]!;
+        content[type] = media;
+      }
       delete operation['x-optional-body'];
       // A read's credentials are the document's default (READ_SECURITY); a public route overrides it with none.
       const security = fact?.scopes ? securityOf(method, fact.scopes) : [];
@@ -263,7 +273,10 @@ function completeOperations(paths: Record<string, Record<string, Operation>>, fa
           ...(fact?.scopes ? RATE_LIMIT_HEADERS : []),
           'X-Request-Id',
         ]);
-        if (headers) operation.responses[status] = { ...response, headers };
+        // Swagger's placeholder for an answer described nowhere says nothing: its status's name says as much.
+        const description =
+          response.description === SWAGGER_PLACEHOLDER ? STATUS_CODES[Number(status)] : response.description;
+        if (headers) operation.responses[status] = { ...response, description, headers };
       }
     }
     const get = operations.get;
@@ -283,7 +296,7 @@ function headOf(get: Operation): Operation {
   return {
     ...rest,
     summary: `${summary ?? 'Read'}: headers only`,
-    description: 'The GET answer’s status and headers, without its body.',
+    description: 'As GET, without the body.',
     responses,
   };
 }
@@ -299,18 +312,23 @@ async function serveDocument(
       const paths = (document.paths ?? {}) as Record<string, Record<string, Operation>>;
       const errorStatuses = completeOperations(paths, facts);
       const components = (document as { components?: Record<string, object> }).components ?? {};
-      const shared = withSharedSchemas(paths as never, { ...components.schemas, ErrorDocument } as never);
+      const shared = withSharedSchemas(withoutValidatorMessages(paths as never), {
+        ...components.schemas,
+        ErrorDocument,
+      } as never);
       // 405 is no operation's: it answers the methods a path does not list (see the description).
       const responses = errorResponses([...errorStatuses, '405']);
       const parameters = {};
+      const requestBodies = {};
       const examples = {};
-      hoistRepeatedResponses(shared.paths, { responses, parameters, examples });
+      hoistRepeatedResponses(shared.paths, { responses, parameters, requestBodies, examples });
       document.paths = shared.paths as typeof document.paths;
       (document as { components?: object }).components = {
         ...components,
         schemas: shared.schemas,
         responses,
         parameters,
+        requestBodies,
         examples,
         headers: RESPONSE_HEADERS,
       };

@@ -24,7 +24,7 @@ import {
 import { addressKeys, formatAddress, parseWrittenAddress, unmapped } from '../../domain/site-licence.js';
 import { SUBSCRIPTIONS } from '../../domain/subscription.js';
 import { errors } from '../errors.js';
-import { errorResponses, SelfLinks, singleDocument } from '../jsonapi/documents.js';
+import { errorResponses, exampleLinks, SelfLinks, singleDocument, withExample } from '../jsonapi/documents.js';
 import { UserParams } from '../jsonapi/params.js';
 import { queryString } from '../jsonapi/links.js';
 import type { RouteOptions } from './options.js';
@@ -79,7 +79,23 @@ export const accessRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
         description:
           'May the reader see online content now, do they get print, until when and by which products: from their subscriptions, their email domain’s site licences and their seats. The access scope may ask it.',
         params: UserParams,
-        response: { 200: singleDocument(ReaderAccessResource), ...errorResponses(404, 406) },
+        response: {
+          200: withExample(singleDocument(ReaderAccessResource), {
+            data: {
+              type: ACCESS,
+              id: '42',
+              attributes: {
+                online: true,
+                print: true,
+                until: null,
+                products: ['daily'],
+                sources: [{ subscription: '7', via: 'own' }],
+              },
+              links: exampleLinks('/users/42/access'),
+            },
+          }),
+          ...errorResponses(404, 406),
+        },
       },
     },
     async (request) => {
@@ -109,7 +125,19 @@ export const accessRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
         description:
           'What the active site licences whose IP ranges hold filter[ip] give, naming each licence. The access scope may ask it.',
         querystring: NetworkQuery,
-        response: { 200: singleDocument(NetworkAccessResource), ...errorResponses(400, 406) },
+        response: {
+          // A university's site licence (subscription 12) holds the address: online, never print.
+          200: withExample(singleDocument(NetworkAccessResource), {
+            data: {
+              type: ACCESS,
+              id: '192.0.2.17',
+              attributes: { online: true, print: false, until: '2027-01-31T23:59:59+00:00', products: ['daily'] },
+              relationships: { subscriptions: { data: [{ type: SUBSCRIPTIONS, id: '12' }] } },
+              links: exampleLinks('/access?filter%5Bip%5D=192.0.2.17'),
+            },
+          }),
+          ...errorResponses(400, 406),
+        },
       },
     },
     async (request) => {

@@ -3,7 +3,7 @@
  * the create response's `meta.secret`, and nowhere ever again.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { issueCredential } from '../../secrets/api-credentials.js';
 import { API_KEYS, ApiKeyAttributes, ApiKeyCreateAttributes, type ApiKey } from '../../domain/api-key.js';
@@ -16,14 +16,25 @@ import {
   collectionDocument,
   createDocument,
   errorResponses,
+  exampleLinks,
   resourceObject,
   singleDocument,
+  withExample,
 } from '../jsonapi/documents.js';
 import type { RouteOptions } from './options.js';
 import { withHeaders } from '../jsonapi/response-headers.js';
 
 const ApiKeyParams = Type.Object({ key_id: Type.String({ pattern: '^[1-9][0-9]{0,14}$' }) });
 const ApiKeyResource = resourceObject(API_KEYS, ApiKeyAttributes);
+
+/** The website's backend, which creates readers and signs them in, as /docs shows its credential. */
+const WEBSITE = { name: 'Website', scopes: ['write', 'sign-in'] } satisfies Static<typeof ApiKeyCreateAttributes>;
+const WebsiteKey = {
+  type: API_KEYS,
+  id: '3',
+  attributes: { ...WEBSITE, rateLimit: null, createdAt: '2026-01-05T09:30:00+00:00', revokedAt: null },
+  links: exampleLinks('/api-keys/3'),
+} satisfies Static<typeof ApiKeyResource>;
 const ADMIN = { scope: 'admin' } as const;
 const DENIALS = [401, 403, 406, 429];
 
@@ -49,13 +60,18 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
         summary: 'Issue a credential',
         description:
           'Issues an API key with the scopes given; its secret is in this answer’s meta.secret and nowhere ever again. Admins only.',
-        body: createDocument(API_KEYS, ApiKeyCreateAttributes),
+        body: withExample(createDocument(API_KEYS, ApiKeyCreateAttributes), {
+          data: { type: API_KEYS, attributes: WEBSITE },
+        }),
         response: {
           201: withHeaders(
-            Type.Object({
-              data: ApiKeyResource,
-              meta: Type.Object({ secret: Type.String({ description: 'Shown this once; only its hash is kept.' }) }),
-            }),
+            withExample(
+              Type.Object({
+                data: ApiKeyResource,
+                meta: Type.Object({ secret: Type.String({ description: 'Shown this once; only its hash is kept.' }) }),
+              }),
+              { data: WebsiteKey, meta: { secret: 'circ_3_p8qc4qDTQ8qOMM4A5nJ8Gce34MWE7MEI34o6wf32pe4' } },
+            ),
             'Location',
             'ETag',
           ),
@@ -87,7 +103,13 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
       schema: {
         summary: 'List credentials',
         description: 'Every API key issued, without secrets. Admins only.',
-        response: { 200: collectionDocument(ApiKeyResource), ...errorResponses(...DENIALS) },
+        response: {
+          200: withExample(collectionDocument(ApiKeyResource), {
+            links: exampleLinks('/api-keys'),
+            data: [WebsiteKey],
+          }),
+          ...errorResponses(...DENIALS),
+        },
       },
     },
     async (request) => ({
@@ -104,7 +126,11 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
         summary: 'Read a credential',
         description: 'One API key, without its secret. Admins only.',
         params: ApiKeyParams,
-        response: { 200: singleDocument(ApiKeyResource), ...NotModifiedResponse, ...errorResponses(404, ...DENIALS) },
+        response: {
+          200: withExample(singleDocument(ApiKeyResource), { data: WebsiteKey }),
+          ...NotModifiedResponse,
+          ...errorResponses(404, ...DENIALS),
+        },
       },
     },
     async (request, reply) => {

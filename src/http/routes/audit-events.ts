@@ -6,7 +6,8 @@ import { Type } from '@sinclair/typebox';
 import { AUDIT_EVENTS, AuditEventAttributes } from '../../domain/audit.js';
 import { formatInstant } from '../../domain/dates.js';
 import { FilterValue } from '../../domain/schema.js';
-import { collectionDocument, errorResponses } from '../jsonapi/documents.js';
+import { collectionDocument, errorResponses, exampleLinks, withExample } from '../jsonapi/documents.js';
+import { ADA_CREATED } from './events.js';
 import { CursorLinks, cursorPage, PageAfter, PageSize, pageSizeOf } from '../jsonapi/paging.js';
 import type { RouteOptions } from './options.js';
 
@@ -32,9 +33,29 @@ export const auditRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, 
           'The audit trail, oldest first, paged by cursor (page[after]) and filtered by actor and resource. Admins only.',
         querystring: AuditQuery,
         response: {
-          200: collectionDocument(
-            Type.Object({ type: Type.Literal(AUDIT_EVENTS), id: Type.String(), attributes: AuditEventAttributes }),
-            CursorLinks,
+          200: withExample(
+            collectionDocument(
+              Type.Object({ type: Type.Literal(AUDIT_EVENTS), id: Type.String(), attributes: AuditEventAttributes }),
+              CursorLinks,
+            ),
+            {
+              links: exampleLinks('/audit-events'),
+              data: [
+                {
+                  type: AUDIT_EVENTS,
+                  id: ADA_CREATED.id,
+                  attributes: {
+                    occurredAt: ADA_CREATED.occurredAt,
+                    actor: '3',
+                    action: 'create',
+                    resourceType: 'users',
+                    resourceId: '42',
+                    userId: '42',
+                    attributes: ADA_CREATED.sent,
+                  },
+                },
+              ],
+            },
           ),
           ...errorResponses(400, 401, 403, 406, 429),
         },

@@ -16,10 +16,17 @@ import {
   collectionDocument,
   createDocumentWithId,
   errorResponses,
+  exampleLinks,
   singleDocument,
   updateDocument,
+  withExample,
 } from '../jsonapi/documents.js';
-import { catalogueResource, renderCatalogueRecord, type CatalogueShape } from '../jsonapi/resources.js';
+import {
+  catalogueExample,
+  catalogueResource,
+  renderCatalogueRecord,
+  type CatalogueShape,
+} from '../jsonapi/resources.js';
 import { answeredNotModified, etagOf, ifMatchVersions, NotModifiedResponse } from '../jsonapi/etag.js';
 import { CursorLinks, cursorPage, PageSize, pageSizeOf } from '../jsonapi/paging.js';
 import { auditOf } from '../plugins/auth.js';
@@ -57,7 +64,8 @@ export function catalogueRoutes<R extends CatalogueRecord, V, M extends object>(
   const param = `${what}_id`;
   const Params = Type.Object({ [param]: StoredCatalogueId });
   const Resource = catalogueResource(kind);
-  const Document = singleDocument(Resource);
+  const { example } = kind;
+  const Document = withExample(singleDocument(Resource), { data: catalogueExample(kind) });
   const ListQuery = Type.Object(
     {
       'filter[active]': Type.Optional(
@@ -82,7 +90,9 @@ export function catalogueRoutes<R extends CatalogueRecord, V, M extends object>(
         schema: {
           summary: `Create a ${what}`,
           description: `Creates a ${what} under an id of your choosing (409 when taken) or one the service draws. The catalogue scope or admin.`,
-          body: createDocumentWithId(kind.type, kind.schemas.create, Id),
+          body: withExample(createDocumentWithId(kind.type, kind.schemas.create, Id), {
+            data: { type: kind.type, id: example.id, attributes: example.create },
+          }),
           response: {
             201: withHeaders(Document, 'Location', 'ETag'),
             ...errorResponses(400, 403, 406, 409, 413, 415, 422),
@@ -112,7 +122,13 @@ export function catalogueRoutes<R extends CatalogueRecord, V, M extends object>(
           summary: `List ${kind.type}`,
           description: `Paged by id (page[after]), filtered by filter[active]. A catalogue or read credential.`,
           querystring: ListQuery,
-          response: { 200: collectionDocument(Resource, CursorLinks), ...errorResponses(400, 406) },
+          response: {
+            200: withExample(collectionDocument(Resource, CursorLinks), {
+              links: exampleLinks(`/${kind.type}`),
+              data: [catalogueExample(kind)],
+            }),
+            ...errorResponses(400, 406),
+          },
         },
       },
       async (request) => {
@@ -156,7 +172,9 @@ export function catalogueRoutes<R extends CatalogueRecord, V, M extends object>(
         summary: `Update a ${what}`,
         description: `Changes the attributes sent; If-Match with an ETag writes only over that version (412 otherwise). The catalogue scope or admin.`,
         params: Params,
-        body: updateDocument(kind.type, kind.schemas.update),
+        body: withExample(updateDocument(kind.type, kind.schemas.update), {
+          data: { type: kind.type, id: example.id, attributes: example.update },
+        }),
         response: { 200: withHeaders(Document, 'ETag'), ...errorResponses(400, 404, 406, 409, 413, 415, 422) },
       },
       handler: async (request, reply) => {

@@ -7,13 +7,110 @@
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { PassThrough } from 'node:stream';
+import { LINK_ACTOR } from '../../domain/consent-links.js';
 import { nowInSeconds } from '../../domain/dates.js';
 import { readerExport, ReaderExportDocument } from '../../readers/data-export.js';
-import { errorResponses } from '../jsonapi/documents.js';
+import { AdaComplaint, AdaHold, AdaTemporaryAddress } from '../jsonapi/print-resources.js';
+import { AdaConsent, AdaConsentChange } from '../jsonapi/consent-resources.js';
+import { errorResponses, withExample } from '../jsonapi/documents.js';
+import { ADA, ADA_ADDRESS, AdaSubscription, DAILY } from '../jsonapi/resources.js';
+import { ADA_CREATED } from './events.js';
+import { ADA_REQUEST } from './privacy-requests.js';
 import { UserParams } from '../jsonapi/params.js';
 import { JSONAPI } from '../plugins/media-types.js';
 import type { RouteOptions } from './options.js';
 import { noSuchUser } from './users.js';
+
+const WEBSITE = { type: 'credentials', id: '3' };
+
+/** Ada's export on the day her hold's list was read: every record of hers the other examples show. */
+const ADA_EXPORT = withExample(ReaderExportDocument, {
+  meta: {
+    generatedAt: '2026-07-20T10:00:00+00:00',
+    user: {
+      id: '42',
+      attributes: {
+        ...ADA,
+        honorificPrefix: null,
+        additionalName: null,
+        honorificSuffix: null,
+        address: ADA_ADDRESS,
+        circulationNumber: null,
+        internalNotes: null,
+        jobTitle: null,
+        worksFor: null,
+        telephone: null,
+        cellNumber: null,
+        faxNumber: null,
+        demographics: null,
+        newsletters: [],
+        lastSignInAt: '2026-07-18T19:12:00+00:00',
+      },
+    },
+    subscriptions: [
+      {
+        id: AdaSubscription.id,
+        ...AdaSubscription.attributes,
+        dateEnded: null,
+        externalIdentifier: null,
+        trial: false,
+        expired: false,
+        deliveryDays: null,
+        product: DAILY.product.data.id,
+      },
+    ],
+    holds: [{ id: AdaHold.id, subscription: AdaSubscription.id, ...AdaHold.attributes }],
+    temporaryAddresses: [{ id: AdaTemporaryAddress.id, ...AdaTemporaryAddress.attributes }],
+    deliveryComplaints: [{ id: AdaComplaint.id, subscription: AdaSubscription.id, ...AdaComplaint.attributes }],
+    seats: [{ id: '9', licence: '12', licenceOwner: '58' }],
+    newsletterConsents: [
+      {
+        newsletter: AdaConsent.id,
+        ...AdaConsent.attributes,
+        history: [
+          { ...AdaConsentChange.attributes, actor: WEBSITE },
+          {
+            state: 'subscribed',
+            source: 'confirmation',
+            changedAt: '2026-05-02T08:14:00+00:00',
+            actor: { type: 'system', id: LINK_ACTOR },
+          },
+          // Reported by the mailer's credential.
+          { ...AdaConsent.attributes, actor: { type: 'credentials', id: '5' } },
+        ],
+      },
+    ],
+    signIns: [{ at: '2026-07-18T19:12:00+00:00' }],
+    confirmationRequests: [{ at: '2026-05-01T10:00:00+00:00', newsletter: AdaConsent.id }],
+    passwordResets: [{ at: '2026-07-01T08:00:00+00:00', action: 'issued' }],
+    privacyRequests: [
+      { id: '4', ...ADA_REQUEST, dueAt: '2026-07-02T14:30:00+00:00', completedAt: null, readerErasedAt: null },
+    ],
+    auditEntries: [
+      {
+        id: ADA_CREATED.id,
+        occurredAt: ADA_CREATED.occurredAt,
+        action: 'create',
+        resourceType: 'users',
+        resourceId: '42',
+        eventType: 'user.created',
+        changed: ADA_CREATED.sent,
+        actor: WEBSITE,
+      },
+    ],
+    webhookDeliveries: [
+      {
+        id: '310',
+        webhook: '2',
+        event: ADA_CREATED.id,
+        eventType: 'user.created',
+        state: 'delivered',
+        createdAt: '2026-05-01T09:58:12.345+00:00',
+        deliveredAt: '2026-05-01T09:58:13+00:00',
+      },
+    ],
+  },
+});
 
 export const dataExportRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { store, print }) => {
   app.get(
@@ -30,7 +127,7 @@ export const dataExportRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (
           'after the first chunk ends the connection before the document is whole. `circulation export-reader ID` ' +
           'writes the same document.',
         params: UserParams,
-        response: { 200: ReaderExportDocument, ...errorResponses(401, 403, 404, 406, 429) },
+        response: { 200: ADA_EXPORT, ...errorResponses(401, 403, 404, 406, 429) },
       },
     },
     async (request, reply) => {

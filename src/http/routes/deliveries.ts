@@ -4,7 +4,7 @@
  * seek and a client may stream the whole run) and GET /reports/draw (its copies by product and postal code).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { StoredCatalogueId } from '../../domain/catalogue.js';
 import { nowInSeconds } from '../../domain/dates.js';
 import {
@@ -23,10 +23,10 @@ import { parseDate, PublicationDate, type PublicationCalendar } from '../../doma
 import { FilterValue } from '../../domain/schema.js';
 import { SUBSCRIPTIONS } from '../../domain/subscription.js';
 import { USERS } from '../../domain/user.js';
-import { collectionDocument, errorResponses, singleDocument } from '../jsonapi/documents.js';
+import { collectionDocument, errorResponses, exampleLinks, singleDocument, withExample } from '../jsonapi/documents.js';
 import { listLink } from '../jsonapi/links.js';
 import { PageAfter, PageSize, pageSizeOf } from '../jsonapi/paging.js';
-import { Identifier } from '../jsonapi/resources.js';
+import { ADA_ADDRESS, Identifier } from '../jsonapi/resources.js';
 import { Nullable } from '../../domain/schema.js';
 import { keptCounts } from './kept-counts.js';
 import type { RouteOptions } from './options.js';
@@ -63,6 +63,26 @@ const DrawReportResource = Type.Object({
   attributes: DrawReportAttributes,
   links: Type.Object({ self: Type.String({ format: 'uri' }) }),
 });
+
+/**
+ * Saturday's run as /docs shows it: Ada's paper, with Friday's wet one brought again (her
+ * complaint's redelivery), to her home.
+ */
+const AdaDelivery = {
+  type: DELIVERIES,
+  id: '2026-06-13.7',
+  attributes: {
+    date: '2026-06-13',
+    address: ADA_ADDRESS,
+    redelivery: true,
+    copies: 2,
+  },
+  relationships: {
+    user: { data: { type: USERS, id: '42' } },
+    subscription: { data: { type: SUBSCRIPTIONS, id: '7' } },
+    product: { data: { type: PRODUCTS, id: 'daily' } },
+  },
+} satisfies Static<typeof DeliveryResource>;
 
 /** The run of a date the schema has already checked is one. */
 function runDate(text: string, calendar: PublicationCalendar): RunDate {
@@ -103,7 +123,13 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<RouteOptions & { maxAgeSe
         description:
           'The print run of a publication date: one delivery per subscription delivered or redelivered that date, paged by subscription id through links.next.',
         querystring: RunQuery,
-        response: { 200: collectionDocument(DeliveryResource, RunLinks), ...errorResponses(400, 406) },
+        response: {
+          200: withExample(collectionDocument(DeliveryResource, RunLinks), {
+            links: exampleLinks('/deliveries?filter%5Bdate%5D=2026-06-13'),
+            data: [AdaDelivery],
+          }),
+          ...errorResponses(400, 406),
+        },
       },
     },
     async (request) => {
@@ -140,7 +166,26 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<RouteOptions & { maxAgeSe
         description:
           'The print run of a publication date as copies by product and postal code, for the printer’s draw.',
         querystring: Type.Object({ 'filter[date]': DateFilter }, { additionalProperties: false }),
-        response: { 200: singleDocument(DrawReportResource), ...errorResponses(400, 406) },
+        response: {
+          // A small paper's Saturday: three copies, two of them Ada's.
+          200: withExample(singleDocument(DrawReportResource), {
+            data: {
+              type: DRAW_REPORTS,
+              id: '2026-06-13',
+              attributes: {
+                date: '2026-06-13',
+                copies: 3,
+                byProduct: [{ product: 'daily', copies: 3 }],
+                byPostalCode: [
+                  { postalCode: 'BN2 1TL', copies: 1 },
+                  { postalCode: 'W1B 1PH', copies: 2 },
+                ],
+              },
+              links: exampleLinks('/reports/draw?filter%5Bdate%5D=2026-06-13'),
+            },
+          }),
+          ...errorResponses(400, 406),
+        },
       },
     },
     async (request) => {

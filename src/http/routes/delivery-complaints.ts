@@ -15,16 +15,29 @@ import {
 } from '../../domain/delivery-complaint.js';
 import { dateAt, firstOpenDate } from '../../domain/publication.js';
 import { errors } from '../errors.js';
-import { collectionDocument, createDocument, errorResponses, singleDocument } from '../jsonapi/documents.js';
+import {
+  collectionDocument,
+  createDocument,
+  errorResponses,
+  exampleLinks,
+  singleDocument,
+  withExample,
+} from '../jsonapi/documents.js';
 import { ComplaintParams, SubscriptionParams } from '../jsonapi/params.js';
 import { CursorLinks, cursorPage, PageAfter, PageSize, pageSizeOf } from '../jsonapi/paging.js';
-import { complaintPath, DeliveryComplaintResource, renderDeliveryComplaint } from '../jsonapi/print-resources.js';
+import {
+  AdaComplaint,
+  COMPLAINT_EXAMPLE,
+  complaintPath,
+  DeliveryComplaintResource,
+  renderDeliveryComplaint,
+} from '../jsonapi/print-resources.js';
 import { withHeaders } from '../jsonapi/response-headers.js';
 import { auditOf } from '../plugins/auth.js';
 import type { RouteOptions } from './options.js';
 import { noSuchSubscription } from './subscriptions.js';
 
-const ComplaintDocument = singleDocument(DeliveryComplaintResource);
+const ComplaintDocument = withExample(singleDocument(DeliveryComplaintResource), { data: AdaComplaint });
 const ListQuery = Type.Object(
   { 'page[size]': PageSize, 'page[after]': PageAfter('a complaint') },
   { additionalProperties: false },
@@ -48,7 +61,9 @@ export const deliveryComplaintRoutes: FastifyPluginAsyncTypebox<RouteOptions> = 
           'the subscription on the run of the first date still open by its cut-off once more: that run has one delivery ' +
           'of it with redelivery true and a copy more (a subscription not delivered that date appears with one copy).',
         params: SubscriptionParams,
-        body: createDocument(DELIVERY_COMPLAINTS, DeliveryComplaintCreateAttributes),
+        body: withExample(createDocument(DELIVERY_COMPLAINTS, DeliveryComplaintCreateAttributes), {
+          data: { type: DELIVERY_COMPLAINTS, attributes: COMPLAINT_EXAMPLE },
+        }),
         response: {
           201: withHeaders(ComplaintDocument, 'Location'),
           ...errorResponses(400, 403, 404, 406, 409, 413, 415, 422),
@@ -83,7 +98,13 @@ export const deliveryComplaintRoutes: FastifyPluginAsyncTypebox<RouteOptions> = 
           'The complaints of a print subscription’s deliveries with their remedies, paged by cursor (page[after]).',
         params: SubscriptionParams,
         querystring: ListQuery,
-        response: { 200: collectionDocument(DeliveryComplaintResource, CursorLinks), ...errorResponses(400, 404, 406) },
+        response: {
+          200: withExample(collectionDocument(DeliveryComplaintResource, CursorLinks), {
+            links: exampleLinks('/users/42/subscriptions/7/delivery-complaints'),
+            data: [AdaComplaint],
+          }),
+          ...errorResponses(400, 404, 406),
+        },
       },
     },
     async (request) => {

@@ -9,7 +9,7 @@ import { allows } from '../../domain/api-key.js';
 import { Actor, actorOf, ENVIRONMENT_ADMIN } from '../../domain/audit.js';
 import { EVENT_TYPES, EventAttributes, EVENTS, toEventResource, type EventType } from '../../domain/events.js';
 import type { Store } from '../../store/port.js';
-import { collectionDocument, errorResponses } from '../jsonapi/documents.js';
+import { collectionDocument, errorResponses, exampleLinks, withExample } from '../jsonapi/documents.js';
 import { CursorLinks, cursorPage, PageAfter, PageSize, pageSizeOf } from '../jsonapi/paging.js';
 import type { Credential } from '../plugins/auth.js';
 import type { RouteOptions } from './options.js';
@@ -44,6 +44,13 @@ const FeedEventAttributes = Type.Object({ ...EventAttributes.properties, actor: 
 
 const EventResource = Type.Object({ type: Type.Literal(EVENTS), id: Type.String(), attributes: FeedEventAttributes });
 
+/** The website creating Ada: one row of the audit trail, which is the event too (the same id). */
+export const ADA_CREATED = {
+  id: '1024',
+  occurredAt: '2026-05-01T09:58:12+00:00',
+  sent: ['email', 'familyName', 'givenName', 'password'],
+};
+
 export const eventRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { store, baseUrl }) => {
   app.get(
     '/events',
@@ -53,7 +60,27 @@ export const eventRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, 
         description:
           'Every change to users and subscriptions, oldest first (sort=-id: newest first), filtered by type and user, paged by cursor through links.next; for consumers that poll.',
         querystring: EventQuery,
-        response: { 200: collectionDocument(EventResource, CursorLinks), ...errorResponses(400, 401, 403, 406, 429) },
+        response: {
+          200: withExample(collectionDocument(EventResource, CursorLinks), {
+            links: exampleLinks('/events?filter%5Buser%5D=42'),
+            data: [
+              {
+                type: EVENTS,
+                id: ADA_CREATED.id,
+                attributes: {
+                  eventType: 'user.created',
+                  occurredAt: ADA_CREATED.occurredAt,
+                  userId: '42',
+                  resourceType: 'users',
+                  resourceId: '42',
+                  changed: ADA_CREATED.sent,
+                  actor: { type: 'credentials', id: '3', name: 'Website' },
+                },
+              },
+            ],
+          }),
+          ...errorResponses(400, 401, 403, 406, 429),
+        },
       },
     },
     async (request) => {

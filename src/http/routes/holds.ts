@@ -11,14 +11,17 @@ import { nowInSeconds } from '../../domain/dates.js';
 import { HoldCreateAttributes, HOLDS, HoldUpdateAttributes, plannedHold, withdrawnHold } from '../../domain/hold.js';
 import { dateAt, firstOpenDate } from '../../domain/publication.js';
 import { errors } from '../errors.js';
-import { createDocument, errorResponses, singleDocument, updateDocument } from '../jsonapi/documents.js';
+import { createDocument, errorResponses, singleDocument, updateDocument, withExample } from '../jsonapi/documents.js';
 import { etagOf, ifMatchVersions } from '../jsonapi/etag.js';
 import { withHeaders } from '../jsonapi/response-headers.js';
 import { HoldParams, SubscriptionParams } from '../jsonapi/params.js';
 import { cursorPage, PageAfter, PageSize, pageSizeOf } from '../jsonapi/paging.js';
 import {
+  AdaHold,
   changesMeta,
   datedCollectionDocument,
+  datedListExample,
+  HOLD_EXAMPLE,
   HoldResource,
   holdPath,
   renderHold,
@@ -27,7 +30,7 @@ import { auditOf } from '../plugins/auth.js';
 import type { RouteOptions } from './options.js';
 import { noSuchSubscription } from './subscriptions.js';
 
-const HoldDocument = singleDocument(HoldResource);
+const HoldDocument = withExample(singleDocument(HoldResource), { data: AdaHold });
 const ListQuery = Type.Object(
   { 'page[size]': PageSize, 'page[after]': PageAfter('a hold') },
   { additionalProperties: false },
@@ -46,7 +49,9 @@ export const holdRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
         description:
           'Pauses a print subscription’s deliveries between two dates, which must still be open by their cut-off (422 otherwise).',
         params: SubscriptionParams,
-        body: createDocument(HOLDS, HoldCreateAttributes),
+        body: withExample(createDocument(HOLDS, HoldCreateAttributes), {
+          data: { type: HOLDS, attributes: HOLD_EXAMPLE },
+        }),
         response: {
           201: withHeaders(HoldDocument, 'Location', 'ETag'),
           ...errorResponses(400, 403, 404, 406, 409, 413, 415, 422),
@@ -82,7 +87,13 @@ export const holdRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
         description: 'The holds of a print subscription, paged by cursor (page[after]).',
         params: SubscriptionParams,
         querystring: ListQuery,
-        response: { 200: datedCollectionDocument(HoldResource), ...errorResponses(400, 404, 406) },
+        response: {
+          200: withExample(
+            datedCollectionDocument(HoldResource),
+            datedListExample('/users/42/subscriptions/7/holds', AdaHold),
+          ),
+          ...errorResponses(400, 404, 406),
+        },
       },
     },
     async (request) => {
@@ -129,7 +140,9 @@ export const holdRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
       description:
         'Moves a hold’s dates while they are open by their cut-off; once it has started, only endDate changes, to end it early.',
       params: HoldParams,
-      body: updateDocument(HOLDS, HoldUpdateAttributes),
+      body: withExample(updateDocument(HOLDS, HoldUpdateAttributes), {
+        data: { type: HOLDS, id: '3', attributes: { endDate: '2026-08-22' } },
+      }),
       response: { 200: withHeaders(HoldDocument, 'ETag'), ...errorResponses(400, 404, 406, 409, 412, 413, 415, 422) },
     },
     handler: async (request, reply) => {

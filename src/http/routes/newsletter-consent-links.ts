@@ -22,7 +22,7 @@ import {
 } from '../../domain/consent-links.js';
 import { formatInstant, nowInSeconds } from '../../domain/dates.js';
 import { errors } from '../errors.js';
-import { ErrorDocument, errorResponses } from '../jsonapi/documents.js';
+import { ErrorDocument, errorResponses, EXAMPLE_BASE, withExample } from '../jsonapi/documents.js';
 import { ConsentLinkParams, ConsentParams } from '../jsonapi/params.js';
 import { auditOf } from '../plugins/auth.js';
 import { JSONAPI } from '../plugins/media-types.js';
@@ -50,6 +50,12 @@ function linkUrl(base: string, source: LinkSource, userId: string, newsletterId:
 
 const LinkParams = ConsentLinkParams(MAX_LINK_TOKEN_LENGTH);
 
+/** Ada's links for the newsletter briefing, as /docs shows them (a confirmation token: version.expiry.MAC). */
+const [CONFIRMATION_EXAMPLE, UNSUBSCRIBE_EXAMPLE] = [
+  linkUrl(EXAMPLE_BASE, 'confirmation', '42', 'briefing', '1.1777802400.Vq3sTD0hN1kX8yJ2mQ7cR5aW9eP4uZ6bG0fL3iH8oKs'),
+  linkUrl(EXAMPLE_BASE, 'unsubscribe-link', '42', 'briefing', 'rzT9YOFaETvisO-0b47N9JnzHZcVQExmmTqSpZN85jM'),
+];
+
 /** A 404 or a 400 is a page when the link was read, a JSON:API error when the address was refused before. */
 const pageOrError = (description: string) => ({
   description,
@@ -61,15 +67,35 @@ const PAGE_CONFIG = { scope: 'public' as const, ownMediaType: true, ownPolicy: t
 /** What the one-click POST (RFC 8058) must carry, form-encoded or multipart. */
 const ONE_CLICK = { name: 'List-Unsubscribe', value: 'One-Click' };
 
+/** The page a confirmation link opens: the newsletter's id, and the button. */
+const confirmPage = (newsletterId: string): Page => ({
+  title: 'Confirm your subscription',
+  text: `Confirm that you want to receive the newsletter ${newsletterId}.`,
+  button: { label: 'Confirm', name: 'confirm', value: 'yes' },
+});
+
+/** The page an unsubscribe link opens. */
+const unsubscribePage = (newsletterId: string): Page => ({
+  title: 'Unsubscribe',
+  text: `Stop receiving the newsletter ${newsletterId}? Your other newsletters stay as they are.`,
+  button: { label: 'Unsubscribe', ...ONE_CLICK },
+});
+
+/** The pages of Ada's links, as /docs shows them. */
+const [CONFIRM_PAGE, UNSUBSCRIBE_PAGE] = [confirmPage('briefing'), unsubscribePage('briefing')];
+
 /** The one-click body (RFC 8058), in either media type a mailbox provider may post it in. */
 const ONE_CLICK_BODY = {
   content: Object.fromEntries(
     FORM_MEDIA_TYPES.map((type) => [
       type,
       {
-        schema: Type.Object(
-          { [ONE_CLICK.name]: Type.Literal(ONE_CLICK.value) },
-          { description: 'List-Unsubscribe=One-Click; other fields are ignored.' },
+        schema: withExample(
+          Type.Object(
+            { [ONE_CLICK.name]: Type.Literal(ONE_CLICK.value) },
+            { description: 'List-Unsubscribe=One-Click; other fields are ignored.' },
+          ),
+          { [ONE_CLICK.name]: ONE_CLICK.value },
         ),
       },
     ]),
@@ -99,17 +125,20 @@ export const consentLinkRoutes: FastifyPluginAsyncTypebox<ConsentLinkRouteOption
         description: "A single-use link that confirms the reader's consent (pending, bounced or complained).",
         params: ConsentParams,
         response: {
-          200: Type.Object({
-            meta: Type.Object({
-              url: Type.String({
-                format: 'uri',
-                description:
-                  'The link for the mail, shown this once; nothing of it is kept. It works once, until expiresAt, ' +
-                  'and only while the consent stays as it is now.',
+          200: withExample(
+            Type.Object({
+              meta: Type.Object({
+                url: Type.String({
+                  format: 'uri',
+                  description:
+                    'The link for the mail, shown this once; nothing of it is kept. It works once, until expiresAt, ' +
+                    'and only while the consent stays as it is now.',
+                }),
+                expiresAt: Type.String({ format: 'date-time', description: 'Now and CONFIRMATION_TTL_HOURS.' }),
               }),
-              expiresAt: Type.String({ format: 'date-time', description: 'Now and CONFIRMATION_TTL_HOURS.' }),
             }),
-          }),
+            { meta: { url: CONFIRMATION_EXAMPLE, expiresAt: '2026-05-03T10:00:00+00:00' } },
+          ),
           ...errorResponses(404, 409, 503),
         },
       },
@@ -145,21 +174,24 @@ export const consentLinkRoutes: FastifyPluginAsyncTypebox<ConsentLinkRouteOption
         description: 'The one-click unsubscribe link (RFC 8058) of the reader and newsletter, with its mail headers.',
         params: ConsentParams,
         response: {
-          200: Type.Object({
-            meta: Type.Object({
-              url: Type.String({
-                format: 'uri',
-                description: 'Works for as long as the reader exists: signed, not stored. The same every time.',
+          200: withExample(
+            Type.Object({
+              meta: Type.Object({
+                url: Type.String({
+                  format: 'uri',
+                  description: 'Works for as long as the reader exists: signed, not stored. The same every time.',
+                }),
+                listUnsubscribeHeaders: Type.Object(
+                  {
+                    'List-Unsubscribe': Type.String({ description: 'The url in angle brackets.' }),
+                    'List-Unsubscribe-Post': Type.Literal('List-Unsubscribe=One-Click'),
+                  },
+                  { description: "The headers for the newsletter's message." },
+                ),
               }),
-              listUnsubscribeHeaders: Type.Object(
-                {
-                  'List-Unsubscribe': Type.String({ description: 'The url in angle brackets.' }),
-                  'List-Unsubscribe-Post': Type.Literal('List-Unsubscribe=One-Click'),
-                },
-                { description: "The headers for the newsletter's message." },
-              ),
             }),
-          }),
+            { meta: { url: UNSUBSCRIBE_EXAMPLE, listUnsubscribeHeaders: listUnsubscribeHeaders(UNSUBSCRIBE_EXAMPLE) } },
+          ),
           ...errorResponses(404, 503),
         },
       },
@@ -226,7 +258,7 @@ export const consentLinkRoutes: FastifyPluginAsyncTypebox<ConsentLinkRouteOption
     };
 
     const confirmResponses = {
-      200: pageAnswer('A page with the button that confirms (GET), or that says it is done (POST).'),
+      200: pageAnswer('A page with the button that confirms (GET), or that says it is done (POST).', CONFIRM_PAGE),
       410: pageAnswer('The link has expired, or was used (or the consent changed since it was issued).'),
     };
 
@@ -244,11 +276,7 @@ export const consentLinkRoutes: FastifyPluginAsyncTypebox<ConsentLinkRouteOption
         const consent = await store.getConsent(user_id, newsletter_id);
         if (!consent) return unknown(reply);
         if (consent.version !== claim.version || !isConfirmable(consent.state)) return gone(reply, LINK_PAGES.used);
-        return show(reply, {
-          title: 'Confirm your subscription',
-          text: `Confirm that you want to receive the newsletter ${newsletter_id}.`,
-          button: { label: 'Confirm', name: 'confirm', value: 'yes' },
-        });
+        return show(reply, confirmPage(newsletter_id));
       },
     );
 
@@ -273,8 +301,9 @@ export const consentLinkRoutes: FastifyPluginAsyncTypebox<ConsentLinkRouteOption
       },
     );
 
-    const unsubscribePage = pageAnswer(
+    const unsubscribeAnswer = pageAnswer(
       'A page with the button that unsubscribes (GET), or that says it is done (POST).',
+      UNSUBSCRIBE_PAGE,
     );
 
     pages.get(
@@ -282,17 +311,13 @@ export const consentLinkRoutes: FastifyPluginAsyncTypebox<ConsentLinkRouteOption
       pageRoute(
         'Show an unsubscribe page',
         'The page of an unsubscribe link: one button, which POSTs. Changes nothing.',
-        { 200: unsubscribePage },
+        { 200: unsubscribeAnswer },
       ),
       async (request, reply) => {
         const { user_id, newsletter_id, token } = request.params;
         if (!unsubscribeTokenMatches(linkKey(), user_id, newsletter_id, token)) return unknown(reply);
         if (!(await store.getConsent(user_id, newsletter_id))) return unknown(reply);
-        return show(reply, {
-          title: 'Unsubscribe',
-          text: `Stop receiving the newsletter ${newsletter_id}? Your other newsletters stay as they are.`,
-          button: { label: 'Unsubscribe', ...ONE_CLICK },
-        });
+        return show(reply, unsubscribePage(newsletter_id));
       },
     );
 
@@ -303,7 +328,7 @@ export const consentLinkRoutes: FastifyPluginAsyncTypebox<ConsentLinkRouteOption
         'One-click unsubscribe (RFC 8058): the body List-Unsubscribe=One-Click, form-encoded or multipart. ' +
           'Takes the reader off this newsletter alone (source unsubscribe-link); idempotent.',
         {
-          200: unsubscribePage,
+          200: unsubscribeAnswer,
           400: pageOrError('The body does not carry List-Unsubscribe=One-Click; nothing changed.'),
         },
         ONE_CLICK_BODY,

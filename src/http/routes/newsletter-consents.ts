@@ -12,8 +12,17 @@ import { StoredCatalogueId } from '../../domain/catalogue.js';
 import { ConsentUpdateAttributes, NEWSLETTER_CONSENTS, type ConsentSource } from '../../domain/consent.js';
 import { failures } from '../../domain/failures.js';
 import { errors } from '../errors.js';
-import { collectionDocument, errorResponses, singleDocument, updateDocument } from '../jsonapi/documents.js';
 import {
+  collectionDocument,
+  errorResponses,
+  exampleLinks,
+  singleDocument,
+  updateDocument,
+  withExample,
+} from '../jsonapi/documents.js';
+import {
+  AdaConsent,
+  AdaConsentChange,
   ConsentChangeResource,
   ConsentResource,
   consentsPath,
@@ -30,7 +39,7 @@ import { actorNames, mayKnowWho } from './events.js';
 import type { RouteOptions } from './options.js';
 import { noSuchUser } from './users.js';
 
-const ConsentDocument = singleDocument(ConsentResource);
+const ConsentDocument = withExample(singleDocument(ConsentResource), { data: AdaConsent });
 
 const ConsentListQuery = Type.Object(
   {
@@ -62,7 +71,13 @@ export const newsletterConsentRoutes: FastifyPluginAsyncTypebox<RouteOptions> = 
         description: 'The reader’s consent for each newsletter they ever had, with its state.',
         params: UserParams,
         querystring: ConsentListQuery,
-        response: { 200: collectionDocument(ConsentResource, CursorLinks), ...errorResponses(400, 404, 406) },
+        response: {
+          200: withExample(collectionDocument(ConsentResource, CursorLinks), {
+            links: exampleLinks('/users/42/newsletter-consents'),
+            data: [AdaConsent],
+          }),
+          ...errorResponses(400, 404, 406),
+        },
       },
     },
     async (request) => {
@@ -104,7 +119,9 @@ export const newsletterConsentRoutes: FastifyPluginAsyncTypebox<RouteOptions> = 
       description:
         'What an email provider reports of a consent: state bounced, complained or unsubscribed, through a write credential.',
       params: ConsentParams,
-      body: updateDocument(NEWSLETTER_CONSENTS, ConsentUpdateAttributes),
+      body: withExample(updateDocument(NEWSLETTER_CONSENTS, ConsentUpdateAttributes), {
+        data: { type: NEWSLETTER_CONSENTS, id: 'briefing', attributes: { state: 'unsubscribed' } },
+      }),
       response: { 200: withHeaders(ConsentDocument, 'ETag'), ...errorResponses(400, 404, 406, 409, 413, 415, 422) },
     },
     handler: async (request, reply) => {
@@ -135,7 +152,13 @@ export const newsletterConsentRoutes: FastifyPluginAsyncTypebox<RouteOptions> = 
         description: 'Every change of the reader’s consent for the newsletter, paged by cursor (page[after]).',
         params: ConsentParams,
         querystring: HistoryQuery,
-        response: { 200: collectionDocument(ConsentChangeResource, CursorLinks), ...errorResponses(400, 404, 406) },
+        response: {
+          200: withExample(collectionDocument(ConsentChangeResource, CursorLinks), {
+            links: exampleLinks('/users/42/newsletter-consents/briefing/history'),
+            data: [AdaConsentChange],
+          }),
+          ...errorResponses(400, 404, 406),
+        },
       },
     },
     async (request) => {

@@ -23,7 +23,7 @@ import type { PasswordResetToken } from '../../store/port.js';
 import { issueResetToken, mailResetLink, resetPassword, type ResetMail } from '../../readers/password-reset.js';
 import type { ReaderSettings } from '../../readers/settings.js';
 import { errors } from '../errors.js';
-import { createDocument, errorResponses, optionalBody } from '../jsonapi/documents.js';
+import { createDocument, errorResponses, optionalBody, withExample } from '../jsonapi/documents.js';
 import { UserParams } from '../jsonapi/params.js';
 import { Identifier } from '../jsonapi/resources.js';
 import { auditOf } from '../plugins/auth.js';
@@ -37,7 +37,13 @@ const ResetTokenResource = Type.Object({
   relationships: Type.Object({ user: Type.Object({ data: Identifier(USERS) }) }),
 });
 
-const IssueDocument = optionalBody(createDocument(PASSWORD_RESET_TOKENS, ResetTokenCreateAttributes));
+/** An agent has Ada's reset link mailed to her; with it, she sets a new password on the website. */
+const IssueDocument = optionalBody(
+  withExample(createDocument(PASSWORD_RESET_TOKENS, ResetTokenCreateAttributes), {
+    data: { type: PASSWORD_RESET_TOKENS, attributes: { delivery: 'email' } },
+  }),
+);
+const ADA_RESET_TOKEN = 'prt_42_mcmtqs42beJWgF6XK6mn53b3s9oX0pHb5NWlob6LIto';
 
 /** How long a client is asked to wait after the mail server failed a reset mail. */
 export const MAIL_RETRY_AFTER_SECONDS = 30;
@@ -73,29 +79,40 @@ export const passwordResetRoutes: FastifyPluginAsyncTypebox<PasswordResetRouteOp
         params: UserParams,
         body: IssueDocument,
         response: {
-          201: Type.Object({
-            data: ResetTokenResource,
-            meta: Type.Object({
-              token: Type.Optional(
-                Type.String({
-                  description: 'Shown this once; only its hash is kept. Single use. Not when the token was mailed.',
-                }),
-              ),
-              resetUrl: Type.Optional(
-                Type.String({
-                  format: 'uri',
-                  description:
-                    'With PASSWORD_RESET_URL set: the link to the reset page with the token in it, shown this once. ' +
-                    'Not when the token was mailed.',
-                }),
-              ),
-              mailed: Type.Optional(
-                Type.Boolean({
-                  description: 'true: the link was mailed to the reader, and only the mail holds the token.',
-                }),
-              ),
+          201: withExample(
+            Type.Object({
+              data: ResetTokenResource,
+              meta: Type.Object({
+                token: Type.Optional(
+                  Type.String({
+                    description: 'Shown this once; only its hash is kept. Single use. Not when the token was mailed.',
+                  }),
+                ),
+                resetUrl: Type.Optional(
+                  Type.String({
+                    format: 'uri',
+                    description:
+                      'With PASSWORD_RESET_URL set: the link to the reset page with the token in it, shown this once. ' +
+                      'Not when the token was mailed.',
+                  }),
+                ),
+                mailed: Type.Optional(
+                  Type.Boolean({
+                    description: 'true: the link was mailed to the reader, and only the mail holds the token.',
+                  }),
+                ),
+              }),
             }),
-          }),
+            {
+              data: {
+                type: PASSWORD_RESET_TOKENS,
+                id: '15',
+                attributes: { createdAt: '2026-07-01T08:00:00+00:00', expiresAt: '2026-07-01T09:00:00+00:00' },
+                relationships: { user: { data: { type: USERS, id: '42' } } },
+              },
+              meta: { mailed: true },
+            },
+          ),
           ...errorResponses(400, 403, 404, 409, 503),
         },
       },
@@ -151,7 +168,12 @@ export const passwordResetRoutes: FastifyPluginAsyncTypebox<PasswordResetRouteOp
       schema: {
         summary: 'Reset a password',
         description: 'Sets the reader’s new password with a reset token, which it uses up. Takes no Idempotency-Key.',
-        body: createDocument(PASSWORD_RESETS, PasswordResetAttributes),
+        body: withExample(createDocument(PASSWORD_RESETS, PasswordResetAttributes), {
+          data: {
+            type: PASSWORD_RESETS,
+            attributes: { token: ADA_RESET_TOKEN, password: 'a new and longer passphrase' },
+          },
+        }),
         response: { 204: Type.Null(), ...errorResponses(400, 403, 409, 413, 415, 422) },
       },
     },

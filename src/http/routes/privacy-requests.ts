@@ -6,7 +6,8 @@
  * only its kind, its dates and that it was fulfilled.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
+import { USERS } from '../../domain/user.js';
 import type { FastifyRequest } from 'fastify';
 import { sentAttributeNames } from '../../domain/audit.js';
 import { nowInSeconds } from '../../domain/dates.js';
@@ -29,9 +30,11 @@ import {
   collectionDocument,
   createDocument,
   errorResponses,
+  exampleLinks,
   resourceObject,
   singleDocument,
   updateDocument,
+  withExample,
 } from '../jsonapi/documents.js';
 import { answeredNotModified, etagOf, ifMatchVersions, NotModifiedResponse } from '../jsonapi/etag.js';
 import { CursorLinks, cursorPage, PageAfter, PageSize, pageSizeOf } from '../jsonapi/paging.js';
@@ -45,7 +48,21 @@ const PrivacyRequestResource = resourceObject(
   PrivacyRequestAttributes,
   PrivacyRequestRelationshipsRead,
 );
-const PrivacyRequestDocument = singleDocument(PrivacyRequestResource);
+/** Ada asked customer service for a copy of her data: open, due a month after. */
+export const ADA_REQUEST = {
+  kind: 'access',
+  receivedAt: '2026-06-02T14:30:00+00:00',
+  notes: 'Asked by phone for a copy of her data.',
+} as const;
+const ADA_USER = { user: { data: { type: USERS, id: '42' } } } as const;
+const AdaRequest = {
+  type: PRIVACY_REQUESTS,
+  id: '4',
+  attributes: { ...ADA_REQUEST, dueAt: '2026-07-02T14:30:00+00:00', completedAt: null, readerErasedAt: null },
+  relationships: ADA_USER,
+  links: exampleLinks('/privacy-requests/4'),
+} satisfies Static<typeof PrivacyRequestResource>;
+const PrivacyRequestDocument = withExample(singleDocument(PrivacyRequestResource), { data: AdaRequest });
 const ADMIN = { scope: 'admin' } as const;
 const DENIALS = [401, 403, 406, 429];
 
@@ -91,7 +108,12 @@ export const privacyRequestRoutes: FastifyPluginAsyncTypebox<RouteOptions> = asy
           'Records a privacy request about a reader (relationships.user, required). receivedAt is now unless sent; ' +
           'dueAt is one calendar month after it, in UTC (31 January → the last day of February). An unknown user is ' +
           'a 422 at /data/relationships/user.',
-        body: createDocument(PRIVACY_REQUESTS, PrivacyRequestCreateAttributes, PrivacyRequestRelationships),
+        body: withExample(
+          createDocument(PRIVACY_REQUESTS, PrivacyRequestCreateAttributes, PrivacyRequestRelationships),
+          {
+            data: { type: PRIVACY_REQUESTS, attributes: ADA_REQUEST, relationships: ADA_USER },
+          },
+        ),
         response: {
           201: withHeaders(PrivacyRequestDocument, 'Location', 'ETag'),
           ...errorResponses(400, 409, 413, 415, 422, ...DENIALS),
@@ -133,7 +155,10 @@ export const privacyRequestRoutes: FastifyPluginAsyncTypebox<RouteOptions> = asy
           'What readers asked under data protection law; filter[open]=true&sort=dueAt lists the open ones by due date. Admins only.',
         querystring: ListQuery,
         response: {
-          200: collectionDocument(PrivacyRequestResource, CursorLinks),
+          200: withExample(collectionDocument(PrivacyRequestResource, CursorLinks), {
+            links: exampleLinks('/privacy-requests?filter%5Bopen%5D=true&sort=dueAt'),
+            data: [AdaRequest],
+          }),
           ...errorResponses(400, ...DENIALS),
         },
       },
@@ -187,7 +212,9 @@ export const privacyRequestRoutes: FastifyPluginAsyncTypebox<RouteOptions> = asy
         'Changes a privacy request: completedAt closes it (null opens it again); the reader it is about stays. ' +
         'dueAt follows receivedAt.',
       params: PrivacyRequestParams,
-      body: updateDocument(PRIVACY_REQUESTS, PrivacyRequestUpdateAttributes),
+      body: withExample(updateDocument(PRIVACY_REQUESTS, PrivacyRequestUpdateAttributes), {
+        data: { type: PRIVACY_REQUESTS, id: '4', attributes: { notes: ADA_REQUEST.notes } },
+      }),
       response: {
         200: withHeaders(PrivacyRequestDocument, 'ETag'),
         ...errorResponses(400, 404, 409, 412, 413, 415, 422, ...DENIALS),

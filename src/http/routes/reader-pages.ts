@@ -17,9 +17,10 @@ export const PAGE_POLICY = [
   "frame-ancestors 'none'",
 ].join('; ');
 
-/** The OpenAPI description of an answer that is one of these pages. */
-export function pageAnswer(description: string) {
-  return { description, content: { [PAGE_MEDIA_TYPE]: { schema: Type.String() } } };
+/** The OpenAPI description of an answer that is one of these pages; with `example`, that page as its example. */
+export function pageAnswer(description: string, example?: Page) {
+  const media = { schema: Type.String(), ...(example && { example: renderPage(example) }) };
+  return { description, content: { [PAGE_MEDIA_TYPE]: media } };
 }
 
 export interface Page {

@@ -13,7 +13,7 @@ import {
   SUBSCRIPTION_REPORTS,
   type SubscriptionReportAttributes as Report,
 } from '../../domain/report.js';
-import { errorResponses, SelfLinks, singleDocument } from '../jsonapi/documents.js';
+import { errorResponses, exampleLinks, SelfLinks, singleDocument, withExample } from '../jsonapi/documents.js';
 import { keptCounts } from './kept-counts.js';
 import type { RouteOptions } from './options.js';
 
@@ -28,6 +28,27 @@ const SubscriptionReportResource = Type.Object({
   attributes: SubscriptionReportAttributes,
   links: SelfLinks,
 });
+
+/**
+ * The report as /docs shows it, worked out as the route does: a Friday morning in November, the
+ * daily's print and online readers, the weeks' starts and ends.
+ */
+const REPORT_EXAMPLE = (() => {
+  const at = Date.parse('2026-11-27T09:00:00Z') / 1000;
+  const daily = { productId: 'daily', productResource: 'print-online' } as const;
+  const active = [
+    { ...daily, resource: 'print-online', count: 1840 },
+    { ...daily, resource: 'online', count: 5120 },
+  ] as const;
+  const started = [41, 38, 52, 47, 44, 60, 39, 42, 55, 48, 51, 17];
+  const ended = [20, 27, 21, 28, 22, 29, 23, 30, 24, 31, 25, 6];
+  return subscriptionReport(
+    at,
+    active,
+    reportWeeks(at),
+    started.map((count, i) => ({ started: count, ended: ended[i]! })),
+  );
+})();
 
 /**
  * Counting reads an index entry of every unexpired subscription (off the event loop on either
@@ -54,7 +75,17 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteOptions & { maxAgeSeco
         description:
           'Active subscriptions now by what they give and by product, and those started and ended in each of the last 12 ISO weeks: the console’s dashboard. The counts are reused while younger than a maximum age.',
         querystring: Type.Object({}, { additionalProperties: false }),
-        response: { 200: singleDocument(SubscriptionReportResource), ...errorResponses(400, 401, 403, 406, 429) },
+        response: {
+          200: withExample(singleDocument(SubscriptionReportResource), {
+            data: {
+              type: SUBSCRIPTION_REPORTS,
+              id: CURRENT,
+              attributes: REPORT_EXAMPLE,
+              links: exampleLinks(REPORT_PATH),
+            },
+          }),
+          ...errorResponses(400, 401, 403, 406, 429),
+        },
       },
     },
     async (request) => {

@@ -8,7 +8,7 @@
  *   per calendar month, by how it reached the one checking (domain/licence-usage.ts).
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import { sentAttributeNames } from '../../domain/audit.js';
 import { failures } from '../../domain/failures.js';
 import { LICENCE_USAGE, LicenceUsageAttributes, toLicenceUsage } from '../../domain/licence-usage.js';
@@ -20,8 +20,10 @@ import {
   collectionDocument,
   createDocument,
   errorResponses,
+  exampleLinks,
   resourceObject,
   singleDocument,
+  withExample,
 } from '../jsonapi/documents.js';
 import { SeatParams, SubscriptionParams } from '../jsonapi/params.js';
 import { CursorLinks, cursorPage, PageAfter, PageSize, pageSizeOf } from '../jsonapi/paging.js';
@@ -36,7 +38,16 @@ const SeatLinks = Type.Object({
   subscription: Type.Object({ data: Identifier(SUBSCRIPTIONS) }, { description: 'The site licence.' }),
 });
 const SeatResource = resourceObject(SEATS, SeatAttributes, SeatLinks);
-const SeatDocument = singleDocument(SeatResource);
+/** A university's site licence (user 58's subscription 12) gives Ada a seat, as /docs shows it. */
+const ADA = { user: { data: { type: USERS, id: '42' } } } as const;
+const AdaSeat = {
+  type: SEATS,
+  id: '9',
+  attributes: { createdAt: '2026-02-02T11:00:00+00:00' },
+  relationships: { ...ADA, subscription: { data: { type: SUBSCRIPTIONS, id: '12' } } },
+  links: exampleLinks('/users/58/subscriptions/12/seats/9'),
+} satisfies Static<typeof SeatResource>;
+const SeatDocument = withExample(singleDocument(SeatResource), { data: AdaSeat });
 
 const SeatCreateRelationships = Type.Object(
   {
@@ -52,10 +63,13 @@ const SeatCreateRelationships = Type.Object(
   },
   { additionalProperties: false },
 );
-const SeatCreateDocument = createDocument(
-  SEATS,
-  Type.Optional(Type.Object({}, { additionalProperties: false, description: 'A seat has no attributes to send.' })),
-  SeatCreateRelationships,
+const SeatCreateDocument = withExample(
+  createDocument(
+    SEATS,
+    Type.Optional(Type.Object({}, { additionalProperties: false, description: 'A seat has no attributes to send.' })),
+    SeatCreateRelationships,
+  ),
+  { data: { type: SEATS, relationships: ADA } },
 );
 
 const ListQuery = Type.Object(
@@ -147,7 +161,13 @@ export const seatRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
         description: 'The readers the site licence’s owner has named, paged by cursor (page[after]).',
         params: SubscriptionParams,
         querystring: ListQuery,
-        response: { 200: collectionDocument(SeatResource, CursorLinks), ...errorResponses(400, 404, 406) },
+        response: {
+          200: withExample(collectionDocument(SeatResource, CursorLinks), {
+            links: exampleLinks('/users/58/subscriptions/12/seats'),
+            data: [AdaSeat],
+          }),
+          ...errorResponses(400, 404, 406),
+        },
       },
     },
     async (request) => {
@@ -219,7 +239,20 @@ export const seatRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
           'and adds its counts in a batch every few seconds, so the last seconds of checks show a little later. Any ' +
           'subscription answers; one that is not a site licence has no months.',
         params: SubscriptionParams,
-        response: { 200: singleDocument(UsageResource), ...errorResponses(404, 406) },
+        response: {
+          200: withExample(singleDocument(UsageResource), {
+            data: {
+              type: LICENCE_USAGE,
+              id: '12',
+              attributes: {
+                months: [{ month: '2026-10', counts: { ip: 1840, 'email-domain': 212, seat: 35 }, total: 2087 }],
+              },
+              relationships: { subscription: { data: { type: SUBSCRIPTIONS, id: '12' } } },
+              links: exampleLinks('/users/58/subscriptions/12/usage'),
+            },
+          }),
+          ...errorResponses(404, 406),
+        },
       },
     },
     async (request) => {

@@ -12,7 +12,7 @@ import { signIn } from '../../readers/sign-in.js';
 import type { ReaderSettings } from '../../readers/settings.js';
 import { errors } from '../errors.js';
 import { createDocument, errorResponses, withExample } from '../jsonapi/documents.js';
-import { Identifier, renderUser, UserResource } from '../jsonapi/resources.js';
+import { ADA, AdaResource, Identifier, renderUser, UserResource } from '../jsonapi/resources.js';
 import { auditOf } from '../plugins/auth.js';
 import type { RouteOptions } from './options.js';
 
@@ -37,7 +37,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox<RouteOptions & { readers: R
         description:
           'A website backend checks a reader’s email and password; every failure reads the same and takes as long. Takes no Idempotency-Key.',
         body: withExample(createDocument(SIGN_INS, SignInCreateAttributes), {
-          data: { type: SIGN_INS, attributes: { email: 'ada@example.com', password: 'correct horse battery' } },
+          data: { type: SIGN_INS, attributes: { email: ADA.email, password: 'correct horse battery' } },
         }),
         response: {
           201: withExample(Type.Object({ data: SignInResource, included: Type.Array(UserResource) }), {
@@ -47,14 +47,7 @@ export const signInRoutes: FastifyPluginAsyncTypebox<RouteOptions & { readers: R
               attributes: { signedInAt: '2026-05-04T09:30:00+00:00' },
               relationships: { user: { data: { type: USERS, id: '42' } } },
             },
-            included: [
-              {
-                type: USERS,
-                id: '42',
-                attributes: { email: 'ada@example.com', familyName: 'Lovelace' },
-                links: { self: 'https://circulation.example/users/42' },
-              },
-            ],
+            included: [AdaResource],
           }),
           ...errorResponses(400, 403, 409, 413, 415, 422, 429),
         },

@@ -22,14 +22,21 @@ import { Email } from '../../domain/user.js';
 import { notBeforeFloor } from '../../domain/password.js';
 import type { ReaderSettings } from '../../readers/settings.js';
 import { clearedSessionCookie, presentedSessionId, sessionCookie } from '../../staff/cookie.js';
-import { csrfTokenOf, sessionIdHash, signInStaff, type ConsoleSettings } from '../../staff/sessions.js';
+import {
+  csrfTokenOf,
+  DEFAULT_CONSOLE_IDLE_MINUTES,
+  DEFAULT_CONSOLE_MAX_HOURS,
+  sessionIdHash,
+  signInStaff,
+  type ConsoleSettings,
+} from '../../staff/sessions.js';
 import { deviceCookie, isKnownDevice } from '../../staff/devices.js';
 import { SignInBudget } from '../../staff/sign-in-budget.js';
 import { errors } from '../errors.js';
-import { createDocument, errorResponses } from '../jsonapi/documents.js';
+import { createDocument, errorResponses, withExample } from '../jsonapi/documents.js';
 import { Identifier } from '../jsonapi/resources.js';
 import type { RouteOptions } from './options.js';
-import { renderStaff, StaffResource } from './staff.js';
+import { MARY, MaryResource, renderStaff, StaffResource } from './staff.js';
 import { withHeaders } from '../jsonapi/response-headers.js';
 
 export const STAFF_SESSIONS = 'staff-sessions' as const;
@@ -50,7 +57,7 @@ export interface ConsoleOffers {
   passwordResetLinks: boolean;
 }
 
-const StaffSessionDocument = Type.Object({
+const StaffSessionSchema = Type.Object({
   data: Type.Object({
     type: Type.Literal(STAFF_SESSIONS),
     id: Type.Literal('current'),
@@ -81,6 +88,22 @@ const StaffSessionDocument = Type.Object({
     },
     { description: 'What the service is set up to do, for the console to offer.' },
   ),
+});
+
+/** Mary's session, signed in to a console that can mail readers their password resets. */
+const StaffSessionDocument = withExample(StaffSessionSchema, {
+  data: {
+    type: STAFF_SESSIONS,
+    id: 'current',
+    attributes: {
+      csrfToken: 'jusSjtL0EzzQo8NCEhs35UwKSpgiP3IcCcsa-mkVAtw',
+      idleTimeoutMinutes: DEFAULT_CONSOLE_IDLE_MINUTES,
+      maxLifetimeHours: DEFAULT_CONSOLE_MAX_HOURS,
+    },
+    relationships: { staff: { data: { type: STAFF, id: MaryResource.id } } },
+  },
+  included: [MaryResource],
+  meta: { mail: true, passwordResetLinks: true, resetTokensShown: false },
 });
 
 const CurrentParams = Type.Object({ session: Type.Literal('current') });
@@ -127,7 +150,9 @@ export const staffSessionRoutes: FastifyPluginAsyncTypebox<
         summary: 'Sign in to the console',
         description:
           'Checks a staff member’s email and password, sets the session cookie and answers the CSRF token that every change made with the session sends as X-CSRF-Token. Throttled per email and network.',
-        body: createDocument(STAFF_SESSIONS, StaffSessionCreateAttributes),
+        body: withExample(createDocument(STAFF_SESSIONS, StaffSessionCreateAttributes), {
+          data: { type: STAFF_SESSIONS, attributes: { email: MARY.email, password: 'correct horse battery staple' } },
+        }),
         response: {
           201: withHeaders(StaffSessionDocument, 'Set-Cookie'),
           ...errorResponses(400, 403, 409, 413, 415, 422, 429, 503),

@@ -11,7 +11,7 @@
  * (see staff/passwords.ts), an admin's as well, and that change ends their other sessions.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { allows } from '../../domain/api-key.js';
 import { sentAttributeNames } from '../../domain/audit.js';
@@ -37,9 +37,11 @@ import {
   collectionDocument,
   createDocument,
   errorResponses,
+  exampleLinks,
   resourceObject,
   singleDocument,
   updateDocument,
+  withExample,
 } from '../jsonapi/documents.js';
 import { auditOf } from '../plugins/auth.js';
 import type { RouteOptions } from './options.js';
@@ -47,6 +49,16 @@ import { withHeaders } from '../jsonapi/response-headers.js';
 
 const StaffParams = Type.Object({ staff_id: Type.String({ pattern: '^[1-9][0-9]{0,14}$' }) });
 export const StaffResource = resourceObject(STAFF, StaffAttributes);
+
+/** Mary, an agent of customer service, as /docs shows her. */
+export const MARY = { email: 'mary@publisher.example', name: 'Mary Kenwood', role: 'agent' } as const;
+export const MaryResource = {
+  type: STAFF,
+  id: '3',
+  attributes: { ...MARY, createdAt: '2026-01-05T09:00:00+00:00', disabledAt: null },
+  links: exampleLinks('/staff/3'),
+} satisfies Static<typeof StaffResource>;
+const StaffDocument = withExample(singleDocument(StaffResource), { data: MaryResource });
 const ADMIN = { scope: 'admin' } as const;
 const DENIALS = [401, 403, 406, 429];
 
@@ -79,19 +91,22 @@ export const staffRoutes: FastifyPluginAsyncTypebox<RouteOptions & { readers: Re
         summary: 'Open a staff account',
         description:
           'A password made when none is sent is in this answer’s meta.initialPassword and nowhere ever again. Admins only.',
-        body: createDocument(STAFF, StaffCreateAttributes),
+        body: withExample(createDocument(STAFF, StaffCreateAttributes), { data: { type: STAFF, attributes: MARY } }),
         response: {
           201: withHeaders(
-            Type.Object({
-              data: StaffResource,
-              meta: Type.Optional(
-                Type.Object({
-                  initialPassword: Type.String({
-                    description: 'Made when no password was sent; shown this once, only its hash is kept.',
+            withExample(
+              Type.Object({
+                data: StaffResource,
+                meta: Type.Optional(
+                  Type.Object({
+                    initialPassword: Type.String({
+                      description: 'Made when no password was sent; shown this once, only its hash is kept.',
+                    }),
                   }),
-                }),
-              ),
-            }),
+                ),
+              }),
+              { data: MaryResource, meta: { initialPassword: 'nsvieuTPRVK_2JKJ531rlhKh' } },
+            ),
             'Location',
             'ETag',
           ),
@@ -127,7 +142,10 @@ export const staffRoutes: FastifyPluginAsyncTypebox<RouteOptions & { readers: Re
       schema: {
         summary: 'List staff accounts',
         description: 'Every account of the publisher’s staff. Admins only.',
-        response: { 200: collectionDocument(StaffResource), ...errorResponses(...DENIALS) },
+        response: {
+          200: withExample(collectionDocument(StaffResource), { links: exampleLinks('/staff'), data: [MaryResource] }),
+          ...errorResponses(...DENIALS),
+        },
       },
     },
     async (request) => ({
@@ -144,7 +162,7 @@ export const staffRoutes: FastifyPluginAsyncTypebox<RouteOptions & { readers: Re
         summary: 'Read a staff account',
         description: 'One account of the publisher’s staff. Admins only.',
         params: StaffParams,
-        response: { 200: singleDocument(StaffResource), ...NotModifiedResponse, ...errorResponses(404, ...DENIALS) },
+        response: { 200: StaffDocument, ...NotModifiedResponse, ...errorResponses(404, ...DENIALS) },
       },
     },
     async (request, reply) => {
@@ -165,9 +183,11 @@ export const staffRoutes: FastifyPluginAsyncTypebox<RouteOptions & { readers: Re
       description:
         'An admin changes any attribute; a staff member’s own session changes its own password with currentPassword, which ends their other sessions. Disabling an account ends its sessions at once.',
       params: StaffParams,
-      body: updateDocument(STAFF, StaffUpdateAttributes),
+      body: withExample(updateDocument(STAFF, StaffUpdateAttributes), {
+        data: { type: STAFF, id: '3', attributes: { disabled: false } },
+      }),
       response: {
-        200: withHeaders(singleDocument(StaffResource), 'ETag'),
+        200: withHeaders(StaffDocument, 'ETag'),
         ...errorResponses(400, 404, 409, 412, 413, 415, 422, ...DENIALS),
       },
     },

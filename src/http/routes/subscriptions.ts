@@ -29,6 +29,7 @@ import {
   compoundDocument,
   createDocument,
   errorResponses,
+  exampleLinks,
   singleDocument,
   withExample,
   updateDocument,
@@ -44,8 +45,12 @@ import {
 import { SubscriptionParams, UserParams } from '../jsonapi/params.js';
 import { CursorLinks, cursorPage, PageAfter, PageSize, pageSizeOf } from '../jsonapi/paging.js';
 import {
+  AdaSubscription,
+  DAILY,
+  DailyProduct,
   fieldSet,
   PRODUCT_SHAPE,
+  SUBSCRIPTION,
   ProductResource,
   renderCatalogueRecord,
   renderSubscription,
@@ -58,18 +63,7 @@ import { noSuchUser } from './users.js';
 import type { RouteOptions } from './options.js';
 import { withHeaders } from '../jsonapi/response-headers.js';
 
-/** A subscription as /docs shows it: what a client most often sends, and its product. */
-const SUBSCRIPTION = { dateStarted: '2026-05-01T00:00:00+00:00', license: 'individual', resource: 'online' } as const;
-const DAILY = { product: { data: { type: 'products', id: 'daily' } } } as const;
-const SubscriptionDocument = withExample(singleDocument(SubscriptionResource), {
-  data: {
-    type: SUBSCRIPTIONS,
-    id: '7',
-    attributes: SUBSCRIPTION,
-    relationships: DAILY,
-    links: { self: 'https://circulation.example/users/42/subscriptions/7' },
-  },
-});
+const SubscriptionDocument = withExample(singleDocument(SubscriptionResource), { data: AdaSubscription });
 const IncludeProduct = Type.Optional(
   Type.String({
     pattern: '^product$',
@@ -172,7 +166,10 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
         params: UserParams,
         querystring: ListQuery,
         response: {
-          200: compoundCollectionDocument(SubscriptionResource, CursorLinks, ProductResource),
+          200: withExample(compoundCollectionDocument(SubscriptionResource, CursorLinks, ProductResource), {
+            links: exampleLinks('/users/42/subscriptions'),
+            data: [AdaSubscription],
+          }),
           ...errorResponses(400, 404, 406),
         },
       },
@@ -220,7 +217,10 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
         params: SubscriptionParams,
         querystring: ReadQuery,
         response: {
-          200: compoundDocument(SubscriptionResource, ProductResource),
+          200: withExample(compoundDocument(SubscriptionResource, ProductResource), {
+            data: AdaSubscription,
+            included: [DailyProduct],
+          }),
           ...NotModifiedResponse,
           ...errorResponses(404, 406),
         },

@@ -17,14 +17,17 @@ import {
   TemporaryAddressUpdateAttributes,
 } from '../../domain/temporary-address.js';
 import { errors } from '../errors.js';
-import { createDocument, errorResponses, singleDocument, updateDocument } from '../jsonapi/documents.js';
+import { createDocument, errorResponses, singleDocument, updateDocument, withExample } from '../jsonapi/documents.js';
 import { etagOf, ifMatchVersions } from '../jsonapi/etag.js';
 import { TemporaryAddressParams, UserParams } from '../jsonapi/params.js';
 import { cursorPage, PageAfter, PageSize, pageSizeOf } from '../jsonapi/paging.js';
 import {
+  AdaTemporaryAddress,
   changesMeta,
   datedCollectionDocument,
+  datedListExample,
   renderTemporaryAddress,
+  TEMPORARY_ADDRESS_EXAMPLE,
   TemporaryAddressResource,
   temporaryAddressPath,
 } from '../jsonapi/print-resources.js';
@@ -33,7 +36,7 @@ import { auditOf } from '../plugins/auth.js';
 import type { RouteOptions } from './options.js';
 import { noSuchUser } from './users.js';
 
-const TemporaryAddressDocument = singleDocument(TemporaryAddressResource);
+const TemporaryAddressDocument = withExample(singleDocument(TemporaryAddressResource), { data: AdaTemporaryAddress });
 const ListQuery = Type.Object(
   { 'page[size]': PageSize, 'page[after]': PageAfter('a temporary address') },
   { additionalProperties: false },
@@ -56,7 +59,9 @@ export const temporaryAddressRoutes: FastifyPluginAsyncTypebox<RouteOptions> = a
           "Delivers every print subscription of the reader to this address on these dates instead of the reader's own. " +
           'The start must be open by its cut-off (PAST_CUTOFF); a reader’s temporary addresses never overlap (409 TEMPORARY_ADDRESS_OVERLAP).',
         params: UserParams,
-        body: createDocument(TEMPORARY_ADDRESSES, TemporaryAddressCreateAttributes),
+        body: withExample(createDocument(TEMPORARY_ADDRESSES, TemporaryAddressCreateAttributes), {
+          data: { type: TEMPORARY_ADDRESSES, attributes: TEMPORARY_ADDRESS_EXAMPLE },
+        }),
         response: {
           201: withHeaders(TemporaryAddressDocument, 'Location', 'ETag'),
           ...errorResponses(400, 403, 404, 406, 409, 413, 415, 422),
@@ -92,7 +97,13 @@ export const temporaryAddressRoutes: FastifyPluginAsyncTypebox<RouteOptions> = a
           'Where the reader’s print goes for a while instead of their own address, paged by cursor (page[after]).',
         params: UserParams,
         querystring: ListQuery,
-        response: { 200: datedCollectionDocument(TemporaryAddressResource), ...errorResponses(400, 404, 406) },
+        response: {
+          200: withExample(
+            datedCollectionDocument(TemporaryAddressResource),
+            datedListExample('/users/42/temporary-addresses', AdaTemporaryAddress),
+          ),
+          ...errorResponses(400, 404, 406),
+        },
       },
     },
     async (request) => {
@@ -141,7 +152,9 @@ export const temporaryAddressRoutes: FastifyPluginAsyncTypebox<RouteOptions> = a
         'Moves its dates or changes its address while they are open by their cut-off. Once it has started, its ' +
         'startDate and address stay (409 ALREADY_STARTED) and only endDate moves, among open dates: how one is ended early.',
       params: TemporaryAddressParams,
-      body: updateDocument(TEMPORARY_ADDRESSES, TemporaryAddressUpdateAttributes),
+      body: withExample(updateDocument(TEMPORARY_ADDRESSES, TemporaryAddressUpdateAttributes), {
+        data: { type: TEMPORARY_ADDRESSES, id: '5', attributes: { endDate: '2026-09-19' } },
+      }),
       response: {
         200: withHeaders(TemporaryAddressDocument, 'ETag'),
         ...errorResponses(400, 404, 406, 409, 412, 413, 415, 422),

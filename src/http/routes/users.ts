@@ -31,6 +31,7 @@ import {
   compoundDocument,
   createDocument,
   errorResponses,
+  EXAMPLE_BASE,
   PageLinks,
   singleDocument,
   withExample,
@@ -48,6 +49,8 @@ import { listLink, selfLink } from '../jsonapi/links.js';
 import { prerenderedCollection, sendPrerendered } from '../jsonapi/prerendered.js';
 import { numberedPaging, pageNumberOf, PageSize, pageSizeOf, type ListRead, type PageUrl } from '../jsonapi/paging.js';
 import {
+  ADA,
+  AdaResource,
   fieldSet,
   IncludeSubscriptions,
   MAX_INCLUDED_SUBSCRIPTIONS,
@@ -63,9 +66,6 @@ import { UserParams } from '../jsonapi/params.js';
 import type { RouteOptions } from './options.js';
 import { withHeaders } from '../jsonapi/response-headers.js';
 
-/** A reader as /docs shows them: the attributes a client most often sends, and no more. */
-const ADA = { email: 'ada@example.com', familyName: 'Lovelace', givenName: 'Ada' };
-const AdaResource = { type: USERS, id: '42', attributes: ADA, links: { self: 'https://circulation.example/users/42' } };
 const UserDocument = withExample(singleDocument(UserResource), { data: AdaResource });
 const UserCompoundDocument = withExample(compoundDocument(UserResource, SubscriptionResource), { data: AdaResource });
 
@@ -216,7 +216,10 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
           'Pages through users, filtered by email, circulation number, newsletter, licence domain, subscription or one search box (filter[q]); by page[number], or by cursor with page[after].',
         querystring: UserListQuerystring,
         response: {
-          200: compoundCollectionDocument(UserResource, PageLinks, SubscriptionResource),
+          200: withExample(compoundCollectionDocument(UserResource, PageLinks, SubscriptionResource), {
+            links: { self: `${EXAMPLE_BASE}/users`, first: `${EXAMPLE_BASE}/users?page%5Bnumber%5D=1` },
+            data: [AdaResource],
+          }),
           ...errorResponses(400, 406),
         },
       },

@@ -3,7 +3,7 @@
  * webhook's signing secret is in the create response's `meta.secret`, and nowhere ever again.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
-import { Type } from '@sinclair/typebox';
+import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
 import { sentAttributeNames } from '../../domain/audit.js';
 import { formatInstant, formatMilliseconds } from '../../domain/dates.js';
@@ -29,9 +29,11 @@ import {
   collectionDocument,
   createDocument,
   errorResponses,
+  exampleLinks,
   resourceObject,
   singleDocument,
   updateDocument,
+  withExample,
 } from '../jsonapi/documents.js';
 import { CursorLinks, cursorPage, PageAfter, PageSize, pageSizeOf } from '../jsonapi/paging.js';
 import { DeliveryParams, WebhookParams } from '../jsonapi/params.js';
@@ -40,6 +42,39 @@ import { withHeaders } from '../jsonapi/response-headers.js';
 
 const WebhookResource = resourceObject(WEBHOOKS, WebhookAttributes);
 const DeliveryResource = resourceObject(WEBHOOK_DELIVERIES, DeliveryAttributes);
+
+/** The publisher's CRM, told of every new or changed reader, as /docs shows it. */
+const CRM_HOOK = {
+  url: 'https://crm.publisher.example/hooks/circulation',
+  events: ['user.created', 'user.updated'],
+} satisfies Static<typeof WebhookCreateAttributes>;
+const CrmWebhook = {
+  type: WEBHOOKS,
+  id: '2',
+  attributes: { ...CRM_HOOK, createdAt: '2026-01-12T10:00:00+00:00', updatedAt: '2026-01-12T10:00:00+00:00' },
+  links: exampleLinks('/webhooks/2'),
+} satisfies Static<typeof WebhookResource>;
+const WebhookDocument = withExample(singleDocument(WebhookResource), { data: CrmWebhook });
+
+/** Its delivery of Ada's creation, taken at the first attempt. */
+const AdaDelivery = {
+  type: WEBHOOK_DELIVERIES,
+  id: '310',
+  attributes: {
+    eventId: '1024',
+    eventType: 'user.created',
+    userId: '42',
+    state: 'delivered',
+    attempts: 1,
+    createdAt: '2026-05-01T09:58:12.345+00:00',
+    nextAttemptAt: null,
+    lastAttemptAt: '2026-05-01T09:58:13+00:00',
+    lastStatus: 204,
+    lastError: null,
+    deliveredAt: '2026-05-01T09:58:13+00:00',
+  },
+  links: exampleLinks('/webhooks/2/deliveries/310'),
+} satisfies Static<typeof DeliveryResource>;
 const ADMIN = { scope: 'admin' } as const;
 const DENIALS = [401, 403, 406, 429];
 
@@ -117,17 +152,23 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions & WebhookRout
         summary: 'Register a webhook',
         description:
           'Registers an endpoint that receives events; its signing secret is in this answer’s meta.secret and nowhere ever again. Admins only.',
-        body: createDocument(WEBHOOKS, WebhookCreateAttributes),
+        body: withExample(createDocument(WEBHOOKS, WebhookCreateAttributes), {
+          data: { type: WEBHOOKS, attributes: CRM_HOOK },
+        }),
         response: {
           201: withHeaders(
-            Type.Object({
-              data: WebhookResource,
-              meta: Type.Object({
-                secret: Type.String({
-                  description: 'The signing secret (Standard Webhooks, whsec_…), shown this once; it is never stored.',
+            withExample(
+              Type.Object({
+                data: WebhookResource,
+                meta: Type.Object({
+                  secret: Type.String({
+                    description:
+                      'The signing secret (Standard Webhooks, whsec_…), shown this once; it is never stored.',
+                  }),
                 }),
               }),
-            }),
+              { data: CrmWebhook, meta: { secret: 'whsec_cLl2W5kXU1m4yHqGv3oZtY8fJbN0dR6aS9eP7iK2wQ0=' } },
+            ),
             'Location',
             'ETag',
           ),
@@ -160,7 +201,13 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions & WebhookRout
       schema: {
         summary: 'List webhooks',
         description: 'Every registered endpoint, without secrets. Admins only.',
-        response: { 200: collectionDocument(WebhookResource), ...errorResponses(...DENIALS) },
+        response: {
+          200: withExample(collectionDocument(WebhookResource), {
+            links: exampleLinks('/webhooks'),
+            data: [CrmWebhook],
+          }),
+          ...errorResponses(...DENIALS),
+        },
       },
     },
     async (request) => ({
@@ -177,7 +224,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions & WebhookRout
         summary: 'Read a webhook',
         description: 'One registered endpoint, without its secret. Admins only.',
         params: WebhookParams,
-        response: { 200: singleDocument(WebhookResource), ...NotModifiedResponse, ...errorResponses(404, ...DENIALS) },
+        response: { 200: WebhookDocument, ...NotModifiedResponse, ...errorResponses(404, ...DENIALS) },
       },
     },
     async (request, reply) => {
@@ -197,9 +244,11 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions & WebhookRout
       description:
         'Changes the attributes sent; If-Match with an ETag writes only over that version (412 otherwise). Admins only.',
       params: WebhookParams,
-      body: updateDocument(WEBHOOKS, WebhookUpdateAttributes),
+      body: withExample(updateDocument(WEBHOOKS, WebhookUpdateAttributes), {
+        data: { type: WEBHOOKS, id: '2', attributes: { events: CRM_HOOK.events } },
+      }),
       response: {
-        200: withHeaders(singleDocument(WebhookResource), 'ETag'),
+        200: withHeaders(WebhookDocument, 'ETag'),
         ...errorResponses(400, 404, 409, 413, 415, 422, ...DENIALS),
       },
     },
@@ -249,7 +298,10 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions & WebhookRout
         params: WebhookParams,
         querystring: DeliveryQuery,
         response: {
-          200: collectionDocument(DeliveryResource, CursorLinks),
+          200: withExample(collectionDocument(DeliveryResource, CursorLinks), {
+            links: exampleLinks('/webhooks/2/deliveries'),
+            data: [AdaDelivery],
+          }),
           ...errorResponses(400, 404, ...DENIALS),
         },
       },
@@ -274,7 +326,10 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions & WebhookRout
     config: ADMIN,
     schema: {
       params: DeliveryParams,
-      response: { 200: withHeaders(singleDocument(DeliveryResource), 'ETag'), ...errorResponses(404, ...DENIALS) },
+      response: {
+        200: withHeaders(withExample(singleDocument(DeliveryResource), { data: AdaDelivery }), 'ETag'),
+        ...errorResponses(404, ...DENIALS),
+      },
     },
   };
 
