@@ -4,7 +4,7 @@
  * hashing that waits its turn but not past its deadline.
  */
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { describe, it, mock } from 'node:test';
 import { hash as argon2Hash } from '@node-rs/argon2';
 import { hash as bcryptHash } from 'bcrypt';
 import { dictionary } from '@zxcvbn-ts/language-common';
@@ -227,9 +227,28 @@ describe('notBeforeFloor', () => {
     await notBeforeFloor(startedAt, 30);
     assert.ok(performance.now() - startedAt >= 30);
   });
+
+  it('waits again when its timer fires before the floor by the clock it measures', async () => {
+    // The clock reads 0 at the start, 25 when the first timer fires (5 ms early), then 30.
+    const readings = [0, 25, 30];
+    let reads = 0;
+    const now = mock.method(performance, 'now', () => readings[Math.min(reads++, readings.length - 1)] as number);
+    try {
+      await notBeforeFloor(0, 30);
+    } finally {
+      now.mock.restore();
+    }
+    assert.equal(reads, 3);
+  });
 });
 
 describe('hashPassword under load', () => {
+  it('names the refusal of a hash that could not start before its deadline, and why', () => {
+    const refusal = new HashDeadlineExceeded();
+    assert.equal(refusal.name, 'HashDeadlineExceeded');
+    assert.match(refusal.message, /before its deadline/);
+  });
+
   it('gives up, hashing nothing, when no slot frees before its deadline', async () => {
     const busy = Array.from({ length: MAX_CONCURRENT_HASHES }, (_, i) => hashPassword(`occupying ${i}`));
     await assert.rejects(hashPassword('too late', { deadline: Date.now() + 1 }), HashDeadlineExceeded);
