@@ -4,6 +4,7 @@
  * hashing that waits its turn but not past its deadline.
  */
 import assert from 'node:assert/strict';
+import { availableParallelism } from 'node:os';
 import { describe, it, mock } from 'node:test';
 import { hash as argon2Hash } from '@node-rs/argon2';
 import { hash as bcryptHash } from 'bcrypt';
@@ -132,6 +133,8 @@ describe('passwordHashProblem', () => {
       bcrypt.slice(0, -1),
       '$argon2id$v=19$m=1$x$y',
       '$1$md5',
+      // A bcrypt prefix before a whole bcrypt hash: the hash must be all of it.
+      '$2b$04$' + bcrypt,
     ]) {
       assert.equal(passwordHashProblem(text), 'must be a bcrypt ($2a$, $2b$, $2y$) or argon2 (PHC string) hash', text);
     }
@@ -228,21 +231,31 @@ describe('notBeforeFloor', () => {
     assert.ok(performance.now() - startedAt >= 30);
   });
 
-  it('waits again when its timer fires before the floor by the clock it measures', async () => {
-    // The clock reads 0 at the start, 25 when the first timer fires (5 ms early), then 30.
-    const readings = [0, 25, 30];
+  it('waits what is left of the floor, and again when its timer fires early by the clock it measures', async () => {
+    // The clock reads 1000 at the start, 1025 when the first timer fires (5 ms early), then 1030.
+    const readings = [1000, 1025, 1030];
     let reads = 0;
+    const waits: number[] = [];
     const now = mock.method(performance, 'now', () => readings[Math.min(reads++, readings.length - 1)] as number);
+    const timer = mock.method(globalThis, 'setTimeout', (resolve: () => void, ms: number) => {
+      waits.push(ms);
+      queueMicrotask(resolve);
+    });
     try {
-      await notBeforeFloor(0, 30);
+      await notBeforeFloor(1000, 30);
     } finally {
       now.mock.restore();
+      timer.mock.restore();
     }
-    assert.equal(reads, 3);
+    assert.deepEqual(waits, [30, 5]);
   });
 });
 
 describe('hashPassword under load', () => {
+  it('runs one hash fewer at a time than there are cores, and at least one', () => {
+    assert.equal(MAX_CONCURRENT_HASHES, Math.max(1, availableParallelism() - 1));
+  });
+
   it('names the refusal of a hash that could not start before its deadline, and why', () => {
     const refusal = new HashDeadlineExceeded();
     assert.equal(refusal.name, 'HashDeadlineExceeded');
