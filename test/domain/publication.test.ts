@@ -3,13 +3,16 @@ import { describe, it } from 'node:test';
 import {
   cutoffOf,
   dateAt,
+  firstDayOfYear,
   firstOpenDate,
   formatDate,
+  isPublicationDate,
   instantOf,
   isTimeZone,
   parseCutoff,
   parseDate,
   startOfDate,
+  yearOf,
   type PublicationCalendar,
 } from '../../src/domain/publication.js';
 
@@ -142,5 +145,34 @@ describe('dates and instants in a zone', () => {
     assert.ok(isTimeZone('Europe/Berlin'));
     assert.ok(isTimeZone('UTC'));
     assert.ok(!isTimeZone('Mars/Olympus_Mons'));
+  });
+});
+
+describe('years of publication dates', () => {
+  it('know the year a date falls in, at its first and last day', () => {
+    assert.deepEqual(
+      ['1900-01-01', '1999-12-31', '2000-01-01', '2024-12-31', '9999-12-31'].map((text) => yearOf(date(text))),
+      [1900, 1999, 2000, 2024, 9999],
+    );
+  });
+
+  it('know the first day of a year', () => {
+    assert.equal(firstDayOfYear(1970), 0);
+    assert.equal(formatDate(firstDayOfYear(2024)), '2024-01-01');
+    assert.equal(formatDate(firstDayOfYear(1900)), '1900-01-01');
+  });
+});
+
+describe('isPublicationDate', () => {
+  it('is true of a calendar date in range and false of anything else', () => {
+    assert.equal(isPublicationDate('2024-02-29'), true);
+    assert.equal(isPublicationDate('2025-02-29'), false);
+    assert.equal(isPublicationDate('1899-12-31'), false);
+  });
+});
+
+describe('CHANGE_CUTOFF, further', () => {
+  it('reads -0 days as the date itself, 0, not negative zero', () => {
+    assert.ok(Object.is(parseCutoff('-0T06:00')?.days, 0));
   });
 });
