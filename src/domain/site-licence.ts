@@ -108,6 +108,7 @@ function parseIpv6(text: string): Parsed<Uint8Array> {
   const groups = head.length + tail.length + (ipv4 ? 2 : 0);
   if (halves.length === 1 ? groups !== 8 : groups > 7) return invalid;
   words.push(...head.map((g) => parseInt(g, 16)));
+  // Stryker disable next-line ConditionalExpression: without :: there are 8 groups (checked above), so no zero to add
   if (halves.length === 2) for (let i = groups; i < 8; i++) words.push(0);
   words.push(...tail.map((g) => parseInt(g, 16)));
   const bytes = new Uint8Array(16);
