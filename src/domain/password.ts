@@ -49,9 +49,11 @@ const MAX_ARGON2_PASSES = 10;
 const MAX_ARGON2_PARALLELISM = 16;
 const MAX_BCRYPT_COST = 14;
 
+// Stryker disable next-line Regex: no hash argon2 reads holds $2a$ (no part of two characters), and none past the start verifies or is taken as bcrypt
 const BCRYPT = /^\$2[aby]\$/;
 /** A whole bcrypt hash: the cost, then 22 characters of salt and 31 of hash in bcrypt's base64. */
 const BCRYPT_HASH = /^\$2[aby]\$(\d\d)\$[./A-Za-z0-9]{53}$/;
+// Stryker disable next-line Regex: argon2Parameters throws on what does not start with $argon2, which is malformed either way
 const ARGON2 = /^\$argon2(?:id|i|d)\$/;
 
 /** The 10,000 most common passwords, from zxcvbn's list (ordered by frequency, all lower case). */
@@ -150,7 +152,7 @@ export async function verifyPassword(stored: string | null, password: string, tu
  * A hash it cannot read never matches.
  */
 function verifyBcrypt(stored: string, password: string): Promise<boolean> {
-  // Stryker disable next-line Regex,ArrowFunction: $2y$ can only lead (no $ after the cost); undefined is no match too
+  // Stryker disable next-line Regex,ArrowFunction,BooleanLiteral: $2y$ can only lead (no $ after the cost); undefined is no match too; compare answers false to any text, never rejecting
   return bcrypt.compare(password, stored.replace(/^\$2y\$/, '$2b$')).catch(() => false);
 }
 

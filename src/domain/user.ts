@@ -128,6 +128,7 @@ export const UserCreateAttributes = withRules(
 );
 
 export const UserUpdateAttributes = withRules(
+  // Stryker disable next-line ObjectLiteral: Partial keeps the create schema's additionalProperties: false
   Type.Partial(UserCreateAttributes, { additionalProperties: false }),
   userRuleProblems,
 );

@@ -5,6 +5,8 @@ import {
   isSuppressed,
   membershipChanges,
   reportedChange,
+  suppression,
+  toConsentAttributes,
   type ConsentState,
 } from '../../src/domain/consent.js';
 import { DomainFailure } from '../../src/domain/failures.js';
@@ -119,5 +121,31 @@ describe('isSuppressed and changesMembership', () => {
     assert.equal(changesMembership({ newsletterId: 'n', from: 'subscribed', to: 'bounced' }), true);
     assert.equal(changesMembership({ newsletterId: 'n', from: null, to: 'pending' }), false);
     assert.equal(changesMembership({ newsletterId: 'n', from: 'pending', to: 'unsubscribed' }), false);
+  });
+});
+
+describe('suppression', () => {
+  it('names the newsletter and the suppressing state, and that only confirmation puts the reader back', () => {
+    assert.deepEqual(suppression('daily', 'bounced', '/data/attributes/state'), {
+      pointer: '/data/attributes/state',
+      detail: 'newsletter daily is suppressed for this reader (bounced): only their confirmation puts them back',
+    });
+  });
+});
+
+describe('toConsentAttributes', () => {
+  it('gives the state, the source and when it changed, written as the caller writes instants', () => {
+    const consent = {
+      userId: 'u',
+      newsletterId: 'daily',
+      state: 'subscribed',
+      source: 'confirmation',
+      changedAt: 1_767_225_600,
+      version: 3,
+    } as const;
+    assert.deepEqual(
+      toConsentAttributes(consent, (seconds) => `at ${seconds}`),
+      { state: 'subscribed', source: 'confirmation', changedAt: 'at 1767225600' },
+    );
   });
 });

@@ -1,8 +1,9 @@
 /**
  * The domain's exported data as a reviewed snapshot: every schema (what requests are validated by,
- * responses shaped by and the OpenAPI document says), resource type name, list and table a domain
- * module exports, written out as JSON in `exported-data.snapshot.json`. A constraint, message,
- * description or name changed or taken out is a changed snapshot, which a review sees as a diff;
+ * responses shaped by and the OpenAPI document says), resource type name, list, set (as its sorted
+ * members) and table a domain module exports, written out as JSON in `exported-data.snapshot.json`.
+ * A constraint, message, description or name changed or taken out is a changed snapshot, which a
+ * review sees as a diff;
  * `UPDATE_SNAPSHOT=1` rewrites it. What each constraint does to a document is
  * `test/domain/schema-constraints.test.ts`'s to show.
  */
@@ -37,7 +38,11 @@ async function exportedData(): Promise<Record<string, unknown>> {
     const module = (await import(new URL(file.replace(/\.ts$/, '.js'), DOMAIN).href)) as Record<string, unknown>;
     for (const name of Object.keys(module).sort()) {
       const key = `${file} ${name}`;
-      if (isData(module[name]) && !OF_THE_MACHINE.has(key)) data[key] = module[name];
+      if (OF_THE_MACHINE.has(key)) continue;
+      const value = module[name];
+      // A set (such as the public suffixes a licence may not name) is written as its members, sorted.
+      if (value instanceof Set) data[key] = [...(value as Set<unknown>)].map(String).sort();
+      else if (isData(value)) data[key] = value;
     }
   }
   return data;

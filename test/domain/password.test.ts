@@ -4,7 +4,8 @@
  * hashing that waits its turn but not past its deadline.
  */
 import assert from 'node:assert/strict';
-import { describe, it } from 'node:test';
+import { availableParallelism } from 'node:os';
+import { describe, it, mock } from 'node:test';
 import { hash as argon2Hash } from '@node-rs/argon2';
 import { hash as bcryptHash } from 'bcrypt';
 import { dictionary } from '@zxcvbn-ts/language-common';
@@ -132,6 +133,8 @@ describe('passwordHashProblem', () => {
       bcrypt.slice(0, -1),
       '$argon2id$v=19$m=1$x$y',
       '$1$md5',
+      // A bcrypt prefix before a whole bcrypt hash: the hash must be all of it.
+      '$2b$04$' + bcrypt,
     ]) {
       assert.equal(passwordHashProblem(text), 'must be a bcrypt ($2a$, $2b$, $2y$) or argon2 (PHC string) hash', text);
     }
@@ -227,9 +230,38 @@ describe('notBeforeFloor', () => {
     await notBeforeFloor(startedAt, 30);
     assert.ok(performance.now() - startedAt >= 30);
   });
+
+  it('waits what is left of the floor, and again when its timer fires early by the clock it measures', async () => {
+    // The clock reads 1000 at the start, 1025 when the first timer fires (5 ms early), then 1030.
+    const readings = [1000, 1025, 1030];
+    let reads = 0;
+    const waits: number[] = [];
+    const now = mock.method(performance, 'now', () => readings[Math.min(reads++, readings.length - 1)] as number);
+    const timer = mock.method(globalThis, 'setTimeout', (resolve: () => void, ms: number) => {
+      waits.push(ms);
+      queueMicrotask(resolve);
+    });
+    try {
+      await notBeforeFloor(1000, 30);
+    } finally {
+      now.mock.restore();
+      timer.mock.restore();
+    }
+    assert.deepEqual(waits, [30, 5]);
+  });
 });
 
 describe('hashPassword under load', () => {
+  it('runs one hash fewer at a time than there are cores, and at least one', () => {
+    assert.equal(MAX_CONCURRENT_HASHES, Math.max(1, availableParallelism() - 1));
+  });
+
+  it('names the refusal of a hash that could not start before its deadline, and why', () => {
+    const refusal = new HashDeadlineExceeded();
+    assert.equal(refusal.name, 'HashDeadlineExceeded');
+    assert.match(refusal.message, /before its deadline/);
+  });
+
   it('gives up, hashing nothing, when no slot frees before its deadline', async () => {
     const busy = Array.from({ length: MAX_CONCURRENT_HASHES }, (_, i) => hashPassword(`occupying ${i}`));
     await assert.rejects(hashPassword('too late', { deadline: Date.now() + 1 }), HashDeadlineExceeded);

@@ -3,13 +3,17 @@ import { describe, it } from 'node:test';
 import {
   cutoffOf,
   dateAt,
+  firstDayOfYear,
   firstOpenDate,
   formatDate,
+  isPublicationDate,
   instantOf,
   isTimeZone,
   parseCutoff,
   parseDate,
   startOfDate,
+  wallClock,
+  yearOf,
   type PublicationCalendar,
 } from '../../src/domain/publication.js';
 
@@ -35,6 +39,7 @@ describe('publication dates', () => {
       '2026-13-01',
       '2026-04-31',
       '2026-00-10',
+      '2026-03-00',
       '2026-3-2',
       '2026-03-02T00:00:00Z',
       'tomorrow',
@@ -141,6 +146,60 @@ describe('dates and instants in a zone', () => {
   it('knows the IANA zones, and no other names', () => {
     assert.ok(isTimeZone('Europe/Berlin'));
     assert.ok(isTimeZone('UTC'));
-    assert.ok(!isTimeZone('Mars/Olympus_Mons'));
+    assert.equal(isTimeZone('Mars/Olympus_Mons'), false);
+  });
+});
+
+describe('years of publication dates', () => {
+  it('know the year a date falls in, at its first and last day', () => {
+    assert.deepEqual(
+      ['1900-01-01', '1999-12-31', '2000-01-01', '2024-12-31', '9999-12-31'].map((text) => yearOf(date(text))),
+      [1900, 1999, 2000, 2024, 9999],
+    );
+  });
+
+  it('know the first day of a year', () => {
+    assert.equal(firstDayOfYear(1970), 0);
+    assert.equal(formatDate(firstDayOfYear(2024)), '2024-01-01');
+    assert.equal(formatDate(firstDayOfYear(1900)), '1900-01-01');
+  });
+});
+
+describe('isPublicationDate', () => {
+  it('is true of a calendar date in range and false of anything else', () => {
+    assert.equal(isPublicationDate('2024-02-29'), true);
+    assert.equal(isPublicationDate('2025-02-29'), false);
+    assert.equal(isPublicationDate('1899-12-31'), false);
+  });
+});
+
+describe('CHANGE_CUTOFF, further', () => {
+  it('reads -0 days as the date itself, 0, not negative zero', () => {
+    assert.ok(Object.is(parseCutoff('-0T06:00')?.days, 0));
+  });
+});
+
+describe('day numbers', () => {
+  it('write every date from 1900 to 2400 as the calendar does, and read it back', () => {
+    for (let day = date('1900-01-01'); day <= date('2400-12-31'); day++) {
+      const text = new Date(day * 86_400_000).toISOString().slice(0, 10);
+      if (formatDate(day) !== text || parseDate(text) !== day) assert.fail(`day ${day}: ${formatDate(day)}, ${text}`);
+    }
+  });
+});
+
+describe('wallClock', () => {
+  it('gives the date and the second of the day, seconds included', () => {
+    assert.deepEqual(wallClock(at('2026-03-02T10:20:30Z'), 'UTC'), {
+      day: date('2026-03-02'),
+      second: 10 * 3600 + 20 * 60 + 30,
+    });
+  });
+});
+
+describe('CHANGE_CUTOFF, whole', () => {
+  it('is refused with anything before or after it', () => {
+    assert.equal(parseCutoff('x-1T19:00'), undefined);
+    assert.equal(parseCutoff('-1T19:00x'), undefined);
   });
 });

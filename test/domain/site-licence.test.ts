@@ -5,6 +5,9 @@ import {
   domainKeys,
   licenceSearchKeys,
   formatAddress,
+  normalDomains,
+  normalRanges,
+  rangeKeyOf,
   formatRange,
   parseAddress,
   parseLicenceDomain,
@@ -234,5 +237,59 @@ describe('licenceSearchKeys', () => {
     for (const text of ['@uni.example', 'uni..example', 'uni.example.', '-uni.example', 'a b.example']) {
       assert.equal(licenceSearchKeys(text).ok, false, text);
     }
+  });
+});
+
+describe('IPv6 addresses, further', () => {
+  it('takes :: for a single zero group', () => {
+    assert.equal(address('1:2:3:4:5:6::7'), '1:2:3:4:5:6:0:7');
+  });
+
+  it('reads as IPv4 only an address in ::ffff:0:0/96, not one that merely ends like one', () => {
+    for (const text of ['2001:db8::ffff:a00:1', '::ff:a00:1', '::ff00:a00:1', '::1']) {
+      assert.equal(value(parseAddress(text)).family, 6, text);
+    }
+  });
+});
+
+describe('reserved networks', () => {
+  it('are named in the refusal of a range in them', () => {
+    const named = {
+      '0.0.0.0/8': 'is in 0.0.0.0/8, this network',
+      '127.0.0.1': 'is in 127.0.0.0/8, loopback',
+      '169.254.1.0/24': 'is in 169.254.0.0/16, link-local',
+      '::': 'is in ::/128, the unspecified address',
+      '::1': 'is in ::1/128, loopback',
+      'fe80::/64': 'is in fe80::/10, link-local',
+    };
+    for (const [text, start] of Object.entries(named)) {
+      assert.equal(problem(parseRange(text)), `${start}: no reader's request comes from it`, text);
+    }
+  });
+});
+
+describe('public suffixes, further', () => {
+  it('say whether the name or its wildcard is the suffix', () => {
+    const why = "a public suffix, under which anyone may register a name: name the organisation's own domain";
+    assert.equal(problem(parseLicenceDomain('co.uk')), `is ${why}`);
+    assert.equal(problem(parseLicenceDomain('*.co.uk')), `is the wildcard of ${why}`);
+  });
+
+  it('keeps an ASCII name as written, an xn-- label included, as a reader’s address carries it', () => {
+    assert.equal(value(parseLicenceDomain('xn--zz.example')), 'xn--zz.example');
+  });
+});
+
+describe('normalRanges, normalDomains and rangeKeyOf', () => {
+  it('write ranges and domains in their one form, and key a stored range', () => {
+    assert.deepEqual(normalRanges(['10.0.0.1', '2001:DB8::/32']), ['10.0.0.1/32', '2001:db8::/32']);
+    assert.deepEqual(normalDomains(['Acme.com', '*.Uni.example']), ['acme.com', '*.uni.example']);
+    assert.deepEqual(rangeKeyOf('10.0.0.0/8'), { family: 4, prefixLength: 8, network: new Uint8Array([10, 0, 0, 0]) });
+  });
+
+  it('throw, naming it, on a value that was never checked', () => {
+    assert.throws(() => normalRanges(['10.0.0.0/7']), /unchecked range 10\.0\.0\.0\/7/);
+    assert.throws(() => normalDomains(['com']), /unchecked domain com/);
+    assert.throws(() => rangeKeyOf('acme.com'), /a stored range is not one: acme\.com/);
   });
 });

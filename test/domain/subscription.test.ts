@@ -377,6 +377,19 @@ describe('site terms kept or given up', () => {
     assert.deepEqual(subscriptionCreateRuleProblems({ license: 'site', seats: 2 }), []);
     assert.deepEqual(subscriptionCreateRuleProblems(null), []);
   });
+
+  it('refuses a term written to a stored subscription of another licence at the term, with why', () => {
+    assert.throws(
+      () => changedSubscription(current({ license: 'individual' }), { seats: 1 }, undefined),
+      (error: unknown) => {
+        assert.ok(error instanceof DomainFailure);
+        assert.deepEqual(error.problems, [
+          { pointer: '/data/attributes/seats', detail: 'is for a site licence only (license site)' },
+        ]);
+        return true;
+      },
+    );
+  });
 });
 
 describe('subscriptionAttributeNames', () => {
