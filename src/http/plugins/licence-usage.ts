@@ -2,8 +2,8 @@
  * Counting what site licences grant (domain/licence-usage.ts) without a write per access check:
  * the checks tally in this process's memory (`app.licenceUsage.count`), and the tally goes to the
  * store every `flushMs` and when the app closes, in batches of at most `batchSize` counts, each its
- * own transaction with the event loop free between them: ten thousand licences' counts added at
- * once held SQLite's loop for a second. A batch the store refuses (it is unavailable) is given back
+ * own transaction with the event loop free between them: the counts of thousands of licences added
+ * at once would hold SQLite's loop for every one of their upserts. A batch the store refuses (it is unavailable) is given back
  * to the tally with those after it, and they go with the next flush; one flush at a time.
  */
 import fp from 'fastify-plugin';
