@@ -776,8 +776,8 @@ describe("PostgreSQL site keys kept for the access checks: licensed domains, ran
     assert.ok(performance.now() - addedAt <= maxAgeMs + 250, 'kept past their age');
   });
 
-  it('sees a domain written through this store from the very next check, though nothing was heard', async () => {
-    // Nothing but the store's own forgetting can tell this process: its listener hears nothing.
+  /** The subscriptions of the fresh schema with the site keys they keep, told nothing by any listener. */
+  function deafSubscriptions() {
     const { database } = fresh;
     const keys = keptSiteKeys(database, deaf);
     const resources = productResources(database, deaf);
@@ -788,6 +788,13 @@ describe("PostgreSQL site keys kept for the access checks: licensed domains, ran
       knownUsers(database, deaf),
       keys,
     );
+    return { keys, resources, subscriptions };
+  }
+
+  it('sees a domain written through this store from the very next check, though nothing was heard', async () => {
+    // Nothing but the store's own forgetting can tell this process: its listener hears nothing.
+    const { database } = fresh;
+    const { keys, resources, subscriptions } = deafSubscriptions();
     const sources = postgresReaderSources(
       database,
       keys.domains,
@@ -825,15 +832,7 @@ describe("PostgreSQL site keys kept for the access checks: licensed domains, ran
   it('sees a range of a prefix length no range used, written through this store, from the very next check', async () => {
     // Nothing but the store's own forgetting can tell this process: its listener hears nothing.
     const { database } = fresh;
-    const keys = keptSiteKeys(database, deaf);
-    const resources = productResources(database, deaf);
-    const subscriptions = postgresSubscriptions(
-      database,
-      postgresReferences(false, false),
-      resources,
-      knownUsers(database, deaf),
-      keys,
-    );
+    const { keys, subscriptions } = deafSubscriptions();
     const licences = postgresSiteLicences(database, keys.prefixLengths);
     assert.deepEqual(await byNetwork('198.51.100.7', licences), []);
     const owner = await readerOf('owner.example');
