@@ -32,9 +32,32 @@ const document: OpenApiDocument = {
       },
       delete: { responses: { 204: {} } },
     },
+    // The errors every operation shares stand behind its default answer, which names them.
+    '/others': {
+      get: { responses: { 204: {}, default: { $ref: '#/components/responses/CommonErrors' } } },
+      // 429 listed, without the Retry-After the default's 429 gives: the operation's own word holds.
+      post: { responses: { 204: {}, 429: {}, default: { $ref: '#/components/responses/CommonErrors' } } },
+      // A default that names no status.
+      delete: { responses: { 204: {}, default: { content: { [JSONAPI]: { schema: {} } } } } },
+    },
   },
   components: {
-    responses: { NotFound: { content: { [JSONAPI]: { schema: { $ref: '#/components/schemas/Errors' } } } } },
+    responses: {
+      NotFound: { content: { [JSONAPI]: { schema: { $ref: '#/components/schemas/Errors' } } } },
+      TooManyRequests: {
+        headers: { 'Retry-After': {} },
+        content: { [JSONAPI]: { schema: { $ref: '#/components/schemas/Errors' } } },
+      },
+      InternalServerError: { content: { [JSONAPI]: { schema: { $ref: '#/components/schemas/Errors' } } } },
+      CommonErrors: {
+        'x-statuses': {
+          429: { $ref: '#/components/responses/TooManyRequests' },
+          500: { $ref: '#/components/responses/InternalServerError' },
+        },
+        headers: { 'Retry-After': {} },
+        content: { [JSONAPI]: { schema: { $ref: '#/components/schemas/Errors' } } },
+      },
+    },
     schemas: { Errors: { type: 'object', required: ['errors'], properties: { errors: { type: 'array' } } } },
   },
 };
@@ -63,6 +86,42 @@ describe('the OpenAPI contract check', () => {
       contract.problems(answer({ status: 500 })).join(),
       /GET \/things\/\{id\} → 500 is not in the OpenAPI document/,
     );
+  });
+
+  describe('through an operation’s default answer', () => {
+    const error = (status: number, change: Partial<Exchange> = {}) =>
+      answer({ url: '/others', status, headers: { 'content-type': JSONAPI }, text: '{"errors":[]}', ...change });
+
+    it('lets through a status its x-statuses names, as the response named for it says', () => {
+      assert.deepEqual(contract.problems(error(500)), []);
+      assert.deepEqual(contract.problems(error(429, { headers: { 'content-type': JSONAPI, 'retry-after': '1' } })), []);
+      assert.match(contract.problems(error(500, { text: '{"error":"none"}' })).join(), /500 does not match/);
+    });
+
+    it('refuses a status the operation neither lists nor its default names', () => {
+      // 404 is another operation's; 503 no one's.
+      for (const status of [404, 503]) {
+        assert.match(
+          contract.problems(error(status)).join(),
+          new RegExp(`GET /others → ${status} is not in the OpenAPI document`),
+        );
+      }
+    });
+
+    it('refuses a header the named response does not declare, though the default declares it', () => {
+      const problems = contract.problems(error(500, { headers: { 'content-type': JSONAPI, 'retry-after': '1' } }));
+      assert.match(problems.join(), /GET \/others → 500 carries retry-after/);
+    });
+
+    it('holds a status the operation lists to what it lists there, not to its default', () => {
+      const listed = error(429, { method: 'POST', headers: { 'retry-after': '1' }, text: '' });
+      assert.match(contract.problems(listed).join(), /POST \/others → 429 carries retry-after/);
+      assert.deepEqual(contract.problems({ ...listed, headers: {} }), []);
+    });
+
+    it('lets no status through a default that names none', () => {
+      assert.match(contract.problems(error(500, { method: 'DELETE' })).join(), /500 is not in the OpenAPI document/);
+    });
   });
 
   it('refuses a body that leaves its schema, through a shared response and schema too', () => {

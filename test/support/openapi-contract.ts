@@ -3,7 +3,10 @@
  * documented for its route and status, in a media type documented for that status, with a body
  * that matches the documented schema and no header a client reads (Location, ETag, the rate
  * limit's, Retry-After, Allow, WWW-Authenticate, Set-Cookie, X-Request-Id) that the response does not declare.
- * A method a documented path does not list must be a 405 whose Allow names those it does.
+ * A method a documented path does not list must be a 405 whose Allow names those it does. An
+ * operation's `default` answer stands only for the statuses its `x-statuses` names, each held to
+ * the response it refers to (its headers, its body): an answer of any other status leaves the
+ * document, as OpenAPI's "any other status" would not say.
  *
  * `ContractTap` holds a test service's every answer to it, however the test sent the request
  * (the client below, a bare fetch, node:http): it reads what the server writes.
@@ -27,6 +30,8 @@ interface ResponseObject {
   $ref?: string;
   headers?: Record<string, object>;
   content?: Record<string, MediaObject>;
+  /** Of a `default` answer: the statuses it stands for, each with the response that describes it. */
+  'x-statuses'?: Record<string, ResponseObject>;
 }
 
 interface BodyObject {
@@ -132,14 +137,21 @@ export class OpenApiContract implements ResponseCheck {
         // A path's own members (the parameters all its operations take) are no operation.
         if (!HTTP_METHODS.has(method)) continue;
         const answers = new Map<string, Answer>();
-        for (const [status, reference] of Object.entries(operation.responses)) {
+        const answerOf = (reference: ResponseObject): Answer => {
           const response = this.resolve(reference) as ResponseObject;
           const media = new Map<string, Validator | undefined>();
           for (const [type, { schema }] of Object.entries(response.content ?? {})) {
             media.set(type, schema ? validatorOf(this.resolve(schema)) : undefined);
           }
           const headers = new Set(Object.keys(response.headers ?? {}).map((name) => name.toLowerCase()));
-          answers.set(status, { media, headers });
+          return { media, headers };
+        };
+        const { default: common, ...listed } = operation.responses;
+        for (const [status, reference] of Object.entries(listed)) answers.set(status, answerOf(reference));
+        // A status the operation lists is answered as it says there, whatever its default names.
+        const named = common ? ((this.resolve(common) as ResponseObject)['x-statuses'] ?? {}) : {};
+        for (const [status, reference] of Object.entries(named)) {
+          if (!answers.has(status)) answers.set(status, answerOf(reference));
         }
         operations.set(method.toUpperCase(), { template, method: method.toUpperCase(), answers });
       }

@@ -5,7 +5,8 @@
  * status, media type and response header a route answers with, HEAD beside every GET, and the
  * credentials each route takes (test/support/openapi-contract.ts holds every response the tests
  * receive to it). What routes share (the error answers, the headers, the schemas of resources
- * and documents: openapi-schemas.ts) is written once under components and referred to.
+ * and documents: openapi-schemas.ts) is written once under components and referred to; the
+ * errors any request may meet, once for all operations, as each one's default answer.
  */
 import { STATUS_CODES } from 'node:http';
 import swagger from '@fastify/swagger';
@@ -180,15 +181,18 @@ function headerRefs(names: Iterable<ResponseHeader>) {
   return unique.length === 0 ? undefined : Object.fromEntries(unique.map((n) => [n, { $ref: REF.header(n) }]));
 }
 
+/** The headers an error answer of `status` may carry. */
+const errorHeaders = (status: string): ResponseHeader[] => [
+  ...(ERROR_HEADERS[status] ?? []),
+  ...(BEFORE_CREDENTIALS.has(status) ? [] : RATE_LIMIT_HEADERS),
+  ...(BEFORE_REQUEST.has(status) ? [] : (['X-Request-Id'] as const)),
+];
+
 /** The error answers every route shares, once: a JSON:API error document and their headers. */
 function errorResponses(statuses: Iterable<string>) {
   return Object.fromEntries(
     [...statuses].sort().map((status) => {
-      const headers = headerRefs([
-        ...(ERROR_HEADERS[status] ?? []),
-        ...(BEFORE_CREDENTIALS.has(status) ? [] : RATE_LIMIT_HEADERS),
-        ...(BEFORE_REQUEST.has(status) ? [] : (['X-Request-Id'] as const)),
-      ]);
+      const headers = headerRefs(errorHeaders(status));
       return [
         statusName(status),
         {
@@ -199,6 +203,62 @@ function errorResponses(statuses: Iterable<string>) {
       ];
     }),
   );
+}
+
+/**
+ * The error answers that come from the hooks every request passes, whatever the operation does:
+ * each operation declares them at once as its `default` answer, which names them (`x-statuses`,
+ * each status with the response that describes it) rather than listing each at every operation.
+ * 403 is one of them only beside 401, where it says the credential's scope falls short (the scopes
+ * are the operation's `security`). An operation lists the statuses that say something of it: a
+ * 400 or 403 of its own (a public route's refusal), 404 (its path), 409, 412, 413, 415, 422 (its
+ * body, its conditions, its retries).
+ */
+const COMMON_ERRORS = ['400', '401', '403', '406', '408', '414', '429', '431', '500', '503'];
+
+/** The `default` answer standing for `statuses`, named by the common ones it leaves out (`CommonErrorsWithout401`). */
+function commonErrorsName(statuses: readonly string[]): string {
+  const without = COMMON_ERRORS.filter((status) => !statuses.includes(status));
+  return `CommonErrors${without.length > 0 ? `Without${without.join('And')}` : ''}`;
+}
+
+/**
+ * The `default` answers the operations refer to: a JSON:API error document with every header one
+ * of its statuses may carry, and `x-statuses`, what each of them is exactly (its headers too).
+ */
+function commonErrorResponses(sets: Iterable<readonly string[]>) {
+  return Object.fromEntries(
+    [...sets].map((statuses) => {
+      const named = statuses.map((status) => `${status} ${STATUS_CODES[Number(status)]}`).join(', ');
+      const headers = headerRefs(statuses.flatMap(errorHeaders));
+      return [
+        commonErrorsName(statuses),
+        {
+          description:
+            `Errors any request may meet, whatever the operation: ${named}. Each is a JSON:API error ` +
+            'document with the headers of its status (x-statuses: each status, and the response that ' +
+            'describes it). The operation lists its other statuses; it answers none but these and those.',
+          'x-statuses': Object.fromEntries(statuses.map((status) => [status, { $ref: REF.response(status) }])),
+          ...(headers ? { headers } : {}),
+          content: { [JSONAPI]: { schema: { $ref: '#/components/schemas/ErrorDocument' } } },
+        },
+      ];
+    }),
+  );
+}
+
+/**
+ * Moves an operation's common errors (those of COMMON_ERRORS it answers as every route does, by
+ * the shared response) into its `default` answer; the statuses it stands for, by their name.
+ */
+function foldCommonErrors(responses: Record<string, Response>, sets: Map<string, readonly string[]>): void {
+  const shared = (status: string) => responses[status]?.$ref === REF.response(status);
+  const statuses = COMMON_ERRORS.filter((status) => shared(status) && (status !== '403' || shared('401')));
+  if (statuses.length === 0 || responses.default !== undefined) return;
+  for (const status of statuses) delete responses[status];
+  const name = commonErrorsName(statuses);
+  sets.set(name, statuses);
+  responses.default = { $ref: `#/components/responses/${name}` };
 }
 
 interface Response {
@@ -239,6 +299,7 @@ const READ_SECURITY = securityOf('get', ['read']);
  */
 function completeOperations(paths: Record<string, Record<string, Operation>>, facts: Map<string, RouteFacts>) {
   const errorStatuses = new Set<string>();
+  const commonErrors = new Map<string, readonly string[]>();
   const errorSchema = JSON.stringify(ErrorDocument);
   for (const [path, operations] of Object.entries(paths)) {
     for (const [method, operation] of Object.entries(operations)) {
@@ -278,11 +339,12 @@ function completeOperations(paths: Record<string, Record<string, Operation>>, fa
           response.description === SWAGGER_PLACEHOLDER ? STATUS_CODES[Number(status)] : response.description;
         if (headers) operation.responses[status] = { ...response, description, headers };
       }
+      foldCommonErrors(operation.responses, commonErrors);
     }
     const get = operations.get;
     if (get) operations.head = headOf(get);
   }
-  return errorStatuses;
+  return { errorStatuses, commonErrors: commonErrors.values() };
 }
 
 function headOf(get: Operation): Operation {
@@ -310,14 +372,14 @@ async function serveDocument(
     transformObject: (documents) => {
       const document = 'openapiObject' in documents ? documents.openapiObject : documents.swaggerObject;
       const paths = (document.paths ?? {}) as Record<string, Record<string, Operation>>;
-      const errorStatuses = completeOperations(paths, facts);
+      const { errorStatuses, commonErrors } = completeOperations(paths, facts);
       const components = (document as { components?: Record<string, object> }).components ?? {};
       const shared = withSharedSchemas(withoutValidatorMessages(paths as never), {
         ...components.schemas,
         ErrorDocument,
       } as never);
       // 405 is no operation's: it answers the methods a path does not list (see the description).
-      const responses = errorResponses([...errorStatuses, '405']);
+      const responses = { ...errorResponses([...errorStatuses, '405']), ...commonErrorResponses(commonErrors) };
       const parameters = {};
       const requestBodies = {};
       const examples = {};
@@ -346,8 +408,9 @@ async function serveDocument(
           '(health, this document and its page, sign-ins to the console) presents a credential: a secret ' +
           'whose scopes the route names, or the console’s session cookie (with X-CSRF-Token to change ' +
           'anything). Every response carries X-Request-Id (but 408 and 431, written before a request ' +
-          'exists); a method a path does not list is answered ' +
-          '405 with Allow.',
+          'exists); a method a path does not list is answered 405 with Allow. An operation lists the ' +
+          'statuses that are its own; its default answer stands for the errors any may give, and names them ' +
+          '(x-statuses).',
       },
       components: {
         securitySchemes: {
