@@ -58,8 +58,9 @@ const STATEMENTS: Record<string, (dialect: Dialect) => Sql | Sql[]> = {
     subscriptionPage('42', { limit: 101, afterId: '7', filter: { statuses: ['active'], at: AT } }, dialect),
   'access-of-user': () => activeSubscriptionsOfUser('42', AT),
   // As sent where the ranges use /16, /24 and /32: an address is probed at the lengths in use alone.
-  'access-by-network': () =>
+  'access-by-network': (dialect) =>
     licencesOfNetwork(
+      dialect,
       addressKeys(addressOf('10.1.2.3')).filter((key) => [16, 24, 32].includes(key.prefixLength)),
       AT,
     ),

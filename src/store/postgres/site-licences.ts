@@ -18,6 +18,7 @@ import {
   licenceKeysOfNetwork,
   licenceKeysOfDomains,
   licencesOfDomains as licencesOfDomainsQuery,
+  distinctLicences,
   licencesOfNetwork,
   networkStatement,
   networkStatements,
@@ -125,7 +126,9 @@ export function postgresSiteLicences(
   // Prepared once per family and set of prefix lengths: parsing and planning the probes on every
   // call would cost more than running them. Each probe is an equality, so the plan kept for every
   // address is the one made for the first.
-  const build = database.citus ? (keys: readonly RangeKey[]) => licenceKeysOfNetwork(keys) : licencesOfNetwork;
+  const build = database.citus
+    ? (keys: readonly RangeKey[]) => licenceKeysOfNetwork(keys)
+    : (keys: readonly RangeKey[], at: unknown) => licencesOfNetwork('postgres', keys, at);
   const statements = networkStatements((template) => {
     const { text, values } = networkStatement('postgres', template, build);
     return { name: preparedName('licences-of-network', text), text, values };
@@ -137,7 +140,7 @@ export function postgresSiteLicences(
       const at = instantValue('postgres', now) as Date;
       const { name, text, values } = found.statement;
       const rows = await database.preparedRows(name, text, values(found.probed, at));
-      return database.citus ? activeAmong(database, rows, at) : rows.map(toActiveLicence);
+      return database.citus ? activeAmong(database, rows, at) : distinctLicences(rows);
     },
   };
 }

@@ -57,12 +57,40 @@ export function rangeKeysCondition(alias: string, keys: readonly RangeKey[]): Sq
 
 /**
  * The licences active at `at` (a value as the dialect takes it) whose ranges hold an address with
- * these keys: the ranges' primary key probed once per key, each licence then read by its key.
+ * these keys: the ranges' primary key probed once per key, each licence then read by its key. A
+ * licence comes once for each of its ranges that holds the address (`distinctLicences` keeps one):
+ * asking the database for distinct rows cost it a sort on every call.
+ *
+ * On PostgreSQL the keys are a list of values joined to the ranges, so that each is an index-only
+ * probe: written as `(prefix_length, network) IN (…)` they became a bitmap of every probe and a
+ * visit to the table's pages (pgbench, 10,000 licences with 50,000 ranges: about a third more
+ * checks a second joined). SQLite probes the key for each pair of the `IN` list, where a list of
+ * values it would read the subscriptions through.
  */
-export function licencesOfNetwork(keys: readonly RangeKey[], at: unknown): Sql {
-  return sql`SELECT DISTINCT ${LICENCE_COLUMNS} FROM site_ranges r
+export function licencesOfNetwork(dialect: 'sqlite' | 'postgres', keys: readonly RangeKey[], at: unknown): Sql {
+  const ranges = dialect === 'postgres' ? rangesProbed(keys) : sql`site_ranges r`;
+  const probed = dialect === 'postgres' ? sql`` : sql`${rangeKeysCondition('r', keys)} AND `;
+  return sql`SELECT ${LICENCE_COLUMNS} FROM ${ranges}
     JOIN subscriptions s ON s.user_id = r.user_id AND s.id = r.subscription_id
-    WHERE ${rangeKeysCondition('r', keys)} AND ${statusCondition('s', 'active', at)}`;
+    WHERE ${probed}${statusCondition('s', 'active', at)}`;
+}
+
+/** PostgreSQL's ranges of an address, as `r`: its keys as a list of values, each joined to the ranges' primary key. */
+function rangesProbed(keys: readonly RangeKey[]): Sql {
+  // The prefix lengths are spliced as text, as in rangeKeysCondition; the networks are parameters.
+  const rows = keys.map((key) => sql`(${raw(String(key.prefixLength))}, ${Buffer.from(key.network)}::bytea)`);
+  return sql`(VALUES ${join(rows, ', ')}) k (prefix_length, network)
+    JOIN site_ranges r ON r.prefix_length = k.prefix_length AND r.network = k.network`;
+}
+
+/** Each licence of these rows once, in the order first read. */
+export function distinctLicences(rows: readonly Row[]): ActiveLicence[] {
+  const licences = new Map<string, ActiveLicence>();
+  for (const row of rows) {
+    const id = String(row.id);
+    if (!licences.has(id)) licences.set(id, toActiveLicence(row));
+  }
+  return [...licences.values()];
 }
 
 /**
@@ -124,7 +152,7 @@ export function networkStatements<S>(make: (template: readonly RangeKey[]) => S)
 
 /** The licences whose ranges hold an address with these keys, as (user, subscription): Citus's first read. */
 export function licenceKeysOfNetwork(keys: readonly RangeKey[]): Sql {
-  return sql`SELECT DISTINCT r.user_id, r.subscription_id FROM site_ranges r WHERE ${rangeKeysCondition('r', keys)}`;
+  return sql`SELECT r.user_id, r.subscription_id FROM ${rangesProbed(keys)}`;
 }
 
 /**

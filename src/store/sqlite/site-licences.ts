@@ -5,11 +5,11 @@
 import type { SubscriptionValues } from '../../domain/subscription.js';
 import type { SiteLicenceStore } from '../port.js';
 import {
+  distinctLicences,
   licencesOfNetwork,
   networkStatement,
   networkStatements,
   rangeRowsOf,
-  toActiveLicence,
 } from '../sql/site-licences.js';
 import type { SqliteDatabase } from './database.js';
 import { sqliteLicensedDomains, sqliteRangePrefixLengths } from './licensed-domains.js';
@@ -58,7 +58,7 @@ export function sqliteSiteKeys(database: SqliteDatabase): SqliteSiteKeys {
 export function sqliteSiteLicences(database: SqliteDatabase): Omit<SiteLicenceStore, 'readerSourcesOf'> {
   const prefixLengths = sqliteRangePrefixLengths(database);
   const statements = networkStatements((template) => {
-    const { text, values } = networkStatement('sqlite', template, licencesOfNetwork);
+    const { text, values } = networkStatement('sqlite', template, (keys, at) => licencesOfNetwork('sqlite', keys, at));
     return { prepared: database.db.prepare(text), values };
   });
   return {
@@ -66,7 +66,7 @@ export function sqliteSiteLicences(database: SqliteDatabase): Omit<SiteLicenceSt
       const found = statements.of(keys, prefixLengths.current());
       if (!found) return [];
       const { prepared, values } = found.statement;
-      return (prepared.all(...values(found.probed, now)) as Record<string, unknown>[]).map(toActiveLicence);
+      return distinctLicences(prepared.all(...values(found.probed, now)) as Record<string, unknown>[]);
     },
   };
 }

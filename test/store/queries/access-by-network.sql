@@ -1,5 +1,5 @@
 -- SQLite
-SELECT DISTINCT s.id, s.user_id, s.product_id, s.date_ended, coalesce(s.resource, (SELECT p.resource FROM products p WHERE p.id = s.product_id)) AS resource
+SELECT s.id, s.user_id, s.product_id, s.date_ended, coalesce(s.resource, (SELECT p.resource FROM products p WHERE p.id = s.product_id)) AS resource
 FROM site_ranges r
 JOIN subscriptions s ON s.user_id = r.user_id AND s.id = r.subscription_id
 WHERE (r.prefix_length, r.network) IN ((16, ?), (24, ?), (32, ?)) AND s.expired = false AND s.date_started <= ? AND (s.date_ended IS NULL OR s.date_ended > ?)
@@ -10,10 +10,11 @@ WHERE (r.prefix_length, r.network) IN ((16, ?), (24, ?), (32, ?)) AND s.expired 
 -- ? = 1796083200;
 
 -- PostgreSQL
-SELECT DISTINCT s.id, s.user_id, s.product_id, s.date_ended, coalesce(s.resource, (SELECT p.resource FROM products p WHERE p.id = s.product_id)) AS resource
-FROM site_ranges r
+SELECT s.id, s.user_id, s.product_id, s.date_ended, coalesce(s.resource, (SELECT p.resource FROM products p WHERE p.id = s.product_id)) AS resource
+FROM (VALUES (16, $1::bytea), (24, $2::bytea), (32, $3::bytea)) k (prefix_length, network)
+JOIN site_ranges r ON r.prefix_length = k.prefix_length AND r.network = k.network
 JOIN subscriptions s ON s.user_id = r.user_id AND s.id = r.subscription_id
-WHERE (r.prefix_length, r.network) IN ((16, $1), (24, $2), (32, $3)) AND s.expired = false AND s.date_started <= $4 AND (s.date_ended IS NULL OR s.date_ended > $5)
+WHERE s.expired = false AND s.date_started <= $4 AND (s.date_ended IS NULL OR s.date_ended > $5)
 -- $1 = x'0a010000'
 -- $2 = x'0a010200'
 -- $3 = x'0a010203'
