@@ -348,6 +348,12 @@ function scenarios(deepPage: number, deepNextLink: string): Scenario[] {
       requests: () => many(() => ({ method: 'GET', path: `/access?filter[ip]=${licensedIpv6()}` })),
     },
     {
+      // A reader's newsletter consents, as a site's preference page reads them: the seed gives two
+      // in three readers one or two newsletters, and the rest none.
+      name: "GET a reader's consents",
+      requests: () => many(() => ({ method: 'GET', path: `/users/${random(USERS)}/newsletter-consents` })),
+    },
+    {
       // The seed puts users 3k+1 on the weekly newsletter: a full page anywhere in the list, by a seek.
       name: 'filter[newsletter] page',
       requests: () => many(() => ({ method: 'GET', path: `/users?filter[newsletter]=weekly&page[after]=${cursor()}` })),
