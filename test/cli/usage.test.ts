@@ -1,7 +1,7 @@
 /**
- * `circulation export` and `import` refusing their arguments, and every command's --help, tested
- * in this process: what the arguments alone decide, before the store is read, is the same on
- * every store. That the command line turns a UsageError into exit code 2, its message and the
+ * `circulation export`, `import` and `keys` refusing their arguments, and every command's --help,
+ * tested in this process: what the arguments alone decide, before the store is read, is the same
+ * on every store. That the command line turns a UsageError into exit code 2, its message and the
  * usage on stderr, and nothing on stdout, test/process/transfer.test.ts shows by running it.
  */
 import assert from 'node:assert/strict';
@@ -11,6 +11,7 @@ import { UsageError } from '../../src/cli/errors.js';
 import type { Command } from '../../src/cli/command.js';
 import { exportCommand } from '../../src/cli/export.js';
 import { importCommand } from '../../src/cli/import.js';
+import { keysCommand } from '../../src/cli/keys.js';
 import { runCli } from '../../src/cli/index.js';
 import { loadConfig } from '../../src/config.js';
 import { openTestStore, type TestStore } from '../support/stores.js';
@@ -35,7 +36,7 @@ async function written(work: () => Promise<void>): Promise<{ stdout: string; std
   return text;
 }
 
-describe('circulation export and import refusing their arguments', () => {
+describe('circulation export, import and keys refusing their arguments', () => {
   // The command opens its database before it reads its arguments: one is there for it.
   let store: TestStore;
   before(async () => {
@@ -48,7 +49,7 @@ describe('circulation export and import refusing their arguments', () => {
     args: readonly string[],
     message: RegExp,
     command: Command = exportCommand,
-  ): Promise<void> {
+  ): Promise<string> {
     const config = loadConfig({ ...process.env, DATABASE_URL: store.databaseUrl });
     let refusal: unknown;
     const { stdout } = await written(() =>
@@ -59,6 +60,7 @@ describe('circulation export and import refusing their arguments', () => {
     assert.ok(refusal instanceof UsageError, `${args.join(' ')}: ${String(refusal)}`);
     assert.match(refusal.message, message, args.join(' '));
     assert.equal(stdout, '', args.join(' '));
+    return refusal.message;
   }
 
   it('refuses a status other than active, and a resource or product without it', async () => {
@@ -117,6 +119,19 @@ describe('circulation export and import refusing their arguments', () => {
       /--date-format is one of MM\/DD\/YYYY, DD\/MM\/YYYY, DD\.MM\.YYYY/,
       importCommand,
     );
+  });
+
+  it('refuses a key created without a scope', async () => {
+    await refusedAsUsage(['create', '--name', 'x'], /needs --scope/, keysCommand);
+  });
+
+  it('refuses an unknown scope by its name, saying which scopes there are', async () => {
+    const message = await refusedAsUsage(
+      ['create', '--name', 'x', '--scope', 'read', '--scope', 'delete'],
+      /unknown scope "delete": the scopes are read, write, admin/,
+      keysCommand,
+    );
+    assert.doesNotMatch(message, /needs --scope/);
   });
 });
 
