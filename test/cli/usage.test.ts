@@ -5,7 +5,6 @@
  * usage on stderr, and nothing on stdout, test/process/transfer.test.ts shows by running it.
  */
 import assert from 'node:assert/strict';
-import { PassThrough } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { UsageError } from '../../src/cli/errors.js';
 import type { Command } from '../../src/cli/command.js';
@@ -13,28 +12,8 @@ import { exportCommand } from '../../src/cli/export.js';
 import { importCommand } from '../../src/cli/import.js';
 import { keysCommand } from '../../src/cli/keys.js';
 import { runCli } from '../../src/cli/index.js';
-import { loadConfig } from '../../src/config.js';
+import { runInProcess, written } from '../support/command.js';
 import { openTestStore, type TestStore } from '../support/stores.js';
-
-/** What `work` writes to stdout and stderr, which it sees as process.stdout and process.stderr. */
-async function written(work: () => Promise<void>): Promise<{ stdout: string; stderr: string }> {
-  const streams = { stdout: new PassThrough(), stderr: new PassThrough() };
-  const text = { stdout: '', stderr: '' };
-  const originals = {
-    stdout: Object.getOwnPropertyDescriptor(process, 'stdout') as PropertyDescriptor,
-    stderr: Object.getOwnPropertyDescriptor(process, 'stderr') as PropertyDescriptor,
-  };
-  for (const name of ['stdout', 'stderr'] as const) {
-    streams[name].on('data', (chunk: Buffer) => (text[name] += chunk.toString('utf8')));
-    Object.defineProperty(process, name, { value: streams[name], configurable: true });
-  }
-  try {
-    await work();
-  } finally {
-    for (const name of ['stdout', 'stderr'] as const) Object.defineProperty(process, name, originals[name]);
-  }
-  return text;
-}
 
 describe('circulation export, import and keys refusing their arguments', () => {
   // The command opens its database before it reads its arguments: one is there for it.
@@ -50,13 +29,7 @@ describe('circulation export, import and keys refusing their arguments', () => {
     message: RegExp,
     command: Command = exportCommand,
   ): Promise<string> {
-    const config = loadConfig({ ...process.env, DATABASE_URL: store.databaseUrl });
-    let refusal: unknown;
-    const { stdout } = await written(() =>
-      command.run(config, args).catch((error: unknown) => {
-        refusal = error;
-      }),
-    );
+    const { thrown: refusal, stdout } = await runInProcess(command, store.databaseUrl, args);
     assert.ok(refusal instanceof UsageError, `${args.join(' ')}: ${String(refusal)}`);
     assert.match(refusal.message, message, args.join(' '));
     assert.equal(stdout, '', args.join(' '));

@@ -23,6 +23,9 @@ import { hash as bcryptHash } from 'bcrypt';
 import { SETTINGS } from '../../src/config.js';
 import { parse as parseCsv } from 'csv-parse/sync';
 import { PRINT_LIST_COLUMNS } from '../../src/transfer/columns.js';
+import { CommandError } from '../../src/cli/errors.js';
+import { exportCommand } from '../../src/cli/export.js';
+import { runInProcess } from '../support/command.js';
 import { CLI, startProcess, type ServiceProcess } from '../support/process.js';
 import { signIn } from '../support/readers.js';
 import { AUDIT } from '../support/fixtures.js';
@@ -372,6 +375,22 @@ forEachStore((kind) => {
       });
       after(() => seeded.close());
 
+      /**
+       * Asserts that `export ARGS --product no-such-product` is refused for the product the catalogue
+       * lacks, exporting nothing. Run in this process: the last test here runs such a refusal as a
+       * command, for its exit code and its line on stderr.
+       */
+      async function refusedUnknownProduct(args: readonly string[]): Promise<void> {
+        const { thrown, stdout } = await runInProcess(exportCommand, seeded.databaseUrl, [
+          ...args,
+          '--product',
+          'no-such-product',
+        ]);
+        assert.ok(thrown instanceof CommandError, String(thrown));
+        assert.match(thrown.message, /^there is no product "no-such-product" in the catalogue/);
+        assert.equal(stdout, '');
+      }
+
       it('seeds demo users with three subscriptions each', async () => {
         const [{ users }] = (await seeded.sql('SELECT count(*) AS users FROM users')) as [{ users: number }];
         const [{ subs }] = (await seeded.sql('SELECT count(*) AS subs FROM subscriptions')) as [{ subs: number }];
@@ -406,11 +425,7 @@ forEachStore((kind) => {
         assert.ok(rows.every((r) => r.name !== '' && r['address.addressLocality'] === 'Springfield'));
         assert.doesNotMatch(result.stdout, /@|\+1 217|C-\d/);
         // What the arguments alone refuse, test/cli/usage.test.ts tests; a product is looked up in the store.
-        const print = ['export', '--format', 'csv', '--resource', 'print', '--on', today];
-        const refused = circulation(seeded.databaseUrl, ...print, '--product', 'no-such-product');
-        assert.notEqual(refused.status, 0);
-        assert.match(refused.stderr, /no product "no-such-product"/);
-        assert.equal(refused.stdout, '');
+        await refusedUnknownProduct(['--format', 'csv', '--resource', 'print', '--on', today]);
       });
 
       it('exports the print run of a date as the run reads it, a row a delivery, and refuses a date that is none', async () => {
@@ -430,18 +445,7 @@ forEachStore((kind) => {
         assert.ok(rows.length > 50 && rows.some((r) => r.product === 'print-weekend'), result.stdout.slice(0, 300));
         assert.doesNotMatch(result.stdout, /@|\+1 217|C-\d/);
         // A date missing or none the calendar has: test/cli/usage.test.ts; a product is looked up in the store.
-        const refused = circulation(
-          seeded.databaseUrl,
-          'export',
-          'deliveries',
-          '--date',
-          saturday,
-          '--product',
-          'no-such-product',
-        );
-        assert.notEqual(refused.status, 0);
-        assert.match(refused.stderr, /no product "no-such-product"/);
-        assert.equal(refused.stdout, '');
+        await refusedUnknownProduct(['deliveries', '--date', saturday]);
       });
 
       it("exports a newsletter's members, and those of them with an active subscription of a product", () => {
