@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { actorOf } from '../../src/domain/audit.js';
+import { actorOf, sentAttributeNames } from '../../src/domain/audit.js';
 import { LAPSE_AUDIT } from '../../src/jobs/lapse.js';
 import { COMMAND_LINE } from '../../src/cli/command.js';
 
@@ -16,5 +16,32 @@ describe('actorOf', () => {
 
   it('names no one for a change made without authentication', () => {
     assert.equal(actorOf(null), null);
+  });
+
+  it('takes as a credential only a whole key id of up to fifteen digits', () => {
+    assert.deepEqual(actorOf('123456789012345'), { type: 'credentials', id: '123456789012345' });
+    for (const system of ['0', '017', '1234567890123456', '17x', 'x17', 'CIRCULATION_ADMIN_KEYS']) {
+      assert.deepEqual(actorOf(system), { type: 'system', id: system }, system);
+    }
+  });
+
+  it('takes as a staff member only staff: and a whole id', () => {
+    assert.deepEqual(actorOf('staff:123456789012345'), { type: 'staff', id: '123456789012345' });
+    for (const system of ['staff:', 'staff:0', 'staff:1234567890123456', 'staff:4x', 'xstaff:4', 'Staff:4']) {
+      assert.deepEqual(actorOf(system), { type: 'system', id: system }, system);
+    }
+  });
+});
+
+describe('sentAttributeNames', () => {
+  it('names the attributes and relationships a write sent, sorted, never their values', () => {
+    assert.deepEqual(sentAttributeNames({ password: 'secret', email: 'a@example.com' }, { product: { data: null } }), [
+      'email',
+      'password',
+      'product',
+    ]);
+    assert.deepEqual(sentAttributeNames({ b: 1, a: 2 }), ['a', 'b']);
+    assert.deepEqual(sentAttributeNames(undefined, { user: {} }), ['user']);
+    assert.deepEqual(sentAttributeNames(undefined), []);
   });
 });

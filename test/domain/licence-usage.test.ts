@@ -51,6 +51,25 @@ describe('UsageTally', () => {
   });
 });
 
+describe('UsageTally.giveBack', () => {
+  it('keeps each count given back apart by licence, month and way, as counting does', () => {
+    const tally = new UsageTally();
+    const given = [
+      { userId: '7', subscriptionId: '42', month: '2026-11', via: 'ip', count: 3 },
+      { userId: '7', subscriptionId: '42', month: '2026-11', via: 'seat', count: 4 },
+      { userId: '7', subscriptionId: '42', month: '2026-12', via: 'ip', count: 5 },
+      { userId: '7', subscriptionId: '43', month: '2026-11', via: 'ip', count: 6 },
+      { userId: '8', subscriptionId: '42', month: '2026-11', via: 'ip', count: 7 },
+    ] as const;
+    tally.giveBack(given);
+    assert.equal(tally.size, 5);
+    tally.count({ userId: '7', id: '42' }, 'seat', at('2026-11-30T23:59:59Z'));
+    assert.deepEqual(tally.take(), [given[0], { ...given[1], count: 5 }, given[2], given[3], given[4]]);
+    // What was given back is counted on in a copy: the batch it came from still says what it held.
+    assert.equal(given[1].count, 4);
+  });
+});
+
 describe('toLicenceUsage', () => {
   it('answers each month once, oldest first, with every way counted and the total', () => {
     const usage = toLicenceUsage([
@@ -63,5 +82,14 @@ describe('toLicenceUsage', () => {
       { month: '2026-11', counts: { ip: 0, 'email-domain': 1, seat: 2 }, total: 3 },
     ]);
     assert.deepEqual(toLicenceUsage([]).months, []);
+  });
+
+  it('orders months however the store gave them, across years', () => {
+    const months = ['2026-03', '2025-12', '2026-01', '2027-01', '2026-02', '2025-11'];
+    const usage = toLicenceUsage(months.map((month) => ({ month, via: 'ip', count: 1 })));
+    assert.deepEqual(
+      usage.months.map((m) => m.month),
+      ['2025-11', '2025-12', '2026-01', '2026-02', '2026-03', '2027-01'],
+    );
   });
 });

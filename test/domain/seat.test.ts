@@ -1,7 +1,13 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { DomainFailure } from '../../src/domain/failures.js';
-import { lowersSeats, requireSeat, requireSeatsGiven, type SeatContext } from '../../src/domain/seat.js';
+import {
+  lowersSeats,
+  requireSeat,
+  requireSeatsGiven,
+  toSeatAttributes,
+  type SeatContext,
+} from '../../src/domain/seat.js';
 
 const context = (overrides: Partial<SeatContext> = {}): SeatContext => ({
   licence: { id: '9', license: 'site', seats: 3 },
@@ -47,6 +53,25 @@ describe('requireSeat', () => {
       code(() => requireSeat(context(individual), '5')),
       'NO_SEATS',
     );
+    // Seats on a licence that is not a site licence give nothing, whatever its number says.
+    const numbered = { licence: { id: '9', license: 'individual' as const, seats: 3 } };
+    assert.equal(
+      code(() => requireSeat(context(numbered), '5')),
+      'NO_SEATS',
+    );
+  });
+
+  it('names the holder who does not exist at the relationship', () => {
+    assert.throws(
+      () => requireSeat(context({ holderExists: false }), '5'),
+      (error: unknown) => {
+        assert.ok(error instanceof DomainFailure);
+        assert.deepEqual(error.problems, [
+          { pointer: '/data/relationships/user/data/id', detail: 'user 5 does not exist' },
+        ]);
+        return true;
+      },
+    );
   });
 
   it('refuses a reader who does not exist, then one seated already, before counting', () => {
@@ -84,5 +109,14 @@ describe('requireSeatsGiven and lowersSeats', () => {
     assert.equal(lowersSeats(3, 3), false);
     assert.equal(lowersSeats(3, 4), false);
     assert.equal(lowersSeats(null, 4), false);
+    assert.equal(lowersSeats(null, null), false);
+    assert.equal(lowersSeats(1, null), true);
+  });
+});
+
+describe('toSeatAttributes', () => {
+  it('shows when the seat was given', () => {
+    const seat = { id: '1', userId: '2', subscriptionId: '3', holderId: '4', createdAt: 1_767_225_600 };
+    assert.deepEqual(toSeatAttributes(seat), { createdAt: '2026-01-01T00:00:00+00:00' });
   });
 });

@@ -3,7 +3,7 @@
  * exponential waits with jitter, what an attempt's outcome is, and which addresses are endpoints.
  */
 import assert from 'node:assert/strict';
-import { randomBytes } from 'node:crypto';
+import { createHmac, randomBytes } from 'node:crypto';
 import { describe, it } from 'node:test';
 import { Webhook } from 'standardwebhooks';
 import {
@@ -11,6 +11,7 @@ import {
   isAllowedDestination,
   isEndpointUrl,
   isRefusedLiteral,
+  newSecretSalt,
   parseNetworks,
   retryDelayMs,
   signature,
@@ -38,6 +39,21 @@ describe('webhook signatures', () => {
     assert.equal(signingSecret(key, 'a'), signingSecret(key, 'a'));
     assert.notEqual(signingSecret(key, 'a'), signingSecret(key, 'b'));
     assert.notEqual(signingSecret(key, 'a'), signingSecret(randomBytes(32), 'a'));
+  });
+
+  it('take whsec_ as the prefix only where it begins the secret: elsewhere it is part of the key', () => {
+    const bare = 'AAAAwhsec_AAAA';
+    const expected = createHmac('sha256', Buffer.from(bare, 'base64')).update('42.1700000000.{}').digest('base64');
+    assert.equal(signature(bare, '42', 1700000000, '{}'), `v1,${expected}`);
+    assert.equal(signature(`whsec_${bare}`, '42', 1700000000, '{}'), `v1,${expected}`);
+  });
+});
+
+describe('secret salts', () => {
+  it('are 128 random bits in hex, new for every webhook', () => {
+    const salt = newSecretSalt();
+    assert.match(salt, /^[0-9a-f]{32}$/);
+    assert.notEqual(newSecretSalt(), salt);
   });
 });
 
@@ -72,7 +88,10 @@ describe('retry waits', () => {
 });
 
 describe('attempt outcomes', () => {
-  it('deliver on any 2xx', () => {
+  it('deliver on any 2xx, and on nothing below or above', () => {
+    for (const status of [100, 199, 300]) {
+      assert.equal(attemptOutcome({ status }, 1, 5000, POLICY, () => 0).state, 'pending', String(status));
+    }
     for (const status of [200, 202, 204, 299]) {
       assert.deepEqual(attemptOutcome({ status }, 1, 5000, POLICY), {
         state: 'delivered',
@@ -90,6 +109,20 @@ describe('attempt outcomes', () => {
       assert.equal(outcome.state, 'pending');
       assert.equal(outcome.nextAttemptAt, 5000 + 1000);
     }
+  });
+
+  it('say why an attempt without an answer failed, and which status one with an answer had', () => {
+    assert.deepEqual(
+      attemptOutcome({ error: 'ECONNREFUSED' }, 1, 5000, POLICY, () => 0),
+      {
+        state: 'pending',
+        at: 5000,
+        nextAttemptAt: 5500,
+        status: null,
+        error: 'ECONNREFUSED',
+      },
+    );
+    assert.equal(attemptOutcome({ status: 503 }, 1, 5000, POLICY, () => 0).error, 'the endpoint answered 503');
   });
 
   it('fail for good after the last attempt allowed, saying why', () => {
@@ -167,6 +200,12 @@ describe('webhook destinations', () => {
     assert.equal(isAllowedDestination('127.0.0.1', allowed), false);
   });
 
+  it('refuse what is not an IP address at all', () => {
+    for (const text of ['', 'example.com', '10.0.0.0/8', '1.2.3.4.5']) {
+      assert.equal(isAllowedDestination(text, parseNetworks('0.0.0.0/0, ::/0')), false, text);
+    }
+  });
+
   it('refuse a setting that names no network', () => {
     assert.throws(() => parseNetworks('10.0.0.0/33'), /not an IP address or a CIDR range/);
     assert.throws(() => parseNetworks('intranet'), /not an IP address or a CIDR range/);
@@ -189,5 +228,14 @@ describe('webhook destinations', () => {
     assert.equal(isRefusedLiteral('https://hooks.example.com/', []), false);
     assert.equal(isRefusedLiteral('http://93.184.216.34/', []), false);
     assert.equal(isRefusedLiteral('http://127.0.0.1:8080/', parseNetworks('127.0.0.0/8, ::1')), false);
+  });
+
+  it('allow localhost only where both loopback addresses it may resolve to are allowed', () => {
+    const url = 'http://localhost:3000/';
+    assert.equal(isRefusedLiteral(url, parseNetworks('127.0.0.0/8, ::1')), false);
+    assert.equal(isRefusedLiteral('https://api.localhost/', parseNetworks('127.0.0.1, ::1')), false);
+    assert.equal(isRefusedLiteral(url, parseNetworks('127.0.0.0/8')), true);
+    assert.equal(isRefusedLiteral(url, parseNetworks('::1')), true);
+    assert.equal(isRefusedLiteral(url, []), true);
   });
 });
