@@ -339,6 +339,9 @@ describe('the dates a hold is sent with', () => {
       { startDate: '2026-03-05' },
       { startDate: 20260305, endDate: '2026-03-04' },
       { startDate: '2026-03-05', endDate: 20260304 },
+      // An array of one date would read as that date's text: not a string, it is the schema's to refuse.
+      { startDate: ['2026-03-05'], endDate: '2026-03-04' },
+      { startDate: '2026-03-05', endDate: ['2026-03-04'] },
       { startDate: 'soon', endDate: '2026-03-04' },
       { startDate: '2026-03-05', endDate: 'later' },
     ]) {
