@@ -6,26 +6,16 @@ import {
   toDeliveryComplaintAttributes,
   type ComplaintContext,
 } from '../../src/domain/delivery-complaint.js';
-import { EVERY_DAY, maskOf } from '../../src/domain/delivery-days.js';
+import { maskOf } from '../../src/domain/delivery-days.js';
 import { DomainFailure } from '../../src/domain/failures.js';
-import { DEFAULT_PRINT_SETTINGS, type PrintTerms } from '../../src/domain/print.js';
+import { DEFAULT_PRINT_SETTINGS } from '../../src/domain/print.js';
 import { parseDate } from '../../src/domain/publication.js';
+import { printTerms as terms } from '../support/print-terms.js';
 
 const date = (text: string) => parseDate(text) as number;
 const at = (iso: string) => Date.parse(iso) / 1000;
 const TODAY = date('2026-03-10');
 const FIRST_OPEN = date('2026-03-11');
-
-const terms = (values: Partial<PrintTerms> = {}): PrintTerms => ({
-  id: '7',
-  dateStarted: at('2026-01-01T00:00:00Z'),
-  dateEnded: at('2027-01-01T00:00:00Z'),
-  resource: 'print',
-  deliveryDays: null,
-  productResource: null,
-  productDays: EVERY_DAY,
-  ...values,
-});
 
 const context = (values: Partial<ComplaintContext> = {}): ComplaintContext => ({
   terms: terms(),
