@@ -127,6 +127,11 @@ describe('an unsubscribe token', () => {
       assert.equal(unsubscribeTokenMatches(KEY, '12', 'daily', altered), false, JSON.stringify(altered));
   });
 
+  it(`is refused beyond ${MAX_LINK_TOKEN_LENGTH} characters`, () => {
+    const token = unsubscribeToken(KEY, '12', 'daily');
+    assert.equal(unsubscribeTokenMatches(KEY, '12', 'daily', token.padEnd(MAX_LINK_TOKEN_LENGTH + 1, 'A')), false);
+  });
+
   it('is compared as written: a character outside base64url whose low byte is the right one is refused', () => {
     // Read as latin1, U+0141 would be the byte 0x41 ('A'): only the token's pattern refuses it.
     const token = unsubscribeToken(KEY, '12', 'daily');
