@@ -9,8 +9,8 @@
  */
 export function editDistance(a: string, b: string): number {
   const rows = Array.from({ length: a.length + 1 }, (_, i) =>
-    // Stryker disable next-line ConditionalExpression: past the first row and column, every cell is computed before it is read
-    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+    // The first row is j edits from nothing, the first column i; the loop fills in the rest.
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : i)),
   );
   for (let i = 1; i <= a.length; i += 1) {
     for (let j = 1; j <= b.length; j += 1) {
