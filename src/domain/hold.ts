@@ -99,6 +99,7 @@ export function spanRuleProblems(attributes: unknown): Problem[] {
     return [];
   const start = parseDate(attributes.startDate);
   const end = parseDate(attributes.endDate);
+  // Stryker disable next-line ConditionalExpression,LogicalOperator: a comparison with undefined is false; the checks narrow the type
   return start !== undefined && end !== undefined && end < start
     ? [{ pointer: '/data/attributes/endDate', detail: 'must not be before startDate' }]
     : [];

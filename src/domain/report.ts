@@ -105,7 +105,13 @@ export function subscriptionReport(
       .filter((resource) => byResource.has(resource))
       .map((resource) => ({ resource, count: byResource.get(resource) as number })),
     activeByProduct: [...byProduct]
-      .sort(([a], [b]) => (a === null ? 1 : b === null ? -1 : a < b ? -1 : a > b ? 1 : 0))
+      .sort(([a], [b]) => {
+        if (a === null) return 1;
+        if (b === null) return -1;
+        // A map's keys are never equal.
+        // Stryker disable next-line EqualityOperator: as no two keys are equal, <= orders them as < does
+        return a < b ? -1 : 1;
+      })
       .map(([product, count]) => ({ product, count })),
     weeks: weeks.map((week, i) => ({
       week: week.week,

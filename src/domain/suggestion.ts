@@ -9,7 +9,8 @@
  */
 export function editDistance(a: string, b: string): number {
   const rows = Array.from({ length: a.length + 1 }, (_, i) =>
-    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+    // The first row is j edits from nothing, the first column i; the loop fills in the rest.
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : i)),
   );
   for (let i = 1; i <= a.length; i += 1) {
     for (let j = 1; j <= b.length; j += 1) {
@@ -17,7 +18,8 @@ export function editDistance(a: string, b: string): number {
       const above = rows[i - 1] as number[];
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       row[j] = Math.min((above[j] as number) + 1, (row[j - 1] as number) + 1, (above[j - 1] as number) + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
+      // Two neighbours swapped; before the first letter a[-1] and b[-1] are undefined, equal to no letter.
+      if (a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) {
         row[j] = Math.min(row[j] as number, ((rows[i - 2] as number[])[j - 2] as number) + 1);
       }
     }

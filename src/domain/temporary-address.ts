@@ -123,6 +123,7 @@ export function temporaryAddressRuleProblems(attributes: unknown): Problem[] {
   if (typeof attributes.startDate === 'string' && typeof attributes.endDate === 'string') {
     const start = parseDate(attributes.startDate);
     const end = parseDate(attributes.endDate);
+    // Stryker disable next-line ConditionalExpression,LogicalOperator: with undefined, end < start is false and the length NaN
     if (start !== undefined && end !== undefined) problems.push(...spanProblems(start, end));
   }
   return problems;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { CatalogueId, newCatalogueId, resolveReferences } from '../../src/domain/catalogue.js';
+import { CatalogueId, newCatalogueId, newsletterPointer, resolveReferences } from '../../src/domain/catalogue.js';
 import { DomainFailure } from '../../src/domain/failures.js';
 import { compileSchema } from '../../src/domain/validation.js';
 
@@ -67,5 +67,33 @@ describe('resolveReferences', () => {
         ['/p/1'],
       );
     }
+  });
+});
+
+describe('what a refused reference says', () => {
+  it('names the record by its kind and id, at its pointer', () => {
+    const problems = (run: () => unknown) => {
+      try {
+        run();
+      } catch (error) {
+        assert.ok(error instanceof DomainFailure);
+        return error.problems;
+      }
+      assert.fail('not refused');
+    };
+    assert.deepEqual(
+      problems(() => resolveReferences('products', [{ id: 'daily', pointer: '/p' }], new Map(), true)),
+      [{ pointer: '/p', detail: 'there is no product daily' }],
+    );
+    assert.deepEqual(
+      problems(() =>
+        resolveReferences('newsletters', [{ id: 'offers', pointer: '/q' }], new Map([['offers', false]]), false),
+      ),
+      [{ pointer: '/q', detail: 'newsletter offers is inactive: it cannot be attached' }],
+    );
+  });
+
+  it("names the newsletter added by its place in the user's list", () => {
+    assert.equal(newsletterPointer(2), '/data/attributes/newsletters/add/2');
   });
 });

@@ -1,26 +1,21 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isRepeat, plannedComplaint, type ComplaintContext } from '../../src/domain/delivery-complaint.js';
-import { EVERY_DAY, maskOf } from '../../src/domain/delivery-days.js';
+import {
+  isRepeat,
+  plannedComplaint,
+  toDeliveryComplaintAttributes,
+  type ComplaintContext,
+} from '../../src/domain/delivery-complaint.js';
+import { maskOf } from '../../src/domain/delivery-days.js';
 import { DomainFailure } from '../../src/domain/failures.js';
-import { DEFAULT_PRINT_SETTINGS, type PrintTerms } from '../../src/domain/print.js';
+import { DEFAULT_PRINT_SETTINGS } from '../../src/domain/print.js';
 import { parseDate } from '../../src/domain/publication.js';
+import { printTerms as terms } from '../support/print-terms.js';
 
 const date = (text: string) => parseDate(text) as number;
 const at = (iso: string) => Date.parse(iso) / 1000;
 const TODAY = date('2026-03-10');
 const FIRST_OPEN = date('2026-03-11');
-
-const terms = (values: Partial<PrintTerms> = {}): PrintTerms => ({
-  id: '7',
-  dateStarted: at('2026-01-01T00:00:00Z'),
-  dateEnded: at('2027-01-01T00:00:00Z'),
-  resource: 'print',
-  deliveryDays: null,
-  productResource: null,
-  productDays: EVERY_DAY,
-  ...values,
-});
 
 const context = (values: Partial<ComplaintContext> = {}): ComplaintContext => ({
   terms: terms(),
@@ -71,6 +66,7 @@ describe('a complaint planned', () => {
     const holds = [{ startDate: date('2026-03-03'), endDate: date('2026-03-05') }];
     for (const held of ['2026-03-03', '2026-03-05']) assert.throws(() => plan(held, { holds }), notADelivery(/held/));
     plan('2026-03-06', { holds });
+    plan('2026-03-02', { holds });
   });
 
   it('takes a delivery COMPLAINT_MAX_AGE_DAYS ago and refuses the day before it; with 0, any of the term', () => {
@@ -120,6 +116,13 @@ describe('a complaint planned', () => {
     assert.equal(plan('2026-03-10', { terms: terms({ dateEnded: null }) }, 'extend').dateEnded, null);
   });
 
+  it('extend past the year 9999 is refused at the remedy', () => {
+    assert.throws(
+      () => plan('2026-03-10', { terms: terms({ dateEnded: at('9999-12-31T23:59:59Z') }) }, 'extend'),
+      (error: unknown) => error instanceof DomainFailure && error.problems[0]?.pointer === '/data/attributes/remedy',
+    );
+  });
+
   it('redeliver puts it on the first open date, whatever the days it is delivered on', () => {
     const { values, dateEnded } = plan('2026-03-10', {}, 'redeliver');
     assert.equal(values.redeliveryDate, FIRST_OPEN);
@@ -134,6 +137,8 @@ describe('a repeat complaint', () => {
     assert.equal(isRepeat([{ deliveryDate: day - 1 }], day, 14), true);
     assert.equal(isRepeat([{ deliveryDate: day - 15 }], day, 14), false);
     assert.equal(isRepeat([{ deliveryDate: day + 1 }], day, 14), false);
+    // One of the same date is no earlier complaint (a second of a date is refused as existing).
+    assert.equal(isRepeat([{ deliveryDate: day }], day, 14), false);
     assert.equal(isRepeat([], day, 14), false);
   });
 
@@ -148,5 +153,33 @@ describe('a repeat complaint', () => {
       FIRST_OPEN,
     );
     assert.equal(narrow.values.repeat, false);
+  });
+});
+
+describe("a complaint's attributes", () => {
+  const complaint = {
+    id: '3',
+    userId: '1',
+    subscriptionId: '7',
+    deliveryDate: date('2026-03-09'),
+    reason: 'damaged' as const,
+    remedy: 'redeliver' as const,
+    repeat: true,
+    redeliveryDate: FIRST_OPEN,
+  };
+
+  it('give its dates as dates, with what was done about it', () => {
+    assert.deepEqual(toDeliveryComplaintAttributes(complaint), {
+      deliveryDate: '2026-03-09',
+      reason: 'damaged',
+      remedy: 'redeliver',
+      repeat: true,
+      redeliveryDate: '2026-03-11',
+    });
+  });
+
+  it('give no redelivery date unless redelivered', () => {
+    const attributes = toDeliveryComplaintAttributes({ ...complaint, remedy: 'none', redeliveryDate: null });
+    assert.equal(attributes.redeliveryDate, null);
   });
 });

@@ -37,6 +37,11 @@ describe('isEmail', () => {
     }
   });
 
+  it('accepts labels of one character', () => {
+    assert.equal(isEmail('reader@b.c'), true);
+    assert.equal(isEmail('reader@b.c.d'), true);
+  });
+
   it('requires a dot in the domain', () => {
     assert.equal(isEmail('user@localhost'), false);
   });

@@ -13,23 +13,13 @@ import {
 } from '../../src/domain/hold.js';
 import { DEFAULT_PRINT_SETTINGS, requireOpen, type PrintTerms } from '../../src/domain/print.js';
 import { parseDate } from '../../src/domain/publication.js';
+import { printTerms as terms } from '../support/print-terms.js';
 
 const date = (text: string) => parseDate(text) as number;
 const at = (iso: string) => Date.parse(iso) / 1000;
 const WEEKEND = maskOf(['saturday', 'sunday']);
 const span = (start: string, end: string) => ({ startDate: date(start), endDate: date(end) });
 const refusedWith = (code: string) => (error: unknown) => error instanceof DomainFailure && error.code === code;
-
-const terms = (values: Partial<PrintTerms> = {}): PrintTerms => ({
-  id: '7',
-  dateStarted: at('2026-01-01T00:00:00Z'),
-  dateEnded: at('2027-01-01T00:00:00Z'),
-  resource: 'print',
-  deliveryDays: null,
-  productResource: null,
-  productDays: EVERY_DAY,
-  ...values,
-});
 
 const hold = (values: Partial<StoredHold>): StoredHold => ({
   id: '1',
@@ -339,6 +329,9 @@ describe('the dates a hold is sent with', () => {
       { startDate: '2026-03-05' },
       { startDate: 20260305, endDate: '2026-03-04' },
       { startDate: '2026-03-05', endDate: 20260304 },
+      // An array of one date would read as that date's text: not a string, it is the schema's to refuse.
+      { startDate: ['2026-03-05'], endDate: '2026-03-04' },
+      { startDate: '2026-03-05', endDate: ['2026-03-04'] },
       { startDate: 'soon', endDate: '2026-03-04' },
       { startDate: '2026-03-05', endDate: 'later' },
     ]) {

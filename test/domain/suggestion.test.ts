@@ -14,6 +14,12 @@ describe('the nearest word to a typo', () => {
       [1, 1, 1],
     );
     assert.equal(editDistance('', 'keys'), 4);
+    assert.equal(editDistance('keys', ''), 4);
+  });
+
+  it('counts a swap only of the two same letters: one matching letter across is two edits', () => {
+    assert.deepEqual([editDistance('ax', 'xa'), editDistance('ax', 'ya'), editDistance('xa', 'ay')], [1, 2, 2]);
+    assert.deepEqual([editDistance('kexs', 'keys'), editDistance('exprot', 'exprto')], [1, 1]);
   });
 
   for (const [typed, meant] of [

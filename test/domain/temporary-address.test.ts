@@ -9,11 +9,17 @@ import {
   plannedTemporaryAddress,
   requireDeletable,
   temporaryAddressRuleProblems,
+  toTemporaryAddressAttributes,
   type StoredTemporaryAddress,
 } from '../../src/domain/temporary-address.js';
 
 const date = (text: string) => parseDate(text) as number;
 const refusedWith = (code: string) => (error: unknown) => error instanceof DomainFailure && error.code === code;
+/** Refused as started, the message naming a temporary address. */
+const alreadyStarted = (error: unknown) =>
+  error instanceof DomainFailure &&
+  error.code === 'ALREADY_STARTED' &&
+  /^the temporary address has started/.test(error.message);
 const FIRST_OPEN = date('2026-03-01');
 const ADDRESS = {
   streetAddress: '2 Shore Road',
@@ -85,7 +91,11 @@ describe('a temporary address planned', () => {
           [],
           FIRST_OPEN,
         ),
-      refusedWith('INVALID_ATTRIBUTE'),
+      (error: unknown) =>
+        error instanceof DomainFailure &&
+        error.code === 'INVALID_ATTRIBUTE' &&
+        error.problems[0]?.pointer === '/data/attributes/endDate' &&
+        error.problems[0].detail === 'must be at most 366 dates from startDate, both included',
     );
   });
 
@@ -130,11 +140,27 @@ describe('a temporary address planned', () => {
     assert.throws(
       () => plannedTemporaryAddress(undefined, next, [...ended, ...coming(MAX_COMING_TEMPORARY_ADDRESSES)], FIRST_OPEN),
       (error: unknown) =>
-        error instanceof DomainFailure && error.code === 'INVALID_ATTRIBUTE' && error.problems[0]?.pointer === '/data',
+        error instanceof DomainFailure &&
+        error.code === 'INVALID_ATTRIBUTE' &&
+        error.problems[0]?.pointer === '/data' &&
+        error.problems[0].detail === 'the reader has 20 temporary addresses that have not ended, the most there may be',
     );
     // A change of one of them is no new one.
     const all = coming(MAX_COMING_TEMPORARY_ADDRESSES);
     plannedTemporaryAddress(all[0], { endDate: '2026-04-01' }, all, FIRST_OPEN);
+  });
+
+  it('counts one whose last date is the first open date as not ended, and one that ended the day before as ended', () => {
+    const coming = Array.from({ length: MAX_COMING_TEMPORARY_ADDRESSES - 1 }, (_, i) =>
+      stored({ id: `c${i}`, startDate: date('2026-04-01') + i, endDate: date('2026-04-01') + i }),
+    );
+    const endingOn = (endDate: number) => stored({ id: 'last', startDate: date('2026-02-01'), endDate });
+    const next = { startDate: '2026-06-01', endDate: '2026-06-02', address: ADDRESS };
+    plannedTemporaryAddress(undefined, next, [...coming, endingOn(FIRST_OPEN - 1)], FIRST_OPEN);
+    assert.throws(
+      () => plannedTemporaryAddress(undefined, next, [...coming, endingOn(FIRST_OPEN)], FIRST_OPEN),
+      refusedWith('INVALID_ATTRIBUTE'),
+    );
   });
 
   it('changed, does not clash with itself', () => {
@@ -142,17 +168,27 @@ describe('a temporary address planned', () => {
     const values = plannedTemporaryAddress(current, { endDate: '2026-03-22' }, [current], FIRST_OPEN);
     assert.equal(values.endDate, date('2026-03-22'));
     assert.deepEqual(values.address, ADDRESS);
+    const moved = plannedTemporaryAddress(current, { startDate: '2026-03-12' }, [current], FIRST_OPEN);
+    assert.deepEqual([moved.startDate, moved.endDate], [date('2026-03-12'), date('2026-03-20')]);
+  });
+
+  it('changes its address up to its first date, the first open one included', () => {
+    const current = stored({ startDate: FIRST_OPEN, endDate: date('2026-03-20') });
+    const other = { ...ADDRESS, postalCode: 'OTHER' };
+    assert.deepEqual(plannedTemporaryAddress(current, { address: other }, [current], FIRST_OPEN).address, {
+      ...other,
+    });
   });
 
   it('once started, keeps its start and address, and its end moves among open dates only', () => {
     const current = stored({ startDate: date('2026-02-20'), endDate: date('2026-03-20') });
     assert.throws(
       () => plannedTemporaryAddress(current, { startDate: '2026-03-05' }, [current], FIRST_OPEN),
-      refusedWith('ALREADY_STARTED'),
+      alreadyStarted,
     );
     assert.throws(
       () => plannedTemporaryAddress(current, { address: { ...ADDRESS, postalCode: 'OTHER' } }, [current], FIRST_OPEN),
-      refusedWith('ALREADY_STARTED'),
+      alreadyStarted,
     );
     // The same address sent again changes nothing, so it is no change of a started one.
     plannedTemporaryAddress(current, { address: ADDRESS, endDate: '2026-03-01' }, [current], FIRST_OPEN);
@@ -179,10 +215,7 @@ describe('a temporary address planned', () => {
 describe('deleting a temporary address', () => {
   it('is allowed before its first date closes, and refused (ALREADY_STARTED) from then on', () => {
     requireDeletable(stored({ startDate: FIRST_OPEN }), FIRST_OPEN);
-    assert.throws(
-      () => requireDeletable(stored({ startDate: FIRST_OPEN - 1 }), FIRST_OPEN),
-      refusedWith('ALREADY_STARTED'),
-    );
+    assert.throws(() => requireDeletable(stored({ startDate: FIRST_OPEN - 1 }), FIRST_OPEN), alreadyStarted);
   });
 });
 
@@ -197,6 +230,18 @@ describe("a temporary address's rules", () => {
       ['/data/attributes/address/addressRegion', '/data/attributes/endDate'],
     );
     assert.deepEqual(
+      temporaryAddressRuleProblems({ startDate: '2026-03-02', endDate: '2026-03-01', address: ADDRESS }),
+      [{ pointer: '/data/attributes/endDate', detail: 'must not be before startDate' }],
+    );
+    assert.deepEqual(
+      temporaryAddressRuleProblems({ startDate: '2026-03-01', endDate: '2027-03-02', address: ADDRESS }),
+      [{ pointer: '/data/attributes/endDate', detail: 'must be at most 366 dates from startDate, both included' }],
+    );
+    assert.deepEqual(
+      temporaryAddressRuleProblems({ startDate: '2026-03-01', endDate: '2027-03-01', address: ADDRESS }),
+      [],
+    );
+    assert.deepEqual(
       temporaryAddressRuleProblems({ startDate: '2026-03-01', endDate: '2026-03-01', address: { postalCode: '  ' } }),
       [{ pointer: '/data/attributes/address', detail: "can't be blank" }],
     );
@@ -204,6 +249,39 @@ describe("a temporary address's rules", () => {
       temporaryAddressRuleProblems({ startDate: '2026-03-01', endDate: '2026-03-01', address: { postalCode: 'X' } }),
       [],
     );
+  });
+});
+
+describe("a temporary address's rules, for what the schema refuses", () => {
+  it('find nothing in what is not an object, nor in dates that are not both strings', () => {
+    for (const sent of [null, 'dates', ['2026-03-02']]) assert.deepEqual(temporaryAddressRuleProblems(sent), []);
+    for (const sent of [
+      { startDate: '2026-03-02' },
+      { endDate: '2026-03-01' },
+      { startDate: 'soon', endDate: '2026-03-01' },
+      // An array of one date would read as that date's text: not a string, it is the schema's to refuse.
+      { startDate: ['2026-03-02'], endDate: '2026-03-01' },
+      { startDate: '2026-03-02', endDate: ['2026-03-01'] },
+      { startDate: ['2026-03-02'], endDate: ['2026-03-01'] },
+    ]) {
+      assert.deepEqual(temporaryAddressRuleProblems({ ...sent, address: ADDRESS }), [], JSON.stringify(sent));
+    }
+  });
+});
+
+describe("a temporary address's attributes", () => {
+  it('give its dates as dates, the whole address, and its status on the day', () => {
+    const address = { ...ADDRESS, unitNumber: 'Flat 2' };
+    const value = stored({ address });
+    const attributes = toTemporaryAddressAttributes(value, date('2026-03-20'));
+    assert.deepEqual(attributes, {
+      startDate: '2026-03-10',
+      endDate: '2026-03-20',
+      address,
+      status: 'active',
+    });
+    // A copy: the attributes written out never change the record kept.
+    assert.notEqual(attributes.address, value.address);
   });
 });
 
