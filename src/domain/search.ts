@@ -162,10 +162,14 @@ function withinOneTypo(a: readonly string[], b: readonly string[]): boolean {
   // Stryker disable next-line ConditionalExpression: a shortcut; the last line refuses such lengths too
   if (Math.abs(a.length - b.length) > 1) return false;
   let i = 0;
-  // Stryker disable next-line ConditionalExpression,EqualityOperator: only equal words, never passed, run past both ends
+  // Only equal words, never passed here, would run past both ends; and past the end of one word its
+  // letter is undefined, matching the other's only past its end too.
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,LogicalOperator: see above
   while (i < a.length && i < b.length && a[i] === b[i]) i += 1;
   let j = 0;
-  // Stryker disable next-line ConditionalExpression,EqualityOperator,ArithmeticOperator: an end overlapping the start only occurs one edit apart (tried to 9 letters)
+  // An end overlapping the start only occurs one edit apart (tried to 9 letters); and once one word
+  // is used up by its start and end the answer is yes, which walking on only lowers what is left to.
+  // Stryker disable next-line ConditionalExpression,EqualityOperator,ArithmeticOperator,LogicalOperator: see above
   while (j < a.length - i && j < b.length - i && a[a.length - 1 - j] === b[b.length - 1 - j]) j += 1;
   // What is left between the common start and end: at most one letter of each.
   return a.length - i - j <= 1 && b.length - i - j <= 1;
