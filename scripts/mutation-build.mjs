@@ -19,8 +19,8 @@ function filesEndingIn(dir, ending) {
 }
 const typeScriptFiles = (dir) => filesEndingIn(dir, '.ts');
 
-// What the tests read beside them (a snapshot), where they look for it.
-for (const path of filesEndingIn('test', '.json')) {
+// What the tests read beside them (a snapshot, the checked-in SQL), where they look for it.
+for (const path of [...filesEndingIn('test', '.json'), ...filesEndingIn('test', '.sql')]) {
   mkdirSync(dirname(join(OUT, path)), { recursive: true });
   copyFileSync(path, join(OUT, path));
 }

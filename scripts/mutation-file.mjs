@@ -1,7 +1,11 @@
 /**
- * Stryker over one source file against the domain test files named, not all of them:
+ * Stryker over one source file against the test files named, not all of them:
  *
  *   node scripts/mutation-file.mjs src/domain/dates.ts dates schema-constraints exported-data
+ *   node scripts/mutation-file.mjs src/http/jsonapi/paging.ts http/jsonapi/paging
+ *
+ * A bare name is a domain test, test/domain/NAME.test.ts; a name with a `/` is a path under test/
+ * without `.test.ts`, for a file outside the domain.
  *
  * Every test file that imports a module covers its module-level code, so a mutant of a module many
  * others import would start each of those files; named, a file's run takes minutes, not an hour.
@@ -16,7 +20,8 @@ import { basename } from 'node:path';
 const [file, ...tests] = process.argv.slice(2);
 if (!file || tests.length === 0) {
   console.error(
-    'usage: node scripts/mutation-file.mjs src/domain/FILE.ts TEST_NAME...  (test/domain/TEST_NAME.test.ts)',
+    'usage: node scripts/mutation-file.mjs src/PATH/FILE.ts TEST_NAME...\n' +
+      '  TEST_NAME: test/domain/TEST_NAME.test.ts, or with a `/` test/TEST_NAME.test.ts (http/jsonapi/paging)',
   );
   process.exit(2);
 }
@@ -24,7 +29,8 @@ const name = basename(file, '.ts');
 const config = JSON.parse(readFileSync('stryker.config.json', 'utf8'));
 delete config.$schema;
 config.mutate = [file];
-config.tap.testFiles = tests.map((test) => `.mutation-build/test/domain/${test}.test.js`);
+const testPath = (test) => (test.includes('/') ? test : `domain/${test}`);
+config.tap.testFiles = tests.map((test) => `.mutation-build/test/${testPath(test)}.test.js`);
 config.jsonReporter.fileName = `reports/mutation/${name}.json`;
 mkdirSync('reports/mutation', { recursive: true });
 const path = `reports/mutation/${name}.config.json`;

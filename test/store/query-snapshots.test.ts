@@ -20,7 +20,7 @@ import { drawCountQueries, runPageQuery } from '../../src/store/sql/deliveries.j
 import { activeGroupsQuery, weekCountsQuery } from '../../src/store/sql/reports.js';
 import { licencesOfDomains, licencesOfNetwork } from '../../src/store/sql/site-licences.js';
 import { activeSubscriptionsOfUser, subscriptionPage } from '../../src/store/sql/subscriptions.js';
-import { USER_COLUMNS, usersOfPage } from '../../src/store/sql/users.js';
+import { USER_COLUMNS, usersOfPage, type Reach } from '../../src/store/sql/users.js';
 
 const DIRECTORY = new URL('./queries/', import.meta.url);
 const UPDATE = process.env.UPDATE_QUERY_SNAPSHOTS === '1';
@@ -37,8 +37,14 @@ function addressOf(text: string) {
   return parsed.value;
 }
 
-const userPage = (query: UserListQuery) => (dialect: Dialect) =>
-  usersOfPage(query, COLUMNS, dialect, ['digital', 'bundle'], { limit: 10_000 });
+const userPage =
+  (query: UserListQuery, products: readonly string[] = ['digital', 'bundle'], reach: Reach = { limit: 10_000 }) =>
+  (dialect: Dialect) =>
+    usersOfPage(query, COLUMNS, dialect, products, reach);
+
+/** More products giving a resource than a page by resource seeks one by one (PRODUCT_SEEKS, 32). */
+const MANY_PRODUCTS = Array.from({ length: 34 }, (_, i) => String(i + 1));
+const PRINT = { at: AT, resource: 'print' } as const;
 
 /** Each statement by the name of its file, made for a dialect. */
 const STATEMENTS: Record<string, (dialect: Dialect) => Sql | Sql[]> = {
@@ -54,6 +60,49 @@ const STATEMENTS: Record<string, (dialect: Dialect) => Sql | Sql[]> = {
     newsletter: 'morning-briefing',
     activeSubscription: { at: AT, resource: 'print' },
   }),
+  // A longer word after the first, and one as long after it: the names are read by the first longest.
+  'users-by-search-of-words': userPage({ ...PAGE, search: searchRange('ada grace byron')! }),
+  'users-by-search-of-a-number': userPage({ ...PAGE, search: searchRange('42')! }),
+  'users-by-search-of-no-letter': userPage({ ...PAGE, search: searchRange('@')! }),
+  'users-by-search-of-newsletter-with-active-product': userPage({
+    ...PAGE,
+    search: searchRange('lovelace')!,
+    newsletter: 'morning-briefing',
+    activeSubscription: { at: AT, product: 'digital' },
+  }),
+  'users-by-email-address-of-newsletter-after': userPage({
+    ...PAGE,
+    email: { address: 'Ada@Example.com' },
+    newsletter: 'morning-briefing',
+    afterId: '42',
+  }),
+  'users-by-circulation-number-with-active-subscription-after': userPage({
+    ...PAGE,
+    circulationNumber: 'C-1234',
+    activeSubscription: { at: AT },
+    afterId: '42',
+  }),
+  'users-by-licence-domain-of-newsletter': userPage({
+    ...PAGE,
+    licenceDomains: ['example.ac.uk', 'ac.uk'],
+    newsletter: 'morning-briefing',
+  }),
+  'users-of-newsletter-after': userPage({ ...PAGE, newsletter: 'morning-briefing', afterId: '42' }),
+  'users-with-active-subscription': userPage({ ...PAGE, activeSubscription: { at: AT } }),
+  'users-with-active-product-of-newsletter': userPage({
+    ...PAGE,
+    newsletter: 'morning-briefing',
+    activeSubscription: { at: AT, product: 'digital' },
+  }),
+  'users-with-active-print-of-many-products': userPage({ ...PAGE, activeSubscription: PRINT }, MANY_PRODUCTS),
+  'users-with-active-product-read-to': userPage({ ...PAGE, activeSubscription: { at: AT, product: 'digital' } }, [], {
+    to: '500',
+  }),
+  'users-with-active-print-read-to-descending': userPage(
+    { ...PAGE, activeSubscription: PRINT, afterId: '900', descending: true },
+    ['digital', 'bundle'],
+    { to: '500' },
+  ),
   'subscriptions-of-user': (dialect) =>
     subscriptionPage('42', { limit: 101, afterId: '7', filter: { statuses: ['active'], at: AT } }, dialect),
   'access-of-user': () => activeSubscriptionsOfUser('42', AT),
