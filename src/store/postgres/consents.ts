@@ -32,7 +32,8 @@ import {
   toStoredConsentChange,
 } from '../sql/consents.js';
 import type { Row } from '../sql/rows.js';
-import { auditInsert, rowsOn, type PostgresDatabase } from './database.js';
+import { auditInsert, preparedName, rowsOn, type PostgresDatabase } from './database.js';
+import type { KnownUsers } from './known-users.js';
 
 const CHANGED = eventTypeOf('newsletter-consents', 'update');
 
@@ -185,11 +186,15 @@ export async function applyImportedConsents(
   }
 }
 
-export function postgresConsents(database: PostgresDatabase): ConsentStore {
+export function postgresConsents(database: PostgresDatabase, users: Pick<KnownUsers, 'exists'>): ConsentStore {
+  // A site's preference page reads a reader's consents on every visit: the statement is prepared
+  // (its text differs only by whether a page starts after a newsletter), and whether the reader
+  // exists is asked only when no consent came, a consent's user being there by its foreign key.
   async function listConsents(userId: string, query: ConsentPageQuery) {
-    const [user] = await database.rows('SELECT 1 FROM users WHERE id = $1', [userId]);
-    if (!user) return undefined;
-    return (await database.rows(consentsQuery(userId, query))).map(toStoredConsent);
+    const { text, values } = consentsQuery(userId, query).render('postgres');
+    const rows = await database.preparedRows(preparedName('consents', text), text, values);
+    if (rows.length === 0 && !(await users.exists(userId))) return undefined;
+    return rows.map(toStoredConsent);
   }
 
   async function getConsent(userId: string, newsletterId: string) {

@@ -103,7 +103,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
     ...postgresHolds(database),
     ...postgresTemporaryAddresses(database),
     ...postgresDeliveryComplaints(database),
-    ...postgresConsents(database),
+    ...postgresConsents(database, users),
     ...postgresSiteLicences(database, siteKeys.prefixLengths),
     ...postgresReaderSources(database, siteKeys.domains, holders, resources, subscriptions),
     ...postgresSeats(database, holders),
