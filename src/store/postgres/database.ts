@@ -25,12 +25,25 @@ const LONG_READ_TIMEOUT_MS = 60_000;
 const DEADLOCK = '40P01';
 const DEADLOCK_RETRIES = 5;
 
+const PREPARED_NAMES = new Map<string, string>();
+const PREPARED_NAMES_KEPT = 256;
+
 /**
  * A prepared statement's name for its text: a statement built from a few shapes (the print run's
- * pages, the address's probes) is prepared once per shape, within PostgreSQL's 63 characters.
+ * pages, the address's probes, a reader's consents) is prepared once per shape, within
+ * PostgreSQL's 63 characters. The names are kept, as callers ask on every request and a shape
+ * recurs: a hash of the text each time would cost more than looking it up.
  */
 export function preparedName(kind: string, text: string): string {
-  return `${kind}-${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+  const key = `${kind}\0${text}`;
+  let name = PREPARED_NAMES.get(key);
+  if (name === undefined) {
+    // The shapes in use are few; those of the past are let go at times.
+    if (PREPARED_NAMES.size >= PREPARED_NAMES_KEPT) PREPARED_NAMES.clear();
+    name = `${kind}-${createHash('sha1').update(text).digest('hex').slice(0, 16)}`;
+    PREPARED_NAMES.set(key, name);
+  }
+  return name;
 }
 
 /** What `deleteRow` deletes, how it records it, and what goes with it. */
