@@ -8,7 +8,7 @@
  * and audit entry, and the console already changes accounts there. So the PATCH is open to any
  * credential that may write, and decides by what is sent: every attribute of any account needs
  * admin, but a staff member's own session may change its own password with `currentPassword`
- * (see staff/passwords.ts), an admin's as well, and that change ends their other sessions.
+ * (see use-cases/staff/passwords.ts), an admin's as well, and that change ends their other sessions.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
@@ -27,9 +27,9 @@ import {
 } from '../../domain/staff.js';
 import { hashPassword } from '../../domain/password.js';
 import { newPasswordProblems } from '../../domain/user.js';
-import type { ReaderSettings } from '../../readers/settings.js';
-import { openStaffAccount } from '../../staff/accounts.js';
-import { changeOwnPassword } from '../../staff/passwords.js';
+import type { ReaderSettings } from '../../use-cases/readers/settings.js';
+import { openStaffAccount } from '../../use-cases/staff/accounts.js';
+import { changeOwnPassword } from '../../use-cases/staff/passwords.js';
 import type { PasswordChange } from '../../store/port.js';
 import { errors } from '../errors.js';
 import { answeredNotModified, etagOf, ifMatchVersions, NotModifiedResponse } from '../jsonapi/etag.js';

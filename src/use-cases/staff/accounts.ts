@@ -2,11 +2,11 @@
  * Opening a staff account: the password given, or a random one made here and shown once (by the
  * command, or in the create response), hashed like a reader's.
  */
-import type { AuditContext } from '../domain/audit.js';
-import { nowInSeconds } from '../domain/dates.js';
-import { hashPassword } from '../domain/password.js';
-import type { StaffCreate, StaffMember } from '../domain/staff.js';
-import type { Store } from '../store/port.js';
+import type { AuditContext } from '../../domain/audit.js';
+import { nowInSeconds } from '../../domain/dates.js';
+import { hashPassword } from '../../domain/password.js';
+import type { StaffCreate, StaffMember } from '../../domain/staff.js';
+import type { Store } from '../../store/port.js';
 import { makeStaffPassword } from './passwords.js';
 
 export interface OpenedAccount {
