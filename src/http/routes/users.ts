@@ -266,14 +266,9 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
         return sendPrerendered(reply, prerenderedCollection(links, page, base, '/users/', active));
       }
       const subscriptionsEach = query.include === undefined ? undefined : MAX_INCLUDED_SUBSCRIPTIONS;
-      const {
-        list,
-        page,
-        active,
-        subscriptions: firstSubscriptions,
-      } = await listUsers(store, listing, subscriptionsEach);
+      const { list, page, active, subscriptions: included } = await listUsers(store, listing, subscriptionsEach);
       paging.refuseShort(readOf(list));
-      const document = readDocument(request, page, firstSubscriptions, query);
+      const document = readDocument(request, page, included, query);
       return {
         links: paging.links(self, url, readOf(list), page.at(-1)?.id),
         ...document,
