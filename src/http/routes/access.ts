@@ -21,7 +21,7 @@ import {
   ReaderAccessAttributes,
   readerGrantsOf,
 } from '../../domain/entitlement.js';
-import { addressKeys, formatAddress, parseWrittenAddress, unmapped } from '../../domain/site-licence.js';
+import { formatAddress, parseWrittenAddress, unmapped } from '../../domain/site-licence.js';
 import { SUBSCRIPTIONS } from '../../domain/subscription.js';
 import { errors } from '../errors.js';
 import { errorResponses, exampleLinks, SelfLinks, singleDocument, withExample } from '../jsonapi/documents.js';
@@ -144,7 +144,7 @@ export const accessRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
       const written = parseWrittenAddress(request.query['filter[ip]']);
       if (!written.ok) throw errors.invalidQueryParameter('filter[ip]', `filter[ip] ${written.problem}`);
       const now = nowInSeconds();
-      const licences = await store.licencesOfNetwork(addressKeys(unmapped(written.value)), now);
+      const licences = await store.licencesOfNetwork(unmapped(written.value), now);
       const { access, licences: granting } = networkAccessOf(licences);
       for (const licence of granting) app.licenceUsage.count(licence, 'ip', now);
       const base = baseUrl(request);
