@@ -6,8 +6,7 @@
  * plan, a walk of the subscriptions' id index from the cursor, is the same whatever the values.
  * The draw counts the whole run, its two counts in one snapshot, with a long read's timeout.
  */
-import type { DeliveryStore } from '../port.js';
-import type { RunPageQuery } from '../port.js';
+import type { DeliveryStore, RunPageQuery } from '../port.js';
 import {
   drawCountQueries,
   renderedRunPageQuery,
