@@ -75,10 +75,13 @@ export function toLicenceUsage(counts: readonly Pick<UsageCount, 'month' | 'via'
  */
 export class UsageTally {
   private counts = new Map<string, UsageCount>();
+  /** The month of the instant counted last: checks come many a second, and a date's text is dear to make. */
+  private monthAt = { at: Number.NaN, month: '' };
 
   /** Counts one check that `licence` granted at `at` (epoch seconds) through `via`. */
   count(licence: { userId: string; id: string }, via: UsageVia, at: number): void {
-    const month = monthOf(at);
+    if (this.monthAt.at !== at) this.monthAt = { at, month: monthOf(at) };
+    const { month } = this.monthAt;
     const key = `${licence.userId}/${licence.id}/${month}/${via}`;
     const found = this.counts.get(key);
     if (found) found.count += 1;

@@ -278,12 +278,18 @@ export function formatRange(range: RangeKey): string {
   return `${formatAddress({ family: range.family, bytes: range.network })}/${range.prefixLength}`;
 }
 
-/** The keys an address is looked up by: its network at every prefix length a range may have, narrowest last. */
-export function addressKeys(address: Address): RangeKey[] {
-  const { min, max } = PREFIX_LENGTHS[address.family];
+/**
+ * The keys an address is looked up by: its network at each of `prefixLengths` (ascending), by
+ * default every prefix length a range of its family may have; narrowest last.
+ */
+export function addressKeys(address: Address, prefixLengths?: readonly number[]): RangeKey[] {
+  const { family, bytes } = address;
+  if (prefixLengths)
+    return prefixLengths.map((prefixLength) => ({ family, prefixLength, network: networkOf(bytes, prefixLength) }));
+  const { min, max } = PREFIX_LENGTHS[family];
   const keys: RangeKey[] = [];
   for (let prefixLength = min; prefixLength <= max; prefixLength++) {
-    keys.push({ family: address.family, prefixLength, network: networkOf(address.bytes, prefixLength) });
+    keys.push({ family, prefixLength, network: networkOf(bytes, prefixLength) });
   }
   return keys;
 }

@@ -5,7 +5,7 @@
  * count their usage.
  */
 import { networkAccessOf, readerGrantsOf } from '../domain/entitlement.js';
-import { addressKeys, unmapped, type Address } from '../domain/site-licence.js';
+import { unmapped, type Address } from '../domain/site-licence.js';
 import type { Store } from '../store/port.js';
 
 /** The reader's access at `now`, and what granted it; undefined when there is no such reader. */
@@ -16,5 +16,5 @@ export async function readerAccess(store: Store, userId: string, now: number) {
 
 /** The access at `now` of an address (a mapped IPv4 address as the IPv4 one), and the licences that grant it. */
 export async function networkAccess(store: Store, address: Address, now: number) {
-  return networkAccessOf(await store.licencesOfNetwork(addressKeys(unmapped(address)), now));
+  return networkAccessOf(await store.licencesOfNetwork(unmapped(address), now));
 }

@@ -36,6 +36,20 @@ describe('UsageTally', () => {
     );
   });
 
+  it("counts each check in the month of its own instant, back and forth across a month's end", () => {
+    const tally = new UsageTally();
+    for (const instant of ['2026-11-30T23:59:59Z', '2026-12-01T00:00:00Z', '2026-11-30T23:59:59Z']) {
+      tally.count(licence, 'ip', at(instant));
+    }
+    assert.deepEqual(
+      tally.take().map((c) => [c.month, c.count]),
+      [
+        ['2026-11', 2],
+        ['2026-12', 1],
+      ],
+    );
+  });
+
   it('forgets what it gave, and adds back what is given back to what came since', () => {
     const tally = new UsageTally();
     tally.count(licence, 'ip', at('2026-11-15T12:00:00Z'));

@@ -148,6 +148,16 @@ describe('addressKeys', () => {
     assert.equal(formatRange(keys[96] as never), '2001:db8:1:2:3:4:5:6/128');
   });
 
+  it('are the networks at the prefix lengths asked for alone, in their order', () => {
+    const address = value(parseAddress('2001:db8:1:2:3:4:5:6'));
+    assert.deepEqual(addressKeys(address, [32, 64]).map(formatRange), ['2001:db8::/32', '2001:db8:1:2::/64']);
+    assert.deepEqual(addressKeys(address, []), []);
+    assert.deepEqual(
+      addressKeys(value(parseAddress('10.1.2.3')), [8, 24, 32]).map(formatRange),
+      ['10.0.0.0/8', '10.1.2.0/24', '10.1.2.3/32'],
+    );
+  });
+
   it('hold every range that holds the address, in the same bytes as the range is kept', () => {
     const keys = addressKeys(value(parseAddress('::ffff:10.200.3.4'))).map(formatRange);
     for (const range of ['10.0.0.0/8', '10.128.0.0/9', '10.200.0.0/16', '10.200.3.4/32']) {

@@ -5,7 +5,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { addressKeys, parseAddress } from '../../src/domain/site-licence.js';
+import { parseAddress } from '../../src/domain/site-licence.js';
 import type { SubscriptionValues } from '../../src/domain/subscription.js';
 import type { Store, StoreOptions } from '../../src/store/port.js';
 import { AUDIT, subscriptionValues } from '../support/fixtures.js';
@@ -20,10 +20,10 @@ function fresh() {
   };
 }
 
-function keysOf(ip: string) {
+function addressOf(ip: string) {
   const parsed = parseAddress(ip);
   assert.ok(parsed.ok);
-  return addressKeys(parsed.value);
+  return parsed.value;
 }
 
 export function siteLicenceContract(open: (options?: StoreOptions) => Promise<Store> | Store): void {
@@ -53,7 +53,7 @@ export function siteLicenceContract(open: (options?: StoreOptions) => Promise<St
       return { owner: owner.id, id: created.id };
     }
 
-    const ofNetwork = async (ip: string) => (await store.licencesOfNetwork(keysOf(ip), now)).map((l) => l.id).sort();
+    const ofNetwork = async (ip: string) => (await store.licencesOfNetwork(addressOf(ip), now)).map((l) => l.id).sort();
     const ofReader = async (userId: string) =>
       ((await store.readerSourcesOf(userId, now))?.byDomain ?? []).map((l) => l.id).sort();
 
@@ -63,10 +63,21 @@ export function siteLicenceContract(open: (options?: StoreOptions) => Promise<St
       const host = await licence({ ipRanges: [`${prefix}.5/32`], dateEnded: now + 3600 });
       assert.deepEqual(await ofNetwork(`${prefix}.5`), [wide.id, host.id].sort());
       assert.deepEqual(await ofNetwork(`${prefix}.6`), [wide.id]);
-      const [found] = await store.licencesOfNetwork(keysOf(`${prefix}.5`), now);
+      const [found] = await store.licencesOfNetwork(addressOf(`${prefix}.5`), now);
       assert.ok(found && [wide.owner, host.owner].includes(found.userId));
       await store.expireSubscription(host.owner, host.id, now - 1, AUDIT);
       assert.deepEqual(await ofNetwork(`${prefix}.5`), [wide.id]);
+    });
+
+    it('finds a licence by the widest IPv6 range, /32, beside IPv4 hosts, each by its own family', async () => {
+      const { prefix } = fresh();
+      // A /32 of its own: 2001:1xxx::/32, no other test's.
+      const block = `2001:${(0x1000 + counter).toString(16)}`;
+      const wide = await licence({ ipRanges: [`${block}::/32`] });
+      const host = await licence({ ipRanges: [`${prefix}.9/32`] });
+      assert.deepEqual(await ofNetwork(`${block}:ffff::9`), [wide.id]);
+      assert.deepEqual(await ofNetwork(`${prefix}.9`), [host.id]);
+      assert.deepEqual(await ofNetwork(`${prefix}.10`), []);
     });
 
     it('finds them anew as their ranges change, and no more once deleted or their owner erased', async () => {

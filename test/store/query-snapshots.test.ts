@@ -16,7 +16,7 @@ import { searchRange } from '../../src/domain/search.js';
 import { addressKeys, parseAddress } from '../../src/domain/site-licence.js';
 import type { UserListQuery } from '../../src/store/ports/users.js';
 import { raw, type Dialect, type Sql } from '../../src/store/sql/builder.js';
-import { drawCountQueries, runPageQuery } from '../../src/store/sql/deliveries.js';
+import { drawCountQueries, renderedRunPageQuery, runPageQuery } from '../../src/store/sql/deliveries.js';
 import { activeGroupsQuery, weekCountsQuery } from '../../src/store/sql/reports.js';
 import { licencesOfDomains, licencesOfNetwork } from '../../src/store/sql/site-licences.js';
 import { activeSubscriptionsOfUser, subscriptionPage } from '../../src/store/sql/subscriptions.js';
@@ -115,6 +115,8 @@ const STATEMENTS: Record<string, (dialect: Dialect) => Sql | Sql[]> = {
     ),
   'access-by-email-domain': (dialect) => licencesOfDomains(dialect, ['example.ac.uk'], AT),
   'print-run-page': (dialect) => runPageQuery(RUN, { limit: 101, afterId: '7', postalCode: '10115' }, dialect),
+  // As the API sends it: each delivery written as JSON by the database.
+  'print-run-page-rendered': (dialect) => renderedRunPageQuery(RUN, { limit: 101, afterId: '7' }, dialect),
   'draw-report': (dialect) => drawCountQueries(RUN, dialect),
   'dashboard-report': (dialect) => [activeGroupsQuery(AT, dialect), weekCountsQuery(reportWeeks(AT), dialect)],
 };

@@ -22,7 +22,7 @@ import { fillUserCompactKeys, SIMILAR_NAMES_SQL, similarMatch } from '../../src/
 import { AUDIT, subscriptionValues } from '../support/fixtures.js';
 import { eventually } from '../support/eventually.js';
 import { DATA_VERSION_MAX_AGE_MS } from '../../src/store/sqlite/database.js';
-import { addressKeys, parseAddress } from '../../src/domain/site-licence.js';
+import { parseAddress } from '../../src/domain/site-licence.js';
 import { storeContract } from './contract.js';
 
 const tempDirs: string[] = [];
@@ -522,10 +522,10 @@ describe("SQLite site keys kept for the access checks: licensed domains, ranges'
     const path = freshDatabasePath();
     const checking = openSqliteStore({ path });
     const writing = openSqliteStore({ path });
-    const keysOf = (text: string) => {
+    const addressOf = (text: string) => {
       const parsed = parseAddress(text);
       assert.ok(parsed.ok);
-      return addressKeys(parsed.value);
+      return parsed.value;
     };
     const licence = (ipRanges: string[]) =>
       subscriptionValues({ license: 'site', resource: 'online', dateStarted: now - 60, ipRanges });
@@ -534,13 +534,13 @@ describe("SQLite site keys kept for the access checks: licensed domains, ranges'
       const first = await writing.createSubscription(owner.id, licence(['198.51.100.0/24']), AUDIT);
       assert.ok(first);
       // Kept now: ranges of /24 alone.
-      assert.deepEqual(await checking.licencesOfNetwork(keysOf('198.51.100.7'), now).then((l) => l.map((x) => x.id)), [
+      assert.deepEqual(await checking.licencesOfNetwork(addressOf('198.51.100.7'), now).then((l) => l.map((x) => x.id)), [
         first.id,
       ]);
       const second = await writing.createSubscription(owner.id, licence(['198.48.0.0/13']), AUDIT);
       assert.ok(second);
       await eventually(
-        async () => (await checking.licencesOfNetwork(keysOf('198.50.1.1'), now))[0]?.id === second.id,
+        async () => (await checking.licencesOfNetwork(addressOf('198.50.1.1'), now))[0]?.id === second.id,
         "the licence, within a few checks past the data version's age",
         DATA_VERSION_MAX_AGE_MS + 1_900,
       );

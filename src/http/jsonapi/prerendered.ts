@@ -35,6 +35,13 @@ export function prerenderedCollection(
   return `{"links":${writePageLinks(links)},"data":[${data}]}`;
 }
 
+/** The `{"links":…,"data":[…]}` document of `links` written as text and resources the store wrote whole. */
+export function collectionText(links: string, resources: readonly { json: string }[]): string {
+  let data = '';
+  for (const { json } of resources) data += `${data === '' ? '' : ','}${json}`;
+  return `{"links":${links},"data":[${data}]}`;
+}
+
 /**
  * Sends a document already written as text. The type is set first: Fastify sends a string with a
  * JSON content type as it is (a string without one would go as text/plain), and the media-types

@@ -10,8 +10,19 @@ export interface RunPageQuery extends RunFilter {
   limit: number;
 }
 
+/**
+ * A delivery as the JSON text of its resource object (`type`, `id`, `attributes`,
+ * `relationships`), rendered by the database, with its subscription's id.
+ */
+export interface RenderedDelivery {
+  subscriptionId: string;
+  json: string;
+}
+
 export interface DeliveryStore {
   listDeliveries(run: RunDate, query: RunPageQuery): Promise<Delivery[]>;
+  /** The same page as `listDeliveries`, each delivery as the text the API sends. */
+  listRenderedDeliveries(run: RunDate, query: RunPageQuery): Promise<RenderedDelivery[]>;
   /** The run's copies by product and postal code; a key may come in more than one count, to be added up. */
   countDraw(run: RunDate): Promise<DrawCount[]>;
 }

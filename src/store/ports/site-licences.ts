@@ -8,7 +8,7 @@
  * their own shard (seat_holders), then from the owners' shards.
  */
 import type { ActiveLicence, ActiveSubscription } from '../../domain/entitlement.js';
-import type { RangeKey } from '../../domain/site-licence.js';
+import type { Address } from '../../domain/site-licence.js';
 
 /**
  * What a reader's access comes from: their own active subscriptions, the licences of their email
@@ -21,8 +21,8 @@ export interface ReaderSources {
 }
 
 export interface SiteLicenceStore {
-  /** The site licences active at `now` whose ranges hold the address these are the keys of (`addressKeys`). */
-  licencesOfNetwork(keys: readonly RangeKey[], now: number): Promise<ActiveLicence[]>;
+  /** The site licences active at `now` whose ranges hold the address (an IPv4-mapped one already unmapped). */
+  licencesOfNetwork(address: Address, now: number): Promise<ActiveLicence[]>;
   /**
    * The access check's read: the user's subscriptions active at `now` (as `activeSubscriptionsOf`),
    * the site licences active at `now` whose email domains hold theirs, and those of which they hold

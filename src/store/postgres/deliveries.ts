@@ -6,21 +6,32 @@
  * plan, a walk of the subscriptions' id index from the cursor, is the same whatever the values.
  * The draw counts the whole run, its two counts in one snapshot, with a long read's timeout.
  */
-import type { DeliveryStore } from '../port.js';
-import { drawCountQueries, runPageQuery, toDelivery, toDrawCount } from '../sql/deliveries.js';
+import type { DeliveryStore, RunPageQuery } from '../port.js';
+import {
+  drawCountQueries,
+  renderedRunPageQuery,
+  runPageQuery,
+  toDelivery,
+  toDrawCount,
+  toRenderedDelivery,
+} from '../sql/deliveries.js';
+import type { Sql } from '../sql/builder.js';
 import { preparedName, type PostgresDatabase } from './database.js';
 
 export function postgresDeliveries(database: PostgresDatabase): DeliveryStore {
+  /** A page of the run as `page` reads it. */
+  const readPage = async (page: Sql, query: RunPageQuery) =>
+    // A product's page is planned for that product: read by it where it has few subscriptions,
+    // in id order where it has many, which one generic plan could not be for every product.
+    query.product === undefined
+      ? await database.preparedRows(preparedName('run-page', page.texts.join('?')), page)
+      : await database.rows(page);
   return {
     async listDeliveries(run, query) {
-      const page = runPageQuery(run, query, 'postgres');
-      // A product's page is planned for that product: read by it where it has few subscriptions,
-      // in id order where it has many, which one generic plan could not be for every product.
-      const rows =
-        query.product === undefined
-          ? await database.preparedRows(preparedName('run-page', page.texts.join('?')), page)
-          : await database.rows(page);
-      return rows.map(toDelivery);
+      return (await readPage(runPageQuery(run, query, 'postgres'), query)).map(toDelivery);
+    },
+    async listRenderedDeliveries(run, query) {
+      return (await readPage(renderedRunPageQuery(run, query, 'postgres'), query)).map(toRenderedDelivery);
     },
     async countDraw(run) {
       const counts = await database.longReads(drawCountQueries(run, 'postgres'));

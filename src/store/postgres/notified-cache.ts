@@ -4,7 +4,9 @@
  * them: a change empties what is kept, in the process that made it at once and in every other when
  * its notification arrives, and the age bounds what a notification lost on a connection that looks
  * alive could cost. While not listening, nothing is kept and every read goes to the store. At most
- * `maxEntries` are kept: past it, the one kept longest goes first.
+ * `maxEntries` are kept: past it, the one kept longest goes first. Reads of a key that find nothing
+ * kept share one load: when what is kept ages out under load, every request arriving meanwhile
+ * would otherwise run the same read of the store at once.
  */
 import type pg from 'pg';
 import type { ChangeListener } from './change-listener.js';
@@ -21,6 +23,8 @@ export type Changing = <T>(work: (client: pg.PoolClient) => Promise<T>) => Promi
 
 export class NotifiedCache<V> {
   private readonly entries = new Map<string, { value: V; readAt: number }>();
+  /** The loads under way, by key, with the generation each began in. */
+  private readonly loading = new Map<string, { generation: number; value: Promise<V | undefined> }>();
   /** Moves with every forgetting, so that a read under way meanwhile keeps nothing. */
   private generation = 0;
 
@@ -53,10 +57,21 @@ export class NotifiedCache<V> {
   async read(key: string, load: () => Promise<V | undefined>): Promise<V | undefined> {
     const found = this.get(key);
     if (found) return found.value;
+    // A load begun before a change was heard may miss it: a read after the change waits for its own.
+    const under = this.loading.get(key);
+    if (under !== undefined && under.generation === this.generation) return under.value;
     const since = this.mark();
-    const value = await load();
-    if (value !== undefined) this.keep(since, key, value);
-    return value;
+    const value = load().then((loaded) => {
+      if (loaded !== undefined) this.keep(since, key, loaded);
+      return loaded;
+    });
+    const entry = { generation: since.generation, value };
+    this.loading.set(key, entry);
+    try {
+      return await value;
+    } finally {
+      if (this.loading.get(key) === entry) this.loading.delete(key);
+    }
   }
 
   /** What is kept under `key`, while it may be trusted (listening, and young enough). */

@@ -134,8 +134,8 @@ export function postgresSiteLicences(
     return { name: preparedName('licences-of-network', text), text, values };
   });
   return {
-    async licencesOfNetwork(keys, now) {
-      const found = statements.of(keys, await prefixLengths.current());
+    async licencesOfNetwork(address, now) {
+      const found = statements.of(address, await prefixLengths.current());
       if (!found) return [];
       const at = instantValue('postgres', now) as Date;
       const { name, text, values } = found.statement;

@@ -21,8 +21,10 @@
  */
 import { RECIPIENT_NAME_FIELDS, type Delivery, type DrawCount, type RunDate } from '../../domain/delivery.js';
 import { EVERY_DAY, weekdayBit } from '../../domain/delivery-days.js';
-import type { RunPageQuery } from '../ports/deliveries.js';
+import { formatDate } from '../../domain/publication.js';
+import type { RenderedDelivery, RunPageQuery } from '../ports/deliveries.js';
 import { join, raw, sql, type Dialect, type Sql } from './builder.js';
+import { deliveryJson } from './delivery-json.js';
 import { boolean, instantValue, type Row } from './rows.js';
 import { givesCondition } from './subscriptions.js';
 import { ADDRESS_COLUMNS, addressOf } from './temporary-addresses.js';
@@ -81,6 +83,30 @@ function copies(delivered: Sql): Sql {
 }
 
 export function runPageQuery(run: RunDate, query: RunPageQuery, dialect: Dialect): Sql {
+  const address = ADDRESS_COLUMNS.map((column) => `${inForce(column)} AS ${column}`).join(', ');
+  const recipient = RECIPIENT_COLUMNS.map((column) => `u.${column}`).join(', ');
+  return runPage(
+    run,
+    query,
+    dialect,
+    (copies) => sql`s.id, s.user_id, s.product_id, ${raw(recipient)}, ${raw(address)},
+    ${copies} AS copies, r.copies IS NOT NULL AS redelivery`,
+  );
+}
+
+/** A page of the run as the JSON text of each delivery's resource object (delivery-json.ts), with its subscription's id. */
+export function renderedRunPageQuery(run: RunDate, query: RunPageQuery, dialect: Dialect): Sql {
+  const address = (field: string) => inForce(columnOf(field));
+  return runPage(
+    run,
+    query,
+    dialect,
+    (copies) => sql`s.id, ${deliveryJson(dialect, formatDate(run.date), address, copies)} AS json`,
+  );
+}
+
+/** A page of the run from its cursor, selecting what `columns` names given the SQL of a delivery's copies. */
+function runPage(run: RunDate, query: RunPageQuery, dialect: Dialect, columns: (copies: Sql) => Sql): Sql {
   const delivered = join(deliveredConditions(run, dialect), ' AND ');
   const conditions = [inRun(run, delivered)];
   if (query.afterId !== undefined) conditions.push(sql`s.id > ${query.afterId}`);
@@ -88,12 +114,13 @@ export function runPageQuery(run: RunDate, query: RunPageQuery, dialect: Dialect
   if (query.postalCode !== undefined) {
     conditions.push(sql`${raw(inForce('address_postal_code'))} = ${query.postalCode}`);
   }
-  const address = ADDRESS_COLUMNS.map((column) => `${inForce(column)} AS ${column}`).join(', ');
-  const recipient = RECIPIENT_COLUMNS.map((column) => `u.${column}`).join(', ');
-  return sql`SELECT s.id, s.user_id, s.product_id, ${raw(recipient)}, ${raw(address)}, ${copies(delivered)} AS copies,
-      r.copies IS NOT NULL AS redelivery
+  return sql`SELECT ${columns(copies(delivered))}
     FROM ${from(run)}
     WHERE ${join(conditions, ' AND ')} ORDER BY s.id LIMIT ${query.limit}`;
+}
+
+export function toRenderedDelivery(row: Row): RenderedDelivery {
+  return { subscriptionId: String(row.id), json: row.json as string };
 }
 
 export function toDelivery(row: Row): Delivery {

@@ -5,7 +5,14 @@
  * domain/site-licence.ts for why a range is a key and an address many.
  */
 import type { ActiveLicence } from '../../domain/entitlement.js';
-import { rangeKeyOf, type RangeKey } from '../../domain/site-licence.js';
+import {
+  addressKeys,
+  PREFIX_LENGTHS,
+  rangeKeyOf,
+  type Address,
+  type Family,
+  type RangeKey,
+} from '../../domain/site-licence.js';
 import type { Resource, SubscriptionValues } from '../../domain/subscription.js';
 import { join, raw, sql, type Sql } from './builder.js';
 import { seconds, type Row } from './rows.js';
@@ -123,22 +130,39 @@ export function networkStatement(
   };
 }
 
-/** The prefix lengths some range is kept under, each as `family/length` (`4/24`): an address is probed at those alone. */
-export const RANGE_PREFIX_LENGTHS = "SELECT DISTINCT family || '/' || prefix_length FROM site_ranges";
+/**
+ * The prefix lengths some range is kept under, each as `family/length` (`4/24`): an address is
+ * probed at those alone. Each length is found by one probe of the ranges' key for the next one up
+ * (a skip over the key), not by reading every range: the processes read this again every few
+ * seconds, and a table of 50,000 ranges cost some 18 ms to read whole. A length says its family
+ * (IPv4's are 8 to 32, IPv6's 32 to 128) but for 32, IPv4's narrowest and IPv6's widest, which
+ * counts for both: asking which would read every /32 range, while an address probed at a length
+ * no range of its family uses costs one probe that finds nothing.
+ */
+export const RANGE_PREFIX_LENGTHS = `WITH RECURSIVE lengths (prefix_length) AS (
+    SELECT min(prefix_length) FROM site_ranges
+    UNION ALL
+    SELECT (SELECT min(r.prefix_length) FROM site_ranges r WHERE r.prefix_length > lengths.prefix_length)
+    FROM lengths WHERE lengths.prefix_length IS NOT NULL)
+  SELECT CASE WHEN prefix_length <= 32 THEN '4/' ELSE '6/' END || prefix_length FROM lengths
+  WHERE prefix_length IS NOT NULL
+  UNION ALL
+  SELECT '6/32' FROM lengths WHERE prefix_length = 32`;
 
 /**
  * The statements of an address's keys, one made for each family and set of prefix lengths in use
  * (`make`, from keys of those lengths) and kept: ranges are written rarely and use a few lengths,
- * so an address is probed at the lengths some range uses rather than at each of its 25 or 97.
- * `of` answers the keys to probe with their statement, or undefined when no range uses any.
+ * so an address is probed at the lengths some range uses rather than at each of its 25 or 97, and
+ * only those keys are made. `of` answers the keys to probe with their statement, or undefined
+ * when no range uses any length of the address's family.
  */
 export function networkStatements<S>(make: (template: readonly RangeKey[]) => S) {
   const made = new Map<string, S>();
   return {
-    of(keys: readonly RangeKey[], lengths: ReadonlySet<string>): { probed: RangeKey[]; statement: S } | undefined {
-      const probed = keys.filter((key) => lengths.has(`${key.family}/${key.prefixLength}`));
-      if (probed.length === 0) return undefined;
-      const name = `${probed[0]?.family}:${probed.map((key) => key.prefixLength).join(',')}`;
+    of(address: Address, lengths: ReadonlySet<string>): { probed: RangeKey[]; statement: S } | undefined {
+      const { prefixLengths, name } = lengthsInUse(lengths)[address.family];
+      if (prefixLengths.length === 0) return undefined;
+      const probed = addressKeys(address, prefixLengths);
       let statement = made.get(name);
       if (statement === undefined) {
         // The sets in use change with the ranges written: those of the past are let go at times.
@@ -148,6 +172,28 @@ export function networkStatements<S>(make: (template: readonly RangeKey[]) => S)
       return { probed, statement };
     },
   };
+}
+
+/** The prefix lengths of each family in a set of `family/length`, ascending, and the name of the statement probing them. */
+type LengthsInUse = Record<Family, { prefixLengths: number[]; name: string }>;
+
+/** Worked out once for each set the kept lengths answer (a new set after every change). */
+const LENGTHS_IN_USE = new WeakMap<ReadonlySet<string>, LengthsInUse>();
+
+function lengthsInUse(lengths: ReadonlySet<string>): LengthsInUse {
+  let found = LENGTHS_IN_USE.get(lengths);
+  if (found === undefined) {
+    const ofFamily = (family: Family) => {
+      const { min, max } = PREFIX_LENGTHS[family];
+      const prefixLengths: number[] = [];
+      for (let length = min; length <= max; length++)
+        if (lengths.has(`${family}/${length}`)) prefixLengths.push(length);
+      return { prefixLengths, name: `${family}:${prefixLengths.join(',')}` };
+    };
+    found = { 4: ofFamily(4), 6: ofFamily(6) };
+    LENGTHS_IN_USE.set(lengths, found);
+  }
+  return found;
 }
 
 /** The licences whose ranges hold an address with these keys, as (user, subscription): Citus's first read. */

@@ -4,13 +4,23 @@
  * transaction, so that they are of one moment.
  */
 import type { DeliveryStore } from '../port.js';
-import { drawCountQueries, runPageQuery, toDelivery, toDrawCount } from '../sql/deliveries.js';
+import {
+  drawCountQueries,
+  renderedRunPageQuery,
+  runPageQuery,
+  toDelivery,
+  toDrawCount,
+  toRenderedDelivery,
+} from '../sql/deliveries.js';
 import type { SqliteDatabase } from './database.js';
 
 export function sqliteDeliveries(database: SqliteDatabase): DeliveryStore {
   return {
     async listDeliveries(run, query) {
       return database.all(runPageQuery(run, query, 'sqlite')).map(toDelivery);
+    },
+    async listRenderedDeliveries(run, query) {
+      return database.all(renderedRunPageQuery(run, query, 'sqlite')).map(toRenderedDelivery);
     },
     async countDraw(run) {
       const counts = await database.longReads.read(drawCountQueries(run, 'sqlite'));

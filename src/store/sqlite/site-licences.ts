@@ -62,8 +62,8 @@ export function sqliteSiteLicences(database: SqliteDatabase): Omit<SiteLicenceSt
     return { prepared: database.db.prepare(text), values };
   });
   return {
-    async licencesOfNetwork(keys, now) {
-      const found = statements.of(keys, prefixLengths.current());
+    async licencesOfNetwork(address, now) {
+      const found = statements.of(address, prefixLengths.current());
       if (!found) return [];
       const { prepared, values } = found.statement;
       return distinctLicences(prepared.all(...values(found.probed, now)) as Record<string, unknown>[]);
