@@ -1,7 +1,8 @@
 /**
  * The layer rules of src/ (see src/README.md), checked by `npm test` (test/layers.test.ts):
  * the domain imports only the domain; the store imports the domain; everything else reaches
- * data only through the port; subsystems do not reach into each other's callers; no cycles.
+ * data only through the port; use cases reach only the domain, the port and the services they use;
+ * subsystems do not reach into each other's callers; no cycles.
  */
 const OUTSIDE_DOMAIN = '^src/(?!domain/)';
 
@@ -53,11 +54,19 @@ module.exports = {
       to: { path: '^src/(cli|jobs|transfer)/' },
     },
     {
+      name: 'use-cases-import-only-the-domain-the-port-and-services',
+      comment:
+        'A use case is the steps of one operation, for HTTP and the commands alike: it imports the domain, the store port, mail, secrets, webhooks and other use cases, never HTTP or a command.',
+      severity: 'error',
+      from: { path: '^src/use-cases/' },
+      to: { path: '^src/(?!domain/|store/|mail/|secrets/|webhooks/|use-cases/)' },
+    },
+    {
       name: 'subsystems-do-not-reach-their-callers',
       comment:
-        'Jobs, webhook delivery, transfer, secrets, readers, staff, backups and mail serve HTTP and the commands, and import neither.',
+        'Jobs, webhook delivery, transfer, secrets, backups and mail serve HTTP and the commands, and import neither.',
       severity: 'error',
-      from: { path: '^src/(jobs|webhooks|transfer|secrets|readers|staff|backups|mail)/' },
+      from: { path: '^src/(jobs|webhooks|transfer|secrets|backups|mail)/' },
       to: { path: '^src/(http|cli)/' },
     },
   ],

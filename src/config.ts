@@ -23,8 +23,8 @@ import {
   DEFAULT_SIGN_IN_MAX_ATTEMPTS,
   DEFAULT_SIGN_IN_WINDOW_MINUTES,
   type ReaderSettings,
-} from './readers/settings.js';
-import { DEFAULT_CONSOLE_IDLE_MINUTES, DEFAULT_CONSOLE_MAX_HOURS } from './staff/sessions.js';
+} from './use-cases/readers/settings.js';
+import { DEFAULT_CONSOLE_IDLE_MINUTES, DEFAULT_CONSOLE_MAX_HOURS } from './use-cases/staff/sessions.js';
 import { DEFAULT_POOL_SIZE, PAGE_READ_LIMIT, type DatabaseConfig } from './store/open.js';
 
 export type { DatabaseConfig };

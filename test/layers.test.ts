@@ -50,6 +50,7 @@ describe('the layers of src/', () => {
       'src/webhooks/a.ts': "import { b } from './b.js';\nexport const a = b;\n",
       'src/webhooks/b.ts': "import { a } from './a.js';\nexport const b = a;\n",
       'src/transfer/t.ts': "import { command } from '../cli/command.js';\nexport const t = command;\n",
+      'src/use-cases/u.ts': "import { route } from '../http/route.js';\nexport const u = route;\n",
     };
     for (const [path, text] of Object.entries(files)) {
       mkdirSync(dirname(join(dir, path)), { recursive: true });
@@ -64,6 +65,7 @@ describe('the layers of src/', () => {
       'store-imports-only-the-domain',
       'data-only-through-the-port',
       'http-does-not-reach-commands-jobs-or-transfer',
+      'use-cases-import-only-the-domain-the-port-and-services',
       'subsystems-do-not-reach-their-callers',
       'no-cycles',
     ]) {

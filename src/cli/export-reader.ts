@@ -1,13 +1,13 @@
 /**
  * `circulation export-reader ID`: everything held about one reader as one JSON document, the
- * same that GET /users/{id}/data-export answers (readers/data-export.ts), for an access or
+ * same that GET /users/{id}/data-export answers (use-cases/readers/data-export.ts), for an access or
  * portability request answered by hand. To stdout, or with --output to a file of the owner's
  * alone (it is personal data), written whole or not at all.
  */
 import { parseArgs } from 'node:util';
 import type { Config } from '../config.js';
 import { nowInSeconds } from '../domain/dates.js';
-import { readerExport } from '../readers/data-export.js';
+import { readerExport } from '../use-cases/readers/data-export.js';
 import type { Store } from '../store/port.js';
 import { CommandError, onlyId, withStore, type Command } from './command.js';
 import { privateFile } from './private-file.js';

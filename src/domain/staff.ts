@@ -31,7 +31,7 @@ export function staffActor(id: string): string {
 /**
  * The key a staff member's console sign-in attempts are counted under, from every network
  * together; each (email, network) pair's key is this one, a space and the network
- * (staff/sign-in-attempts.ts). It holds a colon before the email's @, as no reader's key (a bare
+ * (use-cases/staff/sign-in-attempts.ts). It holds a colon before the email's @, as no reader's key (a bare
  * email) can.
  */
 export function staffAttemptsKey(email: string): string {

@@ -3,16 +3,16 @@
  * plugins in the order every request meets them, then the route groups.
  */
 import Fastify, { LogController, type FastifyInstance, type FastifyServerOptions } from 'fastify';
-import { DEFAULT_READER_SETTINGS, type ReaderSettings } from '../readers/settings.js';
+import { DEFAULT_READER_SETTINGS, type ReaderSettings } from '../use-cases/readers/settings.js';
 import { fastifyTrustProxy, type TrustProxy } from '../domain/client-network.js';
 import type { AllowedNetworks } from '../domain/webhooks.js';
 import { DEFAULT_MAIL_RETRY, type MailRetryPolicy } from '../mail/delivery.js';
 import type { Mailer } from '../mail/port.js';
 import { DEFAULT_MAIL_TEMPLATES, type MailTemplates } from '../mail/templates.js';
 import type { ServiceKeys } from '../secrets/service-keys.js';
-import { sessionCookieName } from '../staff/cookie.js';
-import { DEFAULT_CONSOLE_SETTINGS } from '../staff/sessions.js';
-import type { SignInBudget } from '../staff/sign-in-budget.js';
+import { sessionCookieName } from '../use-cases/staff/cookie.js';
+import { DEFAULT_CONSOLE_SETTINGS } from '../use-cases/staff/sessions.js';
+import type { SignInBudget } from '../use-cases/staff/sign-in-budget.js';
 import type { Store } from '../store/port.js';
 import { DEFAULT_PRINT_SETTINGS, type PrintSettings } from '../domain/print.js';
 import { baseUrlOf } from './jsonapi/links.js';
@@ -93,7 +93,7 @@ export interface AppOptions {
   print?: PrintSettings;
   /** Where the built console is (dist/console by default; tests build one of their own). */
   consoleDirectory?: string;
-  /** The console sign-ins checked at once (staff/sign-in-budget.ts); a new one when left out (tests hold places in theirs). */
+  /** The console sign-ins checked at once (use-cases/staff/sign-in-budget.ts); a new one when left out (tests hold places in theirs). */
   staffSignInBudget?: SignInBudget;
   /** How long an idempotency key is kept (IDEMPOTENCY_RETENTION_HOURS); 24 by default. */
   idempotencyHours?: number;

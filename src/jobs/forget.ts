@@ -5,7 +5,7 @@
  * their lifetime (which could not be resumed anyway). A serving process does it every minute;
  * any number may at once.
  */
-import { liveSessionsAt, type ConsoleSettings } from '../staff/sessions.js';
+import { liveSessionsAt, type ConsoleSettings } from '../use-cases/staff/sessions.js';
 import type { Store } from '../store/port.js';
 
 export async function forgetExpired(

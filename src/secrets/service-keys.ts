@@ -34,7 +34,7 @@ export interface ServiceKeys {
   fingerprint: Buffer | undefined;
   /** What signs readers' newsletter links (domain/consent-links.ts); undefined without a service key. */
   links: Buffer | undefined;
-  /** What the console's known-device cookies are signed with (staff/devices.ts); undefined without a service key. */
+  /** What the console's known-device cookies are signed with (use-cases/staff/devices.ts); undefined without a service key. */
   device: Buffer | undefined;
 }
 

@@ -10,7 +10,7 @@ import { after, before, describe, it } from 'node:test';
 import type { Page } from 'playwright-core';
 import type { Role } from '../../src/domain/staff.js';
 import { smtpMailer } from '../../src/mail/smtp.js';
-import { DEFAULT_READER_SETTINGS } from '../../src/readers/settings.js';
+import { DEFAULT_READER_SETTINGS } from '../../src/use-cases/readers/settings.js';
 import {
   missingChromium,
   screenshot,

@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { forgetExpired } from '../../src/jobs/forget.js';
 import { toUserFields } from '../../src/domain/user.js';
-import { countStaffSignInAttempt, staffAttemptKeys } from '../../src/staff/sign-in-attempts.js';
+import { countStaffSignInAttempt, staffAttemptKeys } from '../../src/use-cases/staff/sign-in-attempts.js';
 import { AUDIT, uniqueEmail } from '../support/fixtures.js';
 import { forEachStore, openTestStore, type TestStore } from '../support/stores.js';
 

@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { readerExport } from '../../src/readers/data-export.js';
+import { readerExport } from '../../src/use-cases/readers/data-export.js';
 import { AUDIT } from '../support/fixtures.js';
 import { runCommand } from '../support/process.js';
 import { forEachStore, openTestStore, type TestStore } from '../support/stores.js';

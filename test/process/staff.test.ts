@@ -6,7 +6,7 @@
  */
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
-import { sessionIdHash, signInStaff } from '../../src/staff/sessions.js';
+import { sessionIdHash, signInStaff } from '../../src/use-cases/staff/sessions.js';
 import { uniqueEmail } from '../support/fixtures.js';
 import { runCommand } from '../support/process.js';
 import { forEachStore, openTestStore, type TestStore } from '../support/stores.js';

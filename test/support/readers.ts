@@ -3,7 +3,7 @@
  * a password to sign in as.
  */
 import assert from 'node:assert/strict';
-import { DEFAULT_READER_SETTINGS, type ReaderSettings } from '../../src/readers/settings.js';
+import { DEFAULT_READER_SETTINGS, type ReaderSettings } from '../../src/use-cases/readers/settings.js';
 import { createUser, uniqueEmail } from './fixtures.js';
 import type { Client, Response } from './service.js';
 

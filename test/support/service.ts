@@ -11,7 +11,7 @@ import { Ajv } from 'ajv';
 import type { FastifyInstance } from 'fastify';
 import { parseNetworks } from '../../src/domain/webhooks.js';
 import { buildApp, type AppOptions } from '../../src/http/app.js';
-import { DEFAULT_READER_SETTINGS, type ReaderSettings } from '../../src/readers/settings.js';
+import { DEFAULT_READER_SETTINGS, type ReaderSettings } from '../../src/use-cases/readers/settings.js';
 import type { Store, StoreOptions } from '../../src/store/port.js';
 import { jsonApiDocumentSchema } from './jsonapi-schema.js';
 import { ContractTap, OpenApiContract, type OpenApiDocument, type ResponseCheck } from './openapi-contract.js';

@@ -43,7 +43,7 @@ export interface Session {
 export async function signInSession(client: Client, staff: TestStaff): Promise<Session> {
   const response = await staffSignIn(client, staff.email, staff.password);
   assert.equal(response.status, 201, response.text);
-  // The session's cookie; the known-device cookie (staff/devices.ts) comes beside it.
+  // The session's cookie; the known-device cookie (use-cases/staff/devices.ts) comes beside it.
   const setCookie = response.headers.getSetCookie().find((c) => /^(__Host-)?circulation_session=/.test(c)) ?? '';
   const cookie = setCookie.split(';')[0] as string;
   const csrfToken = response.body.data.attributes.csrfToken as string;

@@ -19,14 +19,14 @@ import { clientNetwork } from '../../domain/client-network.js';
 import { errors } from '../errors.js';
 import { ENVIRONMENT_ADMIN, type AuditContext } from '../../domain/audit.js';
 import { ROLE_SCOPES, staffActor, type StaffMember } from '../../domain/staff.js';
-import { presentedSessionId } from '../../staff/cookie.js';
+import { presentedSessionId } from '../../use-cases/staff/cookie.js';
 import {
   csrfTokenMatches,
   DEFAULT_CONSOLE_SETTINGS,
   liveSessionsAt,
   sessionIdHash,
   type ConsoleSettings,
-} from '../../staff/sessions.js';
+} from '../../use-cases/staff/sessions.js';
 import type { Store } from '../../store/port.js';
 import { RateLimiter, type RateDecision, type RateLimit } from './rate-limit.js';
 import fp from 'fastify-plugin';

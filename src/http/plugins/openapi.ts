@@ -78,7 +78,7 @@ interface RouteFacts {
 }
 
 export interface OpenApiOptions {
-  /** The name of the console's session cookie (staff/cookie.ts), which depends on https. */
+  /** The name of the console's session cookie (use-cases/staff/cookie.ts), which depends on https. */
   sessionCookie: string;
 }
 

@@ -14,14 +14,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { nowInSeconds } from '../../domain/dates.js';
-import {
-  ACCESS,
-  AccessAttributes,
-  networkAccessOf,
-  ReaderAccessAttributes,
-  readerGrantsOf,
-} from '../../domain/entitlement.js';
-import { formatAddress, parseWrittenAddress, unmapped } from '../../domain/site-licence.js';
+import { ACCESS, AccessAttributes, ReaderAccessAttributes } from '../../domain/entitlement.js';
+import { formatAddress, parseWrittenAddress } from '../../domain/site-licence.js';
+import { networkAccess, readerAccess } from '../../use-cases/access.js';
 import { SUBSCRIPTIONS } from '../../domain/subscription.js';
 import { errors } from '../errors.js';
 import { errorResponses, exampleLinks, SelfLinks, singleDocument, withExample } from '../jsonapi/documents.js';
@@ -101,9 +96,9 @@ export const accessRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
     async (request) => {
       const { user_id } = request.params;
       const now = nowInSeconds();
-      const sources = await store.readerSourcesOf(user_id, now);
-      if (!sources) throw noSuchUser(user_id);
-      const { access, granted } = readerGrantsOf(sources.own, sources.byDomain, sources.bySeat);
+      const found = await readerAccess(store, user_id, now);
+      if (!found) throw noSuchUser(user_id);
+      const { access, granted } = found;
       for (const { licence, via } of granted) app.licenceUsage.count(licence, via, now);
       return {
         data: {
@@ -144,8 +139,7 @@ export const accessRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
       const written = parseWrittenAddress(request.query['filter[ip]']);
       if (!written.ok) throw errors.invalidQueryParameter('filter[ip]', `filter[ip] ${written.problem}`);
       const now = nowInSeconds();
-      const licences = await store.licencesOfNetwork(unmapped(written.value), now);
-      const { access, licences: granting } = networkAccessOf(licences);
+      const { access, licences: granting } = await networkAccess(store, written.value, now);
       for (const licence of granting) app.licenceUsage.count(licence, 'ip', now);
       const base = baseUrl(request);
       // The id is the address as asked, in its one written form: a mapped address stays IPv6 there.

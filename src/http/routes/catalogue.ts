@@ -2,15 +2,17 @@
  * The routes every kind of catalogue record has (/products, /newsletters): the `catalogue` scope
  * or admin creates (under an id of their choosing or one the service draws), changes and deletes
  * them; a credential that reads, or that keeps the catalogue, lists them (paged by id,
- * `filter[active]`) and reads one, with its counts in `meta`. Each kind gives its schemas and its
- * store's methods; products.ts and newsletters.ts are those.
+ * `filter[active]`) and reads one, with its counts in `meta`. Each kind gives its schemas, how its
+ * attributes become values, and its operations (use-cases/catalogue.ts); products.ts and
+ * newsletters.ts are those.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import type { FastifyRequest } from 'fastify';
-import { sentAttributeNames, type AuditContext } from '../../domain/audit.js';
+import { sentAttributeNames } from '../../domain/audit.js';
 import { CatalogueId, SINGULAR, StoredCatalogueId, type CatalogueRecord } from '../../domain/catalogue.js';
-import type { CatalogueQuery, IfVersion } from '../../store/port.js';
+import { nowInSeconds } from '../../domain/dates.js';
+import type { Catalogue } from '../../use-cases/catalogue.js';
 import { errors } from '../errors.js';
 import {
   collectionDocument,
@@ -41,15 +43,12 @@ const CATALOGUE = { scope: 'catalogue' } as const;
  */
 const CATALOGUE_READ = { scope: ['catalogue', 'read'] } as const;
 
-/** A kind of catalogue record, as its routes see it: its shape, and its store's methods. */
+/** A kind of catalogue record, as its routes see it: its shape, what its attributes are as values, its operations. */
 export interface CatalogueKind<R extends CatalogueRecord, V, M> extends CatalogueShape<R> {
   values(attributes: unknown): V;
-  create(id: string | undefined, values: V, audit: AuditContext): Promise<R>;
-  /** The record with its counts. */
-  read(id: string): Promise<{ record: R; meta: M } | undefined>;
-  list(query: CatalogueQuery): Promise<R[]>;
-  update(id: string, changes: Partial<V>, audit: AuditContext, ifVersion: IfVersion): Promise<R | undefined>;
-  delete(id: string, audit: AuditContext, ifVersion: IfVersion): Promise<boolean>;
+  /** What an update's attributes change. */
+  changes(attributes: object): Partial<V>;
+  catalogue: Catalogue<R, V, M>;
 }
 
 const Id = {
@@ -101,7 +100,7 @@ export function catalogueRoutes<R extends CatalogueRecord, V, M extends object>(
       },
       async (request, reply) => {
         const { data } = request.body as { data: { id?: string; attributes: object } };
-        const record = await kind.create(
+        const record = await kind.catalogue.create(
           data.id,
           kind.values(data.attributes),
           auditOf(request, sentAttributeNames(data.attributes)),
@@ -135,7 +134,7 @@ export function catalogueRoutes<R extends CatalogueRecord, V, M extends object>(
         const query = request.query as Record<string, string | undefined>;
         const size = pageSizeOf(query);
         const active = query['filter[active]'];
-        const records = await kind.list({
+        const records = await kind.catalogue.list({
           afterId: query['page[after]'],
           limit: size + 1,
           ...(active === undefined ? {} : { active: active === 'true' }),
@@ -157,7 +156,7 @@ export function catalogueRoutes<R extends CatalogueRecord, V, M extends object>(
         },
       },
       async (request, reply) => {
-        const found = await kind.read(idOf(request));
+        const found = await kind.catalogue.read(idOf(request), nowInSeconds());
         if (!found) throw notFound(idOf(request));
         if (answeredNotModified(request, reply, found.record.version)) return reply;
         return reply.send({ data: render(request, found.record, found.meta) });
@@ -181,9 +180,9 @@ export function catalogueRoutes<R extends CatalogueRecord, V, M extends object>(
         const id = idOf(request);
         const { data } = request.body as { data: { id: string; attributes?: object } };
         if (data.id !== id) throw errors.idConflict();
-        const updated = await kind.update(
+        const updated = await kind.catalogue.update(
           id,
-          (data.attributes ?? {}) as Partial<V>,
+          kind.changes(data.attributes ?? {}),
           auditOf(request, sentAttributeNames(data.attributes)),
           ifMatchVersions(request.headers['if-match']),
         );
@@ -205,7 +204,7 @@ export function catalogueRoutes<R extends CatalogueRecord, V, M extends object>(
       },
       async (request, reply) => {
         const id = idOf(request);
-        if (!(await kind.delete(id, auditOf(request), ifMatchVersions(request.headers['if-match']))))
+        if (!(await kind.catalogue.delete(id, auditOf(request), ifMatchVersions(request.headers['if-match']))))
           throw notFound(id);
         return reply.status(204).send(null);
       },

@@ -2,14 +2,14 @@
  * GET /users/{user_id}/data-export: everything held about a reader in one JSON document, for an
  * access or portability request (GDPR Art. 15, 20), to an administrator or a `write` credential
  * (the publisher's backend that answers the reader). It is JSON:API's meta-only document, written
- * as it is read, a page of records at a time (readers/data-export.ts): the answer is chunked and
+ * as it is read, a page of records at a time (use-cases/readers/data-export.ts): the answer is chunked and
  * the service holds one page of it at a time, however much there is.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { PassThrough } from 'node:stream';
 import { LINK_ACTOR } from '../../domain/consent-links.js';
 import { nowInSeconds } from '../../domain/dates.js';
-import { readerExport, ReaderExportDocument } from '../../readers/data-export.js';
+import { readerExport, ReaderExportDocument } from '../../use-cases/readers/data-export.js';
 import { AdaComplaint, AdaHold, AdaTemporaryAddress } from '../jsonapi/print-resources.js';
 import { AdaConsent, AdaConsentChange } from '../jsonapi/consent-resources.js';
 import { errorResponses, withExample } from '../jsonapi/documents.js';

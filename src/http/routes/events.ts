@@ -6,9 +6,9 @@
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type } from '@sinclair/typebox';
 import { allows } from '../../domain/api-key.js';
-import { Actor, actorOf, ENVIRONMENT_ADMIN } from '../../domain/audit.js';
+import { Actor, actorOf } from '../../domain/audit.js';
 import { EVENT_TYPES, EventAttributes, EVENTS, toEventResource, type EventType } from '../../domain/events.js';
-import type { Store } from '../../store/port.js';
+import { listEvents } from '../../use-cases/events.js';
 import { collectionDocument, errorResponses, exampleLinks, withExample } from '../jsonapi/documents.js';
 import { CursorLinks, cursorPage, PageAfter, PageSize, pageSizeOf } from '../jsonapi/paging.js';
 import type { Credential } from '../plugins/auth.js';
@@ -87,19 +87,19 @@ export const eventRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, 
       const query = request.query;
       const size = pageSizeOf(query);
       const types = (query['filter[type]']?.split(',') ?? EVENT_TYPES) as EventType[];
-      const entries = await store.listAuditEvents({
-        afterId: query['page[after]'],
-        limit: size + 1,
-        userId: query['filter[user]'],
-        eventTypes: types,
-        descending: query.sort === '-id',
-      });
-      const { page, links } = cursorPage(entries, size, baseUrl(request), '/events', query);
-      const names = await actorNames(
+      const { fetched, names } = await listEvents(
         store,
-        page.map((entry) => entry.actor),
+        {
+          afterId: query['page[after]'],
+          limit: size + 1,
+          userId: query['filter[user]'],
+          eventTypes: types,
+          descending: query.sort === '-id',
+        },
+        size,
         mayKnowWho(request.credential),
       );
+      const { page, links } = cursorPage(fetched, size, baseUrl(request), '/events', query);
       return {
         links,
         data: page.map((entry) => {
@@ -120,27 +120,4 @@ export const eventRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, 
  */
 export function mayKnowWho(credential: Credential | null): boolean {
   return credential === null || credential.staff !== undefined || allows(credential.scopes, 'admin');
-}
-
-/**
- * The names of the actors of a page, as they are now: each staff member's and API key's read
- * once and at once (a page has at most a hundred), the system parts' their own; people's only
- * when `people` says the caller may know them.
- */
-export async function actorNames(
-  store: Store,
-  actors: readonly (string | null)[],
-  people: boolean,
-): Promise<Map<string, string>> {
-  const named = await Promise.all(
-    [...new Set(actors)].map(async (actor): Promise<[string, string | undefined]> => {
-      const who = actorOf(actor);
-      if (who === null) return ['', undefined];
-      if (who.type === 'system' || who.id === ENVIRONMENT_ADMIN) return [actor as string, who.id];
-      if (!people) return [actor as string, undefined];
-      const name = who.type === 'staff' ? (await store.getStaff(who.id))?.name : (await store.getApiKey(who.id))?.name;
-      return [actor as string, name];
-    }),
-  );
-  return new Map(named.filter((entry): entry is [string, string] => entry[1] !== undefined));
 }

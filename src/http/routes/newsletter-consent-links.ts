@@ -10,8 +10,6 @@ import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
 import type { FastifyReply } from 'fastify';
 import {
-  confirmationToken,
-  isConfirmable,
   LINK_ACTOR,
   listUnsubscribeHeaders,
   MAX_LINK_TOKEN_LENGTH,
@@ -21,6 +19,7 @@ import {
   type LinkSource,
 } from '../../domain/consent-links.js';
 import { formatInstant, nowInSeconds } from '../../domain/dates.js';
+import { confirmationState, issueConfirmationLink } from '../../use-cases/consent-links.js';
 import { errors } from '../errors.js';
 import { ErrorDocument, errorResponses, EXAMPLE_BASE, withExample } from '../jsonapi/documents.js';
 import { ConsentLinkParams, ConsentParams } from '../jsonapi/params.js';
@@ -145,23 +144,19 @@ export const consentLinkRoutes: FastifyPluginAsyncTypebox<ConsentLinkRouteOption
     },
     async (request) => {
       const { user_id, newsletter_id } = request.params;
-      const signingKey = linkKey();
-      const consent = await store.getConsent(user_id, newsletter_id);
-      if (!consent) throw noSuchConsent(user_id, newsletter_id);
-      if (!isConfirmable(consent.state)) throw errors.consentNotConfirmable(newsletter_id, consent.state);
-      const expiresAt = nowInSeconds() + confirmationTtlSeconds;
-      const token = confirmationToken(signingKey, {
-        userId: user_id,
-        newsletterId: newsletter_id,
-        version: consent.version,
-        expiresAt,
-      });
-      const url = linkUrl(baseUrl(request), 'confirmation', user_id, newsletter_id, token);
-      // Erased since it was read: no link for a reader who is no more.
-      if (!(await store.recordConfirmationLink(user_id, newsletter_id, auditOf(request)))) {
-        throw noSuchConsent(user_id, newsletter_id);
+      const link = await issueConfirmationLink(
+        store,
+        linkKey(),
+        { userId: user_id, newsletterId: newsletter_id },
+        { now: nowInSeconds(), ttlSeconds: confirmationTtlSeconds },
+        auditOf(request),
+      );
+      if (!link.issued) {
+        if (link.consent === 'none') throw noSuchConsent(user_id, newsletter_id);
+        throw errors.consentNotConfirmable(newsletter_id, link.state);
       }
-      return { meta: { url, expiresAt: formatInstant(expiresAt) } };
+      const url = linkUrl(baseUrl(request), 'confirmation', user_id, newsletter_id, link.token);
+      return { meta: { url, expiresAt: formatInstant(link.expiresAt) } };
     },
   );
 
@@ -270,12 +265,12 @@ export const consentLinkRoutes: FastifyPluginAsyncTypebox<ConsentLinkRouteOption
         confirmResponses,
       ),
       async (request, reply) => {
-        const { user_id, newsletter_id } = request.params;
+        const { newsletter_id } = request.params;
         const claim = confirmationOf(request.params, reply);
         if (!claim) return reply;
-        const consent = await store.getConsent(user_id, newsletter_id);
-        if (!consent) return unknown(reply);
-        if (consent.version !== claim.version || !isConfirmable(consent.state)) return gone(reply, LINK_PAGES.used);
+        const state = await confirmationState(store, claim);
+        if (state === 'unknown') return unknown(reply);
+        if (state === 'used') return gone(reply, LINK_PAGES.used);
         return show(reply, confirmPage(newsletter_id));
       },
     );

@@ -35,7 +35,8 @@ import { CursorLinks, cursorPage, PageAfter, PageSize, pageSizeOf } from '../jso
 import { etagOf, ifMatchVersions } from '../jsonapi/etag.js';
 import { withHeaders } from '../jsonapi/response-headers.js';
 import { auditOf } from '../plugins/auth.js';
-import { actorNames, mayKnowWho } from './events.js';
+import { listConsentHistory } from '../../use-cases/newsletter-consents.js';
+import { mayKnowWho } from './events.js';
 import type { RouteOptions } from './options.js';
 import { noSuchUser } from './users.js';
 
@@ -164,22 +165,21 @@ export const newsletterConsentRoutes: FastifyPluginAsyncTypebox<RouteOptions> = 
     async (request) => {
       const { user_id, newsletter_id } = request.params;
       const size = pageSizeOf(request.query);
-      const changes = await store.listConsentChanges(user_id, newsletter_id, {
-        afterId: request.query['page[after]'],
-        limit: size + 1,
-      });
-      if (!changes) throw noSuchConsent(user_id, newsletter_id);
+      const history = await listConsentHistory(
+        store,
+        { userId: user_id, newsletterId: newsletter_id },
+        { afterId: request.query['page[after]'], limit: size + 1 },
+        size,
+        mayKnowWho(request.credential),
+      );
+      if (!history) throw noSuchConsent(user_id, newsletter_id);
+      const { fetched, names } = history;
       const { page, links } = cursorPage(
-        changes,
+        fetched,
         size,
         baseUrl(request),
         historyPath(user_id, newsletter_id),
         request.query,
-      );
-      const names = await actorNames(
-        store,
-        page.map((change) => change.actor),
-        mayKnowWho(request.credential),
       );
       return {
         links,

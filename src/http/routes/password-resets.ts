@@ -20,8 +20,13 @@ import {
 import { newPasswordProblems, USERS } from '../../domain/user.js';
 import { MailUndelivered, type MailRetryPolicy } from '../../mail/delivery.js';
 import type { PasswordResetToken } from '../../store/port.js';
-import { issueResetToken, mailResetLink, resetPassword, type ResetMail } from '../../readers/password-reset.js';
-import type { ReaderSettings } from '../../readers/settings.js';
+import {
+  issueResetToken,
+  mailResetLink,
+  resetPassword,
+  type ResetMail,
+} from '../../use-cases/readers/password-reset.js';
+import type { ReaderSettings } from '../../use-cases/readers/settings.js';
 import { errors } from '../errors.js';
 import { createDocument, errorResponses, optionalBody, withExample } from '../jsonapi/documents.js';
 import { UserParams } from '../jsonapi/params.js';

@@ -14,6 +14,7 @@ import {
   type SubscriptionReportAttributes as Report,
 } from '../../domain/report.js';
 import { errorResponses, exampleLinks, SelfLinks, singleDocument, withExample } from '../jsonapi/documents.js';
+import { countSubscriptionReport } from '../../use-cases/reports.js';
 import { keptCounts } from './kept-counts.js';
 import type { RouteOptions } from './options.js';
 
@@ -60,12 +61,7 @@ export const reportRoutes: FastifyPluginAsyncTypebox<RouteOptions & { maxAgeSeco
   { store, baseUrl, maxAgeSeconds },
 ) => {
   const kept = keptCounts<Report>(maxAgeSeconds, 1);
-  const reportAt = (now: number): Promise<Report> =>
-    kept(CURRENT, now, async () => {
-      const weeks = reportWeeks(now);
-      const counts = await store.countSubscriptions(now, weeks);
-      return subscriptionReport(now, counts.active, weeks, counts.weeks);
-    });
+  const reportAt = (now: number): Promise<Report> => kept(CURRENT, now, () => countSubscriptionReport(store, now));
 
   app.get(
     REPORT_PATH,

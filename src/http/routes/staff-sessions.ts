@@ -5,10 +5,10 @@
  * email and client network (the request's address, the forwarded one with TRUST_PROXY; an IPv6
  * /64), so that guesses from one network lock out that network and not the staff member
  * elsewhere, and per email from every network at ten times that limit; every failure reads the
- * same (staff/sign-in-attempts.ts) and takes as long, SIGN_IN_FAILURE_FLOOR_MS at least. Anyone
+ * same (use-cases/staff/sign-in-attempts.ts) and takes as long, SIGN_IN_FAILURE_FLOOR_MS at least. Anyone
  * may ask without a credential, so at most a few sign-ins are checked at once, per client network
  * and in all (see SignInBudget), and their hashes wait behind those of credentialed requests; a
- * browser that has signed in before carries a known-device cookie (staff/devices.ts), for which
+ * browser that has signed in before carries a known-device cookie (use-cases/staff/devices.ts), for which
  * places are kept that unknown clients cannot take.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
@@ -20,8 +20,8 @@ import { mayBeShownResetToken } from '../../domain/password-reset.js';
 import { ROLE_SCOPES, STAFF, type StaffMember } from '../../domain/staff.js';
 import { Email } from '../../domain/user.js';
 import { notBeforeFloor } from '../../domain/password.js';
-import type { ReaderSettings } from '../../readers/settings.js';
-import { clearedSessionCookie, presentedSessionId, sessionCookie } from '../../staff/cookie.js';
+import type { ReaderSettings } from '../../use-cases/readers/settings.js';
+import { clearedSessionCookie, presentedSessionId, sessionCookie } from '../../use-cases/staff/cookie.js';
 import {
   csrfTokenOf,
   DEFAULT_CONSOLE_IDLE_MINUTES,
@@ -29,9 +29,9 @@ import {
   sessionIdHash,
   signInStaff,
   type ConsoleSettings,
-} from '../../staff/sessions.js';
-import { deviceCookie, isKnownDevice } from '../../staff/devices.js';
-import { SignInBudget } from '../../staff/sign-in-budget.js';
+} from '../../use-cases/staff/sessions.js';
+import { deviceCookie, isKnownDevice } from '../../use-cases/staff/devices.js';
+import { SignInBudget } from '../../use-cases/staff/sign-in-budget.js';
 import { errors } from '../errors.js';
 import { createDocument, errorResponses, withExample } from '../jsonapi/documents.js';
 import { Identifier } from '../jsonapi/resources.js';

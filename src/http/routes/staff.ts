@@ -8,7 +8,7 @@
  * and audit entry, and the console already changes accounts there. So the PATCH is open to any
  * credential that may write, and decides by what is sent: every attribute of any account needs
  * admin, but a staff member's own session may change its own password with `currentPassword`
- * (see staff/passwords.ts), an admin's as well, and that change ends their other sessions.
+ * (see use-cases/staff/passwords.ts), an admin's as well, and that change ends their other sessions.
  */
 import type { FastifyPluginAsyncTypebox } from '@fastify/type-provider-typebox';
 import { Type, type Static } from '@sinclair/typebox';
@@ -25,12 +25,9 @@ import {
   StaffUpdateAttributes,
   type StaffMember,
 } from '../../domain/staff.js';
-import { hashPassword } from '../../domain/password.js';
 import { newPasswordProblems } from '../../domain/user.js';
-import type { ReaderSettings } from '../../readers/settings.js';
-import { openStaffAccount } from '../../staff/accounts.js';
-import { changeOwnPassword } from '../../staff/passwords.js';
-import type { PasswordChange } from '../../store/port.js';
+import type { ReaderSettings } from '../../use-cases/readers/settings.js';
+import { changeStaffAccount, openStaffAccount } from '../../use-cases/staff/accounts.js';
 import { errors } from '../errors.js';
 import { answeredNotModified, etagOf, ifMatchVersions, NotModifiedResponse } from '../jsonapi/etag.js';
 import {
@@ -217,43 +214,35 @@ export const staffRoutes: FastifyPluginAsyncTypebox<RouteOptions & { readers: Re
       ];
       if (problems.length > 0) throw failures.invalid(problems);
 
-      let passwordChange: PasswordChange | undefined;
-      if (password !== undefined && ownSession && currentPassword !== undefined) {
-        const checked = await changeOwnPassword(
-          store,
-          {
-            member: ownSession.member,
-            currentPassword,
-            password,
-            network: clientNetwork(request.ip),
-            sessionIdHash: ownSession.idHash,
-          },
-          readers.signIn,
-          nowInSeconds(),
-          request.deadline,
-        );
-        if (checked.outcome === 'throttled') throw errors.signInThrottled(checked.retryAfterSeconds);
-        if (checked.outcome === 'incorrect') throw failures.currentPasswordIncorrect();
-        passwordChange = checked.change;
-      } else if (password !== undefined) {
-        passwordChange = { hash: await hashPassword(password, { deadline: request.deadline }) };
-      }
-
-      const updated = await store.updateStaff(
+      const ownPassword =
+        password !== undefined && ownSession && currentPassword !== undefined
+          ? {
+              member: ownSession.member,
+              currentPassword,
+              password,
+              network: clientNetwork(request.ip),
+              sessionIdHash: ownSession.idHash,
+            }
+          : undefined;
+      const changed = await changeStaffAccount(
+        store,
         id,
         {
           ...rest,
-          ...(disabled === undefined ? {} : { disabledAt: disabled ? nowInSeconds() : null }),
-          ...(passwordChange === undefined ? {} : { password: passwordChange }),
+          disabled,
+          ...(ownPassword === undefined ? { password } : { ownPassword }),
+          ifVersion: ifMatchVersions(request.headers['if-match']),
         },
+        { limits: readers.signIn, now: nowInSeconds(), deadline: request.deadline },
         // What changed, by name: currentPassword proves who asks and changes nothing.
         auditOf(
           request,
           sentAttributeNames(attributes).filter((name) => name !== 'currentPassword'),
         ),
-        ifMatchVersions(request.headers['if-match']),
       );
-      if (!updated) throw noSuchStaff(id);
+      if (changed.outcome === 'throttled') throw errors.signInThrottled(changed.retryAfterSeconds);
+      if (changed.outcome === 'none') throw noSuchStaff(id);
+      const updated = changed.member;
       return reply.header('etag', etagOf(updated.version)).send({ data: render(request, updated) });
     },
   });

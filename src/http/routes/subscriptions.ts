@@ -9,10 +9,9 @@ import type { FastifyRequest } from 'fastify';
 import { nowInSeconds } from '../../domain/dates.js';
 import { sentAttributeNames } from '../../domain/audit.js';
 import { errors } from '../errors.js';
+import type { Product } from '../../domain/product.js';
 import {
-  changedSubscription,
   newSubscription,
-  requireProductDeliveryDays,
   SUBSCRIPTIONS,
   SubscriptionCreateAttributes,
   SubscriptionRelationships,
@@ -23,7 +22,6 @@ import {
   type SubscriptionStatus,
 } from '../../domain/subscription.js';
 import { StoredCatalogueId } from '../../domain/catalogue.js';
-import { EVERY_DAY } from '../../domain/delivery-days.js';
 import {
   compoundCollectionDocument,
   compoundDocument,
@@ -35,13 +33,7 @@ import {
   updateDocument,
 } from '../jsonapi/documents.js';
 import { auditOf } from '../plugins/auth.js';
-import {
-  answeredNotModified,
-  etagOf,
-  ifMatchVersions,
-  NotModifiedResponse,
-  refuseUnlessIfMatch,
-} from '../jsonapi/etag.js';
+import { answeredNotModified, etagOf, ifMatchVersions, NotModifiedResponse } from '../jsonapi/etag.js';
 import { SubscriptionParams, UserParams } from '../jsonapi/params.js';
 import { CursorLinks, cursorPage, PageAfter, PageSize, pageSizeOf } from '../jsonapi/paging.js';
 import {
@@ -59,6 +51,14 @@ import {
   SubscriptionFields,
   SubscriptionResource,
 } from '../jsonapi/resources.js';
+import {
+  createSubscription,
+  deleteSubscription,
+  expireSubscription,
+  listSubscriptions,
+  readSubscription,
+  updateSubscription,
+} from '../../use-cases/subscriptions.js';
 import { noSuchUser } from './users.js';
 import type { RouteOptions } from './options.js';
 import { withHeaders } from '../jsonapi/response-headers.js';
@@ -100,24 +100,11 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
   const render = (request: FastifyRequest, s: StoredSubscription, fields?: ReadonlySet<string>) =>
     renderSubscription(baseUrl(request), s, fields);
 
-  /** With `include=product`, the products of these subscriptions, for `included`. */
-  const includedProducts = async (request: FastifyRequest, include: string | undefined, list: StoredSubscription[]) => {
-    if (include === undefined) return {};
-    const ids = [...new Set(list.flatMap((s) => (s.productId === null ? [] : [s.productId])))];
-    const products = await store.getProducts(ids);
-    return { included: products.map((product) => renderCatalogueRecord(baseUrl(request), PRODUCT_SHAPE, product)) };
-  };
-
-  /**
-   * Refuses delivery days of a subscription's own that its product is not delivered on. Read
-   * before the write: a product narrowed meanwhile still wins, as a subscription is delivered on
-   * the days both have.
-   */
-  const checkDeliveryDays = async (deliveryDays: number | null, productId: string | null) => {
-    if (deliveryDays === null || productId === null) return;
-    const [product] = await store.getProducts([productId]);
-    requireProductDeliveryDays(deliveryDays, product?.deliveryDays ?? EVERY_DAY);
-  };
+  /** With `include=product`, the products read with the subscriptions, for `included`. */
+  const includedProducts = (request: FastifyRequest, products: Product[] | undefined) =>
+    products === undefined
+      ? {}
+      : { included: products.map((product) => renderCatalogueRecord(baseUrl(request), PRODUCT_SHAPE, product)) };
 
   app.post(
     '/users/:user_id/subscriptions',
@@ -141,8 +128,8 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
       const { data } = request.body;
       if (data.id !== undefined) throw errors.clientGeneratedId();
       const values = newSubscription(data.attributes, data.relationships?.product?.data?.id ?? null);
-      await checkDeliveryDays(values.deliveryDays, values.productId);
-      const created = await store.createSubscription(
+      const created = await createSubscription(
+        store,
         user_id,
         values,
         auditOf(request, sentAttributeNames(data.attributes, data.relationships)),
@@ -180,29 +167,35 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
       const size = pageSizeOf(query);
       const statuses = query['filter[status]']?.split(',') as SubscriptionStatus[] | undefined;
       const filtered = statuses || query['filter[resource]'] !== undefined || query['filter[product]'] !== undefined;
-      const list = await store.listSubscriptions(user_id, {
-        afterId: query['page[after]'],
-        limit: size + 1,
-        descending: query.sort === '-id',
-        ...(filtered
-          ? {
-              filter: {
-                at: nowInSeconds(),
-                statuses,
-                resource: query['filter[resource]'] as Resource | undefined,
-                product: query['filter[product]'],
-              },
-            }
-          : {}),
-      });
-      if (!list) throw noSuchUser(user_id);
+      const found = await listSubscriptions(
+        store,
+        user_id,
+        {
+          afterId: query['page[after]'],
+          limit: size + 1,
+          descending: query.sort === '-id',
+          ...(filtered
+            ? {
+                filter: {
+                  at: nowInSeconds(),
+                  statuses,
+                  resource: query['filter[resource]'] as Resource | undefined,
+                  product: query['filter[product]'],
+                },
+              }
+            : {}),
+        },
+        size,
+        query.include !== undefined,
+      );
+      if (!found) throw noSuchUser(user_id);
       const fields = fieldSet(query['fields[subscriptions]']);
       const path = `/users/${user_id}/subscriptions`;
-      const { page, links } = cursorPage(list, size, baseUrl(request), path, query);
+      const { page, links } = cursorPage(found.fetched, size, baseUrl(request), path, query);
       return {
         links,
         data: page.map((s) => render(request, s, fields)),
-        ...(await includedProducts(request, query.include, page)),
+        ...includedProducts(request, found.products),
       };
     },
   );
@@ -228,12 +221,13 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
     },
     async (request, reply) => {
       const { user_id, subscription_id } = request.params;
-      const found = await store.getSubscription(user_id, subscription_id);
-      if (!found) throw noSuchSubscription(user_id, subscription_id);
       const { include, 'fields[subscriptions]': fields } = request.query;
+      const found = await readSubscription(store, user_id, subscription_id, include !== undefined);
+      if (!found) throw noSuchSubscription(user_id, subscription_id);
+      const { subscription, products } = found;
       const whole = fields === undefined && include === undefined;
-      if (whole && answeredNotModified(request, reply, found.version)) return reply;
-      return { data: render(request, found, fieldSet(fields)), ...(await includedProducts(request, include, [found])) };
+      if (whole && answeredNotModified(request, reply, subscription.version)) return reply;
+      return { data: render(request, subscription, fieldSet(fields)), ...includedProducts(request, products) };
     },
   );
 
@@ -258,35 +252,16 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
       const { data } = request.body;
       if (data.id !== subscription_id) throw errors.idConflict();
       const product = data.relationships?.product;
-      if (sentAttributeNames(data.attributes, data.relationships).length === 0) {
-        // Nothing to change: answered as it stands, with no new version, audit entry or event.
-        const current = await store.getSubscription(user_id, subscription_id);
-        if (!current) throw noSuchSubscription(user_id, subscription_id);
-        refuseUnlessIfMatch(request.headers['if-match'], current.version);
-        const resource = render(request, current);
-        return reply.headers({ location: resource.links.self, etag: etagOf(current.version) }).send({ data: resource });
-      }
-      if (data.attributes?.deliveryDays != null || product !== undefined) {
-        const current = await store.getSubscription(user_id, subscription_id);
-        if (!current) throw noSuchSubscription(user_id, subscription_id);
-        const next = changedSubscription(
-          current,
-          { deliveryDays: data.attributes?.deliveryDays },
-          product === undefined ? undefined : (product.data?.id ?? null),
-        );
-        await checkDeliveryDays(next.deliveryDays, next.productId);
-      }
-      const updated = await store.updateSubscription(
+      const updated = await updateSubscription(
+        store,
         user_id,
         subscription_id,
-        (current) =>
-          changedSubscription(
-            current,
-            data.attributes ?? {},
-            product === undefined ? undefined : (product.data?.id ?? null),
-          ),
+        {
+          attributes: data.attributes ?? {},
+          productId: product === undefined ? undefined : (product.data?.id ?? null),
+          ifVersion: ifMatchVersions(request.headers['if-match']),
+        },
         auditOf(request, sentAttributeNames(data.attributes, data.relationships)),
-        ifMatchVersions(request.headers['if-match']),
       );
       if (!updated) throw noSuchSubscription(user_id, subscription_id);
       const resource = render(request, updated);
@@ -307,7 +282,7 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
     async (request, reply) => {
       const { user_id, subscription_id } = request.params;
       const ifVersion = ifMatchVersions(request.headers['if-match']);
-      if (!(await store.deleteSubscription(user_id, subscription_id, auditOf(request), ifVersion))) {
+      if (!(await deleteSubscription(store, user_id, subscription_id, auditOf(request), ifVersion))) {
         throw noSuchSubscription(user_id, subscription_id);
       }
       return reply.status(204).send(null);
@@ -326,7 +301,8 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
     },
     async (request, reply) => {
       const { user_id, subscription_id } = request.params;
-      const expired = await store.expireSubscription(
+      const expired = await expireSubscription(
+        store,
         user_id,
         subscription_id,
         nowInSeconds(),

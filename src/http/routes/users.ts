@@ -14,18 +14,18 @@ import { FilterValue } from '../../domain/schema.js';
 import { licenceSearchKeys } from '../../domain/site-licence.js';
 import { UserFilterValues } from '../../domain/user-filters.js';
 import { errors } from '../errors.js';
-import { hashPassword } from '../../domain/password.js';
-import {
-  toUserFields,
-  updatesNothing,
-  USERS,
-  UserCreateAttributes,
-  UserUpdateAttributes,
-  type UserUpdate,
-} from '../../domain/user.js';
-import { groupByUser } from '../../domain/subscription.js';
+import { USERS, UserCreateAttributes, UserUpdateAttributes, type UserUpdate } from '../../domain/user.js';
 import { SEARCH_MAX_LENGTH, SEARCH_PAGE_SIZE, SIMILAR_NAME_MIN, searchRange } from '../../domain/search.js';
 import type { EmailFilter, StoredUser, UserPage } from '../../store/port.js';
+import {
+  createUser,
+  eraseUser,
+  listRenderedUsers,
+  listUsers,
+  readUser,
+  updateUser,
+  type FirstSubscriptions,
+} from '../../use-cases/users.js';
 import {
   compoundCollectionDocument,
   compoundDocument,
@@ -38,13 +38,7 @@ import {
   updateDocument,
 } from '../jsonapi/documents.js';
 import { auditOf } from '../plugins/auth.js';
-import {
-  answeredNotModified,
-  etagOf,
-  ifMatchVersions,
-  NotModifiedResponse,
-  refuseUnlessIfMatch,
-} from '../jsonapi/etag.js';
+import { answeredNotModified, etagOf, ifMatchVersions, NotModifiedResponse } from '../jsonapi/etag.js';
 import { listLink, selfLink } from '../jsonapi/links.js';
 import { prerenderedCollection, sendPrerendered } from '../jsonapi/prerendered.js';
 import { numberedPaging, pageNumberOf, PageSize, pageSizeOf, type ListRead, type PageUrl } from '../jsonapi/paging.js';
@@ -144,23 +138,17 @@ type UserListQuerystring = Static<typeof UserListQuerystring>;
 export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, { store, baseUrl }) => {
   const render = (request: FastifyRequest, user: StoredUser) => renderUser(baseUrl(request), user);
 
-  /** The users as resources, with their subscriptions in `included` when asked to. */
-  const readDocument = async (request: FastifyRequest, users: StoredUser[], query: Static<typeof ReadQueryObject>) => {
+  /** The users as resources, with their subscriptions (read when include asked for them) in `included`. */
+  const readDocument = (
+    request: FastifyRequest,
+    users: StoredUser[],
+    included: FirstSubscriptions[] | undefined,
+    query: Static<typeof ReadQueryObject>,
+  ) => {
     const base = baseUrl(request);
     const userFields = fieldSet(query['fields[users]']);
-    if (query.include === undefined) return { data: users.map((user) => renderUser(base, user, userFields)) };
-    // One more than is included, to know whose subscriptions go on beyond them.
-    const fetched = groupByUser(
-      await store.listSubscriptionsOfUsers(
-        users.map((user) => user.id),
-        MAX_INCLUDED_SUBSCRIPTIONS + 1,
-      ),
-    );
+    if (included === undefined) return { data: users.map((user) => renderUser(base, user, userFields)) };
     const subscriptionFields = fieldSet(query['fields[subscriptions]']);
-    const included = users.map((user) => {
-      const all = fetched.get(user.id) ?? [];
-      return { first: all.slice(0, MAX_INCLUDED_SUBSCRIPTIONS), more: all.length > MAX_INCLUDED_SUBSCRIPTIONS };
-    });
     return {
       data: users.map((user, i) => renderUser(base, user, userFields, included[i])),
       included: included.flatMap(({ first }) => first.map((s) => renderSubscription(base, s, subscriptionFields))),
@@ -188,14 +176,10 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
       if (data.id !== undefined) throw errors.clientGeneratedId();
       const attributes = data.attributes;
       refuseHashFromNonAdmin(request, attributes);
-      const user = await store.createUser(
-        {
-          email: attributes.email,
-          passwordHash: (await passwordHashOf(attributes, request.deadline)) ?? null,
-          fields: toUserFields(attributes),
-          newsletters: attributes.newsletters?.add ?? [],
-          newsletterSource: membershipSourceOf(request),
-        },
+      const user = await createUser(
+        store,
+        attributes,
+        { newsletterSource: membershipSourceOf(request), deadline: request.deadline },
         auditOf(request, sentAttributeNames(attributes)),
       );
       request.dataSubject = user.id;
@@ -242,9 +226,10 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
       const size = search && query['page[size]'] === undefined ? SEARCH_PAGE_SIZE : pageSizeOf(query);
       const email = query['filter[email]'];
       const paging = numberedPaging(query, size);
+      const now = nowInSeconds();
       const subscriptions = userSubscriptionFilter(
         { status: query['filter[status]'], resource: query['filter[resource]'], product: query['filter[product]'] },
-        nowInSeconds(),
+        now,
       );
       if (subscriptions.problem) {
         const { name, detail } = subscriptions.problem;
@@ -272,22 +257,18 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
       const url: PageUrl = (number, after) => listUrl(base, query, number, after);
       // A search marks whom it found with whether they have a subscription active now, so that the
       // console shows it in the one request a keystroke makes.
-      const activeOf = async (ids: string[]) =>
-        search === undefined ? undefined : await store.usersWithActiveSubscriptions(ids, nowInSeconds());
+      const listing = { query: listQuery, size, markActive: search !== undefined, now };
       // Whole users, nothing included: the database writes each resource object, sent as it is.
       if (query.include === undefined && query['fields[users]'] === undefined) {
-        const list = await store.listRenderedUsers(listQuery);
+        const { list, page, active } = await listRenderedUsers(store, listing);
         paging.refuseShort(readOf(list));
-        const page = list.users.slice(0, size);
         const links = paging.links(self, url, readOf(list), page.at(-1)?.id);
-        const active = await activeOf(page.map((user) => user.id));
         return sendPrerendered(reply, prerenderedCollection(links, page, base, '/users/', active));
       }
-      const list = await store.listUsers(listQuery);
+      const subscriptionsEach = query.include === undefined ? undefined : MAX_INCLUDED_SUBSCRIPTIONS;
+      const { list, page, active, subscriptions: included } = await listUsers(store, listing, subscriptionsEach);
       paging.refuseShort(readOf(list));
-      const page = list.users.slice(0, size);
-      const active = await activeOf(page.map((user) => user.id));
-      const document = await readDocument(request, page, query);
+      const document = readDocument(request, page, included, query);
       return {
         links: paging.links(self, url, readOf(list), page.at(-1)?.id),
         ...document,
@@ -312,12 +293,17 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
     },
     async (request, reply) => {
       const { user_id } = request.params;
-      const user = await store.getUser(user_id);
-      if (!user) throw noSuchUser(user_id);
       const query = request.query;
+      const found = await readUser(
+        store,
+        user_id,
+        query.include === undefined ? undefined : MAX_INCLUDED_SUBSCRIPTIONS,
+      );
+      if (!found) throw noSuchUser(user_id);
+      const { user, subscriptions } = found;
       const whole = query.include === undefined && query['fields[users]'] === undefined;
       if (whole && answeredNotModified(request, reply, user.version)) return reply;
-      const document = await readDocument(request, [user], query);
+      const document = readDocument(request, [user], subscriptions && [subscriptions], query);
       return { data: document.data[0], ...('included' in document ? { included: document.included } : {}) };
     },
   );
@@ -345,31 +331,21 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
       if (data.id !== user_id) throw errors.idConflict();
       const attributes: UserUpdate = data.attributes ?? {};
       refuseHashFromNonAdmin(request, attributes);
-      if (updatesNothing(attributes)) {
-        const user = await store.getUser(user_id);
-        if (!user) throw noSuchUser(user_id);
-        refuseUnlessIfMatch(request.headers['if-match'], user.version);
-        if (request.method === 'PUT') return reply.status(204).send(null);
-        return reply.header('etag', etagOf(user.version)).send({ data: render(request, user) });
-      }
-      const found = await store.updateUser(
+      const user = await updateUser(
+        store,
         user_id,
         {
-          email: attributes.email,
-          passwordHash: await passwordHashOf(attributes, request.deadline),
-          fields: toUserFields(attributes),
-          addNewsletters: attributes.newsletters?.add ?? [],
-          removeNewsletters: attributes.newsletters?.remove ?? [],
+          attributes,
           newsletterSource: membershipSourceOf(request),
+          deadline: request.deadline,
+          ifVersion: ifMatchVersions(request.headers['if-match']),
+          // PATCH answers as JSON:API clients expect: the resource as it now is.
+          answer: request.method !== 'PUT',
         },
         auditOf(request, sentAttributeNames(attributes)),
-        ifMatchVersions(request.headers['if-match']),
       );
-      if (!found) throw noSuchUser(user_id);
-      if (request.method === 'PUT') return reply.status(204).send(null);
-      // PATCH answers as JSON:API clients expect: the resource as it now is.
-      const user = await store.getUser(user_id);
-      if (!user) throw noSuchUser(user_id);
+      if (user === undefined) throw noSuchUser(user_id);
+      if (user === null) return reply.status(204).send(null);
       return reply.header('etag', etagOf(user.version)).send({ data: render(request, user) });
     },
   });
@@ -387,7 +363,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
     },
     async (request, reply) => {
       const { user_id } = request.params;
-      const deleted = await store.deleteUser(user_id, auditOf(request), ifMatchVersions(request.headers['if-match']));
+      const deleted = await eraseUser(store, user_id, auditOf(request), ifMatchVersions(request.headers['if-match']));
       if (!deleted) throw noSuchUser(user_id);
       return reply.status(204).send(null);
     },
@@ -409,11 +385,6 @@ function refuseHashFromNonAdmin(request: FastifyRequest, attributes: UserUpdate)
   if (attributes.passwordHash !== undefined && credential && !allows(credential.scopes, 'admin')) {
     throw errors.adminOnlyAttribute('passwordHash');
   }
-}
-
-/** The hash to store: a new password's, or one brought from another system as it is; undefined for neither. */
-async function passwordHashOf({ password, passwordHash }: UserUpdate, deadline: number): Promise<string | undefined> {
-  return password === undefined ? passwordHash : hashPassword(password, { deadline });
 }
 
 /** How far a read of the list went, as its paging sees it. */

@@ -11,9 +11,6 @@ import { errors } from '../errors.js';
 import {
   DELIVERY_STATES,
   DeliveryAttributes,
-  isRefusedLiteral,
-  newSecretSalt,
-  signingSecret,
   WEBHOOK_DELIVERIES,
   WebhookAttributes,
   WebhookCreateAttributes,
@@ -23,6 +20,16 @@ import {
   type Webhook,
   type WebhookDelivery,
 } from '../../domain/webhooks.js';
+import {
+  changeWebhook,
+  listWebhookDeliveries,
+  listWebhooks,
+  readWebhook,
+  readWebhookDelivery,
+  redeliverWebhookDelivery,
+  registerWebhook,
+  removeWebhook,
+} from '../../use-cases/webhooks.js';
 import { auditOf } from '../plugins/auth.js';
 import { answeredNotModified, etagOf, ifMatchVersions, NotModifiedResponse } from '../jsonapi/etag.js';
 import {
@@ -103,17 +110,6 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions & WebhookRout
   app,
   { store, baseUrl, key, allowedNetworks },
 ) => {
-  /** Refuses an endpoint whose address is internal on its face; a name is checked at each delivery. */
-  const checkDestination = (url: string | undefined) => {
-    if (url !== undefined && isRefusedLiteral(url, allowedNetworks)) {
-      throw errors.invalidAttributes([
-        {
-          pointer: '/data/attributes/url',
-          detail: 'must not point at a loopback, private, link-local or other internal address',
-        },
-      ]);
-    }
-  };
   const render = (request: FastifyRequest, webhook: Webhook) => ({
     type: WEBHOOKS,
     id: webhook.id,
@@ -181,16 +177,18 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions & WebhookRout
       if (data.id !== undefined) throw errors.clientGeneratedId();
       if (!key) throw errors.webhooksNotSetUp();
       const { url, events } = data.attributes;
-      checkDestination(url);
-      const webhook = await store.createWebhook(
-        { url, events, secretSalt: newSecretSalt() },
+      const { webhook, secret } = await registerWebhook(
+        store,
+        key,
+        allowedNetworks,
+        { url, events },
         auditOf(request, sentAttributeNames(data.attributes)),
       );
       const resource = render(request, webhook);
       return reply
         .status(201)
         .headers({ location: resource.links.self, etag: etagOf(webhook.version) })
-        .send({ data: resource, meta: { secret: signingSecret(key, webhook.secretSalt) } });
+        .send({ data: resource, meta: { secret } });
     },
   );
 
@@ -212,7 +210,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions & WebhookRout
     },
     async (request) => ({
       links: { self: `${baseUrl(request)}/webhooks` },
-      data: (await store.listWebhooks()).map((webhook) => render(request, webhook)),
+      data: (await listWebhooks(store)).map((webhook) => render(request, webhook)),
     }),
   );
 
@@ -228,7 +226,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions & WebhookRout
       },
     },
     async (request, reply) => {
-      const webhook = await store.getWebhook(request.params.webhook_id);
+      const webhook = await readWebhook(store, request.params.webhook_id);
       if (!webhook) throw noSuchWebhook(request.params.webhook_id);
       if (answeredNotModified(request, reply, webhook.version)) return reply;
       return reply.send({ data: render(request, webhook) });
@@ -256,8 +254,9 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions & WebhookRout
       const { webhook_id } = request.params;
       const { data } = request.body;
       if (data.id !== webhook_id) throw errors.idConflict();
-      checkDestination(data.attributes?.url);
-      const updated = await store.updateWebhook(
+      const updated = await changeWebhook(
+        store,
+        allowedNetworks,
         webhook_id,
         data.attributes ?? {},
         auditOf(request, sentAttributeNames(data.attributes)),
@@ -282,7 +281,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions & WebhookRout
     async (request, reply) => {
       const { webhook_id } = request.params;
       const ifVersion = ifMatchVersions(request.headers['if-match']);
-      if (!(await store.deleteWebhook(webhook_id, auditOf(request), ifVersion))) throw noSuchWebhook(webhook_id);
+      if (!(await removeWebhook(store, webhook_id, auditOf(request), ifVersion))) throw noSuchWebhook(webhook_id);
       return reply.status(204).send(null);
     },
   );
@@ -310,7 +309,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions & WebhookRout
       const { webhook_id } = request.params;
       const query = request.query;
       const size = pageSizeOf(query);
-      const deliveries = await store.listWebhookDeliveries(webhook_id, {
+      const deliveries = await listWebhookDeliveries(store, webhook_id, {
         afterId: query['page[after]'],
         limit: size + 1,
         state: query['filter[state]'] as WebhookDelivery['state'] | undefined,
@@ -352,7 +351,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions & WebhookRout
   };
   app.get('/webhooks/:webhook_id/deliveries/:delivery_id', readDelivery, async (request, reply) => {
     const { webhook_id, delivery_id } = request.params;
-    const delivery = await store.getWebhookDelivery(webhook_id, delivery_id);
+    const delivery = await readWebhookDelivery(store, webhook_id, delivery_id);
     if (!delivery) throw noSuchDelivery(webhook_id, delivery_id);
     if (answeredNotModified(request, reply, delivery.version)) return reply;
     return reply.send({ data: renderDelivery(request, delivery) });
@@ -360,7 +359,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions & WebhookRout
 
   app.post('/webhooks/:webhook_id/deliveries/:delivery_id/redeliver', redeliver, async (request, reply) => {
     const { webhook_id, delivery_id } = request.params;
-    const delivery = await store.redeliverWebhookDelivery(webhook_id, delivery_id, Date.now());
+    const delivery = await redeliverWebhookDelivery(store, webhook_id, delivery_id, Date.now());
     if (!delivery) throw noSuchDelivery(webhook_id, delivery_id);
     return reply.header('etag', etagOf(delivery.version)).send({ data: renderDelivery(request, delivery) });
   });

@@ -46,7 +46,7 @@ export function forgetAttemptsOf(attemptsKey: string): Sql {
 
 /**
  * Forgets every attempt counted against a staff member's email: the email's own key and that of
- * each (email, network) pair, which starts with it and a space (staff/sign-in-attempts.ts), so
+ * each (email, network) pair, which starts with it and a space (use-cases/staff/sign-in-attempts.ts), so
  * that a password reset also lifts a lockout. The table holds one window's rows: a scan is short.
  */
 export function forgetStaffAttemptsOf(email: string): Sql {

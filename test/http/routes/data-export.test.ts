@@ -7,7 +7,7 @@ import assert from 'node:assert/strict';
 import { Writable } from 'node:stream';
 import Database from 'better-sqlite3';
 import { after, before, describe, it } from 'node:test';
-import { readerExport } from '../../../src/readers/data-export.js';
+import { readerExport } from '../../../src/use-cases/readers/data-export.js';
 import type { Store } from '../../../src/store/port.js';
 import { AUDIT, createWebhook, issueKey, onlyError, subscriptionValues } from '../../support/fixtures.js';
 import { createReader, issueResetToken, signIn } from '../../support/readers.js';

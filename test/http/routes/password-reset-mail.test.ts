@@ -14,7 +14,7 @@ import { Writable } from 'node:stream';
 import { after, before, describe, it } from 'node:test';
 import { smtpMailer } from '../../../src/mail/smtp.js';
 import { loadMailTemplates } from '../../../src/mail/templates.js';
-import { DEFAULT_READER_SETTINGS } from '../../../src/readers/settings.js';
+import { DEFAULT_READER_SETTINGS } from '../../../src/use-cases/readers/settings.js';
 import { issueKey, onlyError } from '../../support/fixtures.js';
 import { createReader, resetDocument, signIn } from '../../support/readers.js';
 import { startService, type Service } from '../../support/service.js';

@@ -14,7 +14,7 @@ import {
   STAFF_SIGN_INS_IN_ALL,
   STAFF_SIGN_INS_PER_NETWORK,
   STAFF_SIGN_INS_KEPT_FOR_KNOWN_DEVICES,
-} from '../../../src/staff/sign-in-budget.js';
+} from '../../../src/use-cases/staff/sign-in-budget.js';
 import { createReader, signIn } from '../../support/readers.js';
 import { startService, type Service } from '../../support/service.js';
 import { createStaff, staffSignIn } from '../../support/staff.js';

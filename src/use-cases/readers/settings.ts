@@ -2,7 +2,7 @@
  * The settings of readers' sign-ins and password resets, with their defaults (see config.ts for
  * the environment variables). Ten attempts an email in 15 minutes is OWASP ASVS's limit (2.2.1).
  */
-import type { AttemptLimits } from '../store/port.js';
+import type { AttemptLimits } from '../../store/port.js';
 
 export const DEFAULT_SIGN_IN_MAX_ATTEMPTS = 10;
 export const DEFAULT_SIGN_IN_WINDOW_MINUTES = 15;

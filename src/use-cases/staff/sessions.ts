@@ -6,9 +6,9 @@
  * need be stored.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import { staffActor, type StaffMember } from '../domain/staff.js';
-import { hashPassword, needsRehash, verifyPassword } from '../domain/password.js';
-import type { AttemptLimits, LiveSessions, Store } from '../store/port.js';
+import { staffActor, type StaffMember } from '../../domain/staff.js';
+import { hashPassword, needsRehash, verifyPassword } from '../../domain/password.js';
+import type { AttemptLimits, LiveSessions, Store } from '../../store/port.js';
 import { countStaffSignInAttempt, staffAttemptKeys } from './sign-in-attempts.js';
 
 export const DEFAULT_CONSOLE_IDLE_MINUTES = 30;

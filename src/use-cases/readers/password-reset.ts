@@ -3,13 +3,13 @@
  * issued it (for the publisher's own mailer) or mailed by circulation to the reader inside a
  * link to the publisher's reset page; then used once to set a new password.
  */
-import type { AuditContext } from '../domain/audit.js';
-import { hashPassword } from '../domain/password.js';
-import { newResetToken, parseResetToken, resetLink } from '../domain/password-reset.js';
-import { deliver, type DeliveryOptions } from '../mail/delivery.js';
-import type { Mailer } from '../mail/port.js';
-import { renderPasswordReset, type MailTemplates } from '../mail/templates.js';
-import type { PasswordResetToken, Store } from '../store/port.js';
+import type { AuditContext } from '../../domain/audit.js';
+import { hashPassword } from '../../domain/password.js';
+import { newResetToken, parseResetToken, resetLink } from '../../domain/password-reset.js';
+import { deliver, type DeliveryOptions } from '../../mail/delivery.js';
+import type { Mailer } from '../../mail/port.js';
+import { renderPasswordReset, type MailTemplates } from '../../mail/templates.js';
+import type { PasswordResetToken, Store } from '../../store/port.js';
 
 export interface IssuedResetToken {
   record: PasswordResetToken;

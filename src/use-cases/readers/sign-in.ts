@@ -7,9 +7,9 @@
  * brought from another system or made with older parameters is replaced by an argon2id hash of
  * today.
  */
-import type { AuditContext } from '../domain/audit.js';
-import { hashPassword, needsRehash, notBeforeFloor, verifyPassword } from '../domain/password.js';
-import type { AttemptLimits, Store, StoredUser } from '../store/port.js';
+import type { AuditContext } from '../../domain/audit.js';
+import { hashPassword, needsRehash, notBeforeFloor, verifyPassword } from '../../domain/password.js';
+import type { AttemptLimits, Store, StoredUser } from '../../store/port.js';
 
 export interface Credentials {
   email: string;

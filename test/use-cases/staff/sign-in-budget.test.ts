@@ -9,7 +9,7 @@ import {
   STAFF_SIGN_INS_IN_ALL,
   STAFF_SIGN_INS_KEPT_FOR_KNOWN_DEVICES,
   STAFF_SIGN_INS_PER_NETWORK,
-} from '../../src/staff/sign-in-budget.js';
+} from '../../../src/use-cases/staff/sign-in-budget.js';
 
 describe('SignInBudget', () => {
   it('takes a network up to its limit, and refuses the next from it', () => {

@@ -12,8 +12,8 @@
  * so the job that forgets passed windows (jobs/forget.ts) forgets them too.
  */
 import { createHash } from 'node:crypto';
-import { staffAttemptsKey } from '../domain/staff.js';
-import type { AttemptDecision, AttemptLimits, Store } from '../store/port.js';
+import { staffAttemptsKey } from '../../domain/staff.js';
+import type { AttemptDecision, AttemptLimits, Store } from '../../store/port.js';
 
 /** How many times the limit of one (email, network) the email may have from every network together. */
 export const EMAIL_CEILING_FACTOR = 10;

@@ -5,8 +5,8 @@
  */
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { isEmail } from '../../src/domain/email.js';
-import { emailCeiling, EMAIL_CEILING_FACTOR, staffAttemptKeys } from '../../src/staff/sign-in-attempts.js';
+import { isEmail } from '../../../src/domain/email.js';
+import { emailCeiling, EMAIL_CEILING_FACTOR, staffAttemptKeys } from '../../../src/use-cases/staff/sign-in-attempts.js';
 
 describe('staffAttemptKeys', () => {
   it('keys the email without regard to case, and the pair by email and network', () => {

@@ -15,19 +15,19 @@
  */
 import type { Writable } from 'node:stream';
 import { Type, type TSchema } from '@sinclair/typebox';
-import { actorOf, type AuditEvent } from '../domain/audit.js';
-import { CONSENT_SOURCES, CONSENT_STATES, ConsentTransitionSchema } from '../domain/consent.js';
-import { CONFIRMATION_LINKS } from '../domain/consent-links.js';
-import { formatInstant, formatMilliseconds } from '../domain/dates.js';
-import { DeliveryComplaintAttributes, toDeliveryComplaintAttributes } from '../domain/delivery-complaint.js';
-import { HoldAttributes, toHoldAttributes } from '../domain/hold.js';
-import { PrivacyRequestAttributes, toPrivacyRequestAttributes } from '../domain/privacy-request.js';
-import { dateAt } from '../domain/publication.js';
-import { Nullable, StringEnum } from '../domain/schema.js';
-import { SubscriptionAttributes, toSubscriptionAttributes } from '../domain/subscription.js';
-import { TemporaryAddressAttributes, toTemporaryAddressAttributes } from '../domain/temporary-address.js';
-import { toUserAttributes, UserAttributes } from '../domain/user.js';
-import type { Store, StoredUser } from '../store/port.js';
+import { actorOf, type AuditEvent } from '../../domain/audit.js';
+import { CONSENT_SOURCES, CONSENT_STATES, ConsentTransitionSchema } from '../../domain/consent.js';
+import { CONFIRMATION_LINKS } from '../../domain/consent-links.js';
+import { formatInstant, formatMilliseconds } from '../../domain/dates.js';
+import { DeliveryComplaintAttributes, toDeliveryComplaintAttributes } from '../../domain/delivery-complaint.js';
+import { HoldAttributes, toHoldAttributes } from '../../domain/hold.js';
+import { PrivacyRequestAttributes, toPrivacyRequestAttributes } from '../../domain/privacy-request.js';
+import { dateAt } from '../../domain/publication.js';
+import { Nullable, StringEnum } from '../../domain/schema.js';
+import { SubscriptionAttributes, toSubscriptionAttributes } from '../../domain/subscription.js';
+import { TemporaryAddressAttributes, toTemporaryAddressAttributes } from '../../domain/temporary-address.js';
+import { toUserAttributes, UserAttributes } from '../../domain/user.js';
+import type { Store, StoredUser } from '../../store/port.js';
 
 /** How many records a page reads: what the export holds in memory at once, per section. */
 export const READER_EXPORT_PAGE_SIZE = 500;

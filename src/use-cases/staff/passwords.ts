@@ -7,10 +7,10 @@
  * Either way every other session of the account ends in the same write (the store's updateStaff).
  */
 import { randomBytes } from 'node:crypto';
-import type { AuditContext } from '../domain/audit.js';
-import { hashPassword, verifyPassword } from '../domain/password.js';
-import type { StaffMember } from '../domain/staff.js';
-import type { AttemptLimits, PasswordChange, Store } from '../store/port.js';
+import type { AuditContext } from '../../domain/audit.js';
+import { hashPassword, verifyPassword } from '../../domain/password.js';
+import type { StaffMember } from '../../domain/staff.js';
+import type { AttemptLimits, PasswordChange, Store } from '../../store/port.js';
 import { countStaffSignInAttempt, staffAttemptKeys } from './sign-in-attempts.js';
 
 /** A password made for a staff member (a new account's, a reset's): 144 random bits, shown once. */
