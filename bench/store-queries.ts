@@ -45,11 +45,11 @@ const queries: [string, UserListQuery][] = [
 ];
 
 async function time(store: Store, query: UserListQuery): Promise<{ p50: number; p99: number }> {
-  for (let i = 0; i < 20; i += 1) await store.listUsers(query);
+  for (let i = 0; i < 20; i += 1) await store.users.list(query);
   const samples: number[] = [];
   for (let i = 0; i < RUNS; i += 1) {
     const start = process.hrtime.bigint();
-    await store.listUsers(query);
+    await store.users.list(query);
     samples.push(Number(process.hrtime.bigint() - start) / 1e6);
   }
   samples.sort((x, y) => x - y);

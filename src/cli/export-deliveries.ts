@@ -35,7 +35,7 @@ export async function exportDeliveriesToStdout(store: Store, args: readonly stri
   if (values.for !== undefined && !(CSV_READERS as readonly string[]).includes(values.for)) {
     throw new UsageError(`--for is ${CSV_READERS.join(' or ')}`);
   }
-  if (values.product !== undefined && (await store.getProducts([values.product])).length === 0) {
+  if (values.product !== undefined && (await store.products.getMany([values.product])).length === 0) {
     throw new CommandError(
       `there is no product "${values.product}" in the catalogue (GET /products lists them): nothing was exported`,
     );

@@ -159,12 +159,12 @@ function onDate(text: string | undefined): number {
 
 /** A newsletter or product the catalogue lacks has no members and no subscriptions: a mistyped id, not an empty list. */
 async function refuseUnknownReferences(store: Store, newsletter?: string, product?: string): Promise<void> {
-  if (newsletter !== undefined && !(await store.getNewsletter(newsletter))) {
+  if (newsletter !== undefined && !(await store.newsletters.get(newsletter))) {
     throw new CommandError(
       `there is no newsletter "${newsletter}" in the catalogue (GET /newsletters lists them): nothing was exported`,
     );
   }
-  if (product !== undefined && (await store.getProducts([product])).length === 0) {
+  if (product !== undefined && (await store.products.getMany([product])).length === 0) {
     throw new CommandError(
       `there is no product "${product}" in the catalogue (GET /products lists them): nothing was exported`,
     );

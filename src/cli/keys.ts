@@ -28,10 +28,10 @@ const KEYS_ACTIONS = ['create', 'list', 'revoke'];
 async function keys(store: Store, args: readonly string[]): Promise<string> {
   const [action, ...rest] = args;
   if (action === 'create') return create(store, rest);
-  if (action === 'list') return list(await store.listApiKeys());
+  if (action === 'list') return list(await store.credentials.list());
   if (action === 'revoke') {
     const id = onlyId(rest, 'keys revoke takes one key id');
-    const key = await store.revokeApiKey(id, nowInSeconds(), { actor: COMMAND_LINE, attributes: ['revokedAt'] });
+    const key = await store.credentials.revoke(id, nowInSeconds(), { actor: COMMAND_LINE, attributes: ['revokedAt'] });
     if (!key) throw new CommandError(`there is no API key with id ${id}`);
     return `revoked key ${id} (${key.name})\n`;
   }

@@ -37,7 +37,7 @@ async function staff(store: Store, args: readonly string[]): Promise<string> {
   if (action === 'reset-password') return resetPassword(store, rest);
   if (action === 'disable') {
     const id = onlyId(rest, 'staff disable takes one staff id');
-    const member = await store.updateStaff(
+    const member = await store.staff.update(
       id,
       { disabledAt: nowInSeconds() },
       { actor: COMMAND_LINE, attributes: ['disabled'] },
@@ -96,7 +96,7 @@ async function resetPassword(store: Store, args: readonly string[]): Promise<str
 }
 
 async function list(store: Store): Promise<string> {
-  const rows = (await store.listStaff()).map((m) => [
+  const rows = (await store.staff.list()).map((m) => [
     m.id,
     m.email,
     m.name,

@@ -14,8 +14,8 @@ export async function forgetExpired(
   now: number,
   sessions: Pick<ConsoleSettings, 'idleSeconds' | 'maxAgeSeconds'>,
 ): Promise<{ attempts: number; resetTokens: number; staffSessions: number }> {
-  const attempts = await store.forgetSignInAttempts(now - signInWindowSeconds);
-  const resetTokens = await store.forgetExpiredPasswordResetTokens(now);
-  const staffSessions = await store.forgetEndedStaffSessions(liveSessionsAt(now, sessions));
+  const attempts = await store.signIns.forgetAttempts(now - signInWindowSeconds);
+  const resetTokens = await store.passwordResets.forgetExpiredTokens(now);
+  const staffSessions = await store.staff.forgetEndedSessions(liveSessionsAt(now, sessions));
   return { attempts, resetTokens, staffSessions };
 }

@@ -14,5 +14,5 @@ export const LAPSE_AUDIT = { actor: 'lapse', attributes: ['expired'] } as const;
  * print run renews would otherwise hold the service for seconds. Answers how many lapsed.
  */
 export function lapseDue(store: Store, now = nowInSeconds(), batch = BATCH): Promise<number> {
-  return inBatches((limit) => store.lapseSubscriptions(now, LAPSE_AUDIT, limit), batch);
+  return inBatches((limit) => store.subscriptions.lapse(now, LAPSE_AUDIT, limit), batch);
 }

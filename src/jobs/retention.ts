@@ -29,15 +29,17 @@ export async function pruneExpired(store: Store, settings: RetentionSettings, no
   const seconds = (ms: number) => Math.floor(ms / 1000);
   return {
     idempotencyKeys: await inBatches((limit) =>
-      store.pruneIdempotencyKeys(seconds(now - settings.idempotencyHours * HOUR_MS), limit),
+      store.retention.pruneIdempotencyKeys(seconds(now - settings.idempotencyHours * HOUR_MS), limit),
     ),
     deliveries:
       settings.deliveryDays === 0
         ? 0
-        : await inBatches((limit) => store.pruneWebhookDeliveries(now - settings.deliveryDays * DAY_MS, limit)),
+        : await inBatches((limit) =>
+            store.retention.pruneWebhookDeliveries(now - settings.deliveryDays * DAY_MS, limit),
+          ),
     auditEntries:
       settings.auditDays === 0
         ? 0
-        : await inBatches((limit) => store.pruneAuditLog(seconds(now - settings.auditDays * DAY_MS), limit)),
+        : await inBatches((limit) => store.retention.pruneAuditLog(seconds(now - settings.auditDays * DAY_MS), limit)),
   };
 }

@@ -12,5 +12,5 @@ import { BATCH, inBatches } from './batches.js';
 
 /** Clears the hint of every subscription whose start has come by `now`, in batches; answers how many. */
 export function forgetStartsThatCame(store: Store, now = nowInSeconds(), batch = BATCH): Promise<number> {
-  return inBatches((limit) => store.clearPendingStarts(now, limit), batch);
+  return inBatches((limit) => store.subscriptions.clearPendingStarts(now, limit), batch);
 }

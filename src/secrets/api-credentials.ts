@@ -24,14 +24,14 @@ export async function issueCredential(
   audit: AuditContext,
 ): Promise<IssuedCredential> {
   const { random, hash } = newSecret();
-  const key = await store.createApiKey({ ...request, secretHash: hash }, audit);
+  const key = await store.credentials.create({ ...request, secretHash: hash }, audit);
   return { key, secret: formatSecret(key.id, random) };
 }
 
 /** An admin credential when there is no credential at all yet (the first start), else nothing. */
 export async function issueFirstAdminCredential(store: Store): Promise<IssuedCredential | undefined> {
   const { random, hash } = newSecret();
-  const key = await store.createFirstApiKey({
+  const key = await store.credentials.createFirst({
     name: 'first admin',
     scopes: ['admin'],
     rateLimit: null,

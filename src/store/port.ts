@@ -92,30 +92,31 @@ export interface PoolStats {
   waiting: number;
 }
 
-export type Store = UserStore &
-  SubscriptionStore &
-  SiteLicenceStore &
-  SeatStore &
-  LicenceUsageStore &
-  HoldStore &
-  TemporaryAddressStore &
-  DeliveryComplaintStore &
-  ConsentStore &
-  DeliveryStore &
-  CredentialStore &
-  AuditStore &
-  IdempotencyStore &
-  WebhookStore &
-  SignInStore &
-  PasswordResetStore &
-  PrivacyRequestStore &
-  ReaderDataStore &
-  StaffStore &
-  ProductStore &
-  NewsletterStore &
-  RetentionStore &
-  ReportStore &
-  DatabaseLifecycle;
+export interface Store extends DatabaseLifecycle {
+  readonly users: UserStore;
+  readonly subscriptions: SubscriptionStore;
+  readonly siteLicences: SiteLicenceStore;
+  readonly seats: SeatStore;
+  readonly licenceUsage: LicenceUsageStore;
+  readonly holds: HoldStore;
+  readonly temporaryAddresses: TemporaryAddressStore;
+  readonly deliveryComplaints: DeliveryComplaintStore;
+  readonly consents: ConsentStore;
+  readonly deliveries: DeliveryStore;
+  readonly credentials: CredentialStore;
+  readonly audit: AuditStore;
+  readonly idempotency: IdempotencyStore;
+  readonly webhooks: WebhookStore;
+  readonly signIns: SignInStore;
+  readonly passwordResets: PasswordResetStore;
+  readonly privacyRequests: PrivacyRequestStore;
+  readonly readerData: ReaderDataStore;
+  readonly staff: StaffStore;
+  readonly products: ProductStore;
+  readonly newsletters: NewsletterStore;
+  readonly retention: RetentionStore;
+  readonly reports: ReportStore;
+}
 
 /** How a store treats references to products and newsletters it does not know, and how far a page reads. */
 export interface StoreOptions {

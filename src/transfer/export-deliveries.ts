@@ -52,7 +52,7 @@ async function* deliveriesOf(
 ): AsyncGenerator<Delivery> {
   let afterId: string | undefined;
   for (;;) {
-    const page = await store.listDeliveries(run, { product, postalCode, afterId, limit: pageSize });
+    const page = await store.deliveries.list(run, { product, postalCode, afterId, limit: pageSize });
     yield* page;
     if (page.length < pageSize) return;
     afterId = page.at(-1)?.subscriptionId;

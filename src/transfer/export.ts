@@ -63,11 +63,11 @@ export async function exportUsers(store: Store, out: Writable, options: ExportOp
   let afterId: string | undefined;
   let count = 0;
   for (;;) {
-    const { users, readTo } = await store.listUsers({ ...options, afterId, offset: 0, limit: 1000 });
+    const { users, readTo } = await store.users.list({ ...options, afterId, offset: 0, limit: 1000 });
     if (users.length === 0 && readTo === undefined) break;
     const ids = users.map((u) => u.id);
-    const subscriptions = options.subscriptions ? groupByUser(await store.listSubscriptionsOfUsers(ids)) : undefined;
-    const products = counted ? productsByUser(await store.subscriptionCountsOfUsers(ids, counted)) : undefined;
+    const subscriptions = options.subscriptions ? groupByUser(await store.subscriptions.listOfUsers(ids)) : undefined;
+    const products = counted ? productsByUser(await store.subscriptions.countsOfUsers(ids, counted)) : undefined;
     for (const user of users) {
       const attributes = toUserAttributes(user.email, user.fields, user.newsletters, user.lastSignInAt);
       if (csv) {

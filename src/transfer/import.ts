@@ -153,7 +153,7 @@ class Run {
   /** Creates the batch's new people and brings the known ones up to their rows. */
   async apply(batch: Row[]): Promise<void> {
     if (batch.length === 0) return;
-    const matched = await this.store.usersByEmail(batch.map((r) => r.attributes.email));
+    const matched = await this.store.users.byEmail(batch.map((r) => r.attributes.email));
     const fresh = batch.filter((row) => !matched.has(keyOf(row)));
     if (this.options.dryRun) this.plan(fresh);
     else await this.create(fresh);
@@ -162,7 +162,7 @@ class Run {
       return found ? [{ row, found }] : [];
     });
     if (known.length === 0) return;
-    const stored = groupByUser(await this.store.listSubscriptionsOfUsers(known.map((k) => k.found.user.id)));
+    const stored = groupByUser(await this.store.subscriptions.listOfUsers(known.map((k) => k.found.user.id)));
     for (const { row, found } of known) await this.bringUpToDate(row, found, stored.get(found.user.id) ?? []);
   }
 
@@ -211,7 +211,7 @@ class Run {
   }
 
   private async insert(people: { row: Row; hash: string | null; subscriptions: CheckedSubscription[] }[]) {
-    const ids = await this.store.importUsers(
+    const ids = await this.store.users.import(
       people.map(({ row, hash, subscriptions }) => ({
         user: {
           email: row.attributes.email,
@@ -246,7 +246,7 @@ class Run {
       try {
         if (!this.options.dryRun) {
           const hash = changes.password ? await hashOf(row.attributes) : undefined;
-          await this.store.updateUser(
+          await this.store.users.update(
             id,
             {
               ...(hash === undefined ? {} : { passwordHash: hash }),
@@ -269,7 +269,7 @@ class Run {
       try {
         if (!this.options.dryRun) {
           const audit = { ...this.options.audit, attributes: subscriptionAttributeNames(values) };
-          const created = await this.store.createSubscription(id, values, audit);
+          const created = await this.store.subscriptions.create(id, values, audit);
           if (created) stored.push(created);
         }
       } catch (error) {

@@ -153,14 +153,14 @@ export async function seed(
   users: number,
   options: { batchSize?: number; onProgress?: (done: number) => void } = {},
 ): Promise<void> {
-  for (const { id, ...values } of SEED_PRODUCTS) await ensure(() => store.createProduct(id, values, SEED));
-  for (const { id, ...values } of SEED_NEWSLETTERS) await ensure(() => store.createNewsletter(id, values, SEED));
+  for (const { id, ...values } of SEED_PRODUCTS) await ensure(() => store.products.create(id, values, SEED));
+  for (const { id, ...values } of SEED_NEWSLETTERS) await ensure(() => store.newsletters.create(id, values, SEED));
   const today = Math.floor(Date.now() / 1000 / DAY) * DAY;
   const batchSize = options.batchSize ?? 5000;
   for (let start = 1; start <= users; start += batchSize) {
     const batch = [];
     for (let n = start; n < Math.min(start + batchSize, users + 1); n += 1) batch.push(seedUser(n, users, today));
-    await store.importUsers(batch, null);
+    await store.users.import(batch, null);
     options.onProgress?.(Math.min(start + batchSize - 1, users));
   }
 }

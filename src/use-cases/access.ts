@@ -10,11 +10,11 @@ import type { Store } from '../store/port.js';
 
 /** The reader's access at `now`, and what granted it; undefined when there is no such reader. */
 export async function readerAccess(store: Store, userId: string, now: number) {
-  const sources = await store.readerSourcesOf(userId, now);
+  const sources = await store.siteLicences.readerSourcesOf(userId, now);
   return sources && readerGrantsOf(sources.own, sources.byDomain, sources.bySeat);
 }
 
 /** The access at `now` of an address (a mapped IPv4 address as the IPv4 one), and the licences that grant it. */
 export async function networkAccess(store: Store, address: Address, now: number) {
-  return networkAccessOf(await store.licencesOfNetwork(unmapped(address), now));
+  return networkAccessOf(await store.siteLicences.ofNetwork(unmapped(address), now));
 }

@@ -23,27 +23,27 @@ export interface Catalogue<R extends CatalogueRecord, V, M> {
 /** Products, read with how many of their subscriptions are active. */
 export function productCatalogue(store: Store): Catalogue<Product, ProductValues, { activeSubscriptions: number }> {
   return {
-    create: (id, values, audit) => store.createProduct(id, values, audit),
+    create: (id, values, audit) => store.products.create(id, values, audit),
     read: async (id, now) => {
-      const found = await store.getProduct(id, now);
+      const found = await store.products.get(id, now);
       return found && { record: found.product, meta: { activeSubscriptions: found.activeSubscriptions } };
     },
-    list: (query) => store.listProducts(query),
-    update: (id, changes, audit, ifVersion) => store.updateProduct(id, changes, audit, ifVersion),
-    delete: (id, audit, ifVersion) => store.deleteProduct(id, audit, ifVersion),
+    list: (query) => store.products.list(query),
+    update: (id, changes, audit, ifVersion) => store.products.update(id, changes, audit, ifVersion),
+    delete: (id, audit, ifVersion) => store.products.delete(id, audit, ifVersion),
   };
 }
 
 /** Newsletters, read with how many users are on them. */
 export function newsletterCatalogue(store: Store): Catalogue<Newsletter, NewsletterValues, { members: number }> {
   return {
-    create: (id, values, audit) => store.createNewsletter(id, values, audit),
+    create: (id, values, audit) => store.newsletters.create(id, values, audit),
     read: async (id) => {
-      const found = await store.getNewsletter(id);
+      const found = await store.newsletters.get(id);
       return found && { record: found.newsletter, meta: { members: found.members } };
     },
-    list: (query) => store.listNewsletters(query),
-    update: (id, changes, audit, ifVersion) => store.updateNewsletter(id, changes, audit, ifVersion),
-    delete: (id, audit, ifVersion) => store.deleteNewsletter(id, audit, ifVersion),
+    list: (query) => store.newsletters.list(query),
+    update: (id, changes, audit, ifVersion) => store.newsletters.update(id, changes, audit, ifVersion),
+    delete: (id, audit, ifVersion) => store.newsletters.delete(id, audit, ifVersion),
   };
 }

@@ -26,13 +26,14 @@ export async function issueConfirmationLink(
   { now, ttlSeconds }: { now: number; ttlSeconds: number },
   audit: AuditContext,
 ): Promise<IssuedConfirmation> {
-  const consent = await store.getConsent(userId, newsletterId);
+  const consent = await store.consents.get(userId, newsletterId);
   if (!consent) return { issued: false, consent: 'none' };
   if (!isConfirmable(consent.state)) return { issued: false, consent: 'not-confirmable', state: consent.state };
   const expiresAt = now + ttlSeconds;
   const token = confirmationToken(key, { userId, newsletterId, version: consent.version, expiresAt });
   // Erased since it was read: no link for a reader who is no more.
-  if (!(await store.recordConfirmationLink(userId, newsletterId, audit))) return { issued: false, consent: 'none' };
+  if (!(await store.consents.recordConfirmationLink(userId, newsletterId, audit)))
+    return { issued: false, consent: 'none' };
   return { issued: true, token, expiresAt };
 }
 
@@ -44,7 +45,7 @@ export async function confirmationState(
   store: Store,
   claim: Pick<ConfirmationClaim, 'userId' | 'newsletterId' | 'version'>,
 ): Promise<'unknown' | 'used' | 'confirmable'> {
-  const consent = await store.getConsent(claim.userId, claim.newsletterId);
+  const consent = await store.consents.get(claim.userId, claim.newsletterId);
   if (!consent) return 'unknown';
   if (consent.version !== claim.version || !isConfirmable(consent.state)) return 'used';
   return 'confirmable';

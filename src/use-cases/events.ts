@@ -18,7 +18,7 @@ export async function listEvents(
   size: number,
   people: boolean,
 ): Promise<NamedPage<AuditEvent>> {
-  return withActorNames(store, await store.listAuditEvents(query), size, people);
+  return withActorNames(store, await store.audit.list(query), size, people);
 }
 
 /** A page read, with the names of the actors of its first `size` entries (those the page shows). */
@@ -48,7 +48,8 @@ async function actorNames(
       if (who === null) return ['', undefined];
       if (who.type === 'system' || who.id === ENVIRONMENT_ADMIN) return [actor as string, who.id];
       if (!people) return [actor as string, undefined];
-      const name = who.type === 'staff' ? (await store.getStaff(who.id))?.name : (await store.getApiKey(who.id))?.name;
+      const name =
+        who.type === 'staff' ? (await store.staff.get(who.id))?.name : (await store.credentials.get(who.id))?.name;
       return [actor as string, name];
     }),
   );

@@ -14,6 +14,6 @@ export async function listConsentHistory(
   size: number,
   people: boolean,
 ): Promise<NamedPage<StoredConsentChange> | undefined> {
-  const fetched = await store.listConsentChanges(userId, newsletterId, query);
+  const fetched = await store.consents.listChanges(userId, newsletterId, query);
   return fetched && withActorNames(store, fetched, size, people);
 }

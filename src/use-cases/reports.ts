@@ -9,6 +9,6 @@ import type { Store } from '../store/port.js';
 
 export async function countSubscriptionReport(store: Store, now: number): Promise<Report> {
   const weeks = reportWeeks(now);
-  const counts = await store.countSubscriptions(now, weeks);
+  const counts = await store.reports.countSubscriptions(now, weeks);
   return subscriptionReport(now, counts.active, weeks, counts.weeks);
 }

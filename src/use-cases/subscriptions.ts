@@ -23,7 +23,7 @@ export async function createSubscription(
   audit: AuditContext,
 ): Promise<StoredSubscription | undefined> {
   await checkDeliveryDays(store, values.deliveryDays, values.productId);
-  return store.createSubscription(userId, values, audit);
+  return store.subscriptions.create(userId, values, audit);
 }
 
 /**
@@ -37,7 +37,7 @@ export async function listSubscriptions(
   size: number,
   withProducts: boolean,
 ): Promise<{ fetched: StoredSubscription[]; products?: Product[] } | undefined> {
-  const fetched = await store.listSubscriptions(userId, query);
+  const fetched = await store.subscriptions.list(userId, query);
   if (!fetched) return undefined;
   return { fetched, products: withProducts ? await productsOf(store, fetched.slice(0, size)) : undefined };
 }
@@ -49,7 +49,7 @@ export async function readSubscription(
   id: string,
   withProducts: boolean,
 ): Promise<{ subscription: StoredSubscription; products?: Product[] } | undefined> {
-  const subscription = await store.getSubscription(userId, id);
+  const subscription = await store.subscriptions.get(userId, id);
   if (!subscription) return undefined;
   return { subscription, products: withProducts ? await productsOf(store, [subscription]) : undefined };
 }
@@ -73,18 +73,18 @@ export async function updateSubscription(
   audit: AuditContext,
 ): Promise<StoredSubscription | undefined> {
   if (Object.keys(attributes).length === 0 && productId === undefined) {
-    const current = await store.getSubscription(userId, id);
+    const current = await store.subscriptions.get(userId, id);
     if (!current) return undefined;
     requireVersion(current.version, ifVersion);
     return current;
   }
   if (attributes.deliveryDays != null || productId !== undefined) {
-    const current = await store.getSubscription(userId, id);
+    const current = await store.subscriptions.get(userId, id);
     if (!current) return undefined;
     const next = changedSubscription(current, { deliveryDays: attributes.deliveryDays }, productId);
     await checkDeliveryDays(store, next.deliveryDays, next.productId);
   }
-  return store.updateSubscription(
+  return store.subscriptions.update(
     userId,
     id,
     (current) => changedSubscription(current, attributes, productId),
@@ -101,7 +101,7 @@ export async function deleteSubscription(
   audit: AuditContext,
   ifVersion: IfVersion,
 ): Promise<boolean> {
-  return store.deleteSubscription(userId, id, audit, ifVersion);
+  return store.subscriptions.delete(userId, id, audit, ifVersion);
 }
 
 /** Ends the subscription at `now` and answers it as it now is. */
@@ -113,7 +113,7 @@ export async function expireSubscription(
   audit: AuditContext,
   ifVersion: IfVersion,
 ): Promise<StoredSubscription | undefined> {
-  return store.expireSubscription(userId, id, now, audit, ifVersion);
+  return store.subscriptions.expire(userId, id, now, audit, ifVersion);
 }
 
 /**
@@ -123,12 +123,12 @@ export async function expireSubscription(
  */
 async function checkDeliveryDays(store: Store, deliveryDays: number | null, productId: string | null) {
   if (deliveryDays === null || productId === null) return;
-  const [product] = await store.getProducts([productId]);
+  const [product] = await store.products.getMany([productId]);
   requireProductDeliveryDays(deliveryDays, product?.deliveryDays ?? EVERY_DAY);
 }
 
 /** The products these subscriptions are of, each once. */
 async function productsOf(store: Store, subscriptions: StoredSubscription[]): Promise<Product[]> {
   const ids = [...new Set(subscriptions.flatMap((s) => (s.productId === null ? [] : [s.productId])))];
-  return store.getProducts(ids);
+  return store.products.getMany(ids);
 }

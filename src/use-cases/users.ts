@@ -32,7 +32,7 @@ export async function createUser(
   context: UserWriteContext,
   audit: AuditContext,
 ): Promise<StoredUser> {
-  return store.createUser(
+  return store.users.create(
     {
       email: attributes.email,
       passwordHash: (await passwordHashOf(attributes, context.deadline)) ?? null,
@@ -68,7 +68,7 @@ export interface UserListPage<T> {
 
 /** A page of whole users, each as the JSON text of its resource object. */
 export async function listRenderedUsers(store: Store, listing: UserListing): Promise<UserListPage<RenderedUser>> {
-  const list = await store.listRenderedUsers(listing.query);
+  const list = await store.users.listRendered(listing.query);
   if (pageUnknown(listing.query, list)) return { list, page: [] };
   const page = list.users.slice(0, listing.size);
   return { list, page, active: await activeOf(store, page, listing) };
@@ -80,7 +80,7 @@ export async function listUsers(
   listing: UserListing,
   subscriptionsEach?: number,
 ): Promise<UserListPage<StoredUser>> {
-  const list = await store.listUsers(listing.query);
+  const list = await store.users.list(listing.query);
   if (pageUnknown(listing.query, list)) return { list, page: [] };
   const page = list.users.slice(0, listing.size);
   const active = await activeOf(store, page, listing);
@@ -95,7 +95,7 @@ export async function readUser(
   id: string,
   subscriptionsEach?: number,
 ): Promise<{ user: StoredUser; subscriptions?: FirstSubscriptions } | undefined> {
-  const user = await store.getUser(id);
+  const user = await store.users.get(id);
   if (!user) return undefined;
   if (subscriptionsEach === undefined) return { user };
   const [subscriptions] = await firstSubscriptionsOf(store, [user], subscriptionsEach);
@@ -122,12 +122,12 @@ export async function updateUser(
 ): Promise<StoredUser | null | undefined> {
   const { attributes } = change;
   if (updatesNothing(attributes)) {
-    const user = await store.getUser(id);
+    const user = await store.users.get(id);
     if (!user) return undefined;
     requireVersion(user.version, change.ifVersion);
     return change.answer ? user : null;
   }
-  const found = await store.updateUser(
+  const found = await store.users.update(
     id,
     {
       email: attributes.email,
@@ -142,12 +142,12 @@ export async function updateUser(
   );
   if (!found) return undefined;
   if (!change.answer) return null;
-  return store.getUser(id);
+  return store.users.get(id);
 }
 
 /** Erases the user; false when there is none. */
 export async function eraseUser(store: Store, id: string, audit: AuditContext, ifVersion: IfVersion): Promise<boolean> {
-  return store.deleteUser(id, audit, ifVersion);
+  return store.users.delete(id, audit, ifVersion);
 }
 
 /** The hash to store: a new password's, or one brought from another system as it is; undefined for neither. */
@@ -166,7 +166,7 @@ function pageUnknown(query: UserListQuery, list: UserPage<unknown>): boolean {
 /** Of the page's users, those with a subscription active at `now`, when the listing asks for it. */
 async function activeOf(store: Store, page: { id: string }[], listing: UserListing) {
   return listing.markActive
-    ? await store.usersWithActiveSubscriptions(
+    ? await store.subscriptions.usersWithActive(
         page.map((user) => user.id),
         listing.now,
       )
@@ -176,7 +176,7 @@ async function activeOf(store: Store, page: { id: string }[], listing: UserListi
 /** Each user's first `each` subscriptions, in the users' order: one more is read, to know whose go on beyond them. */
 async function firstSubscriptionsOf(store: Store, users: StoredUser[], each: number): Promise<FirstSubscriptions[]> {
   const fetched = groupByUser(
-    await store.listSubscriptionsOfUsers(
+    await store.subscriptions.listOfUsers(
       users.map((user) => user.id),
       each + 1,
     ),

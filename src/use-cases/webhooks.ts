@@ -25,16 +25,16 @@ export async function registerWebhook(
   audit: AuditContext,
 ): Promise<{ webhook: Webhook; secret: string }> {
   checkDestination(url, allowedNetworks);
-  const webhook = await store.createWebhook({ url, events, secretSalt: newSecretSalt() }, audit);
+  const webhook = await store.webhooks.create({ url, events, secretSalt: newSecretSalt() }, audit);
   return { webhook, secret: signingSecret(key, webhook.secretSalt) };
 }
 
 export async function listWebhooks(store: Store): Promise<Webhook[]> {
-  return store.listWebhooks();
+  return store.webhooks.list();
 }
 
 export async function readWebhook(store: Store, id: string): Promise<Webhook | undefined> {
-  return store.getWebhook(id);
+  return store.webhooks.get(id);
 }
 
 /** Changes the endpoint (a new address refused as at registering); undefined when there is none. */
@@ -47,12 +47,12 @@ export async function changeWebhook(
   ifVersion: IfVersion,
 ): Promise<Webhook | undefined> {
   checkDestination(changes.url, allowedNetworks);
-  return store.updateWebhook(id, changes, audit, ifVersion);
+  return store.webhooks.update(id, changes, audit, ifVersion);
 }
 
 /** Removes the endpoint with its deliveries; false when there is none. */
 export async function removeWebhook(store: Store, id: string, audit: AuditContext, ifVersion: IfVersion) {
-  return store.deleteWebhook(id, audit, ifVersion);
+  return store.webhooks.delete(id, audit, ifVersion);
 }
 
 /** A page of the webhook's deliveries; undefined when there is no such webhook. */
@@ -61,16 +61,16 @@ export async function listWebhookDeliveries(
   webhookId: string,
   query: DeliveryQuery,
 ): Promise<WebhookDelivery[] | undefined> {
-  return store.listWebhookDeliveries(webhookId, query);
+  return store.webhooks.listDeliveries(webhookId, query);
 }
 
 export async function readWebhookDelivery(store: Store, webhookId: string, id: string) {
-  return store.getWebhookDelivery(webhookId, id);
+  return store.webhooks.getDelivery(webhookId, id);
 }
 
 /** Sends the delivery again, due from `now` (epoch milliseconds); undefined when there is none. */
 export async function redeliverWebhookDelivery(store: Store, webhookId: string, id: string, now: number) {
-  return store.redeliverWebhookDelivery(webhookId, id, now);
+  return store.webhooks.redeliver(webhookId, id, now);
 }
 
 /** Refuses an endpoint whose address is internal on its face; a name is checked at each delivery. */

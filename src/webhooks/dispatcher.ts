@@ -87,7 +87,11 @@ export function startDispatcher(store: Store, options: DispatcherOptions): Dispa
       do {
         again = false;
         while (!stopped && inFlight.size < options.concurrency) {
-          const claimed = await store.claimWebhookDeliveries(Date.now(), leaseMs, options.concurrency - inFlight.size);
+          const claimed = await store.webhooks.claimDeliveries(
+            Date.now(),
+            leaseMs,
+            options.concurrency - inFlight.size,
+          );
           for (const delivery of claimed) {
             const attempt = attemptDelivery(delivery).finally(() => {
               inFlight.delete(attempt);
@@ -117,7 +121,7 @@ export function startDispatcher(store: Store, options: DispatcherOptions): Dispa
           : attemptOutcome(result, delivery.attempts, now, options.retry);
       if (outcome.state === 'delivered') options.log.debug(context, 'webhook delivered');
       else options.log.warn({ ...context, state: outcome.state, error: outcome.error }, 'webhook attempt failed');
-      if (!(await store.finishWebhookDelivery(delivery.id, delivery.version, outcome))) {
+      if (!(await store.webhooks.finishDelivery(delivery.id, delivery.version, outcome))) {
         options.log.warn(context, 'a webhook attempt outlived its lease; its outcome was not recorded');
       }
     } catch (error) {

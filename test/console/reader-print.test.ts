@@ -316,7 +316,7 @@ forEachStore((kind) => {
         },
       });
       assert.equal(coming.status, 201, coming.text);
-      const running = await rig.service.store.createTemporaryAddress(
+      const running = await rig.service.store.temporaryAddresses.create(
         userId,
         () => ({ startDate: today() - 3, endDate: today() + 20, address: { ...ADDRESS } }),
         AUDIT,

@@ -29,28 +29,28 @@ forEachStore((kind) => {
 
     it('forgets passed windows of attempts and expired reset tokens, and keeps the rest', async () => {
       const [passed, current] = [uniqueEmail(), uniqueEmail()];
-      await store.store.countSignInAttempt(passed, NOW - WINDOW, LIMITS);
-      await store.store.countSignInAttempt(current, NOW - WINDOW + 1, LIMITS);
+      await store.store.signIns.countAttempt(passed, NOW - WINDOW, LIMITS);
+      await store.store.signIns.countAttempt(current, NOW - WINDOW + 1, LIMITS);
       // A console sign-in's counts, per email and network and per email, hold an email and an address too.
       const staffKeys = staffAttemptKeys(uniqueEmail(), '203.0.113.7');
       await countStaffSignInAttempt(store.store, staffKeys, NOW - WINDOW, LIMITS);
-      const user = await store.store.createUser(
+      const user = await store.store.users.create(
         { email: uniqueEmail(), passwordHash: null, fields: toUserFields({ familyName: 'Reader' }), newsletters: [] },
         AUDIT,
       );
       const token = (hash: string, expiresAt: number) =>
-        store.store.createPasswordResetToken(
+        store.store.passwordResets.createToken(
           { userId: user.id, tokenHash: Buffer.from(hash), createdAt: NOW - 3600, expiresAt },
           AUDIT,
         );
       await token('expired', NOW);
       await token('live', NOW + 1);
-      const staff = await store.store.createStaff(
+      const staff = await store.store.staff.create(
         { email: uniqueEmail(), name: 'Agent', role: 'agent', passwordHash: '$argon2id$x', createdAt: NOW },
         AUDIT,
       );
       const session = (hash: string, at: number) =>
-        store.store.createStaffSession(
+        store.store.staff.createSession(
           { idHash: Buffer.from(hash), staffId: staff.id, now: at, attemptsKey: 'staff:none' },
           AUDIT,
         );
@@ -58,7 +58,7 @@ forEachStore((kind) => {
       await session('in use', NOW - IDLE + 1);
       // Begun a lifetime ago and used until now: ended however much it was used.
       await session('too old', NOW - MAX_AGE);
-      assert.ok(await store.store.resumeStaffSession(Buffer.from('too old'), NOW, { seenAfter: 0, begunAfter: 0 }));
+      assert.ok(await store.store.staff.resumeSession(Buffer.from('too old'), NOW, { seenAfter: 0, begunAfter: 0 }));
 
       assert.deepEqual(await forgetExpired(store.store, WINDOW, NOW, SESSIONS), {
         attempts: 3,
@@ -70,9 +70,9 @@ forEachStore((kind) => {
         attempts.map((r) => r.email_lower),
         [current],
       );
-      assert.equal(await store.store.hasPasswordResetToken(user.id, Buffer.from('live'), NOW), true);
+      assert.equal(await store.store.passwordResets.hasToken(user.id, Buffer.from('live'), NOW), true);
       const live = { seenAfter: NOW - IDLE, begunAfter: NOW - MAX_AGE };
-      assert.ok(await store.store.resumeStaffSession(Buffer.from('in use'), NOW, live));
+      assert.ok(await store.store.staff.resumeSession(Buffer.from('in use'), NOW, live));
       assert.deepEqual(await forgetExpired(store.store, WINDOW, NOW, SESSIONS), {
         attempts: 0,
         resetTokens: 0,

@@ -27,11 +27,11 @@ forEachStoreAndCitus((kind) => {
 
   /** One reader with these subscriptions. */
   async function readerWith(subscriptions: SubscriptionValues[]): Promise<void> {
-    const user = await store.store.createUser(
+    const user = await store.store.users.create(
       { email: `lapse-${unique()}@example.com`, passwordHash: null, fields: { familyName: 'Lapse' }, newsletters: [] },
       AUDIT,
     );
-    for (const values of subscriptions) await store.store.createSubscription(user.id, values, AUDIT);
+    for (const values of subscriptions) await store.store.subscriptions.create(user.id, values, AUDIT);
   }
 
   const count = async (where: string) =>
@@ -92,9 +92,9 @@ forEachStoreAndCitus((kind) => {
         subscription({ dateStarted: NOW + 10 * DAY }),
       ]);
       const later = NOW + 2 * DAY;
-      assert.equal(await store.store.clearPendingStarts(later, 2), 2);
-      assert.equal(await store.store.clearPendingStarts(later, 2), 1);
-      assert.equal(await store.store.clearPendingStarts(later, 2), 0);
+      assert.equal(await store.store.subscriptions.clearPendingStarts(later, 2), 2);
+      assert.equal(await store.store.subscriptions.clearPendingStarts(later, 2), 1);
+      assert.equal(await store.store.subscriptions.clearPendingStarts(later, 2), 0);
       assert.equal(await count('pending_start IS NOT NULL'), 1);
     });
   });

@@ -25,7 +25,7 @@ forEachStore((kind) => {
 
   const count = async (table: string) => Number((await store.sql(`SELECT count(*) AS n FROM ${table}`))[0]?.n);
   const newUser = () =>
-    store.store.createUser(
+    store.store.users.create(
       {
         email: `retention-${unique()}@example.com`,
         passwordHash: null,
@@ -37,7 +37,7 @@ forEachStore((kind) => {
 
   /** A webhook for user.created, and `users` new users: one pending delivery each. */
   async function deliveriesOf(users: number): Promise<string> {
-    const webhook = await store.store.createWebhook(
+    const webhook = await store.store.webhooks.create(
       { url: 'https://hooks.example.com/', events: ['user.created'], secretSalt: 's' },
       AUDIT,
     );
@@ -48,10 +48,10 @@ forEachStore((kind) => {
   /** Claims every due delivery and finishes it as `state`, leaving `pending` of them pending. */
   async function finishAll(state: 'delivered' | 'failed', leavePending = 0): Promise<void> {
     const now = Date.now();
-    const claimed = await store.store.claimWebhookDeliveries(now, 60_000, 1000);
+    const claimed = await store.store.webhooks.claimDeliveries(now, 60_000, 1000);
     for (const { delivery } of claimed.slice(leavePending)) {
       const outcome = { state, at: now, nextAttemptAt: null, status: 200, error: null };
-      await store.store.finishWebhookDelivery(delivery.id, delivery.version, outcome);
+      await store.store.webhooks.finishDelivery(delivery.id, delivery.version, outcome);
     }
   }
 
@@ -60,8 +60,8 @@ forEachStore((kind) => {
       const now = Date.now();
       const old = unique();
       const recent = unique();
-      await store.store.claimIdempotencyKey('s', old, 'f', Math.floor((now - 25 * HOUR) / 1000), LIMITS);
-      await store.store.claimIdempotencyKey('s', recent, 'f', Math.floor((now - 23 * HOUR) / 1000), LIMITS);
+      await store.store.idempotency.claimKey('s', old, 'f', Math.floor((now - 25 * HOUR) / 1000), LIMITS);
+      await store.store.idempotency.claimKey('s', recent, 'f', Math.floor((now - 23 * HOUR) / 1000), LIMITS);
       const pruned = await pruneExpired(store.store, DEFAULTS, now);
       assert.equal(pruned.idempotencyKeys, 1);
       assert.deepEqual(
@@ -106,11 +106,11 @@ forEachStore((kind) => {
 
     it('removes at most the batch it is asked for in one call', async () => {
       const now = Math.floor(Date.now() / 1000);
-      for (let i = 0; i < 5; i += 1) await store.store.claimIdempotencyKey('batch', unique(), 'f', now - 100, LIMITS);
-      assert.equal(await store.store.pruneIdempotencyKeys(now, 2), 2);
-      assert.equal(await store.store.pruneIdempotencyKeys(now, 2), 2);
-      assert.equal(await store.store.pruneIdempotencyKeys(now, 2), 1);
-      assert.equal(await store.store.pruneIdempotencyKeys(now, 2), 0);
+      for (let i = 0; i < 5; i += 1) await store.store.idempotency.claimKey('batch', unique(), 'f', now - 100, LIMITS);
+      assert.equal(await store.store.retention.pruneIdempotencyKeys(now, 2), 2);
+      assert.equal(await store.store.retention.pruneIdempotencyKeys(now, 2), 2);
+      assert.equal(await store.store.retention.pruneIdempotencyKeys(now, 2), 1);
+      assert.equal(await store.store.retention.pruneIdempotencyKeys(now, 2), 0);
     });
   });
 });

@@ -43,12 +43,12 @@ forEachStore((kind) => {
   /** A reader with two subscriptions booked ahead, one starting in ten days and one in thirty. */
   async function readerBookedAhead(): Promise<void> {
     const today = Math.floor(Date.now() / 1000);
-    const user = await store.store.createUser(
+    const user = await store.store.users.create(
       { email: uniqueEmail(), passwordHash: null, fields: { familyName: 'Ahead' }, newsletters: [] },
       AUDIT,
     );
     for (const days of [10, 30]) {
-      await store.store.createSubscription(user.id, subscriptionValues({ dateStarted: today + days * DAY }), AUDIT);
+      await store.store.subscriptions.create(user.id, subscriptionValues({ dateStarted: today + days * DAY }), AUDIT);
     }
   }
 

@@ -30,7 +30,7 @@ forEachStore((kind) => {
       '$argon2id$v=19$m=19456,t=2,p=1$c29tZXNhbHRzb21lc2FsdA$2p0Bk0J5n0+v8M2H0hQmQ2Gg1jv2nD5YQeHcW0fF3yE';
     before(async () => {
       store = await openTestStore(kind);
-      const user = await store.store.createUser(
+      const user = await store.store.users.create(
         { email: `reader-${kind}@example.com`, passwordHash, fields: { familyName: 'Reader' }, newsletters: ['daily'] },
         AUDIT,
       );

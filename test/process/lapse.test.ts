@@ -24,7 +24,7 @@ forEachStoreAndCitus((kind) => {
 
   describe('circulation lapse', () => {
     it('expires only what has ended, keeping its dateEnded, once', async () => {
-      const user = await store.store.createUser(
+      const user = await store.store.users.create(
         { email: `lapse-${kind}@example.com`, passwordHash: null, fields: { familyName: 'Lapse' }, newsletters: [] },
         AUDIT,
       );
@@ -41,12 +41,12 @@ forEachStoreAndCitus((kind) => {
         emailDomains: [],
         seats: null,
       });
-      const ended = await store.store.createSubscription(user.id, values(now() - day), AUDIT);
-      const running = await store.store.createSubscription(user.id, values(now() + day), AUDIT);
-      const open = await store.store.createSubscription(user.id, values(null), AUDIT);
+      const ended = await store.store.subscriptions.create(user.id, values(now() - day), AUDIT);
+      const running = await store.store.subscriptions.create(user.id, values(now() + day), AUDIT);
+      const open = await store.store.subscriptions.create(user.id, values(null), AUDIT);
       const run = () => runCommand(store.databaseUrl, 'lapse');
       assert.match(run().stdout, /^1 subscriptions lapsed/);
-      const after = await store.store.listSubscriptions(user.id, { limit: 100 });
+      const after = await store.store.subscriptions.list(user.id, { limit: 100 });
       assert.deepEqual(
         after?.map((s) => [s.id, s.expired]),
         [
@@ -57,7 +57,7 @@ forEachStoreAndCitus((kind) => {
       );
       assert.equal(after?.[0]?.dateEnded, ended!.dateEnded);
       assert.match(run().stdout, /^0 subscriptions lapsed/);
-      const events = await store.store.listAuditEvents({
+      const events = await store.store.audit.list({
         resourceType: 'subscriptions',
         resourceId: ended!.id,
         limit: 10,
@@ -96,7 +96,7 @@ forEachStoreAndCitus((kind) => {
 
   describe('two serving processes lapsing on one database', () => {
     it('expire each ended subscription once, with one expire event each', async () => {
-      const user = await store.store.createUser(
+      const user = await store.store.users.create(
         {
           email: `lapse-two-${kind}@example.com`,
           passwordHash: null,
@@ -120,19 +120,19 @@ forEachStoreAndCitus((kind) => {
           emailDomains: [],
           seats: null,
         };
-        ended.push((await store.store.createSubscription(user.id, values, AUDIT))!.id);
+        ended.push((await store.store.subscriptions.create(user.id, values, AUDIT))!.id);
       }
       const env = { DATABASE_URL: store.databaseUrl, LAPSE_INTERVAL_SECONDS: '1' };
       const [one, two] = await Promise.all([startProcess(env), startProcess(env)]);
       try {
         await eventually(
-          async () => (await store.store.listSubscriptions(user.id, { limit: 100 }))?.every((s) => s.expired),
+          async () => (await store.store.subscriptions.list(user.id, { limit: 100 }))?.every((s) => s.expired),
           'every ended subscription to lapse',
         );
         // A second round of both processes' timers, which must find nothing left to lapse.
         await new Promise((resolve) => setTimeout(resolve, 2500));
         for (const id of ended) {
-          const events = await store.store.listAuditEvents({
+          const events = await store.store.audit.list({
             resourceType: 'subscriptions',
             resourceId: id,
             limit: 10,

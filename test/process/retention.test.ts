@@ -24,8 +24,8 @@ forEachStoreAndCitus((kind) => {
 
   describe('a serving process', () => {
     it('removes expired idempotency keys on its timer, with no request arriving', async () => {
-      await store.store.claimIdempotencyKey('s', 'timer-expired', 'f', hoursAgo(3), LIMITS);
-      await store.store.claimIdempotencyKey('s', 'timer-kept', 'f', hoursAgo(0), LIMITS);
+      await store.store.idempotency.claimKey('s', 'timer-expired', 'f', hoursAgo(3), LIMITS);
+      await store.store.idempotency.claimKey('s', 'timer-kept', 'f', hoursAgo(0), LIMITS);
       const service = await startProcess({
         DATABASE_URL: store.databaseUrl,
         RETENTION_INTERVAL_SECONDS: '1',
@@ -46,8 +46,8 @@ forEachStoreAndCitus((kind) => {
   describe('two serving processes pruning on one database', () => {
     it('remove each expired idempotency key once between them, keeping the rest', async () => {
       const expired = Array.from({ length: 30 }, (_, i) => `pair-expired-${i}`);
-      for (const key of expired) await store.store.claimIdempotencyKey('s', key, 'f', hoursAgo(3), LIMITS);
-      await store.store.claimIdempotencyKey('s', 'pair-kept', 'f', hoursAgo(0), LIMITS);
+      for (const key of expired) await store.store.idempotency.claimKey('s', key, 'f', hoursAgo(3), LIMITS);
+      await store.store.idempotency.claimKey('s', 'pair-kept', 'f', hoursAgo(0), LIMITS);
       const env = {
         DATABASE_URL: store.databaseUrl,
         RETENTION_INTERVAL_SECONDS: '1',
@@ -76,7 +76,7 @@ forEachStoreAndCitus((kind) => {
 
   describe('circulation prune', () => {
     it('removes what has outlived its retention once, and says how much', async () => {
-      await store.store.claimIdempotencyKey('s', 'command-expired', 'f', hoursAgo(30), LIMITS);
+      await store.store.idempotency.claimKey('s', 'command-expired', 'f', hoursAgo(30), LIMITS);
       const result = runCommand(store.databaseUrl, 'prune');
       assert.equal(result.status, 0, result.stderr);
       assert.match(result.stdout, /^1 idempotency keys, 0 webhook deliveries and 0 audit entries removed/);

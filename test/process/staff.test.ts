@@ -45,7 +45,7 @@ forEachStore((kind) => {
       const disabled = staff(store.databaseUrl, 'disable', id);
       assert.equal(disabled.status, 0, disabled.stderr);
       assert.equal(
-        await store.store.resumeStaffSession(idHash, now, { seenAfter: now - 60, begunAfter: now - 3600 }),
+        await store.store.staff.resumeSession(idHash, now, { seenAfter: now - 60, begunAfter: now - 3600 }),
         undefined,
       );
       assert.match(staff(store.databaseUrl, 'list').stdout, new RegExp(`^${id}\\s.*disabled \\S+$`, 'm'));
@@ -71,7 +71,7 @@ forEachStore((kind) => {
       assert.ok(second && second !== first && second.length >= 20, reset.stdout);
 
       const live = { seenAfter: now - 60, begunAfter: now - 3600 };
-      assert.equal(await store.store.resumeStaffSession(idHash, now, live), undefined);
+      assert.equal(await store.store.staff.resumeSession(idHash, now, live), undefined);
       assert.equal((await signIn(second)).outcome, 'signed-in');
       assert.equal((await signIn(first)).outcome, 'invalid');
       const [entry] = await store.sql(

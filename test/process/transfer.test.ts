@@ -254,7 +254,7 @@ forEachStore((kind) => {
 
     it('exports a cell a spreadsheet would run as a formula as text, and imports it back as it was', async () => {
       const familyName = '=HYPERLINK("https://evil.example","Open")';
-      await store.store.createUser(
+      await store.store.users.create(
         {
           email: 'formula@formula.example',
           passwordHash: null,

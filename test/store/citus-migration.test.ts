@@ -148,7 +148,7 @@ describe('a single-node database moved onto Citus', { skip: citusSkipReason ?? p
   it('serves on after the move: a new reader and subscription beside the moved ones', async () => {
     const store = await openPostgresStore({ url: schemaUrl(CITUS_URL as string, schema) });
     try {
-      const user = await store.createUser(
+      const user = await store.users.create(
         {
           email: `after-move.${process.pid}@example.com`,
           passwordHash: null,
@@ -157,7 +157,7 @@ describe('a single-node database moved onto Citus', { skip: citusSkipReason ?? p
         },
         AUDIT,
       );
-      const subscription = await store.createSubscription(user.id, NEW_SUBSCRIPTION, AUDIT);
+      const subscription = await store.subscriptions.create(user.id, NEW_SUBSCRIPTION, AUDIT);
       assert.ok(subscription, 'the subscription was created');
       const [ids] = await statementOn<{ users: number; subscriptions: number }>(
         CITUS_URL as string,
@@ -170,7 +170,7 @@ describe('a single-node database moved onto Citus', { skip: citusSkipReason ?? p
         users: onSingleNode.users!.rows + 1,
         subscriptions: onSingleNode.subscriptions!.rows + 1,
       });
-      assert.deepEqual((await store.getUser(user.id))?.newsletters, ['daily']);
+      assert.deepEqual((await store.users.get(user.id))?.newsletters, ['daily']);
     } finally {
       await store.close();
     }

@@ -37,31 +37,31 @@ interface Before {
 /** What the migrated store says of the readers made before. */
 async function assertMigrated(store: Store, { a, b }: Before): Promise<void> {
   const consents = async (userId: string) =>
-    (await store.listConsents(userId, { limit: 10 }))?.map((c) => [c.newsletterId, c.state, c.source, c.changedAt]);
+    (await store.consents.list(userId, { limit: 10 }))?.map((c) => [c.newsletterId, c.state, c.source, c.changedAt]);
   assert.deepEqual(await consents(a), [
     ['daily', 'subscribed', 'import', 1700],
     ['weekly', 'subscribed', 'import', 1700],
   ]);
   assert.deepEqual(await consents(b), [['daily', 'subscribed', 'import', 2000]]);
-  const history = await store.listConsentChanges(a, 'daily', { limit: 10 });
+  const history = await store.consents.listChanges(a, 'daily', { limit: 10 });
   assert.deepEqual(
     history?.map((h) => [h.state, h.source, h.actor, h.changedAt]),
     [['subscribed', 'import', 'migration', 1700]],
   );
-  assert.deepEqual((await store.getUser(a))?.newsletters, ['daily', 'weekly']);
-  assert.equal((await store.getNewsletter('daily'))?.newsletter.doubleOptIn, false);
-  assert.equal((await store.getNewsletter('daily'))?.members, 2);
+  assert.deepEqual((await store.users.get(a))?.newsletters, ['daily', 'weekly']);
+  assert.equal((await store.newsletters.get('daily'))?.newsletter.doubleOptIn, false);
+  assert.equal((await store.newsletters.get('daily'))?.members, 2);
   // The ledger goes on from there: leaving is a second change.
-  await store.updateUser(
+  await store.users.update(
     a,
     { fields: {}, addNewsletters: [], removeNewsletters: ['daily'] },
     { actor: 'test', attributes: [] },
   );
   assert.deepEqual(
-    (await store.listConsentChanges(a, 'daily', { limit: 10 }))?.map((h) => h.state),
+    (await store.consents.listChanges(a, 'daily', { limit: 10 }))?.map((h) => h.state),
     ['subscribed', 'unsubscribed'],
   );
-  assert.equal((await store.getNewsletter('daily'))?.members, 1);
+  assert.equal((await store.newsletters.get('daily'))?.members, 1);
 }
 
 describe('SQLite', () => {

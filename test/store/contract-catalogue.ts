@@ -113,7 +113,7 @@ export function catalogueContract(
   describe('products and newsletters', () => {
     it('creates a product under the id the client chose and reads it back, with no active subscriptions', async () => {
       const id = `digital-${unique()}`;
-      const created = await store.createProduct(
+      const created = await store.products.create(
         id,
         product({ name: 'Digital', description: 'All online', resource: 'online', license: 'individual' }),
         AUDIT,
@@ -123,13 +123,13 @@ export function catalogueContract(
         [id, 'Digital', 'All online', true, 'online', 'individual'],
       );
       assert.equal(created.version, 1);
-      assert.deepEqual(await store.getProduct(id, Date.now() / 1000), { product: created, activeSubscriptions: 0 });
+      assert.deepEqual(await store.products.get(id, Date.now() / 1000), { product: created, activeSubscriptions: 0 });
     });
 
     it('gives a product created without an id a random one of its own', async () => {
       const [first, second] = [
-        await store.createProduct(undefined, product(), AUDIT),
-        await store.createProduct(undefined, product(), AUDIT),
+        await store.products.create(undefined, product(), AUDIT),
+        await store.products.create(undefined, product(), AUDIT),
       ];
       assert.match(first.id, /^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
       assert.notEqual(first.id, second.id);
@@ -137,17 +137,17 @@ export function catalogueContract(
 
     it('refuses an id another product has with ID_TAKEN at /data/id, and keeps the first', async () => {
       const id = `taken-${unique()}`;
-      const first = await store.createProduct(id, product({ name: 'First' }), AUDIT);
-      const failure = await refusedWith(store.createProduct(id, product({ name: 'Second' }), AUDIT), 'ID_TAKEN');
+      const first = await store.products.create(id, product({ name: 'First' }), AUDIT);
+      const failure = await refusedWith(store.products.create(id, product({ name: 'Second' }), AUDIT), 'ID_TAKEN');
       assert.equal(failure.problems[0]?.pointer, '/data/id');
-      assert.deepEqual((await store.getProduct(id, 0))?.product, first);
+      assert.deepEqual((await store.products.get(id, 0))?.product, first);
     });
 
     it('answers one creation and ID_TAKEN for every other of many at once with the same id', async () => {
       const id = `race-${unique()}`;
       const outcomes = await Promise.allSettled(
         Array.from({ length: 20 }, () =>
-          store.createNewsletter(id, { name: 'Race', description: null, active: true, doubleOptIn: false }, AUDIT),
+          store.newsletters.create(id, { name: 'Race', description: null, active: true, doubleOptIn: false }, AUDIT),
         ),
       );
       assert.equal(outcomes.filter((o) => o.status === 'fulfilled').length, 1);
@@ -158,37 +158,37 @@ export function catalogueContract(
 
     it('changes only the attributes it is given, counting the version up, and clears with null', async () => {
       const id = `change-${unique()}`;
-      const created = await store.createProduct(id, product({ description: 'Old', resource: 'print' }), AUDIT);
-      const updated = await store.updateProduct(id, { name: 'New name', description: null }, AUDIT);
+      const created = await store.products.create(id, product({ description: 'Old', resource: 'print' }), AUDIT);
+      const updated = await store.products.update(id, { name: 'New name', description: null }, AUDIT);
       assert.deepEqual(
         { ...updated, updatedAt: 0 },
         { ...created, name: 'New name', description: null, version: 2, updatedAt: 0 },
       );
-      assert.equal(await store.updateProduct(`missing-${unique()}`, { name: 'x' }, AUDIT), undefined);
+      assert.equal(await store.products.update(`missing-${unique()}`, { name: 'x' }, AUDIT), undefined);
     });
 
     it('changes and deletes a record only at a version the precondition names', async () => {
       const id = `versioned-${unique()}`;
-      await store.createNewsletter(
+      await store.newsletters.create(
         id,
         { name: 'Versioned', description: null, active: true, doubleOptIn: false },
         AUDIT,
       );
-      await refusedWith(store.updateNewsletter(id, { active: false }, AUDIT, [7]), 'PRECONDITION_FAILED');
-      assert.equal((await store.updateNewsletter(id, { active: false }, AUDIT, [1]))?.active, false);
-      await refusedWith(store.deleteNewsletter(id, AUDIT, [1]), 'PRECONDITION_FAILED');
-      assert.equal(await store.deleteNewsletter(id, AUDIT, [2]), true);
-      assert.equal(await store.getNewsletter(id), undefined);
-      assert.equal(await store.deleteNewsletter(id, AUDIT), false);
+      await refusedWith(store.newsletters.update(id, { active: false }, AUDIT, [7]), 'PRECONDITION_FAILED');
+      assert.equal((await store.newsletters.update(id, { active: false }, AUDIT, [1]))?.active, false);
+      await refusedWith(store.newsletters.delete(id, AUDIT, [1]), 'PRECONDITION_FAILED');
+      assert.equal(await store.newsletters.delete(id, AUDIT, [2]), true);
+      assert.equal(await store.newsletters.get(id), undefined);
+      assert.equal(await store.newsletters.delete(id, AUDIT), false);
     });
 
     it('pages records in byte order of their ids, after a cursor, active or not', async () => {
       const prefix = `order-${unique()}`;
       for (const suffix of ['b', 'B', 'a', '_', '9']) {
-        await store.createProduct(`${prefix}-${suffix}`, product({ active: suffix !== 'a' }), AUDIT);
+        await store.products.create(`${prefix}-${suffix}`, product({ active: suffix !== 'a' }), AUDIT);
       }
-      const mine = async (query: Parameters<Store['listProducts']>[0]) =>
-        (await store.listProducts(query)).map((p) => p.id).filter((id) => id.startsWith(prefix));
+      const mine = async (query: Parameters<Store['products']['list']>[0]) =>
+        (await store.products.list(query)).map((p) => p.id).filter((id) => id.startsWith(prefix));
       const all = ['9', 'B', '_', 'a', 'b'].map((s) => `${prefix}-${s}`);
       assert.deepEqual(await mine({ limit: 100_000 }), all);
       assert.deepEqual(await mine({ limit: 2, afterId: `${prefix}-9` }), all.slice(1, 3));
@@ -201,74 +201,86 @@ export function catalogueContract(
 
     it('reads the products with the ids asked for, in id order, leaving out those there are not', async () => {
       const [a, b] = [`many-${unique()}-a`, `many-${unique()}-b`];
-      await store.createProduct(b, product(), AUDIT);
-      await store.createProduct(a, product(), AUDIT);
-      const found = await store.getProducts([b, `missing-${unique()}`, a]);
+      await store.products.create(b, product(), AUDIT);
+      await store.products.create(a, product(), AUDIT);
+      const found = await store.products.getMany([b, `missing-${unique()}`, a]);
       assert.deepEqual(
         found.map((p) => p.id),
         [a, b],
       );
-      assert.deepEqual(await store.getProducts([]), []);
+      assert.deepEqual(await store.products.getMany([]), []);
     });
 
     it('counts only the subscriptions of a product active at the instant asked about', async () => {
       const id = `counted-${unique()}`;
-      await store.createProduct(id, product(), AUDIT);
-      const user = await store.createUser(newUser(), AUDIT);
+      await store.products.create(id, product(), AUDIT);
+      const user = await store.users.create(newUser(), AUDIT);
       const t = freshWindow();
-      await store.createSubscription(
+      await store.subscriptions.create(
         user.id,
         values({ productId: id, dateStarted: t - DAY, dateEnded: t + DAY }),
         AUDIT,
       );
-      await store.createSubscription(user.id, values({ productId: id, dateStarted: t - DAY, dateEnded: null }), AUDIT);
-      await store.createSubscription(user.id, values({ productId: id, dateStarted: t + DAY, dateEnded: null }), AUDIT);
-      await store.createSubscription(user.id, values({ productId: id, dateStarted: t - 2 * DAY, dateEnded: t }), AUDIT);
-      const expiring = await store.createSubscription(
+      await store.subscriptions.create(
         user.id,
         values({ productId: id, dateStarted: t - DAY, dateEnded: null }),
         AUDIT,
       );
-      await store.expireSubscription(user.id, expiring!.id, t - 1, AUDIT);
-      assert.equal((await store.getProduct(id, t))?.activeSubscriptions, 2);
+      await store.subscriptions.create(
+        user.id,
+        values({ productId: id, dateStarted: t + DAY, dateEnded: null }),
+        AUDIT,
+      );
+      await store.subscriptions.create(
+        user.id,
+        values({ productId: id, dateStarted: t - 2 * DAY, dateEnded: t }),
+        AUDIT,
+      );
+      const expiring = await store.subscriptions.create(
+        user.id,
+        values({ productId: id, dateStarted: t - DAY, dateEnded: null }),
+        AUDIT,
+      );
+      await store.subscriptions.expire(user.id, expiring!.id, t - 1, AUDIT);
+      assert.equal((await store.products.get(id, t))?.activeSubscriptions, 2);
     });
 
     it('counts the members of a newsletter', async () => {
       const id = `members-${unique()}`;
-      await store.createUser(newUser({ newsletters: [id] }), AUDIT);
-      await store.createUser(newUser({ newsletters: [id, `other-${unique()}`] }), AUDIT);
-      assert.equal((await store.getNewsletter(id))?.members, 2);
+      await store.users.create(newUser({ newsletters: [id] }), AUDIT);
+      await store.users.create(newUser({ newsletters: [id, `other-${unique()}`] }), AUDIT);
+      assert.equal((await store.newsletters.get(id))?.members, 2);
     });
 
     it('refuses to delete a product subscriptions name, saying how many, and deletes it once they are gone', async () => {
       const id = `referred-${unique()}`;
-      const user = await store.createUser(newUser(), AUDIT);
-      const first = await store.createSubscription(user.id, values({ productId: id }), AUDIT);
-      const second = await store.createSubscription(user.id, values({ productId: id }), AUDIT);
-      await store.expireSubscription(user.id, second!.id, 0, AUDIT);
-      const failure = await refusedWith(store.deleteProduct(id, AUDIT), 'STILL_REFERENCED');
+      const user = await store.users.create(newUser(), AUDIT);
+      const first = await store.subscriptions.create(user.id, values({ productId: id }), AUDIT);
+      const second = await store.subscriptions.create(user.id, values({ productId: id }), AUDIT);
+      await store.subscriptions.expire(user.id, second!.id, 0, AUDIT);
+      const failure = await refusedWith(store.products.delete(id, AUDIT), 'STILL_REFERENCED');
       assert.match(failure.detail ?? '', /product .* is still referred to by 2 subscriptions/);
-      assert.ok(await store.getProduct(id, 0));
-      await store.deleteSubscription(user.id, first!.id, AUDIT);
-      await store.deleteSubscription(user.id, second!.id, AUDIT);
-      assert.equal(await store.deleteProduct(id, AUDIT), true);
+      assert.ok(await store.products.get(id, 0));
+      await store.subscriptions.delete(user.id, first!.id, AUDIT);
+      await store.subscriptions.delete(user.id, second!.id, AUDIT);
+      assert.equal(await store.products.delete(id, AUDIT), true);
     });
 
     it('refuses to delete a newsletter with members, saying how many', async () => {
       const id = `joined-${unique()}`;
-      const user = await store.createUser(newUser({ newsletters: [id] }), AUDIT);
-      const failure = await refusedWith(store.deleteNewsletter(id, AUDIT), 'STILL_REFERENCED');
+      const user = await store.users.create(newUser({ newsletters: [id] }), AUDIT);
+      const failure = await refusedWith(store.newsletters.delete(id, AUDIT), 'STILL_REFERENCED');
       assert.match(failure.detail ?? '', /newsletter .* is still referred to by 1 members/);
-      await store.updateUser(user.id, { fields: {}, addNewsletters: [], removeNewsletters: [id] }, AUDIT);
-      assert.equal(await store.deleteNewsletter(id, AUDIT), true);
+      await store.users.update(user.id, { fields: {}, addNewsletters: [], removeNewsletters: [id] }, AUDIT);
+      assert.equal(await store.newsletters.delete(id, AUDIT), true);
     });
 
     it('records every change to the catalogue as an event without a user', async () => {
       const id = `evented-${unique()}`;
-      await store.createProduct(id, product(), AUDIT);
-      await store.updateProduct(id, { active: false }, AUDIT);
-      await store.deleteProduct(id, AUDIT);
-      const events = await store.listAuditEvents({ resourceType: 'products', resourceId: id, limit: 10 });
+      await store.products.create(id, product(), AUDIT);
+      await store.products.update(id, { active: false }, AUDIT);
+      await store.products.delete(id, AUDIT);
+      const events = await store.audit.list({ resourceType: 'products', resourceId: id, limit: 10 });
       assert.deepEqual(
         events.map((e) => [e.eventType, e.userId, e.actor]),
         [
@@ -283,71 +295,71 @@ export function catalogueContract(
   describe('references to the catalogue', () => {
     it('registers a product a subscription names that it does not know, named as its id, with its event', async () => {
       const id = `first-use-${unique()}`;
-      const user = await store.createUser(newUser(), AUDIT);
-      await store.createSubscription(user.id, values({ productId: id }), { actor: 'crm', attributes: ['product'] });
-      const registered = (await store.getProduct(id, 0))?.product;
+      const user = await store.users.create(newUser(), AUDIT);
+      await store.subscriptions.create(user.id, values({ productId: id }), { actor: 'crm', attributes: ['product'] });
+      const registered = (await store.products.get(id, 0))?.product;
       assert.deepEqual([registered?.name, registered?.active, registered?.resource], [id, true, null]);
-      const [event] = await store.listAuditEvents({ resourceType: 'products', resourceId: id, limit: 10 });
+      const [event] = await store.audit.list({ resourceType: 'products', resourceId: id, limit: 10 });
       assert.deepEqual([event?.eventType, event?.actor], ['product.created', 'crm']);
     });
 
     it('registers the newsletters a new or changed user joins that it does not know', async () => {
       const [a, b] = [`join-${unique()}`, `join-${unique()}`];
-      const user = await store.createUser(newUser({ newsletters: [a] }), AUDIT);
-      await store.updateUser(user.id, { fields: {}, addNewsletters: [b], removeNewsletters: [] }, AUDIT);
-      assert.equal((await store.getNewsletter(a))?.newsletter.name, a);
-      assert.equal((await store.getNewsletter(b))?.members, 1);
+      const user = await store.users.create(newUser({ newsletters: [a] }), AUDIT);
+      await store.users.update(user.id, { fields: {}, addNewsletters: [b], removeNewsletters: [] }, AUDIT);
+      assert.equal((await store.newsletters.get(a))?.newsletter.name, a);
+      assert.equal((await store.newsletters.get(b))?.members, 1);
     });
 
     it('registers what an import names, in the import', async () => {
       const [newsletter, productId] = [`imported-${unique()}`, `imported-${unique()}`];
-      await store.importUsers(
+      await store.users.import(
         [{ user: newUser({ newsletters: [newsletter] }), subscriptions: [values({ productId })] }],
         null,
       );
-      assert.ok(await store.getNewsletter(newsletter));
-      assert.equal((await store.getProduct(productId, 0))?.product.name, productId);
+      assert.ok(await store.newsletters.get(newsletter));
+      assert.equal((await store.products.get(productId, 0))?.product.name, productId);
     });
 
     it('refuses an inactive product for a new subscription at its pointer, and stores nothing', async () => {
       const id = `inactive-${unique()}`;
-      await store.createProduct(id, product({ active: false }), AUDIT);
-      const user = await store.createUser(newUser(), AUDIT);
+      await store.products.create(id, product({ active: false }), AUDIT);
+      const user = await store.users.create(newUser(), AUDIT);
       const failure = await refusedWith(
-        store.createSubscription(user.id, values({ productId: id }), AUDIT),
+        store.subscriptions.create(user.id, values({ productId: id }), AUDIT),
         'INACTIVE_REFERENCE',
       );
       assert.deepEqual(failure.problems, [
         { pointer: '/data/relationships/product/data/id', detail: `product ${id} is inactive: it cannot be attached` },
       ]);
-      assert.deepEqual(await store.listSubscriptions(user.id, { limit: 100 }), []);
+      assert.deepEqual(await store.subscriptions.list(user.id, { limit: 100 }), []);
     });
 
     it('keeps a subscription on a product made inactive, and refuses to move one onto it', async () => {
       const [kept, other] = [`kept-${unique()}`, `other-${unique()}`];
-      const user = await store.createUser(newUser(), AUDIT);
-      const subscription = (await store.createSubscription(user.id, values({ productId: kept }), AUDIT))!;
-      const moving = (await store.createSubscription(user.id, values({ productId: other }), AUDIT))!;
-      await store.updateProduct(kept, { active: false }, AUDIT);
-      const changed = await store.updateSubscription(user.id, subscription.id, (v) => ({ ...v, trial: true }), AUDIT);
+      const user = await store.users.create(newUser(), AUDIT);
+      const subscription = (await store.subscriptions.create(user.id, values({ productId: kept }), AUDIT))!;
+      const moving = (await store.subscriptions.create(user.id, values({ productId: other }), AUDIT))!;
+      await store.products.update(kept, { active: false }, AUDIT);
+      const changed = await store.subscriptions.update(user.id, subscription.id, (v) => ({ ...v, trial: true }), AUDIT);
       assert.deepEqual([changed?.trial, changed?.productId], [true, kept]);
       await refusedWith(
-        store.updateSubscription(user.id, moving.id, (v) => ({ ...v, productId: kept }), AUDIT),
+        store.subscriptions.update(user.id, moving.id, (v) => ({ ...v, productId: kept }), AUDIT),
         'INACTIVE_REFERENCE',
       );
-      assert.equal((await store.getSubscription(user.id, moving.id))?.productId, other);
+      assert.equal((await store.subscriptions.get(user.id, moving.id))?.productId, other);
     });
 
     it('refuses to add a user to an inactive newsletter, but lets a member stay on it', async () => {
       const id = `closed-${unique()}`;
-      const member = await store.createUser(newUser({ newsletters: [id] }), AUDIT);
-      await store.updateNewsletter(id, { active: false }, AUDIT);
+      const member = await store.users.create(newUser({ newsletters: [id] }), AUDIT);
+      await store.newsletters.update(id, { active: false }, AUDIT);
       assert.equal(
-        await store.updateUser(member.id, { fields: {}, addNewsletters: [id], removeNewsletters: [] }, AUDIT),
+        await store.users.update(member.id, { fields: {}, addNewsletters: [id], removeNewsletters: [] }, AUDIT),
         true,
       );
       const failure = await refusedWith(
-        store.createUser(newUser({ newsletters: [`fine-${unique()}`, id] }), AUDIT),
+        store.users.create(newUser({ newsletters: [`fine-${unique()}`, id] }), AUDIT),
         'INACTIVE_REFERENCE',
       );
       assert.equal(failure.problems[0]?.pointer, '/data/attributes/newsletters/add/1');
@@ -355,10 +367,10 @@ export function catalogueContract(
 
     it('registers nothing for a write that is refused for another reason', async () => {
       const id = `never-${unique()}`;
-      const other = await store.createUser(newUser(), AUDIT);
-      const user = await store.createUser(newUser(), AUDIT);
+      const other = await store.users.create(newUser(), AUDIT);
+      const user = await store.users.create(newUser(), AUDIT);
       await refusedWith(
-        store.updateUser(
+        store.users.update(
           user.id,
           { email: other.email, fields: {}, addNewsletters: [id], removeNewsletters: [] },
           AUDIT,
@@ -366,49 +378,49 @@ export function catalogueContract(
         'EMAIL_TAKEN',
       );
       await refusedWith(
-        store.updateUser(user.id, { fields: {}, addNewsletters: [id], removeNewsletters: [] }, AUDIT, [99]),
+        store.users.update(user.id, { fields: {}, addNewsletters: [id], removeNewsletters: [] }, AUDIT, [99]),
         'PRECONDITION_FAILED',
       );
-      assert.equal(await store.getNewsletter(id), undefined);
+      assert.equal(await store.newsletters.get(id), undefined);
     });
 
     it('with strict references, refuses an unknown product at its pointer and stores nothing', async () => {
       const id = `unknown-${unique()}`;
-      const user = await strict.createUser(newUser(), AUDIT);
+      const user = await strict.users.create(newUser(), AUDIT);
       const failure = await refusedWith(
-        strict.createSubscription(user.id, values({ productId: id }), AUDIT),
+        strict.subscriptions.create(user.id, values({ productId: id }), AUDIT),
         'UNKNOWN_REFERENCE',
       );
       assert.deepEqual(failure.problems, [
         { pointer: '/data/relationships/product/data/id', detail: `there is no product ${id}` },
       ]);
-      assert.equal(await strict.getProduct(id, 0), undefined);
-      assert.deepEqual(await strict.listSubscriptions(user.id, { limit: 100 }), []);
+      assert.equal(await strict.products.get(id, 0), undefined);
+      assert.deepEqual(await strict.subscriptions.list(user.id, { limit: 100 }), []);
     });
 
     it('with strict references, refuses unknown newsletters each at its place in the list', async () => {
       const known = `known-${unique()}`;
-      await strict.createNewsletter(
+      await strict.newsletters.create(
         known,
         { name: 'Known', description: null, active: true, doubleOptIn: false },
         AUDIT,
       );
       const [x, y] = [`unknown-${unique()}`, `unknown-${unique()}`];
       const failure = await refusedWith(
-        strict.createUser(newUser({ newsletters: [x, known, y] }), AUDIT),
+        strict.users.create(newUser({ newsletters: [x, known, y] }), AUDIT),
         'UNKNOWN_REFERENCE',
       );
       assert.deepEqual(
         failure.problems.map((p) => p.pointer),
         ['/data/attributes/newsletters/add/0', '/data/attributes/newsletters/add/2'],
       );
-      const user = await strict.createUser(newUser({ newsletters: [known] }), AUDIT);
+      const user = await strict.users.create(newUser({ newsletters: [known] }), AUDIT);
       assert.deepEqual(user.newsletters, [known]);
     });
 
     it('with strict references, refuses an import naming what is unknown, pointing into the record', async () => {
       const failure = await refusedWith(
-        strict.importUsers(
+        strict.users.import(
           [{ user: newUser(), subscriptions: [values(), values({ productId: `unknown-${unique()}` })] }],
           null,
         ),
@@ -422,12 +434,12 @@ export function catalogueContract(
       it(name, { todo: gaps[name] }, async () => {
         const target = mode === 'strict' ? strict : store;
         const id = `contested-${unique()}`;
-        await target.createProduct(id, product(), AUDIT);
-        const users = await Promise.all(Array.from({ length: 5 }, () => target.createUser(newUser(), AUDIT)));
+        await target.products.create(id, product(), AUDIT);
+        const users = await Promise.all(Array.from({ length: 5 }, () => target.users.create(newUser(), AUDIT)));
         const creates = users.flatMap((user) =>
-          Array.from({ length: 4 }, () => target.createSubscription(user.id, values({ productId: id }), AUDIT)),
+          Array.from({ length: 4 }, () => target.subscriptions.create(user.id, values({ productId: id }), AUDIT)),
         );
-        const deletes = Array.from({ length: 3 }, () => target.deleteProduct(id, AUDIT));
+        const deletes = Array.from({ length: 3 }, () => target.products.delete(id, AUDIT));
         const outcomes = await Promise.allSettled([...creates, ...deletes]);
         for (const outcome of outcomes) {
           if (outcome.status === 'rejected') {
@@ -438,11 +450,11 @@ export function catalogueContract(
         const created = outcomes
           .slice(0, creates.length)
           .flatMap((o) => (o.status === 'fulfilled' && o.value ? [o.value as StoredSubscription] : []));
-        if (created.length > 0) assert.ok(await target.getProduct(id, 0), 'a subscription names a deleted product');
+        if (created.length > 0) assert.ok(await target.products.get(id, 0), 'a subscription names a deleted product');
         for (const user of users) {
-          for (const s of (await target.listSubscriptions(user.id, { limit: 100 })) ?? []) {
+          for (const s of (await target.subscriptions.list(user.id, { limit: 100 })) ?? []) {
             assert.ok(
-              await target.getProduct(s.productId as string, 0),
+              await target.products.get(s.productId as string, 0),
               `subscription ${s.id} names a missing product`,
             );
           }
@@ -453,7 +465,7 @@ export function catalogueContract(
 
   describe('status and access', () => {
     it('filters subscriptions by status exactly as the domain judges it', async () => {
-      const user = await store.createUser(newUser(), AUDIT);
+      const user = await store.users.create(newUser(), AUDIT);
       const t = freshWindow();
       const made = [
         values({ dateStarted: t + DAY, dateEnded: null }),
@@ -464,16 +476,16 @@ export function catalogueContract(
         values({ dateStarted: t - 2 * DAY, dateEnded: t - DAY }),
       ];
       const subscriptions: StoredSubscription[] = [];
-      for (const v of made) subscriptions.push((await store.createSubscription(user.id, v, AUDIT))!);
+      for (const v of made) subscriptions.push((await store.subscriptions.create(user.id, v, AUDIT))!);
       // Expired before it began: expired, whatever its dates say.
-      subscriptions[1] = (await store.expireSubscription(user.id, subscriptions[1]!.id, t - 5, AUDIT))!;
+      subscriptions[1] = (await store.subscriptions.expire(user.id, subscriptions[1]!.id, t - 5, AUDIT))!;
       for (const status of SUBSCRIPTION_STATUSES) {
-        const found = await store.listSubscriptions(user.id, { limit: 100, filter: { at: t, statuses: [status] } });
+        const found = await store.subscriptions.list(user.id, { limit: 100, filter: { at: t, statuses: [status] } });
         const expected = subscriptions.filter((s) => subscriptionStatus(s, t) === status).map((s) => s.id);
         assert.deepEqual(found?.map((s) => s.id).sort(), expected.sort(), `status ${status}`);
         assert.ok(expected.length > 0, `no subscription is ${status}`);
       }
-      const either = await store.listSubscriptions(user.id, {
+      const either = await store.subscriptions.list(user.id, {
         limit: 100,
         filter: { at: t, statuses: ['scheduled', 'ended'] },
       });
@@ -482,46 +494,48 @@ export function catalogueContract(
 
     it("filters by the resource given, a subscription without one giving its product's", async () => {
       const printed = `printed-${unique()}`;
-      await store.createProduct(printed, product({ resource: 'print' }), AUDIT);
-      const user = await store.createUser(newUser(), AUDIT);
+      await store.products.create(printed, product({ resource: 'print' }), AUDIT);
+      const user = await store.users.create(newUser(), AUDIT);
       const of = async (v: Partial<SubscriptionValues>) =>
-        (await store.createSubscription(user.id, values(v), AUDIT))!.id;
+        (await store.subscriptions.create(user.id, values(v), AUDIT))!.id;
       const online = await of({ resource: 'online' });
       const both = await of({ resource: 'print-online' });
       const byProduct = await of({ resource: null, productId: printed });
       const overridden = await of({ resource: 'online', productId: printed });
       const none = await of({ resource: null });
       const listed = async (resource: 'online' | 'print' | 'print-online') =>
-        (await store.listSubscriptions(user.id, { limit: 100, filter: { at: 0, resource } }))?.map((s) => s.id);
+        (await store.subscriptions.list(user.id, { limit: 100, filter: { at: 0, resource } }))?.map((s) => s.id);
       assert.deepEqual(await listed('online'), [online, both, overridden]);
       assert.deepEqual(await listed('print'), [both, byProduct]);
       assert.deepEqual(await listed('print-online'), [both]);
       assert.ok(!(await listed('online'))?.includes(none));
       assert.deepEqual(
-        (await store.listSubscriptions(user.id, { limit: 100, filter: { at: 0, product: printed } }))?.map((s) => s.id),
+        (await store.subscriptions.list(user.id, { limit: 100, filter: { at: 0, product: printed } }))?.map(
+          (s) => s.id,
+        ),
         [byProduct, overridden],
       );
     });
 
     it("answers what a user's active subscriptions give, by their own resource or their product's", async () => {
       const printed = `paper-${unique()}`;
-      await store.createProduct(printed, product({ resource: 'print' }), AUDIT);
-      const user = await store.createUser(newUser(), AUDIT);
+      await store.products.create(printed, product({ resource: 'print' }), AUDIT);
+      const user = await store.users.create(newUser(), AUDIT);
       const t = freshWindow();
-      const given = await store.createSubscription(
+      const given = await store.subscriptions.create(
         user.id,
         values({ resource: null, productId: printed, dateStarted: t - DAY, dateEnded: t + DAY }),
         AUDIT,
       );
-      await store.createSubscription(
+      await store.subscriptions.create(
         user.id,
         values({ resource: 'online', dateStarted: t + DAY, dateEnded: null }),
         AUDIT,
       );
-      const active = await store.activeSubscriptionsOf(user.id, t);
+      const active = await store.subscriptions.activeOf(user.id, t);
       assert.deepEqual(active, [{ id: given?.id, productId: printed, resource: 'print', dateEnded: t + DAY }]);
-      assert.deepEqual(await store.activeSubscriptionsOf(user.id, t - 2 * DAY), []);
-      assert.equal(await store.activeSubscriptionsOf('999999999', t), undefined);
+      assert.deepEqual(await store.subscriptions.activeOf(user.id, t - 2 * DAY), []);
+      assert.equal(await store.subscriptions.activeOf('999999999', t), undefined);
     });
   });
 
@@ -532,17 +546,17 @@ export function catalogueContract(
     ) {
       const made: StoredUser[] = [];
       for (const spec of specs) {
-        const user = await store.createUser(
+        const user = await store.users.create(
           newUser({ newsletters: spec.newsletters ?? [], ...(spec.email ? { email: spec.email } : {}) }),
           AUDIT,
         );
-        for (const s of spec.subscriptions ?? []) await store.createSubscription(user.id, values(s), AUDIT);
+        for (const s of spec.subscriptions ?? []) await store.subscriptions.create(user.id, values(s), AUDIT);
         made.push(user);
       }
       return made;
     }
     const list = (query: Omit<UserListQuery, 'offset' | 'limit'> & Partial<UserListQuery>) =>
-      store.listUsers({ offset: 0, limit: 100, ...query }).then((page) => page.users);
+      store.users.list({ offset: 0, limit: 100, ...query }).then((page) => page.users);
 
     it('lists the members of a newsletter, in id order either way, paged by cursor and by offset', async () => {
       const id = `list-${unique()}`;
@@ -582,7 +596,7 @@ export function catalogueContract(
     it('lists the users with an active subscription giving a resource, by their own or their product, each once', async () => {
       const t = freshWindow();
       const paper = `paper-${unique()}`;
-      await store.createProduct(paper, product({ resource: 'print-online' }), AUDIT);
+      await store.products.create(paper, product({ resource: 'print-online' }), AUDIT);
       const active = { dateStarted: t - DAY, dateEnded: t + DAY };
       const made = await users([
         {
@@ -613,7 +627,7 @@ export function catalogueContract(
       // More than SQLite lets one statement merge (500): the first early in id order (as they are
       // read), among those sought one by one, the last among those read together.
       const many = Array.from({ length: 500 }, (_, i) => `many-${String(i).padStart(3, '0')}-${unique()}`);
-      for (const id of many) await store.createProduct(id, product({ resource: 'print' }), AUDIT);
+      for (const id of many) await store.products.create(id, product({ resource: 'print' }), AUDIT);
       const first = many[0] as string;
       const last = many[many.length - 1] as string;
       const active = { dateStarted: t - DAY, dateEnded: t + DAY, resource: null };
@@ -637,7 +651,7 @@ export function catalogueContract(
     it('finds a subscription whose start has come the same before and after the lapse job notes it', async () => {
       const start = Math.floor(Date.now() / 1000) + 1000 * DAY + (windows += 1) * 100 * DAY;
       const booked = `booked-${unique()}`;
-      await store.createProduct(booked, product({ resource: 'print' }), AUDIT);
+      await store.products.create(booked, product({ resource: 'print' }), AUDIT);
       const made = await users([
         { subscriptions: [{ dateStarted: start, dateEnded: null, resource: 'print', productId: booked }] },
         { subscriptions: [{ dateStarted: start + DAY, dateEnded: null, resource: 'print', productId: booked }] },
@@ -653,14 +667,14 @@ export function catalogueContract(
           ids(await list({ activeSubscription: { at, ...filter } })).filter((id) => mine.includes(id));
         const byProduct = await mineOf({ product: booked });
         assert.deepEqual(await mineOf({ resource: 'print' }), byProduct);
-        assert.equal((await store.getProduct(booked, at))?.activeSubscriptions, byProduct.length);
+        assert.equal((await store.products.get(booked, at))?.activeSubscriptions, byProduct.length);
         return byProduct;
       };
       const [u0, u1, u2] = mine;
       assert.deepEqual(await found(start - 1), [u2]);
       assert.deepEqual(await found(start), [u0, u2]);
-      assert.equal(await store.clearPendingStarts(start - 1, 100), 0);
-      assert.ok((await store.clearPendingStarts(start, 100)) >= 1);
+      assert.equal(await store.subscriptions.clearPendingStarts(start - 1, 100), 0);
+      assert.ok((await store.subscriptions.clearPendingStarts(start, 100)) >= 1);
       assert.deepEqual(await found(start), [u0, u2]);
       assert.deepEqual(await found(start + DAY), [u0, u1, u2]);
     });
@@ -668,7 +682,7 @@ export function catalogueContract(
     it('lists the users with an active subscription of a product, and of a product giving a resource', async () => {
       const t = freshWindow();
       const id = `listed-${unique()}`;
-      await store.createProduct(id, product({ resource: 'online' }), AUDIT);
+      await store.products.create(id, product({ resource: 'online' }), AUDIT);
       const active = { dateStarted: t - DAY, dateEnded: t + DAY, productId: id };
       const made = await users([
         {
@@ -709,23 +723,23 @@ export function catalogueContract(
 
   describe('webhook deliveries of catalogue events', () => {
     async function withWebhook(events: EventType[], body: (webhookId: string) => Promise<void>) {
-      const webhook = await store.createWebhook({ url: 'http://127.0.0.1:9/', events, secretSalt: 'salt' }, AUDIT);
+      const webhook = await store.webhooks.create({ url: 'http://127.0.0.1:9/', events, secretSalt: 'salt' }, AUDIT);
       try {
         await body(webhook.id);
       } finally {
-        await store.deleteWebhook(webhook.id, AUDIT);
+        await store.webhooks.delete(webhook.id, AUDIT);
       }
     }
     const claimOf = async (webhookId: string, now: number) =>
-      (await store.claimWebhookDeliveries(now, 60_000, 100)).filter((c) => c.delivery.webhookId === webhookId);
+      (await store.webhooks.claimDeliveries(now, 60_000, 100)).filter((c) => c.delivery.webhookId === webhookId);
 
     it('queues the events of each record in order, apart from other records and from users', async () => {
       await withWebhook(['product.created', 'product.updated', 'newsletter.created'], async (webhookId) => {
         const [a, b] = [`queued-${unique()}`, `queued-${unique()}`];
-        await store.createProduct(a, product(), AUDIT);
-        await store.updateProduct(a, { name: 'Renamed' }, AUDIT);
-        await store.createProduct(b, product(), AUDIT);
-        await store.createNewsletter(
+        await store.products.create(a, product(), AUDIT);
+        await store.products.update(a, { name: 'Renamed' }, AUDIT);
+        await store.products.create(b, product(), AUDIT);
+        await store.newsletters.create(
           a,
           { name: 'Same id, other record', description: null, active: true, doubleOptIn: false },
           AUDIT,
@@ -740,7 +754,7 @@ export function catalogueContract(
           ],
         );
         const done = { state: 'delivered', at: Date.now(), nextAttemptAt: null, status: 204, error: null } as const;
-        await store.finishWebhookDelivery(claimed[0]!.delivery.id, claimed[0]!.delivery.version, done);
+        await store.webhooks.finishDelivery(claimed[0]!.delivery.id, claimed[0]!.delivery.version, done);
         const next = await claimOf(webhookId, Date.now());
         assert.deepEqual(
           next.map((c) => [c.delivery.eventType, c.event.resourceId]),

@@ -28,13 +28,13 @@ export function seatContract(open: (options?: StoreOptions) => Promise<Store> | 
 
     async function reader(on: Store = store) {
       const email = `seat-${process.pid}-${++counter}@seats.example`;
-      return (await on.createUser({ email, passwordHash: null, fields: { familyName: 'R' }, newsletters: [] }, AUDIT))
+      return (await on.users.create({ email, passwordHash: null, fields: { familyName: 'R' }, newsletters: [] }, AUDIT))
         .id;
     }
 
     async function licence(values: Partial<SubscriptionValues> = {}, on: Store = store) {
       const owner = await reader(on);
-      const created = await on.createSubscription(
+      const created = await on.subscriptions.create(
         owner,
         subscriptionValues({ license: 'site', resource: 'online', dateStarted: now - 60, seats: 2, ...values }),
         AUDIT,
@@ -44,47 +44,47 @@ export function seatContract(open: (options?: StoreOptions) => Promise<Store> | 
     }
 
     const bySeat = async (userId: string, on: Store = store) =>
-      ((await on.readerSourcesOf(userId, now))?.bySeat ?? []).map((l) => l.id).sort();
+      ((await on.siteLicences.readerSourcesOf(userId, now))?.bySeat ?? []).map((l) => l.id).sort();
 
     it('gives a seat as its rules allow, and its holder finds the licence while it is active', async () => {
       const { owner, id } = await licence();
       const [first, second, third] = [await reader(), await reader(), await reader()];
-      const seat = await store.createSeat(owner, id, first, AUDIT);
+      const seat = await store.seats.create(owner, id, first, AUDIT);
       assert.ok(seat);
       assert.deepEqual(
         { userId: seat.userId, subscriptionId: seat.subscriptionId, holderId: seat.holderId },
         { userId: owner, subscriptionId: id, holderId: first },
       );
-      assert.deepEqual(await store.getSeat(owner, id, seat.id), seat);
-      await assert.rejects(store.createSeat(owner, id, first, AUDIT), refusal('SEAT_TAKEN'));
-      await assert.rejects(store.createSeat(owner, id, '999999999', AUDIT), refusal('UNKNOWN_REFERENCE'));
-      await store.createSeat(owner, id, second, AUDIT);
-      await assert.rejects(store.createSeat(owner, id, third, AUDIT), refusal('SEATS_EXHAUSTED'));
-      assert.equal(await store.createSeat(owner, '999999999', third, AUDIT), undefined);
+      assert.deepEqual(await store.seats.get(owner, id, seat.id), seat);
+      await assert.rejects(store.seats.create(owner, id, first, AUDIT), refusal('SEAT_TAKEN'));
+      await assert.rejects(store.seats.create(owner, id, '999999999', AUDIT), refusal('UNKNOWN_REFERENCE'));
+      await store.seats.create(owner, id, second, AUDIT);
+      await assert.rejects(store.seats.create(owner, id, third, AUDIT), refusal('SEATS_EXHAUSTED'));
+      assert.equal(await store.seats.create(owner, '999999999', third, AUDIT), undefined);
       assert.deepEqual(await bySeat(first), [id]);
       assert.deepEqual(await bySeat(third), []);
-      await store.expireSubscription(owner, id, now - 1, AUDIT);
+      await store.subscriptions.expire(owner, id, now - 1, AUDIT);
       assert.deepEqual(await bySeat(first), []);
     });
 
     it('refuses a seat of a licence without seats', async () => {
       const { owner, id } = await licence({ seats: null });
-      await assert.rejects(store.createSeat(owner, id, await reader(), AUDIT), refusal('NO_SEATS'));
+      await assert.rejects(store.seats.create(owner, id, await reader(), AUDIT), refusal('NO_SEATS'));
     });
 
     it('gives the last seat to one of many asking at once', async () => {
       const { owner, id } = await licence({ seats: 1 });
       const readers = await Promise.all(Array.from({ length: 20 }, () => reader()));
-      const outcomes = await Promise.allSettled(readers.map((r) => store.createSeat(owner, id, r, AUDIT)));
+      const outcomes = await Promise.allSettled(readers.map((r) => store.seats.create(owner, id, r, AUDIT)));
       assert.equal(outcomes.filter((o) => o.status === 'fulfilled').length, 1);
       for (const o of outcomes) if (o.status === 'rejected') assert.ok(refusal('SEATS_EXHAUSTED')(o.reason));
-      assert.equal((await store.listSeats(owner, id, { limit: 100 }))?.length, 1);
+      assert.equal((await store.seats.list(owner, id, { limit: 100 }))?.length, 1);
     });
 
     it('refuses to lower the seats below those given', async () => {
       const { owner, id } = await licence({ seats: 2 });
-      await store.createSeat(owner, id, await reader(), AUDIT);
-      const lower = (seats: number | null) => store.updateSubscription(owner, id, (c) => ({ ...c, seats }), AUDIT);
+      await store.seats.create(owner, id, await reader(), AUDIT);
+      const lower = (seats: number | null) => store.subscriptions.update(owner, id, (c) => ({ ...c, seats }), AUDIT);
       await assert.rejects(lower(null), refusal('SEATS_GIVEN'));
       assert.equal((await lower(1))?.seats, 1);
     });
@@ -92,12 +92,12 @@ export function seatContract(open: (options?: StoreOptions) => Promise<Store> | 
     it('takes a seat back, with its holder’s access', async () => {
       const { owner, id } = await licence();
       const holder = await reader();
-      const seat = await store.createSeat(owner, id, holder, AUDIT);
+      const seat = await store.seats.create(owner, id, holder, AUDIT);
       assert.ok(seat);
-      assert.equal(await store.deleteSeat(owner, id, seat.id, AUDIT), true);
-      assert.equal(await store.deleteSeat(owner, id, seat.id, AUDIT), false);
+      assert.equal(await store.seats.delete(owner, id, seat.id, AUDIT), true);
+      assert.equal(await store.seats.delete(owner, id, seat.id, AUDIT), false);
       assert.deepEqual(await bySeat(holder), []);
-      assert.deepEqual(await store.listSeats(owner, id, { limit: 100 }), []);
+      assert.deepEqual(await store.seats.list(owner, id, { limit: 100 }), []);
     });
 
     it('forgets the seats of a deleted licence, an erased owner and an erased holder', async () => {
@@ -106,14 +106,14 @@ export function seatContract(open: (options?: StoreOptions) => Promise<Store> | 
       const kept = await licence();
       const holder = await reader();
       const erasedHolder = await reader();
-      for (const l of [deleted, erasedOwner, kept]) await store.createSeat(l.owner, l.id, holder, AUDIT);
-      await store.createSeat(kept.owner, kept.id, erasedHolder, AUDIT);
+      for (const l of [deleted, erasedOwner, kept]) await store.seats.create(l.owner, l.id, holder, AUDIT);
+      await store.seats.create(kept.owner, kept.id, erasedHolder, AUDIT);
       assert.deepEqual(await bySeat(holder), [deleted.id, erasedOwner.id, kept.id].sort());
-      assert.equal(await store.deleteSubscription(deleted.owner, deleted.id, AUDIT), true);
-      assert.equal(await store.deleteUser(erasedOwner.owner, AUDIT), true);
-      assert.equal(await store.deleteUser(erasedHolder, AUDIT), true);
+      assert.equal(await store.subscriptions.delete(deleted.owner, deleted.id, AUDIT), true);
+      assert.equal(await store.users.delete(erasedOwner.owner, AUDIT), true);
+      assert.equal(await store.users.delete(erasedHolder, AUDIT), true);
       assert.deepEqual(await bySeat(holder), [kept.id]);
-      const holders = (await store.listSeats(kept.owner, kept.id, { limit: 100 }))?.map((s) => s.holderId);
+      const holders = (await store.seats.list(kept.owner, kept.id, { limit: 100 }))?.map((s) => s.holderId);
       assert.deepEqual(holders, [holder]);
     });
 
@@ -123,7 +123,7 @@ export function seatContract(open: (options?: StoreOptions) => Promise<Store> | 
         const { owner, id } = await licence({}, alone);
         const holder = await reader(alone);
         assert.deepEqual(await bySeat(holder, alone), []);
-        await alone.createSeat(owner, id, holder, AUDIT);
+        await alone.seats.create(owner, id, holder, AUDIT);
         assert.deepEqual(await bySeat(holder, alone), [id]);
       } finally {
         await alone.close();
@@ -133,7 +133,7 @@ export function seatContract(open: (options?: StoreOptions) => Promise<Store> | 
     it('adds usage per licence, month and way, and drops the counts of a licence that is no more', async () => {
       const { owner, id } = await licence();
       const gone = await licence();
-      await store.deleteSubscription(gone.owner, gone.id, AUDIT);
+      await store.subscriptions.delete(gone.owner, gone.id, AUDIT);
       const count = (month: string, via: 'ip' | 'seat', n: number) => ({
         userId: owner,
         subscriptionId: id,
@@ -141,19 +141,19 @@ export function seatContract(open: (options?: StoreOptions) => Promise<Store> | 
         via,
         count: n,
       });
-      await store.addLicenceUsage([
+      await store.licenceUsage.add([
         count('2026-10', 'ip', 3),
         count('2026-11', 'seat', 1),
         { ...count('2026-11', 'ip', 9), userId: gone.owner, subscriptionId: gone.id },
       ]);
-      await store.addLicenceUsage([count('2026-11', 'seat', 2), count('2026-11', 'ip', 4)]);
-      assert.deepEqual(await store.licenceUsageOf(owner, id), [
+      await store.licenceUsage.add([count('2026-11', 'seat', 2), count('2026-11', 'ip', 4)]);
+      assert.deepEqual(await store.licenceUsage.ofLicence(owner, id), [
         { month: '2026-10', via: 'ip', count: 3 },
         { month: '2026-11', via: 'ip', count: 4 },
         { month: '2026-11', via: 'seat', count: 3 },
       ]);
-      assert.equal(await store.licenceUsageOf(gone.owner, gone.id), undefined);
-      await store.addLicenceUsage([]);
+      assert.equal(await store.licenceUsage.ofLicence(gone.owner, gone.id), undefined);
+      await store.licenceUsage.add([]);
     });
   });
 }

@@ -40,11 +40,11 @@ export function siteLicenceContract(open: (options?: StoreOptions) => Promise<St
       values: Partial<SubscriptionValues>,
       email = `owner-${process.pid}-${++counter}@owner.example`,
     ) {
-      const owner = await store.createUser(
+      const owner = await store.users.create(
         { email, passwordHash: null, fields: { familyName: 'Owner' }, newsletters: [] },
         AUDIT,
       );
-      const created = await store.createSubscription(
+      const created = await store.subscriptions.create(
         owner.id,
         subscriptionValues({ license: 'site', resource: 'online', dateStarted: now - 60, ...values }),
         AUDIT,
@@ -53,9 +53,10 @@ export function siteLicenceContract(open: (options?: StoreOptions) => Promise<St
       return { owner: owner.id, id: created.id };
     }
 
-    const ofNetwork = async (ip: string) => (await store.licencesOfNetwork(addressOf(ip), now)).map((l) => l.id).sort();
+    const ofNetwork = async (ip: string) =>
+      (await store.siteLicences.ofNetwork(addressOf(ip), now)).map((l) => l.id).sort();
     const ofReader = async (userId: string) =>
-      ((await store.readerSourcesOf(userId, now))?.byDomain ?? []).map((l) => l.id).sort();
+      ((await store.siteLicences.readerSourcesOf(userId, now))?.byDomain ?? []).map((l) => l.id).sort();
 
     it('finds the active licences whose ranges hold an address, overlapping ones each once, with their owner', async () => {
       const { prefix } = fresh();
@@ -63,9 +64,9 @@ export function siteLicenceContract(open: (options?: StoreOptions) => Promise<St
       const host = await licence({ ipRanges: [`${prefix}.5/32`], dateEnded: now + 3600 });
       assert.deepEqual(await ofNetwork(`${prefix}.5`), [wide.id, host.id].sort());
       assert.deepEqual(await ofNetwork(`${prefix}.6`), [wide.id]);
-      const [found] = await store.licencesOfNetwork(addressOf(`${prefix}.5`), now);
+      const [found] = await store.siteLicences.ofNetwork(addressOf(`${prefix}.5`), now);
       assert.ok(found && [wide.owner, host.owner].includes(found.userId));
-      await store.expireSubscription(host.owner, host.id, now - 1, AUDIT);
+      await store.subscriptions.expire(host.owner, host.id, now - 1, AUDIT);
       assert.deepEqual(await ofNetwork(`${prefix}.5`), [wide.id]);
     });
 
@@ -84,13 +85,13 @@ export function siteLicenceContract(open: (options?: StoreOptions) => Promise<St
       const a = fresh();
       const b = fresh();
       const { owner, id } = await licence({ ipRanges: [`${a.prefix}.0/24`], emailDomains: [a.domain] });
-      await store.updateSubscription(owner, id, (current) => ({ ...current, ipRanges: [`${b.prefix}.0/24`] }), AUDIT);
+      await store.subscriptions.update(owner, id, (current) => ({ ...current, ipRanges: [`${b.prefix}.0/24`] }), AUDIT);
       assert.deepEqual(await ofNetwork(`${a.prefix}.1`), []);
       assert.deepEqual(await ofNetwork(`${b.prefix}.1`), [id]);
-      assert.equal(await store.deleteSubscription(owner, id, AUDIT), true);
+      assert.equal(await store.subscriptions.delete(owner, id, AUDIT), true);
       assert.deepEqual(await ofNetwork(`${b.prefix}.1`), []);
       const again = await licence({ ipRanges: [`${b.prefix}.0/24`] });
-      assert.equal(await store.deleteUser(again.owner, AUDIT), true);
+      assert.equal(await store.users.delete(again.owner, AUDIT), true);
       assert.deepEqual(await ofNetwork(`${b.prefix}.1`), []);
     });
 
@@ -99,7 +100,8 @@ export function siteLicenceContract(open: (options?: StoreOptions) => Promise<St
       const exact = await licence({ emailDomains: [domain] });
       const below = await licence({ emailDomains: [`*.${domain}`] });
       const reader = async (email: string) =>
-        (await store.createUser({ email, passwordHash: null, fields: { familyName: 'R' }, newsletters: [] }, AUDIT)).id;
+        (await store.users.create({ email, passwordHash: null, fields: { familyName: 'R' }, newsletters: [] }, AUDIT))
+          .id;
       assert.deepEqual(await ofReader(await reader(`r@${domain.toUpperCase()}`)), [exact.id]);
       assert.deepEqual(await ofReader(await reader(`r@x.y.${domain}`)), [below.id]);
       assert.deepEqual(await ofReader(await reader(`r@evil${domain}`)), []);
@@ -107,10 +109,10 @@ export function siteLicenceContract(open: (options?: StoreOptions) => Promise<St
     });
 
     const reader = async (email: string) =>
-      (await store.createUser({ email, passwordHash: null, fields: { familyName: 'R' }, newsletters: [] }, AUDIT)).id;
+      (await store.users.create({ email, passwordHash: null, fields: { familyName: 'R' }, newsletters: [] }, AUDIT)).id;
     const ids = (list: readonly { id: string }[]) => list.map((s) => s.id).sort();
     async function sourcesOf(from: Store, userId: string) {
-      const sources = await from.readerSourcesOf(userId, now);
+      const sources = await from.siteLicences.readerSourcesOf(userId, now);
       return sources && { own: ids(sources.own), byDomain: ids(sources.byDomain) };
     }
 
@@ -119,37 +121,42 @@ export function siteLicenceContract(open: (options?: StoreOptions) => Promise<St
       const exact = await licence({ emailDomains: [domain] });
       const below = await licence({ emailDomains: [`*.${domain}`], dateEnded: now + 3600 });
       const inside = await reader(`r@x.${domain}`);
-      const own = await store.createSubscription(inside, subscriptionValues({ dateStarted: now - 60 }), AUDIT);
+      const own = await store.subscriptions.create(inside, subscriptionValues({ dateStarted: now - 60 }), AUDIT);
       assert.ok(own);
       assert.deepEqual(await sourcesOf(store, inside), { own: [own.id], byDomain: [below.id] });
       assert.deepEqual(await sourcesOf(store, await reader(`r@${domain}`)), { own: [], byDomain: [exact.id] });
       assert.deepEqual(await sourcesOf(store, await reader(`r@other${domain}`)), { own: [], byDomain: [] });
       // A licence's owner has it as their own, and by domain only where theirs is among its domains.
       assert.deepEqual(await sourcesOf(store, exact.owner), { own: [exact.id], byDomain: [] });
-      await store.expireSubscription(below.owner, below.id, now - 1, AUDIT);
+      await store.subscriptions.expire(below.owner, below.id, now - 1, AUDIT);
       assert.deepEqual(await sourcesOf(store, inside), { own: [own.id], byDomain: [] });
-      assert.equal(await store.readerSourcesOf('999999999', now), undefined);
+      assert.equal(await store.siteLicences.readerSourcesOf('999999999', now), undefined);
     });
 
     it('reads the licences of a domain named by the first licence of a store that had none, from its next check', async () => {
       const alone = await open();
       try {
         const { domain } = fresh();
-        const inside = await alone.createUser(
+        const inside = await alone.users.create(
           { email: `r@${domain}`, passwordHash: null, fields: { familyName: 'R' }, newsletters: [] },
           AUDIT,
         );
         assert.deepEqual(await sourcesOf(alone, inside.id), { own: [], byDomain: [] });
-        assert.equal(await alone.readerSourcesOf('999999999', now), undefined);
-        const owner = await alone.createUser(
+        assert.equal(await alone.siteLicences.readerSourcesOf('999999999', now), undefined);
+        const owner = await alone.users.create(
           { email: `owner@${fresh().domain}`, passwordHash: null, fields: { familyName: 'O' }, newsletters: [] },
           AUDIT,
         );
         const values = subscriptionValues({ license: 'site', resource: 'online', dateStarted: now - 60 });
-        const site = await alone.createSubscription(owner.id, values, AUDIT);
+        const site = await alone.subscriptions.create(owner.id, values, AUDIT);
         assert.ok(site);
         assert.deepEqual(await sourcesOf(alone, inside.id), { own: [], byDomain: [] });
-        await alone.updateSubscription(owner.id, site.id, (current) => ({ ...current, emailDomains: [domain] }), AUDIT);
+        await alone.subscriptions.update(
+          owner.id,
+          site.id,
+          (current) => ({ ...current, emailDomains: [domain] }),
+          AUDIT,
+        );
         assert.deepEqual(await sourcesOf(alone, inside.id), { own: [], byDomain: [site.id] });
       } finally {
         await alone.close();

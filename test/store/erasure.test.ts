@@ -81,7 +81,7 @@ forEachStore((kind) => {
     it('leaves no row naming them, and no value of theirs anywhere in the database', async () => {
       const marker = randomBytes(8).toString('hex');
       const attributes = fullUserAttributes(`erased-${marker}@example.com`);
-      const user = await store.store.createUser(
+      const user = await store.store.users.create(
         {
           email: attributes.email,
           passwordHash: null,
@@ -91,11 +91,11 @@ forEachStore((kind) => {
         },
         AUDIT,
       );
-      await store.store.createWebhook(
+      await store.store.webhooks.create(
         { url: 'https://hooks.example.com/', events: ['user.updated'], secretSalt: 's' },
         AUDIT,
       );
-      const subscription = await store.store.createSubscription(
+      const subscription = await store.store.subscriptions.create(
         user.id,
         {
           dateStarted: 0,
@@ -112,14 +112,14 @@ forEachStore((kind) => {
         },
         AUDIT,
       );
-      await store.store.updateUser(
+      await store.store.users.update(
         user.id,
         { fields: { telephone: `+1 ${marker}` }, addNewsletters: [], removeNewsletters: [] },
         AUDIT,
       );
       assert.ok(subscription);
       // A site licence's networks and domains are keys of their own, which name their owner.
-      const licence = await store.store.createSubscription(
+      const licence = await store.store.subscriptions.create(
         user.id,
         {
           ...subscription,
@@ -133,7 +133,7 @@ forEachStore((kind) => {
       );
       // A seat of the reader's licence given to another, a seat of another's licence given to
       // the reader, and the usage of the reader's licence.
-      const other = await store.store.createUser(
+      const other = await store.store.users.create(
         {
           email: `other-${randomBytes(8).toString('hex')}@example.org`,
           passwordHash: null,
@@ -142,18 +142,18 @@ forEachStore((kind) => {
         },
         AUDIT,
       );
-      const theirs = await store.store.createSubscription(
+      const theirs = await store.store.subscriptions.create(
         other.id,
         { ...subscription, license: 'site', externalIdentifier: null, seats: 1 },
         AUDIT,
       );
       assert.ok(licence && theirs);
-      assert.ok(await store.store.createSeat(user.id, licence.id, other.id, AUDIT));
-      assert.ok(await store.store.createSeat(other.id, theirs.id, user.id, AUDIT));
-      await store.store.addLicenceUsage([
+      assert.ok(await store.store.seats.create(user.id, licence.id, other.id, AUDIT));
+      assert.ok(await store.store.seats.create(other.id, theirs.id, user.id, AUDIT));
+      await store.store.licenceUsage.add([
         { userId: user.id, subscriptionId: licence.id, month: '2026-11', via: 'seat', count: 3 },
       ]);
-      await store.store.createHold(
+      await store.store.holds.create(
         user.id,
         subscription.id,
         (context) => ({
@@ -162,7 +162,7 @@ forEachStore((kind) => {
         }),
         AUDIT,
       );
-      await store.store.createTemporaryAddress(
+      await store.store.temporaryAddresses.create(
         user.id,
         () => ({
           startDate: 20_000,
@@ -178,7 +178,7 @@ forEachStore((kind) => {
         }),
         AUDIT,
       );
-      await store.store.createDeliveryComplaint(
+      await store.store.deliveryComplaints.create(
         user.id,
         subscription.id,
         (context) => ({
@@ -187,26 +187,26 @@ forEachStore((kind) => {
         }),
         AUDIT,
       );
-      await store.store.claimIdempotencyKey('erasure', marker, 'f', 1, { staleAfter: 60, keepFor: 3600 });
-      await store.store.finishIdempotencyKey(
+      await store.store.idempotency.claimKey('erasure', marker, 'f', 1, { staleAfter: 60, keepFor: 3600 });
+      await store.store.idempotency.finishKey(
         'erasure',
         marker,
         { status: 201, headers: {}, body: JSON.stringify({ email: attributes.email }) },
         user.id,
       );
-      await store.store.countSignInAttempt(attributes.email, 1, { maxAttempts: 10, windowSeconds: 900 });
-      await store.store.createPasswordResetToken(
+      await store.store.signIns.countAttempt(attributes.email, 1, { maxAttempts: 10, windowSeconds: 900 });
+      await store.store.passwordResets.createToken(
         { userId: user.id, tokenHash: randomBytes(32), createdAt: 1, expiresAt: 4_000_000_000 },
         AUDIT,
       );
-      await store.store.createPrivacyRequest(
+      await store.store.privacyRequests.create(
         user.id,
         { kind: 'erasure', receivedAt: 1, dueAt: 2_678_401, completedAt: null, notes: `asked by ${marker}` },
         AUDIT,
       );
       assert.ok((await store.rawDump()).includes(marker), 'the dump shows the reader before the erasure');
 
-      assert.equal(await store.store.deleteUser(user.id, AUDIT), true);
+      assert.equal(await store.store.users.delete(user.id, AUDIT), true);
       // The seats they held, rows of another's licence, went with them too.
       const held = await store.sql('SELECT count(*) AS n FROM seats WHERE holder_id = ?', [user.id]);
       assert.equal(Number(held[0]?.n), 0, 'a seat the erased reader held is still there');

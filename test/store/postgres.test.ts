@@ -112,7 +112,7 @@ const deaf: ChangeListener = { listening: true, on() {}, start() {}, close: asyn
  * subscriptions (the products' default resources may follow, and the store's listener may start).
  */
 async function accessStatement(store: Store, userId: string, now: number): Promise<Statement> {
-  const { statements } = await recordStatements(() => store.activeSubscriptionsOf(userId, now));
+  const { statements } = await recordStatements(() => store.subscriptions.activeOf(userId, now));
   const [statement, ...others] = statements.filter(({ text }) => /FROM subscriptions/.test(text));
   assert.ok(statement && others.length === 0, 'the access check reads the subscriptions in one statement');
   return statement;
@@ -142,7 +142,7 @@ describe('PostgreSQL migrations', { skip }, () => {
   it('keep the data when a newer release adds a migration', async () => {
     const schema = await freshSchema();
     const store = await openPostgresStore({ url: schema.url });
-    const user = await store.createUser(
+    const user = await store.users.create(
       {
         email: 'kept@example.com',
         passwordHash: null,
@@ -183,12 +183,12 @@ describe('PostgreSQL migrations', { skip }, () => {
     }
     const store = await openPostgresStore({ url: schema.url });
     try {
-      const entries = await store.listAuditEvents({ limit: 10 });
+      const entries = await store.audit.list({ limit: 10 });
       assert.deepEqual(
         entries.map((e) => e.eventType),
         ['user.created', 'subscription.expired', null],
       );
-      const events = await store.listAuditEvents({ limit: 10, eventTypes: ['subscription.expired'] });
+      const events = await store.audit.list({ limit: 10, eventTypes: ['subscription.expired'] });
       assert.deepEqual(
         events.map((e) => e.action),
         ['expire'],
@@ -215,7 +215,7 @@ describe('PostgreSQL migrations', { skip }, () => {
       const emails = async (q: string, similar = false) => {
         const search = searchRange(q);
         const query = { search: similar ? search : { ...search!, similar: undefined }, offset: 0, limit: 10 };
-        return (await store.listUsers(query)).users.map((u) => u.email);
+        return (await store.users.list(query)).users.map((u) => u.email);
       };
       assert.deepEqual(await emails('odegaard'), ['a@old.example']);
       assert.deepEqual(await emails('obrien'), ['b@old.example']);
@@ -281,13 +281,13 @@ describe('PostgreSQL migrations', { skip }, () => {
     );
     const store = await openPostgresStore({ url: schema.url });
     try {
-      const product = await store.getProduct('legacy product', 0);
+      const product = await store.products.get('legacy product', 0);
       assert.deepEqual([product?.product.name, product?.product.active], ['legacy product', true]);
       assert.deepEqual(
-        (await store.listNewsletters({ limit: 10 })).map((n) => [n.id, n.name]),
+        (await store.newsletters.list({ limit: 10 })).map((n) => [n.id, n.name]),
         [['legacy/news', 'legacy/news']],
       );
-      await assert.rejects(store.deleteProduct('legacy product', AUDIT), { code: 'STILL_REFERENCED' });
+      await assert.rejects(store.products.delete('legacy product', AUDIT), { code: 'STILL_REFERENCED' });
     } finally {
       await store.close();
     }
@@ -316,7 +316,7 @@ describe('PostgreSQL migrations', { skip }, () => {
     }
     const store = await openPostgresStore({ url: schema.url });
     try {
-      const claimed = await store.claimWebhookDeliveries(Date.now(), 60_000, 10);
+      const claimed = await store.webhooks.claimDeliveries(Date.now(), 60_000, 10);
       assert.deepEqual(
         claimed.map((c) => [c.delivery.eventType, c.delivery.userId]),
         [['user.created', '1']],
@@ -386,21 +386,21 @@ describe('PostgreSQL credentials kept for authentication', { skip }, () => {
   const unnotified = (sql: string, params: unknown[]) => admin(sql, params, schema.name);
 
   /** Reads the key for authentication until it comes from memory (once `from` listens), without a statement. */
-  async function keptKey(id: string, from: CredentialStore = store) {
+  async function keptKey(id: string, from: CredentialStore = store.credentials) {
     return eventually(async () => {
-      const { result, statements } = await recordStatements(() => from.getApiKeyForAuthentication(id));
+      const { result, statements } = await recordStatements(() => from.getForAuthentication(id));
       return statements.length === 0 && result;
     }, 'the key to be read from memory');
   }
 
   it(`keeps a credential at most ${CREDENTIAL_MAX_AGE_MS} ms when no notification tells of its revocation`, async () => {
-    const { id } = await store.createApiKey(NEW_KEY, AUDIT);
+    const { id } = await store.credentials.create(NEW_KEY, AUDIT);
     await keptKey(id);
     await unnotified('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [id]);
     const revokedAt = performance.now();
-    assert.equal((await store.getApiKeyForAuthentication(id))?.revokedAt, null, 'not kept');
+    assert.equal((await store.credentials.getForAuthentication(id))?.revokedAt, null, 'not kept');
     await eventually(
-      async () => (await store.getApiKeyForAuthentication(id))?.revokedAt !== null,
+      async () => (await store.credentials.getForAuthentication(id))?.revokedAt !== null,
       'the revocation to be seen',
       CREDENTIAL_MAX_AGE_MS + 2000,
     );
@@ -408,12 +408,12 @@ describe('PostgreSQL credentials kept for authentication', { skip }, () => {
   });
 
   it('forgets every credential kept on a notification from any connection', async () => {
-    const { id } = await store.createApiKey(NEW_KEY, AUDIT);
+    const { id } = await store.credentials.create(NEW_KEY, AUDIT);
     await keptKey(id);
     await unnotified('UPDATE api_keys SET revoked_at = now() WHERE id = $1', [id]);
     await admin(`NOTIFY ${CREDENTIALS_CHANNEL}`);
     await eventually(
-      async () => (await store.getApiKeyForAuthentication(id))?.revokedAt !== null,
+      async () => (await store.credentials.getForAuthentication(id))?.revokedAt !== null,
       'the revocation to be seen',
       1000,
     );
@@ -426,10 +426,10 @@ describe('PostgreSQL credentials kept for authentication', { skip }, () => {
     const pool = new pg.Pool({ connectionString: schema.url });
     try {
       const credentials = postgresCredentials(new PostgresDatabase(pool), deaf);
-      const { id } = await credentials.createApiKey(NEW_KEY, AUDIT);
+      const { id } = await credentials.create(NEW_KEY, AUDIT);
       await keptKey(id, credentials);
-      await credentials.revokeApiKey(id, Math.floor(Date.now() / 1000), AUDIT);
-      assert.notEqual((await credentials.getApiKeyForAuthentication(id))?.revokedAt, null);
+      await credentials.revoke(id, Math.floor(Date.now() / 1000), AUDIT);
+      assert.notEqual((await credentials.getForAuthentication(id))?.revokedAt, null);
     } finally {
       await pool.end();
     }
@@ -456,9 +456,12 @@ describe("PostgreSQL products' default resources kept for the access check", { s
   }
 
   /** The resource `user`'s check finds given, once it comes without reading the products. */
-  async function keptCheck(user: string, from: Pick<Store, 'activeSubscriptionsOf'> = fresh.store) {
+  async function keptCheck(
+    user: string,
+    from: Pick<Store['subscriptions'], 'activeOf'> = fresh.store.subscriptions,
+  ) {
     return eventually(async () => {
-      const { result, statements } = await recordStatements(() => from.activeSubscriptionsOf(user, now));
+      const { result, statements } = await recordStatements(() => from.activeOf(user, now));
       const reads = statements.filter(({ text }) => /\bFROM (subscriptions|products)\b/.test(text));
       return reads.length === 1 && !/\bFROM products\b/.test(reads[0]!.text) && result?.[0]?.resource;
     }, "the product's resource to be applied from memory");
@@ -486,7 +489,7 @@ describe("PostgreSQL products' default resources kept for the access check", { s
 
   it("applies a product's default resource from memory once read: the check is then one statement", async () => {
     const { user } = await subscriberOf('print');
-    const { result, statements } = await recordStatements(() => fresh.store.activeSubscriptionsOf(user, now));
+    const { result, statements } = await recordStatements(() => fresh.store.subscriptions.activeOf(user, now));
     assert.equal(result?.[0]?.resource, 'print');
     assert.ok(
       statements.some(({ text }) => /\bFROM products\b/.test(text) && !/\bFROM subscriptions\b/.test(text)),
@@ -500,11 +503,11 @@ describe("PostgreSQL products' default resources kept for the access check", { s
     const changed = await assertKeptThroughAnUnnotifiedChange(
       product,
       () => keptCheck(user),
-      async () => (await fresh.store.activeSubscriptionsOf(user, now))?.[0]?.resource,
+      async () => (await fresh.store.subscriptions.activeOf(user, now))?.[0]?.resource,
     );
     await admin(`NOTIFY ${PRODUCTS_CHANNEL}`);
     await eventually(
-      async () => (await fresh.store.activeSubscriptionsOf(user, now))?.[0]?.resource === changed,
+      async () => (await fresh.store.subscriptions.activeOf(user, now))?.[0]?.resource === changed,
       'the change to be seen',
       1000,
     );
@@ -544,8 +547,8 @@ describe("PostgreSQL products' default resources kept for the access check", { s
     );
     const products = postgresProducts(database, resources);
     assert.equal(await keptCheck(user, subscriptions), 'print');
-    await products.updateProduct(product, { resource: 'online' }, AUDIT);
-    assert.equal((await subscriptions.activeSubscriptionsOf(user, now))?.[0]?.resource, 'online');
+    await products.update(product, { resource: 'online' }, AUDIT);
+    assert.equal((await subscriptions.activeOf(user, now))?.[0]?.resource, 'online');
   });
 });
 
@@ -566,19 +569,22 @@ describe('PostgreSQL users known to exist, for the access check', { skip }, () =
   }
 
   /** The statements of `user`'s access check that read the users' table. */
-  async function userReads(user: string, from: Pick<Store, 'activeSubscriptionsOf'> = fresh.store) {
-    const { result, statements } = await recordStatements(() => from.activeSubscriptionsOf(user, now));
+  async function userReads(
+    user: string,
+    from: Pick<Store['subscriptions'], 'activeOf'> = fresh.store.subscriptions,
+  ) {
+    const { result, statements } = await recordStatements(() => from.activeOf(user, now));
     assert.deepEqual(result, []);
     return statements.filter(({ text }) => /\bFROM users\b/.test(text)).length;
   }
 
   /** Waits until `user` is known: the check then reads the subscriptions alone. */
-  const known = (user: string, from?: Pick<Store, 'activeSubscriptionsOf'>) =>
+  const known = (user: string, from?: Pick<Store['subscriptions'], 'activeOf'>) =>
     eventually(async () => (await userReads(user, from)) === 0, 'the user to be known');
 
   it("never asks whether a subscriber exists: an active subscription's user does", async () => {
     const user = await reader({ active: true });
-    const { result, statements } = await recordStatements(() => fresh.store.activeSubscriptionsOf(user, now));
+    const { result, statements } = await recordStatements(() => fresh.store.subscriptions.activeOf(user, now));
     assert.equal(result?.length, 1);
     assert.deepEqual(
       statements.map(({ text }) => /\bFROM (\w+)/.exec(text)?.[1]),
@@ -594,7 +600,7 @@ describe('PostgreSQL users known to exist, for the access check', { skip }, () =
 
   it('asks again after a user it did not find, every time', async () => {
     for (let check = 0; check < 2; check += 1) {
-      const { result, statements } = await recordStatements(() => fresh.store.activeSubscriptionsOf('987654321', now));
+      const { result, statements } = await recordStatements(() => fresh.store.subscriptions.activeOf('987654321', now));
       assert.equal(result, undefined);
       assert.ok(
         statements.some(({ text }) => /\bFROM users\b/.test(text)),
@@ -611,12 +617,12 @@ describe('PostgreSQL users known to exist, for the access check', { skip }, () =
       const user = await reader();
       await known(user);
       await admin('DELETE FROM users WHERE id = $1', [user], fresh.schema.name);
-      if ((await fresh.store.activeSubscriptionsOf(user, now)) !== undefined) erased = user;
+      if ((await fresh.store.subscriptions.activeOf(user, now)) !== undefined) erased = user;
     }
     assert.ok(erased, 'an erasure no notification told of was seen at once, three times over: nothing was kept');
     await admin(`NOTIFY ${USERS_CHANNEL}`);
     await eventually(
-      async () => (await fresh.store.activeSubscriptionsOf(erased, now)) === undefined,
+      async () => (await fresh.store.subscriptions.activeOf(erased, now)) === undefined,
       'the erasure',
       1000,
     );
@@ -634,8 +640,8 @@ describe('PostgreSQL users known to exist, for the access check', { skip }, () =
       users,
     );
     await known(user, subscriptions);
-    assert.equal(await postgresUsers(fresh.database, references, users, PAGE_READ_LIMIT).deleteUser(user, AUDIT), true);
-    assert.equal(await subscriptions.activeSubscriptionsOf(user, now), undefined);
+    assert.equal(await postgresUsers(fresh.database, references, users, PAGE_READ_LIMIT).delete(user, AUDIT), true);
+    assert.equal(await subscriptions.activeOf(user, now), undefined);
   });
 
   it('knows a user at most its age when no notification tells of an erasure', async () => {
@@ -700,7 +706,10 @@ describe("PostgreSQL site keys kept for the access checks: licensed domains, ran
     subscriptionValues({ license: 'site', resource: 'online', dateStarted: now - 60, emailDomains: [domain] });
 
   /** The licences of `user`'s domain as `from` finds them. */
-  async function byDomain(user: string, from: Pick<Store, 'readerSourcesOf'> = fresh.store) {
+  async function byDomain(
+    user: string,
+    from: Pick<Store['siteLicences'], 'readerSourcesOf'> = fresh.store.siteLicences,
+  ) {
     return (await from.readerSourcesOf(user, now))?.byDomain.map((l) => l.id);
   }
 
@@ -708,7 +717,7 @@ describe("PostgreSQL site keys kept for the access checks: licensed domains, ran
    * Waits until `user`'s check reads the licensed domains (and the seat holders) from memory: it
    * then reads no site_domains (nor seat_holders).
    */
-  const kept = (user: string, from: Pick<Store, 'readerSourcesOf'> = fresh.store) =>
+  const kept = (user: string, from: Pick<Store['siteLicences'], 'readerSourcesOf'> = fresh.store.siteLicences) =>
     eventually(async () => {
       const { statements } = await recordStatements(() => from.readerSourcesOf(user, now));
       return !statements.some(({ text }) => /\bFROM (site_domains|seat_holders)\b/.test(text));
@@ -718,7 +727,7 @@ describe("PostgreSQL site keys kept for the access checks: licensed domains, ran
     await unnotifiedLicence(newDomain());
     const user = await readerOf(newDomain());
     await kept(user);
-    const { result, statements } = await recordStatements(() => fresh.store.readerSourcesOf(user, now));
+    const { result, statements } = await recordStatements(() => fresh.store.siteLicences.readerSourcesOf(user, now));
     assert.deepEqual(result, { own: [], byDomain: [], bySeat: [] });
     assert.deepEqual(
       statements.map(({ text }) => /\bFROM (\w+)/.exec(text)?.[1]),
@@ -750,7 +759,7 @@ describe("PostgreSQL site keys kept for the access checks: licensed domains, ran
     const other = await openPostgresStore({ url: fresh.schema.url });
     try {
       const owner = await readerOf('owner.example');
-      const licence = await other.createSubscription(owner, licenceValues(domain), AUDIT);
+      const licence = await other.subscriptions.create(owner, licenceValues(domain), AUDIT);
       assert.ok(licence);
       const addedAt = performance.now();
       await eventually(
@@ -806,16 +815,11 @@ describe("PostgreSQL site keys kept for the access checks: licensed domains, ran
     const [firstReader, secondReader] = [await readerOf(first), await readerOf(second)];
     assert.deepEqual(await byDomain(firstReader, sources), []);
     const owner = await readerOf('owner.example');
-    const licence = await subscriptions.createSubscription(owner, licenceValues(first), AUDIT);
+    const licence = await subscriptions.create(owner, licenceValues(first), AUDIT);
     assert.ok(licence);
     assert.deepEqual(await byDomain(firstReader, sources), [licence.id]);
     assert.deepEqual(await byDomain(secondReader, sources), []);
-    await subscriptions.updateSubscription(
-      owner,
-      licence.id,
-      (current) => ({ ...current, emailDomains: [first, second] }),
-      AUDIT,
-    );
+    await subscriptions.update(owner, licence.id, (current) => ({ ...current, emailDomains: [first, second] }), AUDIT);
     assert.deepEqual(await byDomain(secondReader, sources), [licence.id]);
   });
 
@@ -823,10 +827,13 @@ describe("PostgreSQL site keys kept for the access checks: licensed domains, ran
     subscriptionValues({ license: 'site', resource: 'online', dateStarted: now - 60, ipRanges });
 
   /** The licences holding `address` as `from` finds them. */
-  async function byNetwork(address: string, from: Pick<Store, 'licencesOfNetwork'> = fresh.store) {
+  async function byNetwork(
+    address: string,
+    from: Pick<Store['siteLicences'], 'ofNetwork'> = fresh.store.siteLicences,
+  ) {
     const parsed = parseAddress(address);
     assert.ok(parsed.ok);
-    return (await from.licencesOfNetwork(parsed.value, now)).map((l) => l.id);
+    return (await from.ofNetwork(parsed.value, now)).map((l) => l.id);
   }
 
   it('sees a range of a prefix length no range used, written through this store, from the very next check', async () => {
@@ -836,11 +843,11 @@ describe("PostgreSQL site keys kept for the access checks: licensed domains, ran
     const licences = postgresSiteLicences(database, keys.prefixLengths);
     assert.deepEqual(await byNetwork('198.51.100.7', licences), []);
     const owner = await readerOf('owner.example');
-    const licence = await subscriptions.createSubscription(owner, rangeLicence('198.48.0.0/13'), AUDIT);
+    const licence = await subscriptions.create(owner, rangeLicence('198.48.0.0/13'), AUDIT);
     assert.ok(licence);
     assert.deepEqual(await byNetwork('198.51.100.7', licences), [licence.id]);
     assert.deepEqual(await byNetwork('203.0.113.9', licences), []);
-    await subscriptions.updateSubscription(
+    await subscriptions.update(
       owner,
       licence.id,
       (current) => ({ ...current, ipRanges: ['198.48.0.0/13', '203.0.113.0/27'] }),
@@ -854,7 +861,7 @@ describe("PostgreSQL site keys kept for the access checks: licensed domains, ran
     const other = await openPostgresStore({ url: fresh.schema.url });
     try {
       const owner = await readerOf('owner.example');
-      const licence = await other.createSubscription(owner, rangeLicence('192.0.2.192/26'), AUDIT);
+      const licence = await other.subscriptions.create(owner, rangeLicence('192.0.2.192/26'), AUDIT);
       assert.ok(licence);
       // Well within the age that would show it without the notification.
       await eventually(async () => (await byNetwork('192.0.2.200'))[0] === licence.id, 'the licence to be seen', 1000);
@@ -948,7 +955,7 @@ describe('PostgreSQL schema', { skip }, () => {
   });
 
   it('lets a change go through while a webhook it would go to is being deleted, without that delivery', async () => {
-    const webhook = await store.createWebhook(
+    const webhook = await store.webhooks.create(
       { url: 'http://127.0.0.1:9/', events: ['user.created'], secretSalt: 's' },
       AUDIT,
     );
@@ -957,7 +964,7 @@ describe('PostgreSQL schema', { skip }, () => {
     try {
       await deleting.query('BEGIN');
       await deleting.query('DELETE FROM webhooks WHERE id = $1', [webhook.id]);
-      const change = store.createUser(
+      const change = store.users.create(
         { email: 'during-delete@example.com', passwordHash: null, fields: { familyName: 'D' }, newsletters: [] },
         AUDIT,
       );
@@ -965,7 +972,7 @@ describe('PostgreSQL schema', { skip }, () => {
       await new Promise((resolve) => setTimeout(resolve, 200));
       await deleting.query('COMMIT');
       const user = await change;
-      assert.equal((await store.getUser(user.id))?.email, 'during-delete@example.com');
+      assert.equal((await store.users.get(user.id))?.email, 'during-delete@example.com');
       assert.deepEqual(await admin('SELECT * FROM webhook_deliveries', [], schema.name), []);
     } finally {
       await deleting.end();
@@ -1140,7 +1147,7 @@ describe('PostgreSQL plan of a page of the print run at 10,000 users', { skip },
     // A millisecond: counting 10,000 deliveries takes longer, as counting a million takes longer than 5 s.
     const store = await openPostgresStore({ url: schema.url, statementTimeoutMs: 1 });
     try {
-      const counts = await store.countDraw(run);
+      const counts = await store.deliveries.countDraw(run);
       assert.equal(
         counts.reduce((sum, count) => sum + count.copies, 0),
         10_000,
@@ -1252,7 +1259,7 @@ describe('PostgreSQL query plans of the catalogue filters at 100,000 users', { s
 
   /** The statement of a page as the store sends it, last of those it runs (the products it seeks first). */
   async function page(query: Partial<UserListQuery>): Promise<Statement> {
-    const { statements } = await recordStatements(() => store.listUsers({ offset: 0, limit: 101, ...query }));
+    const { statements } = await recordStatements(() => store.users.list({ offset: 0, limit: 101, ...query }));
     return statements.at(-1) as Statement;
   }
 
@@ -1353,7 +1360,7 @@ describe('PostgreSQL search keys (filter[q])', { skip }, () => {
     const store = await openPostgresStore({ url: schema.url });
     try {
       for (const q of ['ECLA', 'anais']) {
-        const users = (await store.listUsers({ search: searchRange(q), offset: 0, limit: 10 })).users;
+        const users = (await store.users.list({ search: searchRange(q), offset: 0, limit: 10 })).users;
         assert.deepEqual(
           users.map((u) => u.email),
           ['before@example.com'],
@@ -1368,7 +1375,7 @@ describe('PostgreSQL search keys (filter[q])', { skip }, () => {
   it('are kept for users brought in by an import', async () => {
     const store = await openPostgresStore({ url: (await freshSchema()).url });
     try {
-      const [id] = await store.importUsers(
+      const [id] = await store.users.import(
         [
           {
             user: {
@@ -1382,7 +1389,7 @@ describe('PostgreSQL search keys (filter[q])', { skip }, () => {
         ],
         null,
       );
-      const users = (await store.listUsers({ search: searchRange('ørs'), offset: 0, limit: 10 })).users;
+      const users = (await store.users.list({ search: searchRange('ørs'), offset: 0, limit: 10 })).users;
       assert.deepEqual(
         users.map((u) => u.id),
         [id],

@@ -183,7 +183,7 @@ forEachStore((kind) => {
   for (const ip of ['10.5.1.3', '::ffff:10.7.39.5', '2001:db8:2a::1', '192.0.2.1']) {
     it(`asks for the licences of ${ip} at the prefix lengths some range uses alone, and finds every one`, async () => {
       const asked = address(ip);
-      const { result, statements } = await recordStatements(() => store.store.licencesOfNetwork(asked, now));
+      const { result, statements } = await recordStatements(() => store.store.siteLicences.ofNetwork(asked, now));
       const found = result.map((licence) => licence.id).sort((a, b) => Number(a) - Number(b));
       assert.deepEqual(found, expectedLicences(ip));
       if (kind !== 'SQLite') {
@@ -220,7 +220,7 @@ forEachStore((kind) => {
 
   it('answers a licence once where several of its ranges hold the address', async () => {
     // Licence 7's /16, /24 and /32 all hold 10.7.0.0 (rangesOf(7): 10.7.0.0/16, 10.7.0.0/24, 10.7.0.0/32).
-    const licences = await store.store.licencesOfNetwork(address('10.7.0.0'), now);
+    const licences = await store.store.siteLicences.ofNetwork(address('10.7.0.0'), now);
     const ids = licences.map((licence) => licence.id);
     assert.deepEqual(ids, [...new Set(ids)]);
     assert.deepEqual(

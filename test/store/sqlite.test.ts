@@ -65,7 +65,7 @@ function insertUserSql(familyName: string, email = 'raw@example.com'): [string, 
 /** The emails of the users a search for `q` finds (with the names one typo away, when `similar`). */
 async function emailsFound(store: Store, q: string, similar = false): Promise<string[]> {
   const search = searchRange(q);
-  const page = await store.listUsers({
+  const page = await store.users.list({
     search: similar ? search : { ...search!, similar: undefined },
     offset: 0,
     limit: 10,
@@ -137,7 +137,7 @@ describe('SQLite migrations', () => {
   it('keep the data of an existing file when it is opened again', async () => {
     const path = freshDatabasePath();
     const first = openSqliteStore({ path });
-    const created = await first.createUser(
+    const created = await first.users.create(
       {
         email: 'kept@example.com',
         passwordHash: null,
@@ -149,7 +149,7 @@ describe('SQLite migrations', () => {
     await first.close();
     const second = openSqliteStore({ path });
     try {
-      assert.deepEqual(await second.getUser(created.id), created);
+      assert.deepEqual(await second.users.get(created.id), created);
     } finally {
       await second.close();
     }
@@ -169,12 +169,12 @@ describe('SQLite migrations', () => {
     });
     const store = openSqliteStore({ path });
     try {
-      const entries = await store.listAuditEvents({ limit: 10 });
+      const entries = await store.audit.list({ limit: 10 });
       assert.deepEqual(
         entries.map((e) => e.eventType),
         ['user.created', 'subscription.expired', null],
       );
-      const events = await store.listAuditEvents({ limit: 10, eventTypes: ['subscription.expired'] });
+      const events = await store.audit.list({ limit: 10, eventTypes: ['subscription.expired'] });
       assert.deepEqual(
         events.map((e) => e.action),
         ['expire'],
@@ -222,13 +222,13 @@ describe('SQLite migrations', () => {
     });
     const store = openSqliteStore({ path });
     try {
-      const product = await store.getProduct('legacy product', 0);
+      const product = await store.products.get('legacy product', 0);
       assert.deepEqual([product?.product.name, product?.product.active], ['legacy product', true]);
       assert.deepEqual(
-        (await store.listNewsletters({ limit: 10 })).map((n) => [n.id, n.name]),
+        (await store.newsletters.list({ limit: 10 })).map((n) => [n.id, n.name]),
         [['legacy/news', 'legacy/news']],
       );
-      await assert.rejects(store.deleteProduct('legacy product', AUDIT), { code: 'STILL_REFERENCED' });
+      await assert.rejects(store.products.delete('legacy product', AUDIT), { code: 'STILL_REFERENCED' });
     } finally {
       await store.close();
     }
@@ -250,7 +250,7 @@ describe('SQLite migrations', () => {
     });
     const store = openSqliteStore({ path });
     try {
-      const claimed = await store.claimWebhookDeliveries(Date.now(), 60_000, 10);
+      const claimed = await store.webhooks.claimDeliveries(Date.now(), 60_000, 10);
       assert.deepEqual(
         claimed.map((c) => [c.delivery.eventType, c.delivery.userId]),
         [['user.created', '1']],
@@ -385,8 +385,8 @@ describe('SQLite migrations', () => {
     });
 
     it("erases a reader's subscriptions, holds and newsletters with them, and gives the next reader a new id", async () => {
-      assert.equal(await store.deleteUser('2', AUDIT), true);
-      const created = await store.createUser(
+      assert.equal(await store.users.delete('2', AUDIT), true);
+      const created = await store.users.create(
         { email: 'new@example.com', passwordHash: null, fields: { familyName: '' }, newsletters: [] },
         AUDIT,
       );
@@ -454,7 +454,7 @@ describe('SQLite migrations', () => {
   it('leave the data of a file with a newer schema intact', async () => {
     const path = freshDatabasePath();
     const store = openSqliteStore({ path });
-    const created = await store.createUser(
+    const created = await store.users.create(
       {
         email: 'future@example.com',
         passwordHash: null,
@@ -484,7 +484,7 @@ describe('SQLite migrations', () => {
 describe("SQLite site keys kept for the access checks: licensed domains, ranges' prefix lengths", () => {
   const now = Math.floor(Date.now() / 1000);
   const newUser = (store: Store, email: string) =>
-    store.createUser({ email, passwordHash: null, fields: { familyName: 'R' }, newsletters: [] }, AUDIT);
+    store.users.create({ email, passwordHash: null, fields: { familyName: 'R' }, newsletters: [] }, AUDIT);
 
   it('reads a licence another connection adds to the file once the data version is read again', async () => {
     const path = freshDatabasePath();
@@ -492,7 +492,7 @@ describe("SQLite site keys kept for the access checks: licensed domains, ranges'
     const writing = openSqliteStore({ path });
     try {
       const owner = await newUser(writing, 'owner@owner.example');
-      const first = await writing.createSubscription(
+      const first = await writing.subscriptions.create(
         owner.id,
         subscriptionValues({ license: 'site', resource: 'online', dateStarted: now - 60, emailDomains: ['a.example'] }),
         AUDIT,
@@ -500,15 +500,15 @@ describe("SQLite site keys kept for the access checks: licensed domains, ranges'
       assert.ok(first);
       const reader = await newUser(checking, 'r@b.example');
       // Kept now: a domain is licensed, but not the reader's.
-      assert.deepEqual((await checking.readerSourcesOf(reader.id, now))?.byDomain, []);
-      const second = await writing.createSubscription(
+      assert.deepEqual((await checking.siteLicences.readerSourcesOf(reader.id, now))?.byDomain, []);
+      const second = await writing.subscriptions.create(
         owner.id,
         subscriptionValues({ license: 'site', resource: 'online', dateStarted: now - 60, emailDomains: ['b.example'] }),
         AUDIT,
       );
       assert.ok(second);
       await eventually(
-        async () => (await checking.readerSourcesOf(reader.id, now))?.byDomain[0]?.id === second.id,
+        async () => (await checking.siteLicences.readerSourcesOf(reader.id, now))?.byDomain[0]?.id === second.id,
         "the licence, within a few checks past the data version's age",
         DATA_VERSION_MAX_AGE_MS + 1_900,
       );
@@ -531,16 +531,16 @@ describe("SQLite site keys kept for the access checks: licensed domains, ranges'
       subscriptionValues({ license: 'site', resource: 'online', dateStarted: now - 60, ipRanges });
     try {
       const owner = await newUser(writing, 'owner@owner.example');
-      const first = await writing.createSubscription(owner.id, licence(['198.51.100.0/24']), AUDIT);
+      const first = await writing.subscriptions.create(owner.id, licence(['198.51.100.0/24']), AUDIT);
       assert.ok(first);
       // Kept now: ranges of /24 alone.
-      assert.deepEqual(await checking.licencesOfNetwork(addressOf('198.51.100.7'), now).then((l) => l.map((x) => x.id)), [
+      assert.deepEqual(await checking.siteLicences.ofNetwork(addressOf('198.51.100.7'), now).then((l) => l.map((x) => x.id)), [
         first.id,
       ]);
-      const second = await writing.createSubscription(owner.id, licence(['198.48.0.0/13']), AUDIT);
+      const second = await writing.subscriptions.create(owner.id, licence(['198.48.0.0/13']), AUDIT);
       assert.ok(second);
       await eventually(
-        async () => (await checking.licencesOfNetwork(addressOf('198.50.1.1'), now))[0]?.id === second.id,
+        async () => (await checking.siteLicences.ofNetwork(addressOf('198.50.1.1'), now))[0]?.id === second.id,
         "the licence, within a few checks past the data version's age",
         DATA_VERSION_MAX_AGE_MS + 1_900,
       );
@@ -573,7 +573,7 @@ describe('SQLite counts as long as a table', () => {
     }
     return seen;
   }
-  const countDraw = (store: Store) => store.countDraw(runOf(parseDate('2026-12-01')!, 'UTC'));
+  const countDraw = (store: Store) => store.deliveries.countDraw(runOf(parseDate('2026-12-01')!, 'UTC'));
 
   it("count the draw report on the worker's connection, not on the one requests are served from", async () => {
     assert.deepEqual(await preparedHereBy(true, countDraw), []);
@@ -670,7 +670,7 @@ describe('SQLite schema', () => {
   it('leaves no newsletter or subscription rows of an erased user', async () => {
     const path = freshDatabasePath();
     const store = openSqliteStore({ path });
-    const user = await store.createUser(
+    const user = await store.users.create(
       {
         email: 'erased@example.com',
         passwordHash: null,
@@ -679,7 +679,7 @@ describe('SQLite schema', () => {
       },
       AUDIT,
     );
-    await store.createSubscription(
+    await store.subscriptions.create(
       user.id,
       {
         dateStarted: 1_735_689_600,
@@ -696,7 +696,7 @@ describe('SQLite schema', () => {
       },
       AUDIT,
     );
-    await store.deleteUser(user.id, AUDIT);
+    await store.users.delete(user.id, AUDIT);
     await store.close();
     const left = withRawDatabase(path, (db) => ({
       newsletters: db.prepare('SELECT count(*) AS n FROM user_newsletters WHERE user_id = ?').get(user.id),
@@ -713,7 +713,7 @@ describe('the SQLite files', () => {
     const path = join(dir, 'new', 'circulation.db');
     const store = openSqliteStore({ path });
     try {
-      await store.createUser(
+      await store.users.create(
         { email: 'modes@example.com', passwordHash: null, fields: { familyName: 'M' }, newsletters: [] },
         AUDIT,
       );
@@ -730,8 +730,8 @@ describe('the SQLite files', () => {
 
 describe('SQLite query plans', () => {
   /** The SQL and arguments of the list query the store runs for `query`. */
-  function listQueryOf(path: string, query: Parameters<Store['listUsers']>[0]) {
-    return queryOf(path, (store) => store.listUsers(query));
+  function listQueryOf(path: string, query: Parameters<Store['users']['list']>[0]) {
+    return queryOf(path, (store) => store.users.list(query));
   }
 
   /** The SQL and arguments of the one query `read` runs, as the store prepares it. */
@@ -766,7 +766,7 @@ describe('SQLite query plans', () => {
   it('finds the events of one type through their index, without scanning the audit trail', async () => {
     const path = await migratedDatabasePath();
     const { sql, args } = await queryOf(path, (store) =>
-      store.listAuditEvents({ limit: 101, eventTypes: ['subscription.expired'] }),
+      store.audit.list({ limit: 101, eventTypes: ['subscription.expired'] }),
     );
     const plan = planOf(path, sql, args);
     assert.ok(!plan.some((d) => /^SCAN audit_log\b/.test(d)), plan.join('\n'));
@@ -779,7 +779,7 @@ describe('SQLite query plans', () => {
   it("reads a user's events newest first from the user's index, past the cursor, without scanning the trail", async () => {
     const path = await migratedDatabasePath();
     const { sql, args } = await queryOf(path, (store) =>
-      store.listAuditEvents({ limit: 21, userId: '7', eventTypes: EVENT_TYPES, descending: true, afterId: '500' }),
+      store.audit.list({ limit: 21, userId: '7', eventTypes: EVENT_TYPES, descending: true, afterId: '500' }),
     );
     const plan = planOf(path, sql, args);
     assert.ok(!plan.some((d) => /^SCAN audit_log\b/.test(d)), plan.join('\n'));
@@ -792,7 +792,7 @@ describe('SQLite query plans', () => {
 
   it("reads each user's first subscriptions for include through the (user_id, id) index, not all of them", async () => {
     const path = await migratedDatabasePath();
-    const { sql, args } = await queryOf(path, (store) => store.listSubscriptionsOfUsers(['1', '2'], 21));
+    const { sql, args } = await queryOf(path, (store) => store.subscriptions.listOfUsers(['1', '2'], 21));
     const plan = planOf(path, sql, args);
     assert.ok(!plan.some((d) => /^SCAN subscriptions\b/.test(d)), plan.join('\n'));
     assert.ok(
@@ -872,7 +872,7 @@ describe('SQLite query plans of the catalogue filters at 20,000 users', () => {
     it(`finds ${name} by a seek past the cursor, in either order`, async () => {
       for (const descending of [false, true]) {
         const plan = await plansOf((store) =>
-          store.listUsers({ ...query, afterId: '9000', descending, offset: 0, limit: 101 }),
+          store.users.list({ ...query, afterId: '9000', descending, offset: 0, limit: 101 }),
         );
         assertSeeks(plan);
         assert.ok(
@@ -885,7 +885,7 @@ describe('SQLite query plans of the catalogue filters at 20,000 users', () => {
 
   it('finds the users with an active subscription giving print past the scheduled ones, by seeks', async () => {
     const plan = await plansOf((store) =>
-      store.listUsers({ activeSubscription: { at: now, resource: 'print' }, afterId: '9000', offset: 0, limit: 101 }),
+      store.users.list({ activeSubscription: { at: now, resource: 'print' }, afterId: '9000', offset: 0, limit: 101 }),
     );
     assertSeeks(plan);
     assert.ok(
@@ -898,7 +898,7 @@ describe('SQLite query plans of the catalogue filters at 20,000 users', () => {
     // print and print-online; paper, and launch (whose subscriptions all start in 20 days), for
     // those of their subscriptions that name no resource, where one read of all those walked them.
     const plan = await plansOf((store) =>
-      store.listUsers({ activeSubscription: { at: now, resource: 'print' }, afterId: '9000', offset: 0, limit: 101 }),
+      store.users.list({ activeSubscription: { at: now, resource: 'print' }, afterId: '9000', offset: 0, limit: 101 }),
     );
     const seeks = plan.filter((d) =>
       /^SEARCH s USING COVERING INDEX subscriptions_resource \(<expr>=\? AND expired=\? AND user_id>\?\)$/.test(d),
@@ -910,7 +910,7 @@ describe('SQLite query plans of the catalogue filters at 20,000 users', () => {
     const subscription = { at: now, resource: 'print' } as const;
     assertSeeks(
       await plansOf((store) =>
-        store.listUsers({
+        store.users.list({
           newsletter: 'daily',
           activeSubscription: subscription,
           afterId: '9000',
@@ -921,7 +921,7 @@ describe('SQLite query plans of the catalogue filters at 20,000 users', () => {
     );
     assertSeeks(
       await plansOf((store) =>
-        store.listUsers({
+        store.users.list({
           newsletter: 'daily',
           activeSubscription: subscription,
           email: { domain: 'd7.example' },
@@ -933,10 +933,10 @@ describe('SQLite query plans of the catalogue filters at 20,000 users', () => {
   });
 
   for (const [name, call] of [
-    ["counts a product's active subscriptions", (store: Store) => store.getProduct('paper', now)],
+    ["counts a product's active subscriptions", (store: Store) => store.products.get('paper', now)],
     [
       'lists the users with an active subscription of a product',
-      (store: Store) => store.listUsers({ activeSubscription: { at: now, product: 'paper' }, offset: 0, limit: 101 }),
+      (store: Store) => store.users.list({ activeSubscription: { at: now, product: 'paper' }, offset: 0, limit: 101 }),
     ],
   ] as const) {
     it(`${name} by a range of its own and the starts that have come by theirs, without ANALYZE's statistics`, async () => {
@@ -961,7 +961,7 @@ describe('SQLite query plans of the catalogue filters at 20,000 users', () => {
   }
 
   it('counts the dashboard report from indexes alone: the current subscriptions, and a range of starts and of ends per week', async () => {
-    const plan = await plansOf((store) => store.countSubscriptions(now, reportWeeks(now)));
+    const plan = await plansOf((store) => store.reports.countSubscriptions(now, reportWeeks(now)));
     assert.ok(!plan.some((d) => /^SCAN (subscriptions|s)$/.test(d)), plan.join('\n'));
     assert.ok(
       plan.some((d) => /^(SCAN|SEARCH) s USING COVERING INDEX subscriptions_current\b/.test(d)),
@@ -977,7 +977,7 @@ describe('SQLite query plans of the catalogue filters at 20,000 users', () => {
 
   it("answers a user's access from the index of the user's own subscriptions alone, and each product's key", async () => {
     // User 277's subscriptions end 177 days from now.
-    const plan = await plansOf((store) => store.activeSubscriptionsOf('277', now));
+    const plan = await plansOf((store) => store.subscriptions.activeOf('277', now));
     assertSeeks(plan);
     assert.ok(
       plan.some((d) => /^SEARCH s USING COVERING INDEX subscriptions_user \(user_id=\?\)/.test(d)),
@@ -990,13 +990,13 @@ describe('SQLite query plans of the catalogue filters at 20,000 users', () => {
 
   it('reads the user by its key only when it has no active subscription, to tell it from no user', async () => {
     // User 77's subscriptions ended 23 days ago.
-    const plan = await plansOf((store) => store.activeSubscriptionsOf('77', now));
+    const plan = await plansOf((store) => store.subscriptions.activeOf('77', now));
     assertSeeks(plan);
     assert.ok(plan.includes('SEARCH users USING INTEGER PRIMARY KEY (rowid=?)'), plan.join('\n'));
   });
 
   it("counts a product's active subscriptions and a newsletter's members from their indexes", async () => {
-    const product = await plansOf((store) => store.getProduct('paper', now));
+    const product = await plansOf((store) => store.products.get('paper', now));
     assertSeeks(product);
     // Those started, by the product's key of them; those whose start has come, by that start.
     for (const pattern of [
@@ -1008,7 +1008,7 @@ describe('SQLite query plans of the catalogue filters at 20,000 users', () => {
         product.join('\n'),
       );
     }
-    const newsletter = await plansOf((store) => store.getNewsletter('daily'));
+    const newsletter = await plansOf((store) => store.newsletters.get('daily'));
     assertSeeks(newsletter);
     assert.ok(
       newsletter.some((d) => /SEARCH n USING COVERING INDEX user_newsletters_newsletter \(newsletter_id=\?\)/.test(d)),
@@ -1032,7 +1032,7 @@ describe('SQLite search keys (filter[q])', () => {
     const store = openSqliteStore({ path });
     try {
       for (const q of ['ECLA', 'anais']) {
-        const users = (await store.listUsers({ search: searchRange(q), offset: 0, limit: 10 })).users;
+        const users = (await store.users.list({ search: searchRange(q), offset: 0, limit: 10 })).users;
         assert.deepEqual(
           users.map((u) => u.email),
           ['before@example.com'],
@@ -1047,7 +1047,7 @@ describe('SQLite search keys (filter[q])', () => {
   it('are kept for users brought in by an import', async () => {
     const store = openSqliteStore({ path: freshDatabasePath() });
     try {
-      const [id] = await store.importUsers(
+      const [id] = await store.users.import(
         [
           {
             user: {
@@ -1061,7 +1061,7 @@ describe('SQLite search keys (filter[q])', () => {
         ],
         null,
       );
-      const users = (await store.listUsers({ search: searchRange('ørs'), offset: 0, limit: 10 })).users;
+      const users = (await store.users.list({ search: searchRange('ørs'), offset: 0, limit: 10 })).users;
       assert.deepEqual(
         users.map((u) => u.id),
         [id],

@@ -96,7 +96,7 @@ export function assertChangesMeta(meta: any, zone = 'UTC', cutoff = { days: -1, 
  * days ago and ending in 20 days, and answers its id.
  */
 export async function createStartedHold(store: Store, userId: string, subscriptionId: string): Promise<string> {
-  const started = await store.createHold(
+  const started = await store.holds.create(
     userId,
     subscriptionId,
     (context) => ({

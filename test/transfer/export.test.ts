@@ -41,17 +41,17 @@ forEachStore((kind) => {
     before(async () => {
       store = await openTestStore(kind);
       const catalogue = { description: null, active: true, license: null, deliveryDays: EVERY_DAY };
-      await store.store.createProduct('print-daily', { ...catalogue, name: 'Daily', resource: 'print' }, AUDIT);
-      await store.store.createProduct('print-weekend', { ...catalogue, name: 'Weekend', resource: 'print' }, AUDIT);
-      await store.store.createProduct('digital', { ...catalogue, name: 'Digital', resource: 'online' }, AUDIT);
+      await store.store.products.create('print-daily', { ...catalogue, name: 'Daily', resource: 'print' }, AUDIT);
+      await store.store.products.create('print-weekend', { ...catalogue, name: 'Weekend', resource: 'print' }, AUDIT);
+      await store.store.products.create('digital', { ...catalogue, name: 'Digital', resource: 'online' }, AUDIT);
       const reader = async (fields: Record<string, string>, subscriptions: Partial<SubscriptionValues>[]) => {
-        const user = await store.store.createUser(
+        const user = await store.store.users.create(
           { email: uniqueEmail('export.example'), passwordHash: null, fields, newsletters: [] },
           AUDIT,
         );
         for (const values of subscriptions) {
           // Each takes its resource from its product, as a catalogue's subscriptions usually do.
-          await store.store.createSubscription(user.id, subscriptionValues({ resource: null, ...values }), AUDIT);
+          await store.store.subscriptions.create(user.id, subscriptionValues({ resource: null, ...values }), AUDIT);
         }
       };
       const address = (street: string) => ({

@@ -261,7 +261,7 @@ forEachStore((kind) => {
     it('records every reader and subscription as events naming every attribute set, delivered to webhooks', async () => {
       const imported = READERS - BROKEN.length - BLANK.length;
       const [reader] = await service.sql("SELECT id FROM users WHERE email_lower = 'reader0@messy.example'");
-      const events = await service.store.listAuditEvents({ userId: String(reader?.id), limit: 10 });
+      const events = await service.store.audit.list({ userId: String(reader?.id), limit: 10 });
       assert.deepEqual(
         events.filter((e) => e.consent !== null).map((e) => [e.resourceId, e.consent]),
         ['daily', 'weekly'].map((id) => [id, { oldState: null, newState: 'subscribed', source: 'import' }]),

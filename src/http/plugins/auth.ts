@@ -75,7 +75,7 @@ export const authentication = fp<AuthOptions & { store: Store }>(
       }
       const parsed = parseSecret(secret);
       if (!parsed) return undefined;
-      const key = await store.getApiKeyForAuthentication(parsed.id);
+      const key = await store.credentials.getForAuthentication(parsed.id);
       if (!key || key.revokedAt !== null || !secretMatches(key.secretHash, parsed.random)) return undefined;
       return { id: key.id, scopes: key.scopes, rateLimit: key.rateLimit };
     }
@@ -86,7 +86,7 @@ export const authentication = fp<AuthOptions & { store: Store }>(
     async function resumeSession(request: FastifyRequest, sessionId: string): Promise<Credential | undefined> {
       const now = Math.floor(Date.now() / 1000);
       const idHash = sessionIdHash(sessionId);
-      const staff = await store.resumeStaffSession(idHash, now, liveSessionsAt(now, consoleSettings));
+      const staff = await store.staff.resumeSession(idHash, now, liveSessionsAt(now, consoleSettings));
       if (!staff) return undefined;
       if (!SAFE_METHODS.has(request.method)) {
         const token = request.headers['x-csrf-token'];

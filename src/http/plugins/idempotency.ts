@@ -98,7 +98,7 @@ export const idempotency = fp<IdempotencyOptions>(
       }
       if (!fingerprintKey) throw errors.idempotencyNotSetUp();
       const scope = request.credential?.id ?? 'anonymous';
-      const claim = await store.claimIdempotencyKey(scope, key, fingerprint(fingerprintKey, request), nowInSeconds(), {
+      const claim = await store.idempotency.claimKey(scope, key, fingerprint(fingerprintKey, request), nowInSeconds(), {
         staleAfter,
         keepFor: keepForSeconds,
       });
@@ -137,7 +137,7 @@ export const idempotency = fp<IdempotencyOptions>(
               ),
               body: typeof payload === 'string' ? payload : '',
             };
-      await store.finishIdempotencyKey(claim.scope, claim.key, kept, request.dataSubject);
+      await store.idempotency.finishKey(claim.scope, claim.key, kept, request.dataSubject);
     }
 
     app.addHook('onSend', (request, reply, payload, done) => {

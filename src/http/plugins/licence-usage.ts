@@ -40,7 +40,7 @@ export const licenceUsage = fp<{ store: Store; flushMs?: number; batchSize?: num
         // A store that adds synchronously (SQLite) would otherwise hold the loop for every batch.
         if (start > 0) await new Promise((resolve) => setImmediate(resolve));
         try {
-          await store.addLicenceUsage(taken.slice(start, start + batchSize));
+          await store.licenceUsage.add(taken.slice(start, start + batchSize));
         } catch (error) {
           const left = taken.slice(start);
           tally.giveBack(left);

@@ -114,7 +114,7 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
     },
     async (request) => ({
       links: { self: `${baseUrl(request)}/api-keys` },
-      data: (await store.listApiKeys()).map((key) => render(request, key)),
+      data: (await store.credentials.list()).map((key) => render(request, key)),
     }),
   );
 
@@ -134,7 +134,7 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
       },
     },
     async (request, reply) => {
-      const key = await store.getApiKey(request.params.key_id);
+      const key = await store.credentials.get(request.params.key_id);
       if (!key) throw noSuchKey(request.params.key_id);
       if (answeredNotModified(request, reply, key.version)) return reply;
       return reply.send({ data: render(request, key) });
@@ -153,7 +153,7 @@ export const apiKeyRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app,
       },
     },
     async (request, reply) => {
-      const revoked = await store.revokeApiKey(
+      const revoked = await store.credentials.revoke(
         request.params.key_id,
         nowInSeconds(),
         auditOf(request, ['revokedAt']),

@@ -64,7 +64,7 @@ export const auditRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, 
     async (request) => {
       const query = request.query;
       const size = pageSizeOf(query);
-      const events = await store.listAuditEvents({
+      const events = await store.audit.list({
         afterId: query['page[after]'],
         limit: size + 1,
         actor: query['filter[actor]'],

@@ -141,7 +141,7 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<RouteOptions & { maxAgeSe
       const date = query['filter[date]'];
       const size = pageSizeOf(query);
       // Each delivery as the database wrote it, sent as it is (store/sql/delivery-json.ts).
-      const list = await store.listRenderedDeliveries(runDate(date, print.calendar), {
+      const list = await store.deliveries.listRendered(runDate(date, print.calendar), {
         afterId: query['page[after]'],
         limit: size + 1,
         product: query['filter[product]'],
@@ -193,7 +193,9 @@ export const deliveryRoutes: FastifyPluginAsyncTypebox<RouteOptions & { maxAgeSe
     },
     async (request) => {
       const date = request.query['filter[date]'];
-      const counts = await keptDraws(date, nowInSeconds(), () => store.countDraw(runDate(date, print.calendar)));
+      const counts = await keptDraws(date, nowInSeconds(), () =>
+        store.deliveries.countDraw(runDate(date, print.calendar)),
+      );
       return {
         data: {
           type: DRAW_REPORTS,

@@ -77,7 +77,7 @@ export const deliveryComplaintRoutes: FastifyPluginAsyncTypebox<RouteOptions> = 
       const now = nowInSeconds();
       const today = dateAt(now, calendar.zone);
       const firstOpen = firstOpenDate(now, calendar);
-      const complaint = await store.createDeliveryComplaint(
+      const complaint = await store.deliveryComplaints.create(
         user_id,
         subscription_id,
         (context) => plannedComplaint(data.attributes, context, print, today, firstOpen),
@@ -110,7 +110,7 @@ export const deliveryComplaintRoutes: FastifyPluginAsyncTypebox<RouteOptions> = 
     async (request) => {
       const { user_id, subscription_id } = request.params;
       const size = pageSizeOf(request.query);
-      const list = await store.listDeliveryComplaints(user_id, subscription_id, {
+      const list = await store.deliveryComplaints.list(user_id, subscription_id, {
         afterId: request.query['page[after]'],
         limit: size + 1,
       });
@@ -133,7 +133,7 @@ export const deliveryComplaintRoutes: FastifyPluginAsyncTypebox<RouteOptions> = 
     },
     async (request) => {
       const { user_id, subscription_id, complaint_id } = request.params;
-      const complaint = await store.getDeliveryComplaint(user_id, subscription_id, complaint_id);
+      const complaint = await store.deliveryComplaints.get(user_id, subscription_id, complaint_id);
       if (!complaint) {
         throw errors.notFound(
           `Subscription ${subscription_id} of user ${user_id} has no complaint with id "${complaint_id}".`,

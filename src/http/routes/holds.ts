@@ -64,7 +64,7 @@ export const holdRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
       if (data.id !== undefined) throw errors.clientGeneratedId();
       const now = nowInSeconds();
       const firstOpen = firstOpenDate(now, calendar);
-      const hold = await store.createHold(
+      const hold = await store.holds.create(
         user_id,
         subscription_id,
         (context) => plannedHold(undefined, data.attributes, context, print, firstOpen),
@@ -99,7 +99,7 @@ export const holdRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
     async (request) => {
       const { user_id, subscription_id } = request.params;
       const size = pageSizeOf(request.query);
-      const list = await store.listHolds(user_id, subscription_id, {
+      const list = await store.holds.list(user_id, subscription_id, {
         afterId: request.query['page[after]'],
         limit: size + 1,
       });
@@ -125,7 +125,7 @@ export const holdRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
     },
     async (request, reply) => {
       const { user_id, subscription_id, hold_id } = request.params;
-      const hold = await store.getHold(user_id, subscription_id, hold_id);
+      const hold = await store.holds.get(user_id, subscription_id, hold_id);
       if (!hold) throw noSuchHold(user_id, subscription_id, hold_id);
       // The status moves with the date: an ETag of the version alone would keep yesterday's.
       return reply.send({ data: renderHold(baseUrl(request), hold, dateAt(nowInSeconds(), calendar.zone)) });
@@ -151,7 +151,7 @@ export const holdRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
       if (data.id !== hold_id) throw errors.idConflict();
       const now = nowInSeconds();
       const firstOpen = firstOpenDate(now, calendar);
-      const hold = await store.updateHold(
+      const hold = await store.holds.update(
         user_id,
         subscription_id,
         hold_id,
@@ -178,7 +178,7 @@ export const holdRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
     async (request, reply) => {
       const { user_id, subscription_id, hold_id } = request.params;
       const firstOpen = firstOpenDate(nowInSeconds(), calendar);
-      const hold = await store.withdrawHold(
+      const hold = await store.holds.withdraw(
         user_id,
         subscription_id,
         hold_id,

@@ -194,7 +194,7 @@ export const consentLinkRoutes: FastifyPluginAsyncTypebox<ConsentLinkRouteOption
     async (request) => {
       const { user_id, newsletter_id } = request.params;
       const signingKey = linkKey();
-      if (!(await store.getConsent(user_id, newsletter_id))) throw noSuchConsent(user_id, newsletter_id);
+      if (!(await store.consents.get(user_id, newsletter_id))) throw noSuchConsent(user_id, newsletter_id);
       const token = unsubscribeToken(signingKey, user_id, newsletter_id);
       const url = linkUrl(baseUrl(request), 'unsubscribe-link', user_id, newsletter_id, token);
       return { meta: { url, listUnsubscribeHeaders: listUnsubscribeHeaders(url) } };
@@ -286,7 +286,7 @@ export const consentLinkRoutes: FastifyPluginAsyncTypebox<ConsentLinkRouteOption
         const { user_id, newsletter_id } = request.params;
         const claim = confirmationOf(request.params, reply);
         if (!claim) return reply;
-        const followed = await store.followConsentLink(user_id, newsletter_id, 'confirmation', audit, claim.version);
+        const followed = await store.consents.followLink(user_id, newsletter_id, 'confirmation', audit, claim.version);
         if (!followed) return unknown(reply);
         if (followed.outcome !== 'changed') return gone(reply, LINK_PAGES.used);
         return show(reply, {
@@ -311,7 +311,7 @@ export const consentLinkRoutes: FastifyPluginAsyncTypebox<ConsentLinkRouteOption
       async (request, reply) => {
         const { user_id, newsletter_id, token } = request.params;
         if (!unsubscribeTokenMatches(linkKey(), user_id, newsletter_id, token)) return unknown(reply);
-        if (!(await store.getConsent(user_id, newsletter_id))) return unknown(reply);
+        if (!(await store.consents.get(user_id, newsletter_id))) return unknown(reply);
         return show(reply, unsubscribePage(newsletter_id));
       },
     );
@@ -333,7 +333,7 @@ export const consentLinkRoutes: FastifyPluginAsyncTypebox<ConsentLinkRouteOption
         if (!unsubscribeTokenMatches(linkKey(), user_id, newsletter_id, token)) return unknown(reply);
         const fields = request.body as Record<string, string> | undefined;
         if (fields?.[ONE_CLICK.name] !== ONE_CLICK.value) return sendPage(reply, 400, LINK_PAGES.oneClickMissing);
-        const followed = await store.followConsentLink(user_id, newsletter_id, 'unsubscribe-link', audit);
+        const followed = await store.consents.followLink(user_id, newsletter_id, 'unsubscribe-link', audit);
         if (!followed) return unknown(reply);
         return show(reply, {
           title: 'Unsubscribed',

@@ -84,7 +84,7 @@ export const newsletterConsentRoutes: FastifyPluginAsyncTypebox<RouteOptions> = 
     async (request) => {
       const { user_id } = request.params;
       const size = pageSizeOf(request.query);
-      const consents = await store.listConsents(user_id, { afterId: request.query['page[after]'], limit: size + 1 });
+      const consents = await store.consents.list(user_id, { afterId: request.query['page[after]'], limit: size + 1 });
       if (!consents) throw noSuchUser(user_id);
       const base = baseUrl(request);
       const keyed = consents.map((consent) => ({ id: consent.newsletterId, consent }));
@@ -105,7 +105,7 @@ export const newsletterConsentRoutes: FastifyPluginAsyncTypebox<RouteOptions> = 
     },
     async (request, reply) => {
       const { user_id, newsletter_id } = request.params;
-      const consent = await store.getConsent(user_id, newsletter_id);
+      const consent = await store.consents.get(user_id, newsletter_id);
       if (!consent) throw noSuchConsent(user_id, newsletter_id);
       return reply.header('etag', etagOf(consent.version)).send({ data: renderConsent(baseUrl(request), consent) });
     },
@@ -132,7 +132,7 @@ export const newsletterConsentRoutes: FastifyPluginAsyncTypebox<RouteOptions> = 
       if (data.attributes === undefined) {
         throw failures.invalid([{ pointer: '/data/attributes', detail: "must have required property 'state'" }]);
       }
-      const consent = await store.reportConsent(
+      const consent = await store.consents.report(
         user_id,
         newsletter_id,
         data.attributes.state,

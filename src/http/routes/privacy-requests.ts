@@ -127,7 +127,7 @@ export const privacyRequestRoutes: FastifyPluginAsyncTypebox<RouteOptions> = asy
       if (!user) {
         throw failures.invalid([{ pointer: '/data/relationships/user', detail: 'is required: the reader who asked' }]);
       }
-      const created = await store.createPrivacyRequest(
+      const created = await store.privacyRequests.create(
         user.id,
         newPrivacyRequest(data.attributes, nowInSeconds()),
         auditOf(request, sentAttributeNames(data.attributes, data.relationships)),
@@ -167,7 +167,7 @@ export const privacyRequestRoutes: FastifyPluginAsyncTypebox<RouteOptions> = asy
       const query = request.query;
       const size = pageSizeOf(query);
       const open = query['filter[open]'];
-      const list = await store.listPrivacyRequests({
+      const list = await store.privacyRequests.list({
         afterId: query['page[after]'],
         limit: size + 1,
         ...(open === undefined ? {} : { open: open === 'true' }),
@@ -195,7 +195,7 @@ export const privacyRequestRoutes: FastifyPluginAsyncTypebox<RouteOptions> = asy
     },
     async (request, reply) => {
       const { privacy_request_id } = request.params;
-      const stored = await store.getPrivacyRequest(privacy_request_id);
+      const stored = await store.privacyRequests.get(privacy_request_id);
       if (!stored) throw noSuchRequest(privacy_request_id);
       if (answeredNotModified(request, reply, stored.version)) return reply;
       return reply.send({ data: render(request, stored) });
@@ -224,7 +224,7 @@ export const privacyRequestRoutes: FastifyPluginAsyncTypebox<RouteOptions> = asy
       const { privacy_request_id } = request.params;
       const { data } = request.body;
       if (data.id !== privacy_request_id) throw errors.idConflict();
-      const updated = await store.updatePrivacyRequest(
+      const updated = await store.privacyRequests.update(
         privacy_request_id,
         (current) => changedPrivacyRequest(current, data.attributes ?? {}),
         auditOf(request, sentAttributeNames(data.attributes)),

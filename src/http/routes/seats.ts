@@ -141,7 +141,7 @@ export const seatRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
       if (!USER_ID.test(holderId)) {
         throw failures.unknownReference([{ pointer: SEAT_HOLDER_POINTER, detail: `user ${holderId} does not exist` }]);
       }
-      const seat = await store.createSeat(
+      const seat = await store.seats.create(
         user_id,
         subscription_id,
         holderId,
@@ -173,7 +173,7 @@ export const seatRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
     async (request) => {
       const { user_id, subscription_id } = request.params;
       const size = pageSizeOf(request.query);
-      const list = await store.listSeats(user_id, subscription_id, {
+      const list = await store.seats.list(user_id, subscription_id, {
         afterId: request.query['page[after]'],
         limit: size + 1,
       });
@@ -202,7 +202,7 @@ export const seatRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
     },
     async (request) => {
       const { user_id, subscription_id, seat_id } = request.params;
-      const seat = await store.getSeat(user_id, subscription_id, seat_id);
+      const seat = await store.seats.get(user_id, subscription_id, seat_id);
       if (!seat) throw noSuchSeat(user_id, subscription_id, seat_id);
       return { data: renderSeat(baseUrl(request), seat) };
     },
@@ -221,7 +221,7 @@ export const seatRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
     },
     async (request, reply) => {
       const { user_id, subscription_id, seat_id } = request.params;
-      if (!(await store.deleteSeat(user_id, subscription_id, seat_id, auditOf(request)))) {
+      if (!(await store.seats.delete(user_id, subscription_id, seat_id, auditOf(request)))) {
         throw noSuchSeat(user_id, subscription_id, seat_id);
       }
       return reply.status(204).send(null);
@@ -257,7 +257,7 @@ export const seatRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
     },
     async (request) => {
       const { user_id, subscription_id } = request.params;
-      const counts = await store.licenceUsageOf(user_id, subscription_id);
+      const counts = await store.licenceUsage.ofLicence(user_id, subscription_id);
       if (!counts) throw noSuchSubscription(user_id, subscription_id);
       return {
         data: {

@@ -223,7 +223,7 @@ export const staffSessionRoutes: FastifyPluginAsyncTypebox<
     },
     async (request, reply) => {
       const { sessionId } = sessionOf(request);
-      await store.endStaffSession(sessionIdHash(sessionId));
+      await store.staff.endSession(sessionIdHash(sessionId));
       return reply.status(204).header('set-cookie', clearedSessionCookie(settings)).send(null);
     },
   );

@@ -147,7 +147,7 @@ export const staffRoutes: FastifyPluginAsyncTypebox<RouteOptions & { readers: Re
     },
     async (request) => ({
       links: { self: `${baseUrl(request)}/staff` },
-      data: (await store.listStaff()).map((member) => render(request, member)),
+      data: (await store.staff.list()).map((member) => render(request, member)),
     }),
   );
 
@@ -163,7 +163,7 @@ export const staffRoutes: FastifyPluginAsyncTypebox<RouteOptions & { readers: Re
       },
     },
     async (request, reply) => {
-      const member = await store.getStaff(request.params.staff_id);
+      const member = await store.staff.get(request.params.staff_id);
       if (!member) throw noSuchStaff(request.params.staff_id);
       if (answeredNotModified(request, reply, member.version)) return reply;
       return reply.send({ data: render(request, member) });

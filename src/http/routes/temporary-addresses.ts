@@ -74,7 +74,7 @@ export const temporaryAddressRoutes: FastifyPluginAsyncTypebox<RouteOptions> = a
       if (data.id !== undefined) throw errors.clientGeneratedId();
       const now = nowInSeconds();
       const firstOpen = firstOpenDate(now, calendar);
-      const created = await store.createTemporaryAddress(
+      const created = await store.temporaryAddresses.create(
         user_id,
         (others) => plannedTemporaryAddress(undefined, data.attributes, others, firstOpen),
         auditOf(request, sentAttributeNames(data.attributes)),
@@ -109,7 +109,7 @@ export const temporaryAddressRoutes: FastifyPluginAsyncTypebox<RouteOptions> = a
     async (request) => {
       const { user_id } = request.params;
       const size = pageSizeOf(request.query);
-      const list = await store.listTemporaryAddresses(user_id, {
+      const list = await store.temporaryAddresses.list(user_id, {
         afterId: request.query['page[after]'],
         limit: size + 1,
       });
@@ -134,7 +134,7 @@ export const temporaryAddressRoutes: FastifyPluginAsyncTypebox<RouteOptions> = a
     },
     async (request, reply) => {
       const { user_id, temporary_address_id } = request.params;
-      const stored = await store.getTemporaryAddress(user_id, temporary_address_id);
+      const stored = await store.temporaryAddresses.get(user_id, temporary_address_id);
       if (!stored) throw noSuchTemporaryAddress(user_id, temporary_address_id);
       // The status moves with the date: an ETag of the version alone would keep yesterday's.
       return reply.send({
@@ -166,7 +166,7 @@ export const temporaryAddressRoutes: FastifyPluginAsyncTypebox<RouteOptions> = a
       if (data.id !== temporary_address_id) throw errors.idConflict();
       const now = nowInSeconds();
       const firstOpen = firstOpenDate(now, calendar);
-      const changed = await store.updateTemporaryAddress(
+      const changed = await store.temporaryAddresses.update(
         user_id,
         temporary_address_id,
         (current, others) => plannedTemporaryAddress(current, data.attributes ?? {}, others, firstOpen),
@@ -195,7 +195,7 @@ export const temporaryAddressRoutes: FastifyPluginAsyncTypebox<RouteOptions> = a
     async (request, reply) => {
       const { user_id, temporary_address_id } = request.params;
       const firstOpen = firstOpenDate(nowInSeconds(), calendar);
-      const deleted = await store.deleteTemporaryAddress(
+      const deleted = await store.temporaryAddresses.delete(
         user_id,
         temporary_address_id,
         (current) => requireDeletable(current, firstOpen),

@@ -19,5 +19,5 @@ export interface AuditQuery {
 }
 
 export interface AuditStore {
-  listAuditEvents(query: AuditQuery): Promise<AuditEvent[]>;
+  list(query: AuditQuery): Promise<AuditEvent[]>;
 }

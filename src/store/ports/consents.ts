@@ -27,10 +27,10 @@ export interface LinkOutcome {
 
 export interface ConsentStore {
   /** A page of the reader's consents, by newsletter id; undefined when there is no such user. */
-  listConsents(userId: string, query: ConsentPageQuery): Promise<StoredConsent[] | undefined>;
-  getConsent(userId: string, newsletterId: string): Promise<StoredConsent | undefined>;
+  list(userId: string, query: ConsentPageQuery): Promise<StoredConsent[] | undefined>;
+  get(userId: string, newsletterId: string): Promise<StoredConsent | undefined>;
   /** A page of the consent's changes, oldest first; undefined when the reader has no consent for the newsletter. */
-  listConsentChanges(
+  listChanges(
     userId: string,
     newsletterId: string,
     query: ConsentPageQuery,
@@ -41,7 +41,7 @@ export interface ConsentStore {
    * version) with it; nothing when the consent is in that state already. Undefined when the reader
    * has no consent for the newsletter.
    */
-  reportConsent(
+  report(
     userId: string,
     newsletterId: string,
     state: ReportedState,
@@ -56,7 +56,7 @@ export interface ConsentStore {
    * With its history entry and event, and the reader's membership (and row version) with it.
    * Undefined when the reader has no consent for the newsletter (or is no more).
    */
-  followConsentLink(
+  followLink(
     userId: string,
     newsletterId: string,
     source: LinkSource,

@@ -13,18 +13,18 @@ export interface NewApiKey {
 }
 
 export interface CredentialStore {
-  createApiKey(key: NewApiKey, audit: AuditContext): Promise<ApiKey>;
+  create(key: NewApiKey, audit: AuditContext): Promise<ApiKey>;
   /** Creates the key only when there is no credential at all, atomically across processes. */
-  createFirstApiKey(key: NewApiKey): Promise<ApiKey | undefined>;
+  createFirst(key: NewApiKey): Promise<ApiKey | undefined>;
   /** The credential with its secret hash, revoked or not, as stored now. */
-  getApiKey(id: string): Promise<StoredApiKey | undefined>;
+  get(id: string): Promise<StoredApiKey | undefined>;
   /**
    * The same, as authentication reads it on every request: possibly kept in memory, a change made
    * anywhere holding within the store's stated bound (SQLite: from the next request on; PostgreSQL:
    * see store/postgres/credentials.ts).
    */
-  getApiKeyForAuthentication(id: string): Promise<StoredApiKey | undefined>;
-  listApiKeys(): Promise<ApiKey[]>;
+  getForAuthentication(id: string): Promise<StoredApiKey | undefined>;
+  list(): Promise<ApiKey[]>;
   /** Revokes it from `now` on; a key already revoked keeps its first revocation time. */
-  revokeApiKey(id: string, now: number, audit: AuditContext, ifVersion?: IfVersion): Promise<ApiKey | undefined>;
+  revoke(id: string, now: number, audit: AuditContext, ifVersion?: IfVersion): Promise<ApiKey | undefined>;
 }

@@ -20,9 +20,9 @@ export interface RenderedDelivery {
 }
 
 export interface DeliveryStore {
-  listDeliveries(run: RunDate, query: RunPageQuery): Promise<Delivery[]>;
+  list(run: RunDate, query: RunPageQuery): Promise<Delivery[]>;
   /** The same page as `listDeliveries`, each delivery as the text the API sends. */
-  listRenderedDeliveries(run: RunDate, query: RunPageQuery): Promise<RenderedDelivery[]>;
+  listRendered(run: RunDate, query: RunPageQuery): Promise<RenderedDelivery[]>;
   /** The run's copies by product and postal code; a key may come in more than one count, to be added up. */
   countDraw(run: RunDate): Promise<DrawCount[]>;
 }

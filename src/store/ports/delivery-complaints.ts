@@ -19,21 +19,17 @@ export interface DeliveryComplaintStore {
    * and moves the term's end as the plan says (an update of the subscription, with its event).
    * Undefined when the user has no such subscription.
    */
-  createDeliveryComplaint(
+  create(
     userId: string,
     subscriptionId: string,
     plan: (context: ComplaintContext) => ComplaintPlan,
     audit: AuditContext,
   ): Promise<StoredDeliveryComplaint | undefined>;
   /** A page of the subscription's complaints; undefined when the user has no such subscription. */
-  listDeliveryComplaints(
+  list(
     userId: string,
     subscriptionId: string,
     query: ComplaintPageQuery,
   ): Promise<StoredDeliveryComplaint[] | undefined>;
-  getDeliveryComplaint(
-    userId: string,
-    subscriptionId: string,
-    id: string,
-  ): Promise<StoredDeliveryComplaint | undefined>;
+  get(userId: string, subscriptionId: string, id: string): Promise<StoredDeliveryComplaint | undefined>;
 }

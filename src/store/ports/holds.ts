@@ -21,17 +21,17 @@ export interface HoldStore {
    * moves the term's end as the plan says (an update of the subscription, with its event).
    * Undefined when the user has no such subscription.
    */
-  createHold(
+  create(
     userId: string,
     subscriptionId: string,
     plan: (context: HoldContext) => HoldPlan,
     audit: AuditContext,
   ): Promise<StoredHold | undefined>;
   /** A page of the subscription's holds, withdrawn ones too; undefined when the user has no such subscription. */
-  listHolds(userId: string, subscriptionId: string, query: HoldPageQuery): Promise<StoredHold[] | undefined>;
-  getHold(userId: string, subscriptionId: string, id: string): Promise<StoredHold | undefined>;
+  list(userId: string, subscriptionId: string, query: HoldPageQuery): Promise<StoredHold[] | undefined>;
+  get(userId: string, subscriptionId: string, id: string): Promise<StoredHold | undefined>;
   /** Changes the hold as `plan` gives, and the term's end with it. */
-  updateHold(
+  update(
     userId: string,
     subscriptionId: string,
     id: string,
@@ -43,7 +43,7 @@ export interface HoldStore {
    * Marks the hold withdrawn and gives the term's end `plan` answers; one already withdrawn is
    * left as it is (no event). Undefined when there is no such hold.
    */
-  withdrawHold(
+  withdraw(
     userId: string,
     subscriptionId: string,
     id: string,

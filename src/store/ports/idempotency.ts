@@ -21,7 +21,7 @@ export interface IdempotencyStore {
    * died) may be taken over; a key older than `keepFor` seconds is as good as unused (the
    * retention job removes it).
    */
-  claimIdempotencyKey(
+  claimKey(
     scope: string,
     key: string,
     fingerprint: string,
@@ -33,5 +33,5 @@ export interface IdempotencyStore {
    * response that holds a reader's data names them (`userId`), and goes when they are erased; if
    * they are already gone, the claim is released instead, so that nothing of theirs is kept.
    */
-  finishIdempotencyKey(scope: string, key: string, response: KeptResponse | null, userId: string | null): Promise<void>;
+  finishKey(scope: string, key: string, response: KeptResponse | null, userId: string | null): Promise<void>;
 }

@@ -9,10 +9,7 @@ export interface LicenceUsageStore {
    * Adds each count to what its licence, month and way hold, in one transaction; a count of a
    * licence that is no more (deleted, its owner erased) is dropped.
    */
-  addLicenceUsage(counts: readonly UsageCount[]): Promise<void>;
+  add(counts: readonly UsageCount[]): Promise<void>;
   /** The licence's counts, oldest month first; undefined when the owner has no such subscription. */
-  licenceUsageOf(
-    userId: string,
-    subscriptionId: string,
-  ): Promise<Pick<UsageCount, 'month' | 'via' | 'count'>[] | undefined>;
+  ofLicence(userId: string, subscriptionId: string): Promise<Pick<UsageCount, 'month' | 'via' | 'count'>[] | undefined>;
 }

@@ -9,15 +9,15 @@ import type { IfVersion } from './versions.js';
 
 export interface NewsletterStore {
   /** Creates it under `id` (ID_TAKEN when another newsletter has it), or under a new id when none is given. */
-  createNewsletter(id: string | undefined, values: NewsletterValues, audit: AuditContext): Promise<Newsletter>;
+  create(id: string | undefined, values: NewsletterValues, audit: AuditContext): Promise<Newsletter>;
   /** The newsletter, with how many users are on it: one indexed read. */
-  getNewsletter(id: string): Promise<{ newsletter: Newsletter; members: number } | undefined>;
-  listNewsletters(query: CatalogueQuery): Promise<Newsletter[]>;
-  updateNewsletter(
+  get(id: string): Promise<{ newsletter: Newsletter; members: number } | undefined>;
+  list(query: CatalogueQuery): Promise<Newsletter[]>;
+  update(
     id: string,
     changes: Partial<NewsletterValues>,
     audit: AuditContext,
     ifVersion?: IfVersion,
   ): Promise<Newsletter | undefined>;
-  deleteNewsletter(id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean>;
+  delete(id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean>;
 }

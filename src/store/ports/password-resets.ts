@@ -21,14 +21,14 @@ export interface NewPasswordResetToken {
 
 export interface PasswordResetStore {
   /** Keeps a token's hash and records its issue; undefined when there is no such user. */
-  createPasswordResetToken(token: NewPasswordResetToken, audit: AuditContext): Promise<PasswordResetToken | undefined>;
+  createToken(token: NewPasswordResetToken, audit: AuditContext): Promise<PasswordResetToken | undefined>;
   /**
    * Voids one token of the user (one issued for a mail that could not be sent) and records it;
    * false when it was already gone.
    */
-  voidPasswordResetToken(userId: string, id: string, audit: AuditContext): Promise<boolean>;
+  voidToken(userId: string, id: string, audit: AuditContext): Promise<boolean>;
   /** Whether the user has this token, unexpired at `now`. */
-  hasPasswordResetToken(userId: string, tokenHash: Buffer, now: number): Promise<boolean>;
+  hasToken(userId: string, tokenHash: Buffer, now: number): Promise<boolean>;
   /**
    * Uses the token, if it is still there and unexpired at `now`, in one transaction: the user's
    * password hash is replaced, every token of theirs is voided, the sign-in attempts of their
@@ -43,5 +43,5 @@ export interface PasswordResetStore {
     audit: AuditContext,
   ): Promise<boolean>;
   /** Forgets every token expired at `now`; answers how many. */
-  forgetExpiredPasswordResetTokens(now: number): Promise<number>;
+  forgetExpiredTokens(now: number): Promise<number>;
 }

@@ -20,18 +20,14 @@ export interface PrivacyRequestPageQuery {
 
 export interface PrivacyRequestStore {
   /** Records a request about the user, with its event; undefined when there is no such user. */
-  createPrivacyRequest(
-    userId: string,
-    values: PrivacyRequestValues,
-    audit: AuditContext,
-  ): Promise<StoredPrivacyRequest | undefined>;
-  listPrivacyRequests(query: PrivacyRequestPageQuery): Promise<StoredPrivacyRequest[]>;
-  getPrivacyRequest(id: string): Promise<StoredPrivacyRequest | undefined>;
+  create(userId: string, values: PrivacyRequestValues, audit: AuditContext): Promise<StoredPrivacyRequest | undefined>;
+  list(query: PrivacyRequestPageQuery): Promise<StoredPrivacyRequest[]>;
+  get(id: string): Promise<StoredPrivacyRequest | undefined>;
   /**
    * Applies `change` to the current values atomically (it may throw a failure to refuse), with
    * its event; a change that changes nothing writes nothing. Undefined when there is no such request.
    */
-  updatePrivacyRequest(
+  update(
     id: string,
     change: (current: StoredPrivacyRequest) => PrivacyRequestValues,
     audit: AuditContext,

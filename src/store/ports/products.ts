@@ -9,17 +9,17 @@ import type { IfVersion } from './versions.js';
 
 export interface ProductStore {
   /** Creates it under `id` (ID_TAKEN when another product has it), or under a new id when none is given. */
-  createProduct(id: string | undefined, values: ProductValues, audit: AuditContext): Promise<Product>;
+  create(id: string | undefined, values: ProductValues, audit: AuditContext): Promise<Product>;
   /** The product, with how many of its subscriptions are active at `now`: one indexed read. */
-  getProduct(id: string, now: number): Promise<{ product: Product; activeSubscriptions: number } | undefined>;
+  get(id: string, now: number): Promise<{ product: Product; activeSubscriptions: number } | undefined>;
   /** The products with these ids that exist (for `include`), in id order. */
-  getProducts(ids: readonly string[]): Promise<Product[]>;
-  listProducts(query: CatalogueQuery): Promise<Product[]>;
-  updateProduct(
+  getMany(ids: readonly string[]): Promise<Product[]>;
+  list(query: CatalogueQuery): Promise<Product[]>;
+  update(
     id: string,
     changes: Partial<ProductValues>,
     audit: AuditContext,
     ifVersion?: IfVersion,
   ): Promise<Product | undefined>;
-  deleteProduct(id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean>;
+  delete(id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean>;
 }

@@ -24,12 +24,12 @@ export interface ReaderWebhookDeliveryPage {
 
 export interface ReaderDataStore {
   /** A page of the reader's holds, of every subscription, withdrawn ones too, by id. */
-  listHoldsOfReader(userId: string, query: ReaderDataPageQuery): Promise<StoredHold[]>;
+  listHolds(userId: string, query: ReaderDataPageQuery): Promise<StoredHold[]>;
   /** A page of the reader's delivery complaints, of every subscription, by id. */
-  listDeliveryComplaintsOfReader(userId: string, query: ReaderDataPageQuery): Promise<StoredDeliveryComplaint[]>;
+  listDeliveryComplaints(userId: string, query: ReaderDataPageQuery): Promise<StoredDeliveryComplaint[]>;
   /**
    * The webhook deliveries of up to `limit` of the reader's audit entries after `afterId` (by
    * the entry's id, then the delivery's): at most `limit` entries' worth, one a webhook each.
    */
-  listWebhookDeliveriesOfReader(userId: string, query: ReaderDataPageQuery): Promise<ReaderWebhookDeliveryPage>;
+  listWebhookDeliveries(userId: string, query: ReaderDataPageQuery): Promise<ReaderWebhookDeliveryPage>;
 }

@@ -20,19 +20,19 @@ export interface SeatStore {
    * Gives the reader `holderId` a seat of the licence, or throws the refusal (NO_SEATS,
    * UNKNOWN_REFERENCE, SEAT_TAKEN, SEATS_EXHAUSTED); undefined when the owner has no such subscription.
    */
-  createSeat(
+  create(
     userId: string,
     subscriptionId: string,
     holderId: string,
     audit: AuditContext,
   ): Promise<StoredSeat | undefined>;
   /** A page of the licence's seats; undefined when the owner has no such subscription. */
-  listSeats(userId: string, subscriptionId: string, query: SeatPageQuery): Promise<StoredSeat[] | undefined>;
-  getSeat(userId: string, subscriptionId: string, id: string): Promise<StoredSeat | undefined>;
+  list(userId: string, subscriptionId: string, query: SeatPageQuery): Promise<StoredSeat[] | undefined>;
+  get(userId: string, subscriptionId: string, id: string): Promise<StoredSeat | undefined>;
   /** Takes the seat back (its holder's key with it); false when there is no such seat. */
-  deleteSeat(userId: string, subscriptionId: string, id: string, audit: AuditContext): Promise<boolean>;
+  delete(userId: string, subscriptionId: string, id: string, audit: AuditContext): Promise<boolean>;
   /** A page of the seats the reader holds, on anyone's licences, by seat id (their holder's keys alone). */
-  listSeatsHeld(holderId: string, query: SeatPageQuery): Promise<HeldSeat[]>;
+  listHeld(holderId: string, query: SeatPageQuery): Promise<HeldSeat[]>;
 }
 
 /** A seat as its holder's key names it: the seat, its licence and the licence's owner. */

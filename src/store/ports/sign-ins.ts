@@ -30,19 +30,19 @@ export interface SuccessfulSignIn {
 
 export interface SignInStore {
   /** The user with this email (compared without regard to case) and their password hash. */
-  findSignInAccount(email: string): Promise<SignInAccount | undefined>;
+  findAccount(email: string): Promise<SignInAccount | undefined>;
   /**
    * Counts an attempt to sign in with this email (compared without regard to case), atomically
    * across processes. A window opens with the first attempt; once it holds `maxAttempts`, further
    * attempts are refused, and not counted, until it has passed. A refusal says in how many seconds.
    */
-  countSignInAttempt(email: string, now: number, limits: AttemptLimits): Promise<AttemptDecision>;
+  countAttempt(email: string, now: number, limits: AttemptLimits): Promise<AttemptDecision>;
   /**
    * Records a sign-in that succeeded, in one transaction: the user's last sign-in time (a change
    * of the user: its version goes up), the rehash, the attempts of the email forgotten, and the
    * `user.signed_in` event. Answers the event's id, or undefined when the user is gone.
    */
-  recordSignIn(userId: string, signIn: SuccessfulSignIn, audit: AuditContext): Promise<string | undefined>;
+  record(userId: string, signIn: SuccessfulSignIn, audit: AuditContext): Promise<string | undefined>;
   /** Forgets the attempts of every window that began at or before `before`; answers how many. */
-  forgetSignInAttempts(before: number): Promise<number>;
+  forgetAttempts(before: number): Promise<number>;
 }

@@ -22,7 +22,7 @@ export interface ReaderSources {
 
 export interface SiteLicenceStore {
   /** The site licences active at `now` whose ranges hold the address (an IPv4-mapped one already unmapped). */
-  licencesOfNetwork(address: Address, now: number): Promise<ActiveLicence[]>;
+  ofNetwork(address: Address, now: number): Promise<ActiveLicence[]>;
   /**
    * The access check's read: the user's subscriptions active at `now` (as `activeSubscriptionsOf`),
    * the site licences active at `now` whose email domains hold theirs, and those of which they hold

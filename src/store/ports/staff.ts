@@ -67,29 +67,29 @@ export interface LiveSessions {
 
 export interface StaffStore {
   /** A duplicate email (compared without regard to case) is the EMAIL_TAKEN failure. */
-  createStaff(member: NewStaffMember, audit: AuditContext): Promise<StaffMember>;
-  getStaff(id: string): Promise<StaffMember | undefined>;
-  listStaff(): Promise<StaffMember[]>;
+  create(member: NewStaffMember, audit: AuditContext): Promise<StaffMember>;
+  get(id: string): Promise<StaffMember | undefined>;
+  list(): Promise<StaffMember[]>;
   /**
    * Changes the account; disabling it deletes its sessions in the same transaction, and so does a
    * new password (but the session it keeps).
    */
-  updateStaff(
+  update(
     id: string,
     changes: StaffChanges,
     audit: AuditContext,
     ifVersion?: IfVersion,
   ): Promise<StaffMember | undefined>;
-  findStaffSignIn(email: string): Promise<StaffSignInAccount | undefined>;
+  findSignIn(email: string): Promise<StaffSignInAccount | undefined>;
   /** Starts a session, forgets the attempts of `attemptsKey`, applies the rehash and records the sign-in. */
-  createStaffSession(session: NewStaffSession, audit: AuditContext): Promise<void>;
+  createSession(session: NewStaffSession, audit: AuditContext): Promise<void>;
   /**
    * The enabled staff member of a live session (see LiveSessions), whose last-seen time becomes
    * `now`; undefined for an unknown, idle, too old or disabled one.
    */
-  resumeStaffSession(idHash: Buffer, now: number, live: LiveSessions): Promise<StaffMember | undefined>;
+  resumeSession(idHash: Buffer, now: number, live: LiveSessions): Promise<StaffMember | undefined>;
   /** Ends a session; false when there was none. */
-  endStaffSession(idHash: Buffer): Promise<boolean>;
+  endSession(idHash: Buffer): Promise<boolean>;
   /** Forgets the sessions that are no longer live; answers how many. */
-  forgetEndedStaffSessions(live: LiveSessions): Promise<number>;
+  forgetEndedSessions(live: LiveSessions): Promise<number>;
 }

@@ -26,36 +26,32 @@ export interface SubscriptionCount {
 }
 
 export interface SubscriptionStore {
-  createSubscription(
-    userId: string,
-    values: SubscriptionValues,
-    audit: AuditContext,
-  ): Promise<StoredSubscription | undefined>;
+  create(userId: string, values: SubscriptionValues, audit: AuditContext): Promise<StoredSubscription | undefined>;
   /** A page of a user's subscriptions by id (those the filter lets through), or undefined when there is no such user. */
-  listSubscriptions(userId: string, query: SubscriptionPageQuery): Promise<StoredSubscription[] | undefined>;
+  list(userId: string, query: SubscriptionPageQuery): Promise<StoredSubscription[] | undefined>;
   /**
    * What a user's subscriptions active at `now` give (a subscription without a resource gives its
    * product's), in one indexed read: the paywall's question. Undefined when there is no such user.
    */
-  activeSubscriptionsOf(userId: string, now: number): Promise<ActiveSubscription[] | undefined>;
-  getSubscription(userId: string, id: string): Promise<StoredSubscription | undefined>;
+  activeOf(userId: string, now: number): Promise<ActiveSubscription[] | undefined>;
+  get(userId: string, id: string): Promise<StoredSubscription | undefined>;
   /**
    * The subscriptions of several users at once, by id: each user's first `perUser` when given
    * (reading no more than that of each, for `include`), all of them otherwise (for transfer).
    */
-  listSubscriptionsOfUsers(userIds: readonly string[], perUser?: number): Promise<StoredSubscription[]>;
+  listOfUsers(userIds: readonly string[], perUser?: number): Promise<StoredSubscription[]>;
   /**
    * Of these users, how many subscriptions each holds of each product that `filter` lets through
    * (what a print list counts as copies), by user id; a user with none has no entry.
    */
-  subscriptionCountsOfUsers(userIds: readonly string[], filter: SubscriptionFilter): Promise<SubscriptionCount[]>;
+  countsOfUsers(userIds: readonly string[], filter: SubscriptionFilter): Promise<SubscriptionCount[]>;
   /** Of these users, those with a subscription active at `at` (epoch seconds): what a search marks active. */
-  usersWithActiveSubscriptions(userIds: readonly string[], at: number): Promise<Set<string>>;
+  usersWithActive(userIds: readonly string[], at: number): Promise<Set<string>>;
   /**
    * Applies `change` to the current values atomically: no other write to the subscription
    * comes between the read and the write. `change` may throw a failure to refuse.
    */
-  updateSubscription(
+  update(
     userId: string,
     id: string,
     change: (current: SubscriptionValues) => SubscriptionValues,
@@ -63,20 +59,20 @@ export interface SubscriptionStore {
     ifVersion?: IfVersion,
   ): Promise<StoredSubscription | undefined>;
   /** Marks it expired with `dateEnded` = `now`; a subscription already expired is left as it is. */
-  expireSubscription(
+  expire(
     userId: string,
     id: string,
     now: number,
     audit: AuditContext,
     ifVersion?: IfVersion,
   ): Promise<StoredSubscription | undefined>;
-  deleteSubscription(userId: string, id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean>;
+  delete(userId: string, id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean>;
   /**
    * Marks expired up to `limit` subscriptions whose dateEnded has passed by `now` (keeping that
    * dateEnded), each once, with an `expire` audit entry; answers how many. Safe to run from
    * several processes at once.
    */
-  lapseSubscriptions(now: number, audit: AuditContext, limit: number): Promise<number>;
+  lapse(now: number, audit: AuditContext, limit: number): Promise<number>;
   /**
    * Forgets the start still to come of up to `limit` subscriptions whose dateStarted has passed by
    * `now` (an index hint, not an attribute: no version, no event); answers how many. Usually a

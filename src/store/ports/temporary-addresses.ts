@@ -19,19 +19,16 @@ export interface TemporaryAddressStore {
    * Makes the temporary address `plan` gives against the user's others (or throws its refusal).
    * Undefined when there is no such user.
    */
-  createTemporaryAddress(
+  create(
     userId: string,
     plan: (others: readonly StoredTemporaryAddress[]) => TemporaryAddressValues,
     audit: AuditContext,
   ): Promise<StoredTemporaryAddress | undefined>;
   /** A page of the user's temporary addresses; undefined when there is no such user. */
-  listTemporaryAddresses(
-    userId: string,
-    query: TemporaryAddressPageQuery,
-  ): Promise<StoredTemporaryAddress[] | undefined>;
-  getTemporaryAddress(userId: string, id: string): Promise<StoredTemporaryAddress | undefined>;
+  list(userId: string, query: TemporaryAddressPageQuery): Promise<StoredTemporaryAddress[] | undefined>;
+  get(userId: string, id: string): Promise<StoredTemporaryAddress | undefined>;
   /** Changes it as `plan` gives, against the user's others (itself among them). */
-  updateTemporaryAddress(
+  update(
     userId: string,
     id: string,
     plan: (current: StoredTemporaryAddress, others: readonly StoredTemporaryAddress[]) => TemporaryAddressValues,
@@ -39,7 +36,7 @@ export interface TemporaryAddressStore {
     ifVersion?: IfVersion,
   ): Promise<StoredTemporaryAddress | undefined>;
   /** Deletes it once `check` lets it (or throws its refusal); false when there is no such one. */
-  deleteTemporaryAddress(
+  delete(
     userId: string,
     id: string,
     check: (current: StoredTemporaryAddress) => void,

@@ -107,30 +107,30 @@ export interface MatchedUser {
 
 export interface UserStore {
   /** Creates the user with a consent for each newsletter added, and their history entries and events. */
-  createUser(user: NewUser, audit: AuditContext): Promise<StoredUser>;
+  create(user: NewUser, audit: AuditContext): Promise<StoredUser>;
   /**
    * Inserts many users with their subscriptions in one transaction (all or none), for bulk
    * loads; answers the new ids in order. Records the audit trail when `audit` is given: each
    * user's `user.created`, then each of its subscriptions' `subscription.created`. A refused
    * reference points into the record as a file holds it (`/newsletters/0`, `/subscriptions/1/product`).
    */
-  importUsers(batch: readonly ImportedUser[], audit: AuditContext | null): Promise<string[]>;
-  getUser(id: string): Promise<StoredUser | undefined>;
+  import(batch: readonly ImportedUser[], audit: AuditContext | null): Promise<string[]>;
+  get(id: string): Promise<StoredUser | undefined>;
   /** The users with these emails (matched without regard to case), by lower-cased email, for an import. */
-  usersByEmail(emails: readonly string[]): Promise<Map<string, MatchedUser>>;
-  listUsers(query: UserListQuery): Promise<UserPage<StoredUser>>;
+  byEmail(emails: readonly string[]): Promise<Map<string, MatchedUser>>;
+  list(query: UserListQuery): Promise<UserPage<StoredUser>>;
   /** The users `listUsers` answers, in the same order, each as the JSON text of its resource object. */
-  listRenderedUsers(query: UserListQuery): Promise<UserPage<RenderedUser>>;
+  listRendered(query: UserListQuery): Promise<UserPage<RenderedUser>>;
   /**
    * Changes the user; a new password hash, or an email that differs other than in letter case,
    * also voids every password reset token of theirs in the same transaction (a token was mailed
    * to the address left). Newsletters added and removed change the consents as `membershipChanges`
    * says (CONSENT_SUPPRESSED refuses the whole write), each with its history entry and event.
    */
-  updateUser(id: string, changes: UserChanges, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean>;
+  update(id: string, changes: UserChanges, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean>;
   /**
    * Erases the user with everything that names them: subscriptions, newsletter links and consents
    * with their history, password reset tokens, and the sign-in attempts counted for their email.
    */
-  deleteUser(id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean>;
+  delete(id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean>;
 }

@@ -45,19 +45,14 @@ export interface DeliveryOutcome {
 }
 
 export interface WebhookStore {
-  createWebhook(webhook: NewWebhook, audit: AuditContext): Promise<Webhook>;
-  getWebhook(id: string): Promise<Webhook | undefined>;
-  listWebhooks(): Promise<Webhook[]>;
-  updateWebhook(
-    id: string,
-    changes: WebhookChanges,
-    audit: AuditContext,
-    ifVersion?: IfVersion,
-  ): Promise<Webhook | undefined>;
+  create(webhook: NewWebhook, audit: AuditContext): Promise<Webhook>;
+  get(id: string): Promise<Webhook | undefined>;
+  list(): Promise<Webhook[]>;
+  update(id: string, changes: WebhookChanges, audit: AuditContext, ifVersion?: IfVersion): Promise<Webhook | undefined>;
   /** Removes it with its deliveries, pending ones included. */
-  deleteWebhook(id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean>;
+  delete(id: string, audit: AuditContext, ifVersion?: IfVersion): Promise<boolean>;
   /** A webhook's deliveries by id, or undefined when there is no such webhook. */
-  listWebhookDeliveries(webhookId: string, query: DeliveryQuery): Promise<WebhookDelivery[] | undefined>;
+  listDeliveries(webhookId: string, query: DeliveryQuery): Promise<WebhookDelivery[] | undefined>;
   /**
    * Hands up to `limit` due deliveries to the caller for `leaseMs`, counting an attempt for each;
    * safe to call from several processes at once: no delivery is handed to two callers while its
@@ -66,14 +61,14 @@ export interface WebhookStore {
    * order. A lease that runs out (its process died) makes the
    * delivery due again.
    */
-  claimWebhookDeliveries(now: number, leaseMs: number, limit: number): Promise<ClaimedDelivery[]>;
+  claimDeliveries(now: number, leaseMs: number, limit: number): Promise<ClaimedDelivery[]>;
   /**
    * Records how a claimed delivery's attempt ended, if the delivery is still at the version its
    * claim gave it (else another dispatcher or a redelivery has it now: answers false, records
    * nothing). A retry's wait holds back the later deliveries of the same queue too.
    */
-  finishWebhookDelivery(id: string, claimedVersion: number, outcome: DeliveryOutcome): Promise<boolean>;
-  getWebhookDelivery(webhookId: string, id: string): Promise<WebhookDelivery | undefined>;
+  finishDelivery(id: string, claimedVersion: number, outcome: DeliveryOutcome): Promise<boolean>;
+  getDelivery(webhookId: string, id: string): Promise<WebhookDelivery | undefined>;
   /** Makes a delivered or failed delivery pending again, due at `now`; undefined when there is none such. */
-  redeliverWebhookDelivery(webhookId: string, id: string, now: number): Promise<WebhookDelivery | undefined>;
+  redeliver(webhookId: string, id: string, now: number): Promise<WebhookDelivery | undefined>;
 }

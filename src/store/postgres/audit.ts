@@ -12,5 +12,5 @@ export function postgresAudit(database: PostgresDatabase): AuditStore {
     return (await database.rows(auditEventsQuery(query))).map(toAuditEvent);
   }
 
-  return { listAuditEvents };
+  return { list: listAuditEvents };
 }

@@ -285,5 +285,12 @@ export function postgresConsents(database: PostgresDatabase, users: Pick<KnownUs
     return Number(row?.n) > 0;
   }
 
-  return { listConsents, getConsent, listConsentChanges, reportConsent, followConsentLink, recordConfirmationLink };
+  return {
+    list: listConsents,
+    get: getConsent,
+    listChanges: listConsentChanges,
+    report: reportConsent,
+    followLink: followConsentLink,
+    recordConfirmationLink,
+  };
 }

@@ -109,11 +109,11 @@ export function postgresCredentials(database: PostgresDatabase, changes: ChangeL
   }
 
   return {
-    createApiKey,
-    createFirstApiKey,
-    getApiKey,
-    getApiKeyForAuthentication,
-    listApiKeys,
-    revokeApiKey,
+    create: createApiKey,
+    createFirst: createFirstApiKey,
+    get: getApiKey,
+    getForAuthentication: getApiKeyForAuthentication,
+    list: listApiKeys,
+    revoke: revokeApiKey,
   };
 }

@@ -27,10 +27,10 @@ export function postgresDeliveries(database: PostgresDatabase): DeliveryStore {
       ? await database.preparedRows(preparedName('run-page', page.texts.join('?')), page)
       : await database.rows(page);
   return {
-    async listDeliveries(run, query) {
+    async list(run, query) {
       return (await readPage(runPageQuery(run, query, 'postgres'), query)).map(toDelivery);
     },
-    async listRenderedDeliveries(run, query) {
+    async listRendered(run, query) {
       return (await readPage(renderedRunPageQuery(run, query, 'postgres'), query)).map(toRenderedDelivery);
     },
     async countDraw(run) {

@@ -15,7 +15,7 @@ export function postgresDeliveryComplaints(database: PostgresDatabase): Delivery
   const { moveTerm, lockedTerms } = postgresPrintTerms();
 
   return {
-    async createDeliveryComplaint(userId, subscriptionId, plan, audit) {
+    async create(userId, subscriptionId, plan, audit) {
       return database.transaction(async (client) => {
         const terms = await lockedTerms(client, userId, subscriptionId);
         if (!terms) return undefined;
@@ -53,13 +53,13 @@ export function postgresDeliveryComplaints(database: PostgresDatabase): Delivery
       });
     },
 
-    async listDeliveryComplaints(userId, subscriptionId, query) {
+    async list(userId, subscriptionId, query) {
       const [terms] = await database.rows(printTermsQuery(userId, subscriptionId));
       if (!terms) return undefined;
       return (await database.rows(complaintsQuery(userId, subscriptionId, query))).map(toStoredComplaint);
     },
 
-    async getDeliveryComplaint(userId, subscriptionId, id) {
+    async get(userId, subscriptionId, id) {
       const [row] = await database.rows(complaintQuery(userId, subscriptionId, id));
       return row && toStoredComplaint(row);
     },

@@ -151,7 +151,7 @@ export function postgresHolds(database: PostgresDatabase): HoldStore {
     });
   }
 
-  return { createHold, listHolds, getHold, updateHold, withdrawHold };
+  return { create: createHold, list: listHolds, get: getHold, update: updateHold, withdraw: withdrawHold };
 }
 
 /** A hold's values as $3…$7. */

@@ -65,5 +65,5 @@ export function postgresIdempotency(database: PostgresDatabase): IdempotencyStor
     }
   }
 
-  return { claimIdempotencyKey, finishIdempotencyKey };
+  return { claimKey: claimIdempotencyKey, finishKey: finishIdempotencyKey };
 }

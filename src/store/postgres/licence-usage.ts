@@ -10,7 +10,7 @@ import type { PostgresDatabase } from './database.js';
 
 export function postgresLicenceUsage(database: PostgresDatabase): LicenceUsageStore {
   return {
-    async addLicenceUsage(counts) {
+    async add(counts) {
       if (counts.length === 0) return;
       const users = [...new Set(counts.map((c) => c.userId))];
       const ids = [...new Set(counts.map((c) => c.subscriptionId))];
@@ -36,7 +36,7 @@ export function postgresLicenceUsage(database: PostgresDatabase): LicenceUsageSt
         );
       });
     },
-    async licenceUsageOf(userId, subscriptionId) {
+    async ofLicence(userId, subscriptionId) {
       const found = await database.rows('SELECT 1 FROM subscriptions WHERE user_id = $1 AND id = $2', [
         userId,
         subscriptionId,

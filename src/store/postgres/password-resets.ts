@@ -97,10 +97,10 @@ export function postgresPasswordResets(database: PostgresDatabase): PasswordRese
   }
 
   return {
-    createPasswordResetToken,
-    voidPasswordResetToken,
-    hasPasswordResetToken,
+    createToken: createPasswordResetToken,
+    voidToken: voidPasswordResetToken,
+    hasToken: hasPasswordResetToken,
     resetPassword,
-    forgetExpiredPasswordResetTokens,
+    forgetExpiredTokens: forgetExpiredPasswordResetTokens,
   };
 }

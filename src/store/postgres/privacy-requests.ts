@@ -32,7 +32,7 @@ const WRITTEN_TYPES = ['text', 'bigint', 'bigint', 'bigint', 'text'] as const;
 
 export function postgresPrivacyRequests(database: PostgresDatabase): PrivacyRequestStore {
   return {
-    async createPrivacyRequest(userId, values, audit) {
+    async create(userId, values, audit) {
       const params: unknown[] = [userId, ...privacyRequestValues(values)];
       const record = auditInsert(params, audit, {
         action: 'create',
@@ -52,16 +52,16 @@ export function postgresPrivacyRequests(database: PostgresDatabase): PrivacyRequ
       return rows[0] && toStoredPrivacyRequest(rows[0]);
     },
 
-    async listPrivacyRequests(query) {
+    async list(query) {
       return (await database.rows(privacyRequestsQuery(query))).map(toStoredPrivacyRequest);
     },
 
-    async getPrivacyRequest(id) {
+    async get(id) {
       const [row] = await database.rows(privacyRequestQuery(id));
       return row && toStoredPrivacyRequest(row);
     },
 
-    async updatePrivacyRequest(id, change, audit, ifVersion) {
+    async update(id, change, audit, ifVersion) {
       return database.transaction(async (client) => {
         const { rows } = await client.query(
           `SELECT ${PRIVACY_REQUEST_COLUMNS} FROM privacy_requests WHERE id = $1 FOR UPDATE`,

@@ -19,11 +19,11 @@ export function postgresProducts(database: PostgresDatabase, resources: ProductR
   }
 
   return {
-    createProduct: products.create,
-    getProduct,
-    getProducts: products.getMany,
-    listProducts: products.list,
-    updateProduct: products.update,
-    deleteProduct: products.delete,
+    create: products.create,
+    get: getProduct,
+    getMany: products.getMany,
+    list: products.list,
+    update: products.update,
+    delete: products.delete,
   };
 }

@@ -17,15 +17,15 @@ import type { PostgresDatabase } from './database.js';
 
 export function postgresReaderData(database: PostgresDatabase): ReaderDataStore {
   return {
-    async listHoldsOfReader(userId, query) {
+    async listHolds(userId, query) {
       return (await database.rows(holdsOfReaderQuery(userId, query))).map(toStoredHold);
     },
 
-    async listDeliveryComplaintsOfReader(userId, query) {
+    async listDeliveryComplaints(userId, query) {
       return (await database.rows(complaintsOfReaderQuery(userId, query))).map(toStoredComplaint);
     },
 
-    async listWebhookDeliveriesOfReader(userId, query) {
+    async listWebhookDeliveries(userId, query) {
       const entries = await database.rows(entriesOfReaderQuery(userId, query));
       const first = entries[0];
       const last = entries.at(-1);

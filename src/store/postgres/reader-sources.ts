@@ -50,7 +50,7 @@ export function postgresReaderSources(
   domains: KeptSet,
   holders: KeptSet,
   products: ProductResources,
-  { activeSubscriptionsOf }: Pick<SubscriptionStore, 'activeSubscriptionsOf'>,
+  { activeOf: activeSubscriptionsOf }: Pick<SubscriptionStore, 'activeOf'>,
 ): Pick<SiteLicenceStore, 'readerSourcesOf'> {
   const bySeat = async (userId: string, now: number) =>
     (await holders.current()).has(userId) ? licencesOfSeats(database, userId, now) : [];

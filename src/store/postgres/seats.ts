@@ -29,7 +29,7 @@ export const SEATS_GIVEN = 'SELECT count(*) AS n FROM seats WHERE user_id = $1 A
 
 export function postgresSeats(database: PostgresDatabase, holders: KeptSet): SeatStore {
   return {
-    async createSeat(userId, subscriptionId, holderId, audit) {
+    async create(userId, subscriptionId, holderId, audit) {
       let given = false;
       try {
         return await database.transaction(async (client) => {
@@ -82,7 +82,7 @@ export function postgresSeats(database: PostgresDatabase, holders: KeptSet): Sea
       }
     },
 
-    async listSeats(userId, subscriptionId, query) {
+    async list(userId, subscriptionId, query) {
       const found = await database.rows('SELECT 1 FROM subscriptions WHERE user_id = $1 AND id = $2', [
         userId,
         subscriptionId,
@@ -91,12 +91,12 @@ export function postgresSeats(database: PostgresDatabase, holders: KeptSet): Sea
       return (await database.rows(seatsQuery(userId, subscriptionId, query))).map(toStoredSeat);
     },
 
-    async getSeat(userId, subscriptionId, id) {
+    async get(userId, subscriptionId, id) {
       const [row] = await database.rows(seatQuery(userId, subscriptionId, id));
       return row && toStoredSeat(row);
     },
 
-    async deleteSeat(userId, subscriptionId, id, audit) {
+    async delete(userId, subscriptionId, id, audit) {
       return database.transaction(async (client) => {
         const params: unknown[] = [userId, subscriptionId, id];
         const record = auditInsert(params, audit, {
@@ -123,7 +123,7 @@ export function postgresSeats(database: PostgresDatabase, holders: KeptSet): Sea
       });
     },
 
-    async listSeatsHeld(holderId, query) {
+    async listHeld(holderId, query) {
       return (await database.rows(seatsHeldQuery(holderId, query))).map(toHeldSeat);
     },
   };

@@ -53,5 +53,10 @@ export function postgresSignIns(database: PostgresDatabase): SignInStore {
     return database.changes(forgetAttempts(before));
   }
 
-  return { findSignInAccount, countSignInAttempt, recordSignIn, forgetSignInAttempts };
+  return {
+    findAccount: findSignInAccount,
+    countAttempt: countSignInAttempt,
+    record: recordSignIn,
+    forgetAttempts: forgetSignInAttempts,
+  };
 }

@@ -134,7 +134,7 @@ export function postgresSiteLicences(
     return { name: preparedName('licences-of-network', text), text, values };
   });
   return {
-    async licencesOfNetwork(address, now) {
+    async ofNetwork(address, now) {
       const found = statements.of(address, await prefixLengths.current());
       if (!found) return [];
       const at = instantValue('postgres', now) as Date;

@@ -149,14 +149,14 @@ export function postgresStaff(database: PostgresDatabase): StaffStore {
   }
 
   return {
-    createStaff,
-    getStaff,
-    listStaff,
-    updateStaff,
-    findStaffSignIn,
-    createStaffSession,
-    resumeStaffSession,
-    endStaffSession,
-    forgetEndedStaffSessions,
+    create: createStaff,
+    get: getStaff,
+    list: listStaff,
+    update: updateStaff,
+    findSignIn: findStaffSignIn,
+    createSession: createStaffSession,
+    resumeSession: resumeStaffSession,
+    endSession: endStaffSession,
+    forgetEndedSessions: forgetEndedStaffSessions,
   };
 }

@@ -358,17 +358,17 @@ export function postgresSubscriptions(
   }
 
   return {
-    createSubscription,
-    listSubscriptions,
-    activeSubscriptionsOf,
-    listSubscriptionsOfUsers,
-    subscriptionCountsOfUsers,
-    usersWithActiveSubscriptions,
-    getSubscription,
-    updateSubscription,
-    expireSubscription,
-    deleteSubscription,
-    lapseSubscriptions,
+    create: createSubscription,
+    list: listSubscriptions,
+    activeOf: activeSubscriptionsOf,
+    listOfUsers: listSubscriptionsOfUsers,
+    countsOfUsers: subscriptionCountsOfUsers,
+    usersWithActive: usersWithActiveSubscriptions,
+    get: getSubscription,
+    update: updateSubscription,
+    expire: expireSubscription,
+    delete: deleteSubscription,
+    lapse: lapseSubscriptions,
     clearPendingStarts,
   };
 }

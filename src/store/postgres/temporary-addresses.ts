@@ -46,7 +46,7 @@ export function postgresTemporaryAddresses(database: PostgresDatabase): Temporar
   }
 
   return {
-    async createTemporaryAddress(userId, plan, audit: AuditContext) {
+    async create(userId, plan, audit: AuditContext) {
       return database.transaction(async (client) => {
         if (!(await lockUser(client, userId))) return undefined;
         const values = plan(await allOn(client, userId));
@@ -69,18 +69,18 @@ export function postgresTemporaryAddresses(database: PostgresDatabase): Temporar
       });
     },
 
-    async listTemporaryAddresses(userId, query) {
+    async list(userId, query) {
       const [user] = await database.rows('SELECT 1 FROM users WHERE id = $1', [userId]);
       if (!user) return undefined;
       return (await database.rows(temporaryAddressesQuery(userId, query))).map(toStoredTemporaryAddress);
     },
 
-    async getTemporaryAddress(userId, id) {
+    async get(userId, id) {
       const [row] = await database.rows(temporaryAddressQuery(userId, id));
       return row && toStoredTemporaryAddress(row);
     },
 
-    async updateTemporaryAddress(userId, id, plan, audit, ifVersion) {
+    async update(userId, id, plan, audit, ifVersion) {
       return changing(userId, id, ifVersion, async (client, current) => {
         const values = plan(current, await allOn(client, userId));
         // No version moved, no event: a client's ETag stays good, and webhooks hear of changes only.
@@ -105,7 +105,7 @@ export function postgresTemporaryAddresses(database: PostgresDatabase): Temporar
       });
     },
 
-    async deleteTemporaryAddress(userId, id, check, audit, ifVersion) {
+    async delete(userId, id, check, audit, ifVersion) {
       const deleted = await changing(userId, id, ifVersion, async (client, current) => {
         check(current);
         const params: unknown[] = [userId, id];

@@ -446,7 +446,16 @@ export function postgresUsers(
     });
   }
 
-  return { createUser, importUsers, getUser, usersByEmail, listUsers, listRenderedUsers, updateUser, deleteUser };
+  return {
+    create: createUser,
+    import: importUsers,
+    get: getUser,
+    byEmail: usersByEmail,
+    list: listUsers,
+    listRendered: listRenderedUsers,
+    update: updateUser,
+    delete: deleteUser,
+  };
 }
 
 /**

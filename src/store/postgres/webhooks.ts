@@ -174,15 +174,15 @@ export function postgresWebhooks(database: PostgresDatabase): WebhookStore {
   }
 
   return {
-    createWebhook,
-    getWebhook,
-    listWebhooks,
-    updateWebhook,
-    deleteWebhook,
-    listWebhookDeliveries,
-    claimWebhookDeliveries,
-    finishWebhookDelivery,
-    getWebhookDelivery,
-    redeliverWebhookDelivery,
+    create: createWebhook,
+    get: getWebhook,
+    list: listWebhooks,
+    update: updateWebhook,
+    delete: deleteWebhook,
+    listDeliveries: listWebhookDeliveries,
+    claimDeliveries: claimWebhookDeliveries,
+    finishDelivery: finishWebhookDelivery,
+    getDelivery: getWebhookDelivery,
+    redeliver: redeliverWebhookDelivery,
   };
 }

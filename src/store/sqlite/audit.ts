@@ -11,5 +11,5 @@ export function sqliteAudit(database: SqliteDatabase): AuditStore {
     return database.all(auditEventsQuery(query)).map(toAuditEvent);
   }
 
-  return { listAuditEvents };
+  return { list: listAuditEvents };
 }

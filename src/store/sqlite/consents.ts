@@ -189,5 +189,12 @@ export function sqliteConsents(database: SqliteDatabase, writer: SqliteConsentWr
     })();
   }
 
-  return { listConsents, getConsent, listConsentChanges, reportConsent, followConsentLink, recordConfirmationLink };
+  return {
+    list: listConsents,
+    get: getConsent,
+    listChanges: listConsentChanges,
+    report: reportConsent,
+    followLink: followConsentLink,
+    recordConfirmationLink,
+  };
 }

@@ -86,11 +86,11 @@ export function sqliteCredentials(database: SqliteDatabase): CredentialStore {
 
   // What is kept is never behind the database, so authentication reads it as everything else does.
   return {
-    createApiKey,
-    createFirstApiKey,
-    getApiKey,
-    getApiKeyForAuthentication: getApiKey,
-    listApiKeys,
-    revokeApiKey,
+    create: createApiKey,
+    createFirst: createFirstApiKey,
+    get: getApiKey,
+    getForAuthentication: getApiKey,
+    list: listApiKeys,
+    revoke: revokeApiKey,
   };
 }

@@ -16,10 +16,10 @@ import type { SqliteDatabase } from './database.js';
 
 export function sqliteDeliveries(database: SqliteDatabase): DeliveryStore {
   return {
-    async listDeliveries(run, query) {
+    async list(run, query) {
       return database.all(runPageQuery(run, query, 'sqlite')).map(toDelivery);
     },
-    async listRenderedDeliveries(run, query) {
+    async listRendered(run, query) {
       return database.all(renderedRunPageQuery(run, query, 'sqlite')).map(toRenderedDelivery);
     },
     async countDraw(run) {

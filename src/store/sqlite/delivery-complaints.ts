@@ -21,7 +21,7 @@ export function sqliteDeliveryComplaints(database: SqliteDatabase): DeliveryComp
   };
 
   return {
-    async createDeliveryComplaint(userId, subscriptionId, plan, audit) {
+    async create(userId, subscriptionId, plan, audit) {
       return db
         .transaction(() => {
           const terms = termsOf(userId, subscriptionId);
@@ -50,14 +50,14 @@ export function sqliteDeliveryComplaints(database: SqliteDatabase): DeliveryComp
         .immediate();
     },
 
-    async listDeliveryComplaints(userId, subscriptionId, query) {
+    async list(userId, subscriptionId, query) {
       return db.transaction(() => {
         if (!termsOf(userId, subscriptionId)) return undefined;
         return database.all(complaintsQuery(userId, subscriptionId, query)).map(toStoredComplaint);
       })();
     },
 
-    async getDeliveryComplaint(userId, subscriptionId, id) {
+    async get(userId, subscriptionId, id) {
       return one(userId, subscriptionId, id);
     },
   };

@@ -97,7 +97,7 @@ export function sqliteHolds(database: SqliteDatabase): HoldStore {
     userId: string,
     subscriptionId: string,
     id: string,
-    plan: Parameters<HoldStore['updateHold']>[3],
+    plan: Parameters<HoldStore['update']>[3],
     audit: AuditContext,
     ifVersion?: readonly number[],
   ): Promise<StoredHold | undefined> {
@@ -114,7 +114,7 @@ export function sqliteHolds(database: SqliteDatabase): HoldStore {
     userId: string,
     subscriptionId: string,
     id: string,
-    plan: Parameters<HoldStore['withdrawHold']>[3],
+    plan: Parameters<HoldStore['withdraw']>[3],
     audit: AuditContext,
     ifVersion?: readonly number[],
   ): Promise<StoredHold | undefined> {
@@ -128,7 +128,7 @@ export function sqliteHolds(database: SqliteDatabase): HoldStore {
     });
   }
 
-  return { createHold, listHolds, getHold, updateHold, withdrawHold };
+  return { create: createHold, list: listHolds, get: getHold, update: updateHold, withdraw: withdrawHold };
 }
 
 function holdParams(userId: string, subscriptionId: string, v: HoldValues): Row {

@@ -55,5 +55,5 @@ export function sqliteIdempotency(database: SqliteDatabase): IdempotencyStore {
     })();
   }
 
-  return { claimIdempotencyKey, finishIdempotencyKey };
+  return { claimKey: claimIdempotencyKey, finishKey: finishIdempotencyKey };
 }

@@ -15,7 +15,7 @@ export function sqliteLicenceUsage(database: SqliteDatabase): LicenceUsageStore 
     ON CONFLICT (user_id, subscription_id, month, via) DO UPDATE SET checks = checks + excluded.checks`);
   const licenceExists = db.prepare('SELECT 1 FROM subscriptions WHERE user_id = ? AND id = ?').pluck();
   return {
-    async addLicenceUsage(counts) {
+    async add(counts) {
       if (counts.length === 0) return;
       db.transaction(() => {
         for (const c of inKeyOrder(counts)) {
@@ -23,7 +23,7 @@ export function sqliteLicenceUsage(database: SqliteDatabase): LicenceUsageStore 
         }
       }).immediate();
     },
-    async licenceUsageOf(userId, subscriptionId) {
+    async ofLicence(userId, subscriptionId) {
       return db.transaction(() => {
         if (licenceExists.get(userId, subscriptionId) === undefined) return undefined;
         return database.all(usageQuery(userId, subscriptionId)).map(toUsageCount);

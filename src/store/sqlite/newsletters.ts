@@ -17,10 +17,10 @@ export function sqliteNewsletters(database: SqliteDatabase): NewsletterStore {
   }
 
   return {
-    createNewsletter: newsletters.create,
-    getNewsletter,
-    listNewsletters: newsletters.list,
-    updateNewsletter: newsletters.update,
-    deleteNewsletter: newsletters.delete,
+    create: newsletters.create,
+    get: getNewsletter,
+    list: newsletters.list,
+    update: newsletters.update,
+    delete: newsletters.delete,
   };
 }

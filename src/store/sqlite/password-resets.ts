@@ -82,10 +82,10 @@ export function sqlitePasswordResets(database: SqliteDatabase): PasswordResetSto
   }
 
   return {
-    createPasswordResetToken,
-    voidPasswordResetToken,
-    hasPasswordResetToken,
+    createToken: createPasswordResetToken,
+    voidToken: voidPasswordResetToken,
+    hasToken: hasPasswordResetToken,
     resetPassword,
-    forgetExpiredPasswordResetTokens,
+    forgetExpiredTokens: forgetExpiredPasswordResetTokens,
   };
 }

@@ -35,7 +35,7 @@ export function sqlitePrivacyRequests(database: SqliteDatabase): PrivacyRequestS
   };
 
   return {
-    async createPrivacyRequest(userId, values, audit) {
+    async create(userId, values, audit) {
       return db
         .transaction(() => {
           if (userExists.get(userId) === undefined) return undefined;
@@ -51,15 +51,15 @@ export function sqlitePrivacyRequests(database: SqliteDatabase): PrivacyRequestS
         .immediate();
     },
 
-    async listPrivacyRequests(query) {
+    async list(query) {
       return database.all(privacyRequestsQuery(query)).map(toStoredPrivacyRequest);
     },
 
-    async getPrivacyRequest(id) {
+    async get(id) {
       return one(id);
     },
 
-    async updatePrivacyRequest(id, change, audit, ifVersion) {
+    async update(id, change, audit, ifVersion) {
       return db
         .transaction(() => {
           const current = one(id);

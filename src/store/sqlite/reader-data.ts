@@ -16,15 +16,15 @@ import type { SqliteDatabase } from './database.js';
 
 export function sqliteReaderData(database: SqliteDatabase): ReaderDataStore {
   return {
-    async listHoldsOfReader(userId, query) {
+    async listHolds(userId, query) {
       return database.all(holdsOfReaderQuery(userId, query)).map(toStoredHold);
     },
 
-    async listDeliveryComplaintsOfReader(userId, query) {
+    async listDeliveryComplaints(userId, query) {
       return database.all(complaintsOfReaderQuery(userId, query)).map(toStoredComplaint);
     },
 
-    async listWebhookDeliveriesOfReader(userId, query) {
+    async listWebhookDeliveries(userId, query) {
       return database.db.transaction(() => {
         const entries = database.all(entriesOfReaderQuery(userId, query));
         const first = entries[0];

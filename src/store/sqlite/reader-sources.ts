@@ -18,7 +18,7 @@ import { sqliteLicensedDomains, sqliteSeatHolders } from './licensed-domains.js'
 
 export function sqliteReaderSources(
   database: SqliteDatabase,
-  { activeSubscriptionsOf }: Pick<SubscriptionStore, 'activeSubscriptionsOf'>,
+  { activeOf: activeSubscriptionsOf }: Pick<SubscriptionStore, 'activeOf'>,
 ): Pick<SiteLicenceStore, 'readerSourcesOf'> {
   const domains = sqliteLicensedDomains(database);
   const holders = sqliteSeatHolders(database);

@@ -27,7 +27,7 @@ export function sqliteSeats(database: SqliteDatabase): SeatStore {
   };
 
   return {
-    async createSeat(userId, subscriptionId, holderId, audit) {
+    async create(userId, subscriptionId, holderId, audit) {
       return db
         .transaction(() => {
           const [licence] = database.all(seatContextQuery(userId, subscriptionId, holderId));
@@ -51,18 +51,18 @@ export function sqliteSeats(database: SqliteDatabase): SeatStore {
         .immediate();
     },
 
-    async listSeats(userId, subscriptionId, query) {
+    async list(userId, subscriptionId, query) {
       return db.transaction(() => {
         if (licenceExists.get(userId, subscriptionId) === undefined) return undefined;
         return database.all(seatsQuery(userId, subscriptionId, query)).map(toStoredSeat);
       })();
     },
 
-    async getSeat(userId, subscriptionId, id) {
+    async get(userId, subscriptionId, id) {
       return one(userId, subscriptionId, id);
     },
 
-    async deleteSeat(userId, subscriptionId, id, audit) {
+    async delete(userId, subscriptionId, id, audit) {
       return db
         .transaction(() => {
           // The holder's key goes with the seat (seat_holders' foreign key).
@@ -73,7 +73,7 @@ export function sqliteSeats(database: SqliteDatabase): SeatStore {
         .immediate();
     },
 
-    async listSeatsHeld(holderId, query) {
+    async listHeld(holderId, query) {
       return database.all(seatsHeldQuery(holderId, query)).map(toHeldSeat);
     },
   };

@@ -50,5 +50,10 @@ export function sqliteSignIns(database: SqliteDatabase): SignInStore {
     return database.changes(forgetAttempts(before));
   }
 
-  return { findSignInAccount, countSignInAttempt, recordSignIn, forgetSignInAttempts };
+  return {
+    findAccount: findSignInAccount,
+    countAttempt: countSignInAttempt,
+    record: recordSignIn,
+    forgetAttempts: forgetSignInAttempts,
+  };
 }

@@ -62,7 +62,7 @@ export function sqliteSiteLicences(database: SqliteDatabase): Omit<SiteLicenceSt
     return { prepared: database.db.prepare(text), values };
   });
   return {
-    async licencesOfNetwork(address, now) {
+    async ofNetwork(address, now) {
       const found = statements.of(address, prefixLengths.current());
       if (!found) return [];
       const { prepared, values } = found.statement;

@@ -115,14 +115,14 @@ export function sqliteStaff(database: SqliteDatabase): StaffStore {
   }
 
   return {
-    createStaff,
-    getStaff,
-    listStaff,
-    updateStaff,
-    findStaffSignIn,
-    createStaffSession,
-    resumeStaffSession,
-    endStaffSession,
-    forgetEndedStaffSessions,
+    create: createStaff,
+    get: getStaff,
+    list: listStaff,
+    update: updateStaff,
+    findSignIn: findStaffSignIn,
+    createSession: createStaffSession,
+    resumeSession: resumeStaffSession,
+    endSession: endStaffSession,
+    forgetEndedSessions: forgetEndedStaffSessions,
   };
 }

@@ -214,17 +214,17 @@ export function sqliteSubscriptions(database: SqliteDatabase, references: Sqlite
   }
 
   return {
-    createSubscription,
-    listSubscriptions,
-    activeSubscriptionsOf,
-    listSubscriptionsOfUsers,
-    subscriptionCountsOfUsers,
-    usersWithActiveSubscriptions,
-    getSubscription,
-    updateSubscription,
-    expireSubscription,
-    deleteSubscription,
-    lapseSubscriptions,
+    create: createSubscription,
+    list: listSubscriptions,
+    activeOf: activeSubscriptionsOf,
+    listOfUsers: listSubscriptionsOfUsers,
+    countsOfUsers: subscriptionCountsOfUsers,
+    usersWithActive: usersWithActiveSubscriptions,
+    get: getSubscription,
+    update: updateSubscription,
+    expire: expireSubscription,
+    delete: deleteSubscription,
+    lapse: lapseSubscriptions,
     clearPendingStarts,
   };
 }

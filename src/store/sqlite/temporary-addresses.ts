@@ -53,7 +53,7 @@ export function sqliteTemporaryAddresses(database: SqliteDatabase): TemporaryAdd
   }
 
   return {
-    async createTemporaryAddress(userId, plan, audit: AuditContext) {
+    async create(userId, plan, audit: AuditContext) {
       return db
         .transaction(() => {
           if (userExists.get(userId) === undefined) return undefined;
@@ -70,18 +70,18 @@ export function sqliteTemporaryAddresses(database: SqliteDatabase): TemporaryAdd
         .immediate();
     },
 
-    async listTemporaryAddresses(userId, query) {
+    async list(userId, query) {
       return db.transaction(() => {
         if (userExists.get(userId) === undefined) return undefined;
         return database.all(temporaryAddressesQuery(userId, query)).map(toStoredTemporaryAddress);
       })();
     },
 
-    async getTemporaryAddress(userId, id) {
+    async get(userId, id) {
       return one(userId, id);
     },
 
-    async updateTemporaryAddress(userId, id, plan, audit, ifVersion) {
+    async update(userId, id, plan, audit, ifVersion) {
       return changing(userId, id, ifVersion, (current) => {
         const values = plan(current, all(userId));
         // No version moved, no event: a client's ETag stays good, and webhooks hear of changes only.
@@ -92,7 +92,7 @@ export function sqliteTemporaryAddresses(database: SqliteDatabase): TemporaryAdd
       });
     },
 
-    async deleteTemporaryAddress(userId, id, check, audit, ifVersion) {
+    async delete(userId, id, check, audit, ifVersion) {
       const deleted = changing(userId, id, ifVersion, (current) => {
         check(current);
         remove.run(userId, id);

@@ -307,7 +307,16 @@ export function sqliteUsers(
     return deleted;
   }
 
-  return { createUser, importUsers, getUser, usersByEmail, listUsers, listRenderedUsers, updateUser, deleteUser };
+  return {
+    create: createUser,
+    import: importUsers,
+    get: getUser,
+    byEmail: usersByEmail,
+    list: listUsers,
+    listRendered: listRenderedUsers,
+    update: updateUser,
+    delete: deleteUser,
+  };
 }
 
 /** Runs a write that may break the unique email index, turning that into the failure it is. */

@@ -184,15 +184,15 @@ export function sqliteWebhooks(database: SqliteDatabase): WebhookStore {
   }
 
   return {
-    createWebhook,
-    getWebhook,
-    listWebhooks,
-    updateWebhook,
-    deleteWebhook,
-    listWebhookDeliveries,
-    claimWebhookDeliveries,
-    finishWebhookDelivery,
-    getWebhookDelivery,
-    redeliverWebhookDelivery,
+    create: createWebhook,
+    get: getWebhook,
+    list: listWebhooks,
+    update: updateWebhook,
+    delete: deleteWebhook,
+    listDeliveries: listWebhookDeliveries,
+    claimDeliveries: claimWebhookDeliveries,
+    finishDelivery: finishWebhookDelivery,
+    getDelivery: getWebhookDelivery,
+    redeliver: redeliverWebhookDelivery,
   };
 }

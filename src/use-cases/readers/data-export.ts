@@ -157,7 +157,7 @@ export async function readerExport(
   userId: string,
   options: ReaderExportOptions,
 ): Promise<ReaderExport | undefined> {
-  const user = await store.getUser(userId);
+  const user = await store.users.get(userId);
   if (!user) return undefined;
   return { writeTo: (out) => writeReaderExport(store, user, out, options) };
 }
@@ -181,7 +181,7 @@ async function writeReaderExport(store: Store, user: StoredUser, out: Writable, 
       return { items, next: items.length === size ? items.at(-1)?.id : undefined };
     };
   const audit = (filter: { eventTypes?: string[]; resourceType?: string }) =>
-    byId((page) => store.listAuditEvents({ ...page, ...filter, userId }));
+    byId((page) => store.audit.list({ ...page, ...filter, userId }));
 
   await write(out, `{"meta":{"generatedAt":${JSON.stringify(formatInstant(now))}`);
   const attributes = toUserAttributes(user.email, user.fields, user.newsletters, user.lastSignInAt);
@@ -189,31 +189,31 @@ async function writeReaderExport(store: Store, user: StoredUser, out: Writable, 
   await section(
     out,
     'subscriptions',
-    byId((page) => store.listSubscriptions(userId, page)),
+    byId((page) => store.subscriptions.list(userId, page)),
     (s) => ({ id: s.id, ...toSubscriptionAttributes(s, now), product: s.productId }),
   );
   await section(
     out,
     'holds',
-    byId((page) => store.listHoldsOfReader(userId, page)),
+    byId((page) => store.readerData.listHolds(userId, page)),
     (h) => ({ id: h.id, subscription: h.subscriptionId, ...toHoldAttributes(h, today) }),
   );
   await section(
     out,
     'temporaryAddresses',
-    byId((page) => store.listTemporaryAddresses(userId, page)),
+    byId((page) => store.temporaryAddresses.list(userId, page)),
     (t) => ({ id: t.id, ...toTemporaryAddressAttributes(t, today) }),
   );
   await section(
     out,
     'deliveryComplaints',
-    byId((page) => store.listDeliveryComplaintsOfReader(userId, page)),
+    byId((page) => store.readerData.listDeliveryComplaints(userId, page)),
     (c) => ({ id: c.id, subscription: c.subscriptionId, ...toDeliveryComplaintAttributes(c) }),
   );
   await section(
     out,
     'seats',
-    byId((page) => store.listSeatsHeld(userId, page)),
+    byId((page) => store.seats.listHeld(userId, page)),
     (s) => ({ id: s.id, licence: s.subscriptionId, licenceOwner: s.ownerId }),
   );
   await writeConsents(store, out, userId, size);
@@ -231,7 +231,7 @@ async function writeReaderExport(store: Store, user: StoredUser, out: Writable, 
   await section(
     out,
     'privacyRequests',
-    byId((page) => store.listPrivacyRequests({ ...page, userId })),
+    byId((page) => store.privacyRequests.list({ ...page, userId })),
     (r) => ({ id: r.id, ...toPrivacyRequestAttributes(r) }),
   );
   await section(out, 'auditEntries', audit({}), auditEntry);
@@ -239,7 +239,7 @@ async function writeReaderExport(store: Store, user: StoredUser, out: Writable, 
     out,
     'webhookDeliveries',
     async (afterId) => {
-      const { deliveries, readTo } = await store.listWebhookDeliveriesOfReader(userId, {
+      const { deliveries, readTo } = await store.readerData.listWebhookDeliveries(userId, {
         ...(afterId === undefined ? {} : { afterId }),
         limit: size,
       });
@@ -265,7 +265,7 @@ async function writeConsents(store: Store, out: Writable, userId: string, size: 
   let first = true;
   for (;;) {
     const consents =
-      (await store.listConsents(userId, { ...(afterId === undefined ? {} : { afterId }), limit: size })) ?? [];
+      (await store.consents.list(userId, { ...(afterId === undefined ? {} : { afterId }), limit: size })) ?? [];
     for (const consent of consents) {
       const head = JSON.stringify({
         newsletter: consent.newsletterId,
@@ -280,7 +280,7 @@ async function writeConsents(store: Store, out: Writable, userId: string, size: 
         'history',
         async (after) => {
           const changes =
-            (await store.listConsentChanges(userId, consent.newsletterId, {
+            (await store.consents.listChanges(userId, consent.newsletterId, {
               ...(after === undefined ? {} : { afterId: after }),
               limit: size,
             })) ?? [];

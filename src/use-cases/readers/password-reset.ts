@@ -26,7 +26,7 @@ export async function issueResetToken(
   now: number,
 ): Promise<IssuedResetToken | undefined> {
   const { token, hash } = newResetToken(userId);
-  const record = await store.createPasswordResetToken(
+  const record = await store.passwordResets.createToken(
     { userId, tokenHash: hash, createdAt: now, expiresAt: now + ttlSeconds },
     audit,
   );
@@ -58,7 +58,7 @@ export async function mailResetLink(
   const issued = await issueResetToken(store, userId, ttlSeconds, audit, now);
   if (!issued) return undefined;
   // Read after the issue: an email changed since voids the token, so it never reaches an old address.
-  const user = await store.getUser(userId);
+  const user = await store.users.get(userId);
   if (!user) return undefined;
   const name = (field: string) => {
     const value = user.fields[field];
@@ -76,7 +76,7 @@ export async function mailResetLink(
   } catch (error) {
     // Nobody but this process ever saw the token, so one left behind by a failing store is
     // harmless until it expires; the answer is about the mail either way.
-    await store.voidPasswordResetToken(userId, issued.record.id, { ...audit, attributes: [] }).catch(() => false);
+    await store.passwordResets.voidToken(userId, issued.record.id, { ...audit, attributes: [] }).catch(() => false);
     throw error;
   }
   return issued.record;
@@ -95,7 +95,7 @@ export async function resetPassword(
   deadline: number,
 ): Promise<boolean> {
   const parsed = parseResetToken(token);
-  if (!parsed || !(await store.hasPasswordResetToken(parsed.userId, parsed.hash, now))) return false;
+  if (!parsed || !(await store.passwordResets.hasToken(parsed.userId, parsed.hash, now))) return false;
   const passwordHash = await hashPassword(password, { deadline });
-  return store.resetPassword(parsed.userId, parsed.hash, passwordHash, now, audit);
+  return store.passwordResets.resetPassword(parsed.userId, parsed.hash, passwordHash, now, audit);
 }

@@ -36,16 +36,16 @@ export async function signIn(
     await notBeforeFloor(started, failureFloorMs);
     return { outcome: 'invalid' };
   };
-  const attempt = await store.countSignInAttempt(email, now, limits);
+  const attempt = await store.signIns.countAttempt(email, now, limits);
   if (!attempt.allowed) return { outcome: 'throttled', retryAfterSeconds: attempt.retryAfterSeconds };
-  const account = await store.findSignInAccount(email);
+  const account = await store.signIns.findAccount(email);
   const stored = account?.passwordHash ?? null;
   // Verified even without a hash (against a dummy): an early answer would tell the email is unknown.
   const verified = await verifyPassword(stored, password, { deadline });
   if (!account || stored === null || !verified) return invalid();
   const rehash = needsRehash(stored) ? { from: stored, to: await hashPassword(password, { deadline }) } : undefined;
-  const id = await store.recordSignIn(account.id, { email, at: now, ...(rehash ? { rehash } : {}) }, audit);
-  const user = id === undefined ? undefined : await store.getUser(account.id);
+  const id = await store.signIns.record(account.id, { email, at: now, ...(rehash ? { rehash } : {}) }, audit);
+  const user = id === undefined ? undefined : await store.users.get(account.id);
   // Erased while signing in: as if the email had named nobody.
   if (id === undefined || !user) return invalid();
   return { outcome: 'signed-in', id, at: now, user };

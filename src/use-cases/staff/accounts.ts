@@ -20,7 +20,7 @@ export interface OpenedAccount {
 export async function openStaffAccount(store: Store, input: StaffCreate, audit: AuditContext): Promise<OpenedAccount> {
   const initialPassword = input.password === undefined ? makeStaffPassword() : undefined;
   const passwordHash = await hashPassword(input.password ?? (initialPassword as string));
-  const member = await store.createStaff(
+  const member = await store.staff.create(
     { email: input.email, name: input.name, role: input.role, passwordHash, createdAt: nowInSeconds() },
     audit,
   );
@@ -67,7 +67,7 @@ export async function changeStaffAccount(
   } else if (password !== undefined) {
     passwordChange = { hash: await hashPassword(password, { deadline }) };
   }
-  const member = await store.updateStaff(
+  const member = await store.staff.update(
     id,
     {
       ...(name === undefined ? {} : { name }),

@@ -38,7 +38,7 @@ export async function changeOwnPassword(
   // Counted first, as a sign-in is, so that guesses sent at once cannot outrun the limit.
   const attempt = await countStaffSignInAttempt(store, staffAttemptKeys(member.email, network), now, limits);
   if (!attempt.allowed) return { outcome: 'throttled', retryAfterSeconds: attempt.retryAfterSeconds };
-  const account = await store.findStaffSignIn(member.email);
+  const account = await store.staff.findSignIn(member.email);
   if (!account || account.id !== member.id) return { outcome: 'incorrect' };
   if (!(await verifyPassword(account.passwordHash, currentPassword, { deadline }))) return { outcome: 'incorrect' };
   const hash = await hashPassword(password, { deadline });
@@ -64,9 +64,9 @@ export async function resetStaffPassword(
   email: string,
   audit: AuditContext,
 ): Promise<{ member: StaffMember; password: string } | undefined> {
-  const account = await store.findStaffSignIn(email);
+  const account = await store.staff.findSignIn(email);
   if (!account) return undefined;
   const password = makeStaffPassword();
-  const member = await store.updateStaff(account.id, { password: { hash: await hashPassword(password) } }, audit);
+  const member = await store.staff.update(account.id, { password: { hash: await hashPassword(password) } }, audit);
   return member && { member, password };
 }

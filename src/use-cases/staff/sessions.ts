@@ -74,7 +74,7 @@ export async function signInStaff(
   // A success forgets its network's count only: the email's ceiling bounds every guess in the window.
   const attemptsKey = keys.pair;
   if (!attempt.allowed) return { outcome: 'throttled', retryAfterSeconds: attempt.retryAfterSeconds };
-  const account = await store.findStaffSignIn(email);
+  const account = await store.staff.findSignIn(email);
   const stored = account?.passwordHash ?? null;
   // Verified even without an account (against a dummy): an early answer would tell the email is unknown.
   const verified = await verifyPassword(stored, password, { deadline, queue: 'public' });
@@ -83,11 +83,11 @@ export async function signInStaff(
     ? { from: stored, to: await hashPassword(password, { deadline, queue: 'public' }) }
     : undefined;
   const sessionId = randomBytes(32).toString('base64url');
-  await store.createStaffSession(
+  await store.staff.createSession(
     { idHash: sessionIdHash(sessionId), staffId: account.id, now, attemptsKey, ...(rehash ? { rehash } : {}) },
     { actor: staffActor(account.id), attributes: [] },
   );
-  const member = await store.getStaff(account.id);
+  const member = await store.staff.get(account.id);
   if (!member) return { outcome: 'invalid' };
   return { outcome: 'signed-in', sessionId, csrfToken: csrfTokenOf(sessionId), member };
 }

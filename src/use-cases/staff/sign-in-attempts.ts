@@ -48,7 +48,7 @@ export async function countStaffSignInAttempt(
   now: number,
   limits: AttemptLimits,
 ): Promise<AttemptDecision> {
-  const pair = await store.countSignInAttempt(keys.pair, now, limits);
+  const pair = await store.signIns.countAttempt(keys.pair, now, limits);
   if (!pair.allowed) return pair;
-  return store.countSignInAttempt(keys.email, now, emailCeiling(limits));
+  return store.signIns.countAttempt(keys.email, now, emailCeiling(limits));
 }

@@ -67,10 +67,10 @@ forEachStore((kind) => {
       const [delivery] = (await service.client.get(`/webhooks/${webhookId}/deliveries`)).body.data;
       const deliveryPath = new URL(delivery.links.self).pathname;
       assert.equal((await service.client.get(deliveryPath)).headers.get('etag'), '"1"');
-      const [claimed] = await service.store.claimWebhookDeliveries(Date.now(), 1000, 1);
+      const [claimed] = await service.store.webhooks.claimDeliveries(Date.now(), 1000, 1);
       assert.equal(claimed?.delivery.id, delivery.id);
       const failed = { state: 'failed', at: Date.now(), nextAttemptAt: null, status: 500, error: 'no' } as const;
-      await service.store.finishWebhookDelivery(delivery.id, claimed!.delivery.version, failed);
+      await service.store.webhooks.finishDelivery(delivery.id, claimed!.delivery.version, failed);
       assert.equal((await service.client.get(deliveryPath)).headers.get('etag'), '"3"');
       const redelivered = await service.client.post(`${deliveryPath}/redeliver`, undefined);
       assert.equal(redelivered.headers.get('etag'), '"4"');

@@ -77,8 +77,8 @@ forEachStore((kind) => {
       const key = freshKey();
       const document = userDocument();
       // Hold the first request in the store long enough for the retry to arrive meanwhile.
-      const create = service.store.createUser;
-      service.store.createUser = async (...args) => {
+      const create = service.store.users.create;
+      service.store.users.create = async (...args) => {
         await new Promise((resolve) => setTimeout(resolve, 300));
         return create(...args);
       };
@@ -89,7 +89,7 @@ forEachStore((kind) => {
         assert.deepEqual(error.source, { header: 'Idempotency-Key' });
         assert.equal((await first).status, 201);
       } finally {
-        service.store.createUser = create;
+        service.store.users.create = create;
       }
     });
 

@@ -22,11 +22,11 @@ forEachStore((kind) => {
   before(async () => {
     testStore = await openTestStore(kind);
     const { store } = testStore;
-    const owner = await store.createUser(
+    const owner = await store.users.create(
       { email: `owner-${kind}@usage.example`, passwordHash: null, fields: { familyName: 'Owner' }, newsletters: [] },
       AUDIT,
     );
-    const created = await store.createSubscription(
+    const created = await store.subscriptions.create(
       owner.id,
       subscriptionValues({ license: 'site', resource: 'online', ipRanges: ['192.0.2.0/24'] }),
       AUDIT,
@@ -38,7 +38,7 @@ forEachStore((kind) => {
 
   /** A process's counter over the store, with `add` in place of the store's own addLicenceUsage. */
   async function counter(add: (counts: readonly UsageCount[]) => Promise<void>): Promise<FastifyInstance> {
-    const store = { ...testStore.store, addLicenceUsage: add } as Store;
+    const store = { ...testStore.store, licenceUsage: { ...testStore.store.licenceUsage, add: add } } as Store;
     const app = Fastify();
     await app.register(licenceUsage, { store, flushMs: 3_600_000, batchSize: 500 });
     await app.ready();
@@ -46,14 +46,17 @@ forEachStore((kind) => {
   }
 
   const checksOf = async () =>
-    ((await testStore.store.licenceUsageOf(licence.userId, licence.id)) ?? []).reduce((sum, c) => sum + c.count, 0);
+    ((await testStore.store.licenceUsage.ofLicence(licence.userId, licence.id)) ?? []).reduce(
+      (sum, c) => sum + c.count,
+      0,
+    );
 
   it('adds a tally larger than a batch in batches, the event loop free between them', async () => {
     const batches: { size: number; loopRan: boolean }[] = [];
     let loopRan = false;
     const app = await counter(async (counts) => {
       batches.push({ size: counts.length, loopRan });
-      await testStore.store.addLicenceUsage(counts);
+      await testStore.store.licenceUsage.add(counts);
     });
     try {
       const before = await checksOf();
@@ -76,7 +79,7 @@ forEachStore((kind) => {
     const app = await counter(async (counts) => {
       calls += 1;
       if (calls === 2) throw new Error('the store is unavailable');
-      await testStore.store.addLicenceUsage(counts);
+      await testStore.store.licenceUsage.add(counts);
     });
     try {
       const before = await checksOf();

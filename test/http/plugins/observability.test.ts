@@ -120,7 +120,7 @@ describe('unexpected errors', () => {
     const service = await startService('SQLite', { logger: log.logger });
     try {
       // A store method that fails in a way nobody planned for.
-      service.store.getUser = async () => {
+      service.store.users.get = async () => {
         throw new TypeError('boom: an unplanned failure');
       };
       const response = await service.client.get('/users/1', { headers: { 'x-request-id': 'the-500' } });
@@ -166,9 +166,9 @@ describe('a full disk under SQLite', () => {
   it('answers 503 rather than crash, and the process goes on serving', async () => {
     const service = await startService('SQLite');
     try {
-      const write = service.store.createUser;
+      const write = service.store.users.create;
       // What better-sqlite3 throws when the disk (or the file's size limit) is full.
-      service.store.createUser = async () => {
+      service.store.users.create = async () => {
         throw Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
       };
       const error = onlyError(
@@ -178,7 +178,7 @@ describe('a full disk under SQLite', () => {
         503,
       );
       assert.equal(error.title, 'Service Unavailable');
-      service.store.createUser = write;
+      service.store.users.create = write;
       assert.equal((await service.client.get('/users')).status, 200);
     } finally {
       await service.close();

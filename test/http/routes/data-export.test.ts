@@ -88,9 +88,9 @@ forEachStoreAndCitus((kind) => {
       newsletters: { add: ['morning-briefing', 'evening-edition'] },
     });
     const { store } = service;
-    const subscription = await store.createSubscription(reader.id, subscriptionValues({ resource: 'print' }), AUDIT);
+    const subscription = await store.subscriptions.create(reader.id, subscriptionValues({ resource: 'print' }), AUDIT);
     assert.ok(subscription);
-    await store.createHold(
+    await store.holds.create(
       reader.id,
       subscription.id,
       (context) => ({
@@ -99,7 +99,7 @@ forEachStoreAndCitus((kind) => {
       }),
       AUDIT,
     );
-    await store.createTemporaryAddress(
+    await store.temporaryAddresses.create(
       reader.id,
       () => ({
         startDate: 20_000,
@@ -115,7 +115,7 @@ forEachStoreAndCitus((kind) => {
       }),
       AUDIT,
     );
-    await store.createDeliveryComplaint(
+    await store.deliveryComplaints.create(
       reader.id,
       subscription.id,
       (context) => ({
@@ -277,7 +277,7 @@ forEachStoreAndCitus((kind) => {
 
     it('streams a reader of 10,000 subscriptions and 100,000 audit entries whole', async () => {
       const reader = await createReader(service.client);
-      const first = await service.store.createSubscription(reader.id, subscriptionValues(), AUDIT);
+      const first = await service.store.subscriptions.create(reader.id, subscriptionValues(), AUDIT);
       assert.ok(first);
       await addRowsBehindTheService(service, reader.id, first.id, { subscriptions: 9_999, auditEntries: 100_000 });
       const response = await fetch(`${service.baseUrl}/users/${reader.id}/data-export`, {
@@ -317,7 +317,7 @@ forEachStoreAndCitus((kind) => {
     it('reads every section a page of at most its size at a time, and writes each page before reading the next', async () => {
       const reader = await createReader(service.client);
       for (let i = 0; i < 11; i += 1) {
-        assert.ok(await service.store.createSubscription(reader.id, subscriptionValues(), AUDIT));
+        assert.ok(await service.store.subscriptions.create(reader.id, subscriptionValues(), AUDIT));
       }
       const log: string[] = [];
       const limits: number[] = [];

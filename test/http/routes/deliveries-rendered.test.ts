@@ -96,7 +96,7 @@ forEachStoreAndCitus((kind) => {
   async function bothPaths(query: string, page: RunPageQuery, on = date) {
     const response = await service.client.get(`/deliveries?filter[date]=${on}${query}`);
     assert.equal(response.status, 200, response.text);
-    const deliveries = await service.store.listDeliveries(runOf(parseDate(on) as number, 'UTC'), page);
+    const deliveries = await service.store.deliveries.list(runOf(parseDate(on) as number, 'UTC'), page);
     const expected = deliveries.slice(0, page.limit - 1).map((delivery) => resourceOf(on, delivery));
     const sent = response.text.slice(response.text.indexOf(',"data":[') + ',"data":'.length, -1);
     assert.equal(sent, JSON.stringify(expected));

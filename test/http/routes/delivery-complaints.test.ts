@@ -66,7 +66,7 @@ forEachStore((kind) => {
         dateStarted: midnightOf(dateIn(-30)),
         dateEnded: midnightOf(dateIn(-10)),
       });
-      await service.store.createHold(
+      await service.store.holds.create(
         userId,
         subscriptionId,
         (context) => ({

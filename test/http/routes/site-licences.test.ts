@@ -304,7 +304,7 @@ forEachStoreAndCitus((kind) => {
       const domains = [nextDomain(), nextDomain()];
       const started = Math.floor(Date.now() / 1000) - 3600;
       for (const audit of [{ actor: 'import', attributes: [] }, null]) {
-        const owners = await service.store.importUsers(
+        const owners = await service.store.users.import(
           networks.map(({ range }, i) => ({
             user: {
               email: `${randomUUID()}@${domains[i]}`,
@@ -325,7 +325,7 @@ forEachStoreAndCitus((kind) => {
           })),
           audit,
         );
-        const ids = (await service.store.listSubscriptionsOfUsers(owners as string[])).map((s) => s.id);
+        const ids = (await service.store.subscriptions.listOfUsers(owners as string[])).map((s) => s.id);
         assert.equal(ids.length, 2);
         for (const [i, { prefix }] of networks.entries()) {
           const found = await licencesOf(`${prefix}.3.4`);

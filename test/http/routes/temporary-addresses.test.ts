@@ -213,7 +213,7 @@ forEachStore((kind) => {
 
     it('refuses to delete one started (ALREADY_STARTED) or change its start or address; PATCH endDate ends it early', async () => {
       const { userId, path } = await reader();
-      const started = await service.store.createTemporaryAddress(
+      const started = await service.store.temporaryAddresses.create(
         userId,
         () => ({
           startDate: today() - 3,
