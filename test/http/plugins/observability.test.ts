@@ -60,7 +60,7 @@ forEachStore((kind) => {
         text,
         /http_request_duration_seconds_bucket\{le="0\.005",method="POST",route="\/users",status="201"\}/,
       );
-      assert.match(text, /store_operation_duration_seconds_count\{operation="getUser",outcome="ok"\} \d+/);
+      assert.match(text, /store_operation_duration_seconds_count\{operation="users\.get",outcome="ok"\} \d+/);
       assert.match(text, /nodejs_eventloop_lag_seconds \d/);
       assert.match(text, /process_resident_memory_bytes \d/);
       if (kind === 'PostgreSQL') assert.match(text, /store_pool_connections\{state="total"\} \d/);

@@ -8,7 +8,7 @@ import { Writable } from 'node:stream';
 import Database from 'better-sqlite3';
 import { after, before, describe, it } from 'node:test';
 import { readerExport } from '../../../src/use-cases/readers/data-export.js';
-import type { Store } from '../../../src/store/port.js';
+import { wrapMethods } from '../../../src/store/wrap-methods.js';
 import { AUDIT, createWebhook, issueKey, onlyError, subscriptionValues } from '../../support/fixtures.js';
 import { createReader, issueResetToken, signIn } from '../../support/readers.js';
 import { forEachStoreAndCitus } from '../../support/citus.js';
@@ -254,7 +254,7 @@ forEachStoreAndCitus((kind) => {
           await fetch(`${service.baseUrl}/metrics`, { headers: { authorization: `Bearer ${TEST_ADMIN_KEY}` } })
         ).text();
         return Number(
-          /store_operation_duration_seconds_count\{operation="listSubscriptions",outcome="ok"\} (\d+)/.exec(
+          /store_operation_duration_seconds_count\{operation="subscriptions\.list",outcome="ok"\} (\d+)/.exec(
             metrics,
           )?.[1] ?? 0,
         );
@@ -321,18 +321,16 @@ forEachStoreAndCitus((kind) => {
       }
       const log: string[] = [];
       const limits: number[] = [];
-      const counting = new Proxy(service.store, {
-        get(target, name, receiver) {
-          const value = Reflect.get(target, name, receiver);
-          if (typeof value !== 'function' || typeof name !== 'string' || !name.startsWith('list')) return value;
-          return async (...args: unknown[]) => {
-            const query = args.find((a) => typeof a === 'object' && a !== null && 'limit' in a) as { limit: number };
-            limits.push(query.limit);
-            log.push(`read ${name}`);
-            return value.apply(target, args);
-          };
-        },
-      }) as Store;
+      const counting = wrapMethods(service.store, (method, target, name) =>
+        name.includes('.list')
+          ? async (...args: unknown[]) => {
+              const query = args.find((a) => typeof a === 'object' && a !== null && 'limit' in a) as { limit: number };
+              limits.push(query.limit);
+              log.push(`read ${name}`);
+              return method.apply(target, args);
+            }
+          : method,
+      );
       const chunks: string[] = [];
       const out = new Writable({
         highWaterMark: 1,
@@ -353,9 +351,9 @@ forEachStoreAndCitus((kind) => {
         `a page asked for more than 4: ${limits.join(',')}`,
       );
       const reads = (name: string) => log.filter((entry) => entry === `read ${name}`).length;
-      assert.equal(reads('listSubscriptions'), 3, '11 subscriptions are 3 pages of 4');
+      assert.equal(reads('subscriptions.list'), 3, '11 subscriptions are 3 pages of 4');
       assert.equal(
-        reads('listAuditEvents'),
+        reads('audit.list'),
         4 + 1 + 1 + 1,
         'the 12 entries are 3 full pages of 4 and an empty one; then 1 page each of sign-ins, confirmation requests and resets',
       );
