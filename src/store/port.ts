@@ -1,7 +1,10 @@
 /**
  * The store port: everything the service asks of a database, in the domain's terms, one port
- * per kind of record (in ports/), composed into the `Store` that callers use. The SQLite and
- * PostgreSQL adapters implement every port, one file per kind, and one contract suite tests both.
+ * per kind of record (in ports/), composed into the `Store` that callers use: one member per
+ * port, named after its file (`store.users.list(…)`, `store.subscriptions.expire(…)`), and the
+ * database's own lifecycle (`ping`, `close`, …) at the top. The SQLite and PostgreSQL adapters
+ * implement every port, one file per kind (a port may take two: the site licences' reader
+ * sources), and one contract suite tests both.
  *
  * A method answers `undefined` (or `false`) when the record it names does not exist; it throws a
  * domain failure (EMAIL_TAKEN, PRECONDITION_FAILED, …) when a rule refuses the write, and
@@ -92,6 +95,7 @@ export interface PoolStats {
   waiting: number;
 }
 
+/** The ports, each under the name of its file in camelCase, and the database's lifecycle. */
 export interface Store extends DatabaseLifecycle {
   readonly users: UserStore;
   readonly subscriptions: SubscriptionStore;

@@ -1,5 +1,5 @@
 /**
- * Erasing a reader (`deleteUser`) reaches every table that holds their data, in its transaction,
+ * Erasing a reader (`users.delete`) reaches every table that holds their data, in its transaction,
  * and leaves nothing of them in the database: not in a table, and on SQLite not in the file's
  * free pages or its write-ahead log either.
  *

@@ -1,8 +1,8 @@
 /**
  * The port for newsletter consents (domain/consent.ts). A reader's consents change with their
- * `newsletters` (UserStore's createUser, importUsers and updateUser, which keep the members in
- * step in the same transaction), and here by what an email provider reports. Every call names the
- * reader, so on Citus each statement routes to the reader's shard.
+ * `newsletters` (UserStore's create, import and update, which keep the members in step in the
+ * same transaction), and here by what an email provider reports. Every call names the reader, so
+ * on Citus each statement routes to the reader's shard.
  */
 import type { AuditContext } from '../../domain/audit.js';
 import type { ConsentSource, ReportedState, StoredConsent, StoredConsentChange } from '../../domain/consent.js';

@@ -1,7 +1,7 @@
 /**
  * The port for privacy requests (domain/privacy-request.ts): not a reader's own record but the
  * publisher's, about a reader, so it is reached by its own id and outlives the reader. Erasing the
- * reader (UserStore's deleteUser) strips it of them in the same transaction.
+ * reader (UserStore's delete) strips it of them in the same transaction.
  */
 import type { AuditContext } from '../../domain/audit.js';
 import type { PrivacyRequestValues, StoredPrivacyRequest } from '../../domain/privacy-request.js';

@@ -24,7 +24,7 @@ export interface SiteLicenceStore {
   /** The site licences active at `now` whose ranges hold the address (an IPv4-mapped one already unmapped). */
   ofNetwork(address: Address, now: number): Promise<ActiveLicence[]>;
   /**
-   * The access check's read: the user's subscriptions active at `now` (as `activeSubscriptionsOf`),
+   * The access check's read: the user's subscriptions active at `now` (as `subscriptions.activeOf`),
    * the site licences active at `now` whose email domains hold theirs, and those of which they hold
    * a seat; undefined for no such user. Each process keeps the domains some licence names and the
    * readers holding a seat, and reads licences only for a reader whose domain (or a parent's

@@ -119,7 +119,7 @@ export interface UserStore {
   /** The users with these emails (matched without regard to case), by lower-cased email, for an import. */
   byEmail(emails: readonly string[]): Promise<Map<string, MatchedUser>>;
   list(query: UserListQuery): Promise<UserPage<StoredUser>>;
-  /** The users `listUsers` answers, in the same order, each as the JSON text of its resource object. */
+  /** The users `list` answers, in the same order, each as the JSON text of its resource object. */
   listRendered(query: UserListQuery): Promise<UserPage<RenderedUser>>;
   /**
    * Changes the user; a new password hash, or an email that differs other than in letter case,

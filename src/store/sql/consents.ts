@@ -76,7 +76,7 @@ export function consentChangesQuery(
 export type ChangedConsent = { consent: StoredConsent; changed: boolean } | undefined;
 
 /**
- * Following a link (ConsentStore.followConsentLink), given the adapter's read of the consent and
+ * Following a link (ConsentStore.followLink), given the adapter's read of the consent and
  * its change of it (which decides again under its lock). Most links followed change nothing (a
  * one-click POST repeated, a used confirmation): the read, without a lock, answers them.
  */

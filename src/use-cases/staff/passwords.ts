@@ -4,7 +4,7 @@
  * network, and the email's ceiling): otherwise a session left open, or taken, would be an oracle
  * for the password at the request rate, a password that may open more than the console. An admin
  * (or the command line, for an operator locked out of the console) sets another's without it.
- * Either way every other session of the account ends in the same write (the store's updateStaff).
+ * Either way every other session of the account ends in the same write (the store's staff.update).
  */
 import { randomBytes } from 'node:crypto';
 import type { AuditContext } from '../../domain/audit.js';

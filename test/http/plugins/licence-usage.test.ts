@@ -36,7 +36,7 @@ forEachStore((kind) => {
   });
   after(() => testStore?.close());
 
-  /** A process's counter over the store, with `add` in place of the store's own addLicenceUsage. */
+  /** A process's counter over the store, with `add` in place of the store's own licenceUsage.add. */
   async function counter(add: (counts: readonly UsageCount[]) => Promise<void>): Promise<FastifyInstance> {
     const store = { ...testStore.store, licenceUsage: { ...testStore.store.licenceUsage, add: add } } as Store;
     const app = Fastify();
