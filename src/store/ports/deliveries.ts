@@ -21,7 +21,7 @@ export interface RenderedDelivery {
 
 export interface DeliveryStore {
   list(run: RunDate, query: RunPageQuery): Promise<Delivery[]>;
-  /** The same page as `listDeliveries`, each delivery as the text the API sends. */
+  /** The same page as `list`, each delivery as the text the API sends. */
   listRendered(run: RunDate, query: RunPageQuery): Promise<RenderedDelivery[]>;
   /** The run's copies by product and postal code; a key may come in more than one count, to be added up. */
   countDraw(run: RunDate): Promise<DrawCount[]>;
