@@ -21,7 +21,7 @@ export interface BackupSettings {
   keep: number;
 }
 
-/** A few milliseconds of copying (measured: about 30 µs a 4 KiB page); doubled when writes elsewhere restart it. */
+/** The pages a backup copies in one step: a few milliseconds of copying; doubled when writes elsewhere restart it. */
 const PAGES_PER_STEP = 128;
 
 export interface Backups {

@@ -2,8 +2,8 @@
  * The log of a serving process: JSON lines for machines, readable lines when a person watches
  * the terminal. Requests are logged by our own hook, which writes no header and no body, so no
  * secret can reach the log. JSON lines are buffered (up to 4 KiB, flushed every second and on
- * exit) rather than written one system call each: that cost a tenth of the throughput of a
- * single-record read.
+ * exit) rather than written one system call each: that cost a single-record read a noticeable
+ * part of its throughput.
  */
 import { pino } from 'pino';
 

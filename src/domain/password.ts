@@ -25,9 +25,9 @@ export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 256;
 
 /**
- * The argon2id parameters of every hash made here: OWASP's minimum (19 MiB, 2 passes, 1 lane),
- * ≈ 20 ms a hash on this machine. Written out rather than left to the library's defaults, so that
- * a library upgrade cannot change them behind `needsRehash`'s back.
+ * The argon2id parameters of every hash made here: OWASP's minimum (19 MiB, 2 passes, 1 lane).
+ * Written out rather than left to the library's defaults, so that a library upgrade cannot change
+ * them behind `needsRehash`'s back.
  */
 const CURRENT = {
   algorithm: 2 as Options['algorithm'], // Argon2id (the enum is declared only in types)
@@ -40,9 +40,9 @@ const CURRENT = {
 
 /**
  * The most an imported hash may cost to verify, each bound on its own: argon2 up to 64 MiB, 10
- * passes and 16 lanes, bcrypt up to cost 14 (about a third of a second here). Anything dearer
- * would let one import make every sign-in of that reader a denial of service; a bound on memory ×
- * passes alone let 768 MiB × 1 through, which took 4 s and 650 MB more of memory a sign-in.
+ * passes and 16 lanes, bcrypt up to cost 14. Anything dearer would let one import make every
+ * sign-in of that reader a denial of service; a bound on memory × passes alone let 768 MiB × 1
+ * through, which took many times a current hash's time and memory a sign-in.
  */
 const MAX_ARGON2_MEMORY_KIB = 65_536;
 const MAX_ARGON2_PASSES = 10;
@@ -207,7 +207,7 @@ export function passwordHashProblem(stored: string): string | undefined {
 /**
  * Resolves once `floorMs` have passed since `startedAt` (a `performance.now()`), at once if they
  * have. A failed sign-in waits for it before it answers: verifying costs what the stored hash
- * costs (a bcrypt hash of cost 12 ten times today's argon2id, which an unknown email is verified
+ * costs (a bcrypt hash of cost 12 many times today's argon2id, which an unknown email is verified
  * against), so without a floor the clock would tell which emails name a reader with an imported
  * hash. Waiting is no work: the hash's slot is free by then. A timer may fire a little early by
  * the clock it is measured with, hence the loop.

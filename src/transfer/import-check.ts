@@ -48,7 +48,7 @@ export interface Checked {
 
 /**
  * The record's checks, compiled at the first record checked: every command loads this module,
- * and `serve` paid for compiling them at each start (30–40 ms) without importing anything.
+ * and `serve` paid for compiling them at each start without importing anything.
  */
 let validators: { user: ValidateFunction; subscription: ValidateFunction; product: ValidateFunction } | undefined;
 

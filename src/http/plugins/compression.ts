@@ -1,7 +1,7 @@
 /**
  * Response compression: a body of at least COMPRESSION_MIN_BYTES goes out in brotli or gzip when
- * the client's Accept-Encoding allows one (a list page of 100 users, some 60 KB, shrinks to about
- * a tenth). Smaller bodies go as they are: compressing them costs more than the bytes it saves.
+ * the client's Accept-Encoding allows one (a list page of 100 users shrinks to a small part of its
+ * size). Smaller bodies go as they are: compressing them costs more than the bytes it saves.
  * Every response with a body says `Vary: Accept-Encoding`, since any of them could be compressed.
  *
  * Compression runs on the event loop, bounded by the largest body the service renders (a page of

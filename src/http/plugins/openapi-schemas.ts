@@ -224,8 +224,8 @@ export function withoutValidatorMessages(paths: JsonObject): JsonObject {
 const shortened = new Map<string, string>();
 
 /**
- * hoistRepeatedSchemas, worked out once a process for each document (some 60 ms): the tests build
- * an app for every service they start, of the same routes. The answer is a copy of its own.
+ * hoistRepeatedSchemas, worked out once a process for each document: it is dear, and the tests
+ * build an app for every service they start, of the same routes. The answer is a copy of its own.
  */
 export function withSharedSchemas(paths: JsonObject, schemas: JsonObject): { paths: JsonObject; schemas: JsonObject } {
   const key = JSON.stringify([paths, schemas]);

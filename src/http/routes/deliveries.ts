@@ -88,7 +88,7 @@ const AdaDelivery = {
 
 /**
  * The runs of the dates asked for lately, by date and zone: where a date begins and ends in a time
- * zone takes four readings of the zone's clock (some 40 µs), and a client paging through a run
+ * zone takes four readings of the zone's clock, and a client paging through a run
  * asks for the same date page after page.
  */
 const RUNS = new Map<string, RunDate>();

@@ -3,8 +3,8 @@
  * process's memory as notified-cache.ts keeps records, for at most PRODUCT_RESOURCE_MAX_AGE_MS: every update
  * or deletion of a product notifies PRODUCTS_CHANNEL. Only products found are kept, so one created
  * later needs no notification. The access check, the hottest read, applies them: read in a
- * subquery of its statement they cost PostgreSQL 2–4 µs of about 40 a check at 1,000,000 users,
- * and on Citus a statement of their own on the coordinator (100 µs of 430). A product not kept
+ * subquery of its statement they cost PostgreSQL a noticeable part of every check, and on Citus a
+ * statement of their own on the coordinator, a larger part still. A product not kept
  * costs a statement of its own: a process's first check naming it, after each change to
  * products, every 5 s, and every check while the process does not listen.
  */

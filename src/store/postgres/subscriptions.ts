@@ -53,8 +53,7 @@ export const FIRST_SUBSCRIPTIONS_OF_USERS_CITUS = `SELECT ${SUBSCRIPTION_COLUMNS
  * The subscriptions of the user $1, with the columns the access check needs, read apart (OFFSET 0
  * keeps the dates out of that read): a plan made without statistics, kept for a prepared
  * statement's life, otherwise ANDed the user's key with a bitmap of every subscription not yet
- * ended (28,000 index entries at 10,000 users). Each column more would be copied for every
- * subscription of the user.
+ * ended, most of the table. Each column more would be copied for every subscription of the user.
  */
 export const USERS_SUBSCRIPTIONS = raw(`(SELECT id, user_id, expired, date_started, date_ended, resource, product_id
     FROM subscriptions WHERE user_id = $1 OFFSET 0)`);
@@ -64,10 +63,10 @@ export const USERS_SUBSCRIPTIONS = raw(`(SELECT id, user_id, expired, date_start
  * resource (its product's is applied after, from what product-resources.ts keeps), and nothing
  * else. Whether a user without one exists is asked apart, of what known-users.ts keeps: in this
  * statement, as a subquery run only when no row came, the users' table and key were still locked
- * and made ready on every call, which cost the server 14% more than the subscriptions alone
- * (pgbench, 1,000,000 users, two clients, 8 s: about 405,000 checks against 468,000). It still
- * costs the server about 1 µs more than one subscription read by its key, walking the user's
- * subscriptions where that reads one. The text is built once, each value one placeholder.
+ * and made ready on every call, which cost the server more than the subscriptions alone (measured
+ * with pgbench). It still costs the server a little more than one subscription read by its key,
+ * walking the user's subscriptions where that reads one. The text is built once, each value one
+ * placeholder.
  */
 const ACTIVE_SUBSCRIPTIONS = activeSubscriptionsOfUser(raw('$1'), raw('$2'), {
   from: USERS_SUBSCRIPTIONS,

@@ -562,8 +562,8 @@ export const SIMILAR_NAMES = ['coalesce(family_compact, family_key)', 'coalesce(
  * by: each name's trigram index read by pg_trgm's `%` (of `schema`), each cut at `limit`, run after
  * `SIMILAR_NAMES_PLAN` in its transaction. The index's bitmap is built whole, its cost that of the
  * matches' entries; the users are read only up to the cut. (A GiST index read nearest first was
- * bounded by the cut, but its lossy signatures prune little among many distinct names: 79 ms for
- * "nunes" among 300,000 made-up names, where GIN took 8.) A name of `frequent` one typo from the
+ * bounded by the cut, but its lossy signatures prune little among many distinct names: for "nunes"
+ * among made-up names it took many times as long as GIN.) A name of `frequent` one typo from the
  * text is read instead from its key's index, since the bitmap of its holders costs as many.
  */
 export function similarNamesQuery(
@@ -595,7 +595,7 @@ export function similarNamesQuery(
 /**
  * Each name's keys so frequent that their holders alone fill a search's candidates for a name one
  * typo off. The trigram index cannot serve a text near one: its bitmap is built of every holder
- * before the cut (27 ms for "lovelase" where one reader in nine is a Lovelace, at 1,000,000), so
+ * before the cut (all the Lovelaces for "lovelase", where one reader in nine is a Lovelace), so
  * such a name's candidates are read from its key's index instead, in id order, up to the cut.
  * Where the index would have given rarer names as close beside them, the cut kept whichever rows
  * came first in the table, which were as likely to be the frequent name's.
@@ -638,8 +638,8 @@ export function closeTo(text: string, names: FrequentNames): FrequentNames {
 /**
  * What `similarNamesQuery` is planned under: no Seq Scan. Where many users share names like the
  * text (one in nine of the bench's seeded readers), the planner took the cut for a scan of the
- * table stopping early, and, where the rows it met first did not match, read every user: 160 ms
- * of the database's CPU a search at 100,000 users. A MATERIALIZED CTE, planned for all its rows,
+ * table stopping early, and, where the rows it met first did not match, read every user, a search's
+ * cost then growing with the table. A MATERIALIZED CTE, planned for all its rows,
  * came to the same scan there. The index is the only other way to read it, so this chooses it.
  */
 export const SIMILAR_NAMES_PLAN = 'SET LOCAL enable_seqscan = off';
@@ -673,8 +673,8 @@ export async function indexNamesBySimilarity(client: pg.ClientBase): Promise<voi
   const [family, given] = SIMILAR_NAMES;
   // GIN, exact where GiST's signatures are lossy (see similarNamesQuery). Without fastupdate: its
   // pending list, which every search reads through until a vacuum merges it, held the entries of
-  // the latest writes, up to 4 MB of them (11 ms of the database's CPU a search just after 100,000
-  // users were imported). A write then updates the index itself, a little more costly.
+  // the latest writes, up to 4 MB of them, which made a search just after an import dear for the
+  // database. A write then updates the index itself, a little more costly.
   for (const [index, name] of [
     ['users_family_similar', family],
     ['users_given_similar', given],

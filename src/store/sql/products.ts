@@ -13,8 +13,8 @@ export function productWithCountQuery(id: string, now: number, dialect: Dialect)
   const active = statusCondition('s', 'active', at);
   // Those started, then those whose start has come: never the ones still to come (see migration 18).
   // The second are the few read by their own index (subscriptions_pending_start): SQLite chose the
-  // product's instead, for its product_id, and read every subscription of it (0.7 s at 1,000,000);
-  // a unary plus there keeps that column out of its choice.
+  // product's instead, for its product_id, and read every subscription of it; a unary plus there
+  // keeps that column out of its choice.
   const product = raw(dialect === 'sqlite' ? '+s.product_id' : 's.product_id');
   const count = (started: Sql, column = raw('s.product_id')) =>
     sql`(SELECT count(*) FROM subscriptions s WHERE ${column} = ${id} AND ${started} AND ${active})`;

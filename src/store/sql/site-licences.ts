@@ -134,7 +134,8 @@ export function networkStatement(
  * The prefix lengths some range is kept under, each as `family/length` (`4/24`): an address is
  * probed at those alone. Each length is found by one probe of the ranges' key for the next one up
  * (a skip over the key), not by reading every range: the processes read this again every few
- * seconds, and a table of 50,000 ranges cost some 18 ms to read whole. A length says its family
+ * seconds, and a read of every range grows with the table, where the probes grow only with the
+ * lengths in use. A length says its family
  * (IPv4's are 8 to 32, IPv6's 32 to 128) but for 32, IPv4's narrowest and IPv6's widest, which
  * counts for both: asking which would read every /32 range, while an address probed at a length
  * no range of its family uses costs one probe that finds nothing.

@@ -146,7 +146,7 @@ export type Reach = { limit: number } | { to: string };
  * row by its key. SQLite reads `IN (SELECT …)` by the key as it is. On PostgreSQL the ids are an
  * array the key is searched by: `IN` left the join to the planner, which hashed the page and
  * scanned every user to probe it wherever the table looked small enough (at 10,000 users, all of
- * them for a page of 101: 4.8 ms against 0.85).
+ * them for a page of 101, several times as long as reading the page by its key).
  */
 export function usersOfPage(
   query: UserListQuery,
@@ -267,9 +267,9 @@ function page(query: UserListQuery, column: string): Sql {
 /**
  * Ends a probe of the user (`onNewsletter`, `hasActive`), made `perEntry` of a walk (`walksOf`).
  * PostgreSQL would rather read every member of a newsletter past the cursor into a hash to check
- * the few hundred entries of a page (65 ms at 1,000,000 users): an OFFSET keeps it one seek each.
- * Anywhere else (a search) the probes stay a join for it to plan: made one by one, they checked
- * every user in id order (190 ms at 200,000 users for a search with a newsletter no one is on).
+ * the few hundred entries of a page, a read that grows with the newsletter: an OFFSET keeps it one
+ * seek each. Anywhere else (a search) the probes stay a join for it to plan: made one by one, they
+ * checked every user in id order (for a search with a newsletter no one is on).
  */
 const probeEnd = (dialect: Dialect, perEntry: boolean) => raw(perEntry && dialect === 'postgres' ? ' OFFSET 0' : '');
 
@@ -405,7 +405,7 @@ function byNewsletter(query: UserListQuery): Sql {
  * The most index entries a walked page reads by default (`walkedPage`): where few of the entries it walks
  * meet the other filters, or none (the members of a newsletter for those with an active print
  * subscription, a product's subscriptions for a resource it does not give), the walk would
- * otherwise go on to the end of the index: about a second at 1,500,000 users, during which SQLite
+ * otherwise go on to the end of the index, a read that grows with the table, during which SQLite
  * answers no other request. 10,000 entries are a few milliseconds.
  */
 export const PAGE_READ_LIMIT = 10_000;
@@ -481,8 +481,8 @@ const NO_CONDITION = raw('TRUE');
  * The walks' entries in user order, each as `id` and, `checked`, whether it meets the residual
  * conditions (`ok`). The walks are merged, each a seek in user order (a walk of `+s.user_id` is
  * read by its own key and sorted: its rows are few). PostgreSQL plans a merge cut as a whole by its
- * size: it sorted all of a product's subscriptions to find the first 10,000 (200 ms at 1,000,000
- * users), so each walk there is cut on its own, which it reads by a seek.
+ * size: it sorted all of a product's subscriptions to find the first 10,000, so each walk there is
+ * cut on its own, which it reads by a seek.
  */
 function walkEntries(query: UserListQuery, walks: readonly Walk[], dialect: Dialect, read: WalkRead): Sql {
   const { checked, limit, offset = 0, readTo } = read;
@@ -502,8 +502,8 @@ function walkEntries(query: UserListQuery, walks: readonly Walk[], dialect: Dial
  * A page of the users whose entries in the walks meet the residual conditions, of those `reach`
  * says: a page may come short before the end of the list (`readUserPage`). Up to a user the walks
  * are still cut by a LIMIT, one that cuts nothing: without one, SQLite merges the residual
- * conditions into the walks' own and reads the starts that have come by a product's index (a
- * second at 1,000,000 users).
+ * conditions into the walks' own and reads the starts that have come by a product's index, every
+ * subscription of the product.
  */
 function walkedPage(query: UserListQuery, walks: readonly Walk[], dialect: Dialect, reach: Reach): Sql {
   const read: WalkRead =

@@ -2,8 +2,8 @@
  * Reads run on a worker thread with its own read-only connection to the database file, for the
  * counts that read an index range as long as the table (a product's active subscriptions, a
  * newsletter's members, the dashboard's report): better-sqlite3 is synchronous, so on the
- * request's own connection such a count held every other request for its whole length (90 ms for
- * a product with 1,000,000 subscriptions, 1.7 s for the report). The worker reads the last
+ * request's own connection such a count held every other request for its whole length, which
+ * grows with the table. The worker reads the last
  * committed state, as the main connection does between its transactions (WAL); the statements of
  * one call share one read transaction, so their counts are of one moment.
  */

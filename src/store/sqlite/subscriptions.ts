@@ -68,7 +68,7 @@ export function sqliteSubscriptions(database: SqliteDatabase, references: Sqlite
   }
 
   // Prepared once with named placeholders: the access check is the hottest read, and building its
-  // text on every call cost about a tenth of what the query itself did under load.
+  // text on every call cost a noticeable part of what the query itself did under load.
   const selectActive = database.statement(activeSubscriptionsOfUser(raw('@user'), raw('@at'))).statement;
 
   async function activeSubscriptionsOf(userId: string, now: number) {

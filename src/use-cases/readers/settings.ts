@@ -9,8 +9,8 @@ export const DEFAULT_SIGN_IN_WINDOW_MINUTES = 15;
 export const DEFAULT_RESET_TOKEN_TTL_MINUTES = 60;
 /**
  * The least time a failed sign-in takes (a reader's or a staff member's): a little above the
- * dearest hash an import may bring, bcrypt of cost 14 (some 1.1 s on our two-core machine, idle),
- * so that no failure answers sooner for one email than for another. Successes do not wait.
+ * dearest hash an import may bring, bcrypt of cost 14, so that no failure answers sooner for one
+ * email than for another. Successes do not wait.
  */
 export const DEFAULT_SIGN_IN_FAILURE_FLOOR_MS = 1500;
 

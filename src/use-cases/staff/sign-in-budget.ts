@@ -1,9 +1,9 @@
 /**
  * How many console sign-ins may have their password checked at once, from one client network and
  * in all. The console's sign-in is the one password check anyone may ask for without a
- * credential, and each costs a hash of some 20 ms; the per-address request rate admits a hundred
- * a second, far more than hashing serves, so without this a flood from one network (or many)
- * queues without end. A sign-in refused here has cost nothing: no attempt counted, nothing read.
+ * credential, and each costs a hash; the per-address request rate admits a hundred a second, far
+ * more than hashing serves, so without this a flood from one network (or many) queues without end.
+ * A sign-in refused here has cost nothing: no attempt counted, nothing read.
  */
 export const STAFF_SIGN_INS_PER_NETWORK = 2;
 export const STAFF_SIGN_INS_IN_ALL = 8;
