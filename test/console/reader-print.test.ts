@@ -134,7 +134,10 @@ forEachStore((kind) => {
       await page.keyboard.press('Tab');
       await page.keyboard.type(daysAfter(firstOpenDate, 2));
       await page.keyboard.press('Enter');
-      await printRegion(page).getByText('3 deliveries missed').waitFor();
+      // The notice alone: the hold's row says "3 deliveries missed" too.
+      await printRegion(page)
+        .getByText(`Hold ${firstOpenDate} to ${daysAfter(firstOpenDate, 2)} added: 3 deliveries missed.`)
+        .waitFor();
       const [hold] = await holdsOf(path);
       assert.deepEqual(
         [hold.attributes.startDate, hold.attributes.endDate, hold.attributes.compensation],
