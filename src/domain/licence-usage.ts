@@ -74,38 +74,52 @@ export function toLicenceUsage(counts: readonly Pick<UsageCount, 'month' | 'via'
  * so it grows with the licences checked, never with the checks.
  */
 export class UsageTally {
-  private counts = new Map<string, UsageCount>();
+  /**
+   * The counters of each licence, by its id: one per month and way it was counted in, a few at
+   * most. Kept by the id the check already holds, as a key made of all four cost a new string on
+   * every check.
+   */
+  private counts = new Map<string, UsageCount[]>();
+  private counters = 0;
   /** The month of the instant counted last: checks come many a second, and a date's text is dear to make. */
   private monthAt = { at: Number.NaN, month: '' };
 
   /** Counts one check that `licence` granted at `at` (epoch seconds) through `via`. */
   count(licence: { userId: string; id: string }, via: UsageVia, at: number): void {
     if (this.monthAt.at !== at) this.monthAt = { at, month: monthOf(at) };
-    const { month } = this.monthAt;
-    const key = `${licence.userId}/${licence.id}/${month}/${via}`;
-    const found = this.counts.get(key);
-    if (found) found.count += 1;
-    else this.counts.set(key, { userId: licence.userId, subscriptionId: licence.id, month, via, count: 1 });
+    this.add(licence.userId, licence.id, this.monthAt.month, via, 1);
   }
 
   /** Everything tallied, which is forgotten here: the caller adds it to the store (or gives it back). */
   take(): UsageCount[] {
-    const taken = [...this.counts.values()];
+    const taken = [...this.counts.values()].flat();
     this.counts = new Map();
+    this.counters = 0;
     return taken;
   }
 
   /** Gives back counts taken whose batch did not reach the store, to go with the next. */
   giveBack(counts: readonly UsageCount[]): void {
-    for (const c of counts) {
-      const key = `${c.userId}/${c.subscriptionId}/${c.month}/${c.via}`;
-      const found = this.counts.get(key);
-      if (found) found.count += c.count;
-      else this.counts.set(key, { ...c });
-    }
+    for (const c of counts) this.add(c.userId, c.subscriptionId, c.month, c.via, c.count);
   }
 
   get size(): number {
-    return this.counts.size;
+    return this.counters;
+  }
+
+  private add(userId: string, subscriptionId: string, month: string, via: UsageVia, count: number): void {
+    let counters = this.counts.get(subscriptionId);
+    if (counters === undefined) {
+      counters = [];
+      this.counts.set(subscriptionId, counters);
+    }
+    for (const counter of counters) {
+      if (counter.month === month && counter.via === via && counter.userId === userId) {
+        counter.count += count;
+        return;
+      }
+    }
+    counters.push({ userId, subscriptionId, month, via, count });
+    this.counters += 1;
   }
 }
