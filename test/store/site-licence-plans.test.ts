@@ -17,6 +17,7 @@ import {
   licencesOfNetwork,
   RANGE_PREFIX_LENGTHS,
 } from '../../src/store/sql/site-licences.js';
+import { openPostgresStore } from '../../src/store/postgres/open.js';
 import { recordStatements } from '../support/statements.js';
 import { forEachStore, openTestStore, type Row, type TestStore } from '../support/stores.js';
 
@@ -216,6 +217,26 @@ forEachStore((kind) => {
     const distinct = await run("SELECT DISTINCT family || '/' || prefix_length AS length FROM site_ranges");
     assert.deepEqual(found, [...distinct.map((row) => String(row.length)), '6/32'].sort());
     assert.deepEqual(found, ['4/16', '4/24', '4/32', '4/8', '6/32', '6/48']);
+  });
+
+  it('reads the prefix lengths in use once for checks that arrive together before any was kept', async (t) => {
+    if (kind === 'SQLite') return t.skip('SQLite keeps them by its data version, read on the calling thread');
+    // A store of its own, so that nothing is kept yet: every check below finds the lengths unread.
+    const cold = await openPostgresStore({ url: store.databaseUrl });
+    try {
+      const ips = ['10.5.1.3', '10.100.0.4', '2001:db8:2a::1', '192.0.2.1'];
+      const { result, statements } = await recordStatements(() =>
+        Promise.all(Array.from({ length: 20 }, (_, i) => cold.siteLicences.ofNetwork(address(ips[i % 4]!), now))),
+      );
+      const lengthsRead = statements.filter((statement) => statement.text === RANGE_PREFIX_LENGTHS);
+      assert.equal(lengthsRead.length, 1, `the lengths were read ${lengthsRead.length} times`);
+      result.forEach((licences, i) => {
+        const ids = licences.map((licence) => licence.id).sort((a, b) => Number(a) - Number(b));
+        assert.deepEqual(ids, expectedLicences(ips[i % 4]!));
+      });
+    } finally {
+      await cold.close();
+    }
   });
 
   it('answers a licence once where several of its ranges hold the address', async () => {
