@@ -52,13 +52,18 @@ export interface UserListing {
   /** Whether to say of each user whether they have a subscription active at `now` (what a search shows). */
   markActive: boolean;
   now: number;
+  /**
+   * Given the list as read, before anything else is read for it: throws to refuse the page (the
+   * caller's paging rules, such as a page by number past where the read stopped short).
+   */
+  accept(list: UserPage<unknown>): void;
 }
 
 /** A page of users read, and what was read with them. */
 export interface UserListPage<T> {
   /** The list as read: its users one more than the page when another follows, and where a read stopped short. */
   list: UserPage<T>;
-  /** The page's users; none when the page is one by number past where the read stopped short (see pageUnknown). */
+  /** The page's users. */
   page: T[];
   /** The page's users with a subscription active at `now`, when asked for. */
   active?: Set<string>;
@@ -69,7 +74,7 @@ export interface UserListPage<T> {
 /** A page of whole users, each as the JSON text of its resource object. */
 export async function listRenderedUsers(store: Store, listing: UserListing): Promise<UserListPage<RenderedUser>> {
   const list = await store.users.listRendered(listing.query);
-  if (pageUnknown(listing.query, list)) return { list, page: [] };
+  listing.accept(list);
   const page = list.users.slice(0, listing.size);
   return { list, page, active: await activeOf(store, page, listing) };
 }
@@ -81,7 +86,7 @@ export async function listUsers(
   subscriptionsEach?: number,
 ): Promise<UserListPage<StoredUser>> {
   const list = await store.users.list(listing.query);
-  if (pageUnknown(listing.query, list)) return { list, page: [] };
+  listing.accept(list);
   const page = list.users.slice(0, listing.size);
   const active = await activeOf(store, page, listing);
   const subscriptions =
@@ -153,14 +158,6 @@ export async function eraseUser(store: Store, id: string, audit: AuditContext, i
 /** The hash to store: a new password's, or one brought from another system as it is; undefined for neither. */
 async function passwordHashOf({ password, passwordHash }: UserUpdate, deadline: number): Promise<string | undefined> {
   return password === undefined ? passwordHash : hashPassword(password, { deadline });
-}
-
-/**
- * A page by number past where a read stopped short is not known: it would take reading every
- * page before it. Nothing more is read for it; its caller refuses it.
- */
-function pageUnknown(query: UserListQuery, list: UserPage<unknown>): boolean {
-  return list.readTo !== undefined && query.offset > 0;
 }
 
 /** Of the page's users, those with a subscription active at `now`, when the listing asks for it. */

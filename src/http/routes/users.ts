@@ -257,17 +257,21 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
       const url: PageUrl = (number, after) => listUrl(base, query, number, after);
       // A search marks whom it found with whether they have a subscription active now, so that the
       // console shows it in the one request a keystroke makes.
-      const listing = { query: listQuery, size, markActive: search !== undefined, now };
+      const listing = {
+        query: listQuery,
+        size,
+        markActive: search !== undefined,
+        now,
+        accept: (list: UserPage<unknown>) => paging.refuseShort(readOf(list)),
+      };
       // Whole users, nothing included: the database writes each resource object, sent as it is.
       if (query.include === undefined && query['fields[users]'] === undefined) {
         const { list, page, active } = await listRenderedUsers(store, listing);
-        paging.refuseShort(readOf(list));
         const links = paging.links(self, url, readOf(list), page.at(-1)?.id);
         return sendPrerendered(reply, prerenderedCollection(links, page, base, '/users/', active));
       }
       const subscriptionsEach = query.include === undefined ? undefined : MAX_INCLUDED_SUBSCRIPTIONS;
       const { list, page, active, subscriptions: included } = await listUsers(store, listing, subscriptionsEach);
-      paging.refuseShort(readOf(list));
       const document = readDocument(request, page, included, query);
       return {
         links: paging.links(self, url, readOf(list), page.at(-1)?.id),
