@@ -31,11 +31,18 @@ export function isUnavailable(error: unknown): boolean {
   );
 }
 
-/** The store with every outage error turned into `StoreUnavailable`; everything else passes as it is. */
-export function withOutagesAsUnavailable(store: Store): Store {
+/**
+ * The store with every outage error turned into `StoreUnavailable`; everything else passes as it
+ * is. With `settled`, a call answers only once what it answers awaits (SQLite's group commit: the
+ * commit of the writes of the call's turn), and fails as that does.
+ */
+export function withOutagesAsUnavailable(store: Store, settled?: () => Promise<void> | undefined): Store {
   return wrapMethods(store, (method, target) => async (...args: unknown[]) => {
     try {
-      return await method.apply(target, args);
+      const answer = await method.apply(target, args);
+      const commit = settled?.();
+      if (commit !== undefined) await commit;
+      return answer;
     } catch (error) {
       if (isUnavailable(error)) throw new StoreUnavailable(error);
       throw error;

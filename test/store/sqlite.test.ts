@@ -3,9 +3,8 @@
  * its migrations, its schema's own refusals, and the indexes its filters use.
  */
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, statSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { runOf } from '../../src/domain/delivery.js';
@@ -24,18 +23,7 @@ import { eventually } from '../support/eventually.js';
 import { DATA_VERSION_MAX_AGE_MS } from '../../src/store/sqlite/database.js';
 import { parseAddress } from '../../src/domain/site-licence.js';
 import { storeContract } from './contract.js';
-
-const tempDirs: string[] = [];
-after(() => {
-  for (const dir of tempDirs) rmSync(dir, { recursive: true, force: true });
-});
-
-/** A path for a database file in a new temporary directory, removed when the file's tests end. */
-function freshDatabasePath(): string {
-  const dir = mkdtempSync(join(tmpdir(), 'circulation-sqlite-test-'));
-  tempDirs.push(dir);
-  return join(dir, 'circulation.db');
-}
+import { freshDatabasePath } from '../support/sqlite-files.js';
 
 /** Runs `use` on a plain connection to the file, with foreign keys enforced as the adapter does. */
 function withRawDatabase<T>(path: string, use: (db: Database.Database) => T): T {
@@ -534,9 +522,10 @@ describe("SQLite site keys kept for the access checks: licensed domains, ranges'
       const first = await writing.subscriptions.create(owner.id, licence(['198.51.100.0/24']), AUDIT);
       assert.ok(first);
       // Kept now: ranges of /24 alone.
-      assert.deepEqual(await checking.siteLicences.ofNetwork(addressOf('198.51.100.7'), now).then((l) => l.map((x) => x.id)), [
-        first.id,
-      ]);
+      assert.deepEqual(
+        await checking.siteLicences.ofNetwork(addressOf('198.51.100.7'), now).then((l) => l.map((x) => x.id)),
+        [first.id],
+      );
       const second = await writing.subscriptions.create(owner.id, licence(['198.48.0.0/13']), AUDIT);
       assert.ok(second);
       await eventually(
@@ -708,8 +697,7 @@ describe('SQLite schema', () => {
 
 describe('the SQLite files', () => {
   it('are readable by their owner only: the folder 0700, the database, its log and shared memory 0600', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'circulation-sqlite-modes-'));
-    tempDirs.push(dir);
+    const dir = dirname(freshDatabasePath());
     const path = join(dir, 'new', 'circulation.db');
     const store = openSqliteStore({ path });
     try {

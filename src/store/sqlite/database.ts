@@ -11,6 +11,7 @@ import { eventTypeOf } from '../../domain/events.js';
 import { requireVersion, type IfVersion } from '../ports/versions.js';
 import type { Sql } from '../sql/builder.js';
 import type { Row } from '../sql/rows.js';
+import { GroupCommit } from './group-commit.js';
 import { onLoopReads, type OffLoopReads } from './off-loop-reads.js';
 
 /** What `record` records: one change to one resource. */
@@ -57,7 +58,9 @@ export class SqliteDatabase {
 
   constructor(
     readonly db: Database.Database,
-    longReads?: OffLoopReads,
+    longReads: OffLoopReads | undefined,
+    /** The turn's transaction the writes share (group-commit.ts). */
+    readonly group: GroupCommit,
   ) {
     this.longReads =
       longReads ??
@@ -98,10 +101,11 @@ export class SqliteDatabase {
 
   /**
    * Copies the write-ahead log into the file and truncates it, so that what was deleted is in
-   * neither. Skipped (and done by a later one) while another process is reading an old snapshot.
+   * neither, once the turn's writes have committed (inside its transaction they would stay in the
+   * log). Skipped (and done by a later one) while another process is reading an old snapshot.
    */
   checkpoint(): void {
-    this.db.pragma('wal_checkpoint(TRUNCATE)');
+    this.group.whenCommitted(() => this.db.pragma('wal_checkpoint(TRUNCATE)'));
   }
 
   /** Runs a statement that writes, and answers how many rows it changed. */

@@ -1,7 +1,8 @@
 /**
  * Opening a SQLite store: the file (made with its folder on first start), WAL mode, the
  * durability setting, the schema migrated to this release, how references to the catalogue are
- * treated, and every kind of record's statements composed into one `Store`.
+ * treated, the writes of each turn of the event loop committed together (group-commit.ts), and
+ * every kind of record's statements composed into one `Store`.
  */
 import { closeSync, constants, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname } from 'node:path';
@@ -15,6 +16,7 @@ import { sqliteAudit } from './audit.js';
 import { sqliteCredentials } from './credentials.js';
 import { SqliteDatabase } from './database.js';
 import { copyDatabase } from './files.js';
+import { GroupCommit } from './group-commit.js';
 import { offLoopReads } from './off-loop-reads.js';
 import { sqliteDeliveries } from './deliveries.js';
 import { sqliteDeliveryComplaints } from './delivery-complaints.js';
@@ -77,49 +79,56 @@ export function openSqliteStore(options: SqliteOptions): Store {
     db.pragma('secure_delete = ON');
     db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     migrate(db, sqliteMigrations);
+    // Before any statement of the store is made: its transactions join the turn's (group-commit.ts).
+    const group = new GroupCommit(db);
     const database = new SqliteDatabase(
       db,
       options.path === ':memory:' || options.longReadsOffLoop === false
         ? undefined
         : offLoopReads(options.path, busyTimeoutMs),
+      group,
     );
     const references = sqliteReferences(database, options.strictReferences ?? false);
     const consentWriter = sqliteConsentWriter(database);
     const ping = db.prepare('SELECT count(*) FROM schema_migrations');
     const subscriptions = sqliteSubscriptions(database, references);
-    return withOutagesAsUnavailable({
-      users: sqliteUsers(database, references, consentWriter, options.pageReadLimit ?? PAGE_READ_LIMIT),
-      subscriptions,
-      holds: sqliteHolds(database),
-      temporaryAddresses: sqliteTemporaryAddresses(database),
-      deliveryComplaints: sqliteDeliveryComplaints(database),
-      consents: sqliteConsents(database, consentWriter),
-      siteLicences: { ...sqliteSiteLicences(database), ...sqliteReaderSources(database, subscriptions) },
-      seats: sqliteSeats(database),
-      licenceUsage: sqliteLicenceUsage(database),
-      deliveries: sqliteDeliveries(database),
-      products: sqliteProducts(database),
-      newsletters: sqliteNewsletters(database),
-      credentials: sqliteCredentials(database),
-      audit: sqliteAudit(database),
-      idempotency: sqliteIdempotency(database),
-      webhooks: sqliteWebhooks(database),
-      signIns: sqliteSignIns(database),
-      staff: sqliteStaff(database),
-      passwordResets: sqlitePasswordResets(database),
-      privacyRequests: sqlitePrivacyRequests(database),
-      readerData: sqliteReaderData(database),
-      retention: sqliteRetention(database),
-      reports: sqliteReports(database),
-      async ping() {
-        ping.get();
+    return withOutagesAsUnavailable(
+      {
+        users: sqliteUsers(database, references, consentWriter, options.pageReadLimit ?? PAGE_READ_LIMIT),
+        subscriptions,
+        holds: sqliteHolds(database),
+        temporaryAddresses: sqliteTemporaryAddresses(database),
+        deliveryComplaints: sqliteDeliveryComplaints(database),
+        consents: sqliteConsents(database, consentWriter),
+        siteLicences: { ...sqliteSiteLicences(database), ...sqliteReaderSources(database, subscriptions) },
+        seats: sqliteSeats(database),
+        licenceUsage: sqliteLicenceUsage(database),
+        deliveries: sqliteDeliveries(database),
+        products: sqliteProducts(database),
+        newsletters: sqliteNewsletters(database),
+        credentials: sqliteCredentials(database),
+        audit: sqliteAudit(database),
+        idempotency: sqliteIdempotency(database),
+        webhooks: sqliteWebhooks(database),
+        signIns: sqliteSignIns(database),
+        staff: sqliteStaff(database),
+        passwordResets: sqlitePasswordResets(database),
+        privacyRequests: sqlitePrivacyRequests(database),
+        readerData: sqliteReaderData(database),
+        retention: sqliteRetention(database),
+        reports: sqliteReports(database),
+        async ping() {
+          ping.get();
+        },
+        copyInto: (path, copy) => copyDatabase(db, path, copy),
+        async close() {
+          group.commit();
+          await database.longReads.close();
+          db.close();
+        },
       },
-      copyInto: (path, copy) => copyDatabase(db, path, copy),
-      async close() {
-        await database.longReads.close();
-        db.close();
-      },
-    });
+      () => group.settled(),
+    );
   } catch (error) {
     db.close();
     throw error;
