@@ -73,6 +73,20 @@ describe('SQLite group commit', () => {
     await write;
   });
 
+  it('lets two stores of one process on one file write in the same turn, the first committing first', async () => {
+    // A wait for the write lock holds the event loop: the first store's commit could not run in it.
+    const second = openSqliteStore({ path, busyTimeoutMs: 100 });
+    try {
+      await Promise.all([
+        store.subscriptions.create(userId, subscriptionValues(), AUDIT),
+        second.subscriptions.create(userId, subscriptionValues(), AUDIT),
+      ]);
+      assert.equal(committedRows(path, 'subscriptions'), 2);
+    } finally {
+      await second.close();
+    }
+  });
+
   it('commits the writes of the turn the store is closed in', async () => {
     await store.close();
     // Counts read on this connection close at once: nothing else lets the turn end first.

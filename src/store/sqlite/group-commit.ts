@@ -17,19 +17,31 @@
  */
 import type Database from 'better-sqlite3';
 
+/**
+ * The turns open on each file, in this process. Two connections of one process to one file (a
+ * second store, as the tests of several processes make) must not wait on each other: the second
+ * would wait for the write lock holding the event loop, so the first's commit could never run.
+ * A connection about to open its turn's transaction commits the others' first.
+ */
+const OPEN_ON_FILE = new Map<string, Set<GroupCommit>>();
+
 export class GroupCommit {
   private turn: { committed: Promise<void>; resolve: () => void; reject: (error: unknown) => void } | undefined;
   private readonly afterCommit: (() => void)[] = [];
 
-  constructor(private readonly db: Database.Database) {
+  /** `file`: the database's path, which other connections of this process may have open too (none for `:memory:`). */
+  constructor(
+    private readonly db: Database.Database,
+    private readonly file?: string,
+  ) {
     const transaction = db.transaction.bind(db);
     // Every transaction function of the store opens the turn's transaction first, and runs in it.
     db.transaction = ((fn: (...args: unknown[]) => unknown) => {
       const inner = transaction(fn);
-      const joined = Object.assign((...args: unknown[]) => {
+      const joined = (...args: unknown[]) => {
         this.join();
         return inner(...args);
-      }, {});
+      };
       return Object.assign(joined, { deferred: joined, immediate: joined, exclusive: joined, default: joined });
     }) as unknown as typeof db.transaction;
   }
@@ -37,6 +49,7 @@ export class GroupCommit {
   /** Opens the turn's transaction, unless one is open, taking the write lock at once. */
   join(): void {
     if (this.turn !== undefined || this.db.inTransaction) return;
+    if (this.file !== undefined) for (const other of [...(OPEN_ON_FILE.get(this.file) ?? [])]) other.commit();
     this.db.exec('BEGIN IMMEDIATE');
     let resolve!: () => void;
     let reject!: (error: unknown) => void;
@@ -47,6 +60,11 @@ export class GroupCommit {
     // A call that is not waiting when a commit fails must not leave the rejection unhandled.
     committed.catch(() => undefined);
     this.turn = { committed, resolve, reject };
+    if (this.file !== undefined) {
+      const open = OPEN_ON_FILE.get(this.file);
+      if (open === undefined) OPEN_ON_FILE.set(this.file, new Set([this]));
+      else open.add(this);
+    }
     setImmediate(() => this.commit());
   }
 
@@ -66,6 +84,9 @@ export class GroupCommit {
     const turn = this.turn;
     if (turn === undefined) return;
     this.turn = undefined;
+    const open = this.file === undefined ? undefined : OPEN_ON_FILE.get(this.file);
+    open?.delete(this);
+    if (open?.size === 0) OPEN_ON_FILE.delete(this.file as string);
     try {
       this.db.exec('COMMIT');
     } catch (error) {

@@ -5,7 +5,7 @@
  * every kind of record's statements composed into one `Store`.
  */
 import { closeSync, constants, existsSync, mkdirSync, openSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import Database from 'better-sqlite3';
 import { withOutagesAsUnavailable } from '../availability.js';
 import { NoDatabase } from '../no-database.js';
@@ -80,7 +80,7 @@ export function openSqliteStore(options: SqliteOptions): Store {
     db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     migrate(db, sqliteMigrations);
     // Before any statement of the store is made: its transactions join the turn's (group-commit.ts).
-    const group = new GroupCommit(db);
+    const group = new GroupCommit(db, options.path === ':memory:' ? undefined : resolve(options.path));
     const database = new SqliteDatabase(
       db,
       options.path === ':memory:' || options.longReadsOffLoop === false
