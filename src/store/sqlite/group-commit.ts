@@ -29,7 +29,7 @@ export class GroupCommit {
   private turn: { committed: Promise<void>; resolve: () => void; reject: (error: unknown) => void } | undefined;
   private readonly afterCommit: (() => void)[] = [];
 
-  /** `file`: the database's path, which other connections of this process may have open too (none for `:memory:`). */
+  /** `file`: the database's path, which other connections of this process may open too (none for `:memory:`). */
   constructor(
     private readonly db: Database.Database,
     private readonly file?: string,
@@ -79,7 +79,10 @@ export class GroupCommit {
     else this.afterCommit.push(then);
   }
 
-  /** Commits the turn's transaction now (before a copy of the file, or closing it). */
+  /**
+   * Commits the turn's transaction now: at the turn's end, when the store closes, or before
+   * another connection of this process to the file writes.
+   */
   commit(): void {
     const turn = this.turn;
     if (turn === undefined) return;
