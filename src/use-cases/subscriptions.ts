@@ -1,7 +1,8 @@
 /**
  * What the service does with a user's subscriptions: gives one (its delivery days checked against
- * its product's), lists and reads them with their products, changes one, deletes one, expires
- * one. Each answers undefined where the user or the subscription does not exist.
+ * its product's), lists and reads them with their products, changes one. Each answers undefined
+ * where the user or the subscription does not exist. Deleting and expiring one are a store call
+ * each, which the routes make.
  */
 import type { AuditContext } from '../domain/audit.js';
 import type { Product } from '../domain/product.js';
@@ -91,29 +92,6 @@ export async function updateSubscription(
     audit,
     ifVersion,
   );
-}
-
-/** Deletes the subscription; false when there is none. */
-export async function deleteSubscription(
-  store: Store,
-  userId: string,
-  id: string,
-  audit: AuditContext,
-  ifVersion: IfVersion,
-): Promise<boolean> {
-  return store.subscriptions.delete(userId, id, audit, ifVersion);
-}
-
-/** Ends the subscription at `now` and answers it as it now is. */
-export async function expireSubscription(
-  store: Store,
-  userId: string,
-  id: string,
-  now: number,
-  audit: AuditContext,
-  ifVersion: IfVersion,
-): Promise<StoredSubscription | undefined> {
-  return store.subscriptions.expire(userId, id, now, audit, ifVersion);
 }
 
 /**

@@ -1,7 +1,7 @@
 /**
  * What the service does with user records: creates one (hashing the password sent), lists them
  * (with whether each found by a search has an active subscription, and their first
- * subscriptions), reads one, changes one (answering it as it now is), erases one. The HTTP routes
+ * subscriptions), reads one, changes one (answering it as it now is). The HTTP routes
  * and any other caller parse and check their inputs first; these functions do the steps.
  */
 import type { AuditContext } from '../domain/audit.js';
@@ -148,11 +148,6 @@ export async function updateUser(
   if (!found) return undefined;
   if (!change.answer) return null;
   return store.users.get(id);
-}
-
-/** Erases the user; false when there is none. */
-export async function eraseUser(store: Store, id: string, audit: AuditContext, ifVersion: IfVersion): Promise<boolean> {
-  return store.users.delete(id, audit, ifVersion);
 }
 
 /** The hash to store: a new password's, or one brought from another system as it is; undefined for neither. */

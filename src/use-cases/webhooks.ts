@@ -1,8 +1,9 @@
 /**
- * What the service does with webhooks: registers an endpoint (refusing an address internal on its
- * face, and giving its signing secret that once), lists, reads, changes and removes them, and
- * lists, reads and sends again their deliveries. A name is checked at each delivery
- * (webhooks/destination.ts), not here.
+ * What the service does with webhooks beyond one store call: registers an endpoint (refusing an
+ * address internal on its face, and giving its signing secret that once) and changes one (a new
+ * address refused the same way). A name is checked at each delivery (webhooks/destination.ts),
+ * not here. Listing, reading and removing them and their deliveries are a store call each, which
+ * the routes make.
  */
 import type { AuditContext } from '../domain/audit.js';
 import { failures } from '../domain/failures.js';
@@ -12,9 +13,8 @@ import {
   signingSecret,
   type AllowedNetworks,
   type Webhook,
-  type WebhookDelivery,
 } from '../domain/webhooks.js';
-import type { DeliveryQuery, IfVersion, Store, WebhookChanges } from '../store/port.js';
+import type { IfVersion, Store, WebhookChanges } from '../store/port.js';
 
 /** Registers the endpoint; answers it with its signing secret, derived from `key` and never stored. */
 export async function registerWebhook(
@@ -29,14 +29,6 @@ export async function registerWebhook(
   return { webhook, secret: signingSecret(key, webhook.secretSalt) };
 }
 
-export async function listWebhooks(store: Store): Promise<Webhook[]> {
-  return store.webhooks.list();
-}
-
-export async function readWebhook(store: Store, id: string): Promise<Webhook | undefined> {
-  return store.webhooks.get(id);
-}
-
 /** Changes the endpoint (a new address refused as at registering); undefined when there is none. */
 export async function changeWebhook(
   store: Store,
@@ -48,29 +40,6 @@ export async function changeWebhook(
 ): Promise<Webhook | undefined> {
   checkDestination(changes.url, allowedNetworks);
   return store.webhooks.update(id, changes, audit, ifVersion);
-}
-
-/** Removes the endpoint with its deliveries; false when there is none. */
-export async function removeWebhook(store: Store, id: string, audit: AuditContext, ifVersion: IfVersion) {
-  return store.webhooks.delete(id, audit, ifVersion);
-}
-
-/** A page of the webhook's deliveries; undefined when there is no such webhook. */
-export async function listWebhookDeliveries(
-  store: Store,
-  webhookId: string,
-  query: DeliveryQuery,
-): Promise<WebhookDelivery[] | undefined> {
-  return store.webhooks.listDeliveries(webhookId, query);
-}
-
-export async function readWebhookDelivery(store: Store, webhookId: string, id: string) {
-  return store.webhooks.getDelivery(webhookId, id);
-}
-
-/** Sends the delivery again, due from `now` (epoch milliseconds); undefined when there is none. */
-export async function redeliverWebhookDelivery(store: Store, webhookId: string, id: string, now: number) {
-  return store.webhooks.redeliver(webhookId, id, now);
 }
 
 /** Refuses an endpoint whose address is internal on its face; a name is checked at each delivery. */

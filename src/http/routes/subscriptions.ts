@@ -53,8 +53,6 @@ import {
 } from '../jsonapi/resources.js';
 import {
   createSubscription,
-  deleteSubscription,
-  expireSubscription,
   listSubscriptions,
   readSubscription,
   updateSubscription,
@@ -282,7 +280,7 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
     async (request, reply) => {
       const { user_id, subscription_id } = request.params;
       const ifVersion = ifMatchVersions(request.headers['if-match']);
-      if (!(await deleteSubscription(store, user_id, subscription_id, auditOf(request), ifVersion))) {
+      if (!(await store.subscriptions.delete(user_id, subscription_id, auditOf(request), ifVersion))) {
         throw noSuchSubscription(user_id, subscription_id);
       }
       return reply.status(204).send(null);
@@ -301,8 +299,7 @@ export const subscriptionRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async
     },
     async (request, reply) => {
       const { user_id, subscription_id } = request.params;
-      const expired = await expireSubscription(
-        store,
+      const expired = await store.subscriptions.expire(
         user_id,
         subscription_id,
         nowInSeconds(),

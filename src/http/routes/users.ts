@@ -19,7 +19,6 @@ import { SEARCH_MAX_LENGTH, SEARCH_PAGE_SIZE, SIMILAR_NAME_MIN, searchRange } fr
 import type { EmailFilter, StoredUser, UserPage } from '../../store/port.js';
 import {
   createUser,
-  eraseUser,
   listRenderedUsers,
   listUsers,
   readUser,
@@ -367,7 +366,7 @@ export const userRoutes: FastifyPluginAsyncTypebox<RouteOptions> = async (app, {
     },
     async (request, reply) => {
       const { user_id } = request.params;
-      const deleted = await eraseUser(store, user_id, auditOf(request), ifMatchVersions(request.headers['if-match']));
+      const deleted = await store.users.delete(user_id, auditOf(request), ifMatchVersions(request.headers['if-match']));
       if (!deleted) throw noSuchUser(user_id);
       return reply.status(204).send(null);
     },

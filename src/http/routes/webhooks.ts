@@ -20,16 +20,7 @@ import {
   type Webhook,
   type WebhookDelivery,
 } from '../../domain/webhooks.js';
-import {
-  changeWebhook,
-  listWebhookDeliveries,
-  listWebhooks,
-  readWebhook,
-  readWebhookDelivery,
-  redeliverWebhookDelivery,
-  registerWebhook,
-  removeWebhook,
-} from '../../use-cases/webhooks.js';
+import { changeWebhook, registerWebhook } from '../../use-cases/webhooks.js';
 import { auditOf } from '../plugins/auth.js';
 import { answeredNotModified, etagOf, ifMatchVersions, NotModifiedResponse } from '../jsonapi/etag.js';
 import {
@@ -210,7 +201,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions & WebhookRout
     },
     async (request) => ({
       links: { self: `${baseUrl(request)}/webhooks` },
-      data: (await listWebhooks(store)).map((webhook) => render(request, webhook)),
+      data: (await store.webhooks.list()).map((webhook) => render(request, webhook)),
     }),
   );
 
@@ -226,7 +217,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions & WebhookRout
       },
     },
     async (request, reply) => {
-      const webhook = await readWebhook(store, request.params.webhook_id);
+      const webhook = await store.webhooks.get(request.params.webhook_id);
       if (!webhook) throw noSuchWebhook(request.params.webhook_id);
       if (answeredNotModified(request, reply, webhook.version)) return reply;
       return reply.send({ data: render(request, webhook) });
@@ -281,7 +272,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions & WebhookRout
     async (request, reply) => {
       const { webhook_id } = request.params;
       const ifVersion = ifMatchVersions(request.headers['if-match']);
-      if (!(await removeWebhook(store, webhook_id, auditOf(request), ifVersion))) throw noSuchWebhook(webhook_id);
+      if (!(await store.webhooks.delete(webhook_id, auditOf(request), ifVersion))) throw noSuchWebhook(webhook_id);
       return reply.status(204).send(null);
     },
   );
@@ -309,7 +300,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions & WebhookRout
       const { webhook_id } = request.params;
       const query = request.query;
       const size = pageSizeOf(query);
-      const deliveries = await listWebhookDeliveries(store, webhook_id, {
+      const deliveries = await store.webhooks.listDeliveries(webhook_id, {
         afterId: query['page[after]'],
         limit: size + 1,
         state: query['filter[state]'] as WebhookDelivery['state'] | undefined,
@@ -351,7 +342,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions & WebhookRout
   };
   app.get('/webhooks/:webhook_id/deliveries/:delivery_id', readDelivery, async (request, reply) => {
     const { webhook_id, delivery_id } = request.params;
-    const delivery = await readWebhookDelivery(store, webhook_id, delivery_id);
+    const delivery = await store.webhooks.getDelivery(webhook_id, delivery_id);
     if (!delivery) throw noSuchDelivery(webhook_id, delivery_id);
     if (answeredNotModified(request, reply, delivery.version)) return reply;
     return reply.send({ data: renderDelivery(request, delivery) });
@@ -359,7 +350,7 @@ export const webhookRoutes: FastifyPluginAsyncTypebox<RouteOptions & WebhookRout
 
   app.post('/webhooks/:webhook_id/deliveries/:delivery_id/redeliver', redeliver, async (request, reply) => {
     const { webhook_id, delivery_id } = request.params;
-    const delivery = await redeliverWebhookDelivery(store, webhook_id, delivery_id, Date.now());
+    const delivery = await store.webhooks.redeliver(webhook_id, delivery_id, Date.now());
     if (!delivery) throw noSuchDelivery(webhook_id, delivery_id);
     return reply.header('etag', etagOf(delivery.version)).send({ data: renderDelivery(request, delivery) });
   });
