@@ -6,6 +6,7 @@ import assert from 'node:assert/strict';
 import { afterEach, beforeEach, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { toUserFields } from '../../src/domain/user.js';
+import { StoreUnavailable, withOutagesAsUnavailable } from '../../src/store/availability.js';
 import type { Store } from '../../src/store/port.js';
 import { GroupCommit } from '../../src/store/sqlite/group-commit.js';
 import { openSqliteStore } from '../../src/store/sqlite/open.js';
@@ -129,5 +130,14 @@ describe('GroupCommit', () => {
     await group.settled();
     assert.deepEqual(ran, ['idle', 'after']);
     db.close();
+  });
+});
+
+describe('A call waiting on its turn', () => {
+  it('fails as the database not answering when the commit fails for a full disk', async () => {
+    const full = Object.assign(new Error('database or disk is full'), { code: 'SQLITE_FULL' });
+    const answered = { users: { get: async () => ({ id: '1' }) } } as unknown as Store;
+    const store = withOutagesAsUnavailable(answered, () => Promise.reject(full));
+    await assert.rejects(store.users.get('1'), StoreUnavailable);
   });
 });
