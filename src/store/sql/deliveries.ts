@@ -14,19 +14,28 @@
  * keeps. With a joined row in the condition every row walked was joined first, and PostgreSQL
  * scanned and sorted every subscription past the cursor.
  *
+ * A page of a run to come walks only the subscriptions that may be in it by their own row, by a
+ * partial index of them in id order (migration 37): not expired, and giving print or naming no
+ * resource (a product's, then, which the products' constant list decides). It walked every
+ * subscription before, online and long expired ones included, to find its hundred.
+ *
  * A redelivery (a complaint's `redeliver`) is not a row of its own: the run's one row of its
  * subscription is marked `redelivery` and carries a copy more for each, and a subscription not
  * delivered that date is in the run for its redeliveries alone. So a run stays one row per
- * subscription, paged by subscription id, and its copies add up in the draw report.
+ * subscription, paged by subscription id, and its copies add up in the draw report. A
+ * redelivery goes out as every delivery does, to a subscription still giving print and, on a
+ * date to come, not expired.
  */
 import { RECIPIENT_NAME_FIELDS, type Delivery, type DrawCount, type RunDate } from '../../domain/delivery.js';
 import { EVERY_DAY, weekdayBit } from '../../domain/delivery-days.js';
+import { GIVING } from '../../domain/entitlement.js';
+import { nowInSeconds } from '../../domain/dates.js';
 import { formatDate } from '../../domain/publication.js';
 import type { RenderedDelivery, RunPageQuery } from '../ports/deliveries.js';
 import { join, raw, sql, type Dialect, type Sql } from './builder.js';
 import { deliveryJson } from './delivery-json.js';
 import { boolean, instantValue, type Row } from './rows.js';
-import { givesCondition } from './subscriptions.js';
+import { givesCondition, literals } from './subscriptions.js';
 import { ADDRESS_COLUMNS, addressOf } from './temporary-addresses.js';
 import { columnOf } from './users.js';
 
@@ -36,13 +45,25 @@ const RECIPIENT_COLUMNS = RECIPIENT_NAME_FIELDS.map(columnOf);
 /** An address column of the address in force: the temporary address's when one covers the date. */
 const inForce = (column: string) => `CASE WHEN t.id IS NULL THEN u.${column} ELSE t.${column} END`;
 
-/** The conditions of a subscription `s` delivered on the run's date, on its own row and keyed probes. */
+/**
+ * What a subscription `s` must be to be in a run at all: giving print and, for a run that begins
+ * after `now`, not expired. An expired subscription is delivered on no date to come (expiring it
+ * ended its term, and a term moved later since does not revive it); a run begun or past still
+ * shows those it delivered. For a run to come, the terms of the partial index of migration 37 are
+ * spelled out as its definition spells them, which a planner needs to use it.
+ */
+function runGate(run: RunDate, now: number): Sql[] {
+  const gives = givesCondition('s', 'print');
+  if (run.startsAt <= now) return [gives];
+  return [sql`s.expired = false`, sql`(s.resource IS NULL OR s.resource IN (${literals(GIVING.print)}))`, gives];
+}
+
+/** The conditions of a subscription `s` in the run's gate (runGate) delivered on its date, on its own row and keyed probes. */
 function deliveredConditions(run: RunDate, dialect: Dialect): Sql[] {
   const bit = raw(String(weekdayBit(run.date)));
   return [
     sql`s.date_started < ${instantValue(dialect, run.endsAt)}`,
     sql`(s.date_ended IS NULL OR s.date_ended > ${instantValue(dialect, run.startsAt)})`,
-    givesCondition('s', 'print'),
     sql`(coalesce(s.delivery_days, ${raw(String(EVERY_DAY))}) & ${bit}) <> 0`,
     sql`(s.product_id IS NULL OR s.product_id NOT IN
       (SELECT id FROM products WHERE (coalesce(delivery_days, ${raw(String(EVERY_DAY))}) & ${bit}) = 0))`,
@@ -82,33 +103,35 @@ function copies(delivered: Sql): Sql {
   return sql`(CASE WHEN r.copies IS NULL THEN 1 ELSE r.copies + CASE WHEN ${delivered} THEN 1 ELSE 0 END END)`;
 }
 
-export function runPageQuery(run: RunDate, query: RunPageQuery, dialect: Dialect): Sql {
+export function runPageQuery(run: RunDate, query: RunPageQuery, dialect: Dialect, now = nowInSeconds()): Sql {
   const address = ADDRESS_COLUMNS.map((column) => `${inForce(column)} AS ${column}`).join(', ');
   const recipient = RECIPIENT_COLUMNS.map((column) => `u.${column}`).join(', ');
   return runPage(
     run,
     query,
     dialect,
+    now,
     (copies) => sql`s.id, s.user_id, s.product_id, ${raw(recipient)}, ${raw(address)},
     ${copies} AS copies, r.copies IS NOT NULL AS redelivery`,
   );
 }
 
 /** A page of the run as the JSON text of each delivery's resource object (delivery-json.ts), with its subscription's id. */
-export function renderedRunPageQuery(run: RunDate, query: RunPageQuery, dialect: Dialect): Sql {
+export function renderedRunPageQuery(run: RunDate, query: RunPageQuery, dialect: Dialect, now = nowInSeconds()): Sql {
   const address = (field: string) => inForce(columnOf(field));
   return runPage(
     run,
     query,
     dialect,
+    now,
     (copies) => sql`s.id, ${deliveryJson(dialect, formatDate(run.date), address, copies)} AS json`,
   );
 }
 
 /** A page of the run from its cursor, selecting what `columns` names given the SQL of a delivery's copies. */
-function runPage(run: RunDate, query: RunPageQuery, dialect: Dialect, columns: (copies: Sql) => Sql): Sql {
+function runPage(run: RunDate, query: RunPageQuery, dialect: Dialect, now: number, columns: (copies: Sql) => Sql): Sql {
   const delivered = join(deliveredConditions(run, dialect), ' AND ');
-  const conditions = [inRun(run, delivered)];
+  const conditions = [...runGate(run, now), inRun(run, delivered)];
   if (query.afterId !== undefined) conditions.push(sql`s.id > ${query.afterId}`);
   if (query.product !== undefined) conditions.push(sql`s.product_id = ${query.product}`);
   if (query.postalCode !== undefined) {
@@ -142,14 +165,15 @@ export function toDelivery(row: Row): Delivery {
  * redeliveries apart: the two are two plain GROUP BYs (the first as before redeliveries, the hold
  * check an anti-join), which the draw report adds up by key.
  */
-export function drawCountQueries(run: RunDate, dialect: Dialect): Sql[] {
+export function drawCountQueries(run: RunDate, dialect: Dialect, now = nowInSeconds()): Sql[] {
   const postalCode = raw(inForce('address_postal_code'));
+  const gate = join(runGate(run, now), ' AND ');
   const delivered = join(deliveredConditions(run, dialect), ' AND ');
   return [
     sql`SELECT s.product_id, ${postalCode} AS postal_code, count(*) AS copies FROM ${from(run, false)}
-      WHERE ${delivered} GROUP BY s.product_id, ${postalCode}`,
+      WHERE ${gate} AND ${delivered} GROUP BY s.product_id, ${postalCode}`,
     sql`SELECT s.product_id, ${postalCode} AS postal_code, sum(r.copies) AS copies FROM ${from(run)}
-      WHERE r.copies IS NOT NULL GROUP BY s.product_id, ${postalCode}`,
+      WHERE ${gate} AND r.copies IS NOT NULL GROUP BY s.product_id, ${postalCode}`,
   ];
 }
 

@@ -942,4 +942,16 @@ export const sqliteMigrations: readonly SqliteMigration[] = [
       -- table's own key. PostgreSQL, whose key leads with the user, gains an index of the id.
     `,
   },
+  {
+    version: 37,
+    name: 'the print run of a date to come walks what may be delivered',
+    sql: `
+      -- A page of a run to come walks, in id order, only the subscriptions its date may deliver by
+      -- their own row (sql/deliveries.ts): not expired, and giving print or naming no resource (a
+      -- product's, which the page's statement then asks of the products). The terms are written
+      -- as the statement writes them, for a planner uses a partial index whose terms it finds there.
+      CREATE INDEX subscriptions_print_run ON subscriptions (id)
+        WHERE expired = false AND (resource IS NULL OR resource IN ('print', 'print-online'));
+    `,
+  },
 ];

@@ -144,6 +144,39 @@ forEachStoreAndCitus((kind) => {
       );
     });
 
+    it('leaves an expired subscription out of every run to come, though its term was moved later since', async () => {
+      const { userId, postalCode } = await readerAt();
+      const subscriptionId = await createPrintSubscription(service.client, userId);
+      const path = `/users/${userId}/subscriptions/${subscriptionId}`;
+      assert.equal((await service.client.put(`${path}/expire`)).status, 200);
+      const moved = await service.client.put(path, {
+        data: { type: 'subscriptions', id: subscriptionId, attributes: { dateEnded: midnightOf(dateIn(30)) } },
+      });
+      assert.equal(moved.status, 200, moved.text);
+      assert.deepEqual((await run(dateIn(2), postalCode)).body.data, []);
+      const draw = (await service.client.get(`/reports/draw?filter[date]=${dateIn(2)}`)).body.data.attributes;
+      assert.equal(
+        draw.byPostalCode.find((p: any) => p.postalCode === postalCode),
+        undefined,
+      );
+    });
+
+    it('still shows an expired subscription in the runs of the dates it was delivered on', async () => {
+      const { userId, postalCode } = await readerAt();
+      const subscriptionId = await createPrintSubscription(service.client, userId);
+      assert.equal((await service.client.put(`/users/${userId}/subscriptions/${subscriptionId}/expire`)).status, 200);
+      const past = (await run(dateIn(-2), postalCode)).body.data;
+      assert.deepEqual(
+        past.map((d: any) => d.relationships.subscription.data.id),
+        [subscriptionId],
+      );
+      const draw = (await service.client.get(`/reports/draw?filter[date]=${dateIn(-2)}`)).body.data.attributes;
+      assert.deepEqual(
+        draw.byPostalCode.find((p: any) => p.postalCode === postalCode),
+        { postalCode, copies: 1 },
+      );
+    });
+
     it('pages by links.next in subscription order', async () => {
       const { userId, postalCode } = await readerAt();
       const ids = [];
