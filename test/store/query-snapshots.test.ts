@@ -28,6 +28,8 @@ const UPDATE = process.env.UPDATE_QUERY_SNAPSHOTS === '1';
 /** 2026-12-01T00:00:00Z, the instant every statement is of. */
 const AT = 1_796_083_200;
 const RUN = runOf(parseDate('2026-12-01')!, 'UTC');
+/** When the run of 2026-12-01 is asked for: the evening before, as fulfilment does. */
+const RUN_ASKED = AT - 5 * 3600;
 const COLUMNS = raw(['id', ...USER_COLUMNS].join(', '));
 const PAGE = { offset: 0, limit: 101 } satisfies UserListQuery;
 
@@ -114,10 +116,13 @@ const STATEMENTS: Record<string, (dialect: Dialect) => Sql | Sql[]> = {
       AT,
     ),
   'access-by-email-domain': (dialect) => licencesOfDomains(dialect, ['example.ac.uk'], AT),
-  'print-run-page': (dialect) => runPageQuery(RUN, { limit: 101, afterId: '7', postalCode: '10115' }, dialect),
+  'print-run-page': (dialect) =>
+    runPageQuery(RUN, { limit: 101, afterId: '7', postalCode: '10115' }, dialect, RUN_ASKED),
   // As the API sends it: each delivery written as JSON by the database.
-  'print-run-page-rendered': (dialect) => renderedRunPageQuery(RUN, { limit: 101, afterId: '7' }, dialect),
-  'draw-report': (dialect) => drawCountQueries(RUN, dialect),
+  'print-run-page-rendered': (dialect) => renderedRunPageQuery(RUN, { limit: 101, afterId: '7' }, dialect, RUN_ASKED),
+  // A run already begun walks every subscription giving print, the expired among them.
+  'print-run-page-begun': (dialect) => renderedRunPageQuery(RUN, { limit: 101, afterId: '7' }, dialect, AT + 3600),
+  'draw-report': (dialect) => drawCountQueries(RUN, dialect, RUN_ASKED),
   'dashboard-report': (dialect) => [activeGroupsQuery(AT, dialect), weekCountsQuery(reportWeeks(AT), dialect)],
 };
 
