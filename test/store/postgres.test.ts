@@ -456,7 +456,10 @@ describe("PostgreSQL products' default resources kept for the access check", { s
   }
 
   /** The resource `user`'s check finds given, once it comes without reading the products. */
-  async function keptCheck(user: string, from: Pick<Store['subscriptions'], 'activeOf'> = fresh.store.subscriptions) {
+  async function keptCheck(
+    user: string,
+    from: Pick<Store['subscriptions'], 'activeOf'> = fresh.store.subscriptions,
+  ) {
     return eventually(async () => {
       const { result, statements } = await recordStatements(() => from.activeOf(user, now));
       const reads = statements.filter(({ text }) => /\bFROM (subscriptions|products)\b/.test(text));
@@ -566,7 +569,10 @@ describe('PostgreSQL users known to exist, for the access check', { skip }, () =
   }
 
   /** The statements of `user`'s access check that read the users' table. */
-  async function userReads(user: string, from: Pick<Store['subscriptions'], 'activeOf'> = fresh.store.subscriptions) {
+  async function userReads(
+    user: string,
+    from: Pick<Store['subscriptions'], 'activeOf'> = fresh.store.subscriptions,
+  ) {
     const { result, statements } = await recordStatements(() => from.activeOf(user, now));
     assert.deepEqual(result, []);
     return statements.filter(({ text }) => /\bFROM users\b/.test(text)).length;
@@ -821,7 +827,10 @@ describe("PostgreSQL site keys kept for the access checks: licensed domains, ran
     subscriptionValues({ license: 'site', resource: 'online', dateStarted: now - 60, ipRanges });
 
   /** The licences holding `address` as `from` finds them. */
-  async function byNetwork(address: string, from: Pick<Store['siteLicences'], 'ofNetwork'> = fresh.store.siteLicences) {
+  async function byNetwork(
+    address: string,
+    from: Pick<Store['siteLicences'], 'ofNetwork'> = fresh.store.siteLicences,
+  ) {
     const parsed = parseAddress(address);
     assert.ok(parsed.ok);
     return (await from.ofNetwork(parsed.value, now)).map((l) => l.id);
