@@ -9,7 +9,7 @@ import { after, before, describe, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { runOf } from '../../src/domain/delivery.js';
 import { EVENT_TYPES } from '../../src/domain/events.js';
-import { dateAt, parseDate } from '../../src/domain/publication.js';
+import { parseDate } from '../../src/domain/publication.js';
 import { reportWeeks } from '../../src/domain/report.js';
 import { SIMILAR_CANDIDATES, searchRange } from '../../src/domain/search.js';
 import { toUserFields } from '../../src/domain/user.js';
@@ -24,6 +24,7 @@ import { DATA_VERSION_MAX_AGE_MS } from '../../src/store/sqlite/database.js';
 import { parseAddress } from '../../src/domain/site-licence.js';
 import { storeContract } from './contract.js';
 import { freshDatabasePath } from '../support/sqlite-files.js';
+import { today } from '../support/print.js';
 
 /** Runs `use` on a plain connection to the file, with foreign keys enforced as the adapter does. */
 function withRawDatabase<T>(path: string, use: (db: Database.Database) => T): T {
@@ -780,8 +781,8 @@ describe('SQLite query plans', () => {
 
   it('walks a page of a run to come by the subscriptions it may deliver, in id order, and a past run by every one', async () => {
     const path = await migratedDatabasePath();
-    const tomorrow = runOf(dateAt(Math.floor(Date.now() / 1000), 'UTC') + 1, 'UTC');
-    const yesterday = runOf(tomorrow.date - 2, 'UTC');
+    const tomorrow = runOf(today() + 1, 'UTC');
+    const yesterday = runOf(today() - 1, 'UTC');
     for (const [run, walk] of [
       [tomorrow, /^SEARCH s USING INDEX subscriptions_print_run \(id>\?\)/],
       [yesterday, /^SEARCH s USING INTEGER PRIMARY KEY \(rowid>\?\)/],

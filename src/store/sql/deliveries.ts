@@ -58,7 +58,7 @@ function runGate(run: RunDate, now: number): Sql[] {
   return [sql`s.expired = false`, sql`(s.resource IS NULL OR s.resource IN (${literals(GIVING.print)}))`, gives];
 }
 
-/** The conditions of a subscription `s` in the run's gate (runGate) delivered on its date, on its own row and keyed probes. */
+/** The conditions of a subscription `s` past the run's gate delivered on its date, on its own row and keyed probes. */
 function deliveredConditions(run: RunDate, dialect: Dialect): Sql[] {
   const bit = raw(String(weekdayBit(run.date)));
   return [
