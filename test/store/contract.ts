@@ -12,6 +12,8 @@ import { toUserFields, USER_FIELDS, type UserCreate, type UserFields } from '../
 import type { NewUser, Store, StoreOptions, StoredUser, UserChanges } from '../../src/store/port.js';
 import { AUDIT, fullUserAttributes } from '../support/fixtures.js';
 import type { EventType } from '../../src/domain/events.js';
+import { runOf } from '../../src/domain/delivery.js';
+import type { ProductValues } from '../../src/domain/product.js';
 import { catalogueContract } from './contract-catalogue.js';
 import { seatContract } from './contract-seats.js';
 import { siteLicenceContract } from './contract-site-licences.js';
@@ -69,6 +71,10 @@ function subscriptionValues(overrides: Partial<SubscriptionValues> = {}): Subscr
     seats: null,
     ...overrides,
   };
+}
+
+function productValues(resource: ProductValues['resource']): ProductValues {
+  return { name: 'A product', description: null, active: true, resource, license: null, deliveryDays: 127 };
 }
 
 /** The values part of a stored subscription, as a change callback receives and returns them. */
@@ -753,6 +759,31 @@ export function storeContract(
             [false, true],
           );
         }
+      });
+
+      it('marks each subscription by what it gives, so that a run to come finds those giving print', async () => {
+        const paper = await store.products.create(undefined, productValues('print'), AUDIT);
+        const site = await store.products.create(undefined, productValues('online'), AUDIT);
+        const taking = { resource: null, dateStarted: 0, dateEnded: null };
+        await store.users.import(
+          [
+            {
+              user: newUser(),
+              subscriptions: [
+                subscriptionValues({ ...taking, productId: paper.id }),
+                subscriptionValues({ ...taking, productId: site.id }),
+                subscriptionValues({ ...taking, productId: site.id, resource: 'print-online' }),
+                subscriptionValues({ ...taking, productId: paper.id, resource: 'online' }),
+              ],
+            },
+          ],
+          null,
+        );
+        const tomorrow = runOf(Math.floor(Date.now() / 86_400_000) + 1, 'UTC');
+        const delivered = async (product: string) =>
+          (await store.deliveries.list(tomorrow, { product, limit: 10 })).length;
+        assert.equal(await delivered(paper.id), 1, "the print product's, not the one naming online");
+        assert.equal(await delivered(site.id), 1, 'the one naming print-online, not the online product’s');
       });
 
       it('stores nothing of a batch with a taken email, and says which error', async () => {

@@ -1133,9 +1133,9 @@ describe('PostgreSQL plan of a page of the print run at 10,000 users', { skip },
     for (const statement of [
       `INSERT INTO users (email, email_lower, email_domain, family_name)
        SELECT 'u' || i || '@d.example', 'u' || i || '@d.example', 'd.example', 'Reader' FROM generate_series(1, 10000) AS i`,
-      // One subscription in three gives print, as in the benchmark's seed.
-      `INSERT INTO subscriptions (user_id, date_started, date_ended, resource)
-       SELECT id, now() - interval '10 days', NULL, CASE WHEN k = 0 THEN 'print' ELSE 'online' END
+      // One subscription in three gives print, as in the benchmark's seed, and is marked so (migration 38).
+      `INSERT INTO subscriptions (user_id, date_started, date_ended, resource, gives_print)
+       SELECT id, now() - interval '10 days', NULL, CASE WHEN k = 0 THEN 'print' ELSE 'online' END, k = 0
        FROM users, generate_series(0, 2) AS k`,
     ]) {
       await admin(statement, [], schema.name);
@@ -1157,8 +1157,8 @@ describe('PostgreSQL plan of a page of the print run at 10,000 users', { skip },
     }
   });
 
-  // A run to come walks the subscriptions it may deliver (not expired, giving print or naming no
-  // resource); a run begun or past, which shows the expired it delivered, walks them all.
+  // A run to come walks the subscriptions it may deliver (not expired, marked as giving print); a
+  // run begun or past, which shows the expired it delivered, walks them all.
   const past = runOf(run.date - 2, 'UTC');
   for (const [name, query, page, walked, index] of [
     ['the first page', { limit: 101 }, runPageQuery, run, 'subscriptions_print_run'],

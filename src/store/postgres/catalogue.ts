@@ -26,11 +26,21 @@ import type { Changing } from './notified-cache.js';
 /** Tries a random id again this often when it clashes (it never should). */
 const DRAWS = 3;
 
-/** The catalogue of `table`; with `changing`, each update and deletion runs through it. */
-export function postgresCatalogue<R extends CatalogueRecord, V extends CatalogueValues>(
+/**
+ * Work an update of a record does in its transaction: `before` ahead of the change (given what
+ * changes), and `after` with the record as changed and what `before` answered.
+ */
+export interface UpdateWork<S> {
+  before(client: pg.PoolClient, id: string, changes: object): Promise<S>;
+  after(client: pg.PoolClient, row: Row, before: S): Promise<void>;
+}
+
+/** The catalogue of `table`; with `changing`, each update and deletion runs through it, each update with `work`. */
+export function postgresCatalogue<R extends CatalogueRecord, V extends CatalogueValues, S = undefined>(
   database: PostgresDatabase,
   table: CatalogueTable,
   changing?: Changing,
+  work?: UpdateWork<S>,
 ) {
   const columns = catalogueColumns(table);
   const read = (row: Row) => toCatalogueRecord<R>(table, row);
@@ -84,7 +94,12 @@ export function postgresCatalogue<R extends CatalogueRecord, V extends Catalogue
     });
     const statement = `WITH u AS (${text} ${condition} RETURNING ${columns}), a AS (${record}) SELECT * FROM u`;
     const [row] = changing
-      ? await changing(async (client) => (await client.query(statement, params)).rows as Row[])
+      ? await changing(async (client) => {
+          const before = await work?.before(client, id, changes);
+          const rows = (await client.query(statement, params)).rows as Row[];
+          if (work && rows[0]) await work.after(client, rows[0], before as S);
+          return rows;
+        })
       : await database.rows(statement, params);
     if (row) return read(row);
     await database.refusedOrMissing(table.type, 'id = $1', [id], ifVersion);

@@ -154,6 +154,9 @@ const BEFORE_DISTRIBUTING = `
   ALTER TABLE idempotency_keys DROP CONSTRAINT IF EXISTS idempotency_keys_user_id_fkey;
 `;
 
+/** Set in the transaction of the migrations, on Citus and off it (see open.ts), and of the layout. */
+export const CITUS_MIGRATION_MODE = "SET LOCAL citus.multi_shard_modify_mode TO 'sequential'";
+
 /** Set on every connection to a coordinator (see open.ts). */
 export const CITUS_SESSION = "SET citus.multi_shard_modify_mode TO 'sequential'";
 
@@ -191,7 +194,7 @@ export async function applyCitusLayout(client: pg.ClientBase): Promise<void> {
   await client.query('BEGIN');
   try {
     // Shards of tables made in this transaction must be written over the same connections.
-    await client.query("SET LOCAL citus.multi_shard_modify_mode TO 'sequential'");
+    await client.query(CITUS_MIGRATION_MODE);
     await client.query(BEFORE_DISTRIBUTING);
     // Laying out a table with foreign keys drags the tables they join into Citus local tables,
     // which Citus cannot then distribute (not with identity columns): the keys of the tables to

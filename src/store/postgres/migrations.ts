@@ -853,4 +853,28 @@ export const postgresMigrations: readonly PostgresMigration[] = [
         WHERE expired = false AND (resource IS NULL OR resource IN ('print', 'print-online'));
     `,
   },
+  {
+    version: 38,
+    name: 'subscriptions marked by whether they give print',
+    sql: `
+      -- Whether a subscription gives print, by its own resource or else by its product's, kept on
+      -- its row (sql/subscriptions.ts, givesPrintValue) so that a run to come walks only those,
+      -- not every subscription of a product giving only online. Every write of a subscription sets
+      -- it, and a product that starts or stops giving print sets it on those that name no resource
+      -- of their own and are not expired (postgres/products.ts). The run still asks the product, so a
+      -- mark left set would cost a step, never a wrong delivery.
+      ALTER TABLE subscriptions ADD COLUMN gives_print boolean NOT NULL DEFAULT false;
+    `,
+    // Each a statement of its own: Citus sends the text of a change of a distributed table to its
+    // shards, which refuse a text of several.
+    fill: async (client) => {
+      await client.query(`UPDATE subscriptions SET gives_print = true
+        WHERE resource IN ('print', 'print-online')
+          OR (resource IS NULL AND product_id IN (SELECT id FROM products WHERE resource IN ('print', 'print-online')))`);
+      await client.query('DROP INDEX subscriptions_print_run');
+      await client.query(
+        'CREATE INDEX subscriptions_print_run ON subscriptions (id) WHERE gives_print = true AND expired = false',
+      );
+    },
+  },
 ];

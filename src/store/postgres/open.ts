@@ -11,7 +11,7 @@ import type { Store, StoreOptions } from '../port.js';
 import { pendingMigrations } from '../sql/migrations.js';
 import { PAGE_READ_LIMIT } from '../sql/users.js';
 import { postgresAudit } from './audit.js';
-import { applyCitusLayout, CITUS_SESSION, isCitusCoordinator } from './citus.js';
+import { applyCitusLayout, CITUS_MIGRATION_MODE, CITUS_SESSION, isCitusCoordinator } from './citus.js';
 import { listenForChanges } from './change-listener.js';
 import { postgresCredentials } from './credentials.js';
 import { MIGRATION_LOCK, PostgresDatabase } from './database.js';
@@ -184,6 +184,10 @@ export async function migratePostgres(pool: pg.Pool, migrations: readonly Postgr
     await client.query(`SET statement_timeout = '${MIGRATION_TIMEOUT}'`);
     await client.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
     await client.query('BEGIN');
+    // On Citus, a migration that changes a distributed table and then reads a reference table
+    // (migration 38 does) must have changed its shards over the connections it reads on. A
+    // single server keeps the setting as a name it ignores.
+    await client.query(CITUS_MIGRATION_MODE);
     await client.query(`CREATE TABLE IF NOT EXISTS schema_migrations (
       version integer PRIMARY KEY, name text NOT NULL, applied_at timestamptz NOT NULL DEFAULT now())`);
     const { rows } = await client.query<{ v: number | null }>('SELECT max(version) AS v FROM schema_migrations');

@@ -4,14 +4,50 @@
 import type { Product, ProductValues } from '../../domain/product.js';
 import type { ProductStore } from '../port.js';
 import { PRODUCTS_TABLE } from '../sql/catalogue.js';
-import { productWithCountQuery, toProductWithCount } from '../sql/products.js';
-import { postgresCatalogue } from './catalogue.js';
-import type { PostgresDatabase } from './database.js';
+import {
+  markProductSubscriptions,
+  productGivesPrint,
+  productWithCountQuery,
+  toProductWithCount,
+} from '../sql/products.js';
+import { postgresCatalogue, type UpdateWork } from './catalogue.js';
+import { lockCatalogueRecords, rowsOn, type PostgresDatabase } from './database.js';
 import type { ProductResources } from './product-resources.js';
+
+/**
+ * A change of what a product gives marks its subscriptions (migration 38). It first holds the
+ * product against every write that reads what the product gives while naming it (FOR UPDATE
+ * waits for their FOR KEY SHARE; on Citus the exclusive lock for their shared one, see
+ * lockCatalogueRecords), so the marks it sets see each such write, and each write after it
+ * reads the product as changed.
+ */
+function marking(citus: boolean): UpdateWork<{ resource: unknown } | undefined> {
+  return {
+    async before(client, id, changes) {
+      if (!('resource' in changes)) return undefined;
+      if (citus) await lockCatalogueRecords(client, 'products', [id], 'exclusive');
+      const { rows } = await client.query(`SELECT resource FROM products WHERE id = $1${citus ? '' : ' FOR UPDATE'}`, [
+        id,
+      ]);
+      return rows[0] as { resource: unknown } | undefined;
+    },
+    async after(client, row, before) {
+      if (!before) return;
+      const givesPrint = productGivesPrint(row.resource);
+      if (givesPrint !== productGivesPrint(before.resource))
+        await rowsOn(client, markProductSubscriptions(String(row.id), givesPrint));
+    },
+  };
+}
 
 /** Products; each update and deletion tells every process, which may keep its default resource. */
 export function postgresProducts(database: PostgresDatabase, resources: ProductResources): ProductStore {
-  const products = postgresCatalogue<Product, ProductValues>(database, PRODUCTS_TABLE, resources.changing);
+  const products = postgresCatalogue<Product, ProductValues, { resource: unknown } | undefined>(
+    database,
+    PRODUCTS_TABLE,
+    resources.changing,
+    marking(database.citus),
+  );
 
   async function getProduct(id: string, now: number) {
     const [row] = await database.rows(productWithCountQuery(id, now, 'postgres'));

@@ -15,6 +15,8 @@ import { instantValue, type Row } from '../sql/rows.js';
 import {
   activeSubscriptionsOfUser,
   activeUsersQuery,
+  givesPrintOnUpdate,
+  givesPrintValue,
   listText,
   pendingStart,
   SUBSCRIPTION_COLUMNS,
@@ -24,7 +26,7 @@ import {
   toStoredSubscription,
   toSubscriptionCount,
 } from '../sql/subscriptions.js';
-import { auditInsert, versionCondition, violates, type PostgresDatabase } from './database.js';
+import { auditInsert, lockCatalogueRecords, versionCondition, violates, type PostgresDatabase } from './database.js';
 import type { KnownUsers } from './known-users.js';
 import type { ProductResources } from './product-resources.js';
 import type { PostgresReferences } from './references.js';
@@ -82,6 +84,14 @@ const ACTIVE_SUBSCRIPTIONS_CITUS = activeSubscriptionsOfUser(raw('$1'), raw('$2'
   'postgres',
 ).text;
 
+/**
+ * Whether an update keeping the product reads what the subscription gives from it afresh (see
+ * givesPrintOnUpdate): when it stops naming a resource of its own.
+ */
+function takesProductsResource(current: SubscriptionValues, next: SubscriptionValues): boolean {
+  return next.productId !== null && next.resource === null && current.resource !== null;
+}
+
 /** Active subscriptions read with their own resources, each given its product's where it names none. */
 export async function withProductResources(rows: Row[], products: ProductResources) {
   const byProduct = rows.filter((row) => row.resource === null && row.product_id !== null);
@@ -106,6 +116,15 @@ export function postgresSubscriptions(
       await references.attach(client, 'products', [{ id: productId, pointer: PRODUCT_POINTER }], audit);
   }
 
+  /**
+   * Holds the product a write reads what it gives from, as naming it does (references.ts): a
+   * product's change of what it gives waits for the write, and the write for the change.
+   */
+  async function lockProduct(client: pg.PoolClient, productId: string) {
+    if (database.citus) await lockCatalogueRecords(client, 'products', [productId], 'shared');
+    else await client.query('SELECT 1 FROM products WHERE id = $1 FOR KEY SHARE', [productId]);
+  }
+
   async function createSubscription(
     userId: string,
     values: SubscriptionValues,
@@ -120,9 +139,9 @@ export function postgresSubscriptions(
     });
     const insert = `WITH s AS (
         INSERT INTO subscriptions (user_id, date_started, pending_start, date_ended, external_identifier, license,
-          resource, trial, product_id, delivery_days, ip_ranges, email_domains, seats)
+          resource, trial, product_id, delivery_days, ip_ranges, email_domains, seats, gives_print)
         SELECT $1::bigint, $2::timestamptz, $9::timestamptz, $3::timestamptz, $4::text, $5::text, $6::text,
-          $7::boolean, $8::text, $10::integer, $11::text, $12::text, $13::integer
+          $7::boolean, $8::text, $10::integer, $11::text, $12::text, $13::integer, ${givesPrintValue('$6::text', '$8::text')}
         WHERE EXISTS (SELECT 1 FROM users WHERE id = $1::bigint)
         RETURNING ${SUBSCRIPTION_COLUMNS}
       ), a AS (${record})
@@ -228,6 +247,7 @@ export function postgresSubscriptions(
           requireSeatsGiven(next.seats, Number(given.rows[0]?.n));
         }
         if (next.productId !== current.productId) await attachProduct(client, next.productId, audit);
+        else if (takesProductsResource(current, next)) await lockProduct(client, next.productId as string);
         const params = [...subscriptionParams(userId, next), id];
         const record = auditInsert(params, audit, {
           action: 'update',
@@ -239,7 +259,8 @@ export function postgresSubscriptions(
           `WITH s AS (
            UPDATE subscriptions SET date_started = $2, pending_start = $9, date_ended = $3, external_identifier = $4, license = $5,
              resource = $6, trial = $7, product_id = $8, delivery_days = $10, ip_ranges = $11, email_domains = $12,
-             seats = $13, version = version + 1, updated_at = now()
+             seats = $13, gives_print = ${givesPrintOnUpdate('$6::text', '$8::text', 'postgres')},
+             version = version + 1, updated_at = now()
            WHERE user_id = $1 AND id = $14
            RETURNING ${SUBSCRIPTION_COLUMNS}
          ), a AS (${record})

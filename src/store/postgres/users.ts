@@ -37,7 +37,7 @@ import {
   USER_COLUMNS,
 } from '../sql/users.js';
 import type { Row } from '../sql/rows.js';
-import { SUBSCRIPTION_COLUMNS, toStoredSubscription } from '../sql/subscriptions.js';
+import { givesPrintValue, SUBSCRIPTION_COLUMNS, toStoredSubscription } from '../sql/subscriptions.js';
 import { USER_JSON } from '../sql/user-json.js';
 import type pg from 'pg';
 import { applyConsentChanges, applyImportedConsents, consentStatesOn, doubleOptInOn } from './consents.js';
@@ -180,10 +180,12 @@ export function postgresUsers(
         if (subscriptions.length > 0) {
           const { rows: created } = await client.query(
             `INSERT INTO subscriptions (user_id, date_started, date_ended, external_identifier, license, resource,
-             trial, product_id, pending_start, delivery_days, ip_ranges, email_domains, seats)
-           SELECT * FROM unnest($1::bigint[], $2::timestamptz[], $3::timestamptz[], $4::text[], $5::text[],
+             trial, product_id, pending_start, delivery_days, ip_ranges, email_domains, seats, gives_print)
+           SELECT v.*, ${givesPrintValue('v.resource', 'v.product_id')}
+           FROM unnest($1::bigint[], $2::timestamptz[], $3::timestamptz[], $4::text[], $5::text[],
              $6::text[], $7::boolean[], $8::text[], $9::timestamptz[], $10::integer[], $11::text[], $12::text[],
-             $13::integer[])
+             $13::integer[]) AS v (user_id, date_started, date_ended, external_identifier, license, resource,
+             trial, product_id, pending_start, delivery_days, ip_ranges, email_domains, seats)
            ${audit || licences ? `RETURNING ${SUBSCRIPTION_COLUMNS}` : ''}`,
             Array.from({ length: 13 }, (_, column) => subscriptions.map((params) => params[column])),
           );

@@ -28,14 +28,13 @@
  */
 import { RECIPIENT_NAME_FIELDS, type Delivery, type DrawCount, type RunDate } from '../../domain/delivery.js';
 import { EVERY_DAY, weekdayBit } from '../../domain/delivery-days.js';
-import { GIVING } from '../../domain/entitlement.js';
 import { nowInSeconds } from '../../domain/dates.js';
 import { formatDate } from '../../domain/publication.js';
 import type { RenderedDelivery, RunPageQuery } from '../ports/deliveries.js';
 import { join, raw, sql, type Dialect, type Sql } from './builder.js';
 import { deliveryJson } from './delivery-json.js';
 import { boolean, instantValue, type Row } from './rows.js';
-import { givesCondition, literals } from './subscriptions.js';
+import { givesCondition } from './subscriptions.js';
 import { ADDRESS_COLUMNS, addressOf } from './temporary-addresses.js';
 import { columnOf } from './users.js';
 
@@ -49,13 +48,15 @@ const inForce = (column: string) => `CASE WHEN t.id IS NULL THEN u.${column} ELS
  * What a subscription `s` must be to be in a run at all: giving print and, for a run that begins
  * after `now`, not expired. An expired subscription is delivered on no date to come (expiring it
  * ended its term, and a term moved later since does not revive it); a run begun or past still
- * shows those it delivered. For a run to come, the terms of the partial index of migration 37 are
- * spelled out as its definition spells them, which a planner needs to use it.
+ * shows those it delivered. A run to come walks the partial index of migration 38, whose terms
+ * are spelled out as its definition spells them, which a planner needs to use it: the mark that a
+ * subscription gives print, which narrows the walk to those, while what it gives is still asked
+ * of its own resource and its product.
  */
 function runGate(run: RunDate, now: number): Sql[] {
   const gives = givesCondition('s', 'print');
   if (run.startsAt <= now) return [gives];
-  return [sql`s.expired = false`, sql`(s.resource IS NULL OR s.resource IN (${literals(GIVING.print)}))`, gives];
+  return [sql`s.gives_print = true`, sql`s.expired = false`, gives];
 }
 
 /** The conditions of a subscription `s` past the run's gate delivered on its date, on its own row and keyed probes. */

@@ -113,6 +113,27 @@ export function givesCondition(alias: string, wanted: Resource): Sql {
     OR (${a}.resource IS NULL AND ${a}.product_id IN (${productsGiving(wanted)})))`;
 }
 
+/**
+ * What a written subscription's `gives_print` mark is (migration 38), given the SQL of its
+ * resource and product: its own resource's answer, else its product's, else false. The product is
+ * one probe of its key, read in the write's transaction.
+ */
+export function givesPrintValue(resource: string, productId: string): string {
+  const print = literals(GIVING.print).render('sqlite').text;
+  return `coalesce(${resource} IN (${print}), (SELECT resource IN (${print}) FROM products WHERE id = ${productId}), false)`;
+}
+
+/**
+ * The mark of a subscription rewritten whole: kept when its resource and product stay as they
+ * were (a product's change of what it gives rewrites the marks itself, and a rewrite under way
+ * is seen by a statement waiting on the row), else worked out afresh (see givesPrintValue).
+ */
+export function givesPrintOnUpdate(resource: string, productId: string, dialect: Dialect): string {
+  const same = dialect === 'sqlite' ? 'IS' : 'IS NOT DISTINCT FROM';
+  return `CASE WHEN resource ${same} ${resource} AND product_id ${same} ${productId} THEN gives_print
+    ELSE ${givesPrintValue(resource, productId)} END`;
+}
+
 /** The conditions of a filter on the subscriptions `alias`. */
 export function filterConditions(alias: string, filter: SubscriptionFilter, dialect: Dialect): Sql[] {
   const at = instantValue(dialect, filter.at);

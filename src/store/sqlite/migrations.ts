@@ -954,4 +954,22 @@ export const sqliteMigrations: readonly SqliteMigration[] = [
         WHERE expired = false AND (resource IS NULL OR resource IN ('print', 'print-online'));
     `,
   },
+  {
+    version: 38,
+    name: 'subscriptions marked by whether they give print',
+    sql: `
+      -- Whether a subscription gives print, by its own resource or else by its product's, kept on
+      -- its row (sql/subscriptions.ts, givesPrintValue) so that a run to come walks only those,
+      -- not every subscription of a product giving only online. Every write of a subscription sets
+      -- it, and a product that starts or stops giving print sets it on those that name no resource
+      -- of their own and are not expired (sqlite/products.ts). The run still asks the product, so a
+      -- mark left set would cost a step, never a wrong delivery.
+      ALTER TABLE subscriptions ADD COLUMN gives_print INTEGER NOT NULL DEFAULT 0 CHECK (gives_print IN (0, 1));
+      UPDATE subscriptions SET gives_print = 1
+        WHERE resource IN ('print', 'print-online')
+          OR (resource IS NULL AND product_id IN (SELECT id FROM products WHERE resource IN ('print', 'print-online')));
+      DROP INDEX subscriptions_print_run;
+      CREATE INDEX subscriptions_print_run ON subscriptions (id) WHERE gives_print = true AND expired = false;
+    `,
+  },
 ];

@@ -12,6 +12,8 @@ import { raw } from '../sql/builder.js';
 import {
   activeSubscriptionsOfUser,
   activeUsersQuery,
+  givesPrintOnUpdate,
+  givesPrintValue,
   listText,
   pendingStart,
   SUBSCRIPTION_COLUMNS,
@@ -116,7 +118,9 @@ export function sqliteSubscriptions(database: SqliteDatabase, references: Sqlite
     UPDATE subscriptions SET date_started = @date_started, pending_start = @pending_start, date_ended = @date_ended,
       external_identifier = @external_identifier, license = @license, resource = @resource,
       trial = @trial, product_id = @product_id, delivery_days = @delivery_days, ip_ranges = @ip_ranges,
-      email_domains = @email_domains, seats = @seats, version = version + 1, updated_at = unixepoch()
+      email_domains = @email_domains, seats = @seats,
+      gives_print = ${givesPrintOnUpdate('@resource', '@product_id', 'sqlite')},
+      version = version + 1, updated_at = unixepoch()
     WHERE user_id = @user_id AND id = @id
     RETURNING ${SUBSCRIPTION_COLUMNS}`);
 
@@ -232,9 +236,9 @@ export function sqliteSubscriptions(database: SqliteDatabase, references: Sqlite
 /** A new subscription, from `subscriptionParams`. */
 export const INSERT_SUBSCRIPTION = `
   INSERT INTO subscriptions (user_id, date_started, pending_start, date_ended, external_identifier, license,
-    resource, trial, product_id, delivery_days, ip_ranges, email_domains, seats)
+    resource, trial, product_id, delivery_days, ip_ranges, email_domains, seats, gives_print)
   VALUES (@user_id, @date_started, @pending_start, @date_ended, @external_identifier, @license, @resource, @trial,
-    @product_id, @delivery_days, @ip_ranges, @email_domains, @seats)`;
+    @product_id, @delivery_days, @ip_ranges, @email_domains, @seats, ${givesPrintValue('@resource', '@product_id')})`;
 
 /** A subscription's values as named parameters (booleans as 0 and 1). */
 export function subscriptionParams(userId: string, v: SubscriptionValues): Row {

@@ -161,6 +161,54 @@ forEachStoreAndCitus((kind) => {
       );
     });
 
+    it("delivers a product's subscriptions on the dates to come once it gives print, and not once it stops", async () => {
+      const product = await createPrintProduct(service.client, { resource: 'online' });
+      const { userId, postalCode } = await readerAt();
+      const subscriptionId = await createPrintSubscription(service.client, userId, {}, product);
+      const gives = async (resource: string) => {
+        const changed = await service.client.patch(`/products/${product}`, {
+          data: { type: 'products', id: product, attributes: { resource } },
+        });
+        assert.equal(changed.status, 200, changed.text);
+      };
+      const delivered = async () =>
+        (await run(dateIn(2), postalCode)).body.data.map((d: any) => d.relationships.subscription.data.id);
+      assert.deepEqual(await delivered(), []);
+      await gives('print');
+      assert.deepEqual(await delivered(), [subscriptionId]);
+      await gives('print-online');
+      assert.deepEqual(await delivered(), [subscriptionId]);
+      await gives('online');
+      assert.deepEqual(await delivered(), []);
+    });
+
+    it('delivers a subscription by its own resource, or by its product’s once it names none', async () => {
+      const paper = await createPrintProduct(service.client);
+      const site = await createPrintProduct(service.client, { resource: 'online' });
+      const { userId, postalCode } = await readerAt();
+      const subscriptionId = await createPrintSubscription(service.client, userId, { resource: 'online' }, paper);
+      const path = `/users/${userId}/subscriptions/${subscriptionId}`;
+      const put = async (attributes: Record<string, unknown>, product = paper) => {
+        const changed = await service.client.put(path, {
+          data: {
+            type: 'subscriptions',
+            id: subscriptionId,
+            attributes,
+            relationships: { product: { data: { type: 'products', id: product } } },
+          },
+        });
+        assert.equal(changed.status, 200, changed.text);
+      };
+      const delivered = async () => (await run(dateIn(2), postalCode)).body.data.length;
+      assert.equal(await delivered(), 0, 'naming online, of a print product');
+      await put({ resource: null });
+      assert.equal(await delivered(), 1, "naming none: the product's");
+      await put({ resource: null }, site);
+      assert.equal(await delivered(), 0, 'of an online product');
+      await put({ resource: 'print' }, site);
+      assert.equal(await delivered(), 1, 'naming print, of an online product');
+    });
+
     it('still shows an expired subscription in the runs of the dates it was delivered on', async () => {
       const { userId, postalCode } = await readerAt();
       const subscriptionId = await createPrintSubscription(service.client, userId);
