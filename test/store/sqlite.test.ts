@@ -16,6 +16,7 @@ import { toUserFields } from '../../src/domain/user.js';
 import { PAGE_READ_LIMIT, USER_COLUMNS, userPageIds } from '../../src/store/sql/users.js';
 import type { Store } from '../../src/store/port.js';
 import { sqliteMigrations } from '../../src/store/sqlite/migrations.js';
+import { CLEAR, MARK, MARKING_RANGE } from '../../src/store/sqlite/products.js';
 import { migrate, openSqliteStore } from '../../src/store/sqlite/open.js';
 import { fillUserCompactKeys, SIMILAR_NAMES_SQL, similarMatch } from '../../src/store/sqlite/users.js';
 import { AUDIT, subscriptionValues } from '../support/fixtures.js';
@@ -705,6 +706,91 @@ describe('the SQLite files', () => {
     } finally {
       await store.close();
     }
+  });
+});
+
+describe("SQLite marks of a product's subscriptions when it starts or stops giving print (migration 38)", () => {
+  const PRODUCT = 'site';
+  const SUBSCRIPTIONS = MARKING_RANGE * 2 + 10;
+  let path: string;
+  let store: Store;
+  before(async () => {
+    path = await migratedDatabasePath();
+    withRawDatabase(path, (db) =>
+      db.exec(`
+        INSERT INTO products (id, name, resource) VALUES ('${PRODUCT}', 'Site', 'online');
+        WITH RECURSIVE i (x) AS (SELECT 1 UNION ALL SELECT x + 1 FROM i WHERE x < ${SUBSCRIPTIONS})
+        INSERT INTO users (email, email_lower, email_domain, family_name)
+          SELECT 'u' || x || '@d.example', 'u' || x || '@d.example', 'd.example', 'Reader' FROM i;
+        INSERT INTO subscriptions (user_id, date_started, trial, product_id) SELECT id, 0, 0, '${PRODUCT}' FROM users;`),
+    );
+    store = openSqliteStore({ path, longReadsOffLoop: false });
+  });
+  after(() => store?.close());
+
+  const marks = () =>
+    withRawDatabase(path, (db) =>
+      db
+        .prepare('SELECT gives_print AS mark, count(*) AS n FROM subscriptions WHERE product_id = ? GROUP BY 1')
+        .all(PRODUCT),
+    );
+  const markingCount = () =>
+    withRawDatabase(path, (db) => db.prepare('SELECT marking_print FROM products WHERE id = ?').pluck().get(PRODUCT));
+
+  it('marks every one a range at a time, the event loop free between, and one written meanwhile as giving print', async () => {
+    let changed = false;
+    const changing = store.products.update(PRODUCT, { resource: 'print' }, AUDIT).then(() => {
+      changed = true;
+    });
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(changed, false, 'the change is still marking its subscriptions');
+    assert.equal(markingCount(), 1);
+    const user = await store.users.create(
+      { email: 'meanwhile@d.example', passwordHash: null, fields: { familyName: 'Reader' }, newsletters: [] },
+      AUDIT,
+    );
+    const written = await store.subscriptions.create(
+      user.id,
+      subscriptionValues({ resource: null, productId: PRODUCT, dateEnded: null }),
+      AUDIT,
+    );
+    const markOf = (id: string) =>
+      withRawDatabase(path, (db) => db.prepare('SELECT gives_print FROM subscriptions WHERE id = ?').pluck().get(id));
+    assert.equal(markOf(written!.id), 1, 'written while the product was marking');
+    await changing;
+    assert.deepEqual(marks(), [{ mark: 1, n: SUBSCRIPTIONS + 1 }]);
+    assert.equal(markingCount(), 0);
+  });
+
+  for (const [name, statement] of [
+    ['marks', MARK],
+    ['clears', CLEAR],
+  ] as const) {
+    it(`${name} a range by the table's own key, not by the product's index, which holds all its subscriptions`, () => {
+      const args = [{ id: PRODUCT, after: 0, upTo: MARKING_RANGE }];
+      const plan = planOf(path, statement, args);
+      assert.ok(
+        plan.some((d) => /^SEARCH subscriptions USING INTEGER PRIMARY KEY \(rowid>\? AND rowid<\?\)/.test(d)),
+        plan.join('\n'),
+      );
+    });
+  }
+
+  it('clears every mark once it stops', async () => {
+    await store.products.update(PRODUCT, { resource: 'online' }, AUDIT);
+    assert.deepEqual(marks(), [{ mark: 0, n: SUBSCRIPTIONS + 1 }]);
+  });
+
+  it('counts down its marking when the change is refused at its end, another having changed the product meanwhile', async () => {
+    const { version } = (await store.products.get(PRODUCT, 0))!.product;
+    const changing = store.products.update(PRODUCT, { resource: 'print' }, AUDIT, [version]);
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(markingCount(), 1);
+    await store.products.update(PRODUCT, { name: 'Renamed' }, AUDIT);
+    await assert.rejects(changing, (error: { code?: string }) => error.code === 'PRECONDITION_FAILED');
+    // A refused call answers before its turn commits; the count goes down in that commit.
+    await new Promise((resolve) => setImmediate(resolve));
+    assert.equal(markingCount(), 0);
   });
 });
 

@@ -861,8 +861,8 @@ export const postgresMigrations: readonly PostgresMigration[] = [
       -- its row (sql/subscriptions.ts, givesPrintValue) so that a run to come walks only those,
       -- not every subscription of a product giving only online. Every write of a subscription sets
       -- it, and a product that starts or stops giving print sets it on those that name no resource
-      -- of their own and are not expired (postgres/products.ts). The run still asks the product, so a
-      -- mark left set would cost a step, never a wrong delivery.
+      -- of their own and are not expired (postgres/products.ts). The run still asks the product,
+      -- so a mark left set would cost a step, never a wrong delivery.
       ALTER TABLE subscriptions ADD COLUMN gives_print boolean NOT NULL DEFAULT false;
     `,
     // Each a statement of its own: Citus sends the text of a change of a distributed table to its

@@ -141,7 +141,7 @@ export function postgresSubscriptions(
         INSERT INTO subscriptions (user_id, date_started, pending_start, date_ended, external_identifier, license,
           resource, trial, product_id, delivery_days, ip_ranges, email_domains, seats, gives_print)
         SELECT $1::bigint, $2::timestamptz, $9::timestamptz, $3::timestamptz, $4::text, $5::text, $6::text,
-          $7::boolean, $8::text, $10::integer, $11::text, $12::text, $13::integer, ${givesPrintValue('$6::text', '$8::text')}
+          $7::boolean, $8::text, $10::integer, $11::text, $12::text, $13::integer, ${givesPrintValue('$6::text', '$8::text', 'postgres')}
         WHERE EXISTS (SELECT 1 FROM users WHERE id = $1::bigint)
         RETURNING ${SUBSCRIPTION_COLUMNS}
       ), a AS (${record})

@@ -181,7 +181,7 @@ export function postgresUsers(
           const { rows: created } = await client.query(
             `INSERT INTO subscriptions (user_id, date_started, date_ended, external_identifier, license, resource,
              trial, product_id, pending_start, delivery_days, ip_ranges, email_domains, seats, gives_print)
-           SELECT v.*, ${givesPrintValue('v.resource', 'v.product_id')}
+           SELECT v.*, ${givesPrintValue('v.resource', 'v.product_id', 'postgres')}
            FROM unnest($1::bigint[], $2::timestamptz[], $3::timestamptz[], $4::text[], $5::text[],
              $6::text[], $7::boolean[], $8::text[], $9::timestamptz[], $10::integer[], $11::text[], $12::text[],
              $13::integer[]) AS v (user_id, date_started, date_ended, external_identifier, license, resource,

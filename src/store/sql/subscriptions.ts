@@ -113,14 +113,19 @@ export function givesCondition(alias: string, wanted: Resource): Sql {
     OR (${a}.resource IS NULL AND ${a}.product_id IN (${productsGiving(wanted)})))`;
 }
 
+/** The print-giving resources as SQL literals. */
+export const PRINT_LITERALS = literals(GIVING.print).render('sqlite').text;
+
 /**
  * What a written subscription's `gives_print` mark is (migration 38), given the SQL of its
  * resource and product: its own resource's answer, else its product's, else false. The product is
- * one probe of its key, read in the write's transaction.
+ * one probe of its key, read in the write's transaction; on SQLite, one marking its subscriptions
+ * as giving print counts as giving it (see sqlite/products.ts).
  */
-export function givesPrintValue(resource: string, productId: string): string {
-  const print = literals(GIVING.print).render('sqlite').text;
-  return `coalesce(${resource} IN (${print}), (SELECT resource IN (${print}) FROM products WHERE id = ${productId}), false)`;
+export function givesPrintValue(resource: string, productId: string, dialect: Dialect): string {
+  const marking = dialect === 'sqlite' ? ' OR marking_print > 0' : '';
+  return `coalesce(${resource} IN (${PRINT_LITERALS}),
+    (SELECT resource IN (${PRINT_LITERALS})${marking} FROM products WHERE id = ${productId}), false)`;
 }
 
 /**
@@ -131,7 +136,7 @@ export function givesPrintValue(resource: string, productId: string): string {
 export function givesPrintOnUpdate(resource: string, productId: string, dialect: Dialect): string {
   const same = dialect === 'sqlite' ? 'IS' : 'IS NOT DISTINCT FROM';
   return `CASE WHEN resource ${same} ${resource} AND product_id ${same} ${productId} THEN gives_print
-    ELSE ${givesPrintValue(resource, productId)} END`;
+    ELSE ${givesPrintValue(resource, productId, dialect)} END`;
 }
 
 /** The conditions of a filter on the subscriptions `alias`. */

@@ -24,11 +24,9 @@ import type { SqliteDatabase } from './database.js';
 /** Tries a random id again this often when it clashes (it never should). */
 const DRAWS = 3;
 
-/** The catalogue of `table`; with `updated`, each update also does that in its transaction, given the record's row before and after. */
 export function sqliteCatalogue<R extends CatalogueRecord, V extends CatalogueValues>(
   database: SqliteDatabase,
   table: CatalogueTable,
-  updated?: (before: Row, after: Row) => void,
 ) {
   const { db } = database;
   const columns = catalogueColumns(table);
@@ -82,7 +80,6 @@ export function sqliteCatalogue<R extends CatalogueRecord, V extends CatalogueVa
         const [row] = database.all(
           sql`UPDATE ${raw(table.type)} SET ${assignments} WHERE id = ${id} RETURNING ${raw(columns)}`,
         );
-        updated?.(current, row as Row);
         database.record(audit, { action: 'update', resourceType: table.type, resourceId: id, userId: null });
         return read(row as Row);
       })

@@ -962,9 +962,12 @@ export const sqliteMigrations: readonly SqliteMigration[] = [
       -- its row (sql/subscriptions.ts, givesPrintValue) so that a run to come walks only those,
       -- not every subscription of a product giving only online. Every write of a subscription sets
       -- it, and a product that starts or stops giving print sets it on those that name no resource
-      -- of their own and are not expired (sqlite/products.ts). The run still asks the product, so a
-      -- mark left set would cost a step, never a wrong delivery.
+      -- of their own and are not expired (sqlite/products.ts), a batch of them at a time: while
+      -- it marks them, it counts in marking_print, and a subscription written meanwhile is marked
+      -- as giving print. The run still asks the product, so a mark left set would cost a step,
+      -- never a wrong delivery.
       ALTER TABLE subscriptions ADD COLUMN gives_print INTEGER NOT NULL DEFAULT 0 CHECK (gives_print IN (0, 1));
+      ALTER TABLE products ADD COLUMN marking_print INTEGER NOT NULL DEFAULT 0 CHECK (marking_print >= 0);
       UPDATE subscriptions SET gives_print = 1
         WHERE resource IN ('print', 'print-online')
           OR (resource IS NULL AND product_id IN (SELECT id FROM products WHERE resource IN ('print', 'print-online')));

@@ -238,7 +238,7 @@ export const INSERT_SUBSCRIPTION = `
   INSERT INTO subscriptions (user_id, date_started, pending_start, date_ended, external_identifier, license,
     resource, trial, product_id, delivery_days, ip_ranges, email_domains, seats, gives_print)
   VALUES (@user_id, @date_started, @pending_start, @date_ended, @external_identifier, @license, @resource, @trial,
-    @product_id, @delivery_days, @ip_ranges, @email_domains, @seats, ${givesPrintValue('@resource', '@product_id')})`;
+    @product_id, @delivery_days, @ip_ranges, @email_domains, @seats, ${givesPrintValue('@resource', '@product_id', 'sqlite')})`;
 
 /** A subscription's values as named parameters (booleans as 0 and 1). */
 export function subscriptionParams(userId: string, v: SubscriptionValues): Row {
