@@ -13,6 +13,7 @@ import type { NewUser, Store, StoreOptions, StoredUser, UserChanges } from '../.
 import { AUDIT, fullUserAttributes } from '../support/fixtures.js';
 import type { EventType } from '../../src/domain/events.js';
 import { runOf } from '../../src/domain/delivery.js';
+import { today } from '../support/print.js';
 import type { ProductValues } from '../../src/domain/product.js';
 import { catalogueContract } from './contract-catalogue.js';
 import { seatContract } from './contract-seats.js';
@@ -779,7 +780,7 @@ export function storeContract(
           ],
           null,
         );
-        const tomorrow = runOf(Math.floor(Date.now() / 86_400_000) + 1, 'UTC');
+        const tomorrow = runOf(today() + 1, 'UTC');
         const delivered = async (product: string) =>
           (await store.deliveries.list(tomorrow, { product, limit: 10 })).length;
         assert.equal(await delivered(paper.id), 1, "the print product's, not the one naming online");

@@ -4,12 +4,10 @@
 import type { Product, ProductValues } from '../../domain/product.js';
 import type { ProductStore } from '../port.js';
 import { PRODUCTS_TABLE } from '../sql/catalogue.js';
-import {
-  markProductSubscriptions,
-  productGivesPrint,
-  productWithCountQuery,
-  toProductWithCount,
-} from '../sql/products.js';
+import { givesPrint } from '../../domain/print.js';
+import type { Resource } from '../../domain/subscription.js';
+import { raw, sql, type Sql } from '../sql/builder.js';
+import { productWithCountQuery, toProductWithCount } from '../sql/products.js';
 import { postgresCatalogue, type UpdateWork } from './catalogue.js';
 import { lockCatalogueRecords, rowsOn, type PostgresDatabase } from './database.js';
 import type { ProductResources } from './product-resources.js';
@@ -21,6 +19,21 @@ import type { ProductResources } from './product-resources.js';
  * lockCatalogueRecords), so the marks it sets see each such write, and each write after it
  * reads the product as changed.
  */
+/**
+ * The marks of a product's subscriptions that take what it gives, set to whether it now gives
+ * print: those naming no resource of their own and not expired (no run to come delivers an
+ * expired one, whatever its mark), and only those whose mark differs.
+ */
+function markProductSubscriptions(productId: string, print: boolean): Sql {
+  const mark = raw(print ? 'true' : 'false');
+  return sql`UPDATE subscriptions SET gives_print = ${mark}
+    WHERE product_id = ${productId} AND resource IS NULL AND expired = false AND gives_print <> ${mark}`;
+}
+
+/** Whether a product whose resource is `resource` gives print to the subscriptions naming none. */
+const productGivesPrint = (resource: unknown) =>
+  givesPrint({ resource: null, productResource: resource as Resource | null });
+
 function marking(citus: boolean): UpdateWork<{ resource: unknown } | undefined> {
   return {
     async before(client, id, changes) {

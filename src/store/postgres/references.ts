@@ -23,6 +23,8 @@ export interface PostgresReferences {
     references: readonly Reference[],
     audit: AuditContext | null,
   ): Promise<void>;
+  /** Within a write's transaction, holds records it reads without naming them anew, as `attach` holds those it names. */
+  hold(client: pg.PoolClient, type: CatalogueType, ids: readonly string[]): Promise<void>;
 }
 
 export function postgresReferences(strict: boolean, citus: boolean): PostgresReferences {
@@ -61,5 +63,10 @@ export function postgresReferences(strict: boolean, citus: boolean): PostgresRef
     throw new Error(`the ${type} named could not be registered: others kept changing them`);
   }
 
-  return { attach };
+  async function hold(client: pg.PoolClient, type: CatalogueType, ids: readonly string[]): Promise<void> {
+    if (citus) await lockCatalogueRecords(client, type, ids, 'shared');
+    else await client.query(`SELECT 1 FROM ${type} WHERE id = ANY($1::text[]) ORDER BY id FOR KEY SHARE`, [ids]);
+  }
+
+  return { attach, hold };
 }

@@ -26,7 +26,7 @@ import {
   toStoredSubscription,
   toSubscriptionCount,
 } from '../sql/subscriptions.js';
-import { auditInsert, lockCatalogueRecords, versionCondition, violates, type PostgresDatabase } from './database.js';
+import { auditInsert, versionCondition, violates, type PostgresDatabase } from './database.js';
 import type { KnownUsers } from './known-users.js';
 import type { ProductResources } from './product-resources.js';
 import type { PostgresReferences } from './references.js';
@@ -114,15 +114,6 @@ export function postgresSubscriptions(
   async function attachProduct(client: pg.PoolClient, productId: string | null, audit: AuditContext) {
     if (productId !== null)
       await references.attach(client, 'products', [{ id: productId, pointer: PRODUCT_POINTER }], audit);
-  }
-
-  /**
-   * Holds the product a write reads what it gives from, as naming it does (references.ts): a
-   * product's change of what it gives waits for the write, and the write for the change.
-   */
-  async function lockProduct(client: pg.PoolClient, productId: string) {
-    if (database.citus) await lockCatalogueRecords(client, 'products', [productId], 'shared');
-    else await client.query('SELECT 1 FROM products WHERE id = $1 FOR KEY SHARE', [productId]);
   }
 
   async function createSubscription(
@@ -247,7 +238,9 @@ export function postgresSubscriptions(
           requireSeatsGiven(next.seats, Number(given.rows[0]?.n));
         }
         if (next.productId !== current.productId) await attachProduct(client, next.productId, audit);
-        else if (takesProductsResource(current, next)) await lockProduct(client, next.productId as string);
+        // Held as naming it holds it: a product's change of what it gives waits for this write, and it for the change.
+        else if (takesProductsResource(current, next))
+          await references.hold(client, 'products', [next.productId as string]);
         const params = [...subscriptionParams(userId, next), id];
         const record = auditInsert(params, audit, {
           action: 'update',

@@ -2,9 +2,7 @@
  * Products as every adapter reads them with their count: one statement, the count an index range
  * of the product's unexpired subscriptions (see the subscriptions_product index).
  */
-import { GIVING } from '../../domain/entitlement.js';
 import type { Product } from '../../domain/product.js';
-import type { Resource } from '../../domain/subscription.js';
 import { raw, sql, type Dialect, type Sql } from './builder.js';
 import { catalogueColumns, PRODUCTS_TABLE, toCatalogueRecord } from './catalogue.js';
 import { instantValue, type Row } from './rows.js';
@@ -31,20 +29,4 @@ export function toProductWithCount(row: Row): { product: Product; activeSubscrip
     product: toCatalogueRecord<Product>(PRODUCTS_TABLE, row),
     activeSubscriptions: Number(row.active_subscriptions),
   };
-}
-
-/** Whether a product whose resource is `resource` gives print to the subscriptions naming none of their own. */
-export function productGivesPrint(resource: unknown): boolean {
-  return GIVING.print.includes(resource as Resource);
-}
-
-/**
- * The marks (migration 38) of a product's subscriptions that take what it gives, set to whether it
- * now gives print: those naming no resource of their own and not expired (no run to come delivers
- * an expired one, whatever its mark), and only those whose mark differs.
- */
-export function markProductSubscriptions(productId: string, givesPrint: boolean): Sql {
-  const mark = raw(givesPrint ? 'true' : 'false');
-  return sql`UPDATE subscriptions SET gives_print = ${mark}
-    WHERE product_id = ${productId} AND resource IS NULL AND expired = false AND gives_print <> ${mark}`;
 }
