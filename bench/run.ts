@@ -6,6 +6,7 @@
  *   npm run bench -- --users 1000000 --stores sqlite,postgres --seeded --seed-only   (then again without --seed-only)
  *   npm run bench -- --scenarios "GET one subscription,access" --interleave --rounds 10 --duration 20
  *   npm run bench -- --scenarios "GET the draw report" --report-max-age 60   (counts kept, as served)
+ *   npm run bench -- --scenarios "list page 1" --seeded --against ../before   (this build against another)
  *
  * For each store it seeds a fresh database (three subscriptions a user) through the store's bulk
  * import, starts the real service (production build, credentials on, logging on) and loads it
@@ -78,6 +79,13 @@ const { values: args } = parseArgs({
      * first, round by round.
      */
     interleave: { type: 'boolean', default: false },
+    /**
+     * The root of another checkout of the service, its dist/ built, on the same database schema:
+     * each scenario's rounds alternate between that build and this one on the same database, and
+     * each of its rows is given over this build's, round by round. A change too small for the
+     * machine's drift between two runs (a few percent) shows in rounds a few seconds apart.
+     */
+    against: { type: 'string' },
   },
 });
 const USERS = Number(args.users);
@@ -136,8 +144,12 @@ interface Row {
    */
   cpuRatio?: number;
   roundCpuRatios?: number[];
+  /** The CPU time per request of each round, the service's and the database's together, in µs. */
+  roundCpuMicros?: number[];
   /** Interleaved: this row's ratio over the batch's first row's, round by round (and by CPU). */
   againstFirst?: { scenario: string; cpu?: Spread } & Spread;
+  /** With --against, the other build's row: its ratio and its CPU a request over this build's, round by round. */
+  againstBuild?: { build: string; ratio: Spread; cpuMicros: Spread };
 }
 
 interface Spread {
@@ -610,12 +622,15 @@ interface Service {
   readyMs: number;
 }
 
-async function startService(env: Record<string, string>, work: string): Promise<Service> {
+/** This build's service, unless another is named. */
+const MAIN = join(HERE, '../dist/main.js');
+
+async function startService(env: Record<string, string>, work: string, main = MAIN): Promise<Service> {
   const logFile = join(work, `service-${Date.now()}.log`);
   const log = openSync(logFile, 'w');
   const started = performance.now();
   const flags = args['cpu-prof'] ? ['--cpu-prof', `--cpu-prof-dir=${join(HERE, 'results', 'profiles')}`] : [];
-  const child = spawn(process.execPath, [...flags, join(HERE, '../dist/main.js')], {
+  const child = spawn(process.execPath, [...flags, main], {
     env: { ...process.env, PORT: '0', LOG_LEVEL: 'info', CIRCULATION_ADMIN_KEY: ADMIN_KEY, ...env },
     stdio: ['ignore', log, log],
   });
@@ -817,17 +832,16 @@ async function benchStore(kind: string, work: string): Promise<{ rows: Row[]; ex
     return { rows, extras };
   }
   try {
-    const service = await startService(
-      {
-        DATABASE_URL: databaseUrl,
-        SERVICE_SECRET_KEY: `bench-service-key-${'k'.repeat(32)}`,
-        // The --webhook endpoint listens on loopback.
-        WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1',
-        REPORT_MAX_AGE_SECONDS: args['report-max-age'],
-      },
-      work,
-    );
+    const serviceEnv = {
+      DATABASE_URL: databaseUrl,
+      SERVICE_SECRET_KEY: `bench-service-key-${'k'.repeat(32)}`,
+      // The --webhook endpoint listens on loopback.
+      WEBHOOK_ALLOWED_NETWORKS: '127.0.0.1',
+      REPORT_MAX_AGE_SECONDS: args['report-max-age'],
+    };
+    const service = await startService(serviceEnv, work);
     extras.startupToReadyMs = service.readyMs;
+    const other = args.against ? await startService(serviceEnv, work, join(args.against, 'dist/main.js')) : undefined;
     // A credential as a paywall would hold: write scope, a rate limit far above the load; and
     // sign-in, which write does not include, for the sign-in scenarios.
     const created = await request(service.url, ADMIN_KEY, {
@@ -860,9 +874,23 @@ async function benchStore(kind: string, work: string): Promise<{ rows: Row[]; ex
     const batches = args.interleave ? [chosen] : chosen.map((scenario) => [scenario]);
     for (const batch of batches) {
       const measured: Measured[] = [];
-      for (const scenario of batch) measured.push(await prepareScenario(scenario, kind, service, secret, work));
-      for (let round = 0; round < ROUNDS; round += 1) for (const m of measured) await m.round();
-      rows.push(...againstFirst(measured.map((m) => m.row())));
+      const others: Measured[] = [];
+      for (const scenario of batch) {
+        measured.push(await prepareScenario(scenario, kind, service, secret, work));
+        if (other) others.push(await prepareScenario(scenario, kind, other, secret, work));
+      }
+      for (let round = 0; round < ROUNDS; round += 1) {
+        for (const [i, m] of measured.entries()) {
+          await m.round();
+          await others[i]?.round();
+        }
+      }
+      const ours = againstFirst(measured.map((m) => m.row()));
+      for (const [i, row] of ours.entries()) {
+        rows.push(row);
+        const theirs = others[i]?.row();
+        if (theirs) rows.push(againstBuild(theirs, row));
+      }
     }
 
     for (const { name, writes } of underLoad) {
@@ -937,6 +965,7 @@ async function benchStore(kind: string, work: string): Promise<{ rows: Row[]; ex
     }
 
     await stopService(service);
+    if (other) await stopService(other);
     const restarted = await startService({ DATABASE_URL: databaseUrl }, work);
     extras.restartToReadyMs = restarted.readyMs;
     await stopService(restarted);
@@ -1070,6 +1099,7 @@ async function prepareScenario(
         roundCpuRatios: rounds.map((r) =>
           thousandths(r.cpu.baseline / r.baseline.total / ((r.cpu.service + r.cpu.database) / r.service.total)),
         ),
+        roundCpuMicros: rounds.map((r) => perRequest(r.cpu.service + r.cpu.database, r.service.total)),
         non2xx: total((r) => r.service.non2xx),
         eventLoopP99Ms: Math.max(...rounds.map((r) => r.eventLoop.p99)),
         eventLoopMaxMs: Math.max(...rounds.map((r) => r.eventLoop.max)),
@@ -1081,19 +1111,36 @@ async function prepareScenario(
 const hundredths = (x: number) => Math.round(x * 100) / 100;
 const thousandths = (x: number) => Math.round(x * 1000) / 1000;
 
+/** Each round's figure over the other row's of the same round, as a spread. */
+const roundByRound = (mine: number[], theirs: number[]) => spread(mine.map((x, i) => x / (theirs[i] as number)));
+
+/** The other build's row (--against), with its ratio and CPU a request over this build's, round by round. */
+function againstBuild(theirs: Row, ours: Row): Row {
+  return {
+    ...theirs,
+    store: `${ours.store}, ${args.against}`,
+    againstBuild: {
+      build: args.against as string,
+      ratio: roundByRound(theirs.roundRatios, ours.roundRatios),
+      cpuMicros: roundByRound(theirs.roundCpuMicros ?? [], ours.roundCpuMicros ?? []),
+    },
+  };
+}
+
 /** Rows measured in turn, each after the first also given over the first, round by round. */
 function againstFirst(rows: Row[]): Row[] {
   const [first, ...rest] = rows;
   if (!first) return rows;
-  const over = (mine: number[], theirs: number[]) => spread(mine.map((x, i) => x / (theirs[i] as number)));
   return [
     first,
     ...rest.map((row) => ({
       ...row,
       againstFirst: {
         scenario: first.scenario,
-        ...over(row.roundRatios, first.roundRatios),
-        ...(row.roundCpuRatios && first.roundCpuRatios ? { cpu: over(row.roundCpuRatios, first.roundCpuRatios) } : {}),
+        ...roundByRound(row.roundRatios, first.roundRatios),
+        ...(row.roundCpuRatios && first.roundCpuRatios
+          ? { cpu: roundByRound(row.roundCpuRatios, first.roundCpuRatios) }
+          : {}),
       },
     })),
   ];
@@ -1180,6 +1227,11 @@ try {
       if (againstFirst)
         console.log(
           `${store}: ${scenario} ÷ ${againstFirst.scenario}, round by round: ${said(againstFirst)}${againstFirst.cpu ? `; by CPU ${said(againstFirst.cpu)}` : ''}`,
+        );
+    for (const { scenario, store, againstBuild } of allRows)
+      if (againstBuild)
+        console.log(
+          `${store}: ${scenario}, that build over this one, round by round: ratio ${said(againstBuild.ratio)}; CPU a request ${said(againstBuild.cpuMicros)}`,
         );
     for (const { store, extras } of results) console.log(`\n${store}: ${JSON.stringify(extras)}`);
     mkdirSync(join(HERE, 'results'), { recursive: true });
