@@ -82,8 +82,8 @@ const { values: args } = parseArgs({
     /**
      * The root of another checkout of the service, its dist/ built, on the same database schema:
      * each scenario's rounds alternate between that build and this one on the same database, and
-     * each of its rows is given over this build's, round by round. A change too small for the
-     * machine's drift between two runs (a few percent) shows in rounds a few seconds apart.
+     * each of its rows is given over this build's, round by round: the two builds compared under
+     * one state of a machine that drifts between runs.
      */
     against: { type: 'string' },
   },
