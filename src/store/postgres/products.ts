@@ -3,22 +3,13 @@
  */
 import type { Product, ProductValues } from '../../domain/product.js';
 import type { ProductStore } from '../port.js';
-import { PRODUCTS_TABLE } from '../sql/catalogue.js';
-import { givesPrint } from '../../domain/print.js';
-import type { Resource } from '../../domain/subscription.js';
 import { raw, sql, type Sql } from '../sql/builder.js';
-import { productWithCountQuery, toProductWithCount } from '../sql/products.js';
+import { PRODUCTS_TABLE } from '../sql/catalogue.js';
+import { printChangeOf, productWithCountQuery, toProductWithCount } from '../sql/products.js';
 import { postgresCatalogue, type UpdateWork } from './catalogue.js';
 import { lockCatalogueRecords, rowsOn, type PostgresDatabase } from './database.js';
 import type { ProductResources } from './product-resources.js';
 
-/**
- * A change of what a product gives marks its subscriptions (migration 38). It first holds the
- * product against every write that reads what the product gives while naming it (FOR UPDATE
- * waits for their FOR KEY SHARE; on Citus the exclusive lock for their shared one, see
- * lockCatalogueRecords), so the marks it sets see each such write, and each write after it
- * reads the product as changed.
- */
 /**
  * The marks of a product's subscriptions that take what it gives, set to whether it now gives
  * print: those naming no resource of their own and not expired (no run to come delivers an
@@ -30,10 +21,13 @@ function markProductSubscriptions(productId: string, print: boolean): Sql {
     WHERE product_id = ${productId} AND resource IS NULL AND expired = false AND gives_print <> ${mark}`;
 }
 
-/** Whether a product whose resource is `resource` gives print to the subscriptions naming none. */
-const productGivesPrint = (resource: unknown) =>
-  givesPrint({ resource: null, productResource: resource as Resource | null });
-
+/**
+ * A change of what a product gives marks its subscriptions (migration 38). It first holds the
+ * product against every write that reads what the product gives while naming it (FOR UPDATE
+ * waits for their FOR KEY SHARE; on Citus the exclusive lock for their shared one, see
+ * lockCatalogueRecords), so the marks it sets see each such write, and each write after it
+ * reads the product as changed.
+ */
 function marking(citus: boolean): UpdateWork<{ resource: unknown } | undefined> {
   return {
     async before(client, id, changes) {
@@ -45,10 +39,8 @@ function marking(citus: boolean): UpdateWork<{ resource: unknown } | undefined> 
       return rows[0] as { resource: unknown } | undefined;
     },
     async after(client, row, before) {
-      if (!before) return;
-      const givesPrint = productGivesPrint(row.resource);
-      if (givesPrint !== productGivesPrint(before.resource))
-        await rowsOn(client, markProductSubscriptions(String(row.id), givesPrint));
+      const print = before && printChangeOf(before.resource, row.resource);
+      if (print !== undefined) await rowsOn(client, markProductSubscriptions(String(row.id), print));
     },
   };
 }

@@ -2,7 +2,9 @@
  * Products as every adapter reads them with their count: one statement, the count an index range
  * of the product's unexpired subscriptions (see the subscriptions_product index).
  */
+import { givesPrint } from '../../domain/print.js';
 import type { Product } from '../../domain/product.js';
+import type { Resource } from '../../domain/subscription.js';
 import { raw, sql, type Dialect, type Sql } from './builder.js';
 import { catalogueColumns, PRODUCTS_TABLE, toCatalogueRecord } from './catalogue.js';
 import { instantValue, type Row } from './rows.js';
@@ -29,4 +31,16 @@ export function toProductWithCount(row: Row): { product: Product; activeSubscrip
     product: toCatalogueRecord<Product>(PRODUCTS_TABLE, row),
     activeSubscriptions: Number(row.active_subscriptions),
   };
+}
+
+/**
+ * Whether the subscriptions that name no resource of their own now get print from a product whose
+ * resource goes from `before` to `after`, or undefined when the change leaves that as it was: only
+ * then are their marks (migration 38) rewritten.
+ */
+export function printChangeOf(before: unknown, after: unknown): boolean | undefined {
+  const gives = (resource: unknown) =>
+    givesPrint({ resource: null, productResource: (resource ?? null) as Resource | null });
+  const print = gives(after);
+  return print === gives(before) ? undefined : print;
 }

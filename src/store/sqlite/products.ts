@@ -4,13 +4,11 @@
  * is free between them whatever the number of subscriptions.
  */
 import type { AuditContext } from '../../domain/audit.js';
-import { givesPrint } from '../../domain/print.js';
 import type { Product, ProductValues } from '../../domain/product.js';
-import type { Resource } from '../../domain/subscription.js';
 import type { IfVersion, ProductStore } from '../port.js';
 import { requireVersion } from '../ports/versions.js';
 import { PRODUCTS_TABLE } from '../sql/catalogue.js';
-import { productWithCountQuery, toProductWithCount } from '../sql/products.js';
+import { printChangeOf, productWithCountQuery, toProductWithCount } from '../sql/products.js';
 import { PRINT_LITERALS } from '../sql/subscriptions.js';
 import { sqliteCatalogue } from './catalogue.js';
 import type { SqliteDatabase } from './database.js';
@@ -60,13 +58,12 @@ export function sqliteProducts(database: SqliteDatabase): ProductStore {
    */
   async function update(id: string, changes: Partial<ProductValues>, audit: AuditContext, ifVersion?: IfVersion) {
     if (!('resource' in changes)) return products.update(id, changes, audit, ifVersion);
-    const before = current.get(id) as { resource: Resource | null; version: number } | undefined;
+    const before = current.get(id) as { resource: unknown; version: number } | undefined;
     if (before === undefined) return products.update(id, changes, audit, ifVersion);
     // Refused before any marking, which a refusal at the end would have done for nothing.
     requireVersion(before.version, ifVersion);
-    const print = givesPrint({ resource: null, productResource: changes.resource ?? null });
-    if (print === givesPrint({ resource: null, productResource: before.resource }))
-      return products.update(id, changes, audit, ifVersion);
+    const print = printChangeOf(before.resource, changes.resource);
+    if (print === undefined) return products.update(id, changes, audit, ifVersion);
     if (!print) {
       const updated = await products.update(id, changes, audit, ifVersion);
       if (updated) await overEveryRange(clear, id);
