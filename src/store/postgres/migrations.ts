@@ -877,4 +877,16 @@ export const postgresMigrations: readonly PostgresMigration[] = [
       );
     },
   },
+  {
+    version: 39,
+    name: "users' JSON text kept on their rows",
+    sql: `
+      -- What a user's row alone writes of its JSON text (sql/user-json.ts), kept on the row so
+      -- that a page of users reads it rather than writing it again. Triggers made when the
+      -- database is opened (postgres/user-text.ts) write it, after this migration and whenever the
+      -- release renders a user otherwise; until then a column is NULL.
+      -- One statement, as Citus sends it to the shards, which refuse a text of several.
+      ALTER TABLE users ADD COLUMN json_text_0 text, ADD COLUMN json_text_1 text;
+    `,
+  },
 ];

@@ -11,6 +11,7 @@ import type { Store, StoreOptions } from '../port.js';
 import { pendingMigrations } from '../sql/migrations.js';
 import { PAGE_READ_LIMIT } from '../sql/users.js';
 import { postgresAudit } from './audit.js';
+import { keepUsersJsonText } from './user-text.js';
 import { applyCitusLayout, CITUS_MIGRATION_MODE, CITUS_SESSION, isCitusCoordinator } from './citus.js';
 import { listenForChanges } from './change-listener.js';
 import { postgresCredentials } from './credentials.js';
@@ -164,7 +165,7 @@ async function migrateOn(url: string, connectTimeoutMs: number): Promise<boolean
   });
   pool.on('error', () => {});
   try {
-    return await migratePostgres(pool, postgresMigrations);
+    return await migratePostgres(pool, postgresMigrations, keepUsersJsonText);
   } finally {
     await pool.end();
   }
@@ -175,7 +176,12 @@ async function migrateOn(url: string, connectTimeoutMs: number): Promise<boolean
  * several processes starting at once, one migrates and the others then find nothing to do.
  * On a Citus coordinator it then lays the tables out (see citus.ts); true when it is one.
  */
-export async function migratePostgres(pool: pg.Pool, migrations: readonly PostgresMigration[]): Promise<boolean> {
+export async function migratePostgres(
+  pool: pg.Pool,
+  migrations: readonly PostgresMigration[],
+  /** What else is made from this release's code once the tables are in place (triggers it writes), under the lock. */
+  thenMake?: (client: pg.PoolClient) => Promise<unknown>,
+): Promise<boolean> {
   const client = await pool.connect();
   try {
     // The wait for another process's migrations (and, on Citus, its layout of every table), and
@@ -206,6 +212,7 @@ export async function migratePostgres(pool: pg.Pool, migrations: readonly Postgr
     // Still under the lock: one process lays the tables out, the others find them laid out.
     const citus = await isCitusCoordinator(client);
     if (citus) await applyCitusLayout(client);
+    await thenMake?.(client);
     return citus;
   } finally {
     await unlock(client);

@@ -313,13 +313,13 @@ export function postgresUsers(
   async function listRenderedUsers(query: UserListQuery): Promise<UserPage<RenderedUser>> {
     const page = await pageOf(
       query,
-      sql`id, ${USER_JSON.postgres.columns}`,
+      sql`id, ${USER_JSON.postgres.read.columns}`,
       (statement) => database.arrays(statement),
       (row) => String(row[0]),
     );
     return {
       ...page,
-      users: page.users.map((row) => ({ id: String(row[0]), json: USER_JSON.postgres.assemble(row, 1) })),
+      users: page.users.map((row) => ({ id: String(row[0]), json: USER_JSON.postgres.read.assemble(row, 1) })),
     };
   }
 

@@ -1,8 +1,9 @@
 /**
  * Resources the database writes as JSON text (users, in user-json.ts): how each dialect writes a
- * column's value as JSON, and a resource put together from stretches of text the database writes
+ * column's value as JSON, a resource put together from stretches of text the database writes
  * and the few values written in JavaScript instead, where the database cannot give the general
- * path's bytes.
+ * path's bytes, and which of those stretches can be kept on the resource's row, written once when
+ * the row is.
  */
 import { join, raw, Sql, sql, type Dialect } from './builder.js';
 
@@ -29,8 +30,16 @@ export interface WrittenHere {
   write(value: unknown): string;
 }
 
-/** A piece of a resource's text: JSON text as it is, SQL that writes some, or a value written here. */
-export type Piece = string | Sql | WrittenHere;
+/** SQL that writes a value from beyond the resource's row (another table's), so never kept on it. */
+export class Beyond {
+  constructor(readonly sql: Sql) {}
+}
+
+/**
+ * A piece of a resource's text: JSON text as it is, SQL that writes some from the row, SQL that
+ * writes some from beyond it, or a value written here.
+ */
+export type Piece = string | Sql | Beyond | WrittenHere;
 
 /**
  * A resource as its text: the columns to select (SQL writing a stretch of it, then a column for a
@@ -51,9 +60,9 @@ export function resourceText(pieces: readonly Piece[]): ResourceText {
   };
   for (const piece of pieces) {
     if (typeof piece === 'string') json += piece;
-    else if (piece instanceof Sql) {
+    else if (piece instanceof Sql || piece instanceof Beyond) {
       flush();
-      stretches.at(-1)!.push(piece);
+      stretches.at(-1)!.push(piece instanceof Beyond ? piece.sql : piece);
     } else {
       flush();
       here.push(piece);
@@ -75,4 +84,50 @@ export function resourceText(pieces: readonly Piece[]): ResourceText {
       return text;
     },
   };
+}
+
+/** A stretch of a resource's text kept on its row: the column that keeps it, and the SQL that writes it from the row. */
+export interface KeptStretch {
+  column: string;
+  sql: Sql;
+}
+
+/** A resource whose text is partly kept on its row. */
+export interface KeptText {
+  /** What is kept, in `${prefix}_0`, `${prefix}_1`, … in the order of the text. */
+  kept: readonly KeptStretch[];
+  /** The resource read from its row: the kept columns, with what they cannot keep around them. */
+  read: ResourceText;
+}
+
+/**
+ * The resource of `pieces` with each stretch the row alone writes kept in a column of its own:
+ * the stretches end at a value from beyond the row or written here, which are read as before. A
+ * kept stretch is written by triggers on the row, which take no parameters, so its SQL has none.
+ */
+export function keptText(pieces: readonly Piece[], prefix: string): KeptText {
+  const kept: KeptStretch[] = [];
+  const read: Piece[] = [];
+  let stretch: (string | Sql)[] = [];
+  const flush = () => {
+    if (stretch.some((piece) => piece instanceof Sql)) {
+      const parts = stretch.map((piece) => (typeof piece === 'string' ? literal(piece) : piece));
+      const keeps = { column: `${prefix}_${kept.length}`, sql: join(parts, ' || ') };
+      if (keeps.sql.values.length > 0) throw new Error(`the kept stretch ${keeps.column} takes parameters`);
+      kept.push(keeps);
+      read.push(raw(keeps.column));
+    } else read.push(...stretch);
+    stretch = [];
+  };
+  for (const piece of pieces) {
+    const last = stretch.at(-1);
+    if (typeof piece === 'string' && typeof last === 'string') stretch[stretch.length - 1] = last + piece;
+    else if (typeof piece === 'string' || piece instanceof Sql) stretch.push(piece);
+    else {
+      flush();
+      read.push(piece);
+    }
+  }
+  flush();
+  return { kept, read: resourceText(read) };
 }

@@ -1,7 +1,10 @@
 /**
  * A user as the JSON text of its resource object (type, id and attributes; the links depend on
  * the request and are added by the caller), rendered by the database so that a list page is not
- * turned into values and back again field by field. The SQL is generated from the definitions the
+ * turned into values and back again field by field. What the user's row alone writes is kept on
+ * it (`json_text_0`, `json_text_1`), written by triggers whenever the row is (sqlite/user-text.ts,
+ * postgres/user-text.ts), so a page reads it rather than writing it again; the newsletters, from
+ * another table, are written as the page is read. The SQL is generated from the definitions the
  * general path renders from (the read attribute schema, `USER_FIELDS`, the nested groups,
  * `USER_JSON_FIELDS`, `columnOf`), so a field added there is rendered here too, or the statement
  * cannot be built; test/http/routes/users-rendered.test.ts holds both paths to the same bytes.
@@ -15,7 +18,7 @@
 import fastJson from 'fast-json-stringify';
 import { USER_FIELDS, USER_GROUPS, USER_JSON_FIELDS, UserAttributes, USERS } from '../../domain/user.js';
 import { join, raw, sql, type Dialect, type Sql } from './builder.js';
-import { JSON_TEXT, literal, resourceText, type JsonText, type Piece, type ResourceText } from './json-text.js';
+import { Beyond, JSON_TEXT, keptText, literal, type JsonText, type KeptText, type Piece } from './json-text.js';
 import { columnOf } from './users.js';
 
 /** What of a user only a dialect can say. */
@@ -73,7 +76,7 @@ function groupValue(attribute: string, fields: readonly string[], dialect: JsonT
 /** How an attribute's value is written: by SQL, or here. */
 function attributeValue(attribute: string, dialect: UserJsonText): Piece {
   if (attribute === 'email') return raw(dialect.text('email'));
-  if (attribute === 'newsletters') return raw(dialect.newsletters);
+  if (attribute === 'newsletters') return new Beyond(raw(dialect.newsletters));
   if (attribute === 'lastSignInAt') return raw(dialect.lastSignIn);
   if (JSON_FIELDS.has(attribute)) return documentWriter(attribute);
   const group = USER_GROUPS[attribute];
@@ -82,22 +85,25 @@ function attributeValue(attribute: string, dialect: UserJsonText): Piece {
   throw new Error(`The user attribute ${attribute} has no rendering in SQL (src/store/sql/user-json.ts).`);
 }
 
-function userText(dialect: UserJsonText): ResourceText {
+function userText(dialect: UserJsonText): KeptText {
   const attributes = Object.keys(READ_SCHEMAS).flatMap((attribute, i) => [
     `${i === 0 ? '' : ','}${JSON.stringify(attribute)}:`,
     attributeValue(attribute, dialect),
   ]);
-  return resourceText([
-    `{"type":${JSON.stringify(USERS)},"id":"`,
-    raw('CAST(id AS TEXT)'),
-    '","attributes":{',
-    ...attributes,
-    '}}',
-  ]);
+  return keptText(
+    [`{"type":${JSON.stringify(USERS)},"id":"`, raw('CAST(id AS TEXT)'), '","attributes":{', ...attributes, '}}'],
+    USER_TEXT_COLUMN,
+  );
 }
 
-/** Users as JSON text, per dialect, generated once: select `columns` after `id` from `users`. */
-export const USER_JSON: Record<Dialect, ResourceText> = {
+/** What the columns that keep a user's text are called, before their number. */
+export const USER_TEXT_COLUMN = 'json_text';
+
+/**
+ * Users as JSON text, per dialect, generated once: select `read.columns` after `id` from `users`;
+ * `kept` is what the triggers keep on the row.
+ */
+export const USER_JSON: Record<Dialect, KeptText> = {
   sqlite: userText(USER_JSON_TEXT.sqlite),
   postgres: userText(USER_JSON_TEXT.postgres),
 };

@@ -975,4 +975,16 @@ export const sqliteMigrations: readonly SqliteMigration[] = [
       CREATE INDEX subscriptions_print_run ON subscriptions (id) WHERE gives_print = true AND expired = false;
     `,
   },
+  {
+    version: 39,
+    name: "users' JSON text kept on their rows",
+    sql: `
+      -- What a user's row alone writes of its JSON text (sql/user-json.ts), kept on the row so
+      -- that a page of users reads it rather than writing it again. Triggers made when the
+      -- database is opened (sqlite/user-text.ts) write it, after this migration and whenever the
+      -- release renders a user otherwise; until then a column is NULL.
+      ALTER TABLE users ADD COLUMN json_text_0 TEXT;
+      ALTER TABLE users ADD COLUMN json_text_1 TEXT;
+    `,
+  },
 ];

@@ -31,6 +31,7 @@ import { sqliteSeats } from './seats.js';
 import { sqliteSiteLicences } from './site-licences.js';
 import { sqliteIdempotency } from './idempotency.js';
 import { sqliteMigrations, type SqliteMigration } from './migrations.js';
+import { keepUsersJsonText } from './user-text.js';
 import { sqlitePasswordResets } from './password-resets.js';
 import { sqliteSignIns } from './sign-ins.js';
 import { sqliteStaff } from './staff.js';
@@ -79,6 +80,7 @@ export function openSqliteStore(options: SqliteOptions): Store {
     db.pragma('secure_delete = ON');
     db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     migrate(db, sqliteMigrations);
+    keepUsersJsonText(db);
     // Before any statement of the store is made: its transactions join the turn's (group-commit.ts).
     const group = new GroupCommit(db, options.path === ':memory:' ? undefined : resolve(options.path));
     const database = new SqliteDatabase(

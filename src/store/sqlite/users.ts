@@ -199,10 +199,10 @@ export function sqliteUsers(
   }
 
   async function listRenderedUsers(query: UserListQuery): Promise<UserPage<RenderedUser>> {
-    const page = await pageOf(query, sql`id, ${USER_JSON.sqlite.columns}`);
+    const page = await pageOf(query, sql`id, ${USER_JSON.sqlite.read.columns}`);
     return {
       ...page,
-      users: page.users.map((row) => ({ id: String(row[0]), json: USER_JSON.sqlite.assemble(row, 1) })),
+      users: page.users.map((row) => ({ id: String(row[0]), json: USER_JSON.sqlite.read.assemble(row, 1) })),
     };
   }
 

@@ -151,4 +151,59 @@ forEachStoreAndCitus((kind) => {
       });
     }
   });
+
+  describe('GET /users written from the text kept on each row, after each kind of write', () => {
+    /** Creates a user with `attributes` and answers its id. */
+    async function created(attributes: object): Promise<string> {
+      const response = await service.client.post('/users', { data: { type: 'users', attributes } });
+      assert.equal(response.status, 201, response.text);
+      return response.body.data.id as string;
+    }
+
+    async function patched(id: string, attributes: object): Promise<void> {
+      const response = await service.client.patch(`/users/${id}`, { data: { type: 'users', id, attributes } });
+      assert.equal(response.status, 200, response.text);
+    }
+
+    it('writes a user as a change of every attribute leaves it', async () => {
+      const id = await created({ email: uniqueEmail(domain), familyName: 'Before' });
+      const { password: _password, ...attributes } = fullUserAttributes(uniqueEmail(`patched-${domain}`));
+      await patched(id, { ...attributes, familyName: `Patched ${AWKWARD}` });
+      assert.deepEqual(await bothPaths(`filter[email]=${attributes.email}`), [id]);
+      const user = (await service.client.get(`/users?filter[email]=${attributes.email}`)).body.data[0];
+      assert.equal(user.attributes.familyName, `Patched ${AWKWARD}`);
+      assert.deepEqual(user.attributes.address, attributes.address);
+    });
+
+    it('writes a user as a change that clears attributes leaves it', async () => {
+      const { password: _password, ...attributes } = fullUserAttributes(uniqueEmail(domain));
+      const id = await created(attributes);
+      await patched(id, { address: null, telephone: null, demographics: null });
+      assert.deepEqual(await bothPaths(`filter[email]=${attributes.email}`), [id]);
+      const user = (await service.client.get(`/users?filter[email]=${attributes.email}`)).body.data[0];
+      assert.deepEqual(
+        [user.attributes.address, user.attributes.telephone, user.attributes.demographics],
+        [null, null, null],
+      );
+    });
+
+    it('writes users imported in one batch as the general path does', async () => {
+      const emails = [uniqueEmail(`imported-${domain}`), uniqueEmail(`imported-${domain}`)];
+      const imported = await service.store.users.import(
+        emails.map((email, i) => ({
+          user: {
+            email,
+            passwordHash: null,
+            fields: { familyName: `Imported ${i} ${AWKWARD}`, address: { streetAddress: AWKWARD, postalCode: '1' } },
+            newsletters: [newsletter],
+          },
+          subscriptions: [],
+        })),
+        null,
+      );
+      assert.deepEqual(await bothPaths(`filter[email]=imported-${domain}`), imported);
+      const user = (await service.client.get(`/users/${imported[1]}`)).body.data;
+      assert.equal(user.attributes.familyName, `Imported 1 ${AWKWARD}`);
+    });
+  });
 });
