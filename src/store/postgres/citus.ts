@@ -192,12 +192,12 @@ export async function applyCitusLayout(client: pg.ClientBase): Promise<void> {
   );
   const toPlace = unplaced.map((row) => row.name);
   await client.query('BEGIN');
-  // A single-node database's users carry the trigger that keeps their JSON text (user-text.ts),
-  // which reads the new row alone; Citus distributes a table with triggers only when told to.
-  await client.query('SET LOCAL citus.enable_unsafe_triggers TO on');
   try {
     // Shards of tables made in this transaction must be written over the same connections.
     await client.query(CITUS_MIGRATION_MODE);
+    // A single-node database's users carry the trigger that keeps their JSON text (user-text.ts),
+    // which reads the new row alone; Citus distributes a table with triggers only when told to.
+    await client.query('SET LOCAL citus.enable_unsafe_triggers TO on');
     await client.query(BEFORE_DISTRIBUTING);
     // Laying out a table with foreign keys drags the tables they join into Citus local tables,
     // which Citus cannot then distribute (not with identity columns): the keys of the tables to

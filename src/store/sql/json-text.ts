@@ -120,9 +120,7 @@ export function keptText(pieces: readonly Piece[], prefix: string): KeptText {
     stretch = [];
   };
   for (const piece of pieces) {
-    const last = stretch.at(-1);
-    if (typeof piece === 'string' && typeof last === 'string') stretch[stretch.length - 1] = last + piece;
-    else if (typeof piece === 'string' || piece instanceof Sql) stretch.push(piece);
+    if (typeof piece === 'string' || piece instanceof Sql) stretch.push(piece);
     else {
       flush();
       read.push(piece);

@@ -85,6 +85,9 @@ function attributeValue(attribute: string, dialect: UserJsonText): Piece {
   throw new Error(`The user attribute ${attribute} has no rendering in SQL (src/store/sql/user-json.ts).`);
 }
 
+/** What the columns that keep a user's text are called, before their number. */
+const USER_TEXT_COLUMN = 'json_text';
+
 function userText(dialect: UserJsonText): KeptText {
   const attributes = Object.keys(READ_SCHEMAS).flatMap((attribute, i) => [
     `${i === 0 ? '' : ','}${JSON.stringify(attribute)}:`,
@@ -95,9 +98,6 @@ function userText(dialect: UserJsonText): KeptText {
     USER_TEXT_COLUMN,
   );
 }
-
-/** What the columns that keep a user's text are called, before their number. */
-export const USER_TEXT_COLUMN = 'json_text';
 
 /**
  * Users as JSON text, per dialect, generated once: select `read.columns` after `id` from `users`;

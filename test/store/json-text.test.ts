@@ -1,0 +1,53 @@
+/**
+ * A resource's JSON text partly kept on its row (store/sql/json-text.ts, `keptText`): which
+ * stretches are kept, in which columns, and how the resource is then read and put together.
+ */
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { raw, sql } from '../../src/store/sql/builder.js';
+import { Beyond, keptText, type Piece } from '../../src/store/sql/json-text.js';
+
+const written = { column: 'doc', write: (value: unknown) => `[${String(value)}]` };
+
+/** `{"a":<a>,"b":<from another table>,"c":"x","d":<written here>,"e":<e>}` */
+const PIECES: Piece[] = [
+  '{"a":',
+  raw('a_sql'),
+  ',"b":',
+  new Beyond(raw('b_sql')),
+  ',"c":"x"',
+  ',"d":',
+  written,
+  ',"e":',
+  raw('e_sql'),
+  '}',
+];
+
+describe('a resource text kept on its row', () => {
+  it('keeps each stretch its row writes in a column of its own, in the order of the text', () => {
+    const { kept } = keptText(PIECES, 'kept');
+    assert.deepEqual(
+      kept.map((stretch) => [stretch.column, stretch.sql.render('sqlite').text]),
+      [
+        ['kept_0', `'{"a":' || a_sql || ',"b":'`],
+        ['kept_1', `',"e":' || e_sql || '}'`],
+      ],
+    );
+  });
+
+  it('reads the kept columns with what comes from beyond the row, plain text and values written here between them', () => {
+    const { read } = keptText(PIECES, 'kept');
+    assert.equal(read.columns.render('sqlite').text, `kept_0 || b_sql || ',"c":"x","d":', doc, kept_1`);
+    assert.equal(read.assemble(['id', '{"a":1,"b":', 2, ',"e":3}'], 1), '{"a":1,"b":[2],"e":3}');
+  });
+
+  it('keeps nothing of a text its row writes none of', () => {
+    const { kept, read } = keptText(['{"b":', new Beyond(raw('b_sql')), '}'], 'kept');
+    assert.deepEqual(kept, []);
+    assert.equal(read.columns.render('sqlite').text, `'{"b":' || b_sql || '}'`);
+  });
+
+  it('refuses to keep a stretch that takes a parameter, as a trigger has none to give', () => {
+    assert.throws(() => keptText(['{"a":', sql`${1}`, '}'], 'kept'), /the kept stretch kept_0 takes parameters/);
+  });
+});
