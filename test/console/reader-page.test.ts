@@ -152,6 +152,45 @@ forEachStore((kind) => {
       assert.match(await item.innerText(), /Paper and Site[\s\S]*gives print and online/);
     });
 
+    it("waits for the catalogue before it shows a reader's subscriptions, never by a product's id as giving nothing", async () => {
+      const admin = rig.service.client;
+      const id = await createUser(admin, { givenName: 'Lena' });
+      const made = await admin.post(`/users/${id}/subscriptions`, {
+        data: {
+          type: 'subscriptions',
+          attributes: { dateStarted: instant(-1), dateEnded: instant(30) },
+          relationships: { product: { data: { type: 'products', id: product } } },
+        },
+      });
+      assert.equal(made.status, 201, made.text);
+      // The catalogue answers after the reader, as on a busy service.
+      let answerCatalogue = () => {};
+      const held = new Promise<void>((resolve) => (answerCatalogue = resolve));
+      const catalogue = (url: URL) => url.pathname === '/products';
+      await page.route(catalogue, async (route) => {
+        await held;
+        await route.continue();
+      });
+      try {
+        const reader = ['', '/subscriptions', '/access'].map((part) =>
+          page.waitForResponse((response) => new URL(response.url()).pathname === `/users/${id}${part}`),
+        );
+        await page.goto(`${rig.service.baseUrl}/console#/readers/${id}`);
+        await Promise.all(reader);
+        // A frame for the page to draw what it has.
+        await page.evaluate('new Promise((painted) => requestAnimationFrame(painted))');
+        assert.equal(await page.getByRole('heading', { name: 'Subscriptions' }).count(), 0);
+        await page.getByRole('status').filter({ hasText: 'Loading…' }).waitFor();
+        answerCatalogue();
+        await page.getByRole('heading', { name: 'Subscriptions' }).waitFor();
+        const item = page.getByRole('region', { name: 'Subscriptions' }).locator('li.subscription');
+        assert.match(await item.innerText(), /The Paper[\s\S]*gives print/);
+      } finally {
+        answerCatalogue();
+        await page.unroute(catalogue);
+      }
+    });
+
     it('says in Access why the reader gets nothing: which subscription ended, was expired, or has not begun', async () => {
       const admin = rig.service.client;
       const id = await createUser(admin, { givenName: 'Nadia' });

@@ -32,7 +32,9 @@ export function ReaderPage({
   keepsPrivacyRequests: boolean;
 }) {
   const [loaded, setLoaded] = useState<LoadedReader | null | undefined>();
-  const [catalogue, setCatalogue] = useState<Catalogue>({ products: [], newsletters: [] });
+  // Until the catalogue has come, a subscription could only be shown by its product's id as giving
+  // nothing: the page waits for it as for the reader.
+  const [catalogue, setCatalogue] = useState<Catalogue | undefined>();
   const reload = useCallback(async () => {
     const next = await loadReader(id);
     setLoaded(next ?? null);
@@ -40,21 +42,22 @@ export function ReaderPage({
   }, [id]);
   useEffect(() => {
     reload();
-    Promise.all([listProducts(), listNewsletters()]).then(([products, newsletters]) =>
-      setCatalogue({
-        products: products.map((p) => ({
-          id: p.id,
-          name: p.attributes.name ?? p.id,
-          active: p.attributes.active,
-          resource: (p.attributes.resource ?? null) as Resource | null,
-          deliveryDays: p.attributes.deliveryDays ?? WEEKDAYS,
-        })),
-        newsletters: newsletters.map((n) => ({ id: n.id, name: n.attributes.name ?? n.id })),
-      }),
-    );
+    Promise.all([listProducts(), listNewsletters()])
+      .then(([products, newsletters]) =>
+        setCatalogue({
+          products: products.map((p) => ({
+            id: p.id,
+            name: p.attributes.name ?? p.id,
+            active: p.attributes.active,
+            resource: (p.attributes.resource ?? null) as Resource | null,
+            deliveryDays: p.attributes.deliveryDays ?? WEEKDAYS,
+          })),
+          newsletters: newsletters.map((n) => ({ id: n.id, name: n.attributes.name ?? n.id })),
+        }),
+      )
+      .catch(() => setCatalogue({ products: [], newsletters: [] }));
   }, [reload]);
 
-  if (loaded === undefined) return <p role="status">Loading…</p>;
   if (loaded === null)
     return (
       <>
@@ -64,6 +67,7 @@ export function ReaderPage({
         </p>
       </>
     );
+  if (loaded === undefined || catalogue === undefined) return <p role="status">Loading…</p>;
   const { reader } = loaded;
   return (
     <>
