@@ -167,10 +167,15 @@ forEachStore((kind) => {
       let answerCatalogue = () => {};
       const held = new Promise<void>((resolve) => (answerCatalogue = resolve));
       const catalogue = (url: URL) => url.pathname === '/products';
-      await page.route(catalogue, async (route) => {
-        await held;
-        await route.continue();
-      });
+      let answered = Promise.resolve();
+      await page.route(
+        catalogue,
+        (route) => {
+          answered = held.then(() => route.continue());
+          return answered;
+        },
+        { times: 1 },
+      );
       try {
         const reader = ['', '/subscriptions', '/access'].map((part) =>
           page.waitForResponse((response) => new URL(response.url()).pathname === `/users/${id}${part}`),
@@ -187,6 +192,8 @@ forEachStore((kind) => {
         assert.match(await item.innerText(), /The Paper[\s\S]*gives print/);
       } finally {
         answerCatalogue();
+        // Removed only once its request has gone on: a route removed first is answered twice.
+        await answered;
         await page.unroute(catalogue);
       }
     });
