@@ -17,6 +17,7 @@ import {
   type ConsoleRig,
 } from '../support/console.js';
 import { createStaff, type TestStaff } from '../support/staff.js';
+import type { Client } from '../support/service.js';
 import { forEachStore } from '../support/stores.js';
 
 const DAY = 86_400_000;
@@ -48,6 +49,24 @@ const EVERY_ATTRIBUTE = (newsletter: string) => ({
   demographics: { recommendations: ['science'] },
   newsletters: { add: [newsletter] },
 });
+
+/** Subscribes the reader to a product through the API, with these attributes; answers the subscription's id. */
+async function subscribeToProduct(
+  client: Client,
+  userId: string,
+  productId: string,
+  attributes: Record<string, unknown>,
+): Promise<string> {
+  const response = await client.post(`/users/${userId}/subscriptions`, {
+    data: {
+      type: 'subscriptions',
+      attributes,
+      relationships: { product: { data: { type: 'products', id: productId } } },
+    },
+  });
+  assert.equal(response.status, 201, response.text);
+  return response.body.data.id as string;
+}
 
 /** The text of a description list's entry in `region`, by its term. */
 async function cellOf(region: Locator, term: string): Promise<string> {
@@ -92,17 +111,7 @@ forEachStore((kind) => {
         address: { streetAddress: '1 Long Road', postalCode: '75001', addressLocality: 'Paris', addressCountry: 'FR' },
         newsletters: { add: [newsletter] },
       });
-      const subscribe = async (attributes: Record<string, unknown>) => {
-        const response = await admin.post(`/users/${id}/subscriptions`, {
-          data: {
-            type: 'subscriptions',
-            attributes,
-            relationships: { product: { data: { type: 'products', id: product } } },
-          },
-        });
-        assert.equal(response.status, 201, response.text);
-        return response.body.data.id as string;
-      };
+      const subscribe = (attributes: Record<string, unknown>) => subscribeToProduct(admin, id, product, attributes);
       await subscribe({ dateStarted: instant(-10), dateEnded: null });
       await subscribe({ dateStarted: instant(10), dateEnded: instant(40) });
       await subscribe({ dateStarted: instant(-40), dateEnded: instant(-10) });
@@ -133,14 +142,7 @@ forEachStore((kind) => {
       });
       assert.equal(made.status, 201, made.text);
       const id = await createUser(admin, { givenName: 'Grace' });
-      const subscribed = await admin.post(`/users/${id}/subscriptions`, {
-        data: {
-          type: 'subscriptions',
-          attributes: { dateStarted: instant(-10), dateEnded: instant(30) },
-          relationships: { product: { data: { type: 'products', id: both } } },
-        },
-      });
-      assert.equal(subscribed.status, 201, subscribed.text);
+      await subscribeToProduct(admin, id, both, { dateStarted: instant(-10), dateEnded: instant(30) });
       const access = (await admin.get(`/users/${id}/access`)).body.data.attributes;
       assert.deepEqual([access.online, access.print], [true, true]);
       await open(id);
@@ -155,14 +157,7 @@ forEachStore((kind) => {
     it("waits for the catalogue before it shows a reader's subscriptions, never by a product's id as giving nothing", async () => {
       const admin = rig.service.client;
       const id = await createUser(admin, { givenName: 'Lena' });
-      const made = await admin.post(`/users/${id}/subscriptions`, {
-        data: {
-          type: 'subscriptions',
-          attributes: { dateStarted: instant(-1), dateEnded: instant(30) },
-          relationships: { product: { data: { type: 'products', id: product } } },
-        },
-      });
-      assert.equal(made.status, 201, made.text);
+      await subscribeToProduct(admin, id, product, { dateStarted: instant(-1), dateEnded: instant(30) });
       // The catalogue answers after the reader, as on a busy service.
       let answerCatalogue = () => {};
       const held = new Promise<void>((resolve) => (answerCatalogue = resolve));
