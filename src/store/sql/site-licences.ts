@@ -54,14 +54,6 @@ export function siteKeysChange(before: SiteTerms | undefined, after: SiteTerms):
 export const LICENCE_COLUMNS = raw(`s.id, s.user_id, s.product_id, s.date_ended,
   coalesce(s.resource, (SELECT p.resource FROM products p WHERE p.id = s.product_id)) AS resource`);
 
-/** `(prefix_length, network) IN (…)`: an exact probe of the ranges' key for each of an address's keys. */
-export function rangeKeysCondition(alias: string, keys: readonly RangeKey[]): Sql {
-  // The prefix lengths are numbers of ours, spliced as text so that a prepared statement has one
-  // shape per family; the networks are parameters.
-  const pairs = keys.map((key) => sql`(${raw(String(key.prefixLength))}, ${Buffer.from(key.network)})`);
-  return sql`(${raw(alias)}.prefix_length, ${raw(alias)}.network) IN (${join(pairs, ', ')})`;
-}
-
 /**
  * The licences active at `at` (a value as the dialect takes it) whose ranges hold an address with
  * these keys: the ranges' primary key probed once per key, each licence then read by its key. A
@@ -70,21 +62,38 @@ export function rangeKeysCondition(alias: string, keys: readonly RangeKey[]): Sq
  *
  * On PostgreSQL the keys are a list of values joined to the ranges, so that each is an index-only
  * probe: written as `(prefix_length, network) IN (…)` they became a bitmap of every probe and a
- * visit to the table's pages (the measurement is in the commit that made the change). SQLite
- * probes the key for each pair of the `IN` list, where a list of values it would read the
- * subscriptions through.
+ * visit to the table's pages (the measurement is in the commit that made the change). On SQLite
+ * each key is a probe of its own, joined by UNION ALL (rangesOfKeys).
  */
 export function licencesOfNetwork(dialect: 'sqlite' | 'postgres', keys: readonly RangeKey[], at: unknown): Sql {
-  const ranges = dialect === 'postgres' ? rangesProbed(keys) : sql`site_ranges r`;
-  const probed = dialect === 'postgres' ? sql`` : sql`${rangeKeysCondition('r', keys)} AND `;
+  const ranges = dialect === 'postgres' ? rangesProbed(keys) : rangesOfKeys(keys);
   return sql`SELECT ${LICENCE_COLUMNS} FROM ${ranges}
     JOIN subscriptions s ON s.user_id = r.user_id AND s.id = r.subscription_id
-    WHERE ${probed}${statusCondition('s', 'active', at)}`;
+    WHERE ${statusCondition('s', 'active', at)}`;
+}
+
+/**
+ * SQLite's ranges of an address, as `r`: an equality on the ranges' primary key for each key, the
+ * probes joined by UNION ALL, which SQLite flattens into one join of the subscriptions each. As
+ * `(prefix_length, network) IN (…)` it first built the list into a table of its own on every
+ * call: 8.1 µs against 7.1 for four keys, 6.3 against 4.9 for one, in-process at 50,000 ranges.
+ */
+function rangesOfKeys(keys: readonly RangeKey[]): Sql {
+  // The prefix lengths are numbers of ours, spliced as text so that a prepared statement has one
+  // shape per set of lengths; the networks are parameters. A length is spliced as `24 + 0`, which
+  // the planner's samples (sqlite_stat4, after an ANALYZE) do not estimate: as a bare literal, a
+  // length no range had when they were taken was estimated at no rows and probed alone, without its
+  // network, and so read every range of that length on every check once some were written.
+  const probes = keys.map(
+    (key) => sql`SELECT r.user_id, r.subscription_id FROM site_ranges r
+      WHERE r.prefix_length = ${raw(`${key.prefixLength} + 0`)} AND r.network = ${Buffer.from(key.network)}`,
+  );
+  return sql`(${join(probes, ' UNION ALL ')}) r`;
 }
 
 /** PostgreSQL's ranges of an address, as `r`: its keys as a list of values, each joined to the ranges' primary key. */
 function rangesProbed(keys: readonly RangeKey[]): Sql {
-  // The prefix lengths are spliced as text, as in rangeKeysCondition; the networks are parameters.
+  // The prefix lengths are spliced as text, as in rangesOfKeys; the networks are parameters.
   const rows = keys.map((key) => sql`(${raw(String(key.prefixLength))}, ${Buffer.from(key.network)}::bytea)`);
   return sql`(VALUES ${join(rows, ', ')}) k (prefix_length, network)
     JOIN site_ranges r ON r.prefix_length = k.prefix_length AND r.network = k.network`;

@@ -1,8 +1,8 @@
 -- SQLite
 SELECT s.id, s.user_id, s.product_id, s.date_ended, coalesce(s.resource, (SELECT p.resource FROM products p WHERE p.id = s.product_id)) AS resource
-FROM site_ranges r
+FROM (SELECT r.user_id, r.subscription_id FROM site_ranges r WHERE r.prefix_length = 16 + 0 AND r.network = ? UNION ALL SELECT r.user_id, r.subscription_id FROM site_ranges r WHERE r.prefix_length = 24 + 0 AND r.network = ? UNION ALL SELECT r.user_id, r.subscription_id FROM site_ranges r WHERE r.prefix_length = 32 + 0 AND r.network = ?) r
 JOIN subscriptions s ON s.user_id = r.user_id AND s.id = r.subscription_id
-WHERE (r.prefix_length, r.network) IN ((16, ?), (24, ?), (32, ?)) AND s.expired = false AND s.date_started <= ? AND (s.date_ended IS NULL OR s.date_ended > ?)
+WHERE s.expired = false AND s.date_started <= ? AND (s.date_ended IS NULL OR s.date_ended > ?)
 -- ? = x'0a010000'
 -- ? = x'0a010200'
 -- ? = x'0a010203'
