@@ -418,5 +418,48 @@ forEachStore((kind) => {
       const read = await rig.service.client.get(`/users/${id}`);
       assert.equal(read.body.data.attributes.familyName, 'Kept');
     });
+
+    // Last in the file: the catalogue they fill would be every later test's too.
+    it("names a product past the catalogue's first page of 100, and what it gives", async () => {
+      const admin = rig.service.client;
+      const late = `zz-paper-${kind.toLowerCase()}`;
+      await fillCatalogue(admin, 'products', late, { name: 'The Late Edition', resource: 'print' });
+      const id = await createUser(admin, { givenName: 'Petra' });
+      await subscribeToProduct(admin, id, late, { dateStarted: instant(-1), dateEnded: instant(30) });
+      await open(id);
+      const item = page.getByRole('region', { name: 'Subscriptions' }).locator('li.subscription');
+      assert.match(await item.innerText(), /The Late Edition[\s\S]*gives print/);
+    });
+
+    it("names a newsletter past the catalogue's first page of 100", async () => {
+      const admin = rig.service.client;
+      const late = `zz-letter-${kind.toLowerCase()}`;
+      await fillCatalogue(admin, 'newsletters', late, { name: 'The Late Letter' });
+      const id = await createUser(admin, { givenName: 'Nils', newsletters: { add: [late] } });
+      await open(id);
+      await page.getByRole('region', { name: 'Newsletters' }).getByText('The Late Letter').waitFor();
+    });
   });
 });
+
+/**
+ * Makes 100 records of a catalogue ahead of `id` (by id, the catalogue's order), then `id` with
+ * these attributes: `id` is then past the first page of 100 the API gives.
+ */
+async function fillCatalogue(admin: Client, type: 'products' | 'newsletters', id: string, attributes: object) {
+  const post = async (recordId: string, recordAttributes: object) => {
+    const made = await admin.post(`/${type}`, { data: { type, id: recordId, attributes: recordAttributes } });
+    assert.equal(made.status, 201, made.text);
+  };
+  for (let batch = 0; batch < 100; batch += 20) {
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => {
+        const n = String(batch + i).padStart(3, '0');
+        return post(`${id.replace(/^zz-/, 'aa-')}-${n}`, { ...attributes, name: `Filler ${n}` });
+      }),
+    );
+  }
+  await post(id, attributes);
+  const first = await admin.get(`/${type}?page[size]=100`);
+  assert.ok(!first.body.data.some((record: { id: string }) => record.id === id), `${id} is on the first page`);
+}

@@ -1,14 +1,17 @@
 /** A reader's subscriptions as the console changes them, and the catalogue it picks from. */
 import { api } from './client';
+import { everyPage, pageQuery } from './pages';
 
+/**
+ * The catalogue, every page of it up to the most a screen reads (pages.ts): a product past the
+ * first page showed on a reader's page by its id, as giving nothing, and could not be picked.
+ */
 export async function listProducts() {
-  const { data } = await api.GET('/products', { params: { query: { 'page[size]': '100' } } });
-  return data?.data ?? [];
+  return (await everyPage((after) => api.GET('/products', { params: { query: pageQuery(after) } }))).records;
 }
 
 export async function listNewsletters() {
-  const { data } = await api.GET('/newsletters', { params: { query: { 'page[size]': '100' } } });
-  return data?.data ?? [];
+  return (await everyPage((after) => api.GET('/newsletters', { params: { query: pageQuery(after) } }))).records;
 }
 
 /** A day as the API's instants have it: its start, in UTC. */
