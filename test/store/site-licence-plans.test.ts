@@ -121,7 +121,8 @@ forEachStore((kind) => {
         `INSERT INTO site_domains (domain, user_id, subscription_id)
          SELECT CASE WHEN i % 2 = 1 THEN '' ELSE '*.' END || 'org' || i || '.example', i, i FROM ${numbers}`,
       );
-      await write('ANALYZE');
+      // The tables written here alone: an ANALYZE naming none goes through every schema of the database.
+      await write('ANALYZE users, subscriptions, site_ranges, site_domains');
     }
     const [counted] = await run('SELECT count(*) AS n FROM site_ranges');
     assert.equal(Number(counted?.n), LICENCES * 5);

@@ -204,6 +204,19 @@ export async function statementOn<T extends pg.QueryResultRow = pg.QueryResultRo
 }
 
 /**
+ * ANALYZE of a schema's tables alone: an ANALYZE naming none goes through every table of the
+ * database, every other test file's schemas with them, and took two seconds and more a call.
+ */
+export async function analyzeSchema(schemaName: string): Promise<void> {
+  const tables = await admin<{ name: string }>(
+    `SELECT quote_ident(n.nspname) || '.' || quote_ident(c.relname) AS name
+     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind = 'r'`,
+    [schemaName],
+  );
+  await admin(`ANALYZE ${tables.map((table) => table.name).join(', ')}`);
+}
+
+/**
  * VACUUM ANALYZE of a schema's tables, done again for those still behind until every page of them
  * is marked all-visible (for up to 30 s). A transaction open elsewhere on the server, another test
  * file's, keeps VACUUM from marking rows newer than it, and the planner then prices an index-only
