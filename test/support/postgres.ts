@@ -204,16 +204,25 @@ export async function statementOn<T extends pg.QueryResultRow = pg.QueryResultRo
 }
 
 /**
+ * A schema's tables, each written with its schema; with `onlyBehind`, those not yet marked
+ * all-visible to the last page.
+ */
+async function tablesOf(schemaName: string, onlyBehind = false): Promise<string[]> {
+  const rows = await admin<{ name: string }>(
+    `SELECT quote_ident(n.nspname) || '.' || quote_ident(c.relname) AS name
+     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE n.nspname = $1 AND c.relkind = 'r' AND (NOT $2 OR c.relallvisible < c.relpages)`,
+    [schemaName, onlyBehind],
+  );
+  return rows.map((row) => row.name);
+}
+
+/**
  * ANALYZE of a schema's tables alone: an ANALYZE naming none goes through every table of the
  * database, every other test file's schemas with them, and took two seconds and more a call.
  */
 export async function analyzeSchema(schemaName: string): Promise<void> {
-  const tables = await admin<{ name: string }>(
-    `SELECT quote_ident(n.nspname) || '.' || quote_ident(c.relname) AS name
-     FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = $1 AND c.relkind = 'r'`,
-    [schemaName],
-  );
-  await admin(`ANALYZE ${tables.map((table) => table.name).join(', ')}`);
+  await admin(`ANALYZE ${(await tablesOf(schemaName)).join(', ')}`);
 }
 
 /**
@@ -224,19 +233,10 @@ export async function analyzeSchema(schemaName: string): Promise<void> {
  * this schema's tables: a VACUUM naming none would go through every other file's schema too.
  */
 export async function vacuumAnalyze(schemaName: string): Promise<void> {
-  const tables = async (behind: boolean) =>
-    (
-      await admin<{ name: string }>(
-        `SELECT quote_ident(n.nspname) || '.' || quote_ident(c.relname) AS name
-         FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-         WHERE n.nspname = $1 AND c.relkind = 'r' AND (NOT $2 OR c.relallvisible < c.relpages)`,
-        [schemaName, behind],
-      )
-    ).map((row) => row.name);
-  let pending = await tables(false);
+  let pending = await tablesOf(schemaName);
   for (let attempt = 0; attempt < 150 && pending.length > 0; attempt += 1) {
     if (attempt > 0) await new Promise((resolve) => setTimeout(resolve, 200));
     await admin(`VACUUM (ANALYZE) ${pending.join(', ')}`);
-    pending = await tables(true);
+    pending = await tablesOf(schemaName, true);
   }
 }
