@@ -8,7 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import type { Locator, Page } from 'playwright-core';
-import { createSubscription, createUser } from '../support/fixtures.js';
+import { createSubscription, createUser, subscribeToProduct } from '../support/fixtures.js';
 import {
   missingChromium,
   screenshot,
@@ -49,24 +49,6 @@ const EVERY_ATTRIBUTE = (newsletter: string) => ({
   demographics: { recommendations: ['science'] },
   newsletters: { add: [newsletter] },
 });
-
-/** Subscribes the reader to a product through the API, with these attributes; answers the subscription's id. */
-async function subscribeToProduct(
-  client: Client,
-  userId: string,
-  productId: string,
-  attributes: Record<string, unknown>,
-): Promise<string> {
-  const response = await client.post(`/users/${userId}/subscriptions`, {
-    data: {
-      type: 'subscriptions',
-      attributes,
-      relationships: { product: { data: { type: 'products', id: productId } } },
-    },
-  });
-  assert.equal(response.status, 201, response.text);
-  return response.body.data.id as string;
-}
 
 /** The text of a description list's entry in `region`, by its term. */
 async function cellOf(region: Locator, term: string): Promise<string> {

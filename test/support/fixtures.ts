@@ -100,10 +100,26 @@ export async function createSubscription(
   client: Client,
   userId: string,
   attributes: Record<string, unknown> = {},
+  relationships?: unknown,
 ): Promise<string> {
-  const response = await client.post(`/users/${userId}/subscriptions`, subscriptionDocument(attributes));
+  const response = await client.post(`/users/${userId}/subscriptions`, subscriptionDocument(attributes, relationships));
   assert.equal(response.status, 201, response.text);
   return response.body.data.id;
+}
+
+/** Subscribes the user to a product, whose resource it takes unless `attributes` name one; answers its id. */
+export function subscribeToProduct(
+  client: Client,
+  userId: string,
+  productId: string,
+  attributes: Record<string, unknown> = {},
+): Promise<string> {
+  return createSubscription(
+    client,
+    userId,
+    { resource: null, ...attributes },
+    { product: { data: { type: 'products', id: productId } } },
+  );
 }
 
 /**
@@ -120,14 +136,7 @@ export async function createProductSubscriber(
   });
   assert.equal(created.status, 201, created.text);
   const userId = await createUser(client);
-  const subscribed = await client.post(
-    `/users/${userId}/subscriptions`,
-    subscriptionDocument(
-      { resource: null, dateStarted: '2020-01-01T00:00:00+00:00', dateEnded: null },
-      { product: { data: { type: 'products', id: product } } },
-    ),
-  );
-  assert.equal(subscribed.status, 201, subscribed.text);
+  await subscribeToProduct(client, userId, product, { dateStarted: '2020-01-01T00:00:00+00:00', dateEnded: null });
   return { product, userId };
 }
 
