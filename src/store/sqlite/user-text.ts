@@ -34,9 +34,9 @@ function triggers(columns: readonly string[]): { statements: Map<string, string>
 
 /** True when the database's triggers are these. */
 function current(db: Database.Database, statements: Map<string, string>): boolean {
-  const made = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'users'");
-  const triggers = made.all() as { name: string; sql: string }[];
-  return [...statements].every(([name, statement]) => triggers.some((t) => t.name === name && t.sql === statement));
+  const read = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND tbl_name = 'users'");
+  const made = read.all() as { name: string; sql: string }[];
+  return [...statements].every(([name, statement]) => made.some((t) => t.name === name && t.sql === statement));
 }
 
 /** Makes the triggers of this release, unless the database has them; answers whether it did. */
