@@ -876,6 +876,20 @@ describe('SQLite query plans', () => {
     }
   });
 
+  it("reads a run's redeliveries once by their date, not from each subscription a page walks", async () => {
+    const path = await migratedDatabasePath();
+    const { sql, args } = await queryOf(path, (store) =>
+      store.deliveries.listRendered(runOf(today() + 1, 'UTC'), { limit: 101, afterId: '9' }),
+    );
+    const plan = planOf(path, sql, args);
+    const probes = plan.filter((d) => /^SEARCH c USING .*INDEX delivery_complaints_redelivery/.test(d));
+    assert.deepEqual(
+      probes,
+      ['SEARCH c USING COVERING INDEX delivery_complaints_redelivery (redelivery_date=?)'],
+      plan.join('\n'),
+    );
+  });
+
   it("reads each user's first subscriptions for include through the (user_id, id) index, not all of them", async () => {
     const path = await migratedDatabasePath();
     const { sql, args } = await queryOf(path, (store) => store.subscriptions.listOfUsers(['1', '2'], 21));

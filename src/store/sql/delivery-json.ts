@@ -28,7 +28,7 @@ const identifier = (type: string, id: string): Piece[] => [
 export function deliveryJson(dialect: Dialect, date: string, address: (field: string) => string, copies: Sql): Sql {
   const { text } = JSON_TEXT[dialect];
   const dateText = sql`CAST(${date} AS TEXT)`;
-  return resourceText([
+  const pieces: Piece[] = [
     `{"type":${JSON.stringify(DELIVERIES)},"id":"`,
     dateText,
     '.',
@@ -52,5 +52,6 @@ export function deliveryJson(dialect: Dialect, date: string, address: (field: st
     raw(`CASE WHEN s.product_id IS NULL THEN 'null'
       ELSE '{"type":${JSON.stringify(PRODUCTS)},"id":' || ${text('s.product_id')} || '}' END`),
     '}}}',
-  ]).columns;
+  ];
+  return resourceText(pieces, JSON_TEXT[dialect]).columns;
 }

@@ -11,12 +11,20 @@ import { join, raw, Sql, sql, type Dialect } from './builder.js';
 export interface JsonText {
   /** A text column as a JSON string, or `null`. */
   text(column: string): string;
+  /** Pieces of text (two or more) put together as a row is read. */
+  concat(pieces: readonly Sql[]): Sql;
 }
 
 export const JSON_TEXT: Record<Dialect, JsonText> = {
   // json_quote and to_json escape as JSON.stringify does (quotes, backslashes, control characters).
-  sqlite: { text: (column) => `json_quote(${column})` },
-  postgres: { text: (column) => `coalesce(to_json(${column})::text, 'null')` },
+  // SQLite's `||` copies what it has joined so far at each piece, concat() writes the whole text
+  // once: a delivery's 29 pieces cost a page of the print run about a tenth more with `||`.
+  // PostgreSQL measured the same either way, and keeps the operator.
+  sqlite: { text: (column) => `json_quote(${column})`, concat: (pieces) => sql`concat(${join(pieces, ', ')})` },
+  postgres: {
+    text: (column) => `coalesce(to_json(${column})::text, 'null')`,
+    concat: (pieces) => join(pieces, ' || '),
+  },
 };
 
 /** JSON text as an SQL string literal. */
@@ -50,7 +58,7 @@ export interface ResourceText {
   assemble(values: readonly unknown[], start: number): string;
 }
 
-export function resourceText(pieces: readonly Piece[]): ResourceText {
+export function resourceText(pieces: readonly Piece[], dialect: JsonText): ResourceText {
   const stretches: Sql[][] = [[]];
   const here: WrittenHere[] = [];
   let json = '';
@@ -71,7 +79,7 @@ export function resourceText(pieces: readonly Piece[]): ResourceText {
   }
   flush();
   const columns = stretches.map((stretch, i) => {
-    const text = stretch.length === 0 ? literal('') : join(stretch, ' || ');
+    const text = stretch.length === 0 ? literal('') : stretch.length === 1 ? stretch[0]! : dialect.concat(stretch);
     return i < here.length ? sql`${text}, ${raw(here[i]!.column)}` : text;
   });
   return {
@@ -104,8 +112,10 @@ export interface KeptText {
  * The resource of `pieces` with each stretch the row alone writes kept in a column of its own:
  * the stretches end at a value from beyond the row or written here, which are read as before. A
  * kept stretch is written by triggers on the row, which take no parameters, so its SQL has none.
+ * It is joined by `||` whatever the dialect: the triggers are made from it, and a trigger that
+ * differs from a database's has every row of the table written again when the database opens.
  */
-export function keptText(pieces: readonly Piece[], prefix: string): KeptText {
+export function keptText(pieces: readonly Piece[], prefix: string, dialect: JsonText): KeptText {
   const kept: KeptStretch[] = [];
   const read: Piece[] = [];
   let stretch: (string | Sql)[] = [];
@@ -127,5 +137,5 @@ export function keptText(pieces: readonly Piece[], prefix: string): KeptText {
     }
   }
   flush();
-  return { kept, read: resourceText(read) };
+  return { kept, read: resourceText(read, dialect) };
 }

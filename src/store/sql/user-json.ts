@@ -96,6 +96,7 @@ function userText(dialect: UserJsonText): KeptText {
   return keptText(
     [`{"type":${JSON.stringify(USERS)},"id":"`, raw('CAST(id AS TEXT)'), '","attributes":{', ...attributes, '}}'],
     USER_TEXT_COLUMN,
+    dialect,
   );
 }
 
