@@ -239,6 +239,24 @@ forEachStore((kind) => {
         { postalCode, copies: 1 },
       );
     });
+
+    it('keeps a redelivery in its run when the subscription is moved to begin after that date', async () => {
+      const open = firstOpen();
+      const { subscriptionId, path, complaints, postalCode } = await printReader();
+      const response = await service.client.post(complaints, complaint(dateIn(-1), { remedy: 'redeliver' }));
+      assert.equal(response.status, 201, response.text);
+      const later = midnightOf(dateIn(30));
+      const moved = await service.client.patch(path, {
+        data: { type: 'subscriptions', id: subscriptionId, attributes: { dateStarted: later } },
+      });
+      assert.equal(moved.status, 200, moved.text);
+      assert.equal(moved.body.data.attributes.dateStarted, later);
+      const [delivery] = await run(open, postalCode);
+      assert.deepEqual(
+        [delivery.id, delivery.attributes.redelivery, delivery.attributes.copies],
+        [`${open}.${subscriptionId}`, true, 1],
+      );
+    });
   });
 
   describe('GET …/delivery-complaints', () => {
