@@ -26,7 +26,8 @@ const identifier = (type: string, id: string): Piece[] => [
  * with `copies` copies; a redelivery where `r` has a row.
  */
 export function deliveryJson(dialect: Dialect, date: string, address: (field: string) => string, copies: Sql): Sql {
-  const { text } = JSON_TEXT[dialect];
+  const written = JSON_TEXT[dialect];
+  const { text } = written;
   const dateText = sql`CAST(${date} AS TEXT)`;
   const pieces: Piece[] = [
     `{"type":${JSON.stringify(DELIVERIES)},"id":"`,
@@ -53,5 +54,5 @@ export function deliveryJson(dialect: Dialect, date: string, address: (field: st
       ELSE '{"type":${JSON.stringify(PRODUCTS)},"id":' || ${text('s.product_id')} || '}' END`),
     '}}}',
   ];
-  return resourceText(pieces, JSON_TEXT[dialect]).columns;
+  return resourceText(pieces, written).columns;
 }
