@@ -2,7 +2,8 @@
  * The layer rules of src/ (see src/README.md), checked by `npm test` (test/layers.test.ts):
  * the domain imports only the domain; the store imports the domain; everything else reaches
  * data only through the port; use cases reach only the domain, the port and the services they use;
- * subsystems do not reach into each other's callers; no cycles.
+ * subsystems do not reach into each other's callers; the commands load the HTTP application only
+ * to serve; no cycles.
  */
 const OUTSIDE_DOMAIN = '^src/(?!domain/)';
 
@@ -52,6 +53,22 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/http/' },
       to: { path: '^src/(cli|jobs|transfer)/' },
+    },
+    {
+      name: 'commands-leave-the-http-application-to-serve',
+      comment:
+        'Every command but serve starts without the HTTP application, about a quarter of a start: of the commands, only cli/serving.ts imports it.',
+      severity: 'error',
+      from: { path: '^src/cli/', pathNot: '^src/cli/serving\\.ts$' },
+      to: { path: '^src/http/' },
+    },
+    {
+      name: 'serving-is-loaded-only-when-serving',
+      comment:
+        'cli/serving.ts, and the HTTP application with it, is imported only dynamically, by the serve command as it runs.',
+      severity: 'error',
+      from: {},
+      to: { path: '^src/cli/serving\\.ts$', dependencyTypesNot: ['dynamic-import'] },
     },
     {
       name: 'use-cases-import-only-the-domain-the-port-and-services',

@@ -220,7 +220,7 @@ forEachStore((kind) => {
 
   // AUTH=off is decided before the store is asked anything: the authentication hook lets a request
   // in before it would look a credential up (http/plugins/auth.ts), and the refusal of a host
-  // beyond loopback comes before the store is opened (cli/serve.ts). Asked once, on SQLite.
+  // beyond loopback comes before the store is opened (cli/serving.ts). Asked once, on SQLite.
   if (kind === 'SQLite')
     describe('AUTH=off', () => {
       it('lets requests in without a credential on loopback, with a warning', async () => {
