@@ -43,7 +43,7 @@ interface Row {
   product_id: string;
 }
 
-/** A subscription as a JSON:API document of about the service's size. */
+/** A subscription as a JSON:API document: some 370 bytes, where the service's is some 630 (a floor errs low). */
 function documentOf(row: Row): string {
   return JSON.stringify({
     data: {
@@ -106,8 +106,8 @@ async function serve(variant: Variant): Promise<void> {
   const app = Fastify({ logger: false, keepAliveTimeout: 72_000 });
   if (variant !== 'fastify') {
     app.addHook('onResponse', (request, reply, done) => {
-      const line = { requestId: request.id, method: request.method, url: request.url, statusCode: reply.statusCode };
-      log.info({ ...line, ms: reply.elapsedTime }, 'request');
+      const { id, method, url } = request;
+      log.info({ requestId: id, method, url, statusCode: reply.statusCode, ms: reply.elapsedTime }, 'request');
       done();
     });
   }
