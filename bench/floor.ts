@@ -5,7 +5,7 @@
  *   npm run bench:floor -- --rounds 7 --duration 4
  *
  * Four servers answer GET /users/7/subscriptions/20, each in a process of its own:
- * - `bare`: node:http sending ready bytes, as the benchmark's baseline does;
+ * - `bare`: the benchmark's own baseline (baseline-server.ts), sending the document's bytes;
  * - `fastify`: Fastify 5 sending the same string from a route;
  * - `fastify, log line`: and writing one pino line a request, as the service's request log does;
  * - `fastify, log line, read`: and doing the least a real read must: hash the bearer credential
@@ -18,14 +18,16 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { createServer, type ServerResponse } from 'node:http';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import Fastify from 'fastify';
 import pino from 'pino';
+import { cpuMicros } from './process-cpu.js';
 
 const VARIANTS = ['bare', 'fastify', 'fastify, log line', 'fastify, log line, read'] as const;
 type Variant = (typeof VARIANTS)[number];
@@ -42,6 +44,17 @@ interface Row {
   date_ended: string;
   product_id: string;
 }
+
+/** Subscription `id` of the floor's table: three a user, all alike. */
+const rowOf = (id: number): Row => ({
+  id,
+  user_id: Math.ceil(id / 3),
+  resource: 'print-online',
+  status: 'active',
+  date_started: '2026-01-01T00:00:00Z',
+  date_ended: '2027-01-01T00:00:00Z',
+  product_id: 'daily',
+});
 
 /** A subscription as a JSON:API document: some 370 bytes, where the service's is some 630 (a floor errs low). */
 function documentOf(row: Row): string {
@@ -65,43 +78,21 @@ function documentOf(row: Row): string {
   });
 }
 
-/** Serves `variant` on a free port, and says the port and the process id on stdout. */
-async function serve(variant: Variant): Promise<void> {
+/** The document every server sends for subscription 20, the bare one as ready bytes. */
+const READY = documentOf(rowOf(20));
+
+/** Serves `variant` (one of Fastify's) on a free port, and says the port and the process id on stdout. */
+async function serve(variant: Exclude<Variant, 'bare'>): Promise<void> {
   const db = new Database(':memory:');
   db.exec(`CREATE TABLE subscriptions (id INTEGER PRIMARY KEY, user_id INTEGER, resource TEXT, status TEXT,
     date_started TEXT, date_ended TEXT, product_id TEXT)`);
-  const insert = db.prepare('INSERT INTO subscriptions VALUES (?, ?, ?, ?, ?, ?, ?)');
+  const insert = db.prepare<Row>(`INSERT INTO subscriptions
+    VALUES (@id, @user_id, @resource, @status, @date_started, @date_ended, @product_id)`);
   db.transaction(() => {
-    for (let id = 1; id <= 30_000; id += 1) {
-      insert.run(
-        id,
-        Math.ceil(id / 3),
-        'print-online',
-        'active',
-        '2026-01-01T00:00:00Z',
-        '2027-01-01T00:00:00Z',
-        'daily',
-      );
-    }
+    for (let id = 1; id <= 30_000; id += 1) insert.run(rowOf(id));
   })();
   const read = db.prepare<[number], Row>('SELECT * FROM subscriptions WHERE id = ?');
   const keys = new Map([[createHash('sha256').update(SECRET).digest('base64'), 'admin']]);
-  const ready = documentOf(read.get(20) as Row);
-  const listening = (port: number) => process.stdout.write(`${port} ${process.pid}\n`);
-
-  if (variant === 'bare') {
-    const bytes = Buffer.from(ready);
-    const server = createServer((request, response: ServerResponse) => {
-      request.resume();
-      request.on('end', () => {
-        response.writeHead(200, { 'content-type': 'application/vnd.api+json', 'content-length': bytes.length });
-        response.end(bytes);
-      });
-    });
-    server.keepAliveTimeout = 72_000;
-    server.listen(0, '127.0.0.1', () => listening((server.address() as AddressInfo).port));
-    return;
-  }
   const log = pino({ level: 'info' }, pino.destination({ dest: '/dev/null', sync: false }));
   const app = Fastify({ logger: false, keepAliveTimeout: 72_000 });
   if (variant !== 'fastify') {
@@ -114,29 +105,29 @@ async function serve(variant: Variant): Promise<void> {
   const reads = variant === 'fastify, log line, read';
   app.get<{ Params: { id: string } }>('/users/:user/subscriptions/:id', (request, reply) => {
     reply.header('content-type', 'application/vnd.api+json');
-    if (!reads) return reply.send(ready);
+    if (!reads) return reply.send(READY);
     const bearer = (request.headers.authorization ?? '').slice('Bearer '.length);
     if (!keys.has(createHash('sha256').update(bearer).digest('base64'))) return reply.code(401).send('{}');
     return reply.send(documentOf(read.get(Number(request.params.id)) as Row));
   });
   await app.listen({ port: 0, host: '127.0.0.1' });
-  listening((app.server.address() as AddressInfo).port);
-}
-
-/** The CPU time a process has spent, in µs (Linux: /proc/PID/stat, in ticks of 10 ms). */
-function cpuMicros(pid: number): number {
-  const fields = (readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1] as string).split(' ');
-  return (Number(fields[11]) + Number(fields[12])) * 10_000;
+  process.stdout.write(`${(app.server.address() as AddressInfo).port} ${process.pid}\n`);
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
 
 async function measure(rounds: number, seconds: number): Promise<void> {
   const servers: { variant: Variant; child: ChildProcess; port: number; pid: number; micros: number[] }[] = [];
+  const work = mkdtempSync(join(tmpdir(), 'circulation-floor-'));
+  const response = join(work, 'response.json');
+  const headers = { 'content-type': 'application/vnd.api+json' };
+  writeFileSync(response, JSON.stringify({ status: 200, headers, body: Buffer.from(READY).toString('base64') }));
   for (const variant of VARIANTS) {
-    const child = spawn(process.execPath, [...process.execArgv, process.argv[1] as string, '--serve', variant], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const script =
+      variant === 'bare'
+        ? [join(import.meta.dirname, 'baseline-server.ts'), response]
+        : [process.argv[1] as string, '--serve', variant];
+    const child = spawn(process.execPath, [...process.execArgv, ...script], { stdio: ['ignore', 'pipe', 'inherit'] });
     const line = await new Promise<string>((resolve) => child.stdout?.once('data', (data) => resolve(String(data))));
     const [port, pid] = line.trim().split(' ').map(Number) as [number, number];
     servers.push({ variant, child, port, pid, micros: [] });
@@ -160,6 +151,7 @@ async function measure(rounds: number, seconds: number): Promise<void> {
     }
   } finally {
     for (const server of servers) server.child.kill();
+    rmSync(work, { recursive: true, force: true });
   }
   const bare = servers[0] as (typeof servers)[number];
   console.log('| server | CPU µs a request (median) | CPU ratio, round by round | median |');
@@ -180,5 +172,5 @@ const { values } = parseArgs({
     duration: { type: 'string', default: '4' },
   },
 });
-if (values.serve !== undefined) await serve(values.serve as Variant);
+if (values.serve !== undefined) await serve(values.serve as Exclude<Variant, 'bare'>);
 else await measure(Number(values.rounds), Number(values.duration));

@@ -38,6 +38,7 @@ import { EVENT_TYPES } from '../src/domain/events.js';
 import { SUBSCRIPTIONS_PER_USER, seed, seedEmail, domainCount } from '../src/transfer/seed.js';
 import { openPostgresStore } from '../src/store/postgres/open.js';
 import { openSqliteStore } from '../src/store/sqlite/open.js';
+import { cpuMicros } from './process-cpu.js';
 import type { Store } from '../src/store/port.js';
 import type { LoadRequest, LoadSpec } from './load-worker.js';
 
@@ -519,28 +520,6 @@ interface LoadResult {
   p99: number;
   non2xx: number;
   total: number;
-}
-
-/** Linux counts a process's CPU time in ticks of 10 ms (USER_HZ 100). */
-const MICROS_PER_TICK = 10_000;
-
-/**
- * The CPU time, user and system, that a process has used so far, in µs, with that of its children
- * it has waited for when `reaped`; 0 once it has ended.
- */
-function cpuMicros(pid: number, { reaped = false } = {}): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // After the command's name (in parentheses, which may hold spaces): utime and stime are 12th
-    // and 13th, cutime and cstime (the children's) 14th and 15th.
-    const fields = stat
-      .slice(stat.lastIndexOf(')') + 2)
-      .split(' ')
-      .slice(11, reaped ? 15 : 13);
-    return fields.reduce((sum, ticks) => sum + Number(ticks), 0) * MICROS_PER_TICK;
-  } catch {
-    return 0;
-  }
 }
 
 /**
