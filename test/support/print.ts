@@ -6,6 +6,7 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { cutoffOf, dateAt, formatDate, parseDate } from '../../src/domain/publication.js';
+import { ADDRESS_FIELDS, type Delivery } from '../../src/domain/delivery.js';
 import type { Store } from '../../src/store/port.js';
 import { AUDIT, subscriptionDocument } from './fixtures.js';
 import type { Client } from './service.js';
@@ -113,4 +114,23 @@ export async function createStartedHold(store: Store, userId: string, subscripti
   );
   assert.ok(started);
   return started.id;
+}
+
+/** The resource object the response schema writes for a delivery, its members in the schema's order. */
+export function deliveryResource(date: string, delivery: Delivery) {
+  return {
+    type: 'deliveries',
+    id: `${date}.${delivery.subscriptionId}`,
+    attributes: {
+      date,
+      address: Object.fromEntries(ADDRESS_FIELDS.map((field) => [field, delivery.address[field]])),
+      redelivery: delivery.redelivery,
+      copies: delivery.copies,
+    },
+    relationships: {
+      user: { data: { type: 'users', id: delivery.userId } },
+      subscription: { data: { type: 'subscriptions', id: delivery.subscriptionId } },
+      product: { data: delivery.productId === null ? null : { type: 'products', id: delivery.productId } },
+    },
+  };
 }

@@ -3,6 +3,7 @@
  * reaches it: the erasure tests of every store (test/store/erasure.test.ts, and on Citus
  * test/store/citus-erasure.test.ts) read this one list.
  */
+import type { StoreKind } from './stores.js';
 
 /**
  * How an erasure reaches a table: it is the reader's row, a foreign key cascades, the erasure
@@ -20,6 +21,8 @@ export const READER_TABLES: Record<string, Reach> = {
   holds: 'cascade',
   temporary_addresses: 'cascade',
   delivery_complaints: 'cascade',
+  // SQLite only: the print runs of the next dates kept (migration 40), a reader's deliveries with their address.
+  kept_deliveries: 'cascade',
   // The keys of a reader's site licences (migration 31): reference tables on Citus.
   site_ranges: 'by user id',
   site_domains: 'by user id',
@@ -44,8 +47,14 @@ export const READER_TABLES: Record<string, Reach> = {
   webhook_deliveries: 'kept: ids only, the deliveries of the events above (pruned after DELIVERY_RETENTION_DAYS)',
 };
 
-/** Tables SQLite has no need of. */
-export const POSTGRES_ONLY = new Set(['user_emails']);
+/** Tables SQLite has no need of, and tables only SQLite keeps. */
+const POSTGRES_ONLY = new Set(['user_emails']);
+const SQLITE_ONLY = new Set(['kept_deliveries']);
+
+/** Whether a store of `kind` has `table`. */
+export function hasTable(kind: StoreKind, table: string): boolean {
+  return kind === 'SQLite' ? !POSTGRES_ONLY.has(table) : !SQLITE_ONLY.has(table);
+}
 
 /** The column and value that name the reader in a table the erasure reaches. */
 export function readerKey(table: string, reach: Reach, userId: string, email: string): [string, string] {

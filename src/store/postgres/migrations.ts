@@ -889,4 +889,12 @@ export const postgresMigrations: readonly PostgresMigration[] = [
       ALTER TABLE users ADD COLUMN json_text_0 text, ADD COLUMN json_text_1 text;
     `,
   },
+  {
+    version: 40,
+    name: 'the print runs of the next dates kept',
+    sql: `
+      -- Nothing to change here: PostgreSQL keeps no run, and a page of any run reads the
+      -- subscriptions (sql/deliveries.ts). SQLite keeps the runs of the next dates.
+    `,
+  },
 ];

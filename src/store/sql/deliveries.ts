@@ -42,29 +42,54 @@ import { columnOf } from './users.js';
 const RECIPIENT_COLUMNS = RECIPIENT_NAME_FIELDS.map(columnOf);
 
 /** An address column of the address in force: the temporary address's when one covers the date. */
-const inForce = (column: string) => `CASE WHEN t.id IS NULL THEN u.${column} ELSE t.${column} END`;
+export const inForce = (column: string) => `CASE WHEN t.id IS NULL THEN u.${column} ELSE t.${column} END`;
+
+/**
+ * What a run's statement writes of its date: one run's values (its weekday's bit spliced as text,
+ * as a planner needs it to read the products' constant list), or the columns of a kept run's row
+ * `k` (kept-runs.ts), so that one statement keeps every run's deliveries as a page reads them.
+ */
+export interface RunTerms {
+  /** The date's day number. */
+  date: unknown;
+  /** The date as a delivery's text writes it (YYYY-MM-DD). */
+  text: unknown;
+  startsAt: unknown;
+  endsAt: unknown;
+  bit: Sql;
+}
+
+export function termsOf(run: RunDate, dialect: Dialect): RunTerms {
+  return {
+    date: run.date,
+    text: formatDate(run.date),
+    startsAt: instantValue(dialect, run.startsAt),
+    endsAt: instantValue(dialect, run.endsAt),
+    bit: raw(String(weekdayBit(run.date))),
+  };
+}
 
 /**
  * What a subscription `s` must be to be in a run at all: giving print and, for a run that begins
- * after `now`, not expired. An expired subscription is delivered on no date to come (expiring it
- * ended its term, and a term moved later since does not revive it); a run begun or past still
- * shows those it delivered. A run to come walks the partial index of migration 38, whose terms
- * are spelled out as its definition spells them, which a planner needs to use it: the mark that a
- * subscription gives print, which narrows the walk to those, while what it gives is still asked
- * of its own resource and its product.
+ * after now (`toCome`), not expired. An expired subscription is delivered on no date to come
+ * (expiring it ended its term, and a term moved later since does not revive it); a run begun or
+ * past still shows those it delivered. A run to come walks the partial index of migration 38,
+ * whose terms are spelled out as its definition spells them, which a planner needs to use it: the
+ * mark that a subscription gives print, which narrows the walk to those, while what it gives is
+ * still asked of its own resource and its product.
  */
-function runGate(run: RunDate, now: number): Sql[] {
+export function runGate(toCome: boolean): Sql[] {
   const gives = givesCondition('s', 'print');
-  if (run.startsAt <= now) return [gives];
+  if (!toCome) return [gives];
   return [sql`s.gives_print = true`, sql`s.expired = false`, gives];
 }
 
 /** The conditions of a subscription `s` past the run's gate delivered on its date, on its own row and keyed probes. */
-function deliveredConditions(run: RunDate, dialect: Dialect): Sql[] {
-  const bit = raw(String(weekdayBit(run.date)));
+export function deliveredConditions(run: RunTerms): Sql[] {
+  const { bit } = run;
   return [
-    sql`s.date_started < ${instantValue(dialect, run.endsAt)}`,
-    sql`(s.date_ended IS NULL OR s.date_ended > ${instantValue(dialect, run.startsAt)})`,
+    sql`s.date_started < ${run.endsAt}`,
+    sql`(s.date_ended IS NULL OR s.date_ended > ${run.startsAt})`,
     sql`(coalesce(s.delivery_days, ${raw(String(EVERY_DAY))}) & ${bit}) <> 0`,
     sql`(s.product_id IS NULL OR s.product_id NOT IN
       (SELECT id FROM products WHERE (coalesce(delivery_days, ${raw(String(EVERY_DAY))}) & ${bit}) = 0))`,
@@ -73,15 +98,20 @@ function deliveredConditions(run: RunDate, dialect: Dialect): Sql[] {
   ];
 }
 
+/** The temporary address `t` of the reader of `s` covering the run's date, if any. */
+export function temporaryAddressJoin(run: RunTerms): Sql {
+  return sql`LEFT JOIN temporary_addresses t ON t.user_id = s.user_id AND t.start_date <= ${run.date}
+      AND t.end_date >= ${run.date}`;
+}
+
 /**
  * A run's subscriptions with their reader and the temporary address covering the date (if any),
  * and, unless left out, the copies redelivered on it (`r`, if any: few rows, read by the
  * redelivery date's index).
  */
-function from(run: RunDate, redeliveries = true): Sql {
+function from(run: RunTerms, redeliveries = true): Sql {
   const subscriptions = sql`subscriptions s JOIN users u ON u.id = s.user_id
-    LEFT JOIN temporary_addresses t ON t.user_id = s.user_id AND t.start_date <= ${run.date}
-      AND t.end_date >= ${run.date}`;
+    ${temporaryAddressJoin(run)}`;
   if (!redeliveries) return subscriptions;
   return sql`${subscriptions}
     LEFT JOIN (SELECT user_id, subscription_id, count(*) AS copies FROM delivery_complaints
@@ -96,7 +126,7 @@ function from(run: RunDate, redeliveries = true): Sql {
  * index from every row (about a tenth of a page's statement on the benchmark's data). PostgreSQL
  * probes by the subscription's key, which on Citus stays on the subscription's shard.
  */
-function inRun(run: RunDate, delivered: Sql, dialect: Dialect): Sql {
+export function inRun(run: RunTerms, delivered: Sql, dialect: Dialect): Sql {
   if (dialect === 'sqlite') {
     return sql`((${delivered}) OR s.id IN
       (SELECT c.subscription_id FROM delivery_complaints c WHERE c.redelivery_date = ${run.date}))`;
@@ -110,7 +140,7 @@ function inRun(run: RunDate, delivered: Sql, dialect: Dialect): Sql {
  * redeliveries. A row of the run without redeliveries is in it for its delivery, so only the few
  * with redeliveries test the conditions (the hold's anti-join among them) a second time.
  */
-function copies(delivered: Sql): Sql {
+export function copies(delivered: Sql): Sql {
   return sql`(CASE WHEN r.copies IS NULL THEN 1 ELSE r.copies + CASE WHEN ${delivered} THEN 1 ELSE 0 END END)`;
 }
 
@@ -135,21 +165,22 @@ export function renderedRunPageQuery(run: RunDate, query: RunPageQuery, dialect:
     query,
     dialect,
     now,
-    (copies) => sql`s.id, ${deliveryJson(dialect, formatDate(run.date), address, copies)} AS json`,
+    (copies) => sql`s.id, ${deliveryJson(dialect, termsOf(run, dialect).text, address, copies)} AS json`,
   );
 }
 
 /** A page of the run from its cursor, selecting what `columns` names given the SQL of a delivery's copies. */
 function runPage(run: RunDate, query: RunPageQuery, dialect: Dialect, now: number, columns: (copies: Sql) => Sql): Sql {
-  const delivered = join(deliveredConditions(run, dialect), ' AND ');
-  const conditions = [...runGate(run, now), inRun(run, delivered, dialect)];
+  const terms = termsOf(run, dialect);
+  const delivered = join(deliveredConditions(terms), ' AND ');
+  const conditions = [...runGate(run.startsAt > now), inRun(terms, delivered, dialect)];
   if (query.afterId !== undefined) conditions.push(sql`s.id > ${query.afterId}`);
   if (query.product !== undefined) conditions.push(sql`s.product_id = ${query.product}`);
   if (query.postalCode !== undefined) {
     conditions.push(sql`${raw(inForce('address_postal_code'))} = ${query.postalCode}`);
   }
   return sql`SELECT ${columns(copies(delivered))}
-    FROM ${from(run)}
+    FROM ${from(terms)}
     WHERE ${join(conditions, ' AND ')} ORDER BY s.id LIMIT ${query.limit}`;
 }
 
@@ -178,12 +209,13 @@ export function toDelivery(row: Row): Delivery {
  */
 export function drawCountQueries(run: RunDate, dialect: Dialect, now = nowInSeconds()): Sql[] {
   const postalCode = raw(inForce('address_postal_code'));
-  const gate = join(runGate(run, now), ' AND ');
-  const delivered = join(deliveredConditions(run, dialect), ' AND ');
+  const terms = termsOf(run, dialect);
+  const gate = join(runGate(run.startsAt > now), ' AND ');
+  const delivered = join(deliveredConditions(terms), ' AND ');
   return [
-    sql`SELECT s.product_id, ${postalCode} AS postal_code, count(*) AS copies FROM ${from(run, false)}
+    sql`SELECT s.product_id, ${postalCode} AS postal_code, count(*) AS copies FROM ${from(terms, false)}
       WHERE ${gate} AND ${delivered} GROUP BY s.product_id, ${postalCode}`,
-    sql`SELECT s.product_id, ${postalCode} AS postal_code, sum(r.copies) AS copies FROM ${from(run)}
+    sql`SELECT s.product_id, ${postalCode} AS postal_code, sum(r.copies) AS copies FROM ${from(terms)}
       WHERE ${gate} AND r.copies IS NOT NULL GROUP BY s.product_id, ${postalCode}`,
   ];
 }

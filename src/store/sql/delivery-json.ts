@@ -22,10 +22,10 @@ const identifier = (type: string, id: string): Piece[] => [
 /**
  * The text of the delivery of subscription `s` on the date written `date` (YYYY-MM-DD, as
  * `formatDate` writes it, so that it needs no escaping; a parameter, so that a statement serves
- * every date), sent to the address whose fields (`address.postalCode`…) `address` writes as SQL,
- * with `copies` copies; a redelivery where `r` has a row.
+ * every date, or a kept run's column), sent to the address whose fields (`address.postalCode`…)
+ * `address` writes as SQL, with `copies` copies; a redelivery where `r` has a row.
  */
-export function deliveryJson(dialect: Dialect, date: string, address: (field: string) => string, copies: Sql): Sql {
+export function deliveryJson(dialect: Dialect, date: unknown, address: (field: string) => string, copies: Sql): Sql {
   const written = JSON_TEXT[dialect];
   const { text } = written;
   const dateText = sql`CAST(${date} AS TEXT)`;

@@ -987,4 +987,36 @@ export const sqliteMigrations: readonly SqliteMigration[] = [
       ALTER TABLE users ADD COLUMN json_text_1 TEXT;
     `,
   },
+  {
+    version: 40,
+    name: 'the print runs of the next dates kept',
+    sql: `
+      -- The runs of the next dates, kept as a page reads them (sql/kept-runs.ts): a run's row
+      -- says its date (a day number), what its statement reads of it, and how far its build is;
+      -- a kept delivery is its text, with what a page filters by. Triggers made when the database
+      -- is opened (sqlite/kept-runs.ts) keep the rows of a reader whose deliveries a write may
+      -- change. The rows are in (date, subscription) order, for a page reads them so.
+      CREATE TABLE kept_runs (
+        date INTEGER PRIMARY KEY,
+        date_text TEXT NOT NULL,
+        starts_at INTEGER NOT NULL,
+        ends_at INTEGER NOT NULL,
+        weekday_bit INTEGER NOT NULL,
+        state INTEGER NOT NULL CHECK (state IN (0, 1, 2)),
+        claimed_at INTEGER NOT NULL
+      );
+      CREATE TABLE kept_deliveries (
+        date INTEGER NOT NULL,
+        subscription_id INTEGER NOT NULL,
+        user_id INTEGER NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        product_id TEXT,
+        postal_code TEXT,
+        json TEXT NOT NULL,
+        PRIMARY KEY (date, subscription_id)
+      ) WITHOUT ROWID;
+      CREATE INDEX kept_deliveries_user ON kept_deliveries (user_id);
+      CREATE INDEX kept_deliveries_product ON kept_deliveries (date, product_id, subscription_id);
+      CREATE INDEX kept_deliveries_postal_code ON kept_deliveries (date, postal_code, subscription_id);
+    `,
+  },
 ];

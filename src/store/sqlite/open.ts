@@ -32,6 +32,7 @@ import { sqliteSiteLicences } from './site-licences.js';
 import { sqliteIdempotency } from './idempotency.js';
 import { sqliteMigrations, type SqliteMigration } from './migrations.js';
 import { keepUsersJsonText } from './user-text.js';
+import { keepRunsByTriggers, sqliteKeptRuns } from './kept-runs.js';
 import { sqlitePasswordResets } from './password-resets.js';
 import { sqliteSignIns } from './sign-ins.js';
 import { sqliteStaff } from './staff.js';
@@ -81,6 +82,7 @@ export function openSqliteStore(options: SqliteOptions): Store {
     db.pragma(`busy_timeout = ${busyTimeoutMs}`);
     migrate(db, sqliteMigrations);
     keepUsersJsonText(db);
+    keepRunsByTriggers(db);
     // Before any statement of the store is made: its transactions join the turn's (group-commit.ts).
     const group = new GroupCommit(db, options.path === ':memory:' ? undefined : resolve(options.path));
     const database = new SqliteDatabase(
@@ -94,6 +96,7 @@ export function openSqliteStore(options: SqliteOptions): Store {
     const consentWriter = sqliteConsentWriter(database);
     const ping = db.prepare('SELECT count(*) FROM schema_migrations');
     const subscriptions = sqliteSubscriptions(database, references);
+    const keptRuns = sqliteKeptRuns(database);
     return withOutagesAsUnavailable(
       {
         users: sqliteUsers(database, references, consentWriter, options.pageReadLimit ?? PAGE_READ_LIMIT),
@@ -105,7 +108,7 @@ export function openSqliteStore(options: SqliteOptions): Store {
         siteLicences: { ...sqliteSiteLicences(database), ...sqliteReaderSources(database, subscriptions) },
         seats: sqliteSeats(database),
         licenceUsage: sqliteLicenceUsage(database),
-        deliveries: sqliteDeliveries(database),
+        deliveries: sqliteDeliveries(database, keptRuns),
         products: sqliteProducts(database),
         newsletters: sqliteNewsletters(database),
         credentials: sqliteCredentials(database),
@@ -124,6 +127,7 @@ export function openSqliteStore(options: SqliteOptions): Store {
         },
         copyInto: (path, copy) => copyDatabase(db, path, copy),
         async close() {
+          keptRuns.stop();
           group.commit();
           await database.longReads.close();
           db.close();

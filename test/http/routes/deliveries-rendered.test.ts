@@ -8,35 +8,16 @@
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
 import { after, before, it } from 'node:test';
-import { ADDRESS_FIELDS, runOf, type Delivery } from '../../../src/domain/delivery.js';
+import { runOf } from '../../../src/domain/delivery.js';
 import { DEFAULT_CALENDAR, firstOpenDate, formatDate, parseDate } from '../../../src/domain/publication.js';
 import type { RunPageQuery } from '../../../src/store/port.js';
 import { forEachStoreAndCitus } from '../../support/citus.js';
 import { createUser } from '../../support/fixtures.js';
-import { createPrintProduct, createPrintSubscription, dateIn } from '../../support/print.js';
+import { createPrintProduct, createPrintSubscription, dateIn, deliveryResource } from '../../support/print.js';
 import { startService, type Service } from '../../support/service.js';
 
 /** Every character JSON escapes or a database might: quotes, backslashes, controls, separators, emoji, accents. */
 const AWKWARD = 'She said "hi" \\ back\nline\ttab\u0001\u001f\u007f \u2028\u2029 😀 é Ünïcödé ß 漢字 </script>';
-
-/** The resource object the response schema writes for a delivery, its members in the schema's order. */
-function resourceOf(date: string, delivery: Delivery) {
-  return {
-    type: 'deliveries',
-    id: `${date}.${delivery.subscriptionId}`,
-    attributes: {
-      date,
-      address: Object.fromEntries(ADDRESS_FIELDS.map((field) => [field, delivery.address[field]])),
-      redelivery: delivery.redelivery,
-      copies: delivery.copies,
-    },
-    relationships: {
-      user: { data: { type: 'users', id: delivery.userId } },
-      subscription: { data: { type: 'subscriptions', id: delivery.subscriptionId } },
-      product: { data: delivery.productId === null ? null : { type: 'products', id: delivery.productId } },
-    },
-  };
-}
 
 forEachStoreAndCitus((kind) => {
   let service: Service;
@@ -97,7 +78,7 @@ forEachStoreAndCitus((kind) => {
     const response = await service.client.get(`/deliveries?filter[date]=${on}${query}`);
     assert.equal(response.status, 200, response.text);
     const deliveries = await service.store.deliveries.list(runOf(parseDate(on) as number, 'UTC'), page);
-    const expected = deliveries.slice(0, page.limit - 1).map((delivery) => resourceOf(on, delivery));
+    const expected = deliveries.slice(0, page.limit - 1).map((delivery) => deliveryResource(on, delivery));
     const sent = response.text.slice(response.text.indexOf(',"data":[') + ',"data":'.length, -1);
     assert.equal(sent, JSON.stringify(expected));
     return expected;
