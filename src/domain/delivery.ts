@@ -2,8 +2,9 @@
  * The print run: the deliveries of one publication date, one per subscription delivered or
  * redelivered that date, each to the address in force then, and the draw report of that run (how
  * many copies by product and by postal code: what the printer and each depot need). A delivery is
- * never stored: it is derived from subscriptions, their delivery days, holds, the readers'
- * temporary addresses and the redeliveries complaints asked for, read in subscription order.
+ * derived from subscriptions, their delivery days, holds, the readers' temporary addresses and
+ * the redeliveries complaints asked for, read in subscription order; never edited, though the
+ * store may keep a run of the next dates derived (store/sql/kept-runs.ts).
  */
 import { Type, type Static } from '@sinclair/typebox';
 import { startOfDate } from './publication.js';

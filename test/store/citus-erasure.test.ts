@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
 import { CITUS_LAYOUT, type CitusLayout } from '../../src/store/postgres/citus.js';
 import { citusSkipReason, readerInEveryTable, type EverywhereReader } from '../support/citus.js';
-import { hasTable, READER_TABLES, readerKey } from '../support/reader-tables.js';
+import { holdsReaders, READER_TABLES, readerKey } from '../support/reader-tables.js';
 import { startService, type Service } from '../support/service.js';
 
 const LAYOUTS = Object.entries(CITUS_LAYOUT) as [string, CitusLayout][];
@@ -55,7 +55,7 @@ describe('erasure on Citus', { skip: citusSkipReason }, () => {
   /** The tables of the erasure list, with the condition that names the reader in each. */
   function readerConditions(): [string, string][] {
     return Object.entries(READER_TABLES)
-      .filter(([table, reach]) => !reach.startsWith('kept') && hasTable('Citus', table))
+      .filter(([table, reach]) => !reach.startsWith('kept') && holdsReaders('Citus', table))
       .map(([table, reach]) => [table, naming(...readerKey(table, reach, reader.userId, reader.email))]);
   }
 

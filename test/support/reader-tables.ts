@@ -21,7 +21,7 @@ export const READER_TABLES: Record<string, Reach> = {
   holds: 'cascade',
   temporary_addresses: 'cascade',
   delivery_complaints: 'cascade',
-  // SQLite only: the print runs of the next dates kept (migration 40), a reader's deliveries with their address.
+  // The print runs of the next dates kept (migration 40): a reader's deliveries, with their address.
   kept_deliveries: 'cascade',
   // The keys of a reader's site licences (migration 31): reference tables on Citus.
   site_ranges: 'by user id',
@@ -47,13 +47,15 @@ export const READER_TABLES: Record<string, Reach> = {
   webhook_deliveries: 'kept: ids only, the deliveries of the events above (pruned after DELIVERY_RETENTION_DAYS)',
 };
 
-/** Tables SQLite has no need of, and tables only SQLite keeps. */
+/** Tables SQLite has no need of. */
 const POSTGRES_ONLY = new Set(['user_emails']);
-const SQLITE_ONLY = new Set(['kept_deliveries']);
+/** Tables a Citus cluster has and leaves empty: it keeps no print run. */
+const EMPTY_ON_CITUS = new Set(['kept_deliveries']);
 
-/** Whether a store of `kind` has `table`. */
-export function hasTable(kind: StoreKind, table: string): boolean {
-  return kind === 'SQLite' ? !POSTGRES_ONLY.has(table) : !SQLITE_ONLY.has(table);
+/** Whether a store of `kind` keeps readers' data in `table`. */
+export function holdsReaders(kind: StoreKind, table: string): boolean {
+  if (kind === 'SQLite') return !POSTGRES_ONLY.has(table);
+  return kind === 'PostgreSQL' || !EMPTY_ON_CITUS.has(table);
 }
 
 /** The column and value that name the reader in a table the erasure reaches. */

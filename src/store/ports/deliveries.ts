@@ -1,6 +1,7 @@
 /**
  * The port for the print run: the deliveries of a date, in subscription order from a cursor, and
- * their counts for the draw report. Nothing is stored per delivery; both are one read.
+ * their counts for the draw report, derived from the subscriptions; a page of a run of the next
+ * two dates may be read from the run kept (sql/kept-runs.ts), which says the same.
  */
 import type { Delivery, DrawCount, RunDate, RunFilter } from '../../domain/delivery.js';
 

@@ -33,6 +33,7 @@ export const CITUS_LAYOUT = {
     kind: 'reference',
     why: "the keys of site licences' email domains: read beside the reader on their own shard, then only the licences' owners' shards",
   },
+  kept_runs: { kind: 'reference', why: 'the print runs kept (migration 40), which a Citus cluster does not keep' },
   users: { kind: 'distributed', by: 'id', why: 'the readers: every request about one reads or writes its row' },
   subscriptions: {
     kind: 'distributed',
@@ -81,6 +82,12 @@ export const CITUS_LAYOUT = {
     by: 'user_id',
     colocateWith: 'users',
     why: "a subscription's complaints beside it on the user's shard: made with the subscription locked, and the print run's redelivery probe routes there",
+  },
+  kept_deliveries: {
+    kind: 'distributed',
+    by: 'user_id',
+    colocateWith: 'users',
+    why: 'the print runs kept (migration 40), which a Citus cluster does not keep: its triggers would write across shards',
   },
   seats: {
     kind: 'distributed',
@@ -152,6 +159,12 @@ const BEFORE_DISTRIBUTING = `
   DROP INDEX IF EXISTS users_email_lower;
   CREATE INDEX IF NOT EXISTS users_email ON users (email_lower);
   ALTER TABLE idempotency_keys DROP CONSTRAINT IF EXISTS idempotency_keys_user_id_fkey;
+  -- A cluster keeps no print run (kept-runs.ts): the triggers that keep them go with their
+  -- functions, before they are copied onto shards, and what a single node kept goes too.
+  DROP FUNCTION IF EXISTS kept_runs_rewrite(), kept_runs_drop() CASCADE;
+  DO $$ BEGIN
+    IF to_regclass('kept_runs') IS NOT NULL THEN DELETE FROM kept_deliveries; DELETE FROM kept_runs; END IF;
+  END $$;
 `;
 
 /** Set in the transaction of the migrations, on Citus and off it (see open.ts), and of the layout. */

@@ -893,8 +893,33 @@ export const postgresMigrations: readonly PostgresMigration[] = [
     version: 40,
     name: 'the print runs of the next dates kept',
     sql: `
-      -- Nothing to change here: PostgreSQL keeps no run, and a page of any run reads the
-      -- subscriptions (sql/deliveries.ts). SQLite keeps the runs of the next dates.
+      -- The runs of the next dates, kept as a page reads them (sql/kept-runs.ts): a run's row
+      -- says its date (a day number), what its statement reads of it, and how far its build is;
+      -- a kept delivery is its text, with what a page filters by. A trigger made when the
+      -- database is migrated (postgres/kept-runs.ts) keeps the rows of a reader whose deliveries
+      -- a write may change. Pages read them in (date, subscription) order. The key leads with the
+      -- reader, as Citus would need, though a Citus cluster keeps no run.
+      CREATE TABLE kept_runs (
+        date integer PRIMARY KEY,
+        date_text text NOT NULL,
+        starts_at timestamptz NOT NULL,
+        ends_at timestamptz NOT NULL,
+        weekday_bit integer NOT NULL,
+        state smallint NOT NULL CHECK (state IN (0, 1, 2)),
+        claimed_at timestamptz NOT NULL
+      );
+      CREATE TABLE kept_deliveries (
+        user_id bigint NOT NULL REFERENCES users (id) ON DELETE CASCADE,
+        date integer NOT NULL,
+        subscription_id bigint NOT NULL,
+        product_id text,
+        postal_code text,
+        json text NOT NULL,
+        PRIMARY KEY (user_id, date, subscription_id)
+      );
+      CREATE INDEX kept_deliveries_page ON kept_deliveries (date, subscription_id);
+      CREATE INDEX kept_deliveries_product ON kept_deliveries (date, product_id, subscription_id);
+      CREATE INDEX kept_deliveries_postal_code ON kept_deliveries (date, postal_code, subscription_id);
     `,
   },
 ];

@@ -12,6 +12,7 @@ import { pendingMigrations } from '../sql/migrations.js';
 import { PAGE_READ_LIMIT } from '../sql/users.js';
 import { postgresAudit } from './audit.js';
 import { keepUsersJsonText } from './user-text.js';
+import { keepRunsByTrigger, postgresKeptRuns } from './kept-runs.js';
 import { applyCitusLayout, CITUS_MIGRATION_MODE, CITUS_SESSION, isCitusCoordinator } from './citus.js';
 import { listenForChanges } from './change-listener.js';
 import { postgresCredentials } from './credentials.js';
@@ -98,6 +99,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
   const siteKeys = keptSiteKeys(database, changes);
   const holders = seatHolders(database, changes);
   const subscriptions = postgresSubscriptions(database, references, resources, users, siteKeys);
+  const keptRuns = citus ? undefined : postgresKeptRuns(database);
   return withOutagesAsUnavailable({
     users: postgresUsers(database, references, users, options.pageReadLimit ?? PAGE_READ_LIMIT, siteKeys),
     subscriptions,
@@ -111,7 +113,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
     },
     seats: postgresSeats(database, holders),
     licenceUsage: postgresLicenceUsage(database),
-    deliveries: postgresDeliveries(database),
+    deliveries: postgresDeliveries(database, keptRuns),
     products: postgresProducts(database, resources),
     newsletters: postgresNewsletters(database),
     credentials: postgresCredentials(database, changes),
@@ -132,6 +134,7 @@ export async function openPostgresStore(options: PostgresOptions): Promise<Store
       return { total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount };
     },
     async close() {
+      await keptRuns?.stop();
       await changes.close();
       await pool.end();
     },
@@ -165,7 +168,10 @@ async function migrateOn(url: string, connectTimeoutMs: number): Promise<boolean
   });
   pool.on('error', () => {});
   try {
-    return await migratePostgres(pool, postgresMigrations, keepUsersJsonText);
+    return await migratePostgres(pool, postgresMigrations, async (client) => {
+      await keepUsersJsonText(client);
+      await keepRunsByTrigger(client);
+    });
   } finally {
     await pool.end();
   }

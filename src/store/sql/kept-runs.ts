@@ -91,9 +91,29 @@ export function keptDeliveriesQuery(dialect: Dialect, scope: Sql, redeliveries: 
         ON r.user_id = s.user_id AND r.subscription_id = s.id AND r.redelivery_date = k.date`;
 }
 
-/** The deliveries of the readers `users` names (SQL of their ids) in every kept run. */
+/**
+ * How long after its date begins a run is still kept by the triggers, by the database's clock:
+ * past any difference from the service's, whose pages read it until then. A run begun is read
+ * from the subscriptions, and its rows go with the next build.
+ */
+export const KEPT_AFTER_BEGINNING_SECONDS = 60 * 60;
+
+/** The runs the triggers keep (columns of `kept_runs`, prefixed by `alias`): being built or kept, and not begun an hour since. */
+export function keptByTriggers(dialect: Dialect, alias = ''): string {
+  const since =
+    dialect === 'sqlite'
+      ? `unixepoch() - ${KEPT_AFTER_BEGINNING_SECONDS}`
+      : `now() - interval '${KEPT_AFTER_BEGINNING_SECONDS} seconds'`;
+  return `${alias}state > ${CLEARING} AND ${alias}starts_at > ${since}`;
+}
+
+/** The deliveries of the readers `users` names (SQL of their ids) in every run the triggers keep. */
 export function keptDeliveriesOfReaders(dialect: Dialect, users: string): Sql {
-  return keptDeliveriesQuery(dialect, raw(`s.user_id IN (${users})`), raw(`user_id IN (${users})`));
+  return keptDeliveriesQuery(
+    dialect,
+    raw(`${keptByTriggers(dialect, 'k.')} AND s.user_id IN (${users})`),
+    raw(`user_id IN (${users})`),
+  );
 }
 
 /** The deliveries of one step of a run's build: its subscriptions with ids from after `afterId` to `lastId`. */
@@ -118,12 +138,20 @@ export function claimValues(run: RunDate, dialect: Dialect, now: number): unknow
   ];
 }
 
-/** A page of a complete kept run, from its cursor, with the filters given. */
-export function keptPageQuery(run: RunDate, query: RunPageQuery): Sql {
+/**
+ * A page of a kept run, from its cursor, with the filters given; with `answering`, only if the run
+ * may answer then (complete, and not begun), so that one round trip reads the page and whether
+ * it is the run's.
+ */
+export function keptPageQuery(run: RunDate, query: RunPageQuery, answering?: { dialect: Dialect; now: number }): Sql {
   const conditions = [sql`date = ${run.date}`];
   if (query.afterId !== undefined) conditions.push(sql`subscription_id > ${query.afterId}`);
   if (query.product !== undefined) conditions.push(sql`product_id = ${query.product}`);
   if (query.postalCode !== undefined) conditions.push(sql`postal_code = ${query.postalCode}`);
+  if (answering !== undefined) {
+    conditions.push(sql`EXISTS (SELECT 1 FROM kept_runs WHERE date = ${run.date} AND state = ${raw(String(KEPT))}
+      AND starts_at > ${instantValue(answering.dialect, answering.now)})`);
+  }
   return sql`SELECT subscription_id, json FROM kept_deliveries WHERE ${join(conditions, ' AND ')}
     ORDER BY subscription_id LIMIT ${query.limit}`;
 }

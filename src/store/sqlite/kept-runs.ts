@@ -29,6 +29,7 @@ import {
   answers,
   claimValues,
   keepable,
+  keptByTriggers,
   keptDeliveriesOfReaders,
   keptDeliveriesOfStep,
   keptPageQuery,
@@ -41,7 +42,7 @@ import type { SqliteDatabase } from './database.js';
 /** The tables whose rows name a reader whose deliveries a write of them may change. */
 const READERS_RECORDS = ['subscriptions', 'holds', 'temporary_addresses', 'delivery_complaints'];
 
-const WHEN_KEPT = `WHEN EXISTS (SELECT 1 FROM kept_runs WHERE state > ${CLEARING})`;
+const WHEN_KEPT = `WHEN EXISTS (SELECT 1 FROM kept_runs WHERE ${keptByTriggers('sqlite')})`;
 
 /** Writes the kept deliveries of the readers `users` names again (SQL of their ids, in a trigger's body). */
 function rewrite(users: string): string {

@@ -1,20 +1,20 @@
 /**
- * SQLite keeps the print run of a date to come, within two days, once a page of it is asked for
- * (store/sqlite/kept-runs.ts), and its pages then read the kept rows. A kept run must send what
+ * The print run of a date to come, within two days, is kept once a page of it is asked for
+ * (store/sql/kept-runs.ts), and its pages then read the kept rows. A kept run must send what
  * the subscriptions say after every kind of write that may change it: these tests build the run,
  * make each write through the API, and hold the page sent both to the kept rows and to the
  * deliveries the store reads from the subscriptions field by field.
  */
 import assert from 'node:assert/strict';
 import { randomUUID } from 'node:crypto';
-import { after, before, describe, it } from 'node:test';
+import { after, before, it } from 'node:test';
 import Database from 'better-sqlite3';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { runOf } from '../../../src/domain/delivery.js';
 import { WEEKDAYS, weekdayBit, weekdayOf } from '../../../src/domain/delivery-days.js';
 import { nowInSeconds } from '../../../src/domain/dates.js';
 import { DEFAULT_CALENDAR, firstOpenDate, formatDate } from '../../../src/domain/publication.js';
-import { BUILD_CLAIM_SECONDS, BUILDING, KEPT } from '../../../src/store/sql/kept-runs.js';
+import { BUILD_CLAIM_SECONDS, BUILDING, KEPT, KEPT_AFTER_BEGINNING_SECONDS } from '../../../src/store/sql/kept-runs.js';
 import { createUser } from '../../support/fixtures.js';
 import {
   createPrintProduct,
@@ -25,8 +25,9 @@ import {
   today,
 } from '../../support/print.js';
 import { startService, type Service } from '../../support/service.js';
+import { forEachStore } from '../../support/stores.js';
 
-describe('SQLite: a kept print run', () => {
+forEachStore((kind) => {
   let service: Service;
   /** The first date still open, to come and within two days. */
   const day = firstOpenDate(nowInSeconds(), DEFAULT_CALENDAR);
@@ -37,7 +38,7 @@ describe('SQLite: a kept print run', () => {
   let subscription = '';
 
   before(async () => {
-    service = await startService('SQLite');
+    service = await startService(kind);
     product = await createPrintProduct(service.client);
     reader = await createUser(service.client, { address: { streetAddress: '1 Kept Row', postalCode } });
     subscription = await createPrintSubscription(service.client, reader);
@@ -49,6 +50,23 @@ describe('SQLite: a kept print run', () => {
     await keptNow();
   });
   after(() => service.close());
+
+  /** An instant as the store keeps it. */
+  const instant = (seconds: number) => (kind === 'SQLite' ? seconds : new Date(seconds * 1000));
+
+  /** Writes to the database as another process would (the SQLite file's other connection). */
+  async function write(text: string, params: unknown[]): Promise<void> {
+    if (kind !== 'SQLite') {
+      await service.sql(text, params);
+      return;
+    }
+    const other = new Database(service.databaseUrl.slice('sqlite:'.length));
+    try {
+      other.prepare(text).run(...params);
+    } finally {
+      other.close();
+    }
+  }
 
   /** The state of a date's kept run, if it has one. */
   async function stateOf(on: number): Promise<number | undefined> {
@@ -202,6 +220,22 @@ describe('SQLite: a kept print run', () => {
     assert.ok(sent.some((delivery) => delivery.attributes.address.streetAddress === '2 Kept Row'));
   });
 
+  it("keeps a reader's deliveries right when their subscriptions are written at once", async () => {
+    const busy = await createUser(service.client, { address: { streetAddress: 'Busy Road', postalCode } });
+    const first = await Promise.all(Array.from({ length: 10 }, () => createPrintSubscription(service.client, busy)));
+    await Promise.all([
+      ...first.map(async (id) =>
+        assert.equal((await service.client.delete(`/users/${busy}/subscriptions/${id}`)).status, 204),
+      ),
+      ...Array.from({ length: 10 }, () => createPrintSubscription(service.client, busy)),
+    ]);
+    const delivered = (await sendsWhatTheSubscriptionsSay()).filter(
+      (delivery) => delivery.relationships.user.data.id === busy,
+    );
+    assert.equal(delivered.length, 10);
+    assert.equal(await keptRows(), JSON.stringify(await sendsWhatTheSubscriptionsSay()));
+  });
+
   it('keeps nothing of a reader erased', async () => {
     const erased = await createUser(service.client, { address: { streetAddress: 'Gone Street', postalCode } });
     await createPrintSubscription(service.client, erased);
@@ -231,32 +265,56 @@ describe('SQLite: a kept print run', () => {
     assert.deepEqual(await service.sql('SELECT date FROM kept_runs WHERE date <> ?', [day]), []);
   });
 
+  it('keeps a run until an hour after its date begins, by the database clock, and not after', async () => {
+    const yesterday = today() - 1;
+    const keptSince = async (begun: number) => {
+      await write(
+        `INSERT INTO kept_runs (date, date_text, starts_at, ends_at, weekday_bit, state, claimed_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (date) DO UPDATE SET starts_at = excluded.starts_at`,
+        [
+          yesterday,
+          formatDate(yesterday),
+          instant(begun),
+          instant(begun + 86_400),
+          weekdayBit(yesterday),
+          KEPT,
+          instant(begun),
+        ],
+      );
+      const added = await createPrintSubscription(service.client, reader);
+      const rows = await service.sql('SELECT 1 FROM kept_deliveries WHERE date = ? AND subscription_id = ?', [
+        yesterday,
+        added,
+      ]);
+      return rows.length > 0;
+    };
+    try {
+      assert.equal(await keptSince(nowInSeconds() - KEPT_AFTER_BEGINNING_SECONDS + 60), true);
+      assert.equal(await keptSince(nowInSeconds() - KEPT_AFTER_BEGINNING_SECONDS - 60), false);
+    } finally {
+      await write('DELETE FROM kept_runs WHERE date = ?', [yesterday]);
+    }
+  });
+
   it('leaves a run another builder has claimed to it, and takes over a claim that lapsed', async () => {
     // The other of the next two dates, also one to keep.
     const later = [today() + 1, today() + 2].find((next) => next !== day) as number;
     const { startsAt, endsAt } = runOf(later, 'UTC');
-    // Another process's connection to the file, claiming the run as a builder would.
-    const other = new Database(service.databaseUrl.slice('sqlite:'.length));
-    try {
-      const claim = (at: number) =>
-        other
-          .prepare(
-            `INSERT OR REPLACE INTO kept_runs (date, date_text, starts_at, ends_at, weekday_bit, state, claimed_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?)`,
-          )
-          .run(later, formatDate(later), startsAt, endsAt, weekdayBit(later), BUILDING, at);
-      claim(nowInSeconds());
-      assert.equal((await service.client.get(`/deliveries?filter[date]=${formatDate(later)}`)).status, 200);
-      await sleep(50);
-      assert.equal(await stateOf(later), BUILDING);
-      claim(nowInSeconds() - BUILD_CLAIM_SECONDS);
-      for (let tries = 0; (await stateOf(later)) !== KEPT; tries += 1) {
-        assert.ok(tries < 500, 'the lapsed claim was not taken over within 5 s');
-        await service.client.get(`/deliveries?filter[date]=${formatDate(later)}`);
-        await sleep(10);
-      }
-    } finally {
-      other.close();
+    const claim = (at: number) =>
+      write(
+        `INSERT INTO kept_runs (date, date_text, starts_at, ends_at, weekday_bit, state, claimed_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT (date) DO UPDATE SET claimed_at = excluded.claimed_at`,
+        [later, formatDate(later), instant(startsAt), instant(endsAt), weekdayBit(later), BUILDING, instant(at)],
+      );
+    await claim(nowInSeconds());
+    assert.equal((await service.client.get(`/deliveries?filter[date]=${formatDate(later)}`)).status, 200);
+    await sleep(50);
+    assert.equal(await stateOf(later), BUILDING);
+    await claim(nowInSeconds() - BUILD_CLAIM_SECONDS);
+    for (let tries = 0; (await stateOf(later)) !== KEPT; tries += 1) {
+      assert.ok(tries < 500, 'the lapsed claim was not taken over within 5 s');
+      await service.client.get(`/deliveries?filter[date]=${formatDate(later)}`);
+      await sleep(10);
     }
   });
 });
