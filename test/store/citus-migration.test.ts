@@ -9,10 +9,12 @@ import assert from 'node:assert/strict';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { after, before, describe, it } from 'node:test';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { CITUS_LAYOUT, type CitusLayout } from '../../src/store/postgres/citus.js';
 import { toUserFields } from '../../src/domain/user.js';
 import pg from 'pg';
 import { postgresMigrations } from '../../src/store/postgres/migrations.js';
+import { KEPT } from '../../src/store/sql/kept-runs.js';
 import { migratePostgres, openPostgresStore } from '../../src/store/postgres/open.js';
 import {
   CITUS_URL,
@@ -82,6 +84,13 @@ describe('a single-node database moved onto Citus', { skip: citusSkipReason ?? p
     assert.equal(withProduct.status, 201, withProduct.text);
     await createSubscription(single.client, reader, { resource: 'print' });
     await signInSession(single.client, await createStaff(single.client, 'agent'));
+    // Tomorrow's print run, kept on the single node once asked for; a cluster keeps none.
+    const tomorrow = new Date(Date.now() + 86_400_000).toISOString().slice(0, 10);
+    for (let tries = 0; (await single.sql(`SELECT 1 FROM kept_runs WHERE state = ${KEPT}`)).length === 0; tries += 1) {
+      assert.ok(tries < 500, 'the run was not kept within 5 s');
+      assert.equal((await single.client.get(`/deliveries?filter[date]=${tomorrow}`)).status, 200);
+      await sleep(10);
+    }
     onSingleNode = await contents(TEST_DATABASE_URL, schema);
     // The single node's schema, as it is, on the coordinator: tables of plain PostgreSQL there.
     const dump = spawnSync('pg_dump', ['--no-owner', '--no-privileges', `--schema=${schema}`, TEST_DATABASE_URL], {
@@ -141,8 +150,22 @@ describe('a single-node database moved onto Citus', { skip: citusSkipReason ?? p
     }
   });
 
-  it('keeps every row: the same count and checksum in every table as on the single node', async () => {
-    assert.deepEqual(await contents(CITUS_URL as string, schema), onSingleNode);
+  it('keeps every row: the same count and checksum in every table as on the single node, but the kept runs', async () => {
+    const { kept_runs, kept_deliveries, ...moved } = await contents(CITUS_URL as string, schema);
+    const { kept_runs: runs, kept_deliveries: deliveries, ...before } = onSingleNode;
+    assert.deepEqual(moved, before);
+    assert.deepEqual([kept_runs?.rows, kept_deliveries?.rows], [0, 0]);
+    assert.ok(runs && runs.rows > 0 && deliveries && deliveries.rows > 0);
+  });
+
+  it('drops the triggers that keep print runs, which would write across shards', async () => {
+    const triggers = await statementOn(
+      CITUS_URL as string,
+      `SELECT tgname FROM pg_trigger WHERE tgname LIKE '%kept_runs%' AND tgrelid::regclass::text = ANY ($1::text[])`,
+      [TABLES],
+      schema,
+    );
+    assert.deepEqual(triggers, []);
   });
 
   it('serves on after the move: a new reader and subscription beside the moved ones', async () => {

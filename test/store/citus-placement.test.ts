@@ -11,12 +11,14 @@ import { after, before, describe, it } from 'node:test';
 import { CITUS_LAYOUT, type CitusLayout } from '../../src/store/postgres/citus.js';
 import { citusSkipReason, readerInEveryTable, type EverywhereReader } from '../support/citus.js';
 import { createUser } from '../support/fixtures.js';
+import { holdsReaders } from '../support/reader-tables.js';
 import { startService, type Service } from '../support/service.js';
 
-/** The distributed tables placed by `root`'s distribution values: itself and those beside it. */
+/** The distributed tables placed by `root`'s distribution values that hold rows: itself and those beside it. */
 function group(root: keyof typeof CITUS_LAYOUT): [string, string][] {
   return (Object.entries(CITUS_LAYOUT) as [string, CitusLayout][])
     .filter(([table, l]) => l.kind === 'distributed' && (table === root || l.colocateWith === root))
+    .filter(([table]) => holdsReaders('Citus', table))
     .map(([table, l]) => [table, (l as { by: string }).by]);
 }
 
