@@ -55,6 +55,13 @@ const READERS_RECORDS = ['subscriptions', 'holds', 'temporary_addresses', 'deliv
 /** The kept runs' advisory lock (two keys: this, and the schema's hash), shared by writes, held alone by a build step. */
 const LOCK = `${7_305_120}, hashtext(current_schema())`;
 
+/**
+ * How the rewriting function's statements are planned: once per connection, for any reader. Its
+ * statement took 2.4 ms to plan for each reader and 0.3 to run, and PostgreSQL kept planning it
+ * anew, as the generic plan's estimate was no cheaper; the generic plan runs as fast.
+ */
+const GENERIC_PLANS = 'plan_cache_mode=force_generic_plan';
+
 /** What an insert of kept rows does with a row kept already: writes it as it now is. */
 const UPSERT = `ON CONFLICT (user_id, date, subscription_id) DO UPDATE SET
     product_id = EXCLUDED.product_id, postal_code = EXCLUDED.postal_code, json = EXCLUDED.json`;
@@ -127,7 +134,8 @@ export async function keepRunsByTrigger(client: pg.ClientBase): Promise<boolean>
   const rewrite = rewriteBody();
   const statements = triggers();
   const { rows } = await client.query<{ name: string; source: string | null }>(
-    `SELECT t.tgname AS name, p.prosrc AS source FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid
+    `SELECT t.tgname AS name, p.prosrc || coalesce(array_to_string(p.proconfig, ' '), '') AS source
+     FROM pg_trigger t JOIN pg_proc p ON p.oid = t.tgfoid
      WHERE t.tgname LIKE '%\\_kept\\_runs' AND t.tgrelid::regclass::text = ANY ($1::text[]) AND NOT t.tgisinternal`,
     [[...statements.keys()].map(tableOf)],
   );
@@ -135,7 +143,9 @@ export async function keepRunsByTrigger(client: pg.ClientBase): Promise<boolean>
     !citus &&
     rows.length === statements.size &&
     rows.every(
-      (row) => statements.has(row.name) && row.source === (row.name === 'products_kept_runs' ? DROP_BODY : rewrite),
+      (row) =>
+        statements.has(row.name) &&
+        row.source === (row.name === 'products_kept_runs' ? DROP_BODY : `${rewrite}${GENERIC_PLANS}`),
     );
   if (current || (citus && rows.length === 0)) return false;
   await client.query('BEGIN');
@@ -145,7 +155,8 @@ export async function keepRunsByTrigger(client: pg.ClientBase): Promise<boolean>
       await client.query(`DROP FUNCTION IF EXISTS ${REWRITE}(), ${DROP}()`);
     } else {
       await client.query(
-        `CREATE OR REPLACE FUNCTION ${REWRITE}() RETURNS trigger LANGUAGE plpgsql AS $body$${rewrite}$body$`,
+        `CREATE OR REPLACE FUNCTION ${REWRITE}() RETURNS trigger LANGUAGE plpgsql SET ${GENERIC_PLANS}
+         AS $body$${rewrite}$body$`,
       );
       await client.query(
         `CREATE OR REPLACE FUNCTION ${DROP}() RETURNS trigger LANGUAGE plpgsql AS $body$${DROP_BODY}$body$`,
