@@ -212,13 +212,34 @@ export function postgresKeptRuns(database: PostgresDatabase): PostgresKeptRuns {
     });
   }
 
+  /**
+   * Deletes the rows of every date no run being built or kept has (left by a run dropped, or
+   * begun), a step at a time, each within a request's statement timeout at any size.
+   */
+  async function clear(): Promise<boolean> {
+    const next = async (after: number) =>
+      (await database.rows('SELECT min(date) AS date FROM kept_deliveries WHERE date > $1', [after]))[0]?.date as
+        number | null;
+    for (let date = await next(-1); date !== null; date = await next(date)) {
+      const kept = await database.rows(`SELECT 1 FROM kept_runs WHERE date = $1 AND state > ${CLEARING}`, [date]);
+      if (kept.length > 0) continue;
+      while (
+        (await database.changes(
+          `DELETE FROM kept_deliveries WHERE ctid IN
+             (SELECT ctid FROM kept_deliveries WHERE date = $1 LIMIT ${BUILD_STEP})`,
+          [date],
+        )) > 0
+      ) {
+        if (stopped) return false;
+      }
+    }
+    return true;
+  }
+
   async function build(run: RunDate): Promise<void> {
     let claimedAt = nowInSeconds();
     if (!(await claimed(run, claimedAt))) return;
-    // Every row of a date no run being built or kept has: left by a run dropped, or begun.
-    await database.changes(
-      `DELETE FROM kept_deliveries WHERE date NOT IN (SELECT date FROM kept_runs WHERE state > ${CLEARING})`,
-    );
+    if (!(await clear())) return;
     /** Moves the claim on, into `state`, in the transaction of `client`; answers whether it was still this builder's. */
     const moved = async (client: pg.ClientBase, from: number, state: number) => {
       const at = nowInSeconds();

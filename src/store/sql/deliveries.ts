@@ -59,7 +59,7 @@ export interface RunTerms {
   bit: Sql;
 }
 
-export function termsOf(run: RunDate, dialect: Dialect): RunTerms {
+function termsOf(run: RunDate, dialect: Dialect): RunTerms {
   return {
     date: run.date,
     text: formatDate(run.date),

@@ -107,8 +107,6 @@ export function keepRunsByTriggers(db: Database.Database): boolean {
 export interface SqliteKeptRuns {
   /** A page of the run if it is kept and may answer; else nothing, and its build begun if it is one to keep. */
   page(run: RunDate, query: RunPageQuery): RenderedDelivery[] | undefined;
-  /** The build under way in this process, if any (for tests and for closing). */
-  building(): Promise<void> | undefined;
   /** Stops a build under way at its next step. */
   stop(): void;
 }
@@ -199,7 +197,6 @@ export function sqliteKeptRuns(database: SqliteDatabase): SqliteKeptRuns {
       }
       return undefined;
     },
-    building: () => underWay,
     stop() {
       stopped = true;
     },
