@@ -1,8 +1,8 @@
 /**
  * The print run on SQLite. A page of a run of the next dates reads the run kept (kept-runs.ts)
- * once it is complete, and the subscriptions until then. The draw report counts every subscription touching the date, as long
- * as the table: it is read off the event loop (off-loop-reads.ts), its two counts in one read
- * transaction, so that they are of one moment.
+ * once it is complete, and the subscriptions until then. The draw report counts every
+ * subscription touching the date, as long as the table: it is read off the event loop
+ * (off-loop-reads.ts), its two counts in one read transaction, so that they are of one moment.
  */
 import type { DeliveryStore } from '../port.js';
 import {
