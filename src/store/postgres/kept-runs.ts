@@ -26,31 +26,36 @@ import { nowInSeconds } from '../../domain/dates.js';
 import type { RenderedDelivery, RunPageQuery } from '../ports/deliveries.js';
 import { raw, sql } from '../sql/builder.js';
 import {
-  BUILD_CLAIM_SECONDS,
   BUILD_STEP,
   BUILDING,
+  Builds,
   CLEARING,
   KEPT,
   KEPT_COLUMNS,
-  answers,
-  claimValues,
+  LAST_SUBSCRIPTION,
+  PRODUCT_COLUMNS,
+  READERS_RECORDS,
+  advanceQuery,
+  claimOfQuery,
+  claimQuery,
+  clearStepQuery,
+  dropBegunQuery,
+  held,
   keepable,
   keptByTriggers,
   keptDeliveriesOfReaders,
   keptDeliveriesOfStep,
+  keptOrBuildingQuery,
   keptPageQuery,
+  nextKeptDateQuery,
+  toClaim,
   toKeptDelivery,
 } from '../sql/kept-runs.js';
-import { instantValue, seconds } from '../sql/rows.js';
 import { ADDRESS_COLUMNS } from '../sql/temporary-addresses.js';
-import { isCitusCoordinator } from './citus.js';
-import { preparedName, type PostgresDatabase } from './database.js';
+import { preparedName, rowsOn, type PostgresDatabase } from './database.js';
 
 const REWRITE = 'kept_runs_rewrite';
 const DROP = 'kept_runs_drop';
-
-/** The tables whose rows name a reader whose deliveries a write of them may change. */
-const READERS_RECORDS = ['subscriptions', 'holds', 'temporary_addresses', 'delivery_complaints'];
 
 /** The kept runs' advisory lock (two keys: this, and the schema's hash), shared by writes, held alone by a build step. */
 const LOCK = `${7_305_120}, hashtext(current_schema())`;
@@ -68,8 +73,6 @@ const UPSERT = `ON CONFLICT (user_id, date, subscription_id) DO UPDATE SET
 
 /** The rewriting function's body: the readers a row names, their rows held, their kept deliveries written again. */
 function rewriteBody(): string {
-  const { text, values } = keptDeliveriesOfReaders('postgres', 'SELECT unnest(readers)').render('postgres');
-  if (values.length > 0) throw new Error('the trigger of the kept runs would need a parameter');
   return `
 DECLARE
   readers bigint[];
@@ -89,7 +92,7 @@ BEGIN
   END IF;
   PERFORM 1 FROM users WHERE id = ANY (readers) ORDER BY id FOR NO KEY UPDATE;
   DELETE FROM kept_deliveries WHERE user_id = ANY (readers);
-  INSERT INTO kept_deliveries (${KEPT_COLUMNS}) ${text}
+  INSERT INTO kept_deliveries (${KEPT_COLUMNS}) ${keptDeliveriesOfReaders('postgres', 'SELECT unnest(readers)')}
   ${UPSERT};
   RETURN NULL;
 END`;
@@ -117,7 +120,7 @@ function triggers(): Map<string, string> {
   );
   made.set(
     'products_kept_runs',
-    `CREATE TRIGGER products_kept_runs AFTER UPDATE OF delivery_days, resource ON products FOR EACH ROW EXECUTE FUNCTION ${DROP}()`,
+    `CREATE TRIGGER products_kept_runs AFTER UPDATE OF ${PRODUCT_COLUMNS} ON products FOR EACH ROW EXECUTE FUNCTION ${DROP}()`,
   );
   return made;
 }
@@ -126,11 +129,12 @@ function triggers(): Map<string, string> {
 const tableOf = (trigger: string) => trigger.slice(0, -'_kept_runs'.length);
 
 /**
- * Makes the trigger of this release, unless the database has it (on Citus, drops any); answers
- * whether it changed anything. Run under the migration lock.
+ * Makes the trigger of this release, unless the database has it; answers whether it did. Run
+ * under the migration lock. A Citus coordinator (`citus`) has none: the layout dropped any a
+ * single node had (citus.ts).
  */
-export async function keepRunsByTrigger(client: pg.ClientBase): Promise<boolean> {
-  const citus = await isCitusCoordinator(client);
+export async function keepRunsByTrigger(client: pg.ClientBase, citus: boolean): Promise<boolean> {
+  if (citus) return false;
   const rewrite = rewriteBody();
   const statements = triggers();
   const { rows } = await client.query<{ name: string; source: string | null }>(
@@ -140,29 +144,24 @@ export async function keepRunsByTrigger(client: pg.ClientBase): Promise<boolean>
     [[...statements.keys()].map(tableOf)],
   );
   const current =
-    !citus &&
     rows.length === statements.size &&
     rows.every(
       (row) =>
         statements.has(row.name) &&
         row.source === (row.name === 'products_kept_runs' ? DROP_BODY : `${rewrite}${GENERIC_PLANS}`),
     );
-  if (current || (citus && rows.length === 0)) return false;
+  if (current) return false;
   await client.query('BEGIN');
   try {
     for (const name of statements.keys()) await client.query(`DROP TRIGGER IF EXISTS ${name} ON ${tableOf(name)}`);
-    if (citus) {
-      await client.query(`DROP FUNCTION IF EXISTS ${REWRITE}(), ${DROP}()`);
-    } else {
-      await client.query(
-        `CREATE OR REPLACE FUNCTION ${REWRITE}() RETURNS trigger LANGUAGE plpgsql SET ${GENERIC_PLANS}
-         AS $body$${rewrite}$body$`,
-      );
-      await client.query(
-        `CREATE OR REPLACE FUNCTION ${DROP}() RETURNS trigger LANGUAGE plpgsql AS $body$${DROP_BODY}$body$`,
-      );
-      for (const statement of statements.values()) await client.query(statement);
-    }
+    await client.query(
+      `CREATE OR REPLACE FUNCTION ${REWRITE}() RETURNS trigger LANGUAGE plpgsql SET ${GENERIC_PLANS}
+       AS $body$${rewrite}$body$`,
+    );
+    await client.query(
+      `CREATE OR REPLACE FUNCTION ${DROP}() RETURNS trigger LANGUAGE plpgsql AS $body$${DROP_BODY}$body$`,
+    );
+    for (const statement of statements.values()) await client.query(statement);
     // Kept by another trigger, or by none: built again when asked for, their rows cleared then.
     await client.query('DELETE FROM kept_runs');
     await client.query('COMMIT');
@@ -180,34 +179,18 @@ export interface PostgresKeptRuns {
   stop(): Promise<void>;
 }
 
-/** A run's row, as a builder reads it. */
-interface Claim {
-  state: number;
-  claimed_at: Date;
-}
-
 export function postgresKeptRuns(database: PostgresDatabase): PostgresKeptRuns {
-  let underWay: Promise<void> | undefined;
-  let stopped = false;
-
-  /** Whether a builder holds the run at `now` (or it is kept). */
-  const held = (claimed: Claim | undefined, now: number) =>
-    claimed !== undefined && (claimed.state === KEPT || now - seconds(claimed.claimed_at) < BUILD_CLAIM_SECONDS);
-
-  const claimText = 'SELECT state, claimed_at FROM kept_runs WHERE date = $1';
+  const builds = new Builds();
+  const claimOf = async (client: pg.ClientBase | undefined, date: number) =>
+    toClaim((client ? await rowsOn(client, claimOfQuery(date)) : await database.rows(claimOfQuery(date)))[0]);
 
   /** Claims the run at `now` unless another builder holds it or it is kept; answers whether it did. */
   async function claimed(run: RunDate, now: number): Promise<boolean> {
     return database.transaction(async (client) => {
       await client.query(`SELECT pg_advisory_xact_lock(${LOCK})`);
-      if (held((await client.query(claimText, [run.date])).rows[0] as Claim | undefined, now)) return false;
-      await client.query('DELETE FROM kept_runs WHERE starts_at <= $1', [instantValue('postgres', now)]);
-      await client.query(
-        `INSERT INTO kept_runs (date, date_text, starts_at, ends_at, weekday_bit, state, claimed_at)
-         VALUES ($1, $2, $3, $4, $5, $6, $7)
-         ON CONFLICT (date) DO UPDATE SET state = EXCLUDED.state, claimed_at = EXCLUDED.claimed_at`,
-        claimValues(run, 'postgres', now),
-      );
+      if (held(await claimOf(client, run.date), now)) return false;
+      await rowsOn(client, dropBegunQuery('postgres', now));
+      await rowsOn(client, claimQuery(run, 'postgres', now));
       return true;
     });
   }
@@ -217,21 +200,10 @@ export function postgresKeptRuns(database: PostgresDatabase): PostgresKeptRuns {
    * begun), a step at a time, each within a request's statement timeout at any size.
    */
   async function clear(): Promise<boolean> {
-    const next = async (after: number) =>
-      (await database.rows('SELECT min(date) AS date FROM kept_deliveries WHERE date > $1', [after]))[0]?.date as
-        number | null;
+    const next = async (after: number) => (await database.rows(nextKeptDateQuery(after)))[0]?.date as number | null;
     for (let date = await next(-1); date !== null; date = await next(date)) {
-      const kept = await database.rows(`SELECT 1 FROM kept_runs WHERE date = $1 AND state > ${CLEARING}`, [date]);
-      if (kept.length > 0) continue;
-      while (
-        (await database.changes(
-          `DELETE FROM kept_deliveries WHERE ctid IN
-             (SELECT ctid FROM kept_deliveries WHERE date = $1 LIMIT ${BUILD_STEP})`,
-          [date],
-        )) > 0
-      ) {
-        if (stopped) return false;
-      }
+      if ((await database.rows(keptOrBuildingQuery(date))).length > 0) continue;
+      while ((await database.changes(clearStepQuery(date))) > 0) if (builds.stopped) return false;
     }
     return true;
   }
@@ -240,30 +212,25 @@ export function postgresKeptRuns(database: PostgresDatabase): PostgresKeptRuns {
     let claimedAt = nowInSeconds();
     if (!(await claimed(run, claimedAt))) return;
     if (!(await clear())) return;
-    /** Moves the claim on, into `state`, in the transaction of `client`; answers whether it was still this builder's. */
-    const moved = async (client: pg.ClientBase, from: number, state: number) => {
+    /** Moves the claim on, into `to`, in the transaction of `client`; answers whether it was still this builder's. */
+    const moved = async (client: pg.ClientBase, from: number, to: number) => {
       const at = nowInSeconds();
-      const { rowCount } = await client.query(
-        'UPDATE kept_runs SET state = $1, claimed_at = $2 WHERE date = $3 AND state = $4 AND claimed_at = $5',
-        [state, instantValue('postgres', at), run.date, from, instantValue('postgres', claimedAt)],
-      );
+      const { text, values } = advanceQuery(run.date, 'postgres', { from, to, claimedAt, at }).render('postgres');
+      const { rowCount } = await client.query(text, values);
       claimedAt = at;
       return (rowCount ?? 0) > 0;
     };
-    if (stopped || !(await database.transaction((client) => moved(client, CLEARING, BUILDING)))) return;
-    const [{ last } = { last: 0 }] = await database.rows('SELECT coalesce(max(id), 0) AS last FROM subscriptions');
-    for (let after = 0; after < Number(last); after += BUILD_STEP) {
+    if (builds.stopped || !(await database.transaction((client) => moved(client, CLEARING, BUILDING)))) return;
+    const last = Number((await database.rows(LAST_SUBSCRIPTION))[0]?.last);
+    for (let after = 0; after < last; after += BUILD_STEP) {
       const step = keptDeliveriesOfStep('postgres', run.date, after, after + BUILD_STEP);
       const going = await database.transaction(async (client) => {
         await client.query(`SELECT pg_advisory_xact_lock(${LOCK})`);
         if (!(await moved(client, BUILDING, BUILDING))) return false;
-        const { text, values } = sql`INSERT INTO kept_deliveries (${raw(KEPT_COLUMNS)}) ${step} ${raw(UPSERT)}`.render(
-          'postgres',
-        );
-        await client.query(text, values);
+        await rowsOn(client, sql`INSERT INTO kept_deliveries (${raw(KEPT_COLUMNS)}) ${step} ${raw(UPSERT)}`);
         return true;
       });
-      if (!going || stopped) return;
+      if (!going || builds.stopped) return;
     }
     await database.transaction((client) => moved(client, BUILDING, KEPT));
   }
@@ -271,25 +238,17 @@ export function postgresKeptRuns(database: PostgresDatabase): PostgresKeptRuns {
   return {
     async page(run, query) {
       const now = nowInSeconds();
-      const page = keptPageQuery(run, query, { dialect: 'postgres', now });
+      // A run kept is one to keep until it begins: any other is read from the subscriptions.
+      if (!keepable(run, now)) return undefined;
+      const page = keptPageQuery(run, query, 'postgres', now);
       const rows = await database.preparedRows(preparedName('kept-run-page', page.texts.join('?')), page);
       if (rows.length > 0) return rows.map(toKeptDelivery);
       // No row: the run kept has none past the cursor, or it is not kept.
-      const claimed = (await database.rows(claimText, [run.date]))[0] as Claim | undefined;
-      if (answers(claimed?.state, run, now)) return [];
-      if (keepable(run, now) && underWay === undefined && !stopped && !held(claimed, now)) {
-        underWay = build(run)
-          // A build that fails leaves its claim to lapse; pages read the subscriptions meanwhile.
-          .catch(() => undefined)
-          .finally(() => {
-            underWay = undefined;
-          });
-      }
+      const claim = await claimOf(undefined, run.date);
+      if (claim?.state === KEPT) return [];
+      if (!held(claim, now)) builds.start(() => build(run));
       return undefined;
     },
-    async stop() {
-      stopped = true;
-      await underWay;
-    },
+    stop: () => builds.stop(),
   };
 }

@@ -168,9 +168,9 @@ async function migrateOn(url: string, connectTimeoutMs: number): Promise<boolean
   });
   pool.on('error', () => {});
   try {
-    return await migratePostgres(pool, postgresMigrations, async (client) => {
+    return await migratePostgres(pool, postgresMigrations, async (client, citus) => {
       await keepUsersJsonText(client);
-      await keepRunsByTrigger(client);
+      await keepRunsByTrigger(client, citus);
     });
   } finally {
     await pool.end();
@@ -186,7 +186,7 @@ export async function migratePostgres(
   pool: pg.Pool,
   migrations: readonly PostgresMigration[],
   /** What else is made from this release's code once the tables are in place (triggers it writes), under the lock. */
-  thenMake?: (client: pg.PoolClient) => Promise<unknown>,
+  thenMake?: (client: pg.PoolClient, citus: boolean) => Promise<unknown>,
 ): Promise<boolean> {
   const client = await pool.connect();
   try {
@@ -218,7 +218,7 @@ export async function migratePostgres(
     // Still under the lock: one process lays the tables out, the others find them laid out.
     const citus = await isCitusCoordinator(client);
     if (citus) await applyCitusLayout(client);
-    await thenMake?.(client);
+    await thenMake?.(client, citus);
     return citus;
   } finally {
     await unlock(client);

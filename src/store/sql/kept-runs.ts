@@ -13,7 +13,6 @@
  * subscription is left out of a run to come only), and a run's kept rows are no longer read once
  * it begins.
  */
-import { nowInSeconds } from '../../domain/dates.js';
 import { formatDate } from '../../domain/publication.js';
 import type { RunDate } from '../../domain/delivery.js';
 import { weekdayBit } from '../../domain/delivery-days.js';
@@ -29,7 +28,7 @@ import {
   type RunTerms,
 } from './deliveries.js';
 import { deliveryJson } from './delivery-json.js';
-import { instantValue, type Row } from './rows.js';
+import { instantValue, seconds, type Row } from './rows.js';
 import { columnOf } from './users.js';
 
 /** How far ahead of its beginning a run is kept when asked for: the run of tomorrow, asked tonight. */
@@ -62,6 +61,12 @@ const KEPT_TERMS: RunTerms = {
 export function keepable(run: RunDate, now: number): boolean {
   return run.startsAt > now && run.startsAt - now <= KEPT_AHEAD_SECONDS;
 }
+
+/** The tables whose rows name a reader whose deliveries a write of them may change: a trigger on each rewrites them. */
+export const READERS_RECORDS = ['subscriptions', 'holds', 'temporary_addresses', 'delivery_complaints'] as const;
+
+/** The columns of a product whose change reaches every subscription of it: a change of them drops every kept run. */
+export const PRODUCT_COLUMNS = 'delivery_days, resource';
 
 /** The columns of a kept delivery, in the order `keptDeliveriesQuery` selects them. */
 export const KEPT_COLUMNS = 'date, subscription_id, user_id, product_id, postal_code, json';
@@ -107,13 +112,18 @@ export function keptByTriggers(dialect: Dialect, alias = ''): string {
   return `${alias}state > ${CLEARING} AND ${alias}starts_at > ${since}`;
 }
 
-/** The deliveries of the readers `users` names (SQL of their ids) in every run the triggers keep. */
-export function keptDeliveriesOfReaders(dialect: Dialect, users: string): Sql {
-  return keptDeliveriesQuery(
+/**
+ * The deliveries of the readers `users` names (SQL of their ids, in a trigger's body) in every
+ * run the triggers keep, as the text of a statement with no parameter.
+ */
+export function keptDeliveriesOfReaders(dialect: Dialect, users: string): string {
+  const { text, values } = keptDeliveriesQuery(
     dialect,
     raw(`${keptByTriggers(dialect, 'k.')} AND s.user_id IN (${users})`),
     raw(`user_id IN (${users})`),
-  );
+  ).render(dialect);
+  if (values.length > 0) throw new Error('a trigger of the kept runs would need a parameter');
+  return text;
 }
 
 /** The deliveries of one step of a run's build: its subscriptions with ids from after `afterId` to `lastId`. */
@@ -125,33 +135,81 @@ export function keptDeliveriesOfStep(dialect: Dialect, date: number, afterId: nu
   );
 }
 
-/** The row of a run about to be kept, claimed by its builder at `now` and clearing. */
-export function claimValues(run: RunDate, dialect: Dialect, now: number): unknown[] {
-  return [
-    run.date,
-    formatDate(run.date),
-    instantValue(dialect, run.startsAt),
-    instantValue(dialect, run.endsAt),
-    weekdayBit(run.date),
-    CLEARING,
-    instantValue(dialect, now),
-  ];
+/** A run's row, as a builder reads it: its state, and when its builder last claimed it (epoch seconds). */
+export interface Claim {
+  state: number;
+  claimedAt: number;
+}
+
+export function claimOfQuery(date: number): Sql {
+  return sql`SELECT state, claimed_at FROM kept_runs WHERE date = ${date}`;
+}
+
+export function toClaim(row: Row | undefined): Claim | undefined {
+  return row && { state: Number(row.state), claimedAt: seconds(row.claimed_at) };
+}
+
+/** Whether a builder holds the run at `now`, or it is kept: no other may claim it then. */
+export function held(claim: Claim | undefined, now: number): boolean {
+  return claim !== undefined && (claim.state === KEPT || now - claim.claimedAt < BUILD_CLAIM_SECONDS);
+}
+
+/** The run's row, claimed by its builder at `now` and clearing. */
+export function claimQuery(run: RunDate, dialect: Dialect, now: number): Sql {
+  return sql`INSERT INTO kept_runs (date, date_text, starts_at, ends_at, weekday_bit, state, claimed_at)
+    VALUES (${run.date}, ${formatDate(run.date)}, ${instantValue(dialect, run.startsAt)},
+      ${instantValue(dialect, run.endsAt)}, ${weekdayBit(run.date)}, ${raw(String(CLEARING))}, ${instantValue(dialect, now)})
+    ON CONFLICT (date) DO UPDATE SET state = excluded.state, claimed_at = excluded.claimed_at`;
+}
+
+/** The runs that began by `now`: no page reads them again. */
+export function dropBegunQuery(dialect: Dialect, now: number): Sql {
+  return sql`DELETE FROM kept_runs WHERE starts_at <= ${instantValue(dialect, now)}`;
 }
 
 /**
- * A page of a kept run, from its cursor, with the filters given; with `answering`, only if the run
- * may answer then (complete, and not begun), so that one round trip reads the page and whether
- * it is the run's.
+ * Moves a run's claim from `from` into `to`, claimed again at `at`, if its builder still holds it
+ * (claimed at `claimedAt`); changes no row otherwise.
  */
-export function keptPageQuery(run: RunDate, query: RunPageQuery, answering?: { dialect: Dialect; now: number }): Sql {
+export function advanceQuery(
+  date: number,
+  dialect: Dialect,
+  { from, to, claimedAt, at }: { from: number; to: number; claimedAt: number; at: number },
+): Sql {
+  return sql`UPDATE kept_runs SET state = ${to}, claimed_at = ${instantValue(dialect, at)}
+    WHERE date = ${date} AND state = ${from} AND claimed_at = ${instantValue(dialect, claimedAt)}`;
+}
+
+/** The first date after `after` that rows are kept for, if any. */
+export function nextKeptDateQuery(after: number): Sql {
+  return sql`SELECT min(date) AS date FROM kept_deliveries WHERE date > ${after}`;
+}
+
+/** Whether a run of the date is being built or kept (so its rows are not to clear). */
+export function keptOrBuildingQuery(date: number): Sql {
+  return sql`SELECT 1 FROM kept_runs WHERE date = ${date} AND state > ${raw(String(CLEARING))}`;
+}
+
+/** A step of clearing the rows of a date no run is built or kept for. */
+export function clearStepQuery(date: number): Sql {
+  return sql`DELETE FROM kept_deliveries WHERE date = ${date} AND subscription_id IN
+    (SELECT subscription_id FROM kept_deliveries WHERE date = ${date} LIMIT ${raw(String(BUILD_STEP))})`;
+}
+
+/** The last subscription id there is: a build steps through the ids up to it. */
+export const LAST_SUBSCRIPTION = sql`SELECT coalesce(max(id), 0) AS last FROM subscriptions`;
+
+/**
+ * A page of a kept run, from its cursor, with the filters given, only if the run may answer at
+ * `now` (complete, and not begun): one round trip reads the page and whether it is the run's.
+ */
+export function keptPageQuery(run: RunDate, query: RunPageQuery, dialect: Dialect, now: number): Sql {
   const conditions = [sql`date = ${run.date}`];
   if (query.afterId !== undefined) conditions.push(sql`subscription_id > ${query.afterId}`);
   if (query.product !== undefined) conditions.push(sql`product_id = ${query.product}`);
   if (query.postalCode !== undefined) conditions.push(sql`postal_code = ${query.postalCode}`);
-  if (answering !== undefined) {
-    conditions.push(sql`EXISTS (SELECT 1 FROM kept_runs WHERE date = ${run.date} AND state = ${raw(String(KEPT))}
-      AND starts_at > ${instantValue(answering.dialect, answering.now)})`);
-  }
+  conditions.push(sql`EXISTS (SELECT 1 FROM kept_runs WHERE date = ${run.date} AND state = ${raw(String(KEPT))}
+    AND starts_at > ${instantValue(dialect, now)})`);
   return sql`SELECT subscription_id, json FROM kept_deliveries WHERE ${join(conditions, ' AND ')}
     ORDER BY subscription_id LIMIT ${query.limit}`;
 }
@@ -160,7 +218,32 @@ export function toKeptDelivery(row: Row): RenderedDelivery {
   return { subscriptionId: String(row.subscription_id), json: row.json as string };
 }
 
-/** Whether the kept run of `run` may answer a page at `now`: complete, and not begun. */
-export function answers(state: number | undefined, run: RunDate, now = nowInSeconds()): boolean {
-  return state === KEPT && run.startsAt > now;
+/**
+ * One build at a time in a process, in the background, until the store closes. A build that
+ * fails leaves its claim to lapse, and pages read the subscriptions meanwhile.
+ */
+export class Builds {
+  private underWay: Promise<void> | undefined;
+  private closing = false;
+
+  /** Whether a build should stop at its next step: the store is closing. */
+  get stopped(): boolean {
+    return this.closing;
+  }
+
+  /** Starts `build` unless one is under way or the store is closing. */
+  start(build: () => Promise<void>): void {
+    if (this.underWay !== undefined || this.closing) return;
+    this.underWay = build()
+      .catch(() => undefined)
+      .finally(() => {
+        this.underWay = undefined;
+      });
+  }
+
+  /** Stops a build under way at its next step, and answers once it has. */
+  async stop(): Promise<void> {
+    this.closing = true;
+    await this.underWay;
+  }
 }

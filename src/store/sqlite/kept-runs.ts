@@ -19,37 +19,42 @@ import type Database from 'better-sqlite3';
 import type { RunDate } from '../../domain/delivery.js';
 import { nowInSeconds } from '../../domain/dates.js';
 import type { RenderedDelivery, RunPageQuery } from '../ports/deliveries.js';
+import { raw, sql, type Sql } from '../sql/builder.js';
 import {
-  BUILD_CLAIM_SECONDS,
   BUILD_STEP,
   BUILDING,
+  Builds,
   CLEARING,
   KEPT,
   KEPT_COLUMNS,
-  answers,
-  claimValues,
+  LAST_SUBSCRIPTION,
+  PRODUCT_COLUMNS,
+  READERS_RECORDS,
+  advanceQuery,
+  claimOfQuery,
+  claimQuery,
+  clearStepQuery,
+  dropBegunQuery,
+  held,
   keepable,
   keptByTriggers,
   keptDeliveriesOfReaders,
   keptDeliveriesOfStep,
+  keptOrBuildingQuery,
   keptPageQuery,
+  nextKeptDateQuery,
+  toClaim,
   toKeptDelivery,
 } from '../sql/kept-runs.js';
 import { ADDRESS_COLUMNS } from '../sql/temporary-addresses.js';
-import { raw, sql } from '../sql/builder.js';
 import type { SqliteDatabase } from './database.js';
-
-/** The tables whose rows name a reader whose deliveries a write of them may change. */
-const READERS_RECORDS = ['subscriptions', 'holds', 'temporary_addresses', 'delivery_complaints'];
 
 const WHEN_KEPT = `WHEN EXISTS (SELECT 1 FROM kept_runs WHERE ${keptByTriggers('sqlite')})`;
 
 /** Writes the kept deliveries of the readers `users` names again (SQL of their ids, in a trigger's body). */
 function rewrite(users: string): string {
-  const { text, values } = keptDeliveriesOfReaders('sqlite', users).render('sqlite');
-  if (values.length > 0) throw new Error('a trigger of the kept runs would need a parameter');
   return `DELETE FROM kept_deliveries WHERE user_id IN (${users});
-    INSERT OR REPLACE INTO kept_deliveries (${KEPT_COLUMNS}) ${text};`;
+    INSERT OR REPLACE INTO kept_deliveries (${KEPT_COLUMNS}) ${keptDeliveriesOfReaders('sqlite', users)};`;
 }
 
 /** The triggers' statements, by name. */
@@ -73,17 +78,22 @@ function triggers(): Map<string, string> {
   );
   made.set(
     'products_kept_runs_update',
-    `CREATE TRIGGER products_kept_runs_update AFTER UPDATE OF delivery_days, resource ON products
+    `CREATE TRIGGER products_kept_runs_update AFTER UPDATE OF ${PRODUCT_COLUMNS} ON products
   BEGIN DELETE FROM kept_runs; END`,
   );
   return made;
 }
 
+/** The kept runs' triggers the database has, by name. */
+function madeTriggers(db: Database.Database): Map<string, string> {
+  const read = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%_kept_runs_%'");
+  return new Map((read.all() as { name: string; sql: string }[]).map((t) => [t.name, t.sql]));
+}
+
 /** True when the database's kept runs' triggers are these. */
 function current(db: Database.Database, statements: Map<string, string>): boolean {
-  const read = db.prepare("SELECT name, sql FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%_kept_runs_%'");
-  const made = read.all() as { name: string; sql: string }[];
-  return made.length === statements.size && made.every((t) => statements.get(t.name) === t.sql);
+  const made = madeTriggers(db);
+  return made.size === statements.size && [...made].every(([name, statement]) => statements.get(name) === statement);
 }
 
 /** Makes the triggers of this release, unless the database has them; answers whether it did. */
@@ -94,8 +104,7 @@ export function keepRunsByTriggers(db: Database.Database): boolean {
   return db
     .transaction(() => {
       if (current(db, statements)) return false;
-      const names = db.prepare("SELECT name FROM sqlite_master WHERE type = 'trigger' AND name LIKE '%_kept_runs_%'");
-      for (const name of names.pluck().all() as string[]) db.exec(`DROP TRIGGER ${name}`);
+      for (const name of madeTriggers(db).keys()) db.exec(`DROP TRIGGER ${name}`);
       for (const statement of statements.values()) db.exec(statement);
       // Kept by other triggers: built again when asked for, their rows cleared then.
       db.exec('DELETE FROM kept_runs');
@@ -107,54 +116,39 @@ export function keepRunsByTriggers(db: Database.Database): boolean {
 export interface SqliteKeptRuns {
   /** A page of the run if it is kept and may answer; else nothing, and its build begun if it is one to keep. */
   page(run: RunDate, query: RunPageQuery): RenderedDelivery[] | undefined;
-  /** Stops a build under way at its next step. */
-  stop(): void;
+  /** Stops a build under way at its next step, and answers once it has. */
+  stop(): Promise<void>;
 }
 
 export function sqliteKeptRuns(database: SqliteDatabase): SqliteKeptRuns {
   const { db } = database;
-  const claimOf = db.prepare('SELECT state, claimed_at FROM kept_runs WHERE date = ?');
-  const dropBegun = db.prepare('DELETE FROM kept_runs WHERE starts_at <= ?');
-  const claim = db.prepare(`INSERT OR REPLACE INTO kept_runs
-    (date, date_text, starts_at, ends_at, weekday_bit, state, claimed_at) VALUES (?, ?, ?, ?, ?, ?, ?)`);
-  const nextDate = db.prepare('SELECT min(date) FROM kept_deliveries WHERE date > ?').pluck();
-  const keptState = db.prepare(`SELECT state FROM kept_runs WHERE date = ? AND state > ${CLEARING}`).pluck();
-  const clearStep = db.prepare(`DELETE FROM kept_deliveries WHERE date = @date AND subscription_id IN
-    (SELECT subscription_id FROM kept_deliveries WHERE date = @date LIMIT ${BUILD_STEP})`);
-  const advance = db.prepare(
-    'UPDATE kept_runs SET state = ?, claimed_at = ? WHERE date = ? AND state = ? AND claimed_at = ?',
-  );
-  const lastSubscription = db.prepare('SELECT coalesce(max(id), 0) FROM subscriptions').pluck();
-  let underWay: Promise<void> | undefined;
-  let stopped = false;
-
-  /** Whether a builder holds the run at `now` (or it is kept). */
-  const held = (claimed: Claim | undefined, now: number) =>
-    claimed !== undefined && (claimed.state === KEPT || now - claimed.claimed_at < BUILD_CLAIM_SECONDS);
+  const builds = new Builds();
+  /** Runs `query`, which writes, in a write of its own; answers how many rows it changed. */
+  const write = (query: Sql) => db.transaction(() => database.changes(query))();
 
   /** Waits for the step just written to commit; answers whether to go on. */
   async function committed(): Promise<boolean> {
     await database.group.settled();
     await new Promise((resolve) => setImmediate(resolve));
-    return !stopped;
+    return !builds.stopped;
   }
 
   /** Claims the run at `now` unless another builder holds it or it is kept; answers whether it did. */
   function claimed(run: RunDate, now: number): boolean {
     return db.transaction(() => {
-      if (held(claimOf.get(run.date) as Claim | undefined, now)) return false;
-      dropBegun.run(now);
-      claim.run(...claimValues(run, 'sqlite', now));
+      if (held(toClaim(database.all(claimOfQuery(run.date))[0]), now)) return false;
+      database.changes(dropBegunQuery('sqlite', now));
+      database.changes(claimQuery(run, 'sqlite', now));
       return true;
     })();
   }
 
   /** Deletes, a step at a time, the rows of every date no run being built or kept has. */
   async function clear(): Promise<boolean> {
-    for (let date = nextDate.get(-1) as number | null; date !== null; date = nextDate.get(date) as number | null) {
-      while (keptState.get(date) === undefined && db.transaction(() => clearStep.run({ date }).changes)() > 0) {
-        if (!(await committed())) return false;
-      }
+    const next = (after: number) => database.all(nextKeptDateQuery(after))[0]?.date as number | null;
+    for (let date = next(-1); date !== null; date = next(date)) {
+      if (database.all(keptOrBuildingQuery(date)).length > 0) continue;
+      while (write(clearStepQuery(date)) > 0) if (!(await committed())) return false;
     }
     return true;
   }
@@ -163,20 +157,18 @@ export function sqliteKeptRuns(database: SqliteDatabase): SqliteKeptRuns {
     let claimedAt = nowInSeconds();
     if (!claimed(run, claimedAt)) return;
     if (!(await committed()) || !(await clear())) return;
-    /** Moves the claim on, into `state`; answers whether it was still this builder's. */
-    const moved = (from: number, state: number) => {
+    /** Moves the claim on, into `to`; answers whether it was still this builder's. */
+    const moved = (from: number, to: number) => {
       const at = nowInSeconds();
-      const changed = db.transaction(() => advance.run(state, at, run.date, from, claimedAt).changes)() > 0;
+      const changed = write(advanceQuery(run.date, 'sqlite', { from, to, claimedAt, at })) > 0;
       claimedAt = at;
       return changed;
     };
     if (!moved(CLEARING, BUILDING)) return;
-    const last = Number(lastSubscription.get());
+    const last = Number(database.all(LAST_SUBSCRIPTION)[0]?.last);
     for (let after = 0; after < last; after += BUILD_STEP) {
       const step = keptDeliveriesOfStep('sqlite', run.date, after, after + BUILD_STEP);
-      db.transaction(() =>
-        database.changes(sql`INSERT OR REPLACE INTO kept_deliveries (${raw(KEPT_COLUMNS)}) ${step}`),
-      )();
+      write(sql`INSERT OR REPLACE INTO kept_deliveries (${raw(KEPT_COLUMNS)}) ${step}`);
       if (!moved(BUILDING, BUILDING) || !(await committed())) return;
     }
     moved(BUILDING, KEPT);
@@ -185,26 +177,16 @@ export function sqliteKeptRuns(database: SqliteDatabase): SqliteKeptRuns {
   return {
     page(run, query) {
       const now = nowInSeconds();
-      const claimed = claimOf.get(run.date) as Claim | undefined;
-      if (answers(claimed?.state, run, now)) return database.all(keptPageQuery(run, query)).map(toKeptDelivery);
-      if (keepable(run, now) && !held(claimed, now) && underWay === undefined && !stopped) {
-        underWay = build(run)
-          // A build that fails leaves its claim to lapse; pages read the subscriptions meanwhile.
-          .catch(() => undefined)
-          .finally(() => {
-            underWay = undefined;
-          });
-      }
+      // A run kept is one to keep until it begins: any other is read from the subscriptions.
+      if (!keepable(run, now)) return undefined;
+      const rows = database.all(keptPageQuery(run, query, 'sqlite', now));
+      if (rows.length > 0) return rows.map(toKeptDelivery);
+      // No row: the run kept has none past the cursor, or it is not kept.
+      const claim = toClaim(database.all(claimOfQuery(run.date))[0]);
+      if (claim?.state === KEPT) return [];
+      if (!held(claim, now)) builds.start(() => build(run));
       return undefined;
     },
-    stop() {
-      stopped = true;
-    },
+    stop: () => builds.stop(),
   };
-}
-
-/** A run's row, as a builder reads it. */
-interface Claim {
-  state: number;
-  claimed_at: number;
 }

@@ -127,7 +127,7 @@ export function openSqliteStore(options: SqliteOptions): Store {
         },
         copyInto: (path, copy) => copyDatabase(db, path, copy),
         async close() {
-          keptRuns.stop();
+          await keptRuns.stop();
           group.commit();
           await database.longReads.close();
           db.close();
