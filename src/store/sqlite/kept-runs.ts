@@ -47,6 +47,7 @@ import {
   toKeptDelivery,
 } from '../sql/kept-runs.js';
 import { ADDRESS_COLUMNS } from '../sql/temporary-addresses.js';
+import type { Row } from '../sql/rows.js';
 import type { SqliteDatabase } from './database.js';
 
 const WHEN_KEPT = `WHEN EXISTS (SELECT 1 FROM kept_runs WHERE ${keptByTriggers('sqlite')})`;
@@ -125,6 +126,11 @@ export function sqliteKeptRuns(database: SqliteDatabase): SqliteKeptRuns {
   const builds = new Builds();
   /** Runs `query`, which writes, in a write of its own; answers how many rows it changed. */
   const write = (query: Sql) => db.transaction(() => database.changes(query))();
+  /** The first row `query` reads, if any. */
+  const first = (query: Sql) => {
+    const { statement, values } = database.statement(query);
+    return statement.get(...values) as Row | undefined;
+  };
 
   /** Waits for the step just written to commit; answers whether to go on. */
   async function committed(): Promise<boolean> {
@@ -136,7 +142,7 @@ export function sqliteKeptRuns(database: SqliteDatabase): SqliteKeptRuns {
   /** Claims the run at `now` unless another builder holds it or it is kept; answers whether it did. */
   function claimed(run: RunDate, now: number): boolean {
     return db.transaction(() => {
-      if (held(toClaim(database.all(claimOfQuery(run.date))[0]), now)) return false;
+      if (held(toClaim(first(claimOfQuery(run.date))), now)) return false;
       database.changes(dropBegunQuery('sqlite', now));
       database.changes(claimQuery(run, 'sqlite', now));
       return true;
@@ -145,9 +151,9 @@ export function sqliteKeptRuns(database: SqliteDatabase): SqliteKeptRuns {
 
   /** Deletes, a step at a time, the rows of every date no run being built or kept has. */
   async function clear(): Promise<boolean> {
-    const next = (after: number) => database.all(nextKeptDateQuery(after))[0]?.date as number | null;
+    const next = (after: number) => first(nextKeptDateQuery(after))?.date as number | null;
     for (let date = next(-1); date !== null; date = next(date)) {
-      if (database.all(keptOrBuildingQuery(date)).length > 0) continue;
+      if (first(keptOrBuildingQuery(date)) !== undefined) continue;
       while (write(clearStepQuery(date)) > 0) if (!(await committed())) return false;
     }
     return true;
@@ -165,7 +171,7 @@ export function sqliteKeptRuns(database: SqliteDatabase): SqliteKeptRuns {
       return changed;
     };
     if (!moved(CLEARING, BUILDING)) return;
-    const last = Number(database.all(LAST_SUBSCRIPTION)[0]?.last);
+    const last = Number(first(LAST_SUBSCRIPTION)?.last);
     for (let after = 0; after < last; after += BUILD_STEP) {
       const step = keptDeliveriesOfStep('sqlite', run.date, after, after + BUILD_STEP);
       write(sql`INSERT OR REPLACE INTO kept_deliveries (${raw(KEPT_COLUMNS)}) ${step}`);
@@ -179,11 +185,9 @@ export function sqliteKeptRuns(database: SqliteDatabase): SqliteKeptRuns {
       const now = nowInSeconds();
       // A run kept is one to keep until it begins: any other is read from the subscriptions.
       if (!keepable(run, now)) return undefined;
-      const rows = database.all(keptPageQuery(run, query, 'sqlite', now));
-      if (rows.length > 0) return rows.map(toKeptDelivery);
-      // No row: the run kept has none past the cursor, or it is not kept.
-      const claim = toClaim(database.all(claimOfQuery(run.date))[0]);
-      if (claim?.state === KEPT) return [];
+      // The run's row first, read by its key: a page of a run not kept is one statement of the subscriptions.
+      const claim = toClaim(first(claimOfQuery(run.date)));
+      if (claim?.state === KEPT) return database.all(keptPageQuery(run, query, 'sqlite', now)).map(toKeptDelivery);
       if (!held(claim, now)) builds.start(() => build(run));
       return undefined;
     },
